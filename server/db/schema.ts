@@ -1,0 +1,105 @@
+/**
+ * The database schema (Drizzle, PostgreSQL dialect), one for PGlite and PostgreSQL alike.
+ * Migrations are generated from this file into server/db/migrations with `npm run db:generate`.
+ */
+import { sql } from 'drizzle-orm';
+import { integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+/** One checkout: created by call 1, its subscription replaced by call 2, paid and completed by call 3. */
+export const orders = pgTable('orders', {
+  transactionId: text('transaction_id').primaryKey(),
+  provider: text('provider').notNull(),
+  customerId: text('customer_id').notNull(),
+  /** The current subscription; a seat change replaces it. */
+  subscriptionId: text('subscription_id').notNull().unique(),
+  subscriptionItemId: text('subscription_item_id').notNull(),
+  /** The current first invoice's PaymentIntent, when known (maps a redirect return to its order). */
+  paymentIntentId: text('payment_intent_id').unique(),
+  quantity: integer('quantity').notNull(),
+  /** Monthly total for `quantity`, in cents, computed by the server (src/domain/pricing.ts). */
+  amountCents: integer('amount_cents').notNull(),
+  /** How many subscriptions this order has had; part of the idempotency key of the next one. */
+  revision: integer('revision').notNull().default(0),
+  /** 'open' until paid, then 'paid'; 'cancelled' when the paid subscription is deleted. */
+  status: text('status', { enum: ['open', 'paid', 'cancelled'] }).notNull().default('open'),
+  affiliateId: text('affiliate_id').notNull(),
+  affiliateSource: text('affiliate_source').notNull(),
+  email: text('email'),
+  name: text('name'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  paidAt: timestamp('paid_at', { withTimezone: true }),
+  cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+});
+
+/** The buyer's account: exactly one per paid order. The password is kept only as an argon2id hash. */
+export const accounts = pgTable('accounts', {
+  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  transactionId: text('transaction_id')
+    .notNull()
+    .unique()
+    .references(() => orders.transactionId),
+  email: text('email').notNull(),
+  name: text('name').notNull(),
+  passwordHash: text('password_hash').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  /** When credentials were last handed to the buyer (finalize). */
+  credentialsIssuedAt: timestamp('credentials_issued_at', { withTimezone: true }),
+});
+
+/** Single-use, expiring hand-off tokens for the agreement site, stored as SHA-256 hashes. */
+export const handoffTokens = pgTable('handoff_tokens', {
+  tokenHash: text('token_hash').primaryKey(),
+  transactionId: text('transaction_id')
+    .notNull()
+    .references(() => orders.transactionId),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  redeemedAt: timestamp('redeemed_at', { withTimezone: true }),
+  /** Set when a newer token for the same order replaces this one. */
+  revokedAt: timestamp('revoked_at', { withTimezone: true }),
+});
+
+/** Provider webhook events already processed, so a repeat is processed once. */
+export const webhookEvents = pgTable('webhook_events', {
+  eventId: text('event_id').primaryKey(),
+  type: text('type').notNull(),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * The sandbox provider's own records (customers, subscriptions and their first invoice's PaymentIntent),
+ * kept in the same database so any server process can serve any call.
+ */
+export const sandboxCustomers = pgTable('sandbox_customers', {
+  id: text('id').primaryKey(),
+  email: text('email'),
+  name: text('name'),
+  metadata: jsonb('metadata').$type<Record<string, string>>().notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const sandboxSubscriptions = pgTable('sandbox_subscriptions', {
+  id: text('id').primaryKey(),
+  customerId: text('customer_id')
+    .notNull()
+    .references(() => sandboxCustomers.id),
+  itemId: text('item_id').notNull().unique(),
+  transactionId: text('transaction_id').notNull(),
+  quantity: integer('quantity').notNull(),
+  /** First invoice total, in cents. */
+  amountDueCents: integer('amount_due_cents').notNull(),
+  amountPaidCents: integer('amount_paid_cents').notNull().default(0),
+  status: text('status', { enum: ['incomplete', 'active', 'canceled'] }).notNull().default('incomplete'),
+  paymentIntentId: text('payment_intent_id').notNull().unique(),
+  clientSecret: text('client_secret').notNull().unique(),
+  /** Stripe's PaymentIntent statuses that the sandbox uses. */
+  paymentStatus: text('payment_status', { enum: ['requires_payment_method', 'requires_action', 'succeeded', 'canceled'] })
+    .notNull()
+    .default('requires_payment_method'),
+  /** Idempotency key the subscription was created with: a repeat returns this row. */
+  idempotencyKey: text('idempotency_key').notNull().unique(),
+  cardLast4: text('card_last4'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

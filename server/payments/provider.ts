@@ -1,0 +1,74 @@
+/**
+ * The provider-neutral payment interface. The sandbox (server/payments/sandbox.ts, the offline default) and
+ * Stripe (server/payments/stripe.ts) both implement it; routes and the order logic speak only to this.
+ *
+ * Money is integer cents. Every call that creates or changes money state takes an idempotency key derived
+ * from the transaction and the step (style.md; Stripe "Idempotent requests").
+ */
+
+/** Which provider serves this process. */
+export type ProviderName = 'sandbox' | 'stripe';
+
+/** Our own small enum for a subscription's state; anything unmapped is 'not_supported', never a crash. */
+export type SubscriptionState = 'incomplete' | 'active' | 'past_due' | 'canceled' | 'not_supported';
+
+/** Our own small enum for an invoice's state (Stripe's invoice statuses we act on). */
+export type InvoiceState = 'draft' | 'open' | 'paid' | 'void' | 'uncollectible' | 'not_supported';
+
+export interface CreateCustomerInput {
+  transactionId: string;
+  affiliateId: string;
+  affiliateSource: string;
+  idempotencyKey: string;
+}
+
+export interface CreateSubscriptionInput {
+  transactionId: string;
+  customerId: string;
+  /** Seat count, an integer ≥ 1. */
+  quantity: number;
+  idempotencyKey: string;
+}
+
+/** A newly created, unpaid (`incomplete`) subscription and the secret the browser confirms its payment with. */
+export interface CreatedSubscription {
+  subscriptionId: string;
+  subscriptionItemId: string;
+  /** The first invoice's confirmation secret (a PaymentIntent client secret). */
+  clientSecret: string;
+  /** The first invoice's PaymentIntent id, when the provider exposes it; used to map redirect returns. */
+  paymentIntentId: string | null;
+}
+
+/** What finalize and webhooks need to know about a subscription and its first invoice. */
+export interface SubscriptionPayment {
+  subscriptionId: string;
+  customerId: string;
+  /** Seat count on the subscription item. */
+  quantity: number;
+  state: SubscriptionState;
+  firstInvoice: {
+    invoiceId: string;
+    state: InvoiceState;
+    /** Amount actually paid, in cents. */
+    amountPaidCents: number;
+    /** ISO currency code, lower case ('usd'). */
+    currency: string;
+  } | null;
+  /** Our transactionId, read from the provider's metadata; null when the object is not ours. */
+  transactionId: string | null;
+}
+
+export interface PaymentProvider {
+  readonly name: ProviderName;
+  /** Creates the provider's customer record for an anonymous buyer. */
+  createCustomer(input: CreateCustomerInput): Promise<{ customerId: string }>;
+  /** Creates an unpaid monthly subscription for `quantity` seats on `customerId`. */
+  createSubscription(input: CreateSubscriptionInput): Promise<CreatedSubscription>;
+  /** Cancels an unpaid subscription (a seat change replaces it). Cancelling a cancelled one is not an error. */
+  cancelSubscription(subscriptionId: string, idempotencyKey: string): Promise<void>;
+  /** Reads the subscription and its first invoice; null when the provider does not know the id. */
+  retrieveSubscriptionPayment(subscriptionId: string): Promise<SubscriptionPayment | null>;
+  /** Records the buyer's email and name on the customer once they are known (at finalize). */
+  updateCustomer(customerId: string, details: { email: string; name: string }, idempotencyKey: string): Promise<void>;
+}

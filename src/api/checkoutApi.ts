@@ -1,0 +1,42 @@
+/**
+ * The three calls of spec §7 and GET /api/config. Each raises ApiError with the server's message or the
+ * spec §8 default.
+ */
+import { requestJson } from './client';
+import type {
+  CreateIntentRequest,
+  FinalizeRequest,
+  FinalizeResponse,
+  PublicConfig,
+  SubscriptionSession,
+  UpdateIntentRequest,
+  UpdateIntentResponse,
+} from './types';
+
+/** Spec §8 default messages. */
+export const DEFAULT_ERRORS = {
+  create: 'Failed to create subscription intent',
+  update: 'Failed to update subscription',
+  finalize: 'Failed to finalize subscription',
+  config: 'Failed to load checkout configuration',
+} as const;
+
+/** Call 1: creates the unpaid subscription for `quantity` seats and returns the session. */
+export function createSubscriptionIntent(body: CreateIntentRequest): Promise<SubscriptionSession> {
+  return requestJson('POST', '/api/create-anon-subscription-intent', body, DEFAULT_ERRORS.create);
+}
+
+/** Call 2: changes the seat count; returns the new client secret and subscription ids. */
+export function updateSubscriptionIntent(body: UpdateIntentRequest): Promise<UpdateIntentResponse> {
+  return requestJson('POST', '/api/update-anon-subscription-intent', body, DEFAULT_ERRORS.update);
+}
+
+/** Call 3: after the card payment succeeded, creates the buyer's account and returns credentials. */
+export function finalizeSubscription(body: FinalizeRequest): Promise<FinalizeResponse> {
+  return requestJson('POST', '/api/finalize-anon-subscription', body, DEFAULT_ERRORS.finalize);
+}
+
+/** The server's public configuration: payment provider, publishable key, success-site addresses. */
+export function fetchPublicConfig(): Promise<PublicConfig> {
+  return requestJson('GET', '/api/config', undefined, DEFAULT_ERRORS.config);
+}

@@ -1,0 +1,63 @@
+/**
+ * The browser's HTTP client for our server (spec §7): JSON in and out; a non-OK response raises the
+ * body's `error` or the caller's default message (spec §8).
+ */
+import { pickBaseAddress } from './baseAddress';
+
+/** Error raised for any failed call; `message` is what the buyer is shown. */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    /** HTTP status, or 0 when the server could not be reached. */
+    readonly status: number,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+/** API base address for this page: same origin unless VITE_API_BASE_LOCAL / VITE_API_BASE_PRODUCTION are set. */
+export function apiBaseAddress(hostname: string = globalThis.location?.hostname ?? 'localhost'): string {
+  return pickBaseAddress(hostname, {
+    local: import.meta.env.VITE_API_BASE_LOCAL ?? '',
+    production: import.meta.env.VITE_API_BASE_PRODUCTION ?? '',
+  });
+}
+
+async function readErrorMessage(response: Response): Promise<string | undefined> {
+  try {
+    const body: unknown = await response.json();
+    if (body && typeof body === 'object' && 'error' in body && typeof body.error === 'string' && body.error) {
+      return body.error;
+    }
+  } catch {
+    // Not JSON: fall back to the default message.
+  }
+  return undefined;
+}
+
+/**
+ * Sends `body` as JSON to `path` with `method` and returns the parsed JSON response.
+ * @throws ApiError with the server's `error` text, or `defaultError` when there is none or the network failed.
+ */
+export async function requestJson<T>(
+  method: 'GET' | 'POST',
+  path: string,
+  body: unknown,
+  defaultError: string,
+): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(`${apiBaseAddress()}${path}`, {
+      method,
+      headers: { 'Content-Type': 'application/json' },
+      body: method === 'POST' ? JSON.stringify(body ?? {}) : undefined,
+    });
+  } catch {
+    throw new ApiError(defaultError, 0);
+  }
+  if (!response.ok) {
+    throw new ApiError((await readErrorMessage(response)) ?? defaultError, response.status);
+  }
+  return (await response.json()) as T;
+}

@@ -1,0 +1,77 @@
+/**
+ * Shapes of the calls in spec §7, shared by the browser client and the server routes.
+ * Money in these shapes is as the spec names it: none of the three calls carries an amount.
+ */
+
+/** Body of call 1, POST /api/create-anon-subscription-intent. */
+export interface CreateIntentRequest {
+  productId: string;
+  quantity: number;
+  affiliate_id: string;
+  affiliate_source: string;
+}
+
+/** The subscription session (spec §3); the response of call 1. */
+export interface SubscriptionSession {
+  clientSecret: string;
+  subscriptionId: string;
+  subscriptionItemId: string;
+  customerId: string;
+  transactionId: string;
+}
+
+/** Body of call 2, POST /api/update-anon-subscription-intent. */
+export interface UpdateIntentRequest {
+  subscriptionId: string;
+  subscriptionItemId: string;
+  quantity: number;
+  transactionId: string;
+  productId: string;
+}
+
+/**
+ * Response of call 2. The spec reads clientSecret and subscriptionId; the server also returns the new
+ * subscriptionItemId, since a seat change replaces the unpaid subscription (architecture.md, Stripe).
+ */
+export interface UpdateIntentResponse {
+  clientSecret: string;
+  subscriptionId: string;
+  subscriptionItemId: string;
+}
+
+/** Body of call 3, POST /api/finalize-anon-subscription. `name` is first and last name joined. */
+export interface FinalizeRequest {
+  subscriptionId: string;
+  customerId: string;
+  transactionId: string;
+  email: string;
+  name: string;
+}
+
+/** The buyer's generated credentials (spec §3). */
+export interface LoginDetails {
+  email: string;
+  password: string;
+  productPurchased: string;
+}
+
+/** Response of call 3 (spec §3). `token` is the single-use hand-off token for the success site. */
+export interface FinalizeResponse {
+  success: boolean;
+  token: string;
+  loginDetails: LoginDetails;
+}
+
+/** Response of GET /api/config: what the browser may know about the server's set-up. */
+export interface PublicConfig {
+  paymentProvider: 'sandbox' | 'stripe';
+  /** Stripe's publishable key; null with the sandbox provider. */
+  stripePublishableKey: string | null;
+  /** The success site where the training agreement is signed; chosen by the §7 host rule. */
+  successSite: { local: string; production: string };
+}
+
+/** Body of every error response: `{ "error": "…" }`. */
+export interface ErrorResponse {
+  error: string;
+}

@@ -1,0 +1,12 @@
+/// <reference types="vite/client" />
+
+interface ImportMetaEnv {
+  /** API base address used on local hosts (spec §7); empty = same origin. */
+  readonly VITE_API_BASE_LOCAL?: string;
+  /** API base address used on every other host; empty = same origin. */
+  readonly VITE_API_BASE_PRODUCTION?: string;
+}
+
+interface ImportMeta {
+  readonly env: ImportMetaEnv;
+}

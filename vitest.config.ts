@@ -1,0 +1,59 @@
+import { defineConfig } from 'vitest/config';
+import react from '@vitejs/plugin-react';
+
+/**
+ * Test layers (docs/testing.md): unit (pure logic), views and model (the statecharts driving the real views in
+ * jsdom), server (Fastify through inject() on PGlite and PostgreSQL) and e2e (Debian's Chromium against the real
+ * server; needs `npm run build` first, which `npm test` does).
+ */
+export default defineConfig({
+  plugins: [react()],
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node' },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'views',
+          include: ['test/views/**/*.test.{ts,tsx}'],
+          environment: 'jsdom',
+          setupFiles: ['test/setup/dom.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'model',
+          include: ['test/model/**/*.test.{ts,tsx}'],
+          environment: 'jsdom',
+          setupFiles: ['test/setup/dom.ts'],
+          testTimeout: 120_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'server',
+          include: ['test/server/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 90_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
