@@ -1,0 +1,20 @@
+/**
+ * The success site, where the buyer signs the training agreement (spec §2, §7): its address follows the same
+ * local/production host rule as the API, and the buyer arrives at its root with `?token=`.
+ */
+import { pickBaseAddress } from './baseAddress';
+import { fetchPublicConfig } from './checkoutApi';
+
+/** The URL to send the buyer to: `{success site}/?token={token}` for the page's `hostname`. */
+export function successSiteUrl(base: string, token: string): string {
+  return `${base}/?token=${encodeURIComponent(token)}`;
+}
+
+/** Reads the success-site addresses from GET /api/config and builds the hand-off URL for this page. */
+export async function resolveSuccessSiteUrl(
+  token: string,
+  hostname: string = globalThis.location?.hostname ?? 'localhost',
+): Promise<string> {
+  const config = await fetchPublicConfig();
+  return successSiteUrl(pickBaseAddress(hostname, config.successSite), token);
+}

@@ -1,0 +1,408 @@
+/**
+ * The checkout statechart (spec §4; architecture.md "The statechart"). It holds the whole checkout: seat counts
+ * (pending and confirmed), the subscription session, the form and its errors, the update counter and what is
+ * busy. Timers are named delays; server calls and payment confirmation are invoked actors, so tests swap them.
+ * Every toast of spec §8 is emitted by a transition. No DOM here: views subscribe to the emitted events.
+ *
+ * Open it in the Stately visualizer: implementations are supplied through setup(), all of them named.
+ */
+import { assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
+import { createSubscriptionIntent, finalizeSubscription, updateSubscriptionIntent } from '../api/checkoutApi';
+import { savePaymentRecord, type PaymentSuccessRecord } from '../api/paymentRecord';
+import type { FinalizeResponse, SubscriptionSession, UpdateIntentResponse } from '../api/types';
+import { centsToDollars, MIN_SEATS, monthlyTotalCents } from '../domain/pricing';
+import { PRODUCT_ID } from '../domain/product';
+import {
+  fullName,
+  hasFieldErrors,
+  validateCheckoutForm,
+  type CheckoutField,
+  type CheckoutForm,
+  type FieldErrors,
+} from '../domain/validation';
+import {
+  DEFAULT_PAYMENT_ERROR,
+  type BillingDetails,
+  type PaymentConfirmation,
+  type PaymentGateway,
+} from '../payments/gateway';
+import { TOASTS, type ToastMessage } from './toasts';
+
+/** Spec §9 timings, in ms. */
+export const TIMINGS = {
+  initDelay: 500,
+  seatDebounce: 2000,
+  updateCooldown: 1000,
+  firstNameFocus: 800,
+  confetti: 4000,
+} as const;
+
+/** Confetti pieces, and the seat count that triggers them (spec §9: "50 pieces, 4 s, at exactly 2 seats"). */
+export const CONFETTI_PIECES = 50;
+export const CONFETTI_SEAT_COUNT = 2;
+
+export interface CheckoutInput {
+  /** The referrer's short label (spec §3 affiliate_id). */
+  affiliateId: string;
+  /** The current page address (spec §3 affiliate_source). */
+  affiliateSource: string;
+  /** Absolute URL of /payment-success (spec §4 return address). */
+  returnUrl: string;
+}
+
+export interface CheckoutContext extends CheckoutInput {
+  /** The count the buyer sees and edits; drives the page total at once (spec §4). */
+  pendingSeats: number;
+  /** The count the server last confirmed. */
+  confirmedSeats: number;
+  /** The count sent by the update in flight. */
+  committingSeats: number;
+  session: SubscriptionSession | null;
+  /** Bumped on every successful update; with the client secret it keys the payment form (spec §4). */
+  updateCounter: number;
+  /** When the buyer last changed the seats, in ms since the epoch. */
+  lastSeatEditAt: number;
+  /** When the last update succeeded, in ms since the epoch; null before the first. */
+  lastUpdateSucceededAt: number | null;
+  form: CheckoutForm;
+  fieldErrors: FieldErrors;
+  /** The payment form's gateway for the current client secret; null until the form is ready. */
+  paymentGateway: PaymentGateway | null;
+  /** True once the card payment succeeded, so a retry after a failed finalize does not charge again. */
+  paymentConfirmed: boolean;
+  /** True for the 4 s of confetti after reaching exactly two seats. */
+  celebrating: boolean;
+}
+
+export type CheckoutEvent =
+  | { type: 'SEAT_ADDED' }
+  | { type: 'SEAT_REMOVED' }
+  | { type: 'FIELD_CHANGED'; field: CheckoutField; value: string }
+  | { type: 'PAYMENT_FORM_READY'; clientSecret: string; gateway: PaymentGateway }
+  | { type: 'SUBMITTED' }
+  | { type: 'QUOTE_CLICKED' }
+  | { type: 'GET_STARTED_CLICKED' }
+  | { type: 'FIRST_NAME_FOCUS_DUE' }
+  | { type: 'CONFETTI_ENDED' };
+
+/** What the views act on: toasts, scrolling, focus, navigation. */
+export type CheckoutEmitted =
+  | { type: 'toast'; toast: ToastMessage }
+  | { type: 'scrollRequested'; target: 'checkoutForm' }
+  | { type: 'focusRequested'; field: 'firstName' }
+  | { type: 'paymentCompleted'; record: PaymentSuccessRecord };
+
+/** Input of the confirmPayment actor. */
+export interface ConfirmPaymentActorInput {
+  gateway: PaymentGateway;
+  billingDetails: BillingDetails;
+  returnUrl: string;
+}
+
+const now = (): number => Date.now();
+
+/** The spec §3 record stored for the success page: the finalize response plus the order's own fields. */
+function paymentRecord(context: CheckoutContext, response: FinalizeResponse): PaymentSuccessRecord {
+  return {
+    ...response,
+    seatCount: context.confirmedSeats,
+    totalAmount: centsToDollars(monthlyTotalCents(context.confirmedSeats)),
+    email: context.form.email.trim(),
+    name: fullName(context.form),
+    transactionId: context.session?.transactionId ?? '',
+  };
+}
+
+export const checkoutMachine = setup({
+  types: {
+    context: {} as CheckoutContext,
+    events: {} as CheckoutEvent,
+    input: {} as CheckoutInput,
+    emitted: {} as CheckoutEmitted,
+  },
+  actors: {
+    createSubscriptionIntent: fromPromise<SubscriptionSession, { affiliateId: string; affiliateSource: string }>(
+      ({ input }) =>
+        createSubscriptionIntent({
+          productId: PRODUCT_ID,
+          quantity: MIN_SEATS,
+          affiliate_id: input.affiliateId,
+          affiliate_source: input.affiliateSource,
+        }),
+    ),
+    updateSubscriptionIntent: fromPromise<UpdateIntentResponse, { session: SubscriptionSession; quantity: number }>(
+      ({ input }) =>
+        updateSubscriptionIntent({
+          subscriptionId: input.session.subscriptionId,
+          subscriptionItemId: input.session.subscriptionItemId,
+          transactionId: input.session.transactionId,
+          quantity: input.quantity,
+          productId: PRODUCT_ID,
+        }),
+    ),
+    confirmPayment: fromPromise<PaymentConfirmation, ConfirmPaymentActorInput>(({ input }) =>
+      input.gateway.confirmPayment({ billingDetails: input.billingDetails, returnUrl: input.returnUrl }),
+    ),
+    finalizeSubscription: fromPromise<FinalizeResponse, { session: SubscriptionSession; billingDetails: BillingDetails }>(
+      ({ input }) =>
+        finalizeSubscription({
+          subscriptionId: input.session.subscriptionId,
+          customerId: input.session.customerId,
+          transactionId: input.session.transactionId,
+          email: input.billingDetails.email,
+          name: input.billingDetails.name,
+        }),
+    ),
+  },
+  delays: {
+    initDelay: TIMINGS.initDelay,
+    /** The 2000 ms debounce, counted from the last seat edit (an edit made while updating keeps its clock). */
+    seatDebounce: ({ context }) => Math.max(0, TIMINGS.seatDebounce - (now() - context.lastSeatEditAt)),
+    /** What is left of the 1 s between successful updates. */
+    updateCooldown: ({ context }) =>
+      context.lastUpdateSucceededAt === null
+        ? 0
+        : Math.max(0, TIMINGS.updateCooldown - (now() - context.lastUpdateSucceededAt)),
+    firstNameFocus: TIMINGS.firstNameFocus,
+    confetti: TIMINGS.confetti,
+  },
+  guards: {
+    canRemoveSeat: ({ context }) => context.pendingSeats > MIN_SEATS,
+    seatsChangedWhileUpdating: ({ context }) => context.pendingSeats !== context.committingSeats,
+    seatsMatchConfirmed: ({ context }) => context.pendingSeats === context.confirmedSeats,
+    seatsDifferFromConfirmed: ({ context }) => context.pendingSeats !== context.confirmedSeats,
+    cooldownElapsed: ({ context }) =>
+      context.lastUpdateSucceededAt === null || now() - context.lastUpdateSucceededAt >= TIMINGS.updateCooldown,
+    formInvalid: ({ context }) => hasFieldErrors(validateCheckoutForm(context.form)),
+    paymentFormNotReady: ({ context }) => context.session === null || context.paymentGateway === null,
+    paymentAlreadyConfirmed: ({ context }) => context.paymentConfirmed,
+    gatewayMatchesSession: ({ context, event }) =>
+      event.type === 'PAYMENT_FORM_READY' && event.clientSecret === context.session?.clientSecret,
+    paymentSucceeded: ({ event }) =>
+      'output' in event && (event.output as PaymentConfirmation).status === 'succeeded',
+    finalizeSucceeded: ({ event }) => 'output' in event && (event.output as FinalizeResponse).success === true,
+  },
+  actions: {
+    addSeat: assign({
+      pendingSeats: ({ context }) => context.pendingSeats + 1,
+      lastSeatEditAt: () => now(),
+    }),
+    removeSeat: assign({
+      pendingSeats: ({ context }) => context.pendingSeats - 1,
+      lastSeatEditAt: () => now(),
+    }),
+    /** Spec §2: reaching exactly 2 seats starts 4 s of confetti (restarted if reached again). */
+    celebrateAtTwoSeats: enqueueActions(({ context, enqueue }) => {
+      if (context.pendingSeats !== CONFETTI_SEAT_COUNT) return;
+      enqueue.cancel('confettiTimer');
+      enqueue.assign({ celebrating: true });
+      enqueue.raise({ type: 'CONFETTI_ENDED' }, { delay: 'confetti', id: 'confettiTimer' });
+    }),
+    endConfetti: assign({ celebrating: false }),
+    assignField: assign(({ context, event }) => {
+      if (event.type !== 'FIELD_CHANGED') return {};
+      const { [event.field]: _cleared, ...fieldErrors } = context.fieldErrors;
+      return { form: { ...context.form, [event.field]: event.value }, fieldErrors };
+    }),
+    assignFieldErrors: assign({ fieldErrors: ({ context }) => validateCheckoutForm(context.form) }),
+    assignPaymentGateway: assign({
+      paymentGateway: ({ event }) => (event.type === 'PAYMENT_FORM_READY' ? event.gateway : null),
+    }),
+    assignSession: assign({
+      session: ({ event }) => (event as unknown as { output: SubscriptionSession }).output,
+      confirmedSeats: MIN_SEATS,
+    }),
+    startCommit: assign({ committingSeats: ({ context }) => context.pendingSeats }),
+    assignUpdatedSession: assign(({ context, event }) => {
+      const output = (event as unknown as { output: UpdateIntentResponse }).output;
+      return {
+        confirmedSeats: context.committingSeats,
+        session: context.session && {
+          ...context.session,
+          clientSecret: output.clientSecret,
+          subscriptionId: output.subscriptionId,
+          subscriptionItemId: output.subscriptionItemId ?? context.session.subscriptionItemId,
+        },
+        updateCounter: context.updateCounter + 1,
+        lastUpdateSucceededAt: now(),
+        paymentGateway: null,
+      };
+    }),
+    revertSeats: assign({ pendingSeats: ({ context }) => context.confirmedSeats }),
+    markPaymentConfirmed: assign({ paymentConfirmed: true }),
+    notifyInitializationError: emit({ type: 'toast', toast: TOASTS.initializationError }),
+    notifySubscriptionUpdated: emit(({ context }) => ({
+      type: 'toast' as const,
+      toast: TOASTS.subscriptionUpdated(context.confirmedSeats),
+    })),
+    /** Spec §4: a failed update raises both 'Update Failed' and 'Update Error'. */
+    notifyUpdateFailed: enqueueActions(({ enqueue }) => {
+      enqueue.emit({ type: 'toast', toast: TOASTS.updateFailed });
+      enqueue.emit({ type: 'toast', toast: TOASTS.updateError });
+    }),
+    notifyPaymentFailed: emit(({ event }) => {
+      let message = DEFAULT_PAYMENT_ERROR;
+      if ('output' in event) {
+        const output = event.output as PaymentConfirmation | FinalizeResponse;
+        if ('status' in output && output.status === 'failed') message = output.message;
+        if ('success' in output) message = 'Failed to finalize subscription';
+      } else if ('error' in event && event.error instanceof Error && event.error.message) {
+        message = event.error.message;
+      }
+      return { type: 'toast' as const, toast: TOASTS.paymentFailed(message) };
+    }),
+    requestScrollToForm: emit({ type: 'scrollRequested', target: 'checkoutForm' }),
+    scheduleFirstNameFocus: enqueueActions(({ enqueue }) => {
+      enqueue.cancel('firstNameFocusTimer');
+      enqueue.raise({ type: 'FIRST_NAME_FOCUS_DUE' }, { delay: 'firstNameFocus', id: 'firstNameFocusTimer' });
+    }),
+    requestFirstNameFocus: emit({ type: 'focusRequested', field: 'firstName' }),
+    storePaymentRecord: ({ context, event }) => {
+      savePaymentRecord(paymentRecord(context, (event as unknown as { output: FinalizeResponse }).output));
+    },
+    announcePaymentCompleted: emit(({ context, event }) => ({
+      type: 'paymentCompleted' as const,
+      record: paymentRecord(context, (event as unknown as { output: FinalizeResponse }).output),
+    })),
+  },
+}).createMachine({
+  id: 'checkout',
+  context: ({ input }) => ({
+    ...input,
+    pendingSeats: MIN_SEATS,
+    confirmedSeats: MIN_SEATS,
+    committingSeats: MIN_SEATS,
+    session: null,
+    updateCounter: 0,
+    lastSeatEditAt: 0,
+    lastUpdateSucceededAt: null,
+    form: { firstName: '', lastName: '', email: '' },
+    fieldErrors: {},
+    paymentGateway: null,
+    paymentConfirmed: false,
+    celebrating: false,
+  }),
+  initial: 'init',
+  on: {
+    FIELD_CHANGED: { actions: 'assignField' },
+    PAYMENT_FORM_READY: { guard: 'gatewayMatchesSession', actions: 'assignPaymentGateway' },
+    QUOTE_CLICKED: { actions: 'requestScrollToForm' },
+    GET_STARTED_CLICKED: { actions: ['requestScrollToForm', 'scheduleFirstNameFocus'] },
+    FIRST_NAME_FOCUS_DUE: { actions: 'requestFirstNameFocus' },
+    CONFETTI_ENDED: { actions: 'endConfetti' },
+  },
+  states: {
+    init: {
+      initial: 'waiting',
+      on: {
+        SEAT_ADDED: { actions: ['addSeat', 'celebrateAtTwoSeats'] },
+        SEAT_REMOVED: { guard: 'canRemoveSeat', actions: ['removeSeat', 'celebrateAtTwoSeats'] },
+      },
+      states: {
+        waiting: {
+          after: { initDelay: 'creatingIntent' },
+        },
+        creatingIntent: {
+          invoke: {
+            src: 'createSubscriptionIntent',
+            input: ({ context }) => ({ affiliateId: context.affiliateId, affiliateSource: context.affiliateSource }),
+            onDone: { target: '#checkout.sessionReady', actions: 'assignSession' },
+            onError: { target: 'failed', actions: 'notifyInitializationError' },
+          },
+        },
+        failed: {},
+      },
+    },
+    /** Transient: the session exists; commit seats edited during init, else wait. */
+    sessionReady: {
+      always: [{ guard: 'seatsDifferFromConfirmed', target: 'pendingSeats' }, { target: 'idle' }],
+    },
+    idle: {
+      on: {
+        SEAT_ADDED: { target: 'pendingSeats', actions: ['addSeat', 'celebrateAtTwoSeats'] },
+        SEAT_REMOVED: { guard: 'canRemoveSeat', target: 'pendingSeats', actions: ['removeSeat', 'celebrateAtTwoSeats'] },
+        SUBMITTED: [
+          { guard: 'formInvalid', actions: 'assignFieldErrors' },
+          { guard: 'paymentAlreadyConfirmed', target: 'finalizing' },
+          { guard: 'paymentFormNotReady' },
+          { target: 'submitting' },
+        ],
+      },
+    },
+    pendingSeats: {
+      initial: 'debouncing',
+      on: {
+        SEAT_ADDED: { target: 'pendingSeats', reenter: true, actions: ['addSeat', 'celebrateAtTwoSeats'] },
+        SEAT_REMOVED: { guard: 'canRemoveSeat', target: 'pendingSeats', reenter: true, actions: ['removeSeat', 'celebrateAtTwoSeats'] },
+        SUBMITTED: { guard: 'formInvalid', actions: 'assignFieldErrors' },
+      },
+      states: {
+        debouncing: {
+          after: {
+            seatDebounce: [
+              { guard: 'seatsMatchConfirmed', target: '#checkout.idle' },
+              { guard: 'cooldownElapsed', target: '#checkout.updating' },
+              { target: 'coolingDown' },
+            ],
+          },
+        },
+        coolingDown: {
+          after: { updateCooldown: '#checkout.updating' },
+        },
+      },
+    },
+    updating: {
+      entry: 'startCommit',
+      on: {
+        SEAT_ADDED: { actions: ['addSeat', 'celebrateAtTwoSeats'] },
+        SEAT_REMOVED: { guard: 'canRemoveSeat', actions: ['removeSeat', 'celebrateAtTwoSeats'] },
+        SUBMITTED: { guard: 'formInvalid', actions: 'assignFieldErrors' },
+      },
+      invoke: {
+        src: 'updateSubscriptionIntent',
+        input: ({ context }) => ({ session: context.session!, quantity: context.committingSeats }),
+        onDone: [
+          {
+            guard: 'seatsChangedWhileUpdating',
+            target: 'pendingSeats',
+            actions: ['assignUpdatedSession', 'notifySubscriptionUpdated'],
+          },
+          { target: 'idle', actions: ['assignUpdatedSession', 'notifySubscriptionUpdated'] },
+        ],
+        onError: { target: 'idle', actions: ['revertSeats', 'notifyUpdateFailed'] },
+      },
+    },
+    submitting: {
+      invoke: {
+        src: 'confirmPayment',
+        input: ({ context }) => ({
+          gateway: context.paymentGateway!,
+          billingDetails: { name: fullName(context.form), email: context.form.email.trim() },
+          returnUrl: context.returnUrl,
+        }),
+        onDone: [
+          { guard: 'paymentSucceeded', target: 'finalizing', actions: 'markPaymentConfirmed' },
+          { target: 'idle', actions: 'notifyPaymentFailed' },
+        ],
+        onError: { target: 'idle', actions: 'notifyPaymentFailed' },
+      },
+    },
+    finalizing: {
+      invoke: {
+        src: 'finalizeSubscription',
+        input: ({ context }) => ({
+          session: context.session!,
+          billingDetails: { name: fullName(context.form), email: context.form.email.trim() },
+        }),
+        onDone: [
+          { guard: 'finalizeSucceeded', target: 'success', actions: ['storePaymentRecord', 'announcePaymentCompleted'] },
+          { target: 'idle', actions: 'notifyPaymentFailed' },
+        ],
+        onError: { target: 'idle', actions: 'notifyPaymentFailed' },
+      },
+    },
+    success: {
+      type: 'final',
+    },
+  },
+});

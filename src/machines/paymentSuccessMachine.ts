@@ -1,0 +1,120 @@
+/**
+ * The success-page statechart (spec §2 "Payment-success page", §4 "Success page", §8 toasts): reads the stored
+ * payment record, shows it, copies credentials, and hands the buyer on to the success site with the token.
+ * No DOM here: storage, clipboard and navigation are invoked actors or emitted events.
+ */
+import { assign, emit, fromPromise, setup } from 'xstate';
+import { clearPaymentRecord, readPaymentRecord, type PaymentRecordReading, type PaymentSuccessRecord } from '../api/paymentRecord';
+import { resolveSuccessSiteUrl } from '../api/successSite';
+import { copyText } from '../browser/clipboard';
+import { TOASTS, type ToastMessage } from './toasts';
+
+/** Which credential a copy button copies. */
+export type CredentialField = 'email' | 'password';
+
+export interface PaymentSuccessContext {
+  record: PaymentSuccessRecord | null;
+  copyField: CredentialField;
+}
+
+export type PaymentSuccessEvent =
+  | { type: 'COPY_CLICKED'; field: CredentialField }
+  | { type: 'SIGN_AGREEMENT_CLICKED' };
+
+export type PaymentSuccessEmitted =
+  | { type: 'toast'; toast: ToastMessage }
+  | { type: 'redirectRequested'; url: string };
+
+const FIELD_LABELS: Record<CredentialField, 'Email' | 'Password'> = { email: 'Email', password: 'Password' };
+
+function outputOf<T>(event: unknown): T {
+  return (event as { output: T }).output;
+}
+
+export const paymentSuccessMachine = setup({
+  types: {
+    context: {} as PaymentSuccessContext,
+    events: {} as PaymentSuccessEvent,
+    emitted: {} as PaymentSuccessEmitted,
+  },
+  actors: {
+    loadPaymentRecord: fromPromise<PaymentRecordReading>(async () => readPaymentRecord()),
+    copyToClipboard: fromPromise<void, { text: string }>(({ input }) => copyText(input.text)),
+    resolveSuccessSiteUrl: fromPromise<string, { token: string }>(({ input }) => resolveSuccessSiteUrl(input.token)),
+  },
+  guards: {
+    recordFound: ({ event }) => outputOf<PaymentRecordReading>(event).kind === 'found',
+    recordCorrupt: ({ event }) => outputOf<PaymentRecordReading>(event).kind === 'corrupt',
+    hasToken: ({ context }) => typeof context.record?.token === 'string' && context.record.token.length > 0,
+  },
+  actions: {
+    assignRecord: assign({
+      record: ({ event }) => {
+        const reading = outputOf<PaymentRecordReading>(event);
+        return reading.kind === 'found' ? reading.record : null;
+      },
+    }),
+    assignCopyField: assign({
+      copyField: ({ event }) => (event.type === 'COPY_CLICKED' ? event.field : 'email'),
+    }),
+    clearStoredRecord: () => clearPaymentRecord(),
+    notifyNoPaymentData: emit({ type: 'toast', toast: TOASTS.noPaymentData }),
+    notifyLoadFailed: emit({ type: 'toast', toast: TOASTS.loadFailed }),
+    notifyNoToken: emit({ type: 'toast', toast: TOASTS.noToken }),
+    notifyCopied: emit(({ context }) => ({ type: 'toast' as const, toast: TOASTS.copied(FIELD_LABELS[context.copyField]) })),
+    notifyCopyFailed: emit({ type: 'toast', toast: TOASTS.copyFailed }),
+    notifyRedirectFailed: emit({ type: 'toast', toast: TOASTS.redirectFailed }),
+    requestRedirect: emit(({ event }) => ({ type: 'redirectRequested' as const, url: outputOf<string>(event) })),
+  },
+}).createMachine({
+  id: 'paymentSuccess',
+  context: { record: null, copyField: 'email' },
+  initial: 'loading',
+  states: {
+    loading: {
+      invoke: {
+        src: 'loadPaymentRecord',
+        onDone: [
+          { guard: 'recordFound', target: 'ready', actions: 'assignRecord' },
+          { guard: 'recordCorrupt', target: 'corrupt', actions: 'notifyLoadFailed' },
+          { target: 'noData', actions: 'notifyNoPaymentData' },
+        ],
+        onError: { target: 'corrupt', actions: 'notifyLoadFailed' },
+      },
+    },
+    noData: {},
+    corrupt: {},
+    ready: {
+      initial: 'viewing',
+      on: {
+        SIGN_AGREEMENT_CLICKED: [{ guard: 'hasToken', target: 'redirecting' }, { actions: 'notifyNoToken' }],
+      },
+      states: {
+        viewing: {
+          on: { COPY_CLICKED: { target: 'copying', actions: 'assignCopyField' } },
+        },
+        copying: {
+          invoke: {
+            src: 'copyToClipboard',
+            input: ({ context }) => ({
+              text: context.copyField === 'email' ? context.record!.loginDetails.email : context.record!.loginDetails.password,
+            }),
+            onDone: { target: 'viewing', actions: 'notifyCopied' },
+            onError: { target: 'viewing', actions: 'notifyCopyFailed' },
+          },
+        },
+      },
+    },
+    redirecting: {
+      invoke: {
+        src: 'resolveSuccessSiteUrl',
+        input: ({ context }) => ({ token: context.record!.token }),
+        onDone: { target: 'redirected', actions: ['clearStoredRecord', 'requestRedirect'] },
+        onError: { target: 'ready', actions: 'notifyRedirectFailed' },
+      },
+    },
+    redirected: {
+      type: 'final',
+    },
+  },
+});

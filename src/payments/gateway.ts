@@ -1,0 +1,39 @@
+/**
+ * The browser payment gateway: what the checkout statechart needs from whichever payment form is on the page
+ * (Stripe's Payment Element, or the sandbox card form). The form registers a gateway with the machine
+ * (PAYMENT_FORM_READY) once it can confirm a payment for the current client secret.
+ */
+
+/** Billing details sent with the confirmation (spec §7: "billing name and email"). */
+export interface BillingDetails {
+  name: string;
+  email: string;
+}
+
+export interface ConfirmPaymentInput {
+  billingDetails: BillingDetails;
+  /** Absolute URL of /payment-success: where a redirect-based authentication returns (spec §4). */
+  returnUrl: string;
+}
+
+/**
+ * Outcome of a confirmation, in Stripe's PaymentIntent terms. `failed` carries the message for the
+ * 'Payment Failed' toast (a decline, a failed authentication, a card form error).
+ */
+export type PaymentConfirmation =
+  | { status: 'succeeded'; paymentIntentId: string }
+  | { status: 'processing'; paymentIntentId: string }
+  | { status: 'failed'; message: string };
+
+export interface PaymentGateway {
+  /** Which implementation this is: 'stripe' or 'sandbox'. */
+  readonly provider: 'stripe' | 'sandbox';
+  /**
+   * Confirms the payment of the form's client secret without a forced redirect. Resolves with the outcome;
+   * rejects only on an unexpected failure (network down, script not loaded).
+   */
+  confirmPayment(input: ConfirmPaymentInput): Promise<PaymentConfirmation>;
+}
+
+/** The default message of the 'Payment Failed' toast (spec §8). */
+export const DEFAULT_PAYMENT_ERROR = 'An error occurred during payment. Please try again.';
