@@ -1,0 +1,388 @@
+/**
+ * The checkout statechart on its own, with a fake clock and controllable actors (spec §4, §9 timings).
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createActor, fromPromise } from 'xstate';
+import type { FinalizeResponse, SubscriptionSession, UpdateIntentResponse } from '../../src/api/types';
+import { checkoutMachine, type CheckoutEmitted } from '../../src/machines/checkoutMachine';
+import type { PaymentConfirmation, PaymentGateway } from '../../src/payments/gateway';
+
+const session: SubscriptionSession = {
+  clientSecret: 'pi_1_secret_a',
+  subscriptionId: 'sub_1',
+  subscriptionItemId: 'si_1',
+  customerId: 'cus_1',
+  transactionId: 'txn_1',
+};
+
+const gateway: PaymentGateway = { provider: 'sandbox', confirmPayment: vi.fn() };
+
+interface Deferred<T> {
+  promise: Promise<T>;
+  resolve: (value: T) => void;
+  reject: (error: Error) => void;
+}
+function deferred<T>(): Deferred<T> {
+  let resolve!: (value: T) => void;
+  let reject!: (error: Error) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+function start(overrides: {
+  create?: () => Promise<SubscriptionSession>;
+  update?: (input: { quantity: number }) => Promise<UpdateIntentResponse>;
+  confirm?: () => Promise<PaymentConfirmation>;
+  finalize?: () => Promise<FinalizeResponse>;
+} = {}) {
+  const calls = { create: 0, update: [] as number[], confirm: 0, finalize: 0 };
+  let revision = 1;
+  const machine = checkoutMachine.provide({
+    actors: {
+      createSubscriptionIntent: fromPromise(async () => {
+        calls.create++;
+        return overrides.create ? overrides.create() : session;
+      }),
+      updateSubscriptionIntent: fromPromise(async ({ input }: { input: { quantity: number } }) => {
+        calls.update.push(input.quantity);
+        if (overrides.update) return overrides.update(input);
+        revision++;
+        return { clientSecret: `pi_${revision}_secret`, subscriptionId: `sub_${revision}`, subscriptionItemId: `si_${revision}` };
+      }),
+      confirmPayment: fromPromise(async () => {
+        calls.confirm++;
+        return overrides.confirm ? overrides.confirm() : { status: 'succeeded' as const, paymentIntentId: 'pi_1' };
+      }),
+      finalizeSubscription: fromPromise(async () => {
+        calls.finalize++;
+        return overrides.finalize
+          ? overrides.finalize()
+          : { success: true, token: 'tok', loginDetails: { email: 'a@b.co', password: 'p'.repeat(20), productPurchased: 'X' } };
+      }),
+    },
+    actions: { storePaymentRecord: () => {} },
+  });
+  const actor = createActor(machine, {
+    input: { affiliateId: 'dr-sample', affiliateSource: 'http://localhost/', returnUrl: 'http://localhost/payment-success' },
+  });
+  const emitted: CheckoutEmitted[] = [];
+  actor.on('*', (event) => emitted.push(event as CheckoutEmitted));
+  actor.start();
+  return { actor, calls, emitted, toasts: () => emitted.flatMap((e) => (e.type === 'toast' ? [e.toast.title] : [])) };
+}
+
+/** Advances the fake clock and lets promise callbacks run. */
+async function advance(ms: number) {
+  await vi.advanceTimersByTimeAsync(ms);
+}
+
+async function ready(overrides: Parameters<typeof start>[0] = {}) {
+  const harness = start(overrides);
+  await advance(500);
+  expect(harness.actor.getSnapshot().matches('idle')).toBe(true);
+  return harness;
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('initialisation (spec §4)', () => {
+  it('creates the intent once, 500 ms after start', async () => {
+    const { actor, calls } = start();
+    expect(actor.getSnapshot().matches({ init: 'waiting' })).toBe(true);
+    await advance(499);
+    expect(calls.create).toBe(0);
+    await advance(1);
+    expect(calls.create).toBe(1);
+    expect(actor.getSnapshot().context.session).toEqual(session);
+    await advance(10_000);
+    expect(calls.create).toBe(1);
+  });
+
+  it('raises Initialization Error when the intent cannot be created', async () => {
+    const { actor, toasts } = start({ create: () => Promise.reject(new Error('down')) });
+    await advance(500);
+    expect(actor.getSnapshot().matches({ init: 'failed' })).toBe(true);
+    expect(toasts()).toEqual(['Initialization Error']);
+  });
+
+  it('commits seats chosen while initialising', async () => {
+    const { actor, calls } = start();
+    actor.send({ type: 'SEAT_ADDED' });
+    actor.send({ type: 'SEAT_ADDED' });
+    await advance(500);
+    expect(actor.getSnapshot().matches('pendingSeats')).toBe(true);
+    await advance(2000);
+    expect(calls.update).toEqual([3]);
+  });
+});
+
+describe('seat changes (spec §4)', () => {
+  it('commits only after the 2000 ms debounce', async () => {
+    const { actor, calls } = await ready();
+    actor.send({ type: 'SEAT_ADDED' });
+    expect(actor.getSnapshot().context.pendingSeats).toBe(2);
+    await advance(1999);
+    expect(calls.update).toEqual([]);
+    await advance(2);
+    expect(calls.update).toEqual([2]);
+  });
+
+  it('restarts the debounce on every edit and commits the latest count', async () => {
+    const { actor, calls } = await ready();
+    actor.send({ type: 'SEAT_ADDED' });
+    await advance(1500);
+    actor.send({ type: 'SEAT_ADDED' });
+    await advance(1999);
+    expect(calls.update).toEqual([]);
+    await advance(1);
+    expect(calls.update).toEqual([3]);
+  });
+
+  it('does not call the server when the count returns to the confirmed one', async () => {
+    const { actor, calls } = await ready();
+    actor.send({ type: 'SEAT_ADDED' });
+    actor.send({ type: 'SEAT_REMOVED' });
+    await advance(5000);
+    expect(calls.update).toEqual([]);
+    expect(actor.getSnapshot().matches('idle')).toBe(true);
+  });
+
+  it('never goes below one seat', async () => {
+    const { actor } = await ready();
+    actor.send({ type: 'SEAT_REMOVED' });
+    expect(actor.getSnapshot().context.pendingSeats).toBe(1);
+    expect(actor.getSnapshot().matches('idle')).toBe(true);
+  });
+
+  it('on success confirms the count, replaces the session, bumps the counter and toasts', async () => {
+    const { actor, emitted } = await ready();
+    actor.send({ type: 'SEAT_ADDED' });
+    actor.send({ type: 'SEAT_ADDED' });
+    await advance(2000);
+    const { context } = actor.getSnapshot();
+    expect(context.confirmedSeats).toBe(3);
+    expect(context.session).toMatchObject({ clientSecret: 'pi_2_secret', subscriptionId: 'sub_2', subscriptionItemId: 'si_2', customerId: 'cus_1', transactionId: 'txn_1' });
+    expect(context.updateCounter).toBe(1);
+    expect(emitted).toContainEqual({
+      type: 'toast',
+      toast: { title: 'Subscription Updated', description: 'Team size updated to 3 members.', variant: 'default' },
+    });
+  });
+
+  it('keeps edits made while updating and commits them afterwards', async () => {
+    const pending = deferred<UpdateIntentResponse>();
+    let first = true;
+    const { actor, calls } = await ready({
+      update: () => {
+        if (first) {
+          first = false;
+          return pending.promise;
+        }
+        return Promise.resolve({ clientSecret: 'pi_3_secret', subscriptionId: 'sub_3', subscriptionItemId: 'si_3' });
+      },
+    });
+    actor.send({ type: 'SEAT_ADDED' });
+    await advance(2000);
+    expect(actor.getSnapshot().matches('updating')).toBe(true);
+    actor.send({ type: 'SEAT_ADDED' });
+    actor.send({ type: 'SEAT_ADDED' });
+    expect(actor.getSnapshot().context.pendingSeats).toBe(4);
+    pending.resolve({ clientSecret: 'pi_2_secret', subscriptionId: 'sub_2', subscriptionItemId: 'si_2' });
+    await advance(0);
+    expect(actor.getSnapshot().context.confirmedSeats).toBe(2);
+    expect(actor.getSnapshot().matches('pendingSeats')).toBe(true);
+    await advance(2000);
+    expect(calls.update).toEqual([2, 4]);
+    expect(actor.getSnapshot().context.confirmedSeats).toBe(4);
+  });
+
+  it('waits for the 1 s cooldown after a success before the next commit', async () => {
+    const pending = deferred<UpdateIntentResponse>();
+    let first = true;
+    const { actor, calls } = await ready({
+      update: () => {
+        if (first) {
+          first = false;
+          return pending.promise;
+        }
+        return Promise.resolve({ clientSecret: 'pi_3_secret', subscriptionId: 'sub_3', subscriptionItemId: 'si_3' });
+      },
+    });
+    actor.send({ type: 'SEAT_ADDED' });
+    await advance(2000); // t=2500: first update in flight
+    actor.send({ type: 'SEAT_ADDED' }); // edit at t=2500, debounce due at t=4500
+    await advance(1700); // t=4200
+    pending.resolve({ clientSecret: 'pi_2_secret', subscriptionId: 'sub_2', subscriptionItemId: 'si_2' });
+    await advance(0); // success at t=4200; cooldown until t=5200
+    await advance(300); // t=4500: debounce over, cooldown not
+    expect(calls.update).toEqual([2]);
+    expect(actor.getSnapshot().matches({ pendingSeats: 'coolingDown' })).toBe(true);
+    actor.send({ type: 'SEAT_ADDED' }); // a new edit restarts the debounce (t=4500 → due t=6500)
+    await advance(1999);
+    expect(calls.update).toEqual([2]);
+    await advance(1);
+    expect(calls.update).toEqual([2, 4]);
+  });
+
+  it('commits as soon as the cooldown ends when the debounce is already over', async () => {
+    const pending = deferred<UpdateIntentResponse>();
+    let first = true;
+    const { actor, calls } = await ready({
+      update: () => {
+        if (first) {
+          first = false;
+          return pending.promise;
+        }
+        return Promise.resolve({ clientSecret: 'pi_3_secret', subscriptionId: 'sub_3', subscriptionItemId: 'si_3' });
+      },
+    });
+    actor.send({ type: 'SEAT_ADDED' });
+    await advance(2000);
+    actor.send({ type: 'SEAT_ADDED' });
+    await advance(2500); // debounce of the kept edit is over while the update is still in flight
+    pending.resolve({ clientSecret: 'pi_2_secret', subscriptionId: 'sub_2', subscriptionItemId: 'si_2' });
+    await advance(0);
+    expect(calls.update).toEqual([2]);
+    await advance(999);
+    expect(calls.update).toEqual([2]);
+    await advance(1);
+    expect(calls.update).toEqual([2, 3]);
+  });
+
+  it('reverts to the confirmed count and raises Update Failed and Update Error on failure', async () => {
+    const { actor, toasts } = await ready({ update: () => Promise.reject(new Error('Failed to update subscription')) });
+    actor.send({ type: 'SEAT_ADDED' });
+    actor.send({ type: 'SEAT_ADDED' });
+    await advance(2000);
+    const { context } = actor.getSnapshot();
+    expect(actor.getSnapshot().matches('idle')).toBe(true);
+    expect(context.pendingSeats).toBe(1);
+    expect(context.confirmedSeats).toBe(1);
+    expect(context.session).toEqual(session);
+    expect(toasts()).toEqual(['Update Failed', 'Update Error']);
+  });
+});
+
+describe('confetti (spec §2, §9)', () => {
+  it('celebrates for 4 s on reaching exactly two seats', async () => {
+    const { actor } = await ready();
+    actor.send({ type: 'SEAT_ADDED' });
+    expect(actor.getSnapshot().context.celebrating).toBe(true);
+    await advance(3999);
+    expect(actor.getSnapshot().context.celebrating).toBe(true);
+    await advance(1);
+    expect(actor.getSnapshot().context.celebrating).toBe(false);
+  });
+
+  it('does not celebrate at three seats', async () => {
+    const { actor } = await ready();
+    actor.send({ type: 'SEAT_ADDED' });
+    await advance(4000);
+    actor.send({ type: 'SEAT_ADDED' });
+    expect(actor.getSnapshot().context.celebrating).toBe(false);
+  });
+});
+
+describe('Get Started (spec §2)', () => {
+  it('scrolls at once and asks for first-name focus after 800 ms', async () => {
+    const { actor, emitted } = await ready();
+    actor.send({ type: 'GET_STARTED_CLICKED' });
+    expect(emitted).toContainEqual({ type: 'scrollRequested', target: 'checkoutForm' });
+    await advance(799);
+    expect(emitted).not.toContainEqual({ type: 'focusRequested', field: 'firstName' });
+    await advance(1);
+    expect(emitted).toContainEqual({ type: 'focusRequested', field: 'firstName' });
+  });
+});
+
+describe('payment submit (spec §4, §5)', () => {
+  function fill(actor: ReturnType<typeof start>['actor']) {
+    actor.send({ type: 'FIELD_CHANGED', field: 'firstName', value: 'Ada' });
+    actor.send({ type: 'FIELD_CHANGED', field: 'lastName', value: 'Palmer' });
+    actor.send({ type: 'FIELD_CHANGED', field: 'email', value: 'ada@example.com' });
+  }
+
+  it('shows the field errors and does not submit an invalid form', async () => {
+    const { actor, calls } = await ready();
+    actor.send({ type: 'PAYMENT_FORM_READY', clientSecret: session.clientSecret, gateway });
+    actor.send({ type: 'FIELD_CHANGED', field: 'email', value: 'nope' });
+    actor.send({ type: 'SUBMITTED' });
+    expect(actor.getSnapshot().context.fieldErrors).toEqual({
+      firstName: 'First name is required',
+      lastName: 'Last name is required',
+      email: 'Email is invalid',
+    });
+    expect(calls.confirm).toBe(0);
+    actor.send({ type: 'FIELD_CHANGED', field: 'firstName', value: 'A' });
+    expect(actor.getSnapshot().context.fieldErrors.firstName).toBeUndefined();
+  });
+
+  it('never submits without a ready payment form for the current client secret', async () => {
+    const { actor, calls } = await ready();
+    fill(actor);
+    actor.send({ type: 'SUBMITTED' });
+    expect(actor.getSnapshot().matches('idle')).toBe(true);
+    actor.send({ type: 'PAYMENT_FORM_READY', clientSecret: 'pi_stale_secret', gateway });
+    actor.send({ type: 'SUBMITTED' });
+    expect(calls.confirm).toBe(0);
+  });
+
+  it('confirms, finalizes and completes', async () => {
+    const { actor, calls, emitted } = await ready();
+    fill(actor);
+    actor.send({ type: 'PAYMENT_FORM_READY', clientSecret: session.clientSecret, gateway });
+    actor.send({ type: 'SUBMITTED' });
+    expect(actor.getSnapshot().matches('submitting')).toBe(true);
+    await advance(0);
+    expect(calls).toMatchObject({ confirm: 1, finalize: 1 });
+    expect(actor.getSnapshot().matches('success')).toBe(true);
+    const completed = emitted.find((e) => e.type === 'paymentCompleted');
+    expect(completed).toMatchObject({
+      record: { success: true, token: 'tok', seatCount: 1, totalAmount: 500, email: 'ada@example.com', name: 'Ada Palmer', transactionId: 'txn_1' },
+    });
+  });
+
+  it('shows the decline message and lets the buyer try again', async () => {
+    const { actor, toasts, calls } = await ready({
+      confirm: () => Promise.resolve({ status: 'failed', message: 'Your card was declined.' }),
+    });
+    fill(actor);
+    actor.send({ type: 'PAYMENT_FORM_READY', clientSecret: session.clientSecret, gateway });
+    actor.send({ type: 'SUBMITTED' });
+    await advance(0);
+    expect(actor.getSnapshot().matches('idle')).toBe(true);
+    expect(calls.finalize).toBe(0);
+    expect(toasts()).toEqual(['Payment Failed']);
+  });
+
+  it("says 'Failed to finalize subscription' when finalize does not succeed, and retries finalize only", async () => {
+    let succeed = false;
+    const { actor, emitted, calls } = await ready({
+      finalize: async () =>
+        succeed
+          ? { success: true, token: 't', loginDetails: { email: 'a@b.co', password: 'x'.repeat(20), productPurchased: 'X' } }
+          : ({ success: false } as FinalizeResponse),
+    });
+    fill(actor);
+    actor.send({ type: 'PAYMENT_FORM_READY', clientSecret: session.clientSecret, gateway });
+    actor.send({ type: 'SUBMITTED' });
+    await advance(0);
+    expect(emitted).toContainEqual({
+      type: 'toast',
+      toast: { title: 'Payment Failed', description: 'Failed to finalize subscription', variant: 'destructive' },
+    });
+    succeed = true;
+    actor.send({ type: 'SUBMITTED' });
+    await advance(0);
+    expect(calls).toMatchObject({ confirm: 1, finalize: 2 });
+    expect(actor.getSnapshot().matches('success')).toBe(true);
+  });
+});

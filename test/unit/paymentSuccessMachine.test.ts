@@ -1,0 +1,117 @@
+/** The success-page statechart (spec §2, §4, §8) with its storage, clipboard and config actors swapped. */
+import { describe, expect, it, vi } from 'vitest';
+import { createActor, fromPromise } from 'xstate';
+import type { PaymentRecordReading, PaymentSuccessRecord } from '../../src/api/paymentRecord';
+import { paymentSuccessMachine, type PaymentSuccessEmitted } from '../../src/machines/paymentSuccessMachine';
+
+const record: PaymentSuccessRecord = {
+  success: true,
+  token: 'handoff-token',
+  loginDetails: { email: 'ada@example.com', password: 'Pw3xAmpLe9Pw3xAmpLe9', productPurchased: 'AI Training Subscription (Monthly)' },
+  seatCount: 3,
+  totalAmount: 1000,
+  email: 'ada@example.com',
+  name: 'Ada Palmer',
+  transactionId: 'txn_1',
+};
+
+function start(reading: PaymentRecordReading, options: { copyFails?: boolean; configFails?: boolean } = {}) {
+  const copied: string[] = [];
+  const cleared = vi.fn();
+  const machine = paymentSuccessMachine.provide({
+    actors: {
+      loadPaymentRecord: fromPromise(async () => reading),
+      copyToClipboard: fromPromise(async ({ input }: { input: { text: string } }) => {
+        if (options.copyFails) throw new Error('denied');
+        copied.push(input.text);
+      }),
+      resolveSuccessSiteUrl: fromPromise(async ({ input }: { input: { token: string } }) => {
+        if (options.configFails) throw new Error('down');
+        return `http://localhost:5174/?token=${input.token}`;
+      }),
+    },
+    actions: { clearStoredRecord: cleared },
+  });
+  const actor = createActor(machine);
+  const emitted: PaymentSuccessEmitted[] = [];
+  actor.on('*', (event) => emitted.push(event as PaymentSuccessEmitted));
+  actor.start();
+  const toasts = () => emitted.flatMap((e) => (e.type === 'toast' ? [`${e.toast.title}: ${e.toast.description}`] : []));
+  return { actor, emitted, copied, cleared, toasts };
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe('payment-success statechart', () => {
+  it('starts loading and shows a found record', async () => {
+    const { actor } = start({ kind: 'found', record });
+    expect(actor.getSnapshot().matches('loading')).toBe(true);
+    await settle();
+    expect(actor.getSnapshot().matches('ready')).toBe(true);
+    expect(actor.getSnapshot().context.record).toEqual(record);
+  });
+
+  it('says there is no payment data when nothing is stored', async () => {
+    const { actor, toasts } = start({ kind: 'missing' });
+    await settle();
+    expect(actor.getSnapshot().matches('noData')).toBe(true);
+    expect(toasts()).toEqual(['No Payment Data: No payment information found. Please complete a purchase first.']);
+  });
+
+  it('says the details could not be loaded when the record is corrupt', async () => {
+    const { actor, toasts } = start({ kind: 'corrupt' });
+    await settle();
+    expect(actor.getSnapshot().matches('corrupt')).toBe(true);
+    expect(toasts()).toEqual(['Error: Failed to load payment details. Please contact support.']);
+  });
+
+  it('copies the email and the password with their toasts', async () => {
+    const { actor, copied, toasts } = start({ kind: 'found', record });
+    await settle();
+    actor.send({ type: 'COPY_CLICKED', field: 'email' });
+    await settle();
+    actor.send({ type: 'COPY_CLICKED', field: 'password' });
+    await settle();
+    expect(copied).toEqual(['ada@example.com', 'Pw3xAmpLe9Pw3xAmpLe9']);
+    expect(toasts()).toEqual(['Copied!: Email copied to clipboard', 'Copied!: Password copied to clipboard']);
+  });
+
+  it("raises 'Copy Failed' when the clipboard refuses", async () => {
+    const { actor, toasts } = start({ kind: 'found', record }, { copyFails: true });
+    await settle();
+    actor.send({ type: 'COPY_CLICKED', field: 'password' });
+    await settle();
+    expect(toasts()).toEqual(['Copy Failed: Failed to copy to clipboard']);
+    expect(actor.getSnapshot().matches({ ready: 'viewing' })).toBe(true);
+  });
+
+  it('clears the record and redirects to the success site with the token', async () => {
+    const { actor, emitted, cleared } = start({ kind: 'found', record });
+    await settle();
+    actor.send({ type: 'SIGN_AGREEMENT_CLICKED' });
+    expect(actor.getSnapshot().matches('redirecting')).toBe(true);
+    await settle();
+    expect(cleared).toHaveBeenCalledTimes(1);
+    expect(emitted).toContainEqual({ type: 'redirectRequested', url: 'http://localhost:5174/?token=handoff-token' });
+    expect(actor.getSnapshot().status).toBe('done');
+  });
+
+  it('refuses to redirect without a token', async () => {
+    const { actor, toasts, cleared } = start({ kind: 'found', record: { ...record, token: '' } });
+    await settle();
+    actor.send({ type: 'SIGN_AGREEMENT_CLICKED' });
+    await settle();
+    expect(toasts()).toEqual(['Error: No authentication token found. Please contact support.']);
+    expect(cleared).not.toHaveBeenCalled();
+    expect(actor.getSnapshot().matches('ready')).toBe(true);
+  });
+
+  it('keeps the record when the success-site address cannot be read', async () => {
+    const { actor, cleared } = start({ kind: 'found', record }, { configFails: true });
+    await settle();
+    actor.send({ type: 'SIGN_AGREEMENT_CLICKED' });
+    await settle();
+    expect(cleared).not.toHaveBeenCalled();
+    expect(actor.getSnapshot().matches('ready')).toBe(true);
+  });
+});
