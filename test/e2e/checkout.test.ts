@@ -1,0 +1,113 @@
+/**
+ * A buyer in Debian's Chromium against the real server with the sandbox provider (issue 2 "Done when").
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchBrowser, startServer, watchConsole, type RunningServer } from './harness';
+import { chooseSeats, expectPaymentSuccessful, fillBuyer, fillCard, openCheckout, submit, TEST_CARDS } from './checkoutFlow';
+
+let server: RunningServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let consoleProblems: string[];
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+beforeEach(async () => {
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  page = await context.newPage();
+  consoleProblems = watchConsole(page);
+});
+afterEach(async () => {
+  await context.close();
+});
+
+describe('checkout in a real browser', () => {
+  it('buys one seat with 4242 and shows the credentials', async () => {
+    await openCheckout(page, server.baseUrl);
+    await fillBuyer(page);
+    await fillCard(page, TEST_CARDS.succeeds);
+    await submit(page);
+    const record = await expectPaymentSuccessful(page, '$500', 1);
+    expect(record.token.length).toBeGreaterThan(20);
+    expect(consoleProblems).toEqual([]);
+  });
+
+  it('buys three seats for $1,000/month', async () => {
+    await openCheckout(page, server.baseUrl);
+    await chooseSeats(page, 3);
+    await page.getByText('Total (monthly)').waitFor();
+    await fillBuyer(page);
+    await fillCard(page, TEST_CARDS.succeeds);
+    await submit(page);
+    await expectPaymentSuccessful(page, '$1,000', 3);
+    expect(consoleProblems).toEqual([]);
+  });
+
+  it('shows the decline and stays on the checkout', async () => {
+    await openCheckout(page, server.baseUrl);
+    await fillBuyer(page);
+    await fillCard(page, TEST_CARDS.declined);
+    await submit(page);
+    await page.getByText('Your card was declined.').waitFor({ timeout: 15_000 });
+    await page.getByText('Payment Failed').first().waitFor();
+    expect(new URL(page.url()).pathname).toBe('/');
+    await page.getByRole('button', { name: 'YES! I Want To Train My Team With AI' }).waitFor();
+  });
+
+  it('completes authentication and pays', async () => {
+    await openCheckout(page, server.baseUrl);
+    await fillBuyer(page);
+    await fillCard(page, TEST_CARDS.requiresAuthentication);
+    await submit(page);
+    await page.getByRole('button', { name: 'Complete authentication' }).click({ timeout: 15_000 });
+    await expectPaymentSuccessful(page, '$500', 1);
+  });
+
+  it('fails authentication and does not pay', async () => {
+    await openCheckout(page, server.baseUrl);
+    await fillBuyer(page);
+    await fillCard(page, TEST_CARDS.requiresAuthentication);
+    await submit(page);
+    await page.getByRole('button', { name: 'Fail authentication' }).click({ timeout: 15_000 });
+    await page.getByText('We are unable to authenticate your payment method.', { exact: false }).first().waitFor({ timeout: 15_000 });
+    expect(new URL(page.url()).pathname).toBe('/');
+  });
+
+  it('shows the validation errors under the fields', async () => {
+    await openCheckout(page, server.baseUrl);
+    await page.getByLabel('Email Address').fill('not-an-email');
+    await submit(page);
+    await page.getByText('First name is required').waitFor();
+    await page.getByText('Last name is required').waitFor();
+    await page.getByText('Email is invalid').waitFor();
+    await page.getByLabel('First Name').fill('Ada');
+    await expect.poll(() => page.getByText('First name is required').count()).toBe(0);
+    await page.getByLabel('Email Address').fill('');
+    await submit(page);
+    await page.getByText('Email is required').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/');
+  });
+
+  it('/index shows the redirect notice and lands on /', async () => {
+    await page.goto(`${server.baseUrl}/index`);
+    await page.waitForURL(`${server.baseUrl}/`);
+    await page.getByText('Secure Checkout').first().waitFor();
+  });
+
+  it('an unknown path shows the 404 page and logs the path', async () => {
+    await page.goto(`${server.baseUrl}/no/such/page`);
+    await page.getByText('Oops! Page not found').waitFor();
+    await page.getByText('404', { exact: true }).waitFor();
+    expect(consoleProblems.some((line) => line.includes('/no/such/page'))).toBe(true);
+    await page.getByRole('link', { name: 'Return to Home' }).click();
+    await page.waitForURL(`${server.baseUrl}/`);
+  });
+});
