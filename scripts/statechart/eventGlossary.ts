@@ -1,0 +1,17 @@
+/**
+ * What each statechart event means, for docs/statechart.md. The generator fails when a machine has an event
+ * that is not described here, so the glossary cannot fall behind the machines.
+ */
+export const EVENT_GLOSSARY: Record<string, string> = {
+  SEAT_ADDED: "The buyer pressed 'Increase seats'.",
+  SEAT_REMOVED: "The buyer pressed 'Decrease seats' (ignored at one seat).",
+  FIELD_CHANGED: 'The buyer edited First Name, Last Name or Email Address; clears that field’s error.',
+  PAYMENT_FORM_READY: 'The card form for the current client secret is mounted and can confirm a payment.',
+  SUBMITTED: "The buyer pressed 'YES! I Want To Train My Team With AI'.",
+  QUOTE_CLICKED: 'The buyer clicked the referrer’s quote in the hero (scrolls to the form).',
+  GET_STARTED_CLICKED: "The buyer clicked 'Get Started' in the bonus block (scrolls, then focuses First Name after 800 ms).",
+  FIRST_NAME_FOCUS_DUE: 'Internal: the 800 ms after Get Started have passed.',
+  CONFETTI_ENDED: 'Internal: the 4 s of confetti are over.',
+  COPY_CLICKED: 'The buyer pressed the copy button of the email or the password.',
+  SIGN_AGREEMENT_CLICKED: "The buyer pressed 'Sign Training Agreement →'.",
+};
