@@ -306,16 +306,15 @@ export const checkoutMachine = setup({
           invoke: {
             src: 'createSubscriptionIntent',
             input: ({ context }) => ({ affiliateId: context.affiliateId, affiliateSource: context.affiliateSource }),
-            onDone: { target: '#checkout.sessionReady', actions: 'assignSession' },
+            onDone: [
+              { guard: 'seatsDifferFromConfirmed', target: '#checkout.pendingSeats', actions: 'assignSession' },
+              { target: '#checkout.idle', actions: 'assignSession' },
+            ],
             onError: { target: 'failed', actions: 'notifyInitializationError' },
           },
         },
         failed: {},
       },
-    },
-    /** Transient: the session exists; commit seats edited during init, else wait. */
-    sessionReady: {
-      always: [{ guard: 'seatsDifferFromConfirmed', target: 'pendingSeats' }, { target: 'idle' }],
     },
     idle: {
       on: {
