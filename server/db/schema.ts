@@ -3,7 +3,7 @@
  * Migrations are generated from this file into server/db/migrations with `npm run db:generate`.
  */
 import { sql } from 'drizzle-orm';
-import { integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /** One checkout: created by call 1, its subscription replaced by call 2, paid and completed by call 3. */
 export const orders = pgTable('orders', {
@@ -15,6 +15,8 @@ export const orders = pgTable('orders', {
   subscriptionItemId: text('subscription_item_id').notNull(),
   /** The current first invoice's PaymentIntent, when known (maps a redirect return to its order). */
   paymentIntentId: text('payment_intent_id').unique(),
+  /** The current subscription's confirmation secret: returned again when a seat update changes nothing. */
+  clientSecret: text('client_secret').notNull(),
   quantity: integer('quantity').notNull(),
   /** Monthly total for `quantity`, in cents, computed by the server (src/domain/pricing.ts). */
   amountCents: integer('amount_cents').notNull(),
@@ -32,7 +34,10 @@ export const orders = pgTable('orders', {
   cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
 });
 
-/** The buyer's account: exactly one per paid order. The password is kept only as an argon2id hash. */
+/**
+ * The buyer's account: exactly one per paid order. The password is kept only as an argon2id hash; the hash is
+ * null while no credentials have been issued (an account created by a webhook before finalize).
+ */
 export const accounts = pgTable('accounts', {
   id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
   transactionId: text('transaction_id')
@@ -41,7 +46,7 @@ export const accounts = pgTable('accounts', {
     .references(() => orders.transactionId),
   email: text('email').notNull(),
   name: text('name').notNull(),
-  passwordHash: text('password_hash').notNull(),
+  passwordHash: text('password_hash'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   /** When credentials were last handed to the buyer (finalize). */
   credentialsIssuedAt: timestamp('credentials_issued_at', { withTimezone: true }),
@@ -58,7 +63,7 @@ export const handoffTokens = pgTable('handoff_tokens', {
   redeemedAt: timestamp('redeemed_at', { withTimezone: true }),
   /** Set when a newer token for the same order replaces this one. */
   revokedAt: timestamp('revoked_at', { withTimezone: true }),
-});
+}, (table) => [index('handoff_tokens_transaction_id_idx').on(table.transactionId)]);
 
 /** Provider webhook events already processed, so a repeat is processed once. */
 export const webhookEvents = pgTable('webhook_events', {
@@ -73,6 +78,8 @@ export const webhookEvents = pgTable('webhook_events', {
  */
 export const sandboxCustomers = pgTable('sandbox_customers', {
   id: text('id').primaryKey(),
+  /** Idempotency key the customer was created with: a repeat returns this row. */
+  idempotencyKey: text('idempotency_key').notNull().unique(),
   email: text('email'),
   name: text('name'),
   metadata: jsonb('metadata').$type<Record<string, string>>().notNull(),

@@ -1,0 +1,83 @@
+/**
+ * Opens the database and brings its schema up to date (architecture.md, "Database"): PGlite, embedded
+ * PostgreSQL kept in DATA_DIR, by default; PostgreSQL through a pg Pool when DATABASE_URL is set.
+ * One schema (./schema.ts), one set of migrations (./migrations), applied by the driver's own migrator.
+ */
+import { mkdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
+import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import type { Config } from '../config';
+import * as schema from './schema';
+
+/** The Drizzle database, whichever driver is behind it. Route and order code use only this type. */
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+/** A transaction inside `Database.transaction`; it offers the same query builders. */
+export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
+
+export interface OpenDatabase {
+  db: Database;
+  /** 'pglite' or 'postgres', for the start-up log. */
+  kind: 'pglite' | 'postgres';
+  /** Closes the connection pool or the embedded database. */
+  close(): Promise<void>;
+}
+
+const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
+
+/** Any number: only one process migrates a PostgreSQL database at a time (pg_advisory_lock). */
+const MIGRATION_LOCK_ID = 724_311_905;
+
+/**
+ * Opens the database `config` names and applies pending migrations.
+ * @throws when the database cannot be reached or a migration fails.
+ */
+export async function openDatabase(config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR'>): Promise<OpenDatabase> {
+  return config.DATABASE_URL ? openPostgres(config.DATABASE_URL) : openPglite(config.DATA_DIR);
+}
+
+/** Opens PGlite in `dataDir` (created if missing); 'memory://' keeps everything in memory. */
+export async function openPglite(dataDir: string): Promise<OpenDatabase> {
+  const inMemory = dataDir.startsWith('memory://');
+  if (!inMemory) await mkdir(dataDir, { recursive: true });
+  const client = new PGlite(inMemory ? undefined : dataDir);
+  const db = drizzlePglite({ client, schema });
+  try {
+    await migratePglite(db, { migrationsFolder });
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
+  return { db, kind: 'pglite', close: () => client.close() };
+}
+
+/** Opens a pg Pool on `connectionString`; migrations run under an advisory lock so copies can start together. */
+export async function openPostgres(connectionString: string): Promise<OpenDatabase> {
+  const pool = new pg.Pool({ connectionString, max: 10 });
+  try {
+    const migrationClient = await pool.connect();
+    try {
+      await migrationClient.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+      await migrateNodePg(drizzleNodePg({ client: migrationClient, schema }), { migrationsFolder });
+    } finally {
+      await migrationClient.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => undefined);
+      migrationClient.release();
+    }
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  return { db: drizzleNodePg({ client: pool, schema }), kind: 'postgres', close: () => pool.end() };
+}
+
+/** Runs `select 1`; resolves when the database answers (GET /healthz). */
+export async function pingDatabase(db: Database): Promise<void> {
+  await db.execute(sql`select 1`);
+}
