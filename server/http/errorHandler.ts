@@ -1,0 +1,44 @@
+/**
+ * Every error leaves as `{ "error": "…" }` (architecture.md). Client mistakes (schema, malformed JSON, wrong
+ * content type) are 400 with a clear message and never a 500; anything unexpected is logged and answered
+ * 500 'Internal server error' without details.
+ */
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { HttpError } from './httpError';
+
+const CLIENT_ERROR_MESSAGES: Record<string, { status: number; message: string }> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 400, message: 'Content-Type must be application/json.' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, message: 'Content-Length does not match the body.' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, message: 'The request body must be a JSON object.' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, message: 'The request body is not valid JSON.' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, message: 'The request body is too large.' },
+};
+
+/** Installs the error handler and the not-found answer for /api/* (and for everything when `spa` is false). */
+export function installErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler<FastifyError | HttpError>((error, request, reply) => {
+    if (error instanceof HttpError) return reply.code(error.statusCode).send({ error: error.message });
+    if ('validation' in error && error.validation) {
+      return reply.code(400).send({ error: `Invalid request: ${describeValidation(error)}` });
+    }
+    const known = 'code' in error ? CLIENT_ERROR_MESSAGES[error.code] : undefined;
+    if (known) return reply.code(known.status).send({ error: known.message });
+    if (error instanceof SyntaxError && error.statusCode === 400) {
+      return reply.code(400).send({ error: 'The request body is not valid JSON.' });
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) return reply.code(status).send({ error: error.message });
+    request.log.error({ err: error }, 'Unexpected error');
+    return reply.code(500).send({ error: 'Internal server error' });
+  });
+}
+
+/** Ajv's first error in words, naming the field: "body/quantity must be integer", "unknown field 'x'". */
+function describeValidation(error: FastifyError): string {
+  const first = error.validation?.[0];
+  if (first?.keyword === 'additionalProperties' && 'additionalProperty' in first.params) {
+    const where = first.instancePath ? ` in ${first.instancePath.slice(1)}` : '';
+    return `unknown field '${String(first.params.additionalProperty)}'${where}`;
+  }
+  return error.message;
+}

@@ -1,0 +1,27 @@
+/**
+ * An error the client is meant to see: its status and `{ "error": message }` (architecture.md: "JSON in and out,
+ * `{ "error": "…" }` with a 4xx/5xx status"). Anything else thrown becomes a logged 500.
+ */
+export class HttpError extends Error {
+  override name = 'HttpError';
+  constructor(
+    readonly statusCode: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The messages the checkout calls answer with, in one place so tests and clients can rely on them. */
+export const CHECKOUT_ERRORS = {
+  unknownProduct: 'Unknown product.',
+  unknownCheckout: 'Unknown checkout',
+  checkoutChanged: 'This checkout was changed in another window. Please refresh the page and try again.',
+  orderPaid: 'This order has already been paid.',
+  orderCancelled: 'This order has been cancelled.',
+  orderComplete: 'This order is already complete.',
+  paymentIncomplete: 'Payment has not been completed for this order.',
+  providerUnavailable: 'The payment provider could not complete the request. Please try again.',
+  emailInvalid: 'Email is invalid',
+  nameRequired: 'Name is required',
+} as const;

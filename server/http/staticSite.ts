@@ -1,0 +1,31 @@
+/**
+ * Serves the built SPA (`vite build` → dist/) with history fallback: a GET that is not /api/* and not a file
+ * answers dist/index.html with 200, and the SPA draws its own 404 page (spec §2 "* (any other)").
+ * Unknown /api/* paths, and everything else when no SPA is served, answer 404 `{ error }`.
+ */
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+
+/** Registers the static files of `distDir` (or none) and the not-found handler. */
+export async function registerStaticSite(app: FastifyInstance, distDir: string | undefined): Promise<void> {
+  if (distDir) {
+    await app.register(fastifyStatic, {
+      root: distDir,
+      wildcard: true,
+      index: false,
+      setHeaders(reply, filePath) {
+        // Vite fingerprints everything under assets/; index.html must be re-read on each visit.
+        const immutable = filePath.includes('/assets/');
+        reply.header('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    const isApi = path === '/api' || path.startsWith('/api/');
+    if (distDir && !isApi && (request.method === 'GET' || request.method === 'HEAD')) {
+      return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
+    }
+    return reply.code(404).send({ error: `Not found: ${request.method} ${path}` });
+  });
+}

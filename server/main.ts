@@ -1,0 +1,64 @@
+/**
+ * Starts the checkout server: configuration → database (migrated) → payment provider → HTTP app → listen on
+ * HOST:PORT. Stops cleanly on SIGINT/SIGTERM (in-flight requests finish, then the database closes).
+ * Run with `npm start` (builds the SPA first) or `tsx server/main.ts`.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { buildApp } from './app';
+import { ConfigError, loadConfig, type Config } from './config';
+import { openDatabase } from './db/client';
+import { createPaymentProvider } from './payments';
+
+const distDir = fileURLToPath(new URL('../dist', import.meta.url));
+
+function readConfig(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
+}
+
+async function main(): Promise<void> {
+  const config = readConfig();
+  const database = await openDatabase(config);
+  try {
+    const provider = createPaymentProvider(config, database.db);
+    const hasDist = existsSync(`${distDir}/index.html`);
+    const app = await buildApp({ config, db: database.db, provider, distDir: hasDist ? distDir : undefined });
+    if (!hasDist) app.log.warn(`No built SPA in ${distDir}: run \`npm run build\`; serving /api only`);
+
+    let stopping = false;
+    const stop = async (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      app.log.info({ signal }, 'Shutting down');
+      await app.close();
+      await database.close();
+      process.exit(0);
+    };
+    process.once('SIGINT', () => void stop('SIGINT'));
+    process.once('SIGTERM', () => void stop('SIGTERM'));
+
+    const address = await app.listen({ host: config.HOST, port: config.PORT });
+    app.log.info(
+      {
+        url: config.PUBLIC_URL ?? address,
+        paymentProvider: provider.name,
+        database: database.kind === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.DATA_DIR}`,
+      },
+      `Checkout listening on ${address}`,
+    );
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error('The checkout server could not start:', error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,72 @@
+/**
+ * Call 1 (spec §7, create-anon-subscription-intent): opens a checkout for `quantity` seats. The provider's
+ * customer and unpaid subscription are created first, the order row last, so a provider failure leaves nothing
+ * half-written. The amount is the server's: monthlyTotalCents(quantity) (src/domain/pricing.ts), in cents.
+ */
+import { randomUUID } from 'node:crypto';
+import type { SubscriptionSession } from '../../src/api/types';
+import { monthlyTotalCents } from '../../src/domain/pricing';
+import { orders } from '../db/schema';
+import type { OrderContext } from './orderContext';
+import { callProvider } from './providerCall';
+
+export interface OpenCheckoutInput {
+  /** Seats, an integer from 1 to MAX_SEATS (checked by the route schema). */
+  quantity: number;
+  affiliateId: string;
+  affiliateSource: string;
+}
+
+/**
+ * Creates the customer (key `${transactionId}:customer`), the subscription (`${transactionId}:subscription:0`)
+ * and the order row; returns the session the page confirms its payment with.
+ * @throws HttpError 502 when the provider fails (no order row is written).
+ */
+export async function openCheckout(context: OrderContext, input: OpenCheckoutInput): Promise<SubscriptionSession> {
+  const { db, provider, log } = context;
+  const transactionId = randomUUID();
+  const { customerId } = await callProvider(log, 'create customer', () =>
+    provider.createCustomer({
+      transactionId,
+      affiliateId: input.affiliateId,
+      affiliateSource: input.affiliateSource,
+      idempotencyKey: `${transactionId}:customer`,
+    }),
+  );
+  const subscription = await callProvider(log, 'create subscription', () =>
+    provider.createSubscription({
+      transactionId,
+      customerId,
+      quantity: input.quantity,
+      idempotencyKey: `${transactionId}:subscription:0`,
+    }),
+  );
+  try {
+    await db.insert(orders).values({
+      transactionId,
+      provider: provider.name,
+      customerId,
+      subscriptionId: subscription.subscriptionId,
+      subscriptionItemId: subscription.subscriptionItemId,
+      paymentIntentId: subscription.paymentIntentId,
+      clientSecret: subscription.clientSecret,
+      quantity: input.quantity,
+      amountCents: monthlyTotalCents(input.quantity),
+      affiliateId: input.affiliateId,
+      affiliateSource: input.affiliateSource,
+    });
+  } catch (error) {
+    // Without its order the subscription can never be finalized: cancel it so it cannot be paid.
+    await provider
+      .cancelSubscription(subscription.subscriptionId, `${transactionId}:cancel:${subscription.subscriptionId}`)
+      .catch((cancelError: unknown) => log.error({ err: cancelError }, 'Could not cancel an orphaned subscription'));
+    throw error;
+  }
+  return {
+    clientSecret: subscription.clientSecret,
+    subscriptionId: subscription.subscriptionId,
+    subscriptionItemId: subscription.subscriptionItemId,
+    customerId,
+    transactionId,
+  };
+}

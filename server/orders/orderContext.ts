@@ -1,0 +1,26 @@
+/** What the order steps work with: the configuration, the database, the payment provider and a logger. */
+import { eq } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config';
+import type { Database } from '../db/client';
+import { orders } from '../db/schema';
+import type { PaymentProvider } from '../payments/provider';
+
+export interface OrderContext {
+  config: Config;
+  db: Database;
+  provider: PaymentProvider;
+  log: FastifyBaseLogger;
+}
+
+/** One row of `orders`: quantity in seats, amountCents the monthly total in integer cents. */
+export type Order = typeof orders.$inferSelect;
+
+/** The order of `transactionId`, or undefined. */
+export async function findOrder(db: Database, transactionId: string): Promise<Order | undefined> {
+  const [order] = await db.select().from(orders).where(eq(orders.transactionId, transactionId));
+  return order;
+}
+
+/** The long-lived part of an OrderContext, given to the routes; each request adds its own logger. */
+export type OrderServices = Omit<OrderContext, 'log'>;

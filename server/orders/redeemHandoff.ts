@@ -1,0 +1,53 @@
+/**
+ * The agreement site trades a hand-off token for the buyer's order, once (architecture.md, POST
+ * /api/handoff/redeem). One guarded UPDATE marks the token redeemed only if it is unredeemed, unrevoked and
+ * unexpired on the database clock, so two concurrent redemptions cannot both succeed.
+ */
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { PRODUCT_NAME } from '../../src/domain/product';
+import type { Database } from '../db/client';
+import { accounts, handoffTokens, orders } from '../db/schema';
+import { hashHandoffToken } from '../security/handoffToken';
+
+/** What the agreement site learns about the buyer; monthlyTotalCents in integer cents, paidAt ISO 8601. */
+export interface HandoffRedemption {
+  transactionId: string;
+  email: string;
+  name: string;
+  seats: number;
+  monthlyTotalCents: number;
+  productPurchased: string;
+  paidAt: string;
+}
+
+/** Redeems `token`; null when it is unknown, expired, revoked or already redeemed. */
+export async function redeemHandoff(db: Database, token: string): Promise<HandoffRedemption | null> {
+  const [redeemed] = await db
+    .update(handoffTokens)
+    .set({ redeemedAt: sql`now()` })
+    .where(
+      and(
+        eq(handoffTokens.tokenHash, hashHandoffToken(token)),
+        isNull(handoffTokens.redeemedAt),
+        isNull(handoffTokens.revokedAt),
+        gt(handoffTokens.expiresAt, sql`now()`),
+      ),
+    )
+    .returning({ transactionId: handoffTokens.transactionId });
+  if (!redeemed) return null;
+  const [row] = await db
+    .select({ order: orders, account: accounts })
+    .from(orders)
+    .innerJoin(accounts, eq(accounts.transactionId, orders.transactionId))
+    .where(eq(orders.transactionId, redeemed.transactionId));
+  if (!row?.order.paidAt) throw new Error(`Redeemed token of ${redeemed.transactionId} has no paid order and account`);
+  return {
+    transactionId: row.order.transactionId,
+    email: row.account.email,
+    name: row.account.name,
+    seats: row.order.quantity,
+    monthlyTotalCents: row.order.amountCents,
+    productPurchased: PRODUCT_NAME,
+    paidAt: row.order.paidAt.toISOString(),
+  };
+}

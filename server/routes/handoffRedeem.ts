@@ -1,0 +1,40 @@
+/**
+ * POST /api/handoff/redeem: the agreement site, holding HANDOFF_API_KEY as a bearer key, trades the buyer's
+ * hand-off token for the order once (architecture.md). 401 wrong key; 503 when no key is configured;
+ * 410 for an unknown, expired, revoked or used token.
+ */
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { HttpError } from '../http/httpError';
+import { closedObject } from '../http/schemaParts';
+import type { OrderServices } from '../orders/orderContext';
+import { redeemHandoff, type HandoffRedemption } from '../orders/redeemHandoff';
+import { secretsMatch } from '../security/secretCompare';
+
+export const HANDOFF_ERRORS = {
+  notConfigured: 'Hand-off redemption is not configured.',
+  badKey: 'A valid API key is required.',
+  unusable: 'This hand-off token is invalid, expired or already used.',
+} as const;
+
+const body = closedObject({ token: { type: 'string', minLength: 1, maxLength: 128 } });
+
+export const handoffRedeemRoute: FastifyPluginAsync<OrderServices> = async (app, { config, db }) => {
+  /** Runs before the body is validated: a caller without the key learns nothing about the body's shape. */
+  const requireApiKey = async (request: FastifyRequest) => {
+    const expected = config.HANDOFF_API_KEY;
+    if (!expected) throw new HttpError(503, HANDOFF_ERRORS.notConfigured);
+    const match = /^Bearer (.+)$/.exec(request.headers.authorization ?? '');
+    if (!match?.[1] || !secretsMatch(match[1], expected)) throw new HttpError(401, HANDOFF_ERRORS.badKey);
+  };
+
+  app.post<{ Body: { token: string }; Reply: HandoffRedemption }>(
+    '/api/handoff/redeem',
+    { schema: { body }, onRequest: requireApiKey },
+    async (request) => {
+      const redemption = await redeemHandoff(db, request.body.token);
+      if (!redemption) throw new HttpError(410, HANDOFF_ERRORS.unusable);
+      request.log.info({ transactionId: redemption.transactionId }, 'Hand-off token redeemed');
+      return redemption;
+    },
+  );
+};

@@ -1,0 +1,14 @@
+/** GET /api/config: what the browser may know about this server's set-up (src/api/types.ts PublicConfig). */
+import type { FastifyPluginAsync } from 'fastify';
+import type { PublicConfig } from '../../src/api/types';
+import { paymentProviderName } from '../config';
+import type { OrderServices } from '../orders/orderContext';
+
+export const publicConfigRoute: FastifyPluginAsync<OrderServices> = async (app, { config }) => {
+  const publicConfig: PublicConfig = {
+    paymentProvider: paymentProviderName(config),
+    stripePublishableKey: paymentProviderName(config) === 'stripe' ? (config.STRIPE_PUBLISHABLE_KEY ?? null) : null,
+    successSite: { local: config.SUCCESS_SITE_LOCAL_URL, production: config.SUCCESS_SITE_URL },
+  };
+  app.get<{ Reply: PublicConfig }>('/api/config', async () => publicConfig);
+};
