@@ -333,7 +333,6 @@ export const checkoutMachine = setup({
       on: {
         SEAT_ADDED: { target: 'pendingSeats', reenter: true, actions: ['addSeat', 'celebrateAtTwoSeats'] },
         SEAT_REMOVED: { guard: 'canRemoveSeat', target: 'pendingSeats', reenter: true, actions: ['removeSeat', 'celebrateAtTwoSeats'] },
-        SUBMITTED: { guard: 'formInvalid', actions: 'assignFieldErrors' },
       },
       states: {
         debouncing: {
@@ -355,7 +354,6 @@ export const checkoutMachine = setup({
       on: {
         SEAT_ADDED: { actions: ['addSeat', 'celebrateAtTwoSeats'] },
         SEAT_REMOVED: { guard: 'canRemoveSeat', actions: ['removeSeat', 'celebrateAtTwoSeats'] },
-        SUBMITTED: { guard: 'formInvalid', actions: 'assignFieldErrors' },
       },
       invoke: {
         src: 'updateSubscriptionIntent',
