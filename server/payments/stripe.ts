@@ -1,0 +1,236 @@
+/**
+ * The Stripe payment provider: PaymentProvider (provider.ts) over the official SDK.
+ *
+ * Flow (Stripe docs, "Build a subscriptions integration"): a Customer per checkout, then a Subscription created
+ * with `payment_behavior: 'default_incomplete'`, so its first invoice is finalized unpaid and its PaymentIntent
+ * waits for the browser to confirm it with `latest_invoice.confirmation_secret.client_secret` (API
+ * 2025-03-31.basil and later; `latest_invoice.payment_intent` no longer exists). The invoice's `payments` list
+ * names that PaymentIntent.
+ *
+ * Every POST carries the caller's idempotency key (Stripe docs, "Idempotent requests"). The one DELETE,
+ * cancel, does not: Stripe says keys on GET and DELETE "have no effect", and cancelling twice is already safe
+ * here because a missing or cancelled subscription counts as cancelled.
+ *
+ * Errors: Stripe's are rethrown as StripeProviderError (stripeErrors.ts), whose message is safe for the browser.
+ */
+import type Stripe from 'stripe';
+import { isValidSeatCount } from '../../src/domain/pricing';
+import type {
+  CreateCustomerInput,
+  CreateSubscriptionInput,
+  CreatedSubscription,
+  InvoiceState,
+  PaymentProvider,
+  SubscriptionPayment,
+  SubscriptionState,
+} from './provider';
+import { createStripeClient } from './stripeClient';
+import { isResourceMissing, StripeProviderError, toProviderError } from './stripeErrors';
+
+/** What the Stripe provider needs; plain values, so it does not depend on the server's Config. */
+export interface StripeProviderOptions {
+  secretKey: string;
+  /** Another API address (stripe-mock, a test double), e.g. http://127.0.0.1:12111. */
+  apiBase?: string;
+  /** Lookup key of the monthly Price created by `npm run stripe:setup`. */
+  priceLookupKey: string;
+}
+
+/** Stripe keeps metadata values up to 500 characters (Stripe docs, "Metadata"). */
+const METADATA_VALUE_MAX = 500;
+/** Stripe accepts idempotency keys up to 255 characters (Stripe docs, "Idempotent requests"). */
+const IDEMPOTENCY_KEY_MAX = 255;
+
+const SUBSCRIPTION_STATES: Record<string, SubscriptionState> = {
+  incomplete: 'incomplete',
+  active: 'active',
+  past_due: 'past_due',
+  canceled: 'canceled',
+};
+
+const INVOICE_STATES: Record<string, InvoiceState> = {
+  draft: 'draft',
+  open: 'open',
+  paid: 'paid',
+  void: 'void',
+  uncollectible: 'uncollectible',
+};
+
+/** Maps Stripe's subscription status onto ours; `trialing`, `unpaid`, `paused`, … are 'not_supported'. */
+export function subscriptionStateOf(status: string): SubscriptionState {
+  return SUBSCRIPTION_STATES[status] ?? 'not_supported';
+}
+
+/** Maps Stripe's invoice status onto ours; null or unknown is 'not_supported'. */
+export function invoiceStateOf(status: string | null): InvoiceState {
+  return (status && INVOICE_STATES[status]) || 'not_supported';
+}
+
+function metadataValue(value: string): string {
+  return value.slice(0, METADATA_VALUE_MAX);
+}
+
+/** @throws RangeError when the key is empty or longer than Stripe allows: a bug in the caller. */
+function requireIdempotencyKey(key: string): string {
+  if (key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX) {
+    throw new RangeError(`Idempotency key must be 1 to ${IDEMPOTENCY_KEY_MAX} characters, got ${key.length}`);
+  }
+  return key;
+}
+
+function idOf(value: string | { id: string }): string {
+  return typeof value === 'string' ? value : value.id;
+}
+
+/** The PaymentIntent id inside a client secret: `pi_123_secret_456` → `pi_123`. */
+export function paymentIntentIdFromClientSecret(clientSecret: string): string | null {
+  return /^(pi_[A-Za-z0-9]+)_secret_/.exec(clientSecret)?.[1] ?? null;
+}
+
+/** The first invoice's PaymentIntent: the default payment in `invoice.payments`, else the one in its secret. */
+function paymentIntentIdOf(invoice: Stripe.Invoice, clientSecret: string): string | null {
+  const payments = invoice.payments?.data ?? [];
+  const payment = payments.find((p) => p.is_default) ?? payments[0];
+  const intent = payment?.payment.payment_intent;
+  return intent ? idOf(intent) : paymentIntentIdFromClientSecret(clientSecret);
+}
+
+function expandedInvoice(subscription: Stripe.Subscription, action: string): Stripe.Invoice | null {
+  const invoice = subscription.latest_invoice;
+  if (invoice === null) return null;
+  if (typeof invoice === 'string') throw new StripeProviderError('unexpected', action);
+  return invoice;
+}
+
+/**
+ * Creates the Stripe provider. The client is made at once; nothing is sent to Stripe until a method is called.
+ * @throws Error when the secret key is empty or `apiBase` is not a bare http(s) origin.
+ */
+export function createStripeProvider(options: StripeProviderOptions): PaymentProvider {
+  const stripe = createStripeClient({ secretKey: options.secretKey, apiBase: options.apiBase });
+  let priceId: string | undefined;
+
+  /** The monthly Price's id, looked up by its lookup key once and then kept for the life of the process. */
+  async function monthlyPriceId(): Promise<string> {
+    if (priceId) return priceId;
+    const prices = await stripe.prices.list({ lookup_keys: [options.priceLookupKey], active: true, limit: 1 });
+    const price = prices.data[0];
+    if (!price) {
+      throw new StripeProviderError(
+        'misconfigured',
+        'find price',
+        undefined,
+        `Stripe price with lookup key "${options.priceLookupKey}" not found; run npm run stripe:setup`,
+      );
+    }
+    priceId = price.id;
+    return priceId;
+  }
+
+  async function call<T>(action: string, request: () => Promise<T>): Promise<T> {
+    try {
+      return await request();
+    } catch (error) {
+      throw toProviderError(error, action);
+    }
+  }
+
+  return {
+    name: 'stripe',
+
+    async createCustomer(input: CreateCustomerInput) {
+      const customer = await call('create customer', () =>
+        stripe.customers.create(
+          {
+            metadata: {
+              transactionId: metadataValue(input.transactionId),
+              affiliate_id: metadataValue(input.affiliateId),
+              affiliate_source: metadataValue(input.affiliateSource),
+            },
+          },
+          { idempotencyKey: requireIdempotencyKey(input.idempotencyKey) },
+        ),
+      );
+      return { customerId: customer.id };
+    },
+
+    async createSubscription(input: CreateSubscriptionInput): Promise<CreatedSubscription> {
+      if (!isValidSeatCount(input.quantity)) throw new RangeError(`Seat count must be an integer ≥ 1, got ${input.quantity}`);
+      const idempotencyKey = requireIdempotencyKey(input.idempotencyKey);
+      const action = 'create subscription';
+      const subscription = await call(action, async () =>
+        stripe.subscriptions.create(
+          {
+            customer: input.customerId,
+            items: [{ price: await monthlyPriceId(), quantity: input.quantity }],
+            payment_behavior: 'default_incomplete',
+            payment_settings: { save_default_payment_method: 'on_subscription', payment_method_types: ['card'] },
+            metadata: { transactionId: metadataValue(input.transactionId) },
+            expand: ['latest_invoice.confirmation_secret', 'latest_invoice.payments'],
+          },
+          { idempotencyKey },
+        ),
+      );
+      const item = subscription.items.data[0];
+      const invoice = expandedInvoice(subscription, action);
+      const clientSecret = invoice?.confirmation_secret?.client_secret;
+      if (!item || !invoice || !clientSecret) throw new StripeProviderError('unexpected', action);
+      return {
+        subscriptionId: subscription.id,
+        subscriptionItemId: item.id,
+        clientSecret,
+        paymentIntentId: paymentIntentIdOf(invoice, clientSecret),
+      };
+    },
+
+    async cancelSubscription(subscriptionId: string, idempotencyKey: string) {
+      requireIdempotencyKey(idempotencyKey); // checked for the caller's sake; DELETE is sent without it (see top).
+      try {
+        await stripe.subscriptions.cancel(subscriptionId);
+      } catch (error) {
+        // A cancelled subscription is gone as far as the API is concerned: cancelling it again answers
+        // 404 resource_missing ("No such subscription"), which is the outcome we wanted.
+        if (isResourceMissing(error)) return;
+        throw toProviderError(error, 'cancel subscription');
+      }
+    },
+
+    async retrieveSubscriptionPayment(subscriptionId: string): Promise<SubscriptionPayment | null> {
+      const action = 'retrieve subscription';
+      let subscription: Stripe.Subscription;
+      try {
+        subscription = await stripe.subscriptions.retrieve(subscriptionId, { expand: ['latest_invoice'] });
+      } catch (error) {
+        if (isResourceMissing(error)) return null;
+        throw toProviderError(error, action);
+      }
+      const quantity = subscription.items.data[0]?.quantity;
+      if (quantity === undefined) throw new StripeProviderError('unexpected', action);
+      const invoice = expandedInvoice(subscription, action);
+      return {
+        subscriptionId: subscription.id,
+        customerId: idOf(subscription.customer),
+        quantity,
+        state: subscriptionStateOf(subscription.status),
+        // For an unpaid (`incomplete`) subscription the latest invoice is its first one.
+        firstInvoice: invoice && {
+          invoiceId: invoice.id,
+          state: invoiceStateOf(invoice.status),
+          amountPaidCents: invoice.amount_paid,
+          currency: invoice.currency,
+        },
+        transactionId: subscription.metadata.transactionId || null,
+      };
+    },
+
+    async updateCustomer(customerId: string, details: { email: string; name: string }, idempotencyKey: string) {
+      await call('update customer', () =>
+        stripe.customers.update(
+          customerId,
+          { email: details.email, name: details.name },
+          { idempotencyKey: requireIdempotencyKey(idempotencyKey) },
+        ),
+      );
+    },
+  };
+}

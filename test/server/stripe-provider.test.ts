@@ -1,0 +1,323 @@
+/**
+ * The Stripe provider against a local Stripe double (helpers/stripeDouble.ts): the requests it sends (paths,
+ * form parameters, Stripe-Version and Idempotency-Key headers), how it maps Stripe's answers onto our small
+ * enums, and how Stripe's errors become StripeProviderError.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createStripeProvider, invoiceStateOf, subscriptionStateOf } from '../../server/payments/stripe';
+import { STRIPE_API_VERSION } from '../../server/payments/stripeClient';
+import { StripeProviderError } from '../../server/payments/stripeErrors';
+import { fixture, startStripeDouble, TEST_SECRET_KEY, type StripeDouble } from './helpers/stripeDouble';
+
+const LOOKUP_KEY = 'chiro_ai_training_monthly';
+let stripe: StripeDouble;
+
+beforeAll(async () => {
+  stripe = await startStripeDouble();
+});
+
+afterEach(() => {
+  const requests = [...stripe.requests];
+  const unexpected = [...stripe.unexpected];
+  const pending = stripe.pending();
+  stripe.reset();
+  // Every request carries the pinned version; every POST carries the key the caller gave (not one the SDK made up).
+  for (const request of requests) {
+    expect(request.headers['stripe-version']).toBe(STRIPE_API_VERSION);
+    if (request.method === 'POST') expect(request.headers['idempotency-key']).toMatch(/^txn_0001:/);
+    else expect(request.headers['idempotency-key']).toBeUndefined();
+  }
+  expect(unexpected).toEqual([]);
+  expect(pending).toEqual([]);
+});
+
+afterAll(async () => {
+  await stripe.close();
+});
+
+function provider() {
+  return createStripeProvider({ secretKey: TEST_SECRET_KEY, apiBase: stripe.url, priceLookupKey: LOOKUP_KEY });
+}
+
+function subscriptionInput(quantity = 3) {
+  return { transactionId: 'txn_0001', customerId: 'cus_TestChiro0001', quantity, idempotencyKey: 'txn_0001:subscription:0' };
+}
+
+describe('createCustomer', () => {
+  it('creates the customer with our metadata and the caller’s idempotency key', async () => {
+    stripe.on('POST', '/v1/customers', 200, fixture('customer'));
+
+    const result = await provider().createCustomer({
+      transactionId: 'txn_0001',
+      affiliateId: 'drsmith',
+      affiliateSource: 'https://checkout.example.com/',
+      idempotencyKey: 'txn_0001:customer',
+    });
+
+    expect(result).toEqual({ customerId: 'cus_TestChiro0001' });
+    const [request] = stripe.requests;
+    expect(request?.path).toBe('/v1/customers');
+    expect(Object.fromEntries(request?.params ?? [])).toEqual({
+      'metadata[transactionId]': 'txn_0001',
+      'metadata[affiliate_id]': 'drsmith',
+      'metadata[affiliate_source]': 'https://checkout.example.com/',
+    });
+    expect(request?.headers['idempotency-key']).toBe('txn_0001:customer');
+    expect(request?.headers.authorization).toBe(`Bearer ${TEST_SECRET_KEY}`);
+  });
+
+  it('cuts metadata values to Stripe’s 500 characters', async () => {
+    stripe.on('POST', '/v1/customers', 200, fixture('customer'));
+    const longAddress = `https://checkout.example.com/?${'x'.repeat(600)}`;
+
+    await provider().createCustomer({
+      transactionId: 'txn_0001',
+      affiliateId: 'drsmith',
+      affiliateSource: longAddress,
+      idempotencyKey: 'txn_0001:customer',
+    });
+
+    expect(stripe.requests[0]?.params.get('metadata[affiliate_source]')).toBe(longAddress.slice(0, 500));
+  });
+
+  it('retries a 409 once with the same idempotency key, then succeeds', async () => {
+    stripe
+      .on('POST', '/v1/customers', 409, fixture('error-api'))
+      .on('POST', '/v1/customers', 200, fixture('customer'));
+
+    const result = await provider().createCustomer({
+      transactionId: 'txn_0001',
+      affiliateId: 'drsmith',
+      affiliateSource: 'https://checkout.example.com/',
+      idempotencyKey: 'txn_0001:customer',
+    });
+
+    expect(result.customerId).toBe('cus_TestChiro0001');
+    expect(stripe.requests.map((request) => request.headers['idempotency-key'])).toEqual(['txn_0001:customer', 'txn_0001:customer']);
+  });
+});
+
+describe('createSubscription', () => {
+  it('finds the Price by lookup key and creates a default_incomplete subscription', async () => {
+    stripe.on('GET', '/v1/prices', 200, fixture('price-list')).on('POST', '/v1/subscriptions', 200, fixture('subscription-created'));
+
+    const created = await provider().createSubscription(subscriptionInput(3));
+
+    expect(created).toEqual({
+      subscriptionId: 'sub_TestChiro0001',
+      subscriptionItemId: 'si_TestSeats0001',
+      clientSecret: 'pi_3TestIntent0001_secret_TestSecret0001',
+      paymentIntentId: 'pi_3TestIntent0001',
+    });
+    const [lookup, create] = stripe.requests;
+    expect(lookup?.path).toBe('/v1/prices');
+    expect(Object.fromEntries(lookup?.params ?? [])).toEqual({ 'lookup_keys[0]': LOOKUP_KEY, active: 'true', limit: '1' });
+    expect(create?.path).toBe('/v1/subscriptions');
+    expect(Object.fromEntries(create?.params ?? [])).toEqual({
+      customer: 'cus_TestChiro0001',
+      'items[0][price]': 'price_TestSeatsMonthly',
+      'items[0][quantity]': '3',
+      payment_behavior: 'default_incomplete',
+      'payment_settings[save_default_payment_method]': 'on_subscription',
+      'payment_settings[payment_method_types][0]': 'card',
+      'metadata[transactionId]': 'txn_0001',
+      'expand[0]': 'latest_invoice.confirmation_secret',
+      'expand[1]': 'latest_invoice.payments',
+    });
+    expect(create?.headers['idempotency-key']).toBe('txn_0001:subscription:0');
+  });
+
+  it('looks the Price up once and keeps it', async () => {
+    stripe
+      .on('GET', '/v1/prices', 200, fixture('price-list'))
+      .on('POST', '/v1/subscriptions', 200, fixture('subscription-created'))
+      .on('POST', '/v1/subscriptions', 200, fixture('subscription-created'));
+    const stripeProvider = provider();
+
+    await stripeProvider.createSubscription(subscriptionInput(1));
+    await stripeProvider.createSubscription({ ...subscriptionInput(2), idempotencyKey: 'txn_0001:subscription:1' });
+
+    expect(stripe.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
+      'GET /v1/prices',
+      'POST /v1/subscriptions',
+      'POST /v1/subscriptions',
+    ]);
+  });
+
+  it('reads the PaymentIntent id from the client secret when the invoice lists no payments', async () => {
+    const subscription = fixture<{ latest_invoice: Record<string, unknown> }>('subscription-created');
+    delete subscription.latest_invoice.payments;
+    stripe.on('GET', '/v1/prices', 200, fixture('price-list')).on('POST', '/v1/subscriptions', 200, subscription);
+
+    const created = await provider().createSubscription(subscriptionInput());
+
+    expect(created.paymentIntentId).toBe('pi_3TestIntent0001');
+  });
+
+  it('says to run stripe:setup when no active Price has the lookup key, and asks again next time', async () => {
+    stripe.on('GET', '/v1/prices', 200, fixture('price-list-empty')).on('GET', '/v1/prices', 200, fixture('price-list-empty'));
+    const stripeProvider = provider();
+
+    const failure = stripeProvider.createSubscription(subscriptionInput());
+    await expect(failure).rejects.toThrow(
+      'Stripe price with lookup key "chiro_ai_training_monthly" not found; run npm run stripe:setup',
+    );
+    await expect(failure).rejects.toMatchObject({ kind: 'misconfigured' });
+    await expect(stripeProvider.createSubscription(subscriptionInput())).rejects.toBeInstanceOf(StripeProviderError);
+    expect(stripe.requests.every((request) => request.path === '/v1/prices')).toBe(true);
+  });
+
+  it('fails as unexpected when Stripe returns no confirmation secret', async () => {
+    const subscription = fixture<{ latest_invoice: Record<string, unknown> }>('subscription-created');
+    subscription.latest_invoice.confirmation_secret = null;
+    stripe.on('GET', '/v1/prices', 200, fixture('price-list')).on('POST', '/v1/subscriptions', 200, subscription);
+
+    await expect(provider().createSubscription(subscriptionInput())).rejects.toMatchObject({ kind: 'unexpected' });
+  });
+
+  it.each([0, -1, 1.5])('refuses %s seats without calling Stripe', async (quantity) => {
+    await expect(provider().createSubscription(subscriptionInput(quantity))).rejects.toThrow(RangeError);
+    expect(stripe.requests).toEqual([]);
+  });
+});
+
+describe('cancelSubscription', () => {
+  it('sends DELETE without an idempotency key (Stripe ignores keys on DELETE)', async () => {
+    stripe.on('DELETE', '/v1/subscriptions/sub_TestChiro0001', 200, fixture('subscription-canceled'));
+
+    await expect(provider().cancelSubscription('sub_TestChiro0001', 'txn_0001:cancel:0')).resolves.toBeUndefined();
+
+    expect(stripe.requests.map((request) => `${request.method} ${request.path}`)).toEqual(['DELETE /v1/subscriptions/sub_TestChiro0001']);
+  });
+
+  it('treats a subscription Stripe no longer knows (already cancelled) as cancelled', async () => {
+    stripe.on('DELETE', '/v1/subscriptions/sub_Missing0001', 404, fixture('error-resource-missing'));
+
+    await expect(provider().cancelSubscription('sub_Missing0001', 'txn_0001:cancel:0')).resolves.toBeUndefined();
+  });
+
+  it('reports other failures', async () => {
+    stripe.on('DELETE', '/v1/subscriptions/sub_TestChiro0001', 401, fixture('error-authentication'));
+
+    await expect(provider().cancelSubscription('sub_TestChiro0001', 'txn_0001:cancel:0')).rejects.toMatchObject({
+      kind: 'misconfigured',
+    });
+  });
+});
+
+describe('retrieveSubscriptionPayment', () => {
+  it('reads an unpaid subscription and its open first invoice', async () => {
+    stripe.on('GET', '/v1/subscriptions/sub_TestChiro0001', 200, fixture('subscription-incomplete'));
+
+    const payment = await provider().retrieveSubscriptionPayment('sub_TestChiro0001');
+
+    expect(payment).toEqual({
+      subscriptionId: 'sub_TestChiro0001',
+      customerId: 'cus_TestChiro0001',
+      quantity: 3,
+      state: 'incomplete',
+      firstInvoice: { invoiceId: 'in_TestFirst0001', state: 'open', amountPaidCents: 0, currency: 'usd' },
+      transactionId: 'txn_0001',
+    });
+    expect(stripe.requests[0]?.params.get('expand[0]')).toBe('latest_invoice');
+  });
+
+  it('reads a paid subscription with the amount paid in cents', async () => {
+    stripe.on('GET', '/v1/subscriptions/sub_TestChiro0001', 200, fixture('subscription-active'));
+
+    const payment = await provider().retrieveSubscriptionPayment('sub_TestChiro0001');
+
+    expect(payment).toMatchObject({ state: 'active', firstInvoice: { state: 'paid', amountPaidCents: 100_000, currency: 'usd' } });
+  });
+
+  it('maps statuses it does not act on to not_supported, and a subscription without our metadata to a null transactionId', async () => {
+    const subscription = fixture<Record<string, unknown> & { latest_invoice: Record<string, unknown> }>('subscription-incomplete');
+    subscription.status = 'trialing';
+    subscription.metadata = {};
+    subscription.latest_invoice.status = 'open_payment_pending';
+    stripe.on('GET', '/v1/subscriptions/sub_TestChiro0001', 200, subscription);
+
+    const payment = await provider().retrieveSubscriptionPayment('sub_TestChiro0001');
+
+    expect(payment).toMatchObject({ state: 'not_supported', firstInvoice: { state: 'not_supported' }, transactionId: null });
+  });
+
+  it('returns null for a subscription Stripe does not know', async () => {
+    stripe.on('GET', '/v1/subscriptions/sub_Missing0001', 404, fixture('error-resource-missing'));
+
+    await expect(provider().retrieveSubscriptionPayment('sub_Missing0001')).resolves.toBeNull();
+  });
+});
+
+describe('updateCustomer', () => {
+  it('records the buyer’s email and name with the caller’s idempotency key', async () => {
+    stripe.on('POST', '/v1/customers/cus_TestChiro0001', 200, fixture('customer-updated'));
+
+    await provider().updateCustomer('cus_TestChiro0001', { email: 'jane@example.com', name: 'Jane Doe' }, 'txn_0001:customer-details');
+
+    const [request] = stripe.requests;
+    expect(Object.fromEntries(request?.params ?? [])).toEqual({ email: 'jane@example.com', name: 'Jane Doe' });
+    expect(request?.headers['idempotency-key']).toBe('txn_0001:customer-details');
+  });
+});
+
+describe('status mapping', () => {
+  it.each([
+    ['incomplete', 'incomplete'],
+    ['active', 'active'],
+    ['past_due', 'past_due'],
+    ['canceled', 'canceled'],
+    ['incomplete_expired', 'not_supported'],
+    ['trialing', 'not_supported'],
+    ['unpaid', 'not_supported'],
+    ['paused', 'not_supported'],
+    ['a_status_from_the_future', 'not_supported'],
+  ])('subscription %s → %s', (status, state) => {
+    expect(subscriptionStateOf(status)).toBe(state);
+  });
+
+  it.each([
+    ['draft', 'draft'],
+    ['open', 'open'],
+    ['paid', 'paid'],
+    ['void', 'void'],
+    ['uncollectible', 'uncollectible'],
+    [null, 'not_supported'],
+    ['a_status_from_the_future', 'not_supported'],
+  ] as const)('invoice %s → %s', (status, state) => {
+    expect(invoiceStateOf(status)).toBe(state);
+  });
+});
+
+describe('errors', () => {
+  const customerInput = {
+    transactionId: 'txn_0001',
+    affiliateId: 'drsmith',
+    affiliateSource: 'https://checkout.example.com/',
+    idempotencyKey: 'txn_0001:customer',
+  };
+
+  it.each([
+    [401, 'error-authentication', 'misconfigured'],
+    [400, 'error-idempotency', 'conflict'],
+    [400, 'error-invalid-request', 'rejected'],
+  ] as const)('maps HTTP %i %s to %s with a message safe for the browser', async (status, body, kind) => {
+    stripe.on('POST', '/v1/customers', status, fixture(body));
+
+    const error = await provider().createCustomer(customerInput).catch((caught: unknown) => caught);
+
+    expect(error).toBeInstanceOf(StripeProviderError);
+    const providerError = error as StripeProviderError;
+    expect(providerError.kind).toBe(kind);
+    expect(providerError.message).not.toMatch(/sk_|Stripe|No such|Invalid API Key|idempotent/);
+    expect(providerError.stripe).toMatchObject({ statusCode: status, requestId: 'req_test_1' });
+  });
+
+  it('maps a Stripe outage to unavailable and retryable', async () => {
+    stripe.on('POST', '/v1/customers', 500, fixture('error-api'), { 'stripe-should-retry': 'false' });
+
+    const error = (await provider().createCustomer(customerInput).catch((caught: unknown) => caught)) as StripeProviderError;
+
+    expect(error).toMatchObject({ kind: 'unavailable', retryable: true, message: 'The payment service is temporarily unavailable. Please try again.' });
+  });
+});
