@@ -1,0 +1,70 @@
+/**
+ * Find-or-create of the Stripe catalogue (stripeCatalogue.ts): the logic behind `npm run stripe:setup`, kept
+ * apart from the script so tests can drive it with any Stripe client.
+ *
+ * Safe to run again and again: the Price is looked up by its lookup key first and the Product by its fixed id,
+ * and each is created only when missing. An existing Price is never changed (Stripe Prices are immutable in
+ * amount); when it differs from the pricing rule, a warning says so and how to replace it.
+ */
+import { randomUUID } from 'node:crypto';
+import type Stripe from 'stripe';
+import { priceCreateParams, priceDifferences, productCreateParams, STRIPE_PRODUCT_ID } from './stripeCatalogue';
+import { isResourceMissing } from './stripeErrors';
+
+/** What setup found or made. */
+export interface CatalogueSetup {
+  productId: string;
+  priceId: string;
+  createdProduct: boolean;
+  createdPrice: boolean;
+  /** Things an operator should look at; empty when all is as expected. */
+  warnings: string[];
+}
+
+function idOf(value: string | { id: string }): string {
+  return typeof value === 'string' ? value : value.id;
+}
+
+/** Finds the Product by its fixed id, or creates it. */
+async function ensureProduct(stripe: Stripe, warnings: string[]): Promise<{ productId: string; created: boolean }> {
+  try {
+    const product = await stripe.products.retrieve(STRIPE_PRODUCT_ID);
+    if (!product.active) warnings.push(`Product ${product.id} is archived; reactivate it in the Stripe Dashboard before selling.`);
+    return { productId: product.id, created: false };
+  } catch (error) {
+    if (!isResourceMissing(error)) throw error;
+  }
+  const product = await stripe.products.create(productCreateParams(), { idempotencyKey: `stripe-setup-product-${randomUUID()}` });
+  return { productId: product.id, created: true };
+}
+
+/**
+ * Makes sure the Product and the monthly graduated Price with `lookupKey` exist.
+ * - An active Price with the key: nothing is created; its tiers are checked against the pricing rule.
+ * - No active Price: the Product is found or created, then the Price is created. When an archived Price still
+ *   holds the key, the new Price takes it over (`transfer_lookup_key`).
+ * @throws the Stripe SDK's errors unchanged (this runs in a terminal, for an operator).
+ */
+export async function ensureStripeCatalogue(stripe: Stripe, lookupKey: string): Promise<CatalogueSetup> {
+  const warnings: string[] = [];
+  const prices = await stripe.prices.list({ lookup_keys: [lookupKey], expand: ['data.tiers'], limit: 10 });
+  const active = prices.data.find((price) => price.active);
+  if (active) {
+    const differences = priceDifferences(active);
+    if (differences.length > 0) {
+      warnings.push(
+        `Price ${active.id} (lookup key "${lookupKey}") does not match the pricing rule: ${differences.join('; ')}. ` +
+          'Archive it in the Stripe Dashboard and run npm run stripe:setup again; the new Price takes over the lookup key.',
+      );
+    }
+    return { productId: idOf(active.product), priceId: active.id, createdProduct: false, createdPrice: false, warnings };
+  }
+
+  const archived = prices.data[0];
+  const { productId, created: createdProduct } = await ensureProduct(stripe, warnings);
+  const price = await stripe.prices.create(priceCreateParams(lookupKey, archived !== undefined), {
+    idempotencyKey: `stripe-setup-price-${randomUUID()}`,
+  });
+  if (archived) warnings.push(`Archived Price ${archived.id} held lookup key "${lookupKey}"; it moved to the new Price ${price.id}.`);
+  return { productId, priceId: price.id, createdProduct, createdPrice: true, warnings };
+}

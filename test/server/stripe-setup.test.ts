@@ -1,0 +1,167 @@
+/**
+ * `npm run stripe:setup`: the find-or-create logic (server/payments/stripeSetup.ts) against a local Stripe
+ * double, and the script itself run once end to end.
+ */
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createStripeClient } from '../../server/payments/stripeClient';
+import { ensureStripeCatalogue } from '../../server/payments/stripeSetup';
+import { fixture, startStripeDouble, TEST_SECRET_KEY, type StripeDouble } from './helpers/stripeDouble';
+
+const LOOKUP_KEY = 'chiro_ai_training_monthly';
+const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+let stripe: StripeDouble;
+
+beforeAll(async () => {
+  stripe = await startStripeDouble();
+});
+
+afterEach(() => {
+  const unexpected = [...stripe.unexpected];
+  const pending = stripe.pending();
+  stripe.reset();
+  expect(unexpected).toEqual([]);
+  expect(pending).toEqual([]);
+});
+
+afterAll(async () => {
+  await stripe.close();
+});
+
+function client() {
+  return createStripeClient({ secretKey: TEST_SECRET_KEY, apiBase: stripe.url });
+}
+
+function priceList(prices: unknown[]) {
+  return { object: 'list', data: prices, has_more: false, url: '/v1/prices' };
+}
+
+function sent() {
+  return stripe.requests.map((request) => `${request.method} ${request.path}`);
+}
+
+describe('ensureStripeCatalogue', () => {
+  it('creates nothing when an active Price has the lookup key', async () => {
+    stripe.on('GET', '/v1/prices', 200, priceList([fixture('price-tiered')]));
+
+    const result = await ensureStripeCatalogue(client(), LOOKUP_KEY);
+
+    expect(result).toEqual({
+      productId: 'prod_chiro_ai_training',
+      priceId: 'price_TestSeatsMonthly',
+      createdProduct: false,
+      createdPrice: false,
+      warnings: [],
+    });
+    expect(sent()).toEqual(['GET /v1/prices']);
+    expect(Object.fromEntries(stripe.requests[0]?.params ?? [])).toEqual({
+      'lookup_keys[0]': LOOKUP_KEY,
+      'expand[0]': 'data.tiers',
+      limit: '10',
+    });
+  });
+
+  it('warns, and changes nothing, when the existing Price bills differently', async () => {
+    const price = fixture<{ tiers: { unit_amount: number }[] }>('price-tiered');
+    price.tiers[1] = { ...price.tiers[1], unit_amount: 25_000 };
+    stripe.on('GET', '/v1/prices', 200, priceList([price]));
+
+    const result = await ensureStripeCatalogue(client(), LOOKUP_KEY);
+
+    expect(result.createdPrice).toBe(false);
+    expect(result.warnings).toEqual([expect.stringMatching(/does not match the pricing rule: tiers are .* Archive it/)]);
+    expect(sent()).toEqual(['GET /v1/prices']);
+  });
+
+  it('creates the Product and the graduated Price when both are missing', async () => {
+    stripe
+      .on('GET', '/v1/prices', 200, fixture('price-list-empty'))
+      .on('GET', '/v1/products/prod_chiro_ai_training', 404, fixture('error-resource-missing'))
+      .on('POST', '/v1/products', 200, fixture('product'))
+      .on('POST', '/v1/prices', 200, fixture('price-tiered'));
+
+    const result = await ensureStripeCatalogue(client(), LOOKUP_KEY);
+
+    expect(result).toEqual({
+      productId: 'prod_chiro_ai_training',
+      priceId: 'price_TestSeatsMonthly',
+      createdProduct: true,
+      createdPrice: true,
+      warnings: [],
+    });
+    expect(sent()).toEqual(['GET /v1/prices', 'GET /v1/products/prod_chiro_ai_training', 'POST /v1/products', 'POST /v1/prices']);
+    const [, , product, price] = stripe.requests;
+    expect(Object.fromEntries(product?.params ?? [])).toEqual({
+      id: 'prod_chiro_ai_training',
+      name: 'AI Training Subscription (Monthly)',
+      'metadata[product_id]': 'chiro-ai-training-monthly',
+    });
+    expect(Object.fromEntries(price?.params ?? [])).toMatchObject({
+      product: 'prod_chiro_ai_training',
+      currency: 'usd',
+      'recurring[interval]': 'month',
+      'recurring[usage_type]': 'licensed',
+      billing_scheme: 'tiered',
+      tiers_mode: 'graduated',
+      'tiers[0][up_to]': '1',
+      'tiers[0][unit_amount]': '50000',
+      'tiers[1][up_to]': '2',
+      'tiers[1][unit_amount]': '0',
+      'tiers[2][up_to]': 'inf',
+      'tiers[2][unit_amount]': '50000',
+      lookup_key: LOOKUP_KEY,
+      transfer_lookup_key: 'false',
+    });
+    for (const request of [product, price]) expect(request?.headers['idempotency-key']).toMatch(/^stripe-setup-(product|price)-/);
+  });
+
+  it('creates only the Price when the Product exists', async () => {
+    stripe
+      .on('GET', '/v1/prices', 200, fixture('price-list-empty'))
+      .on('GET', '/v1/products/prod_chiro_ai_training', 200, fixture('product'))
+      .on('POST', '/v1/prices', 200, fixture('price-tiered'));
+
+    const result = await ensureStripeCatalogue(client(), LOOKUP_KEY);
+
+    expect(result).toMatchObject({ createdProduct: false, createdPrice: true });
+    expect(sent()).toEqual(['GET /v1/prices', 'GET /v1/products/prod_chiro_ai_training', 'POST /v1/prices']);
+  });
+
+  it('moves the lookup key from an archived Price to the new one', async () => {
+    const archived = { ...fixture('price-tiered'), id: 'price_Archived0001', active: false };
+    stripe
+      .on('GET', '/v1/prices', 200, priceList([archived]))
+      .on('GET', '/v1/products/prod_chiro_ai_training', 200, fixture('product'))
+      .on('POST', '/v1/prices', 200, fixture('price-tiered'));
+
+    const result = await ensureStripeCatalogue(client(), LOOKUP_KEY);
+
+    expect(stripe.requests[2]?.params.get('transfer_lookup_key')).toBe('true');
+    expect(result.warnings).toEqual([expect.stringMatching(/Archived Price price_Archived0001 .* moved to the new Price price_TestSeatsMonthly/)]);
+  });
+});
+
+describe('npm run stripe:setup', () => {
+  it('prints the Product and Price ids', async () => {
+    stripe.on('GET', '/v1/prices', 200, priceList([fixture('price-tiered')]));
+
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/stripe-setup.ts'], {
+      cwd: REPO_ROOT,
+      env: { PATH: process.env.PATH, STRIPE_SECRET_KEY: TEST_SECRET_KEY, STRIPE_API_BASE: stripe.url },
+    });
+
+    expect(stdout).toContain('Product: prod_chiro_ai_training');
+    expect(stdout).toContain('Price:   price_TestSeatsMonthly (already there), lookup key "chiro_ai_training_monthly"');
+  });
+
+  it('stops with a message naming a missing STRIPE_SECRET_KEY', async () => {
+    const failure = promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/stripe-setup.ts'], {
+      cwd: REPO_ROOT,
+      env: { PATH: process.env.PATH },
+    });
+
+    await expect(failure).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('STRIPE_SECRET_KEY is required') });
+  });
+});
