@@ -1,0 +1,44 @@
+import { useEffect, useState } from 'react';
+import styled from 'styled-components';
+import type { PublicConfig } from '../api/types';
+import { LoadingPaymentForm } from './LoadingPaymentForm';
+import type { PaymentFormProps } from './paymentFormProps';
+import { loadPublicConfig } from './publicConfig';
+import { SandboxCardForm } from './SandboxCardForm';
+import { StripePaymentForm } from './StripePaymentForm';
+
+type ConfigState = { status: 'loading' } | { status: 'ready'; config: PublicConfig } | { status: 'failed'; message: string };
+
+/** The public configuration, read once per page load (GET /api/config). */
+function usePublicConfig(): ConfigState {
+  const [state, setState] = useState<ConfigState>({ status: 'loading' });
+  useEffect(() => {
+    let current = true;
+    loadPublicConfig().then(
+      (config) => current && setState({ status: 'ready', config }),
+      (error: unknown) =>
+        current && setState({ status: 'failed', message: error instanceof Error ? error.message : String(error) }),
+    );
+    return () => {
+      current = false;
+    };
+  }, []);
+  return state;
+}
+
+/**
+ * The card payment form for the server's provider: the sandbox card form, or Stripe's Payment Element.
+ * Mount it keyed by client secret and update counter, so it is re-created when either changes (spec §4).
+ */
+export function PaymentForm(props: PaymentFormProps) {
+  const state = usePublicConfig();
+  if (state.status === 'loading') return <LoadingPaymentForm />;
+  if (state.status === 'failed') return <Failure role="alert">{state.message}</Failure>;
+  if (state.config.paymentProvider === 'sandbox') return <SandboxCardForm {...props} />;
+  return <StripePaymentForm {...props} publishableKey={state.config.stripePublishableKey} />;
+}
+
+const Failure = styled.p`
+  padding: 16px 0;
+  color: #dc2626;
+`;

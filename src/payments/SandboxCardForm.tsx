@@ -1,0 +1,158 @@
+import { useEffect, useId, useMemo, useRef, useState, type ChangeEvent } from 'react';
+import styled from 'styled-components';
+import { AuthenticationChallenge } from './AuthenticationChallenge';
+import { CardInputField, elementColors } from './CardInputField';
+import {
+  formatCardNumber,
+  formatExpiry,
+  validateCard,
+  type CardField,
+  type CardFormValues,
+} from './cardValidation';
+import type { PaymentFormProps } from './paymentFormProps';
+import { createSandboxGateway, type AuthenticationOutcome } from './sandboxGateway';
+
+const EMPTY_CARD: CardFormValues = { number: '', expiry: '', cvc: '', postalCode: '' };
+
+const FORMATTERS: Record<CardField, (raw: string) => string> = {
+  number: formatCardNumber,
+  expiry: formatExpiry,
+  cvc: (raw) => raw.replace(/\D/g, '').slice(0, 4),
+  postalCode: (raw) => raw.slice(0, 10),
+};
+
+/**
+ * The sandbox provider's card form, laid out like Stripe's Payment Element (tabs, card the only method). It
+ * checks the card in the browser and hands the checkout a gateway for `clientSecret` once mounted.
+ */
+export function SandboxCardForm({ clientSecret, disabled, onReady }: PaymentFormProps) {
+  const tabId = useId();
+  const panelId = useId();
+  const [values, setValues] = useState<CardFormValues>(EMPTY_CARD);
+  const valuesRef = useRef<CardFormValues>(EMPTY_CARD);
+  const [touched, setTouched] = useState<Partial<Record<CardField, boolean>>>({});
+  const [showAllErrors, setShowAllErrors] = useState(false);
+  const [challenge, setChallenge] = useState<((outcome: AuthenticationOutcome) => void) | null>(null);
+  const onReadyRef = useRef(onReady);
+  useEffect(() => {
+    onReadyRef.current = onReady;
+  });
+
+  const gateway = useMemo(
+    () =>
+      createSandboxGateway({
+        clientSecret,
+        readCard: () => valuesRef.current,
+        onInvalidCard: () => setShowAllErrors(true),
+        authenticate: () => new Promise((resolve) => setChallenge(() => resolve)),
+      }),
+    [clientSecret],
+  );
+  useEffect(() => onReadyRef.current(gateway), [gateway]);
+
+  const errors = validateCard(values);
+  const errorOf = (field: CardField) => (showAllErrors || touched[field] ? errors[field] : undefined);
+  const inputProps = (field: CardField) => ({
+    value: values[field],
+    disabled,
+    error: errorOf(field),
+    onChange: (event: ChangeEvent<HTMLInputElement>) => {
+      const next = { ...valuesRef.current, [field]: FORMATTERS[field](event.target.value) };
+      valuesRef.current = next;
+      setValues(next);
+    },
+    onBlur: () => setTouched((current) => ({ ...current, [field]: valuesRef.current[field] !== '' || current[field] })),
+  });
+
+  const choose = (outcome: AuthenticationOutcome) => {
+    challenge?.(outcome);
+    setChallenge(null);
+  };
+
+  return (
+    <Element>
+      <Tabs role="tablist" aria-label="Payment method">
+        <Tab type="button" role="tab" id={tabId} aria-selected="true" aria-controls={panelId}>
+          <CardIcon />
+          Card
+        </Tab>
+      </Tabs>
+      <Panel role="tabpanel" id={panelId} aria-labelledby={tabId}>
+        <CardInputField
+          label="Card number"
+          inputMode="numeric"
+          autoComplete="cc-number"
+          placeholder="1234 1234 1234 1234"
+          {...inputProps('number')}
+        />
+        <Row>
+          <CardInputField
+            label="Expiration date"
+            inputMode="numeric"
+            autoComplete="cc-exp"
+            placeholder="MM / YY"
+            {...inputProps('expiry')}
+          />
+          <CardInputField
+            label="Security code"
+            inputMode="numeric"
+            autoComplete="cc-csc"
+            placeholder="CVC"
+            {...inputProps('cvc')}
+          />
+        </Row>
+        <CardInputField label="ZIP" autoComplete="postal-code" placeholder="12345" {...inputProps('postalCode')} />
+      </Panel>
+      {challenge && <AuthenticationChallenge onChoose={choose} />}
+    </Element>
+  );
+}
+
+function CardIcon() {
+  return (
+    <svg width="20" height="14" viewBox="0 0 20 14" aria-hidden="true" focusable="false">
+      <rect x="0.5" y="0.5" width="19" height="13" rx="2" fill="none" stroke="currentColor" />
+      <rect x="0.5" y="3.5" width="19" height="2.5" fill="currentColor" />
+    </svg>
+  );
+}
+
+const Element = styled.div`
+  display: flex;
+  flex-direction: column;
+  gap: 12px;
+  color: ${elementColors.text};
+`;
+
+const Tabs = styled.div`
+  display: flex;
+`;
+
+const Tab = styled.button`
+  display: flex;
+  flex-direction: column;
+  align-items: flex-start;
+  gap: 4px;
+  min-width: 120px;
+  padding: 10px 12px;
+  font-size: 0.875rem;
+  font-weight: 600;
+  color: ${elementColors.focus};
+  background: #fff;
+  border: 1px solid ${elementColors.focus};
+  border-radius: 5px;
+  box-shadow: 0 0 0 1px ${elementColors.focus};
+  cursor: default;
+`;
+
+const Panel = styled.div`
+  display: flex;
+  flex-direction: column;
+  gap: 12px;
+`;
+
+const Row = styled.div`
+  display: grid;
+  grid-template-columns: 1fr 1fr;
+  gap: 12px;
+`;

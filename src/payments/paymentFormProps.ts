@@ -1,0 +1,11 @@
+import type { PaymentGateway } from './gateway';
+
+/** What every payment form (sandbox or Stripe) takes from the checkout page. */
+export interface PaymentFormProps {
+  /** The subscription's client secret this form confirms. */
+  clientSecret: string;
+  /** True while the order is being processed: the fields are locked. */
+  disabled: boolean;
+  /** Called once the form can confirm a payment for `clientSecret`. */
+  onReady: (gateway: PaymentGateway) => void;
+}
