@@ -3,6 +3,11 @@
  * holds copy of its own except the spec's fixed strings. Practitioner names are sample content.
  */
 
+/** The brand shown as the header's logo. */
+export const brand = {
+  name: 'Chiro AI Academy',
+} as const;
+
 /** The referrer whose friends the offer is for: shown as 'For Friends of Dr. {name} Only'. */
 export const referrer = {
   /** Shown in the badge and the hero quote. */

@@ -1,0 +1,153 @@
+import { useCallback, type ChangeEvent, type RefObject } from 'react';
+import styled from 'styled-components';
+import { formatDollars, monthlyTotalCents, SEAT_PRICE_CENTS } from '../../domain/pricing';
+import type { CheckoutField } from '../../domain/validation';
+import type { PaymentGateway } from '../../payments/gateway';
+import { PaymentForm } from '../../payments/PaymentForm';
+import { colors, radii } from '../theme';
+import { CheckoutActor } from './checkoutActor';
+import {
+  selectCanSubmit,
+  selectFieldErrors,
+  selectForm,
+  selectPaymentFormKey,
+  selectPendingSeats,
+  selectProcessing,
+  selectSession,
+} from './checkoutSelectors';
+import { TextField } from './TextField';
+
+interface CheckoutFormProps {
+  firstNameRef: RefObject<HTMLInputElement | null>;
+}
+
+/**
+ * The payment form (spec §2): name and email, the card form keyed by client secret and update counter, the
+ * submit button and the billing note. Our own validation messages show, so the browser's are off (noValidate).
+ */
+export function CheckoutForm({ firstNameRef }: CheckoutFormProps) {
+  const actorRef = CheckoutActor.useActorRef();
+  const form = CheckoutActor.useSelector(selectForm);
+  const errors = CheckoutActor.useSelector(selectFieldErrors);
+  const processing = CheckoutActor.useSelector(selectProcessing);
+  const canSubmit = CheckoutActor.useSelector(selectCanSubmit);
+  const paymentFormKey = CheckoutActor.useSelector(selectPaymentFormKey);
+  const clientSecret = CheckoutActor.useSelector(selectSession)?.clientSecret;
+  const seats = CheckoutActor.useSelector(selectPendingSeats);
+
+  const change = (field: CheckoutField) => (event: ChangeEvent<HTMLInputElement>) =>
+    actorRef.send({ type: 'FIELD_CHANGED', field, value: event.target.value });
+  const onReady = useCallback(
+    (gateway: PaymentGateway) => {
+      if (clientSecret) actorRef.send({ type: 'PAYMENT_FORM_READY', clientSecret, gateway });
+    },
+    [actorRef, clientSecret],
+  );
+
+  return (
+    <Form
+      noValidate
+      aria-labelledby="complete-order-title"
+      onSubmit={(event) => {
+        event.preventDefault();
+        actorRef.send({ type: 'SUBMITTED' });
+      }}
+    >
+      <Title id="complete-order-title">Complete Your Order</Title>
+      <NameRow>
+        <TextField
+          ref={firstNameRef}
+          label="First Name"
+          name="firstName"
+          autoComplete="given-name"
+          required
+          disabled={processing}
+          value={form.firstName}
+          error={errors.firstName}
+          onChange={change('firstName')}
+        />
+        <TextField
+          label="Last Name"
+          name="lastName"
+          autoComplete="family-name"
+          required
+          disabled={processing}
+          value={form.lastName}
+          error={errors.lastName}
+          onChange={change('lastName')}
+        />
+      </NameRow>
+      <TextField
+        label="Email Address"
+        name="email"
+        type="email"
+        autoComplete="email"
+        required
+        disabled={processing}
+        value={form.email}
+        error={errors.email}
+        onChange={change('email')}
+      />
+      <Subtitle>Payment Information</Subtitle>
+      {paymentFormKey && clientSecret && (
+        <PaymentForm key={paymentFormKey} clientSecret={clientSecret} disabled={processing} onReady={onReady} />
+      )}
+      <SubmitButton type="submit" disabled={!canSubmit}>
+        {processing ? 'Processing...' : 'YES! I Want To Train My Team With AI'}
+      </SubmitButton>
+      <Note>
+        {`${formatDollars(SEAT_PRICE_CENTS)} per seat/${formatDollars(monthlyTotalCents(seats))} total billed monthly. Cancel anytime with one click. Offer valid exclusively through the referrer's referral.`}
+      </Note>
+    </Form>
+  );
+}
+
+const Form = styled.form`
+  display: flex;
+  flex-direction: column;
+  gap: 16px;
+`;
+
+const Title = styled.h2`
+  font-size: 1.375rem;
+`;
+
+const Subtitle = styled.h3`
+  margin-top: 8px;
+  font-size: 1.0625rem;
+`;
+
+const NameRow = styled.div`
+  display: grid;
+  grid-template-columns: 1fr 1fr;
+  gap: 12px;
+`;
+
+const SubmitButton = styled.button`
+  margin-top: 8px;
+  padding: 16px 20px;
+  border: none;
+  border-radius: ${radii.medium};
+  background: ${colors.cta};
+  color: #fff;
+  font-size: 1.0625rem;
+  font-weight: 800;
+  cursor: pointer;
+  box-shadow: 0 6px 16px rgba(22, 163, 74, 0.3);
+  transition: background 0.15s;
+
+  &:hover:not(:disabled) {
+    background: ${colors.ctaDark};
+  }
+  &:disabled {
+    opacity: 0.55;
+    cursor: not-allowed;
+    box-shadow: none;
+  }
+`;
+
+const Note = styled.p`
+  font-size: 0.8125rem;
+  color: ${colors.muted};
+  text-align: center;
+`;

@@ -1,0 +1,102 @@
+import { useId, useState } from 'react';
+import styled from 'styled-components';
+import { faq } from '../../content/offer';
+import { colors, media, radii } from '../theme';
+
+/** The FAQ accordion: one answer open at a time; clicking the open question closes it. */
+export function Faq() {
+  const baseId = useId();
+  const [openIndex, setOpenIndex] = useState<number | null>(null);
+
+  return (
+    <Section aria-labelledby={`${baseId}-title`}>
+      <Heading id={`${baseId}-title`}>Frequently Asked Questions</Heading>
+      <List>
+        {faq.map((item, index) => {
+          const open = openIndex === index;
+          const buttonId = `${baseId}-question-${index}`;
+          const panelId = `${baseId}-answer-${index}`;
+          return (
+            <Item key={item.question}>
+              <h3>
+                <Question
+                  type="button"
+                  id={buttonId}
+                  aria-expanded={open}
+                  aria-controls={panelId}
+                  onClick={() => setOpenIndex(open ? null : index)}
+                >
+                  <span>{item.question}</span>
+                  <Chevron $open={open} aria-hidden="true">
+                    ▾
+                  </Chevron>
+                </Question>
+              </h3>
+              <Answer id={panelId} role="region" aria-labelledby={buttonId} hidden={!open}>
+                {item.answer}
+              </Answer>
+            </Item>
+          );
+        })}
+      </List>
+    </Section>
+  );
+}
+
+const Section = styled.section`
+  max-width: 800px;
+  margin: 56px auto 0;
+  padding: 0 24px;
+
+  ${media.narrow} {
+    margin-top: 40px;
+    padding: 0 16px;
+  }
+`;
+
+const Heading = styled.h2`
+  text-align: center;
+  font-size: 1.75rem;
+  margin-bottom: 24px;
+`;
+
+const List = styled.div`
+  display: flex;
+  flex-direction: column;
+  gap: 10px;
+`;
+
+const Item = styled.div`
+  background: ${colors.surface};
+  border: 1px solid ${colors.border};
+  border-radius: ${radii.medium};
+
+  h3 {
+    font-size: 1rem;
+  }
+`;
+
+const Question = styled.button`
+  width: 100%;
+  display: flex;
+  justify-content: space-between;
+  align-items: center;
+  gap: 16px;
+  padding: 16px 20px;
+  border: none;
+  background: none;
+  color: ${colors.ink};
+  font-weight: 700;
+  text-align: left;
+  cursor: pointer;
+`;
+
+const Chevron = styled.span<{ $open: boolean }>`
+  transition: transform 0.2s;
+  transform: rotate(${({ $open }) => ($open ? '180deg' : '0deg')});
+`;
+
+const Answer = styled.p`
+  padding: 0 20px 16px;
+  color: ${colors.text};
+`;

@@ -1,0 +1,77 @@
+import styled from 'styled-components';
+import { heroHeadline, offerLine, referrer } from '../../content/offer';
+import { colors, media, radii } from '../theme';
+import { CheckoutActor } from './checkoutActor';
+
+/** The hero: headline, the offer line and the referrer's quote, which takes the buyer to the checkout form. */
+export function Hero() {
+  const actorRef = CheckoutActor.useActorRef();
+  return (
+    <Section>
+      <Headline>{heroHeadline}</Headline>
+      <OfferLine>{offerLine}</OfferLine>
+      <QuoteButton type="button" onClick={() => actorRef.send({ type: 'QUOTE_CLICKED' })}>
+        <QuoteText>{`“${referrer.quote}”`}</QuoteText>
+        <Attribution>{`— Dr. ${referrer.name}`}</Attribution>
+      </QuoteButton>
+    </Section>
+  );
+}
+
+const Section = styled.section`
+  max-width: 900px;
+  margin: 0 auto;
+  padding: 48px 24px 32px;
+  text-align: center;
+  display: flex;
+  flex-direction: column;
+  align-items: center;
+  gap: 20px;
+
+  ${media.narrow} {
+    padding: 32px 16px 24px;
+  }
+`;
+
+const Headline = styled.h1`
+  font-size: clamp(1.75rem, 4vw, 2.75rem);
+  font-weight: 800;
+  letter-spacing: -0.02em;
+`;
+
+const OfferLine = styled.p`
+  font-size: clamp(1rem, 2vw, 1.25rem);
+  font-weight: 600;
+  color: ${colors.brandDark};
+`;
+
+const QuoteButton = styled.button`
+  display: flex;
+  flex-direction: column;
+  gap: 8px;
+  max-width: 720px;
+  padding: 20px 24px;
+  border: 1px solid #bfdbfe;
+  border-left: 4px solid ${colors.brand};
+  border-radius: ${radii.medium};
+  background: ${colors.brandSoft};
+  color: ${colors.text};
+  text-align: left;
+  cursor: pointer;
+  transition: transform 0.15s, box-shadow 0.15s;
+
+  &:hover {
+    transform: translateY(-1px);
+    box-shadow: 0 6px 18px rgba(29, 78, 216, 0.15);
+  }
+`;
+
+const QuoteText = styled.span`
+  font-size: 1.0625rem;
+  font-style: italic;
+`;
+
+const Attribution = styled.span`
+  font-weight: 700;
+  color: ${colors.brandDark};
+`;

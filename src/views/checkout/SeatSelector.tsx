@@ -1,0 +1,170 @@
+import styled from 'styled-components';
+import { formatDollars, monthlySavingCents } from '../../domain/pricing';
+import { Card, CardTitle } from '../shared/Card';
+import { Spinner } from '../shared/Spinner';
+import { colors, radii } from '../theme';
+import { CheckoutActor } from './checkoutActor';
+import {
+  selectCanAddSeat,
+  selectCanRemoveSeat,
+  selectCelebrating,
+  selectPendingSeats,
+  selectUpdating,
+} from './checkoutSelectors';
+import { Confetti } from './Confetti';
+import { monthlyTotalText, priceLines } from './priceLines';
+
+/** The seat selector: − count +, price lines and total, 'Updating...' while the server confirms, the saving banner. */
+export function SeatSelector() {
+  const actorRef = CheckoutActor.useActorRef();
+  const seats = CheckoutActor.useSelector(selectPendingSeats);
+  const canAdd = CheckoutActor.useSelector(selectCanAddSeat);
+  const canRemove = CheckoutActor.useSelector(selectCanRemoveSeat);
+  const updating = CheckoutActor.useSelector(selectUpdating);
+  const celebrating = CheckoutActor.useSelector(selectCelebrating);
+  const savingCents = monthlySavingCents(seats);
+
+  return (
+    <Card aria-labelledby="seat-selector-title">
+      <CardTitle id="seat-selector-title">Select Your Team Size</CardTitle>
+      <Controls>
+        <StepButton
+          type="button"
+          aria-label="Decrease seats"
+          disabled={!canRemove}
+          onClick={() => actorRef.send({ type: 'SEAT_REMOVED' })}
+        >
+          −
+        </StepButton>
+        <Count aria-label="Seats" aria-live="polite">
+          {seats}
+        </Count>
+        <StepButton type="button" aria-label="Increase seats" disabled={!canAdd} onClick={() => actorRef.send({ type: 'SEAT_ADDED' })}>
+          +
+        </StepButton>
+        <SeatsWord>{seats === 1 ? 'seat' : 'seats'}</SeatsWord>
+        {updating && (
+          <Updating role="status">
+            <Spinner $size={16} />
+            Updating...
+          </Updating>
+        )}
+      </Controls>
+      <Lines>
+        {priceLines(seats).map((line) => (
+          <Line key={line.label}>
+            <dt>{line.label}</dt>
+            <dd>{line.amount}</dd>
+          </Line>
+        ))}
+        <TotalLine>
+          <dt>Total</dt>
+          <dd>
+            <span data-testid="seat-total">{monthlyTotalText(seats)}</span>/month
+          </dd>
+        </TotalLine>
+      </Lines>
+      {savingCents > 0 && <SavingBanner>{`You're saving ${formatDollars(savingCents)} today!`}</SavingBanner>}
+      {celebrating && <Confetti />}
+    </Card>
+  );
+}
+
+const Controls = styled.div`
+  display: flex;
+  align-items: center;
+  flex-wrap: wrap;
+  gap: 12px;
+  margin-bottom: 20px;
+`;
+
+const StepButton = styled.button`
+  width: 44px;
+  height: 44px;
+  border-radius: ${radii.medium};
+  border: 1px solid ${colors.border};
+  background: ${colors.surface};
+  color: ${colors.ink};
+  font-size: 1.5rem;
+  line-height: 1;
+  cursor: pointer;
+
+  &:hover:not(:disabled) {
+    border-color: ${colors.brand};
+    color: ${colors.brand};
+  }
+  &:disabled {
+    opacity: 0.45;
+    cursor: not-allowed;
+  }
+`;
+
+const Count = styled.output`
+  min-width: 64px;
+  height: 44px;
+  display: inline-flex;
+  align-items: center;
+  justify-content: center;
+  border: 2px solid ${colors.brand};
+  border-radius: ${radii.medium};
+  font-size: 1.375rem;
+  font-weight: 800;
+  color: ${colors.ink};
+`;
+
+const SeatsWord = styled.span`
+  color: ${colors.muted};
+`;
+
+const Updating = styled.span`
+  display: inline-flex;
+  align-items: center;
+  gap: 8px;
+  color: ${colors.brand};
+  font-size: 0.875rem;
+  font-weight: 600;
+`;
+
+const Lines = styled.dl`
+  margin: 0;
+  display: flex;
+  flex-direction: column;
+  gap: 8px;
+`;
+
+const Line = styled.div`
+  display: flex;
+  justify-content: space-between;
+  gap: 16px;
+
+  dd {
+    margin: 0;
+    font-weight: 600;
+    color: ${colors.ink};
+  }
+`;
+
+const TotalLine = styled(Line)`
+  padding-top: 12px;
+  border-top: 1px solid ${colors.border};
+  font-size: 1.125rem;
+
+  dt {
+    font-weight: 700;
+    color: ${colors.ink};
+  }
+  dd {
+    font-weight: 800;
+  }
+`;
+
+const SavingBanner = styled.p`
+  margin-top: 16px;
+  padding: 12px 16px;
+  border-radius: ${radii.medium};
+  background: ${colors.successSoft};
+  border: 1px solid #86efac;
+  color: #166534;
+  font-weight: 700;
+  text-align: center;
+`;

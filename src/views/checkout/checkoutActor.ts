@@ -1,0 +1,21 @@
+/**
+ * The checkout statechart as a React context: the page creates one actor, its components read the snapshot
+ * and send events through it.
+ */
+import { createActorContext } from '@xstate/react';
+import { referrer } from '../../content/offer';
+import { checkoutMachine, type CheckoutInput } from '../../machines/checkoutMachine';
+
+export const CheckoutActor = createActorContext(checkoutMachine);
+
+/** The page's machine; tests pass `checkoutMachine.provide({ actors: … })`. */
+export type CheckoutLogic = typeof checkoutMachine;
+
+/** The machine's input for this page load (spec §3: affiliate_id, affiliate_source; §4: return address). */
+export function checkoutInput(location: Pick<Location, 'href' | 'origin'> = window.location): CheckoutInput {
+  return {
+    affiliateId: referrer.shortLabel,
+    affiliateSource: location.href,
+    returnUrl: `${location.origin}/payment-success`,
+  };
+}

@@ -1,0 +1,39 @@
+/**
+ * What the checkout views read from the statechart's snapshot. Display only: every rule is the machine's
+ * (guards via `snapshot.can`) or the domain's.
+ */
+import type { SnapshotFrom } from 'xstate';
+import type { checkoutMachine } from '../../machines/checkoutMachine';
+
+type CheckoutSnapshot = SnapshotFrom<typeof checkoutMachine>;
+
+export const selectPendingSeats = (snapshot: CheckoutSnapshot) => snapshot.context.pendingSeats;
+export const selectCelebrating = (snapshot: CheckoutSnapshot) => snapshot.context.celebrating;
+export const selectSession = (snapshot: CheckoutSnapshot) => snapshot.context.session;
+export const selectForm = (snapshot: CheckoutSnapshot) => snapshot.context.form;
+export const selectFieldErrors = (snapshot: CheckoutSnapshot) => snapshot.context.fieldErrors;
+export const selectInitFailed = (snapshot: CheckoutSnapshot) => snapshot.matches({ init: 'failed' });
+
+/** The server is confirming a seat change. */
+export const selectUpdating = (snapshot: CheckoutSnapshot) => snapshot.matches('updating');
+
+/** The order is being paid or finalized (spec: "busy"), or has just succeeded. */
+export const selectProcessing = (snapshot: CheckoutSnapshot) =>
+  snapshot.matches('submitting') || snapshot.matches('finalizing') || snapshot.matches('success');
+
+/** Seat buttons are locked while updating and while the order is processed. */
+const seatsLocked = (snapshot: CheckoutSnapshot) => selectUpdating(snapshot) || selectProcessing(snapshot);
+
+export const selectCanAddSeat = (snapshot: CheckoutSnapshot) =>
+  !seatsLocked(snapshot) && snapshot.can({ type: 'SEAT_ADDED' });
+
+export const selectCanRemoveSeat = (snapshot: CheckoutSnapshot) =>
+  !seatsLocked(snapshot) && snapshot.can({ type: 'SEAT_REMOVED' });
+
+/** The payment form's identity: re-created when the client secret or the update counter changes (spec §4). */
+export const selectPaymentFormKey = (snapshot: CheckoutSnapshot) =>
+  snapshot.context.session ? `${snapshot.context.session.clientSecret}:${snapshot.context.updateCounter}` : null;
+
+/** Submit is offered once the payment form is ready, no seat change is pending and nothing is processing. */
+export const selectCanSubmit = (snapshot: CheckoutSnapshot) =>
+  snapshot.matches('idle') && snapshot.context.session !== null && snapshot.context.paymentGateway !== null;

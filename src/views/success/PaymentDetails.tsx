@@ -1,0 +1,190 @@
+import styled from 'styled-components';
+import type { PaymentSuccessRecord } from '../../api/paymentRecord';
+import { formatDollars } from '../../domain/pricing';
+import { colors, radii } from '../theme';
+import { CredentialRow } from './CredentialRow';
+import { PaymentSuccessActor } from './paymentSuccessActor';
+
+/** The record's monthly total, stored in dollars, as the page shows it: '$1,000/month'. */
+function monthlyTotal(record: PaymentSuccessRecord): string {
+  return `${formatDollars(Math.round(record.totalAmount * 100))}/month`;
+}
+
+/** The confirmed order: summary, login credentials to save, and the hand-off to the training agreement. */
+export function PaymentDetails({ record }: { record: PaymentSuccessRecord }) {
+  const actorRef = PaymentSuccessActor.useActorRef();
+  const redirecting = PaymentSuccessActor.useSelector(
+    (snapshot) => snapshot.matches('redirecting') || snapshot.matches('redirected'),
+  );
+
+  return (
+    <>
+      <Header>
+        <CheckCircle />
+        <h1>Payment Successful!</h1>
+        <Lead>Your AI training subscription has been activated</Lead>
+      </Header>
+
+      <Box aria-labelledby="success-summary-title">
+        <BoxTitle id="success-summary-title">Order Summary</BoxTitle>
+        <Summary>
+          <div>
+            <dt>Transaction ID</dt>
+            <dd>{record.transactionId}</dd>
+          </div>
+          <div>
+            <dt>Product</dt>
+            <dd>{record.loginDetails.productPurchased}</dd>
+          </div>
+          <div>
+            <dt>Seats</dt>
+            <dd>{record.seatCount}</dd>
+          </div>
+          <div>
+            <dt>Total</dt>
+            <dd>{monthlyTotal(record)}</dd>
+          </div>
+        </Summary>
+      </Box>
+
+      <Warning aria-labelledby="credentials-title">
+        <WarningTitle id="credentials-title">IMPORTANT: Save Your Login Credentials</WarningTitle>
+        <Credentials>
+          <CredentialRow field="email" label="Email" value={record.loginDetails.email} />
+          <CredentialRow field="password" label="Password" value={record.loginDetails.password} />
+        </Credentials>
+      </Warning>
+
+      <Notice>
+        You must sign the training agreement before you can access the training platform.
+      </Notice>
+
+      <Action>
+        <SignButton type="button" disabled={redirecting} onClick={() => actorRef.send({ type: 'SIGN_AGREEMENT_CLICKED' })}>
+          {redirecting ? 'Redirecting...' : 'Sign Training Agreement →'}
+        </SignButton>
+        <Small>Required to complete account setup</Small>
+      </Action>
+    </>
+  );
+}
+
+function CheckCircle() {
+  return (
+    <svg width="64" height="64" viewBox="0 0 64 64" aria-hidden="true" focusable="false">
+      <circle cx="32" cy="32" r="32" fill={colors.successSoft} />
+      <path d="M20 33l8 8 16-17" fill="none" stroke={colors.success} strokeWidth="4" strokeLinecap="round" />
+    </svg>
+  );
+}
+
+const Header = styled.header`
+  display: flex;
+  flex-direction: column;
+  align-items: center;
+  gap: 10px;
+  text-align: center;
+
+  h1 {
+    font-size: 2rem;
+  }
+`;
+
+const Lead = styled.p`
+  color: ${colors.muted};
+`;
+
+const Box = styled.section`
+  padding: 20px;
+  border: 1px solid ${colors.border};
+  border-radius: ${radii.medium};
+  background: ${colors.page};
+`;
+
+const BoxTitle = styled.h2`
+  font-size: 1.0625rem;
+  margin-bottom: 12px;
+`;
+
+const Summary = styled.dl`
+  margin: 0;
+  display: flex;
+  flex-direction: column;
+  gap: 8px;
+
+  div {
+    display: flex;
+    justify-content: space-between;
+    gap: 16px;
+  }
+  dt {
+    color: ${colors.muted};
+  }
+  dd {
+    margin: 0;
+    font-weight: 600;
+    color: ${colors.ink};
+    text-align: right;
+    overflow-wrap: anywhere;
+  }
+`;
+
+const Warning = styled.section`
+  padding: 20px;
+  border: 2px solid #fb923c;
+  border-radius: ${radii.medium};
+  background: ${colors.warningSoft};
+`;
+
+const WarningTitle = styled.h2`
+  font-size: 1.0625rem;
+  color: #c2410c;
+  margin-bottom: 12px;
+`;
+
+const Credentials = styled.dl`
+  margin: 0;
+  display: flex;
+  flex-direction: column;
+  gap: 12px;
+`;
+
+const Notice = styled.p`
+  padding: 14px 16px;
+  border-radius: ${radii.medium};
+  background: ${colors.brandSoft};
+  color: ${colors.brandDark};
+  font-weight: 600;
+  text-align: center;
+`;
+
+const Action = styled.div`
+  display: flex;
+  flex-direction: column;
+  align-items: center;
+  gap: 8px;
+`;
+
+const SignButton = styled.button`
+  width: 100%;
+  padding: 16px 20px;
+  border: none;
+  border-radius: ${radii.medium};
+  background: ${colors.cta};
+  color: #fff;
+  font-size: 1.0625rem;
+  font-weight: 800;
+  cursor: pointer;
+
+  &:hover:not(:disabled) {
+    background: ${colors.ctaDark};
+  }
+  &:disabled {
+    opacity: 0.6;
+    cursor: progress;
+  }
+`;
+
+const Small = styled.small`
+  color: ${colors.muted};
+`;

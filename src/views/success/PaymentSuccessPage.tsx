@@ -1,0 +1,114 @@
+import { useEffect, useRef } from 'react';
+import styled from 'styled-components';
+import { Link } from 'wouter';
+import { paymentSuccessMachine } from '../../machines/paymentSuccessMachine';
+import { LoadingStatus } from '../shared/Spinner';
+import { showToast } from '../toasts/showToast';
+import { colors, media, radii, shadows } from '../theme';
+import { PaymentDetails } from './PaymentDetails';
+import { PaymentSuccessActor, type PaymentSuccessLogic } from './paymentSuccessActor';
+
+export interface PaymentSuccessPageProps {
+  /** The success-page statechart; tests pass one with its actors replaced. */
+  machine?: PaymentSuccessLogic;
+  /** Leaves for the success site; tests pass a spy. */
+  redirect?: (url: string) => void;
+}
+
+const browserRedirect = (url: string) => window.location.assign(url);
+
+/** The confirmation page (/payment-success): reads the stored payment record and hands the buyer on. */
+export function PaymentSuccessPage({ machine = paymentSuccessMachine, redirect = browserRedirect }: PaymentSuccessPageProps) {
+  return (
+    <PaymentSuccessActor.Provider logic={machine}>
+      <PaymentSuccessContent redirect={redirect} />
+    </PaymentSuccessActor.Provider>
+  );
+}
+
+function usePaymentSuccessEvents(redirect: (url: string) => void): void {
+  const actorRef = PaymentSuccessActor.useActorRef();
+  const redirectRef = useRef(redirect);
+  useEffect(() => {
+    redirectRef.current = redirect;
+  });
+  useEffect(() => {
+    const subscriptions = [
+      actorRef.on('toast', (event) => showToast(event.toast)),
+      actorRef.on('redirectRequested', (event) => redirectRef.current(event.url)),
+    ];
+    return () => subscriptions.forEach((subscription) => subscription.unsubscribe());
+  }, [actorRef]);
+}
+
+function PaymentSuccessContent({ redirect }: { redirect: (url: string) => void }) {
+  usePaymentSuccessEvents(redirect);
+  const loading = PaymentSuccessActor.useSelector((snapshot) => snapshot.matches('loading'));
+  const record = PaymentSuccessActor.useSelector((snapshot) => snapshot.context.record);
+  const corrupt = PaymentSuccessActor.useSelector((snapshot) => snapshot.matches('corrupt'));
+
+  return (
+    <Page>
+      <Panel>
+        {loading ? (
+          <LoadingStatus>Loading payment details...</LoadingStatus>
+        ) : record ? (
+          <PaymentDetails record={record} />
+        ) : (
+          <Missing>
+            <h1>{corrupt ? 'We could not read your payment details' : 'No payment found'}</h1>
+            <p>
+              {corrupt
+                ? 'Please contact support if you completed a purchase.'
+                : 'This page is shown after a purchase. Start from the checkout to place an order.'}
+            </p>
+            <Link href="/">Return to checkout</Link>
+          </Missing>
+        )}
+      </Panel>
+    </Page>
+  );
+}
+
+const Page = styled.main`
+  min-height: 100vh;
+  padding: 48px 16px;
+  display: flex;
+  justify-content: center;
+  align-items: flex-start;
+
+  ${media.narrow} {
+    padding: 24px 12px;
+  }
+`;
+
+const Panel = styled.div`
+  width: min(640px, 100%);
+  padding: 32px;
+  display: flex;
+  flex-direction: column;
+  gap: 20px;
+  background: ${colors.surface};
+  border: 1px solid ${colors.border};
+  border-radius: ${radii.large};
+  box-shadow: ${shadows.card};
+
+  ${media.narrow} {
+    padding: 20px;
+  }
+`;
+
+const Missing = styled.div`
+  display: flex;
+  flex-direction: column;
+  align-items: center;
+  gap: 12px;
+  text-align: center;
+
+  h1 {
+    font-size: 1.5rem;
+  }
+  a {
+    font-weight: 700;
+  }
+`;
