@@ -8,6 +8,27 @@ import { afterEach, beforeEach, vi } from 'vitest';
 
 let consoleErrors: unknown[][] = [];
 
+// jsdom gaps the views touch: react-hot-toast reads prefers-reduced-motion through matchMedia, and the checkout
+// scrolls to its form with scrollIntoView.
+if (typeof globalThis.matchMedia !== 'function') {
+  const matchMedia = (query: string): MediaQueryList =>
+    ({
+      matches: false,
+      media: query,
+      onchange: null,
+      addListener: () => undefined,
+      removeListener: () => undefined,
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+      dispatchEvent: () => false,
+    }) as MediaQueryList;
+  globalThis.matchMedia = matchMedia;
+  window.matchMedia = matchMedia;
+}
+if (typeof Element.prototype.scrollIntoView !== 'function') {
+  Element.prototype.scrollIntoView = () => undefined;
+}
+
 beforeEach(() => {
   consoleErrors = [];
   vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {

@@ -1,0 +1,140 @@
+/** The checkout page's content and navigation aids (spec §2), with the statechart's actors faked. */
+import { fireEvent, screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
+import { bonus, faq, heroHeadline, includedItems, offerLine, referrer, securityBadges, testimonials } from '../../src/content/offer';
+import { resetPublicConfigCache } from '../../src/payments/publicConfig';
+import { clearToasts, renderCheckout } from './support/checkoutHarness';
+import { stubFetch } from './support/fakeFetch';
+import { advance } from './support/timers';
+
+let scrollIntoView: MockInstance<Element['scrollIntoView']>;
+
+beforeEach(() => {
+  scrollIntoView = vi.spyOn(Element.prototype, 'scrollIntoView');
+  vi.useFakeTimers({ shouldAdvanceTime: false });
+  resetPublicConfigCache();
+  stubFetch();
+});
+
+afterEach(() => {
+  clearToasts();
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  scrollIntoView.mockRestore();
+});
+
+describe('checkout page', () => {
+  it('shows every section of spec §2, top to bottom', async () => {
+    renderCheckout();
+
+    const header = screen.getByRole('banner');
+    expect(within(header).getByText(`For Friends of Dr. ${referrer.name} Only`)).toBeInTheDocument();
+    expect(within(header).getByText('Secure Checkout')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 1, name: heroHeadline })).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        'Complete Your Order Now To Access The Realtime System Only $500/Month With Second Seat FREE (Save $6,000/Year)',
+      ),
+    ).toBeInTheDocument();
+    expect(offerLine).toContain('Save $6,000/Year');
+    expect(screen.getByRole('button', { name: new RegExp(referrer.quote.slice(0, 30)) })).toBeInTheDocument();
+
+    expect(screen.getByRole('heading', { name: "What's Included" })).toBeInTheDocument();
+    for (const item of includedItems) expect(screen.getByText(item.title)).toBeInTheDocument();
+
+    const table = screen.getByRole('table');
+    expect(within(table).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual([
+      'Seat #',
+      'Deliverable',
+      'Price',
+    ]);
+    expect(screen.getByText('Total (monthly)')).toBeInTheDocument();
+    expect(screen.getByText('HI & AZ residents may see applicable GET/sales tax.')).toBeInTheDocument();
+
+    expect(screen.getByText(bonus.title)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Get Started' })).toBeInTheDocument();
+    for (const item of testimonials) expect(screen.getByText(item.name)).toBeInTheDocument();
+    for (const item of faq) expect(screen.getByRole('button', { name: item.question })).toBeInTheDocument();
+    for (const label of securityBadges) expect(screen.getByText(label)).toBeInTheDocument();
+    expect(screen.getByRole('img', { name: 'Money-back guarantee' })).toBeInTheDocument();
+  });
+
+  it("shows 'Initializing secure checkout...' until the session exists, then the payment form", async () => {
+    renderCheckout();
+    expect(screen.getByText('Initializing secure checkout...')).toBeInTheDocument();
+    expect(screen.queryByText('Complete Your Order')).not.toBeInTheDocument();
+
+    await advance(499);
+    expect(screen.getByText('Initializing secure checkout...')).toBeInTheDocument();
+
+    await advance(1);
+    expect(screen.queryByText('Initializing secure checkout...')).not.toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Complete Your Order' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Payment Information' })).toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: 'Card' })).toHaveAttribute('aria-selected', 'true');
+    expect(screen.getByLabelText('Card number')).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        "$500 per seat/$500 total billed monthly. Cancel anytime with one click. Offer valid exclusively through the referrer's referral.",
+      ),
+    ).toBeInTheDocument();
+  });
+
+  it("shows 'Loading payment form...' while the payment form is not ready", async () => {
+    vi.stubGlobal('fetch', vi.fn(() => new Promise(() => undefined)));
+    renderCheckout();
+    await advance(500);
+    expect(screen.getByText('Loading payment form...')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'YES! I Want To Train My Team With AI' })).toBeDisabled();
+  });
+
+  it('reports a failed initialisation with a toast and in the payment panel', async () => {
+    renderCheckout({ createIntent: async () => Promise.reject(new Error('Failed to create subscription intent')) });
+    await advance(500);
+
+    expect(screen.getByText('Initialization Error')).toBeInTheDocument();
+    const messages = screen.getAllByText('Failed to initialize checkout. Please refresh the page and try again.');
+    expect(messages).toHaveLength(2);
+    expect(screen.queryByText('Initializing secure checkout...')).not.toBeInTheDocument();
+  });
+
+  it('scrolls to the checkout form when the referrer quote is clicked', async () => {
+    renderCheckout();
+    fireEvent.click(screen.getByRole('button', { name: new RegExp(referrer.quote.slice(0, 30)) }));
+    expect(scrollIntoView).toHaveBeenCalledTimes(1);
+    expect(scrollIntoView.mock.contexts[0]).toBe(document.getElementById('checkout-form'));
+  });
+
+  it("'Get Started' scrolls to the form at once and focuses First Name after 800 ms", async () => {
+    renderCheckout();
+    await advance(500);
+
+    fireEvent.click(screen.getByRole('link', { name: 'Get Started' }));
+    expect(scrollIntoView).toHaveBeenCalledTimes(1);
+    const firstName = screen.getByLabelText('First Name');
+    expect(firstName).not.toHaveFocus();
+
+    await advance(799);
+    expect(firstName).not.toHaveFocus();
+    await advance(1);
+    expect(firstName).toHaveFocus();
+  });
+
+  it('opens one FAQ answer at a time, and closes the open one when clicked again', () => {
+    renderCheckout();
+    const [first, second] = faq.map((item) => screen.getByRole('button', { name: item.question }));
+
+    fireEvent.click(first!);
+    expect(first).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.getByText(faq[0]!.answer)).toBeVisible();
+
+    fireEvent.click(second!);
+    expect(first).toHaveAttribute('aria-expanded', 'false');
+    expect(second).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.getByText(faq[0]!.answer)).not.toBeVisible();
+
+    fireEvent.click(second!);
+    expect(second).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.getByText(faq[1]!.answer)).not.toBeVisible();
+  });
+});

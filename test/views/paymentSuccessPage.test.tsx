@@ -1,0 +1,166 @@
+/** The payment-success page (spec §2, §4 "Success page", §8 toasts), with its statechart's actors faked. */
+import { act, fireEvent, render, screen } from '@testing-library/react';
+import toast from 'react-hot-toast';
+import { Router } from 'wouter';
+import { memoryLocation } from 'wouter/memory-location';
+import { fromPromise } from 'xstate';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { PAYMENT_RECORD_KEY, savePaymentRecord, type PaymentRecordReading, type PaymentSuccessRecord } from '../../src/api/paymentRecord';
+import { paymentSuccessMachine } from '../../src/machines/paymentSuccessMachine';
+import { AppToaster } from '../../src/views/toasts/AppToaster';
+import { PaymentSuccessPage } from '../../src/views/success/PaymentSuccessPage';
+import { advance, deferred } from './support/timers';
+
+const RECORD: PaymentSuccessRecord = {
+  success: true,
+  token: 'handoff-token',
+  loginDetails: { email: 'ada@example.com', password: 'S3cret-pass', productPurchased: 'AI Training Subscription (Monthly)' },
+  seatCount: 3,
+  totalAmount: 1000,
+  email: 'ada@example.com',
+  name: 'Ada Lovelace',
+  transactionId: 'txn-42',
+};
+
+interface FakeSuccessActors {
+  load?: () => Promise<PaymentRecordReading>;
+  copy?: (text: string) => Promise<void>;
+  resolveUrl?: (token: string) => Promise<string>;
+}
+
+function testMachine(actors: FakeSuccessActors = {}) {
+  return paymentSuccessMachine.provide({
+    actors: {
+      ...(actors.load && { loadPaymentRecord: fromPromise<PaymentRecordReading>(actors.load) }),
+      copyToClipboard: fromPromise<void, { text: string }>(({ input }) => (actors.copy ?? (async () => undefined))(input.text)),
+      resolveSuccessSiteUrl: fromPromise<string, { token: string }>(({ input }) =>
+        (actors.resolveUrl ?? (async (token) => `https://agreement.example.com/?token=${token}`))(input.token),
+      ),
+    },
+  });
+}
+
+function renderSuccess(actors: FakeSuccessActors = {}) {
+  const redirect = vi.fn<(url: string) => void>();
+  const location = memoryLocation({ path: '/payment-success' });
+  render(
+    <Router hook={location.hook}>
+      <PaymentSuccessPage machine={testMachine(actors)} redirect={redirect} />
+      <AppToaster />
+    </Router>,
+  );
+  return { redirect };
+}
+
+beforeEach(() => {
+  vi.useFakeTimers({ shouldAdvanceTime: false });
+});
+
+afterEach(() => {
+  act(() => toast.remove());
+  vi.useRealTimers();
+});
+
+describe('payment-success page', () => {
+  it("shows 'Loading payment details...' until the record is read", async () => {
+    const reading = deferred<PaymentRecordReading>();
+    renderSuccess({ load: () => reading.promise });
+    expect(screen.getByText('Loading payment details...')).toBeInTheDocument();
+
+    reading.resolve({ kind: 'found', record: RECORD });
+    await advance();
+    expect(screen.queryByText('Loading payment details...')).not.toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Payment Successful!' })).toBeInTheDocument();
+  });
+
+  it('shows the order, the credentials and the agreement hand-off from the stored record', async () => {
+    savePaymentRecord(RECORD);
+    renderSuccess();
+    await advance();
+
+    expect(screen.getByRole('heading', { name: 'Payment Successful!' })).toBeInTheDocument();
+    expect(screen.getByText('Your AI training subscription has been activated')).toBeInTheDocument();
+    expect(screen.getByText('Transaction ID').nextSibling).toHaveTextContent('txn-42');
+    expect(screen.getByText('Product').nextSibling).toHaveTextContent('AI Training Subscription (Monthly)');
+    expect(screen.getByText('Seats').nextSibling).toHaveTextContent('3');
+    expect(screen.getByText('$1,000/month')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'IMPORTANT: Save Your Login Credentials' })).toBeInTheDocument();
+    expect(screen.getByText('S3cret-pass')).toBeInTheDocument();
+    expect(screen.getByText(/must sign the training agreement before/)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Sign Training Agreement →' })).toBeEnabled();
+    expect(screen.getByText('Required to complete account setup')).toBeInTheDocument();
+  });
+
+  it("toasts 'No Payment Data' and links back to the checkout when nothing is stored", async () => {
+    renderSuccess();
+    await advance();
+    expect(screen.getByText('No Payment Data')).toBeInTheDocument();
+    expect(screen.getByText('No payment information found. Please complete a purchase first.')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Return to checkout' })).toHaveAttribute('href', '/');
+  });
+
+  it('toasts an error when the stored record cannot be read', async () => {
+    window.sessionStorage.setItem(PAYMENT_RECORD_KEY, '{not json');
+    renderSuccess();
+    await advance();
+    expect(screen.getByText('Error')).toBeInTheDocument();
+    expect(screen.getByText('Failed to load payment details. Please contact support.')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Return to checkout' })).toBeInTheDocument();
+  });
+
+  it('copies the email and the password, and reports a failed copy', async () => {
+    const copy = vi.fn(async (text: string) => {
+      if (text === 'S3cret-pass') throw new Error('denied');
+    });
+    savePaymentRecord(RECORD);
+    renderSuccess({ copy });
+    await advance();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Copy email' }));
+    await advance();
+    expect(copy).toHaveBeenLastCalledWith('ada@example.com');
+    expect(screen.getByText('Copied!')).toBeInTheDocument();
+    expect(screen.getByText('Email copied to clipboard')).toBeInTheDocument();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Copy password' }));
+    await advance();
+    expect(copy).toHaveBeenLastCalledWith('S3cret-pass');
+    expect(screen.getByText('Copy Failed')).toBeInTheDocument();
+    expect(screen.getByText('Failed to copy to clipboard')).toBeInTheDocument();
+  });
+
+  it("toasts 'Password copied to clipboard' after copying the password", async () => {
+    savePaymentRecord(RECORD);
+    renderSuccess();
+    await advance();
+    fireEvent.click(screen.getByRole('button', { name: 'Copy password' }));
+    await advance();
+    expect(screen.getByText('Password copied to clipboard')).toBeInTheDocument();
+  });
+
+  it('refuses the hand-off without a token', async () => {
+    savePaymentRecord({ ...RECORD, token: '' });
+    const { redirect } = renderSuccess();
+    await advance();
+    fireEvent.click(screen.getByRole('button', { name: 'Sign Training Agreement →' }));
+    await advance();
+    expect(screen.getByText('No authentication token found. Please contact support.')).toBeInTheDocument();
+    expect(redirect).not.toHaveBeenCalled();
+  });
+
+  it("reads 'Redirecting...', clears the record and sends the browser to the success site with the token", async () => {
+    const url = deferred<string>();
+    savePaymentRecord(RECORD);
+    const { redirect } = renderSuccess({ resolveUrl: () => url.promise });
+    await advance();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Sign Training Agreement →' }));
+    expect(screen.getByRole('button', { name: 'Redirecting...' })).toBeDisabled();
+
+    url.resolve('https://agreement.example.com/?token=handoff-token');
+    await advance();
+    expect(redirect).toHaveBeenCalledWith('https://agreement.example.com/?token=handoff-token');
+    expect(window.sessionStorage.getItem(PAYMENT_RECORD_KEY)).toBeNull();
+    expect(screen.getByRole('button', { name: 'Redirecting...' })).toBeDisabled();
+  });
+});

@@ -1,0 +1,65 @@
+/** The app's routes (spec §2): /index redirects home, unknown paths show the 404 page and log the path. */
+import { render, screen } from '@testing-library/react';
+import { Router } from 'wouter';
+import { memoryLocation } from 'wouter/memory-location';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { App } from '../../src/App';
+import { testCheckoutMachine } from './support/checkoutHarness';
+
+beforeEach(() => {
+  vi.useFakeTimers({ shouldAdvanceTime: false });
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+function renderApp(path: string) {
+  const location = memoryLocation({ path, record: true });
+  render(
+    <Router hook={location.hook}>
+      <App checkout={{ machine: testCheckoutMachine() }} />
+    </Router>,
+  );
+  return location;
+}
+
+describe('routes', () => {
+  it("/index shows 'Redirecting to Home' and 'Please wait...', and replaces itself with /", () => {
+    const navigate = vi.fn();
+    render(
+      <Router hook={() => ['/index', navigate]}>
+        <App />
+      </Router>,
+    );
+    expect(screen.getByRole('heading', { name: 'Redirecting to Home' })).toBeInTheDocument();
+    expect(screen.getByText('Please wait...')).toBeInTheDocument();
+    expect(navigate).toHaveBeenCalledWith('/', { replace: true });
+  });
+
+  it('/index lands on the checkout page', () => {
+    const location = renderApp('/index');
+    expect(location.history).toEqual(['/']);
+    expect(screen.getByText('Secure Checkout')).toBeInTheDocument();
+    expect(screen.queryByText('Redirecting to Home')).not.toBeInTheDocument();
+  });
+
+  it('/ is the checkout page', () => {
+    renderApp('/');
+    expect(screen.getByText('Initializing secure checkout...')).toBeInTheDocument();
+  });
+
+  it('shows the 404 page for an unknown path and logs the path', () => {
+    const consoleError = vi.mocked(console.error);
+    const logged: unknown[][] = [];
+    consoleError.mockImplementation((...args: unknown[]) => {
+      logged.push(args);
+    });
+    renderApp('/no-such-page');
+
+    expect(screen.getByRole('heading', { name: '404' })).toBeInTheDocument();
+    expect(screen.getByText('Oops! Page not found')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Return to Home' })).toHaveAttribute('href', '/');
+    expect(logged).toContainEqual(['404 Error: User attempted to access non-existent route:', '/no-such-page']);
+  });
+});

@@ -1,0 +1,129 @@
+/** Seats, totals, confetti and the debounced update (spec §2 seat selector, §4 seat changes). */
+import { fireEvent, screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { UpdateIntentResponse } from '../../src/api/types';
+import { CONFETTI_PIECES } from '../../src/machines/checkoutMachine';
+import { resetPublicConfigCache } from '../../src/payments/publicConfig';
+import { clearToasts, renderCheckout, updatedSession } from './support/checkoutHarness';
+import { stubFetch } from './support/fakeFetch';
+import { advance, deferred } from './support/timers';
+
+beforeEach(() => {
+  vi.useFakeTimers({ shouldAdvanceTime: false });
+  resetPublicConfigCache();
+  stubFetch();
+});
+
+afterEach(() => {
+  clearToasts();
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+const plus = () => screen.getByRole('button', { name: 'Increase seats' });
+const minus = () => screen.getByRole('button', { name: 'Decrease seats' });
+const seatCount = () => screen.getByLabelText('Seats');
+const summaryRows = () => within(screen.getByRole('table')).getAllByRole('row').slice(1);
+
+describe('seat selector', () => {
+  it('starts at one seat with minus disabled and the $500 total', async () => {
+    renderCheckout();
+    await advance(500);
+    expect(seatCount()).toHaveTextContent('1');
+    expect(minus()).toBeDisabled();
+    expect(plus()).toBeEnabled();
+    expect(screen.getByTestId('seat-total')).toHaveTextContent('$500');
+    expect(screen.getByTestId('summary-total')).toHaveTextContent('$500');
+    expect(summaryRows()).toHaveLength(1);
+    expect(screen.queryByText("You're saving $500 today!")).not.toBeInTheDocument();
+  });
+
+  it("at two seats shows the saving banner, '$0 (FREE)' and 50 pieces of confetti for 4 s", async () => {
+    renderCheckout();
+    await advance(500);
+    fireEvent.click(plus());
+
+    expect(seatCount()).toHaveTextContent('2');
+    expect(screen.getByText("You're saving $500 today!")).toBeInTheDocument();
+    const rows = summaryRows();
+    expect(rows).toHaveLength(2);
+    expect(rows[1]).toHaveTextContent('$0 (FREE)');
+    expect(rows[0]).toHaveTextContent('$500');
+    expect(screen.getByText('Second seat').nextSibling).toHaveTextContent('FREE');
+    const confetti = screen.getByTestId('confetti');
+    expect(confetti).toHaveAttribute('aria-hidden', 'true');
+    expect(confetti.children).toHaveLength(CONFETTI_PIECES);
+    expect(CONFETTI_PIECES).toBe(50);
+
+    await advance(3999);
+    expect(screen.getByTestId('confetti')).toBeInTheDocument();
+    await advance(1);
+    expect(screen.queryByTestId('confetti')).not.toBeInTheDocument();
+  });
+
+  it('updates the page total at once, before the server confirms', async () => {
+    const update = vi.fn(async ({ quantity }: { quantity: number }) => updatedSession(quantity));
+    renderCheckout({ updateIntent: update });
+    await advance(500);
+    fireEvent.click(plus());
+    fireEvent.click(plus());
+
+    expect(screen.getByTestId('seat-total')).toHaveTextContent('$1,000');
+    expect(screen.getByTestId('summary-total')).toHaveTextContent('$1,000');
+    expect(screen.getByText('Additional seats (1 × $500)')).toBeInTheDocument();
+    expect(summaryRows()).toHaveLength(3);
+    expect(screen.getByText("$500 per seat/$1,000 total billed monthly. Cancel anytime with one click. Offer valid exclusively through the referrer's referral.")).toBeInTheDocument();
+    expect(update).not.toHaveBeenCalled();
+  });
+
+  it("locks the seat buttons and shows 'Updating...' while the update runs, then toasts 'Subscription Updated'", async () => {
+    const pending = deferred<UpdateIntentResponse>();
+    renderCheckout({ updateIntent: () => pending.promise });
+    await advance(500);
+    fireEvent.click(plus());
+
+    await advance(1999);
+    expect(screen.queryByText('Updating...')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'YES! I Want To Train My Team With AI' })).toBeDisabled();
+
+    await advance(1);
+    expect(screen.getByText('Updating...')).toBeInTheDocument();
+    expect(plus()).toBeDisabled();
+    expect(minus()).toBeDisabled();
+
+    pending.resolve(updatedSession(2));
+    await advance();
+    expect(screen.queryByText('Updating...')).not.toBeInTheDocument();
+    expect(plus()).toBeEnabled();
+    expect(minus()).toBeEnabled();
+    expect(screen.getByText('Subscription Updated')).toBeInTheDocument();
+    expect(screen.getByText('Team size updated to 2 members.')).toBeInTheDocument();
+  });
+
+  it("reverts a failed update and shows 'Update Failed' and 'Update Error'", async () => {
+    renderCheckout({ updateIntent: async () => Promise.reject(new Error('Failed to update subscription')) });
+    await advance(500);
+    fireEvent.click(plus());
+    fireEvent.click(plus());
+    expect(seatCount()).toHaveTextContent('3');
+
+    await advance(2000);
+    expect(seatCount()).toHaveTextContent('1');
+    expect(screen.getByTestId('summary-total')).toHaveTextContent('$500');
+    expect(screen.getByText('Update Failed')).toBeInTheDocument();
+    expect(screen.getByText('Failed to update team size. Please try again.')).toBeInTheDocument();
+    expect(screen.getByText('Update Error')).toBeInTheDocument();
+    expect(screen.getByText('Failed to update subscription. Please refresh and try again.')).toBeInTheDocument();
+  });
+
+  it('re-creates the card form for the new client secret after an update', async () => {
+    renderCheckout();
+    await advance(500);
+    fireEvent.change(screen.getByLabelText('Card number'), { target: { value: '4242' } });
+    fireEvent.click(plus());
+    await advance(2000);
+    expect(screen.getByText('Subscription Updated')).toBeInTheDocument();
+    expect(screen.getByLabelText('Card number')).toHaveValue('');
+    expect(screen.getByRole('button', { name: 'YES! I Want To Train My Team With AI' })).toBeEnabled();
+  });
+});

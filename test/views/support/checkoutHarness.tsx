@@ -1,0 +1,82 @@
+/**
+ * Renders the real checkout page with the statechart's server and payment actors replaced, on an in-memory
+ * location, with the app's toaster.
+ */
+import { act, render } from '@testing-library/react';
+import toast from 'react-hot-toast';
+import { Router } from 'wouter';
+import { memoryLocation } from 'wouter/memory-location';
+import { fromPromise } from 'xstate';
+import type { FinalizeResponse, SubscriptionSession, UpdateIntentResponse } from '../../../src/api/types';
+import { checkoutMachine, type ConfirmPaymentActorInput } from '../../../src/machines/checkoutMachine';
+import type { BillingDetails, PaymentConfirmation } from '../../../src/payments/gateway';
+import { CheckoutPage } from '../../../src/views/checkout/CheckoutPage';
+import { AppToaster } from '../../../src/views/toasts/AppToaster';
+
+export const SESSION: SubscriptionSession = {
+  clientSecret: 'pi_sbx_1_secret_a',
+  subscriptionId: 'sub_sbx_1',
+  subscriptionItemId: 'si_sbx_1',
+  customerId: 'cus_sbx_1',
+  transactionId: 'txn-1',
+};
+
+export const FINALIZED: FinalizeResponse = {
+  success: true,
+  token: 'handoff-token',
+  loginDetails: { email: 'ada@example.com', password: 'S3cret-pass', productPurchased: 'AI Training Subscription (Monthly)' },
+};
+
+type CreateInput = { affiliateId: string; affiliateSource: string };
+type UpdateInput = { session: SubscriptionSession; quantity: number };
+type FinalizeInput = { session: SubscriptionSession; billingDetails: BillingDetails };
+
+/** How the fake server and payment gateway answer; each defaults to success. */
+export interface FakeCheckoutServer {
+  createIntent?: (input: CreateInput) => Promise<SubscriptionSession>;
+  updateIntent?: (input: UpdateInput) => Promise<UpdateIntentResponse>;
+  confirmPayment?: (input: ConfirmPaymentActorInput) => Promise<PaymentConfirmation>;
+  finalize?: (input: FinalizeInput) => Promise<FinalizeResponse>;
+}
+
+/** The update call's answer for `quantity` seats: a new subscription and client secret, as the server gives. */
+export function updatedSession(quantity: number): UpdateIntentResponse {
+  return { clientSecret: `pi_sbx_${quantity}_secret_b`, subscriptionId: `sub_sbx_${quantity}`, subscriptionItemId: `si_sbx_${quantity}` };
+}
+
+/** The checkout statechart with its invoked actors answered by `server`. */
+export function testCheckoutMachine(server: FakeCheckoutServer = {}) {
+  return checkoutMachine.provide({
+    actors: {
+      createSubscriptionIntent: fromPromise<SubscriptionSession, CreateInput>(({ input }) =>
+        (server.createIntent ?? (async () => SESSION))(input),
+      ),
+      updateSubscriptionIntent: fromPromise<UpdateIntentResponse, UpdateInput>(({ input }) =>
+        (server.updateIntent ?? (async ({ quantity }) => updatedSession(quantity)))(input),
+      ),
+      confirmPayment: fromPromise<PaymentConfirmation, ConfirmPaymentActorInput>(({ input }) =>
+        (server.confirmPayment ?? (async () => ({ status: 'succeeded', paymentIntentId: 'pi_sbx_1' }) as const))(input),
+      ),
+      finalizeSubscription: fromPromise<FinalizeResponse, FinalizeInput>(({ input }) =>
+        (server.finalize ?? (async () => FINALIZED))(input),
+      ),
+    },
+  });
+}
+
+/** Renders the checkout page at `/` with `server`; `location.history` records where it navigated. */
+export function renderCheckout(server: FakeCheckoutServer = {}) {
+  const location = memoryLocation({ path: '/', record: true });
+  const view = render(
+    <Router hook={location.hook}>
+      <CheckoutPage machine={testCheckoutMachine(server)} />
+      <AppToaster />
+    </Router>,
+  );
+  return { ...view, location };
+}
+
+/** Removes every toast (call before the page unmounts, so the toaster's update happens inside act). */
+export function clearToasts(): void {
+  act(() => toast.remove());
+}
