@@ -25,12 +25,14 @@ describe('toaster', () => {
     expect(screen.getByRole('status')).toHaveTextContent('Subscription UpdatedTeam size updated to 2 members.');
   });
 
-  it('styles destructive toasts red', () => {
+  it('styles destructive toasts red and announces them as alerts', () => {
     render(<AppToaster />);
     act(() => {
       showToast(TOASTS.updateFailed);
     });
-    const bar = screen.getByText('Update Failed').closest('[role="status"]')!.parentElement!;
+    const alert = screen.getByRole('alert');
+    expect(alert).toHaveTextContent('Update FailedFailed to update team size. Please try again.');
+    const bar = alert.parentElement!;
     expect(bar).toHaveStyle({ background: '#dc2626' });
   });
 

@@ -17,7 +17,7 @@ function useVisibleToastLimit(limit: number): void {
   }, [toasts, limit]);
 }
 
-/** The page's notification area: react-hot-toast, 4 s, at most three; destructive toasts in red. */
+/** The page's notification area: react-hot-toast, 4 s, at most three; destructive toasts in red (announced as alerts by showToast). */
 export function AppToaster() {
   useVisibleToastLimit(MAX_VISIBLE_TOASTS);
   return (

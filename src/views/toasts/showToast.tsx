@@ -13,7 +13,7 @@ const Description = styled.span`
   opacity: 0.92;
 `;
 
-/** Shows a toast the machines emitted: title and description; the destructive variant as an error toast. */
+/** Shows a toast the machines emitted: title and description; the destructive variant as an error toast, announced at once. */
 export function showToast(message: ToastMessage): string {
   const body = (
     <span>
@@ -21,5 +21,7 @@ export function showToast(message: ToastMessage): string {
       <Description>{message.description}</Description>
     </span>
   );
-  return message.variant === 'destructive' ? toast.error(body) : toast.success(body);
+  return message.variant === 'destructive'
+    ? toast.error(body, { ariaProps: { role: 'alert', 'aria-live': 'assertive' } })
+    : toast.success(body);
 }
