@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import styled from 'styled-components';
 import { Link, useLocation } from 'wouter';
-import { Centered } from './RedirectToHomePage';
+import { Centered } from './shared/Centered';
 import { colors } from './theme';
 
 /** Any unknown route: '404', 'Oops! Page not found' and a way home; the missing path is logged (spec §2). */

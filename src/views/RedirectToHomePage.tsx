@@ -1,7 +1,6 @@
 import { useEffect } from 'react';
-import styled from 'styled-components';
 import { useLocation } from 'wouter';
-import { colors } from './theme';
+import { Centered } from './shared/Centered';
 
 /** /index: says it is redirecting, then replaces itself with / at once (spec §2). */
 export function RedirectToHomePage() {
@@ -14,15 +13,3 @@ export function RedirectToHomePage() {
     </Centered>
   );
 }
-
-export const Centered = styled.main`
-  min-height: 100vh;
-  display: flex;
-  flex-direction: column;
-  align-items: center;
-  justify-content: center;
-  gap: 12px;
-  padding: 24px;
-  text-align: center;
-  color: ${colors.muted};
-`;
