@@ -68,8 +68,6 @@ export interface CheckoutContext extends CheckoutInput {
   fieldErrors: FieldErrors;
   /** The payment form's gateway for the current client secret; null until the form is ready. */
   paymentGateway: PaymentGateway | null;
-  /** True once the card payment succeeded, so a retry after a failed finalize does not charge again. */
-  paymentConfirmed: boolean;
   /** True for the 4 s of confetti after reaching exactly two seats. */
   celebrating: boolean;
 }
@@ -175,7 +173,6 @@ export const checkoutMachine = setup({
       context.lastUpdateSucceededAt === null || now() - context.lastUpdateSucceededAt >= TIMINGS.updateCooldown,
     formInvalid: ({ context }) => hasFieldErrors(validateCheckoutForm(context.form)),
     paymentFormNotReady: ({ context }) => context.session === null || context.paymentGateway === null,
-    paymentAlreadyConfirmed: ({ context }) => context.paymentConfirmed,
     gatewayMatchesSession: ({ context, event }) =>
       event.type === 'PAYMENT_FORM_READY' && event.clientSecret === context.session?.clientSecret,
     paymentSucceeded: ({ event }) =>
@@ -229,7 +226,6 @@ export const checkoutMachine = setup({
       };
     }),
     revertSeats: assign({ pendingSeats: ({ context }) => context.confirmedSeats }),
-    markPaymentConfirmed: assign({ paymentConfirmed: true }),
     notifyInitializationError: emit({ type: 'toast', toast: TOASTS.initializationError }),
     notifySubscriptionUpdated: emit(({ context }) => ({
       type: 'toast' as const,
@@ -279,7 +275,6 @@ export const checkoutMachine = setup({
     form: { firstName: '', lastName: '', email: '' },
     fieldErrors: {},
     paymentGateway: null,
-    paymentConfirmed: false,
     celebrating: false,
   }),
   initial: 'init',
@@ -322,7 +317,6 @@ export const checkoutMachine = setup({
         SEAT_REMOVED: { guard: 'canRemoveSeat', target: 'pendingSeats', actions: ['removeSeat', 'celebrateAtTwoSeats'] },
         SUBMITTED: [
           { guard: 'formInvalid', actions: 'assignFieldErrors' },
-          { guard: 'paymentAlreadyConfirmed', target: 'finalizing' },
           { guard: 'paymentFormNotReady' },
           { target: 'submitting' },
         ],
@@ -378,7 +372,7 @@ export const checkoutMachine = setup({
           returnUrl: context.returnUrl,
         }),
         onDone: [
-          { guard: 'paymentSucceeded', target: 'finalizing', actions: 'markPaymentConfirmed' },
+          { guard: 'paymentSucceeded', target: 'finalizing' },
           { target: 'idle', actions: 'notifyPaymentFailed' },
         ],
         onError: { target: 'idle', actions: 'notifyPaymentFailed' },
@@ -393,9 +387,18 @@ export const checkoutMachine = setup({
         }),
         onDone: [
           { guard: 'finalizeSucceeded', target: 'success', actions: ['storePaymentRecord', 'announcePaymentCompleted'] },
-          { target: 'idle', actions: 'notifyPaymentFailed' },
+          { target: 'finalizeFailed', actions: 'notifyPaymentFailed' },
         ],
-        onError: { target: 'idle', actions: 'notifyPaymentFailed' },
+        onError: { target: 'finalizeFailed', actions: 'notifyPaymentFailed' },
+      },
+    },
+    /**
+     * The card was charged but the order was not completed. Seats are locked (a seat change would replace the
+     * paid subscription); submitting again retries finalize only, never the payment.
+     */
+    finalizeFailed: {
+      on: {
+        SUBMITTED: [{ guard: 'formInvalid', actions: 'assignFieldErrors' }, { target: 'finalizing' }],
       },
     },
     success: {

@@ -46,7 +46,7 @@ function start(overrides: {
         calls.create++;
         return overrides.create ? overrides.create() : session;
       }),
-      updateSubscriptionIntent: fromPromise(async ({ input }: { input: { quantity: number } }) => {
+      updateSubscriptionIntent: fromPromise(async ({ input }: { input: { session: SubscriptionSession; quantity: number } }) => {
         calls.update.push(input.quantity);
         if (overrides.update) return overrides.update(input);
         revision++;
@@ -363,7 +363,7 @@ describe('payment submit (spec §4, §5)', () => {
     expect(toasts()).toEqual(['Payment Failed']);
   });
 
-  it("says 'Failed to finalize subscription' when finalize does not succeed, and retries finalize only", async () => {
+  it("says 'Failed to finalize subscription' when finalize does not succeed, locks seats and retries finalize only", async () => {
     let succeed = false;
     const { actor, emitted, calls } = await ready({
       finalize: async () =>
@@ -379,6 +379,9 @@ describe('payment submit (spec §4, §5)', () => {
       type: 'toast',
       toast: { title: 'Payment Failed', description: 'Failed to finalize subscription', variant: 'destructive' },
     });
+    expect(actor.getSnapshot().matches('finalizeFailed')).toBe(true);
+    actor.send({ type: 'SEAT_ADDED' });
+    expect(actor.getSnapshot().context.pendingSeats).toBe(1);
     succeed = true;
     actor.send({ type: 'SUBMITTED' });
     await advance(0);
