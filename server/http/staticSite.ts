@@ -12,7 +12,6 @@ export async function registerStaticSite(app: FastifyInstance, distDir: string |
     await app.register(fastifyStatic, {
       root: distDir,
       wildcard: true,
-      index: false,
       setHeaders(reply, filePath) {
         // Vite fingerprints everything under assets/; index.html must be re-read on each visit.
         const immutable = filePath.includes('/assets/');

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, paymentProviderName } from '../../server/config';
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected the configuration to be refused');
+}
+
+describe('loadConfig', () => {
+  it('runs offline with defaults when nothing is set', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      PORT: 3000,
+      HOST: '0.0.0.0',
+      DATA_DIR: './data',
+      MAX_SEATS: 100,
+      HANDOFF_TTL_MINUTES: 30,
+      SUCCESS_SITE_URL: 'https://agreement.example.com',
+      SUCCESS_SITE_LOCAL_URL: 'http://localhost:5174',
+      RATE_LIMIT_PER_MINUTE: 300,
+      LOG_LEVEL: 'info',
+      STRIPE_PRICE_LOOKUP_KEY: 'chiro_ai_training_monthly',
+      TRUST_PROXY: false,
+    });
+    expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.HANDOFF_API_KEY).toBeUndefined();
+    expect(paymentProviderName(config)).toBe('sandbox');
+  });
+
+  it('reads good values, numbers as integers, and treats empty values as unset', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      MAX_SEATS: '25',
+      DATABASE_URL: 'postgres://app@db:5432/checkout',
+      PUBLIC_URL: 'https://checkout.example.com',
+      HANDOFF_API_KEY: 'x'.repeat(32),
+      STRIPE_SECRET_KEY: 'sk_test_123',
+      STRIPE_PUBLISHABLE_KEY: 'pk_test_123',
+      STRIPE_WEBHOOK_SECRET: 'whsec_123',
+      STRIPE_API_BASE: 'http://localhost:12111',
+      TRUST_PROXY: 'true',
+      HOST: '',
+    });
+    expect(config.PORT).toBe(8080);
+    expect(config.MAX_SEATS).toBe(25);
+    expect(config.HOST).toBe('0.0.0.0');
+    expect(config.TRUST_PROXY).toBe(true);
+    expect(paymentProviderName(config)).toBe('stripe');
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT must be a whole number'],
+    [{ PORT: '70000' }, 'PORT must be at most 65535'],
+    [{ MAX_SEATS: '0' }, 'MAX_SEATS must be at least 1'],
+    [{ MAX_SEATS: '2.5' }, 'MAX_SEATS must be a whole number'],
+    [{ HANDOFF_TTL_MINUTES: '-5' }, 'HANDOFF_TTL_MINUTES must be at least 1'],
+    [{ RATE_LIMIT_PER_MINUTE: 'lots' }, 'RATE_LIMIT_PER_MINUTE must be a whole number'],
+    [{ DATABASE_URL: 'mysql://db/checkout' }, 'DATABASE_URL must be a postgres:// or postgresql:// URL'],
+    [{ PUBLIC_URL: 'checkout.example.com' }, 'PUBLIC_URL must be an absolute http(s) URL'],
+    [{ SUCCESS_SITE_URL: 'not a url' }, 'SUCCESS_SITE_URL must be an absolute http(s) URL'],
+    [{ HANDOFF_API_KEY: 'short' }, 'HANDOFF_API_KEY must be at least 32 characters'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of'],
+    [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY must be one of true, false'],
+    [{ STRIPE_SECRET_KEY: 'pk_live_1', STRIPE_PUBLISHABLE_KEY: 'pk_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' }, 'STRIPE_SECRET_KEY must start with "sk_"'],
+    [{ STRIPE_SECRET_KEY: 'sk_1', STRIPE_PUBLISHABLE_KEY: 'sk_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' }, 'STRIPE_PUBLISHABLE_KEY must start with "pk_"'],
+    [{ STRIPE_SECRET_KEY: 'sk_1', STRIPE_PUBLISHABLE_KEY: 'pk_1', STRIPE_WEBHOOK_SECRET: 'wh_1' }, 'STRIPE_WEBHOOK_SECRET must start with "whsec_"'],
+    [{ STRIPE_SECRET_KEY: 'sk_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' }, 'STRIPE_PUBLISHABLE_KEY is required when STRIPE_SECRET_KEY is set'],
+    [{ STRIPE_SECRET_KEY: 'sk_1', STRIPE_PUBLISHABLE_KEY: 'pk_1' }, 'STRIPE_WEBHOOK_SECRET is required when STRIPE_SECRET_KEY is set'],
+    [{ STRIPE_API_BASE: 'localhost:12111' }, 'STRIPE_API_BASE must be an absolute http(s) URL'],
+  ])('refuses %j, naming the variable', (env, expected) => {
+    expect(problemsOf(env).join('\n')).toContain(expected);
+  });
+
+  it('lists every bad variable at once in its message', () => {
+    expect(() => loadConfig({ PORT: 'x', MAX_SEATS: '0' })).toThrow(/PORT must be a whole number[\s\S]*MAX_SEATS/);
+  });
+});

@@ -1,0 +1,197 @@
+import { verify } from '@node-rs/argon2';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FinalizeResponse } from '../../src/api/types';
+import { PRODUCT_NAME } from '../../src/domain/product';
+import { accounts, handoffTokens, orders, sandboxCustomers } from '../../server/db/schema';
+import { hashHandoffToken } from '../../server/security/handoffToken';
+import {
+  completePurchase,
+  DATABASES,
+  finalize,
+  finalizeBody,
+  HANDOFF_KEY,
+  openCheckout,
+  payWithCard,
+  startTestServer,
+  type TestServer,
+} from './helper';
+
+const FINALIZE = '/api/finalize-anon-subscription';
+
+describe.each(DATABASES)('POST /api/finalize-anon-subscription on %s', (kind) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(kind);
+  });
+  afterAll(() => server.close());
+
+  const accountOf = async (transactionId: string) =>
+    server.db.select().from(accounts).where(eq(accounts.transactionId, transactionId));
+  const tokensOf = async (transactionId: string) =>
+    server.db.select().from(handoffTokens).where(eq(handoffTokens.transactionId, transactionId));
+  const redeem = (token: string) =>
+    server.post('/api/handoff/redeem', { token }, { authorization: `Bearer ${HANDOFF_KEY}` });
+
+  it('creates the account once the card payment succeeded and hands over credentials and a token', async () => {
+    const session = await openCheckout(server, 3);
+    expect((await payWithCard(server, session.clientSecret)).json()).toMatchObject({ status: 'succeeded' });
+    const response = await server.post(FINALIZE, finalizeBody(session, { email: '  ada@example.com ', name: ' Ada Palmer ' }));
+    expect(response.statusCode).toBe(200);
+    const body = response.json<FinalizeResponse>();
+    expect(body).toEqual({
+      success: true,
+      token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      loginDetails: { email: 'ada@example.com', password: expect.any(String), productPurchased: PRODUCT_NAME },
+    });
+    expect(body.loginDetails.password.length).toBeGreaterThanOrEqual(16);
+    expect(body.loginDetails.password).toMatch(/^[A-Za-z0-9]+$/);
+
+    const [account, ...more] = await accountOf(session.transactionId);
+    expect(more).toHaveLength(0);
+    expect(account).toMatchObject({ email: 'ada@example.com', name: 'Ada Palmer' });
+    expect(account!.passwordHash).toMatch(/^\$argon2id\$/);
+    expect(account!.passwordHash).not.toContain(body.loginDetails.password);
+    expect(await verify(account!.passwordHash!, body.loginDetails.password)).toBe(true);
+
+    const [order] = await server.db.select().from(orders).where(eq(orders.transactionId, session.transactionId));
+    expect(order).toMatchObject({ status: 'paid', email: 'ada@example.com', name: 'Ada Palmer' });
+    expect(order!.paidAt).toBeInstanceOf(Date);
+    const [token] = await tokensOf(session.transactionId);
+    expect(token!.tokenHash).toBe(hashHandoffToken(body.token));
+    const ttlMinutes = (token!.expiresAt.getTime() - token!.createdAt.getTime()) / 60_000;
+    expect(ttlMinutes).toBeCloseTo(30, 1);
+
+    const [customer] = await server.db.select().from(sandboxCustomers).where(eq(sandboxCustomers.id, session.customerId));
+    expect(customer).toMatchObject({ email: 'ada@example.com', name: 'Ada Palmer' });
+  });
+
+  it('answers 402 and writes nothing before the payment succeeded', async () => {
+    const session = await openCheckout(server, 1);
+    const response = await finalize(server, session);
+    expect(response.statusCode).toBe(402);
+    expect(response.json()).toEqual({ error: 'Payment has not been completed for this order.' });
+    expect(await accountOf(session.transactionId)).toHaveLength(0);
+    expect(await tokensOf(session.transactionId)).toHaveLength(0);
+    const [order] = await server.db.select().from(orders).where(eq(orders.transactionId, session.transactionId));
+    expect(order).toMatchObject({ status: 'open', email: null, paidAt: null });
+  });
+
+  it('answers 402 after a declined card', async () => {
+    const session = await openCheckout(server, 1);
+    expect((await payWithCard(server, session.clientSecret, '4000000000000002')).statusCode).toBe(402);
+    expect((await finalize(server, session)).statusCode).toBe(402);
+    expect(await accountOf(session.transactionId)).toHaveLength(0);
+  });
+
+  it('answers 404 Unknown checkout for ids that do not belong together', async () => {
+    const { session } = await completePurchase(server);
+    const other = await openCheckout(server);
+    for (const body of [
+      { ...finalizeBody(session), transactionId: '00000000-0000-0000-0000-000000000000' },
+      { ...finalizeBody(session), subscriptionId: other.subscriptionId },
+      { ...finalizeBody(session), customerId: other.customerId },
+      finalizeBody({ ...other, subscriptionId: session.subscriptionId, customerId: session.customerId }),
+    ]) {
+      const response = await server.post(FINALIZE, body);
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toEqual({ error: 'Unknown checkout' });
+    }
+    expect(await accountOf(other.transactionId)).toHaveLength(0);
+  });
+
+  it('re-issues credentials on a repeat: one account, a new password that works, the old token revoked', async () => {
+    const { session, finalized: first } = await completePurchase(server);
+    const repeat = await server.post(FINALIZE, finalizeBody(session, { email: 'other@example.com', name: 'Someone Else' }));
+    expect(repeat.statusCode).toBe(200);
+    const second = repeat.json<FinalizeResponse>();
+    expect(second.loginDetails).toMatchObject({ email: 'ada@example.com', productPurchased: PRODUCT_NAME });
+    expect(second.loginDetails.password).not.toBe(first.loginDetails.password);
+    expect(second.token).not.toBe(first.token);
+
+    const rows = await accountOf(session.transactionId);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ email: 'ada@example.com', name: 'Ada Palmer' });
+    expect(await verify(rows[0]!.passwordHash!, second.loginDetails.password)).toBe(true);
+    expect(await verify(rows[0]!.passwordHash!, first.loginDetails.password)).toBe(false);
+    expect(await server.rows(orders)).toBeGreaterThan(0);
+
+    expect((await redeem(first.token)).statusCode).toBe(410);
+    expect((await redeem(second.token)).statusCode).toBe(200);
+  });
+
+  it('creates one account when two finalizes race', async () => {
+    const session = await openCheckout(server, 2);
+    await payWithCard(server, session.clientSecret);
+    const responses = await Promise.all([finalize(server, session), finalize(server, session)]);
+    expect(responses.map((r) => r.statusCode)).toEqual([200, 200]);
+    expect(await accountOf(session.transactionId)).toHaveLength(1);
+    const live = (await tokensOf(session.transactionId)).filter((t) => !t.revokedAt);
+    expect(live).toHaveLength(1);
+    // Whichever response committed last holds the working credentials.
+    const [account] = await accountOf(session.transactionId);
+    const works = await Promise.all(responses.map((r) => verify(account!.passwordHash!, r.json().loginDetails.password)));
+    expect(works.filter(Boolean)).toHaveLength(1);
+  });
+
+  it('answers 409 and changes nothing once the hand-off token was redeemed', async () => {
+    const { session, finalized } = await completePurchase(server);
+    expect((await redeem(finalized.token)).statusCode).toBe(200);
+    const [before] = await accountOf(session.transactionId);
+    const response = await finalize(server, session);
+    expect(response.statusCode).toBe(409);
+    expect(response.json()).toEqual({ error: 'This order is already complete.' });
+    const [after] = await accountOf(session.transactionId);
+    expect(after!.passwordHash).toBe(before!.passwordHash);
+    expect(await tokensOf(session.transactionId)).toHaveLength(1);
+  });
+
+  it.each([
+    ['an invalid email', { email: 'ada@example' }, 'Email is invalid'],
+    ['an email with a space', { email: 'ada palmer@example.com' }, 'Email is invalid'],
+    ['a blank name', { name: '   ' }, 'Name is required'],
+    ['an empty name', { name: '' }, undefined],
+    ['a 201-character name', { name: 'a'.repeat(201) }, undefined],
+    ['an extra field', { password: 'chosen' }, undefined],
+    ['a numeric email', { email: 42 }, undefined],
+  ])('answers 400 and writes nothing for %s', async (_, change, message) => {
+    const session = await openCheckout(server);
+    await payWithCard(server, session.clientSecret);
+    const response = await server.post(FINALIZE, { ...finalizeBody(session), ...change });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ error: message ?? expect.any(String) });
+    expect(await accountOf(session.transactionId)).toHaveLength(0);
+  });
+
+  it('answers 400 for a missing field', async () => {
+    const session = await openCheckout(server);
+    const { email: _, ...body } = finalizeBody(session);
+    const response = await server.post(FINALIZE, body);
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error).toMatch(/email/);
+  });
+
+  describe('when the provider reports a wrong amount', () => {
+    let misreporting: TestServer;
+    beforeAll(async () => {
+      misreporting = await server.derive({
+        wrapProvider: (sandbox) => ({
+          ...sandbox,
+          async retrieveSubscriptionPayment(id) {
+            const payment = await sandbox.retrieveSubscriptionPayment(id);
+            const invoice = payment?.firstInvoice;
+            return payment && invoice ? { ...payment, firstInvoice: { ...invoice, amountPaidCents: 100 } } : payment;
+          },
+        }),
+      });
+    });
+    afterAll(() => misreporting.close());
+
+    it('answers 402 when the amount paid is not the price of the seats', async () => {
+      const session = await openCheckout(misreporting, 1);
+      await payWithCard(misreporting, session.clientSecret);
+      expect((await finalize(misreporting, session)).statusCode).toBe(402);
+      expect(await accountOf(session.transactionId)).toHaveLength(0);
+    });
+  });
+});

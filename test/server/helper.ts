@@ -1,0 +1,171 @@
+/**
+ * Builds the server for a test file, driven through `inject()` (no network), on a fresh database:
+ * in-memory PGlite, or a new PostgreSQL database `checkout_test_<random>` on 127.0.0.1:5432 (trust auth,
+ * user postgres, admin database `test`), dropped afterwards. Suites run on both with `describe.each(DATABASES)`.
+ */
+import { randomBytes } from 'node:crypto';
+import { count } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import type { FinalizeResponse, SubscriptionSession } from '../../src/api/types';
+import { PRODUCT_ID } from '../../src/domain/product';
+import { buildApp } from '../../server/app';
+import { loadConfig, type Config } from '../../server/config';
+import { openPglite, openPostgres, type Database, type OpenDatabase } from '../../server/db/client';
+import { createPaymentProvider } from '../../server/payments';
+import type { PaymentProvider } from '../../server/payments/provider';
+
+export type DatabaseKind = 'pglite' | 'postgres';
+export const DATABASES: DatabaseKind[] = ['pglite', 'postgres'];
+
+const ADMIN_URL = process.env.TEST_POSTGRES_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** A bearer key for POST /api/handoff/redeem in tests. */
+export const HANDOFF_KEY = 'test-handoff-key-0123456789abcdef0123456789';
+
+export interface TestServer {
+  app: FastifyInstance;
+  db: Database;
+  config: Config;
+  /** POSTs `body` as JSON (or raw text when it is a string) to `url`. */
+  post(url: string, body: unknown, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
+  /** Number of rows in `table`. */
+  rows(table: PgTable): Promise<number>;
+  /** Another app (other environment or provider) on this server's database; closing it leaves the database open. */
+  derive(options: TestServerOptions): Promise<TestServer>;
+  close(): Promise<void>;
+}
+
+export interface TestServerOptions {
+  /** Extra environment for loadConfig. */
+  env?: Record<string, string>;
+  distDir?: string;
+  /** Replaces or wraps the sandbox provider (e.g. to make a call fail). */
+  wrapProvider?: (sandbox: PaymentProvider) => PaymentProvider;
+}
+
+/** Starts the app on a fresh database of `kind`, with the sandbox provider and quiet logs. */
+export async function startTestServer(kind: DatabaseKind, options: TestServerOptions = {}): Promise<TestServer> {
+  const database = kind === 'pglite' ? await openPglite('memory://') : await openFreshPostgres();
+  return serve(database, options, () => database.close());
+}
+
+async function serve(database: OpenDatabase, options: TestServerOptions, closeDatabase: () => Promise<void>): Promise<TestServer> {
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_PER_MINUTE: '100000',
+    HANDOFF_API_KEY: HANDOFF_KEY,
+    ...options.env,
+  });
+  const sandbox = createPaymentProvider(config, database.db);
+  const app = await buildApp({
+    config,
+    db: database.db,
+    provider: options.wrapProvider ? options.wrapProvider(sandbox) : sandbox,
+    distDir: options.distDir,
+  });
+  return {
+    app,
+    db: database.db,
+    config,
+    post: (url, body, headers = {}) =>
+      app.inject({
+        method: 'POST',
+        url,
+        headers: { 'content-type': 'application/json', ...headers },
+        payload: typeof body === 'string' ? body : JSON.stringify(body),
+      }),
+    async rows(table) {
+      const [row] = await database.db.select({ n: count() }).from(table);
+      return row?.n ?? 0;
+    },
+    derive: (derived) => serve(database, derived, async () => undefined),
+    async close() {
+      await app.close();
+      await closeDatabase();
+    },
+  };
+}
+
+async function openFreshPostgres(): Promise<OpenDatabase> {
+  const name = `checkout_test_${randomBytes(6).toString('hex')}`;
+  await adminQuery(`create database ${name}`);
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  const database = await openPostgres(url.toString());
+  return {
+    ...database,
+    async close() {
+      await database.close();
+      await adminQuery(`drop database if exists ${name} with (force)`);
+    },
+  };
+}
+
+async function adminQuery(statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: ADMIN_URL });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A valid body for call 1. */
+export function createBody(quantity = 1) {
+  return { productId: PRODUCT_ID, quantity, affiliate_id: 'dr-sample', affiliate_source: 'https://checkout.test/' };
+}
+
+/** Calls create and returns the session; fails the test on a non-200. */
+export async function openCheckout(server: TestServer, quantity = 1): Promise<SubscriptionSession> {
+  const response = await server.post('/api/create-anon-subscription-intent', createBody(quantity));
+  if (response.statusCode !== 200) throw new Error(`create answered ${response.statusCode}: ${response.body}`);
+  return response.json<SubscriptionSession>();
+}
+
+export const TEST_CARDS = {
+  succeeds: '4242 4242 4242 4242',
+  declined: '4000 0000 0000 0002',
+  insufficientFunds: '4000 0000 0000 9995',
+  authentication: '4000 0025 0000 3155',
+} as const;
+
+/** A sandbox confirmation body for `clientSecret` paid with `number`, expiring next year. */
+export function confirmBody(clientSecret: string, number: string = TEST_CARDS.succeeds) {
+  return {
+    clientSecret,
+    card: { number, expMonth: 12, expYear: new Date().getFullYear() + 1, cvc: '123', postalCode: '10001' },
+    billingDetails: { name: 'Ada Palmer', email: 'ada@example.com' },
+  };
+}
+
+/** Confirms `clientSecret` with a test card through the sandbox route. */
+export function payWithCard(server: TestServer, clientSecret: string, number: string = TEST_CARDS.succeeds) {
+  return server.post('/api/sandbox/payment-intents/confirm', confirmBody(clientSecret, number));
+}
+
+/** A finalize body for `session`. */
+export function finalizeBody(session: SubscriptionSession, buyer = { email: 'ada@example.com', name: 'Ada Palmer' }) {
+  return {
+    subscriptionId: session.subscriptionId,
+    customerId: session.customerId,
+    transactionId: session.transactionId,
+    ...buyer,
+  };
+}
+
+export function finalize(server: TestServer, session: SubscriptionSession) {
+  return server.post('/api/finalize-anon-subscription', finalizeBody(session));
+}
+
+/** Opens a checkout of `quantity` seats, pays it with 4242 and finalizes it; returns the session and response. */
+export async function completePurchase(server: TestServer, quantity = 1) {
+  const session = await openCheckout(server, quantity);
+  const paid = await payWithCard(server, session.clientSecret);
+  if (paid.statusCode !== 200) throw new Error(`payment answered ${paid.statusCode}: ${paid.body}`);
+  const response = await finalize(server, session);
+  if (response.statusCode !== 200) throw new Error(`finalize answered ${response.statusCode}: ${response.body}`);
+  return { session, finalized: response.json<FinalizeResponse>() };
+}

@@ -1,0 +1,144 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SubscriptionSession } from '../../src/api/types';
+import { PRODUCT_ID } from '../../src/domain/product';
+import { orders, sandboxSubscriptions } from '../../server/db/schema';
+import { DATABASES, finalize, openCheckout, payWithCard, startTestServer, type TestServer } from './helper';
+
+const UPDATE = '/api/update-anon-subscription-intent';
+
+function updateBody(session: Pick<SubscriptionSession, 'subscriptionId' | 'subscriptionItemId' | 'transactionId'>, quantity: number) {
+  return {
+    subscriptionId: session.subscriptionId,
+    subscriptionItemId: session.subscriptionItemId,
+    transactionId: session.transactionId,
+    quantity,
+    productId: PRODUCT_ID,
+  };
+}
+
+describe.each(DATABASES)('POST /api/update-anon-subscription-intent on %s', (kind) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(kind);
+  });
+  afterAll(() => server.close());
+
+  const subscriptionRow = async (id: string) =>
+    (await server.db.select().from(sandboxSubscriptions).where(eq(sandboxSubscriptions.id, id)))[0];
+  const orderRow = async (transactionId: string) =>
+    (await server.db.select().from(orders).where(eq(orders.transactionId, transactionId)))[0];
+
+  it('replaces the unpaid subscription: new ids and client secret, old one cancelled, order repriced', async () => {
+    const session = await openCheckout(server, 1);
+    const response = await server.post(UPDATE, updateBody(session, 4));
+    expect(response.statusCode).toBe(200);
+    const updated = response.json();
+    expect(Object.keys(updated).sort()).toEqual(['clientSecret', 'subscriptionId', 'subscriptionItemId']);
+    expect(updated.subscriptionId).not.toBe(session.subscriptionId);
+    expect(updated.subscriptionItemId).not.toBe(session.subscriptionItemId);
+    expect(updated.clientSecret).not.toBe(session.clientSecret);
+
+    expect(await subscriptionRow(session.subscriptionId)).toMatchObject({ status: 'canceled', paymentStatus: 'canceled' });
+    const replacement = await subscriptionRow(updated.subscriptionId);
+    expect(replacement).toMatchObject({ status: 'incomplete', quantity: 4, amountDueCents: 150_000, customerId: session.customerId });
+    expect(await orderRow(session.transactionId)).toMatchObject({
+      quantity: 4,
+      amountCents: 150_000,
+      subscriptionId: updated.subscriptionId,
+      subscriptionItemId: updated.subscriptionItemId,
+      clientSecret: updated.clientSecret,
+      paymentIntentId: replacement?.paymentIntentId,
+      revision: 1,
+    });
+
+    // The old client secret can no longer be paid.
+    const stale = await payWithCard(server, session.clientSecret);
+    expect(stale.statusCode).toBe(400);
+    expect(stale.json()).toEqual({ error: expect.any(String) });
+
+    // A second change chains from the new subscription.
+    const again = await server.post(UPDATE, updateBody({ ...session, ...updated }, 2));
+    expect(again.statusCode).toBe(200);
+    expect(await orderRow(session.transactionId)).toMatchObject({ quantity: 2, amountCents: 50_000, revision: 2 });
+  });
+
+  it('returns the current session unchanged for the same quantity', async () => {
+    const session = await openCheckout(server, 2);
+    const response = await server.post(UPDATE, updateBody(session, 2));
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      clientSecret: session.clientSecret,
+      subscriptionId: session.subscriptionId,
+      subscriptionItemId: session.subscriptionItemId,
+    });
+    expect(await orderRow(session.transactionId)).toMatchObject({ revision: 0 });
+  });
+
+  it('refuses stale subscription ids with 409 and unknown transactions with 404', async () => {
+    const session = await openCheckout(server, 1);
+    const updated = (await server.post(UPDATE, updateBody(session, 3))).json();
+    const stale = await server.post(UPDATE, updateBody(session, 5));
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json()).toEqual({ error: expect.any(String) });
+    const wrongItem = await server.post(UPDATE, { ...updateBody({ ...session, ...updated }, 5), subscriptionItemId: 'si_sbx_nope' });
+    expect(wrongItem.statusCode).toBe(409);
+    const unknown = await server.post(UPDATE, { ...updateBody(session, 2), transactionId: '00000000-0000-0000-0000-000000000000' });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toEqual({ error: 'Unknown checkout' });
+    expect(await orderRow(session.transactionId)).toMatchObject({ quantity: 3, subscriptionId: updated.subscriptionId });
+  });
+
+  it('lets only one of two concurrent changes win; the order stays consistent with its subscription', async () => {
+    const session = await openCheckout(server, 1);
+    const responses = await Promise.all([server.post(UPDATE, updateBody(session, 3)), server.post(UPDATE, updateBody(session, 5))]);
+    const statuses = responses.map((r) => r.statusCode).sort();
+    expect(statuses[0]).toBe(200);
+    expect(statuses[1]).toBeGreaterThanOrEqual(409);
+    const order = await orderRow(session.transactionId);
+    const current = await subscriptionRow(order!.subscriptionId);
+    expect(current).toMatchObject({ status: 'incomplete', quantity: order!.quantity });
+    expect(order!.amountCents).toBe(current!.amountDueCents);
+  });
+
+  it('refuses a seat change once the order is paid (409) and leaves it as paid', async () => {
+    const session = await openCheckout(server, 1);
+    expect((await payWithCard(server, session.clientSecret)).statusCode).toBe(200);
+
+    // Paid but not yet finalized: the paid subscription is never cancelled by a seat change.
+    const beforeFinalize = await server.post(UPDATE, updateBody(session, 3));
+    expect(beforeFinalize.statusCode).toBe(409);
+    expect(beforeFinalize.json()).toEqual({ error: 'This order has already been paid.' });
+    expect(await subscriptionRow(session.subscriptionId)).toMatchObject({ status: 'active' });
+    expect(await orderRow(session.transactionId)).toMatchObject({ quantity: 1, subscriptionId: session.subscriptionId });
+
+    expect((await finalize(server, session)).statusCode).toBe(200);
+    const afterFinalize = await server.post(UPDATE, updateBody(session, 3));
+    expect(afterFinalize.statusCode).toBe(409);
+    expect(afterFinalize.json()).toEqual({ error: 'This order has already been paid.' });
+  });
+
+  it.each([
+    ['quantity 0', { quantity: 0 }],
+    ['quantity 1.5', { quantity: 1.5 }],
+    ['quantity 101', { quantity: 101 }],
+    ['quantity "3"', { quantity: '3' }],
+    ['an extra field', { amount: 1 }],
+    ['a wrong productId', { productId: 'other' }],
+    ['an empty subscriptionId', { subscriptionId: '' }],
+  ])('answers 400 and changes nothing for %s', async (_, change) => {
+    const session = await openCheckout(server, 1);
+    const response = await server.post(UPDATE, { ...updateBody(session, 2), ...change });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ error: expect.any(String) });
+    expect(await orderRow(session.transactionId)).toMatchObject({ quantity: 1, revision: 0 });
+  });
+
+  it('answers 400 for a missing field', async () => {
+    const session = await openCheckout(server, 1);
+    const { transactionId: _, ...body } = updateBody(session, 2);
+    const response = await server.post(UPDATE, body);
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error).toMatch(/transactionId/);
+  });
+});
