@@ -1,17 +1,22 @@
 /**
  * Chooses this process's payment provider (architecture.md, "Payment providers"): the offline sandbox unless
- * STRIPE_SECRET_KEY is set, then Stripe.
+ * STRIPE_SECRET_KEY is set, then Stripe (server/payments/stripe.ts).
  */
 import { paymentProviderName, type Config } from '../config';
 import type { Database } from '../db/client';
 import type { PaymentProvider } from './provider';
 import { createSandboxProvider } from './sandbox';
+import { createStripeProvider } from './stripe';
 
 /**
  * The provider the configuration selects; the sandbox keeps its records in `db`.
- * @throws Error 'Stripe provider not available' while the Stripe adapter (server/payments/stripe.ts) is not wired.
+ * @throws Error when the Stripe settings cannot make a client (see createStripeProvider).
  */
 export function createPaymentProvider(config: Config, db: Database): PaymentProvider {
-  if (paymentProviderName(config) === 'sandbox') return createSandboxProvider(db);
-  throw new Error('Stripe provider not available: STRIPE_SECRET_KEY is set but server/payments/stripe.ts is not wired yet');
+  if (paymentProviderName(config) === 'sandbox' || !config.STRIPE_SECRET_KEY) return createSandboxProvider(db);
+  return createStripeProvider({
+    secretKey: config.STRIPE_SECRET_KEY,
+    apiBase: config.STRIPE_API_BASE,
+    priceLookupKey: config.STRIPE_PRICE_LOOKUP_KEY,
+  });
 }
