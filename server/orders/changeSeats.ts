@@ -3,6 +3,7 @@
  * incomplete subscription cannot change its quantity (architecture.md, "stripe"), so a change creates a new
  * subscription on the same customer, cancels the old one, then moves the order onto the new one in a single
  * UPDATE guarded by the old subscription id (optimistic: a concurrent change that won makes this one a 409).
+ * A subscription the provider reports paid is never replaced (409), even before finalize marks the order paid.
  */
 import { and, eq, sql } from 'drizzle-orm';
 import type { UpdateIntentResponse } from '../../src/api/types';
@@ -37,6 +38,12 @@ export async function changeSeats(context: OrderContext, input: ChangeSeatsInput
   if (order.quantity === input.quantity) return sessionOf(order);
 
   const { transactionId, subscriptionId: oldSubscriptionId } = order;
+  // A card may have just paid the current subscription (finalize not called yet): never replace a paid one.
+  // The check narrows the race; the sandbox's cancel also refuses a paid subscription atomically.
+  const payment = await callProvider(log, 'retrieve subscription payment', () =>
+    provider.retrieveSubscriptionPayment(oldSubscriptionId),
+  );
+  if (payment?.firstInvoice?.state === 'paid') throw new HttpError(409, CHECKOUT_ERRORS.orderPaid);
   const created = await callProvider(log, 'create replacement subscription', () =>
     provider.createSubscription({
       transactionId,

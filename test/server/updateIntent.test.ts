@@ -141,4 +141,37 @@ describe.each(DATABASES)('POST /api/update-anon-subscription-intent on %s', (kin
     expect(response.statusCode).toBe(400);
     expect(response.json().error).toMatch(/transactionId/);
   });
+
+  describe('when a payment lands between the paid check and the cancel', () => {
+    let racing: TestServer;
+    beforeAll(async () => {
+      let calls = 0;
+      racing = await server.derive({
+        wrapProvider: (sandbox) => ({
+          ...sandbox,
+          async retrieveSubscriptionPayment(id) {
+            const payment = await sandbox.retrieveSubscriptionPayment(id);
+            calls += 1;
+            // The first look (the paid check) still sees the invoice open.
+            return calls === 1 && payment?.firstInvoice ? { ...payment, firstInvoice: { ...payment.firstInvoice, state: 'open' } } : payment;
+          },
+        }),
+      });
+    });
+    afterAll(() => racing.close());
+
+    it('keeps the paid subscription, cancels the replacement and answers 409', async () => {
+      const session = await openCheckout(racing, 1);
+      await payWithCard(racing, session.clientSecret);
+      const response = await racing.post(UPDATE, updateBody(session, 3));
+      expect(response.statusCode).toBe(409);
+      expect(response.json()).toEqual({ error: 'This order has already been paid.' });
+      expect(await subscriptionRow(session.subscriptionId)).toMatchObject({ status: 'active' });
+      const all = await server.db.select().from(sandboxSubscriptions).where(eq(sandboxSubscriptions.transactionId, session.transactionId));
+      expect(all).toHaveLength(2);
+      expect(all.find((row) => row.id !== session.subscriptionId)).toMatchObject({ status: 'canceled', quantity: 3 });
+      expect(await orderRow(session.transactionId)).toMatchObject({ quantity: 1, subscriptionId: session.subscriptionId });
+      expect((await finalize(racing, session)).statusCode).toBe(200);
+    });
+  });
 });
