@@ -14,7 +14,7 @@ const CLIENT_ERROR_MESSAGES: Record<string, { status: number; message: string }>
   FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, message: 'The request body is too large.' },
 };
 
-/** Installs the error handler and the not-found answer for /api/* (and for everything when `spa` is false). */
+/** Installs the error handler that turns every thrown error into a status and `{ error }`. */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler<FastifyError | HttpError>((error, request, reply) => {
     if (error instanceof HttpError) return reply.code(error.statusCode).send({ error: error.message });
