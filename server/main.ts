@@ -5,6 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase } from './db/client';
@@ -24,11 +25,15 @@ function readConfig(): Config {
 
 async function main(): Promise<void> {
   const config = readConfig();
-  const database = await openDatabase(config);
+  let log: Pick<FastifyBaseLogger, 'error'> | undefined;
+  const database = await openDatabase(config, (error) =>
+    log ? log.error({ err: error }, 'PostgreSQL connection error; the pool reconnects') : console.error(error),
+  );
   try {
     const provider = createPaymentProvider(config, database.db);
     const hasDist = existsSync(`${distDir}/index.html`);
     const app = await buildApp({ config, db: database.db, provider, distDir: hasDist ? distDir : undefined });
+    log = app.log;
     if (!hasDist) app.log.warn(`No built SPA in ${distDir}: run \`npm run build\`; serving /api only`);
 
     let stopping = false;

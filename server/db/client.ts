@@ -35,12 +35,21 @@ const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url))
 /** Any number: only one process migrates a PostgreSQL database at a time (pg_advisory_lock). */
 const MIGRATION_LOCK_ID = 724_311_905;
 
+/** Called when an idle PostgreSQL connection fails (server restart, network cut); the pool replaces it. */
+export type ConnectionErrorListener = (error: Error) => void;
+
+const reportToConsole: ConnectionErrorListener = (error) =>
+  console.error('PostgreSQL connection error (the pool will reconnect):', error.message);
+
 /**
  * Opens the database `config` names and applies pending migrations.
  * @throws when the database cannot be reached or a migration fails.
  */
-export async function openDatabase(config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR'>): Promise<OpenDatabase> {
-  return config.DATABASE_URL ? openPostgres(config.DATABASE_URL) : openPglite(config.DATA_DIR);
+export async function openDatabase(
+  config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR'>,
+  onConnectionError: ConnectionErrorListener = reportToConsole,
+): Promise<OpenDatabase> {
+  return config.DATABASE_URL ? openPostgres(config.DATABASE_URL, onConnectionError) : openPglite(config.DATA_DIR);
 }
 
 /** Opens PGlite in `dataDir` (created if missing); 'memory://' keeps everything in memory. */
@@ -58,9 +67,16 @@ export async function openPglite(dataDir: string): Promise<OpenDatabase> {
   return { db, kind: 'pglite', close: () => client.close() };
 }
 
-/** Opens a pg Pool on `connectionString`; migrations run under an advisory lock so copies can start together. */
-export async function openPostgres(connectionString: string): Promise<OpenDatabase> {
+/**
+ * Opens a pg Pool on `connectionString`; migrations run under an advisory lock so copies can start together.
+ * An idle connection's failure goes to `onConnectionError` instead of crashing the process (node-postgres docs).
+ */
+export async function openPostgres(
+  connectionString: string,
+  onConnectionError: ConnectionErrorListener = reportToConsole,
+): Promise<OpenDatabase> {
   const pool = new pg.Pool({ connectionString, max: 10 });
+  pool.on('error', onConnectionError);
   try {
     const migrationClient = await pool.connect();
     try {

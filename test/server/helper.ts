@@ -93,14 +93,30 @@ async function openFreshPostgres(): Promise<OpenDatabase> {
   await adminQuery(`create database ${name}`);
   const url = new URL(ADMIN_URL);
   url.pathname = `/${name}`;
-  const database = await openPostgres(url.toString());
+  const connectionErrors: Error[] = [];
+  const database = await openPostgres(url.toString(), (error) => connectionErrors.push(error));
   return {
     ...database,
     async close() {
       await database.close();
-      await adminQuery(`drop database if exists ${name} with (force)`);
+      await dropDatabase(name);
+      if (connectionErrors.length > 0) throw connectionErrors[0];
     },
   };
+}
+
+/** Drops `name` once its connections have gone; forces it only if they linger for a second. */
+async function dropDatabase(name: string): Promise<void> {
+  for (let attempt = 0; attempt < 10; attempt += 1) {
+    try {
+      await adminQuery(`drop database if exists ${name}`);
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== '55006') throw error; // object_in_use
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  await adminQuery(`drop database if exists ${name} with (force)`);
 }
 
 async function adminQuery(statement: string): Promise<void> {
