@@ -1,5 +1,6 @@
 import { useRef, useState } from 'react';
 import styled from 'styled-components';
+import type { ActorOptions } from 'xstate';
 import { checkoutMachine } from '../../machines/checkoutMachine';
 import { colors, media } from '../theme';
 import { BonusBlock } from './BonusBlock';
@@ -19,13 +20,15 @@ import { useCheckoutEvents } from './useCheckoutEvents';
 export interface CheckoutPageProps {
   /** The checkout statechart; tests pass one with its server actors replaced. */
   machine?: CheckoutLogic;
+  /** XState inspection observer (the Stately inspector, or a test that needs the page's actor). */
+  inspect?: ActorOptions<CheckoutLogic>['inspect'];
 }
 
 /** The checkout landing page (/): one checkout actor for the page's lifetime, rendered top to bottom per spec §2. */
-export function CheckoutPage({ machine = checkoutMachine }: CheckoutPageProps) {
+export function CheckoutPage({ machine = checkoutMachine, inspect }: CheckoutPageProps) {
   const [input] = useState(() => checkoutInput());
   return (
-    <CheckoutActor.Provider logic={machine} options={{ input }}>
+    <CheckoutActor.Provider logic={machine} options={{ input, inspect }}>
       <CheckoutLayout />
     </CheckoutActor.Provider>
   );

@@ -34,6 +34,10 @@ export const selectCanRemoveSeat = (snapshot: CheckoutSnapshot) =>
 export const selectPaymentFormKey = (snapshot: CheckoutSnapshot) =>
   snapshot.context.session ? `${snapshot.context.session.clientSecret}:${snapshot.context.updateCounter}` : null;
 
-/** Submit is offered once the payment form is ready, no seat change is pending and nothing is processing. */
+/**
+ * Submit is offered once the payment form is ready, no seat change is pending and nothing is processing; and
+ * after a charged card whose finalize failed (it retries finalize).
+ */
 export const selectCanSubmit = (snapshot: CheckoutSnapshot) =>
-  snapshot.matches('idle') && snapshot.context.session !== null && snapshot.context.paymentGateway !== null;
+  (snapshot.matches('idle') && snapshot.context.session !== null && snapshot.context.paymentGateway !== null) ||
+  snapshot.matches('finalizeFailed');

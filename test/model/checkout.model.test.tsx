@@ -1,0 +1,278 @@
+/**
+ * Model-based tests of the checkout (issue 3): paths generated from the checkout statechart run against the real
+ * checkout page in jsdom. The server calls and the payment confirmation are controllable actors, the clock is
+ * vitest's fake clock, and every step asserts what the buyer sees in the model's state.
+ */
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import toast from 'react-hot-toast';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { Router } from 'wouter';
+import { memoryLocation } from 'wouter/memory-location';
+import { fromPromise, type AnyActorRef, type AnyEventObject, type AnyMachineSnapshot } from 'xstate';
+import { PAYMENT_RECORD_KEY } from '../../src/api/paymentRecord';
+import { referrer } from '../../src/content/offer';
+import { formatDollars, monthlyTotalCents } from '../../src/domain/pricing';
+import { checkoutMachine, CONFETTI_PIECES } from '../../src/machines/checkoutMachine';
+import { TOASTS } from '../../src/machines/toasts';
+import { resetPublicConfigCache } from '../../src/payments/publicConfig';
+import { CheckoutPage } from '../../src/views/checkout/CheckoutPage';
+import { AppToaster } from '../../src/views/toasts/AppToaster';
+import { SANDBOX_CONFIG } from '../views/support/fakeFetch';
+import { advance, deferred, type Deferred } from '../views/support/timers';
+
+// The model walks the machine under the fake clock, so it is installed before the paths are generated.
+vi.useFakeTimers();
+
+const {
+  checkoutEvents,
+  createCheckoutCoverage,
+  createCheckoutTestModel,
+  metaOf,
+  MODEL_INPUT,
+  MODEL_START_TIME,
+  SIMPLE_PATH_SCOPE,
+} = await import('./checkoutModel');
+const { boundedSimplePaths, chooseCoveringPaths, replayExactly, shortestPathCandidates } = await import('./paths');
+
+const model = createCheckoutTestModel();
+const coverage = createCheckoutCoverage();
+const replay = (events: AnyEventObject[]) => replayExactly(model as never, events, MODEL_INPUT);
+
+const shortestPaths = chooseCoveringPaths(
+  shortestPathCandidates(model as never, (snapshot) => checkoutEvents(snapshot as never)).map(replay),
+  (path) => coverage.keysOf(path.statePath.steps.map((step) => step.state)),
+);
+const simplePaths = boundedSimplePaths(
+  createCheckoutTestModel(SIMPLE_PATH_SCOPE) as never,
+  (snapshot) => snapshot.matches('success'),
+  { maxSteps: 14, maxPaths: 8 },
+).map(replay);
+
+type ActorKind = 'create' | 'update' | 'confirm' | 'finalize';
+
+/** One rendered checkout page with its controllable server, payment form configuration and clock. */
+interface Page {
+  actor: () => AnyActorRef;
+  pending: Record<ActorKind, Array<Deferred<unknown>>>;
+  configGate: Deferred<void>;
+  location: ReturnType<typeof memoryLocation>;
+  clock: number;
+}
+
+function renderPage(): Page {
+  resetPublicConfigCache();
+  vi.setSystemTime(MODEL_START_TIME);
+  const configGate = deferred<void>();
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async () => {
+      await configGate.promise;
+      return { ok: true, status: 200, json: async () => SANDBOX_CONFIG } as Response;
+    }),
+  );
+  const pending: Page['pending'] = { create: [], update: [], confirm: [], finalize: [] };
+  const waitFor = (kind: ActorKind) =>
+    fromPromise<never, unknown>(() => {
+      const answer = deferred<unknown>();
+      pending[kind].push(answer);
+      return answer.promise as Promise<never>;
+    });
+  const machine = checkoutMachine.provide({
+    actors: {
+      createSubscriptionIntent: waitFor('create'),
+      updateSubscriptionIntent: waitFor('update'),
+      confirmPayment: waitFor('confirm'),
+      finalizeSubscription: waitFor('finalize'),
+    },
+  });
+  let root: AnyActorRef | undefined;
+  const location = memoryLocation({ path: '/', record: true });
+  render(
+    <Router hook={location.hook}>
+      <CheckoutPage
+        machine={machine}
+        inspect={(event) => {
+          if (!root && event.type === '@xstate.actor' && event.actorRef.sessionId === event.rootId) root = event.actorRef;
+        }}
+      />
+      <AppToaster />
+    </Router>,
+  );
+  return {
+    actor: () => {
+      if (!root) throw new Error('The checkout actor has not started');
+      return root;
+    },
+    pending,
+    configGate,
+    location,
+    clock: MODEL_START_TIME,
+  };
+}
+
+const ACTOR_BY_STATE: Array<[string, ActorKind]> = [
+  ['checkout.init.creatingIntent', 'create'],
+  ['checkout.updating', 'update'],
+  ['checkout.submitting', 'confirm'],
+  ['checkout.finalizing', 'finalize'],
+];
+
+const FIELD_LABELS = { firstName: 'First Name', lastName: 'Last Name', email: 'Email Address' } as const;
+
+/** Clicks `button` as the buyer would; when the page has locked it, the event is sent as a click racing the lock. */
+function clickOrSend(page: Page, button: HTMLElement, event: AnyEventObject): void {
+  if ((button as HTMLButtonElement).disabled) page.actor().send(event);
+  else fireEvent.click(button);
+}
+
+/** Makes `event` happen to the page: a click, typing, the clock, or an answer from the server or the card form. */
+async function execute(page: Page, event: AnyEventObject, state: AnyMachineSnapshot): Promise<void> {
+  const actorResult = /^xstate\.(done|error)\.actor\.\d+\.(.+)$/.exec(event.type);
+  if (actorResult) {
+    const kind = ACTOR_BY_STATE.find(([id]) => id === actorResult[2])?.[1];
+    const answer = kind && page.pending[kind].shift();
+    if (!answer) throw new Error(`No call in flight for ${event.type}`);
+    if (actorResult[1] === 'done') answer.resolve((event as { output: unknown }).output);
+    else answer.reject((event as { error: unknown }).error);
+  } else if (event.type.startsWith('xstate.after.') || event.type === 'CONFETTI_ENDED' || event.type === 'FIRST_NAME_FOCUS_DUE') {
+    const due = metaOf(state as never).now;
+    await advance(due - page.clock);
+    page.clock = due;
+    return;
+  } else {
+    switch (event.type) {
+      case 'SEAT_ADDED':
+        clickOrSend(page, screen.getByRole('button', { name: 'Increase seats' }), event);
+        break;
+      case 'SEAT_REMOVED':
+        clickOrSend(page, screen.getByRole('button', { name: 'Decrease seats' }), event);
+        break;
+      case 'FIELD_CHANGED':
+        fireEvent.change(screen.getByLabelText(FIELD_LABELS[event.field as keyof typeof FIELD_LABELS]), {
+          target: { value: event.value },
+        });
+        break;
+      case 'SUBMITTED':
+        clickOrSend(page, screen.getByRole('button', { name: /YES! I Want To Train My Team With AI|Processing\.\.\./ }), event);
+        break;
+      case 'QUOTE_CLICKED':
+        fireEvent.click(screen.getByRole('button', { name: new RegExp(referrer.quote.slice(0, 30)) }));
+        break;
+      case 'GET_STARTED_CLICKED':
+        fireEvent.click(screen.getByText('Get Started'));
+        break;
+      case 'PAYMENT_FORM_READY':
+        page.configGate.resolve();
+        break;
+      default:
+        throw new Error(`The model test cannot make ${event.type} happen`);
+    }
+  }
+  await advance(0);
+}
+
+/** Asserts that the page shows what the buyer should see in the model's `state`. */
+function expectPageShows(page: Page, state: AnyMachineSnapshot): void {
+  const { context } = state;
+  expect(page.actor().getSnapshot().value, 'the page is in the model state').toEqual(state.value);
+  expect(screen.getByLabelText('Seats')).toHaveTextContent(String(context.pendingSeats));
+  expect(screen.getByTestId('seat-total')).toHaveTextContent(formatDollars(monthlyTotalCents(context.pendingSeats)));
+  expect(screen.queryAllByTestId('confetti').length > 0, 'confetti').toBe(context.celebrating);
+  if (context.celebrating) expect(screen.getByTestId('confetti').children).toHaveLength(CONFETTI_PIECES);
+  const updating = state.matches('updating');
+  expect(screen.queryByText('Updating...') !== null, "'Updating...'").toBe(updating);
+  const locked = updating || state.matches('submitting') || state.matches('finalizing') || state.matches('finalizeFailed') || state.matches('success');
+  if (locked) {
+    expect(screen.getByRole('button', { name: 'Increase seats' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Decrease seats' })).toBeDisabled();
+  } else {
+    expect(screen.getByRole('button', { name: 'Increase seats' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Decrease seats' }).hasAttribute('disabled')).toBe(context.pendingSeats === 1);
+  }
+
+  if (state.matches('init')) {
+    if (state.matches({ init: 'failed' })) {
+      expect(within(screen.getByRole('region', { name: 'Checkout' })).getByRole('alert')).toHaveTextContent(
+        TOASTS.initializationError.description,
+      );
+    } else {
+      expect(screen.getByText('Initializing secure checkout...')).toBeInTheDocument();
+    }
+    expect(screen.queryByLabelText('First Name')).not.toBeInTheDocument();
+    return;
+  }
+
+  const processing = state.matches('submitting') || state.matches('finalizing') || state.matches('success');
+  const submit = screen.getByRole('button', { name: /YES! I Want To Train My Team With AI|Processing\.\.\./ });
+  expect(submit).toHaveTextContent(processing ? 'Processing...' : 'YES! I Want To Train My Team With AI');
+  for (const [field, label] of Object.entries(FIELD_LABELS)) {
+    const input = screen.getByLabelText(label);
+    expect(input.hasAttribute('disabled'), `${label} disabled`).toBe(processing);
+    expect(input).toHaveValue(context.form[field as keyof typeof FIELD_LABELS]);
+    const message = context.fieldErrors[field as keyof typeof FIELD_LABELS];
+    if (message) expect(screen.getByText(message)).toBeInTheDocument();
+  }
+  for (const message of ['First name is required', 'Last name is required', 'Email is required', 'Email is invalid']) {
+    if (!Object.values(context.fieldErrors).includes(message)) expect(screen.queryByText(message)).not.toBeInTheDocument();
+  }
+  // A card form re-created after an update mounts at once; the model takes that as the next step.
+  const formSettling = state.matches('idle') && context.paymentGateway === null && context.updateCounter > 0;
+  if (!formSettling) {
+    const canSubmit = (state.matches('idle') && context.paymentGateway !== null) || state.matches('finalizeFailed');
+    expect(submit.hasAttribute('disabled'), 'submit disabled').toBe(!canSubmit);
+  }
+  if (state.matches('idle') && context.paymentGateway === null && context.updateCounter === 0) {
+    expect(screen.getByText('Loading payment form...')).toBeInTheDocument();
+  }
+  if (state.matches('success')) {
+    expect(page.location.history?.at(-1)).toBe('/payment-success');
+    expect(JSON.parse(window.sessionStorage.getItem(PAYMENT_RECORD_KEY) ?? 'null')).toMatchObject({
+      success: true,
+      seatCount: context.confirmedSeats,
+      totalAmount: monthlyTotalCents(context.confirmedSeats) / 100,
+    });
+  }
+}
+
+async function runPath(statePath: ReturnType<typeof replay>['statePath']): Promise<void> {
+  const page = renderPage();
+  await advance(0);
+  expectPageShows(page, model.testLogic.getInitialSnapshot(null as never, MODEL_INPUT) as AnyMachineSnapshot);
+  try {
+    await model.testPath(statePath as never, {
+      events: new Proxy({}, { get: () => (step: { event: AnyEventObject; state: AnyMachineSnapshot }) => execute(page, step.event, step.state) }),
+      states: {
+        '*': (state: AnyMachineSnapshot) => {
+          expectPageShows(page, state);
+          coverage.record(state);
+        },
+      },
+    });
+  } finally {
+    act(() => toast.remove());
+  }
+}
+
+beforeEach(() => {
+  window.sessionStorage.clear();
+});
+
+describe(`checkout statechart: ${shortestPaths.length} shortest paths covering every state and transition`, () => {
+  it.each(shortestPaths.map((path) => [path.description, path] as const))('%s', async (_description, path) => {
+    await runPath(path.statePath);
+  });
+});
+
+describe(`checkout statechart: ${simplePaths.length} simple paths to success (at most 14 steps)`, () => {
+  it.each(simplePaths.map((path) => [path.description, path] as const))('%s', async (_description, path) => {
+    await runPath(path.statePath);
+  });
+});
+
+describe('checkout statechart coverage', () => {
+  it('reached every state and took every transition in the views', () => {
+    console.log(coverage.summary('checkout'));
+    expect(coverage.missingStates, 'states never reached').toEqual([]);
+    expect(coverage.missingTransitions, 'transitions never taken').toEqual([]);
+  });
+});

@@ -1,0 +1,193 @@
+/**
+ * The test model of the checkout statechart: which events a buyer, the server, the payment form and the clock
+ * can produce in each state, and what makes two snapshots the same state for path generation.
+ */
+import { TestModel } from '@xstate/graph';
+import type { AnyEventObject } from 'xstate';
+import type { FinalizeResponse, SubscriptionSession, UpdateIntentResponse } from '../../src/api/types';
+import { hasFieldErrors, validateCheckoutForm } from '../../src/domain/validation';
+import { checkoutMachine } from '../../src/machines/checkoutMachine';
+import type { PaymentConfirmation, PaymentGateway } from '../../src/payments/gateway';
+import { createTimedMachine, ModelCoverage } from './timedModel';
+
+export const MODEL_START_TIME = Date.UTC(2026, 0, 5, 9, 0, 0);
+/** Seats beyond three add no new behaviour (every seat after the second costs the same). */
+export const MODEL_MAX_SEATS = 3;
+
+export const MODEL_INPUT = {
+  affiliateId: 'dr-sample',
+  affiliateSource: 'http://localhost:3000/',
+  returnUrl: 'http://localhost:3000/payment-success',
+};
+
+export const MODEL_SESSION: SubscriptionSession = {
+  clientSecret: 'pi_model_1_secret_a',
+  subscriptionId: 'sub_model_1',
+  subscriptionItemId: 'si_model_1',
+  customerId: 'cus_model',
+  transactionId: 'txn_model',
+};
+
+/** The update response for the Nth successful update. */
+export function updatedSession(updateCounter: number): UpdateIntentResponse {
+  const revision = updateCounter + 2;
+  return {
+    clientSecret: `pi_model_${revision}_secret_a`,
+    subscriptionId: `sub_model_${revision}`,
+    subscriptionItemId: `si_model_${revision}`,
+  };
+}
+
+export const FINALIZED: FinalizeResponse = {
+  success: true,
+  token: 'model-handoff-token',
+  loginDetails: { email: 'ada@example.com', password: 'Model-Password-0123', productPurchased: 'AI Training Subscription (Monthly)' },
+};
+
+export const DECLINED: PaymentConfirmation = { status: 'failed', message: 'Your card was declined.' };
+export const CONFIRMED: PaymentConfirmation = { status: 'succeeded', paymentIntentId: 'pi_model' };
+
+/** A stand-in gateway for the model walk; the real views register the sandbox card form's gateway. */
+export const MODEL_GATEWAY: PaymentGateway = {
+  provider: 'sandbox',
+  confirmPayment: () => Promise.reject(new Error('The model does not confirm payments')),
+};
+
+/** The buyer fills the fields in order; the email can be typed valid or invalid. */
+const FIELD_VALUES = {
+  firstName: ['Ada'],
+  lastName: ['Palmer'],
+  email: ['ada@example.com', 'not-an-email'],
+} as const;
+
+const { timedMachine, metaOf, nextTimer } = createTimedMachine(checkoutMachine, MODEL_START_TIME);
+export { metaOf };
+
+type Snapshot = ReturnType<typeof checkoutMachine.getInitialSnapshot>;
+
+const doneEvent = (id: string, output: unknown): AnyEventObject => ({ type: `xstate.done.actor.${id}`, output, actorId: id });
+const errorEvent = (id: string, message: string): AnyEventObject => ({ type: `xstate.error.actor.${id}`, error: new Error(message), actorId: id });
+
+/** How much of the world the model lets happen; the simple-path model is the happy world with one decline. */
+export interface CheckoutModelScope {
+  maxSeats: number;
+  /** Server and network failures, and typing an invalid email. */
+  failures: boolean;
+  /** The quote and Get Started clicks. */
+  clicks: boolean;
+}
+
+export const FULL_SCOPE: CheckoutModelScope = { maxSeats: MODEL_MAX_SEATS, failures: true, clicks: true };
+export const SIMPLE_PATH_SCOPE: CheckoutModelScope = { maxSeats: 2, failures: false, clicks: false };
+
+/** The buyer types the next empty field (in form order); with `invalid`, the email may be typed wrong. */
+function typing(form: Snapshot['context']['form'], invalid: boolean): AnyEventObject[] {
+  const field = (['firstName', 'lastName', 'email'] as const).find((name) => form[name] === '');
+  if (!field) return [];
+  return FIELD_VALUES[field]
+    .filter((value) => invalid || validateCheckoutForm({ ...form, [field]: value })[field] === undefined)
+    .map((value) => ({ type: 'FIELD_CHANGED', field, value }));
+}
+
+/** Results each invoked actor can produce. */
+function actorResults(snapshot: Snapshot, scope: CheckoutModelScope): AnyEventObject[] {
+  const events: AnyEventObject[] = [];
+  const { context } = snapshot;
+  for (const [id, child] of Object.entries(snapshot.children)) {
+    const src = (child as { src?: unknown }).src ?? id;
+    const source = String(typeof src === 'string' ? src : id);
+    if (id.endsWith('checkout.init.creatingIntent') || source === 'createSubscriptionIntent') {
+      events.push(doneEvent(id, MODEL_SESSION));
+      if (scope.failures) events.push(errorEvent(id, 'Failed to create subscription intent'));
+    } else if (id.endsWith('checkout.updating')) {
+      events.push(doneEvent(id, updatedSession(context.updateCounter)));
+      if (scope.failures) events.push(errorEvent(id, 'Failed to update subscription'));
+    } else if (id.endsWith('checkout.submitting')) {
+      events.push(doneEvent(id, CONFIRMED), doneEvent(id, DECLINED));
+      if (scope.failures) events.push(errorEvent(id, 'Network down'));
+    } else if (id.endsWith('checkout.finalizing')) {
+      events.push(doneEvent(id, FINALIZED));
+      if (scope.failures) {
+        events.push(doneEvent(id, { success: false }), errorEvent(id, 'Payment has not been completed for this order.'));
+      }
+    }
+  }
+  return events;
+}
+
+/** Events of the model in `snapshot`, within `scope`. */
+export function checkoutEvents(snapshot: Snapshot, scope: CheckoutModelScope = FULL_SCOPE): AnyEventObject[] {
+  const { context } = snapshot;
+  const editable = snapshot.matches('init') || snapshot.matches('idle') || snapshot.matches('pendingSeats') || snapshot.matches('updating');
+  // The card form mounts by itself once a session exists: nothing else happens before it is ready.
+  if (editable && context.session && !context.paymentGateway && !snapshot.matches('updating')) {
+    const ready = { type: 'PAYMENT_FORM_READY', clientSecret: context.session.clientSecret, gateway: MODEL_GATEWAY };
+    // While the first card form loads (its configuration is still on the way) the buyer may already submit.
+    const firstForm = context.updateCounter === 0 && snapshot.matches('idle');
+    return firstForm ? [ready, { type: 'SUBMITTED' }, ...typing(context.form, false)] : [ready];
+  }
+  const events: AnyEventObject[] = [...actorResults(snapshot, scope)];
+  const timer = nextTimer(snapshot);
+  if (timer) events.push(timer.event);
+  // Seats change on an untouched form or a complete, valid one (typing is modelled on a quiet page, below).
+  const formSettled =
+    Object.keys(context.fieldErrors).length === 0 &&
+    (Object.values(context.form).every((value) => value === '') || !hasFieldErrors(validateCheckoutForm(context.form)));
+  if (editable && formSettled) {
+    if (context.pendingSeats < scope.maxSeats) events.push({ type: 'SEAT_ADDED' });
+    if (context.pendingSeats > 1) events.push({ type: 'SEAT_REMOVED' });
+  }
+  if (snapshot.matches('idle')) {
+    events.push({ type: 'SUBMITTED' });
+    // Page clicks and typing do not interact with the seat timers: the model offers them on a quiet page with one
+    // seat, which keeps the graph small without losing a transition.
+    const quiet = context.confirmedSeats === 1 && context.pendingSeats === 1 && nextTimer(snapshot) === undefined;
+    if (quiet) {
+      const formEmpty = Object.values(context.form).every((value) => value === '');
+      if (formEmpty && scope.clicks) events.push({ type: 'QUOTE_CLICKED' }, { type: 'GET_STARTED_CLICKED' });
+      events.push(...typing(context.form, scope.failures));
+    }
+  }
+  if (snapshot.matches('finalizeFailed')) {
+    // The buyer may correct (or spoil) the email before trying again.
+    const emailValid = validateCheckoutForm(context.form).email === undefined;
+    events.push({ type: 'SUBMITTED' }, { type: 'FIELD_CHANGED', field: 'email', value: emailValid ? 'not-an-email' : 'ada@example.com' });
+  }
+  return events;
+}
+
+/** Two snapshots are the same model state when what the buyer sees and what can happen next are the same. */
+export function serializeCheckout(snapshot: Snapshot): string {
+  const { context } = snapshot;
+  const meta = metaOf(snapshot);
+  return JSON.stringify({
+    value: snapshot.value,
+    pendingSeats: context.pendingSeats,
+    confirmedSeats: context.confirmedSeats,
+    session: context.session !== null,
+    gateway: context.paymentGateway !== null,
+    form: context.form,
+    errors: Object.keys(context.fieldErrors).sort(),
+    celebrating: context.celebrating,
+    timers: meta.timers.map((timer) => timer.event.type),
+    cooling:
+      context.lastUpdateSucceededAt !== null && meta.now - context.lastUpdateSucceededAt < 1000 ? 'cooling' : 'cool',
+  });
+}
+
+/**
+ * The checkout test model: @xstate/graph's TestModel over the timed machine. (`createTestModel` refuses machines
+ * with `after` transitions; the timed machine is what makes them testable, docs/decisions/0001.)
+ */
+export function createCheckoutTestModel(scope: CheckoutModelScope = FULL_SCOPE, serialize = serializeCheckout) {
+  return new TestModel(timedMachine as never, {
+    events: ((snapshot: Snapshot) => checkoutEvents(snapshot, scope)) as never,
+    serializeState: serialize as never,
+    stateMatcher: (snapshot, key) => (snapshot as Snapshot).matches(key as never),
+    input: MODEL_INPUT,
+  });
+}
+
+export function createCheckoutCoverage(): ModelCoverage {
+  return new ModelCoverage(checkoutMachine, metaOf);
+}

@@ -1,0 +1,134 @@
+/**
+ * Path generation for the model-based tests (docs/testing.md):
+ * - shortest paths (@xstate/graph) to every model state, each extended by one more event where that reaches a
+ *   transition no shortest path takes, then a greedy choice of the fewest paths that still reach every state
+ *   and every transition;
+ * - simple paths (no model state twice) to a goal, from @xstate/graph's adjacency map, bounded in length and
+ *   number because their count explodes combinatorially on this machine.
+ * Every chosen path is replayed exactly through the timed machine, so its steps are real snapshots.
+ */
+import { getAdjacencyMap, type TestModel } from '@xstate/graph';
+import type { AnyEventObject, AnyMachineSnapshot, AnyStateMachine } from 'xstate';
+
+export interface ReplayedStep {
+  event: AnyEventObject;
+  state: AnyMachineSnapshot;
+}
+
+export interface ReplayedPath {
+  description: string;
+  /** The path in @xstate/graph's StatePath shape, for TestModel.testPath. */
+  statePath: { state: AnyMachineSnapshot; steps: ReplayedStep[]; weight: number };
+}
+
+type AnyTestModel = TestModel<AnyMachineSnapshot, AnyEventObject, unknown>;
+
+function describeEvent(event: AnyEventObject): string {
+  if (event.type.startsWith('xstate.after.')) return `after ${event.type.split('.')[2]}`;
+  const actor = /^xstate\.(done|error)\.actor\.\d+\.(.+)$/.exec(event.type);
+  if (actor) {
+    const output = (event as { output?: { status?: string; success?: boolean } }).output;
+    const detail = output?.status ?? (output && 'success' in output ? (output.success ? 'success' : 'not success') : '');
+    return `${actor[1]}(${actor[2].split('.').pop()}${detail ? `: ${detail}` : ''})`;
+  }
+  if (event.type === 'FIELD_CHANGED') return `FIELD_CHANGED(${String(event.field)}=${String(event.value)})`;
+  return event.type;
+}
+
+/** Replays `events` from the start through the model's logic, step by step. */
+export function replayExactly(model: AnyTestModel, events: AnyEventObject[], input: unknown): ReplayedPath {
+  const logic = model.testLogic as unknown as AnyStateMachine;
+  let state = logic.getInitialSnapshot(null as never, input) as AnyMachineSnapshot;
+  const steps: ReplayedStep[] = [];
+  for (const event of events) {
+    state = logic.transition(state, event, null as never) as AnyMachineSnapshot;
+    steps.push({ event, state });
+  }
+  return {
+    description: events.map(describeEvent).join(' → ') || '(start)',
+    statePath: { state, steps, weight: steps.length },
+  };
+}
+
+/** Greedily picks the fewest candidates whose keys cover every key any candidate covers. */
+export function chooseCoveringPaths<T>(candidates: T[], keysOf: (candidate: T) => Set<string>): T[] {
+  const keyed = candidates.map((candidate) => ({ candidate, keys: keysOf(candidate) }));
+  const covered = new Set<string>();
+  const chosen: T[] = [];
+  for (;;) {
+    let best: (typeof keyed)[number] | undefined;
+    let bestGain = 0;
+    for (const entry of keyed) {
+      let gain = 0;
+      for (const key of entry.keys) if (!covered.has(key)) gain++;
+      if (gain > bestGain) {
+        best = entry;
+        bestGain = gain;
+      }
+    }
+    if (!best) return chosen;
+    chosen.push(best.candidate);
+    for (const key of best.keys) covered.add(key);
+  }
+}
+
+/**
+ * Event sequences of the shortest path to every model state, plus each of those extended by every event the
+ * model offers at its end (which reaches the transitions a shortest path never needs, like a self-transition).
+ */
+export function shortestPathCandidates(
+  model: AnyTestModel,
+  eventsAt: (snapshot: AnyMachineSnapshot) => AnyEventObject[],
+): AnyEventObject[][] {
+  const shortest = model.getShortestPaths({ allowDuplicatePaths: true });
+  const candidates: AnyEventObject[][] = [];
+  for (const path of shortest) {
+    // @xstate/graph starts every shortest path with the start itself (xstate.init): not an event to replay.
+    const events = path.steps.map((step) => step.event).filter((event) => event.type !== 'xstate.init');
+    candidates.push(events);
+    for (const next of eventsAt(path.state)) candidates.push([...events, next]);
+  }
+  return candidates;
+}
+
+/**
+ * Simple paths from the start to a state satisfying `isGoal`, over @xstate/graph's adjacency map: no model state
+ * visited twice, at most `maxSteps` steps, at most `maxPaths` paths (shortest first).
+ */
+export function boundedSimplePaths(
+  model: AnyTestModel,
+  isGoal: (snapshot: AnyMachineSnapshot) => boolean,
+  { maxSteps, maxPaths }: { maxSteps: number; maxPaths: number },
+): AnyEventObject[][] {
+  const options = (model as unknown as { _resolveOptions: (o?: object) => object })._resolveOptions();
+  const adjacency = getAdjacencyMap(model.testLogic as never, options as never) as Record<
+    string,
+    { state: AnyMachineSnapshot; transitions: Record<string, { event: AnyEventObject; state: AnyMachineSnapshot }> }
+  >;
+  const serialize = (options as { serializeState: (state: AnyMachineSnapshot) => string }).serializeState;
+  const start = Object.keys(adjacency)[0]!;
+  const found: AnyEventObject[][] = [];
+  const visited = new Set<string>([start]);
+  const trail: AnyEventObject[] = [];
+  const visit = (key: string): void => {
+    if (found.length >= maxPaths * 50) return;
+    const vertex = adjacency[key];
+    if (!vertex) return;
+    if (isGoal(vertex.state)) {
+      found.push([...trail]);
+      return;
+    }
+    if (trail.length >= maxSteps) return;
+    for (const { event, state } of Object.values(vertex.transitions)) {
+      const next = serialize(state);
+      if (visited.has(next)) continue;
+      visited.add(next);
+      trail.push(event);
+      visit(next);
+      trail.pop();
+      visited.delete(next);
+    }
+  };
+  visit(start);
+  return found.sort((a, b) => a.length - b.length).slice(0, maxPaths);
+}
