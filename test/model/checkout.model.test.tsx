@@ -10,10 +10,12 @@ import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { fromPromise, type AnyActorRef, type AnyEventObject, type AnyMachineSnapshot } from 'xstate';
 import { PAYMENT_RECORD_KEY } from '../../src/api/paymentRecord';
+import type { FinalizeResponse, SubscriptionSession, UpdateIntentResponse } from '../../src/api/types';
 import { referrer } from '../../src/content/offer';
 import { formatDollars, monthlyTotalCents } from '../../src/domain/pricing';
-import { checkoutMachine, CONFETTI_PIECES } from '../../src/machines/checkoutMachine';
+import { checkoutMachine, CONFETTI_PIECES, type ConfirmPaymentActorInput } from '../../src/machines/checkoutMachine';
 import { TOASTS } from '../../src/machines/toasts';
+import type { BillingDetails, PaymentConfirmation } from '../../src/payments/gateway';
 import { resetPublicConfigCache } from '../../src/payments/publicConfig';
 import { CheckoutPage } from '../../src/views/checkout/CheckoutPage';
 import { AppToaster } from '../../src/views/toasts/AppToaster';
@@ -71,18 +73,19 @@ function renderPage(): Page {
     }),
   );
   const pending: Page['pending'] = { create: [], update: [], confirm: [], finalize: [] };
-  const waitFor = (kind: ActorKind) =>
-    fromPromise<never, unknown>(() => {
+  /** An actor whose call stays in flight until the path answers it. */
+  const waitFor = <TOutput, TInput>(kind: ActorKind) =>
+    fromPromise<TOutput, TInput>(() => {
       const answer = deferred<unknown>();
       pending[kind].push(answer);
-      return answer.promise as Promise<never>;
+      return answer.promise as Promise<TOutput>;
     });
   const machine = checkoutMachine.provide({
     actors: {
-      createSubscriptionIntent: waitFor('create'),
-      updateSubscriptionIntent: waitFor('update'),
-      confirmPayment: waitFor('confirm'),
-      finalizeSubscription: waitFor('finalize'),
+      createSubscriptionIntent: waitFor<SubscriptionSession, { affiliateId: string; affiliateSource: string }>('create'),
+      updateSubscriptionIntent: waitFor<UpdateIntentResponse, { session: SubscriptionSession; quantity: number }>('update'),
+      confirmPayment: waitFor<PaymentConfirmation, ConfirmPaymentActorInput>('confirm'),
+      finalizeSubscription: waitFor<FinalizeResponse, { session: SubscriptionSession; billingDetails: BillingDetails }>('finalize'),
     },
   });
   let root: AnyActorRef | undefined;
@@ -92,7 +95,7 @@ function renderPage(): Page {
       <CheckoutPage
         machine={machine}
         inspect={(event) => {
-          if (!root && event.type === '@xstate.actor' && event.actorRef.sessionId === event.rootId) root = event.actorRef;
+          if (!root && event.type === '@xstate.actor' && event.actorRef.sessionId === event.rootId) root = event.actorRef as AnyActorRef;
         }}
       />
       <AppToaster />
@@ -132,8 +135,8 @@ async function execute(page: Page, event: AnyEventObject, state: AnyMachineSnaps
     const kind = ACTOR_BY_STATE.find(([id]) => id === actorResult[2])?.[1];
     const answer = kind && page.pending[kind].shift();
     if (!answer) throw new Error(`No call in flight for ${event.type}`);
-    if (actorResult[1] === 'done') answer.resolve((event as { output: unknown }).output);
-    else answer.reject((event as { error: unknown }).error);
+    if (actorResult[1] === 'done') answer.resolve((event as unknown as { output: unknown }).output);
+    else answer.reject((event as unknown as { error: unknown }).error);
   } else if (event.type.startsWith('xstate.after.') || event.type === 'CONFETTI_ENDED' || event.type === 'FIRST_NAME_FOCUS_DUE') {
     const due = metaOf(state as never).now;
     await advance(due - page.clock);
@@ -242,9 +245,9 @@ async function runPath(statePath: ReturnType<typeof replay>['statePath']): Promi
     await model.testPath(statePath as never, {
       events: new Proxy({}, { get: () => (step: { event: AnyEventObject; state: AnyMachineSnapshot }) => execute(page, step.event, step.state) }),
       states: {
-        '*': (state: AnyMachineSnapshot) => {
-          expectPageShows(page, state);
-          coverage.record(state);
+        '*': (state) => {
+          expectPageShows(page, state as AnyMachineSnapshot);
+          coverage.record(state as AnyMachineSnapshot);
         },
       },
     });

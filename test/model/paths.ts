@@ -29,7 +29,7 @@ function describeEvent(event: AnyEventObject): string {
   if (actor) {
     const output = (event as { output?: { status?: string; success?: boolean } }).output;
     const detail = output?.status ?? (output && 'success' in output ? (output.success ? 'success' : 'not success') : '');
-    return `${actor[1]}(${actor[2].split('.').pop()}${detail ? `: ${detail}` : ''})`;
+    return `${actor[1]}(${(actor[2] ?? '').split('.').pop()}${detail ? `: ${detail}` : ''})`;
   }
   if (event.type === 'FIELD_CHANGED') return `FIELD_CHANGED(${String(event.field)}=${String(event.value)})`;
   return event.type;

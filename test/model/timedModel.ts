@@ -78,7 +78,7 @@ export function createTimedMachine<TMachine extends AnyStateMachine>(machine: TM
     const taken = machine.getTransitionData(snapshot as never, event as never);
     const [result, actions] = transition(machine, snapshot as never, event as never);
     // XState returns the same object when nothing in the snapshot changed; the side table needs its own.
-    const next = (result === snapshot ? { ...result } : result) as AnyMachineSnapshot;
+    const next = (result === snapshot ? { ...(result as object) } : result) as AnyMachineSnapshot;
     return { next, taken, timers: applyActions(pending, actions, now) };
   };
 
