@@ -240,7 +240,9 @@ function expectPageShows(page: Page, state: AnyMachineSnapshot): void {
 async function runPath(statePath: ReturnType<typeof replay>['statePath']): Promise<void> {
   const page = renderPage();
   await advance(0);
-  expectPageShows(page, model.testLogic.getInitialSnapshot(null as never, MODEL_INPUT) as AnyMachineSnapshot);
+  const initial = model.testLogic.getInitialSnapshot(null as never, MODEL_INPUT) as AnyMachineSnapshot;
+  expectPageShows(page, initial);
+  coverage.record(initial);
   try {
     await model.testPath(statePath as never, {
       events: new Proxy({}, { get: () => (step: { event: AnyEventObject; state: AnyMachineSnapshot }) => execute(page, step.event, step.state) }),

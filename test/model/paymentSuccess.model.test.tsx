@@ -1,0 +1,201 @@
+/**
+ * Model-based tests of the payment-success page (issue 3): @xstate/graph's TestModel over the success-page statechart,
+ * shortest and simple paths, each run against the real page with the storage, clipboard and config actors
+ * answered by the path, asserting what the buyer sees in every state.
+ */
+import { act, fireEvent, render, screen } from '@testing-library/react';
+import { TestModel } from '@xstate/graph';
+import toast from 'react-hot-toast';
+import { describe, expect, it, vi } from 'vitest';
+import { Router } from 'wouter';
+import { memoryLocation } from 'wouter/memory-location';
+import { fromPromise, type AnyEventObject, type AnyMachineSnapshot } from 'xstate';
+import type { PaymentRecordReading, PaymentSuccessRecord } from '../../src/api/paymentRecord';
+import { formatDollars } from '../../src/domain/pricing';
+import { paymentSuccessMachine } from '../../src/machines/paymentSuccessMachine';
+import { TOASTS } from '../../src/machines/toasts';
+import { PaymentSuccessPage } from '../../src/views/success/PaymentSuccessPage';
+import { AppToaster } from '../../src/views/toasts/AppToaster';
+import { advance, deferred, type Deferred } from '../views/support/timers';
+import { createTimedMachine, ModelCoverage } from './timedModel';
+
+vi.useFakeTimers();
+
+const RECORD: PaymentSuccessRecord = {
+  success: true,
+  token: 'model-handoff-token',
+  loginDetails: { email: 'ada@example.com', password: 'Model-Password-0123', productPurchased: 'AI Training Subscription (Monthly)' },
+  seatCount: 3,
+  totalAmount: 1000,
+  email: 'ada@example.com',
+  name: 'Ada Palmer',
+  transactionId: 'txn_model',
+};
+const SUCCESS_SITE_URL = 'http://localhost:5174/?token=model-handoff-token';
+
+const READINGS: PaymentRecordReading[] = [
+  { kind: 'found', record: RECORD },
+  { kind: 'found', record: { ...RECORD, token: '' } },
+  { kind: 'missing' },
+  { kind: 'corrupt' },
+];
+
+// No timers here; the timed wrapper is used for what it records: the transitions each step takes.
+const { timedMachine, metaOf } = createTimedMachine(paymentSuccessMachine, Date.UTC(2026, 0, 5, 9, 0, 0));
+const coverage = new ModelCoverage(paymentSuccessMachine, metaOf);
+
+type Snapshot = ReturnType<typeof paymentSuccessMachine.getInitialSnapshot>;
+
+function modelEvents(snapshot: Snapshot): AnyEventObject[] {
+  const events: AnyEventObject[] = [];
+  for (const id of Object.keys(snapshot.children)) {
+    const done = (output?: unknown) => ({ type: `xstate.done.actor.${id}`, output, actorId: id });
+    const error = { type: `xstate.error.actor.${id}`, error: new Error('refused'), actorId: id };
+    if (id.endsWith('paymentSuccess.loading')) events.push(...READINGS.map(done), error);
+    if (id.endsWith('paymentSuccess.ready.copying')) events.push(done(), error);
+    if (id.endsWith('paymentSuccess.redirecting')) events.push(done(SUCCESS_SITE_URL), error);
+  }
+  if (snapshot.matches({ ready: 'viewing' })) {
+    events.push({ type: 'COPY_CLICKED', field: 'email' }, { type: 'COPY_CLICKED', field: 'password' }, { type: 'SIGN_AGREEMENT_CLICKED' });
+  }
+  return events;
+}
+
+// createTestModel refuses machines that invoke actors; TestModel is the class it builds (decisions/0001).
+const model = new TestModel(timedMachine as never, {
+  events: modelEvents as never,
+  stateMatcher: (snapshot, key) => (snapshot as Snapshot).matches(key as never),
+});
+const dropStart = <T extends { steps: Array<{ event: AnyEventObject }> }>(path: T) => ({
+  ...path,
+  steps: path.steps.filter((step) => step.event.type !== 'xstate.init'),
+});
+const shortestPaths = model.getShortestPaths().map(dropStart);
+const simplePaths = model.getSimplePaths().map(dropStart);
+
+type ActorKind = 'load' | 'copy' | 'resolve';
+
+function renderPage() {
+  const pending: Record<ActorKind, Array<Deferred<unknown>>> = { load: [], copy: [], resolve: [] };
+  const answeredBy = <TOutput, TInput>(kind: ActorKind) =>
+    fromPromise<TOutput, TInput>(() => {
+      const answer = deferred<unknown>();
+      pending[kind].push(answer);
+      return answer.promise as Promise<TOutput>;
+    });
+  const machine = paymentSuccessMachine.provide({
+    actors: {
+      loadPaymentRecord: answeredBy<PaymentRecordReading, unknown>('load'),
+      copyToClipboard: answeredBy<void, { text: string }>('copy'),
+      resolveSuccessSiteUrl: answeredBy<string, { token: string }>('resolve'),
+    },
+    actions: { clearStoredRecord: () => window.sessionStorage.removeItem('paymentSuccess') },
+  });
+  const redirect = vi.fn();
+  const location = memoryLocation({ path: '/payment-success' });
+  render(
+    <Router hook={location.hook}>
+      <PaymentSuccessPage machine={machine} redirect={redirect} />
+      <AppToaster />
+    </Router>,
+  );
+  return { pending, redirect };
+}
+
+type Page = ReturnType<typeof renderPage>;
+
+const ACTOR_BY_STATE: Array<[string, ActorKind]> = [
+  ['paymentSuccess.loading', 'load'],
+  ['paymentSuccess.ready.copying', 'copy'],
+  ['paymentSuccess.redirecting', 'resolve'],
+];
+
+async function execute(page: Page, event: AnyEventObject): Promise<void> {
+  const actorResult = /^xstate\.(done|error)\.actor\.\d+\.(.+)$/.exec(event.type);
+  if (actorResult) {
+    const kind = ACTOR_BY_STATE.find(([id]) => id === actorResult[2])?.[1];
+    const answer = kind && page.pending[kind].shift();
+    if (!answer) throw new Error(`No call in flight for ${event.type}`);
+    if (actorResult[1] === 'done') answer.resolve((event as unknown as { output: unknown }).output);
+    else answer.reject((event as unknown as { error: unknown }).error);
+  } else if (event.type === 'COPY_CLICKED') {
+    fireEvent.click(screen.getByRole('button', { name: `Copy ${String(event.field)}` }));
+  } else if (event.type === 'SIGN_AGREEMENT_CLICKED') {
+    fireEvent.click(screen.getByRole('button', { name: /Sign Training Agreement →|Redirecting\.\.\./ }));
+  } else {
+    throw new Error(`The model test cannot make ${event.type} happen`);
+  }
+  await advance(0);
+}
+
+function expectToast(text: string): void {
+  expect(screen.getAllByText(text).length).toBeGreaterThan(0);
+}
+
+/** What the buyer sees in `state`, and the toast or redirect that the step into it caused. */
+function expectPageShows(page: Page, state: AnyMachineSnapshot, event: AnyEventObject | undefined): void {
+  const record = state.context.record as PaymentSuccessRecord | null;
+  expect(screen.queryByText('Loading payment details...') !== null).toBe(state.matches('loading'));
+  if (state.matches('noData')) {
+    expect(screen.getByText('No payment found')).toBeInTheDocument();
+    expectToast(TOASTS.noPaymentData.description);
+  }
+  if (state.matches('corrupt')) expectToast(TOASTS.loadFailed.description);
+  if (record && !state.matches('redirected')) {
+    expect(screen.getByRole('heading', { name: 'Payment Successful!' })).toBeInTheDocument();
+    expect(screen.getByText('Your AI training subscription has been activated')).toBeInTheDocument();
+    expect(screen.getByText(`${formatDollars(record.totalAmount * 100)}/month`)).toBeInTheDocument();
+    expect(screen.getByText('IMPORTANT: Save Your Login Credentials')).toBeInTheDocument();
+    expect(screen.getByText(record.loginDetails.password)).toBeInTheDocument();
+    const button = screen.getByRole('button', { name: /Sign Training Agreement →|Redirecting\.\.\./ });
+    expect(button).toHaveTextContent(state.matches('redirecting') ? 'Redirecting...' : 'Sign Training Agreement →');
+  }
+  const copyDone = event?.type.startsWith('xstate.done.actor.') && event.type.endsWith('ready.copying');
+  if (copyDone) expectToast(TOASTS.copied(state.context.copyField === 'email' ? 'Email' : 'Password').description);
+  if (event?.type.startsWith('xstate.error.actor.') && event.type.endsWith('ready.copying')) expectToast(TOASTS.copyFailed.description);
+  if (event?.type === 'SIGN_AGREEMENT_CLICKED' && state.matches('ready')) expectToast(TOASTS.noToken.description);
+  if (state.matches('redirected')) {
+    expect(page.redirect).toHaveBeenCalledWith(SUCCESS_SITE_URL);
+    expect(window.sessionStorage.getItem('paymentSuccess')).toBeNull();
+  } else {
+    expect(page.redirect).not.toHaveBeenCalled();
+  }
+}
+
+async function runPath(path: (typeof shortestPaths)[number]): Promise<void> {
+  window.sessionStorage.setItem('paymentSuccess', JSON.stringify(RECORD));
+  const page = renderPage();
+  await advance(0);
+  const initial = model.testLogic.getInitialSnapshot(null as never, undefined) as AnyMachineSnapshot;
+  expectPageShows(page, initial, undefined);
+  coverage.record(initial);
+  try {
+    for (const step of path.steps) {
+      await execute(page, step.event);
+      expectPageShows(page, step.state as AnyMachineSnapshot, step.event);
+      coverage.record(step.state as AnyMachineSnapshot);
+    }
+  } finally {
+    act(() => toast.remove());
+  }
+}
+
+describe(`payment-success statechart: ${shortestPaths.length} shortest paths`, () => {
+  it.each(shortestPaths.map((path) => [path.description, path] as const))('%s', async (_description, path) => {
+    await runPath(path);
+  });
+});
+
+describe(`payment-success statechart: ${simplePaths.length} simple paths`, () => {
+  it.each(simplePaths.map((path) => [path.description, path] as const))('%s', async (_description, path) => {
+    await runPath(path);
+  });
+});
+
+describe('payment-success statechart coverage', () => {
+  it('reached every state and took every transition in the views', () => {
+    console.log(coverage.summary('paymentSuccess'));
+    expect(coverage.missingStates, 'states never reached').toEqual([]);
+    expect(coverage.missingTransitions, 'transitions never taken').toEqual([]);
+  });
+});
