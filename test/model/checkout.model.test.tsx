@@ -8,7 +8,7 @@ import toast from 'react-hot-toast';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
-import { fromPromise, type AnyActorRef, type AnyEventObject, type AnyMachineSnapshot } from 'xstate';
+import type { AnyActorRef, AnyEventObject, AnyMachineSnapshot } from 'xstate';
 import { PAYMENT_RECORD_KEY } from '../../src/api/paymentRecord';
 import type { FinalizeResponse, SubscriptionSession, UpdateIntentResponse } from '../../src/api/types';
 import { referrer } from '../../src/content/offer';
@@ -21,6 +21,7 @@ import { CheckoutPage } from '../../src/views/checkout/CheckoutPage';
 import { AppToaster } from '../../src/views/toasts/AppToaster';
 import { SANDBOX_CONFIG } from '../views/support/fakeFetch';
 import { advance, deferred, type Deferred } from '../views/support/timers';
+import { PendingCalls } from './pendingCalls';
 
 // The model walks the machine under the fake clock, so it is installed before the paths are generated.
 vi.useFakeTimers();
@@ -52,10 +53,18 @@ const simplePaths = boundedSimplePaths(
 
 type ActorKind = 'create' | 'update' | 'confirm' | 'finalize';
 
+/** Which call each invoking state of the checkout makes. */
+const ACTOR_BY_STATE: Record<string, ActorKind> = {
+  'checkout.init.creatingIntent': 'create',
+  'checkout.updating': 'update',
+  'checkout.submitting': 'confirm',
+  'checkout.finalizing': 'finalize',
+};
+
 /** One rendered checkout page with its controllable server, payment form configuration and clock. */
 interface Page {
   actor: () => AnyActorRef;
-  pending: Record<ActorKind, Array<Deferred<unknown>>>;
+  calls: PendingCalls<ActorKind>;
   configGate: Deferred<void>;
   location: ReturnType<typeof memoryLocation>;
   clock: number;
@@ -72,20 +81,13 @@ function renderPage(): Page {
       return { ok: true, status: 200, json: async () => SANDBOX_CONFIG } as Response;
     }),
   );
-  const pending: Page['pending'] = { create: [], update: [], confirm: [], finalize: [] };
-  /** An actor whose call stays in flight until the path answers it. */
-  const waitFor = <TOutput, TInput>(kind: ActorKind) =>
-    fromPromise<TOutput, TInput>(() => {
-      const answer = deferred<unknown>();
-      pending[kind].push(answer);
-      return answer.promise as Promise<TOutput>;
-    });
+  const calls = new PendingCalls<ActorKind>(ACTOR_BY_STATE);
   const machine = checkoutMachine.provide({
     actors: {
-      createSubscriptionIntent: waitFor<SubscriptionSession, { affiliateId: string; affiliateSource: string }>('create'),
-      updateSubscriptionIntent: waitFor<UpdateIntentResponse, { session: SubscriptionSession; quantity: number }>('update'),
-      confirmPayment: waitFor<PaymentConfirmation, ConfirmPaymentActorInput>('confirm'),
-      finalizeSubscription: waitFor<FinalizeResponse, { session: SubscriptionSession; billingDetails: BillingDetails }>('finalize'),
+      createSubscriptionIntent: calls.actor<SubscriptionSession, { affiliateId: string; affiliateSource: string }>('create'),
+      updateSubscriptionIntent: calls.actor<UpdateIntentResponse, { session: SubscriptionSession; quantity: number }>('update'),
+      confirmPayment: calls.actor<PaymentConfirmation, ConfirmPaymentActorInput>('confirm'),
+      finalizeSubscription: calls.actor<FinalizeResponse, { session: SubscriptionSession; billingDetails: BillingDetails }>('finalize'),
     },
   });
   let root: AnyActorRef | undefined;
@@ -106,19 +108,13 @@ function renderPage(): Page {
       if (!root) throw new Error('The checkout actor has not started');
       return root;
     },
-    pending,
+    calls,
     configGate,
     location,
     clock: MODEL_START_TIME,
   };
 }
 
-const ACTOR_BY_STATE: Array<[string, ActorKind]> = [
-  ['checkout.init.creatingIntent', 'create'],
-  ['checkout.updating', 'update'],
-  ['checkout.submitting', 'confirm'],
-  ['checkout.finalizing', 'finalize'],
-];
 
 const FIELD_LABELS = { firstName: 'First Name', lastName: 'Last Name', email: 'Email Address' } as const;
 
@@ -130,13 +126,8 @@ function clickOrSend(page: Page, button: HTMLElement, event: AnyEventObject): vo
 
 /** Makes `event` happen to the page: a click, typing, the clock, or an answer from the server or the card form. */
 async function execute(page: Page, event: AnyEventObject, state: AnyMachineSnapshot): Promise<void> {
-  const actorResult = /^xstate\.(done|error)\.actor\.\d+\.(.+)$/.exec(event.type);
-  if (actorResult) {
-    const kind = ACTOR_BY_STATE.find(([id]) => id === actorResult[2])?.[1];
-    const answer = kind && page.pending[kind].shift();
-    if (!answer) throw new Error(`No call in flight for ${event.type}`);
-    if (actorResult[1] === 'done') answer.resolve((event as unknown as { output: unknown }).output);
-    else answer.reject((event as unknown as { error: unknown }).error);
+  if (page.calls.answer(event)) {
+    // settled: the flush below lets the page take the answer
   } else if (event.type.startsWith('xstate.after.') || event.type === 'CONFETTI_ENDED' || event.type === 'FIRST_NAME_FOCUS_DUE') {
     const due = metaOf(state as never).now;
     await advance(due - page.clock);

@@ -9,14 +9,15 @@ import toast from 'react-hot-toast';
 import { describe, expect, it, vi } from 'vitest';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
-import { fromPromise, type AnyEventObject, type AnyMachineSnapshot } from 'xstate';
+import type { AnyEventObject, AnyMachineSnapshot } from 'xstate';
 import type { PaymentRecordReading, PaymentSuccessRecord } from '../../src/api/paymentRecord';
 import { formatDollars } from '../../src/domain/pricing';
 import { paymentSuccessMachine } from '../../src/machines/paymentSuccessMachine';
 import { TOASTS } from '../../src/machines/toasts';
 import { PaymentSuccessPage } from '../../src/views/success/PaymentSuccessPage';
 import { AppToaster } from '../../src/views/toasts/AppToaster';
-import { advance, deferred, type Deferred } from '../views/support/timers';
+import { advance } from '../views/support/timers';
+import { PendingCalls } from './pendingCalls';
 import { createTimedMachine, ModelCoverage } from './timedModel';
 
 vi.useFakeTimers();
@@ -75,19 +76,20 @@ const simplePaths = model.getSimplePaths().map(dropStart);
 
 type ActorKind = 'load' | 'copy' | 'resolve';
 
+/** Which call each invoking state of the success page makes. */
+const ACTOR_BY_STATE: Record<string, ActorKind> = {
+  'paymentSuccess.loading': 'load',
+  'paymentSuccess.ready.copying': 'copy',
+  'paymentSuccess.redirecting': 'resolve',
+};
+
 function renderPage() {
-  const pending: Record<ActorKind, Array<Deferred<unknown>>> = { load: [], copy: [], resolve: [] };
-  const answeredBy = <TOutput, TInput>(kind: ActorKind) =>
-    fromPromise<TOutput, TInput>(() => {
-      const answer = deferred<unknown>();
-      pending[kind].push(answer);
-      return answer.promise as Promise<TOutput>;
-    });
+  const calls = new PendingCalls<ActorKind>(ACTOR_BY_STATE);
   const machine = paymentSuccessMachine.provide({
     actors: {
-      loadPaymentRecord: answeredBy<PaymentRecordReading, unknown>('load'),
-      copyToClipboard: answeredBy<void, { text: string }>('copy'),
-      resolveSuccessSiteUrl: answeredBy<string, { token: string }>('resolve'),
+      loadPaymentRecord: calls.actor<PaymentRecordReading, unknown>('load'),
+      copyToClipboard: calls.actor<void, { text: string }>('copy'),
+      resolveSuccessSiteUrl: calls.actor<string, { token: string }>('resolve'),
     },
     actions: { clearStoredRecord: () => window.sessionStorage.removeItem('paymentSuccess') },
   });
@@ -99,25 +101,15 @@ function renderPage() {
       <AppToaster />
     </Router>,
   );
-  return { pending, redirect };
+  return { calls, redirect };
 }
 
 type Page = ReturnType<typeof renderPage>;
 
-const ACTOR_BY_STATE: Array<[string, ActorKind]> = [
-  ['paymentSuccess.loading', 'load'],
-  ['paymentSuccess.ready.copying', 'copy'],
-  ['paymentSuccess.redirecting', 'resolve'],
-];
 
 async function execute(page: Page, event: AnyEventObject): Promise<void> {
-  const actorResult = /^xstate\.(done|error)\.actor\.\d+\.(.+)$/.exec(event.type);
-  if (actorResult) {
-    const kind = ACTOR_BY_STATE.find(([id]) => id === actorResult[2])?.[1];
-    const answer = kind && page.pending[kind].shift();
-    if (!answer) throw new Error(`No call in flight for ${event.type}`);
-    if (actorResult[1] === 'done') answer.resolve((event as unknown as { output: unknown }).output);
-    else answer.reject((event as unknown as { error: unknown }).error);
+  if (page.calls.answer(event)) {
+    // settled: the flush below lets the page take the answer
   } else if (event.type === 'COPY_CLICKED') {
     fireEvent.click(screen.getByRole('button', { name: `Copy ${String(event.field)}` }));
   } else if (event.type === 'SIGN_AGREEMENT_CLICKED') {
