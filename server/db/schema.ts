@@ -107,6 +107,9 @@ export const sandboxSubscriptions = pgTable('sandbox_subscriptions', {
   /** Idempotency key the subscription was created with: a repeat returns this row. */
   idempotencyKey: text('idempotency_key').notNull().unique(),
   cardLast4: text('card_last4'),
+  /** Billing name and email sent with the last accepted confirmation (Stripe: the payment method's billing_details). */
+  billingName: text('billing_name'),
+  billingEmail: text('billing_email'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });

@@ -59,6 +59,15 @@ export interface SubscriptionPayment {
   transactionId: string | null;
 }
 
+/**
+ * The billing details the buyer entered with the card, read back from the provider's payment (Stripe: the
+ * PaymentIntent's payment method `billing_details`). Either may be null when the payment carries none.
+ */
+export interface PaymentBuyer {
+  name: string | null;
+  email: string | null;
+}
+
 export interface PaymentProvider {
   readonly name: ProviderName;
   /** Creates the provider's customer record for an anonymous buyer. */
@@ -69,6 +78,11 @@ export interface PaymentProvider {
   cancelSubscription(subscriptionId: string, idempotencyKey: string): Promise<void>;
   /** Reads the subscription and its first invoice; null when the provider does not know the id. */
   retrieveSubscriptionPayment(subscriptionId: string): Promise<SubscriptionPayment | null>;
+  /**
+   * Reads who paid a first invoice's PaymentIntent: the billing name and email sent with the confirmation.
+   * Used when the browser did not finalize (a webhook, a 3-D Secure redirect return). Null for an unknown id.
+   */
+  retrievePaymentBuyer(paymentIntentId: string): Promise<PaymentBuyer | null>;
   /** Records the buyer's email and name on the customer once they are known (at finalize). */
   updateCustomer(customerId: string, details: { email: string; name: string }, idempotencyKey: string): Promise<void>;
 }

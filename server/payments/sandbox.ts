@@ -102,6 +102,15 @@ export function createSandboxProvider(db: Database): PaymentProvider {
       };
     },
 
+    /** The billing details stored by the last accepted sandbox confirmation of this PaymentIntent. */
+    async retrievePaymentBuyer(paymentIntentId) {
+      const [row] = await db
+        .select({ name: sandboxSubscriptions.billingName, email: sandboxSubscriptions.billingEmail })
+        .from(sandboxSubscriptions)
+        .where(eq(sandboxSubscriptions.paymentIntentId, paymentIntentId));
+      return row ?? null;
+    },
+
     async updateCustomer(customerId, { email, name }) {
       const updated = await db
         .update(sandboxCustomers)

@@ -31,25 +31,29 @@ const payable = and(
 );
 
 /**
- * Confirms the intent behind `clientSecret` with a test card of `behaviour` ending in `last4`.
+ * Confirms the intent behind `clientSecret` with a test card of `behaviour` ending in `last4`, paid by
+ * `billing` (kept with an accepted card, as Stripe keeps them on the payment method; cleared by a decline).
  * An intent that already succeeded answers succeeded again (idempotent); a cancelled one is not payable.
  */
 export async function confirmSandboxIntent(
   db: Database,
   clientSecret: string,
   card: { behaviour: TestCardBehaviour; last4: string },
+  billing: { name: string; email: string },
 ): Promise<IntentOutcome> {
   const bySecret = eq(sandboxSubscriptions.clientSecret, clientSecret);
+  const accepted = { cardLast4: card.last4, billingName: billing.name, billingEmail: billing.email };
+  const refused = { paymentStatus: 'requires_payment_method' as const, cardLast4: null, billingName: null, billingEmail: null };
   const changes = {
     succeeds: {
       paymentStatus: 'succeeded' as const,
       status: 'active' as const,
       amountPaidCents: sql`${sandboxSubscriptions.amountDueCents}`,
-      cardLast4: card.last4,
+      ...accepted,
     },
-    requires_authentication: { paymentStatus: 'requires_action' as const, cardLast4: card.last4 },
-    declined: { paymentStatus: 'requires_payment_method' as const, cardLast4: null },
-    insufficient_funds: { paymentStatus: 'requires_payment_method' as const, cardLast4: null },
+    requires_authentication: { paymentStatus: 'requires_action' as const, ...accepted },
+    declined: refused,
+    insufficient_funds: refused,
   }[card.behaviour];
   const [row] = await db
     .update(sandboxSubscriptions)
@@ -85,7 +89,7 @@ export async function authenticateSandboxIntent(
           status: 'active' as const,
           amountPaidCents: sql`${sandboxSubscriptions.amountDueCents}`,
         }
-      : { paymentStatus: 'requires_payment_method' as const, cardLast4: null };
+      : { paymentStatus: 'requires_payment_method' as const, cardLast4: null, billingName: null, billingEmail: null };
   const [row] = await db
     .update(sandboxSubscriptions)
     .set({ ...changes, updatedAt: new Date() })

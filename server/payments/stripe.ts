@@ -20,6 +20,7 @@ import type {
   CreateSubscriptionInput,
   CreatedSubscription,
   InvoiceState,
+  PaymentBuyer,
   PaymentProvider,
   SubscriptionPayment,
   SubscriptionState,
@@ -221,6 +222,26 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
         },
         transactionId: subscription.metadata.transactionId || null,
       };
+    },
+
+    /**
+     * Retrieves the PaymentIntent with its payment method expanded and reads `billing_details.name` and `.email`
+     * (Stripe API reference, "Retrieve a PaymentIntent" and "The PaymentMethod object"). Since API
+     * 2025-03-31.basil a PaymentIntent no longer names its invoice, so the caller maps the id to its order.
+     */
+    async retrievePaymentBuyer(paymentIntentId: string): Promise<PaymentBuyer | null> {
+      const action = 'retrieve payment intent';
+      let intent: Stripe.PaymentIntent;
+      try {
+        intent = await stripe.paymentIntents.retrieve(paymentIntentId, { expand: ['payment_method'] });
+      } catch (error) {
+        if (isResourceMissing(error)) return null;
+        throw toProviderError(error, action);
+      }
+      const method = intent.payment_method;
+      if (method === null) return { name: null, email: null };
+      if (typeof method === 'string') throw new StripeProviderError('unexpected', action);
+      return { name: method.billing_details.name || null, email: method.billing_details.email || null };
     },
 
     async updateCustomer(customerId: string, details: { email: string; name: string }, idempotencyKey: string) {

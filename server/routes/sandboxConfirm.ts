@@ -37,7 +37,7 @@ export const sandboxConfirmRoute: FastifyPluginAsync<OrderServices> = async (app
   app.post<{ Body: ConfirmBody }>('/api/sandbox/payment-intents/confirm', { schema: { body } }, async (request, reply) => {
     const card = checkSandboxCard(request.body.card);
     if (!card.ok) throw new HttpError(400, card.message);
-    const outcome = await confirmSandboxIntent(db, request.body.clientSecret, card);
+    const outcome = await confirmSandboxIntent(db, request.body.clientSecret, card, request.body.billingDetails);
     return replyWithIntentOutcome(reply, outcome);
   });
 };

@@ -109,6 +109,7 @@ describe('failures the buyer did not cause', () => {
     createSubscription: async () => ({ subscriptionId: 'sub_sbx_1', subscriptionItemId: 'si_sbx_1', clientSecret: 'pi_sbx_1_secret_1', paymentIntentId: 'pi_sbx_1' }),
     cancelSubscription: async () => undefined,
     retrieveSubscriptionPayment: async () => null,
+    retrievePaymentBuyer: async () => null,
     updateCustomer: async () => undefined,
   };
   const brokenDb = {

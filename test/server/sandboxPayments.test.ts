@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxSubscriptions } from '../../server/db/schema';
+import { createSandboxProvider } from '../../server/payments/sandbox';
 import {
   confirmBody,
   DATABASES,
@@ -39,6 +40,21 @@ describe.each(DATABASES)('sandbox payment confirmation on %s', (kind) => {
     const again = await payWithCard(server, session.clientSecret, TEST_CARDS.succeeds);
     expect(again.statusCode).toBe(200);
     expect(again.json()).toEqual({ status: 'succeeded', paymentIntentId: intent!.paymentIntentId });
+  });
+
+  it('keeps the billing name and email with an accepted card, for the provider to read back; a decline clears them', async () => {
+    const session = await openCheckout(server, 1);
+    await payWithCard(server, session.clientSecret, TEST_CARDS.authentication);
+    const intent = await intentOf(session.clientSecret);
+    expect(intent).toMatchObject({ billingName: 'Ada Palmer', billingEmail: 'ada@example.com' });
+    const provider = createSandboxProvider(server.db);
+    await expect(provider.retrievePaymentBuyer(intent!.paymentIntentId)).resolves.toEqual({ name: 'Ada Palmer', email: 'ada@example.com' });
+    await expect(provider.retrievePaymentBuyer('pi_sbx_unknown')).resolves.toBeNull();
+
+    await server.post(AUTHENTICATE, { clientSecret: session.clientSecret, outcome: 'failed' });
+    expect(await intentOf(session.clientSecret)).toMatchObject({ billingName: null, billingEmail: null });
+    await payWithCard(server, session.clientSecret, TEST_CARDS.declined);
+    expect(await intentOf(session.clientSecret)).toMatchObject({ billingName: null, billingEmail: null });
   });
 
   it.each([

@@ -249,6 +249,34 @@ describe('retrieveSubscriptionPayment', () => {
   });
 });
 
+describe('retrievePaymentBuyer', () => {
+  it('reads the billing name and email from the PaymentIntent’s expanded payment method', async () => {
+    stripe.on('GET', '/v1/payment_intents/pi_3TestIntent0001', 200, fixture('payment-intent-succeeded'));
+
+    await expect(provider().retrievePaymentBuyer('pi_3TestIntent0001')).resolves.toEqual({ name: 'Jane Doe', email: 'jane@example.com' });
+
+    expect(stripe.requests[0]?.params.get('expand[0]')).toBe('payment_method');
+  });
+
+  it('answers nulls for a PaymentIntent without a payment method, and for empty details', async () => {
+    const unpaid = { ...fixture('payment-intent-succeeded'), status: 'requires_payment_method', payment_method: null };
+    const blank = fixture<{ payment_method: { billing_details: Record<string, unknown> } }>('payment-intent-succeeded');
+    blank.payment_method.billing_details = { ...blank.payment_method.billing_details, name: '', email: null };
+    stripe
+      .on('GET', '/v1/payment_intents/pi_3TestIntent0001', 200, unpaid)
+      .on('GET', '/v1/payment_intents/pi_3TestIntent0001', 200, blank);
+
+    await expect(provider().retrievePaymentBuyer('pi_3TestIntent0001')).resolves.toEqual({ name: null, email: null });
+    await expect(provider().retrievePaymentBuyer('pi_3TestIntent0001')).resolves.toEqual({ name: null, email: null });
+  });
+
+  it('returns null for a PaymentIntent Stripe does not know', async () => {
+    stripe.on('GET', '/v1/payment_intents/pi_Missing0001', 404, fixture('error-resource-missing'));
+
+    await expect(provider().retrievePaymentBuyer('pi_Missing0001')).resolves.toBeNull();
+  });
+});
+
 describe('updateCustomer', () => {
   it('records the buyer’s email and name with the caller’s idempotency key', async () => {
     stripe.on('POST', '/v1/customers/cus_TestChiro0001', 200, fixture('customer-updated'));
