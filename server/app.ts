@@ -1,7 +1,8 @@
 /**
  * The HTTP server, assembled from small plugins (architecture.md, "The server"): security headers, the /api
  * calls behind a per-IP rate limit, the sandbox's confirmation routes when the sandbox is the provider,
- * /healthz, and the built SPA. Tests drive it through `inject()`; server/main.ts makes it listen.
+ * the Stripe webhook (raw body, outside the rate limit) when Stripe is, /healthz, and the built SPA. Tests drive
+ * it through `inject()`; server/main.ts makes it listen.
  */
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -20,6 +21,7 @@ import { healthRoute } from './routes/health';
 import { publicConfigRoute } from './routes/publicConfig';
 import { sandboxAuthenticateRoute } from './routes/sandboxAuthenticate';
 import { sandboxConfirmRoute } from './routes/sandboxConfirm';
+import { stripeWebhookRoute } from './routes/stripeWebhook';
 import { updateIntentRoute } from './routes/updateIntent';
 
 export interface AppOptions {
@@ -68,6 +70,9 @@ export async function buildApp({ config, db, provider, distDir }: AppOptions): P
       await api.register(sandboxAuthenticateRoute, services);
     }
   });
+  // Config requires STRIPE_WEBHOOK_SECRET whenever STRIPE_SECRET_KEY selects Stripe (server/config.ts).
+  const webhookSecret = provider.name === 'stripe' ? config.STRIPE_WEBHOOK_SECRET : undefined;
+  if (webhookSecret) await app.register(stripeWebhookRoute, { ...services, webhookSecret });
   await registerStaticSite(app, distDir);
   return app;
 }

@@ -25,3 +25,9 @@ export const CHECKOUT_ERRORS = {
   emailInvalid: 'Email is invalid',
   nameRequired: 'Name is required',
 } as const;
+
+/** The messages of POST /api/stripe/webhook (Stripe shows them in the endpoint's delivery log). */
+export const WEBHOOK_ERRORS = {
+  badSignature: 'Webhook signature verification failed.',
+  retryLater: 'The event could not be processed now; it will be retried.',
+} as const;

@@ -86,3 +86,19 @@ export interface PaymentProvider {
   /** Records the buyer's email and name on the customer once they are known (at finalize). */
   updateCustomer(customerId: string, details: { email: string; name: string }, idempotencyKey: string): Promise<void>;
 }
+
+/**
+ * A provider webhook event we act on, in our terms (Stripe's allow-list is mapped in stripeWebhook.ts). It names
+ * the subscription and our transactionId; handlers re-fetch the subscription instead of trusting the event's
+ * copy, since events repeat and arrive out of order.
+ */
+export interface PaymentEvent {
+  /** The provider's event id (Stripe `evt_…`), recorded so a repeat is processed once. */
+  eventId: string;
+  kind: 'invoice_paid' | 'invoice_payment_failed' | 'subscription_updated' | 'subscription_deleted';
+  /** The provider's own event type, for the logs ('invoice.paid'). */
+  providerType: string;
+  subscriptionId: string;
+  /** Our transactionId from the object's metadata. */
+  transactionId: string;
+}

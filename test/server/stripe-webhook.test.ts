@@ -1,0 +1,382 @@
+/**
+ * POST /api/stripe/webhook with the Stripe provider: signatures from the SDK's generateTestHeaderString, the
+ * re-fetched subscriptions and PaymentIntents served by the local Stripe double (helpers/stripeDouble.ts). No
+ * request leaves the machine. Each effect is checked in the database: orders, accounts, webhook_events.
+ */
+import { eq } from 'drizzle-orm';
+import Stripe from 'stripe';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { FinalizeResponse } from '../../src/api/types';
+import { accounts, orders, webhookEvents } from '../../server/db/schema';
+import { DATABASES, startTestServer, type TestServer } from './helper';
+import { fixture, startStripeDouble, TEST_SECRET_KEY, type StripeDouble } from './helpers/stripeDouble';
+import {
+  deliver,
+  insertStripeOrder,
+  invoiceFor,
+  paymentIntentFor,
+  stripeEvent,
+  subscriptionFor,
+  TEST_WEBHOOK_SECRET,
+  type TestOrder,
+} from './helpers/stripeEvents';
+
+let stripe: StripeDouble;
+
+beforeAll(async () => {
+  stripe = await startStripeDouble();
+});
+
+afterAll(async () => {
+  await stripe.close();
+});
+
+afterEach(() => {
+  const unexpected = [...stripe.unexpected];
+  const pending = stripe.pending();
+  stripe.reset();
+  expect(unexpected, 'requests the double had no answer for').toEqual([]);
+  expect(pending, 'answers scripted but never asked for').toEqual([]);
+});
+
+describe.each(DATABASES)('POST /api/stripe/webhook on %s', (kind) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(kind, {
+      env: {
+        STRIPE_SECRET_KEY: TEST_SECRET_KEY,
+        STRIPE_PUBLISHABLE_KEY: 'pk_test_referralCheckout',
+        STRIPE_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET,
+        STRIPE_API_BASE: stripe.url,
+      },
+    });
+  });
+  afterAll(() => server.close());
+
+  const orderOf = async (order: TestOrder) =>
+    (await server.db.select().from(orders).where(eq(orders.transactionId, order.transactionId)))[0]!;
+  const accountsOf = (order: TestOrder) => server.db.select().from(accounts).where(eq(accounts.transactionId, order.transactionId));
+  const recorded = async (eventId: unknown) =>
+    (await server.db.select().from(webhookEvents).where(eq(webhookEvents.eventId, String(eventId)))).length;
+  const subscriptionPath = (order: TestOrder) => `/v1/subscriptions/${order.subscriptionId}`;
+  const intentPath = (order: TestOrder) => `/v1/payment_intents/${order.paymentIntentId}`;
+
+  /** The Stripe double answers the re-fetch of the order's subscription (and, when given, its PaymentIntent). */
+  function stripeReports(order: TestOrder, state: Parameters<typeof subscriptionFor>[1], buyer?: { name: string; email: string }) {
+    stripe.on('GET', subscriptionPath(order), 200, subscriptionFor(order, state));
+    if (buyer) stripe.on('GET', intentPath(order), 200, paymentIntentFor(order, buyer));
+  }
+
+  const paidEvent = (order: TestOrder, id?: string) => stripeEvent('invoice.paid', invoiceFor(order), id);
+  const subscriptionEvent = (type: string, order: TestOrder, status: string, id?: string) =>
+    stripeEvent(type, subscriptionFor(order, { status }), id);
+  const JANE = { name: 'Jane Doe', email: 'jane@example.com' };
+
+  describe('invoice.paid', () => {
+    it('completes a checkout the browser never finalized: the order is paid and exactly one account exists', async () => {
+      const order = await insertStripeOrder(server, 3);
+      stripeReports(order, {}, JANE);
+      const event = paidEvent(order);
+
+      const response = await deliver(server, event);
+
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({ received: true, outcome: 'processed' });
+      expect(await orderOf(order)).toMatchObject({ status: 'paid', email: 'jane@example.com', name: 'Jane Doe' });
+      expect((await orderOf(order)).paidAt).toBeInstanceOf(Date);
+      const [account, ...more] = await accountsOf(order);
+      expect(more).toEqual([]);
+      expect(account).toMatchObject({ email: 'jane@example.com', name: 'Jane Doe', passwordHash: null, credentialsIssuedAt: null });
+      expect(await recorded(event.id)).toBe(1);
+      const [refetch, buyer] = stripe.requests;
+      expect(refetch?.params.get('expand[0]')).toBe('latest_invoice');
+      expect(buyer?.params.get('expand[0]')).toBe('payment_method');
+    });
+
+    it('then the browser’s finalize still returns working credentials for that one account (decision 0003)', async () => {
+      const order = await insertStripeOrder(server, 1);
+      stripeReports(order, {}, JANE);
+      expect((await deliver(server, paidEvent(order))).statusCode).toBe(200);
+
+      stripeReports(order, {});
+      stripe.on('POST', `/v1/customers/${order.customerId}`, 200, fixture('customer-updated'));
+      const finalize = await server.post('/api/finalize-anon-subscription', {
+        subscriptionId: order.subscriptionId,
+        customerId: order.customerId,
+        transactionId: order.transactionId,
+        email: 'jane.other@example.com',
+        name: 'Jane Other',
+      });
+
+      expect(finalize.statusCode).toBe(200);
+      const body = finalize.json<FinalizeResponse>();
+      expect(body).toMatchObject({ success: true, loginDetails: { email: 'jane@example.com' } });
+      expect(body.token).toEqual(expect.any(String));
+      const [account, ...more] = await accountsOf(order);
+      expect(more).toEqual([]);
+      expect(account!.passwordHash).toMatch(/^\$argon2id\$/);
+    });
+
+    it('after the browser finalized, changes nothing and asks Stripe for no buyer', async () => {
+      const order = await insertStripeOrder(server, 2);
+      stripeReports(order, {});
+      stripe.on('POST', `/v1/customers/${order.customerId}`, 200, fixture('customer-updated'));
+      const finalize = await server.post('/api/finalize-anon-subscription', {
+        subscriptionId: order.subscriptionId,
+        customerId: order.customerId,
+        transactionId: order.transactionId,
+        ...JANE,
+      });
+      expect(finalize.statusCode).toBe(200);
+      const [before] = await accountsOf(order);
+
+      stripeReports(order, {});
+      expect((await deliver(server, paidEvent(order))).json()).toEqual({ received: true, outcome: 'processed' });
+
+      expect(await accountsOf(order)).toEqual([before]);
+      expect(await orderOf(order)).toMatchObject({ status: 'paid' });
+    });
+
+    it('racing the browser’s finalize, still makes exactly one account', async () => {
+      const order = await insertStripeOrder(server, 4);
+      stripeReports(order, {}, JANE);
+      stripeReports(order, {});
+      stripe.on('POST', `/v1/customers/${order.customerId}`, 200, fixture('customer-updated'));
+
+      const [webhook, finalize] = await Promise.all([
+        deliver(server, paidEvent(order)),
+        server.post('/api/finalize-anon-subscription', {
+          subscriptionId: order.subscriptionId,
+          customerId: order.customerId,
+          transactionId: order.transactionId,
+          ...JANE,
+        }),
+      ]);
+
+      expect([webhook.statusCode, finalize.statusCode]).toEqual([200, 200]);
+      expect(await accountsOf(order)).toHaveLength(1);
+      expect((await accountsOf(order))[0]!.passwordHash).toMatch(/^\$argon2id\$/);
+      expect(await orderOf(order)).toMatchObject({ status: 'paid' });
+      // Whether the webhook needed the buyer depends on who locked the order first.
+      stripe.reset();
+    });
+
+    it('leaves the order open when the paid amount is not the price of its seats', async () => {
+      const order = await insertStripeOrder(server, 3);
+      stripeReports(order, { amountPaid: 50_000 });
+
+      expect((await deliver(server, paidEvent(order))).json()).toEqual({ received: true, outcome: 'processed' });
+
+      expect(await orderOf(order)).toMatchObject({ status: 'open', paidAt: null });
+      expect(await accountsOf(order)).toEqual([]);
+    });
+
+    it('ignores a subscription a seat change replaced, without asking Stripe', async () => {
+      const order = await insertStripeOrder(server, 1);
+      const replaced = stripeEvent('invoice.paid', invoiceFor(order, { subscriptionId: 'sub_ReplacedBySeatChange' }));
+
+      expect((await deliver(server, replaced)).json()).toEqual({ received: true, outcome: 'processed' });
+
+      expect(await orderOf(order)).toMatchObject({ status: 'open' });
+      expect(stripe.requests).toEqual([]);
+    });
+  });
+
+  describe('repeats and order of arrival', () => {
+    it('processes a replayed event once', async () => {
+      const order = await insertStripeOrder(server, 1);
+      stripeReports(order, {}, JANE);
+      const event = paidEvent(order);
+
+      const first = await deliver(server, event);
+      const replay = await deliver(server, event);
+
+      expect(first.json()).toEqual({ received: true, outcome: 'processed' });
+      expect(replay.statusCode).toBe(200);
+      expect(replay.json()).toEqual({ received: true, outcome: 'duplicate' });
+      expect(stripe.requests).toHaveLength(2);
+      expect(await accountsOf(order)).toHaveLength(1);
+      expect(await recorded(event.id)).toBe(1);
+    });
+
+    it('paid twice (two events for one invoice): one account', async () => {
+      const order = await insertStripeOrder(server, 5);
+      stripeReports(order, {}, JANE);
+      stripeReports(order, {});
+
+      const responses = [await deliver(server, paidEvent(order)), await deliver(server, paidEvent(order))];
+
+      expect(responses.map((response) => response.json())).toEqual([
+        { received: true, outcome: 'processed' },
+        { received: true, outcome: 'processed' },
+      ]);
+      expect(await accountsOf(order)).toHaveLength(1);
+      expect(await orderOf(order)).toMatchObject({ status: 'paid' });
+    });
+
+    it('deleted before paid: the order ends cancelled, with no account', async () => {
+      const order = await insertStripeOrder(server, 1);
+      stripeReports(order, { status: 'canceled' });
+      stripeReports(order, { status: 'canceled' });
+
+      const deleted = await deliver(server, subscriptionEvent('customer.subscription.deleted', order, 'canceled'));
+      expect(await orderOf(order)).toMatchObject({ status: 'cancelled' });
+      const paid = await deliver(server, paidEvent(order));
+
+      expect([deleted.statusCode, paid.statusCode]).toEqual([200, 200]);
+      const final = await orderOf(order);
+      expect(final).toMatchObject({ status: 'cancelled', paidAt: null });
+      expect(final.cancelledAt).toBeInstanceOf(Date);
+      expect(await accountsOf(order)).toEqual([]);
+    });
+
+    it('paid, then deleted: the paid order is cancelled and keeps its account', async () => {
+      const order = await insertStripeOrder(server, 1);
+      stripeReports(order, {}, JANE);
+      stripeReports(order, { status: 'canceled' });
+
+      await deliver(server, paidEvent(order));
+      const response = await deliver(server, subscriptionEvent('customer.subscription.deleted', order, 'canceled'));
+
+      expect(response.json()).toEqual({ received: true, outcome: 'processed' });
+      const final = await orderOf(order);
+      expect(final).toMatchObject({ status: 'cancelled' });
+      expect(final.paidAt).toBeInstanceOf(Date);
+      expect(final.cancelledAt).toBeInstanceOf(Date);
+      expect(await accountsOf(order)).toHaveLength(1);
+    });
+
+    it('updated after deleted: the order stays cancelled', async () => {
+      const order = await insertStripeOrder(server, 1);
+      stripeReports(order, {}, JANE);
+      stripeReports(order, { status: 'canceled' });
+      await deliver(server, paidEvent(order));
+      await deliver(server, subscriptionEvent('customer.subscription.deleted', order, 'canceled'));
+
+      const updated = await deliver(server, subscriptionEvent('customer.subscription.updated', order, 'active'));
+
+      expect(updated.json()).toEqual({ received: true, outcome: 'processed' });
+      expect(await orderOf(order)).toMatchObject({ status: 'cancelled' });
+    });
+
+    it('a replaced incomplete subscription’s deletion does not cancel the order', async () => {
+      const order = await insertStripeOrder(server, 2);
+      const replaced = stripeEvent(
+        'customer.subscription.deleted',
+        subscriptionFor(order, { status: 'canceled', invoiceStatus: 'void', subscriptionId: 'sub_ReplacedBySeatChange' }),
+      );
+
+      expect((await deliver(server, replaced)).json()).toEqual({ received: true, outcome: 'processed' });
+
+      expect(await orderOf(order)).toMatchObject({ status: 'open', cancelledAt: null });
+    });
+
+    it('invoice.payment_failed and customer.subscription.updated change nothing', async () => {
+      const order = await insertStripeOrder(server, 1);
+      const failed = stripeEvent('invoice.payment_failed', invoiceFor(order, { invoiceStatus: 'open' }));
+      const updated = subscriptionEvent('customer.subscription.updated', order, 'incomplete');
+
+      const responses = [await deliver(server, failed), await deliver(server, updated)];
+
+      expect(responses.map((response) => response.json())).toEqual([
+        { received: true, outcome: 'processed' },
+        { received: true, outcome: 'processed' },
+      ]);
+      expect(await orderOf(order)).toMatchObject({ status: 'open', paidAt: null, cancelledAt: null });
+      expect(await recorded(failed.id)).toBe(1);
+      expect(stripe.requests).toEqual([]);
+    });
+  });
+
+  describe('what is not ours', () => {
+    it('acknowledges an event type outside the allow-list and ignores it', async () => {
+      const event = stripeEvent('customer.created', fixture('customer'));
+
+      const response = await deliver(server, event);
+
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({ received: true, outcome: 'ignored' });
+      expect(await recorded(event.id)).toBe(0);
+    });
+
+    it('ignores an invoice without our transactionId metadata', async () => {
+      const order = await insertStripeOrder(server, 1);
+      const invoice = invoiceFor(order);
+      invoice.parent = { quote_details: null, subscription_details: { metadata: {}, subscription: order.subscriptionId }, type: 'subscription_details' };
+
+      expect((await deliver(server, stripeEvent('invoice.paid', invoice))).json()).toEqual({ received: true, outcome: 'ignored' });
+      expect(await orderOf(order)).toMatchObject({ status: 'open' });
+    });
+
+    it('ignores an order this database does not hold', async () => {
+      const stranger = { ...(await insertStripeOrder(server, 1)), transactionId: 'txn_from_another_environment' };
+
+      expect((await deliver(server, paidEvent(stranger))).json()).toEqual({ received: true, outcome: 'ignored' });
+    });
+  });
+
+  describe('signatures', () => {
+    it.each([
+      ['signed with another secret', { secret: 'whsec_notTheEndpointsSecret' }],
+      ['signed more than 300 s ago', { timestamp: Math.floor(Date.now() / 1000) - 301 }],
+      ['without a Stripe-Signature header', { signature: null }],
+      ['with a malformed header', { signature: 'not-a-signature' }],
+    ])('answers 400 { error } with no effect when %s', async (_case, options) => {
+      const order = await insertStripeOrder(server, 1);
+      const event = paidEvent(order);
+
+      const response = await deliver(server, event, options);
+
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({ error: 'Webhook signature verification failed.' });
+      expect(await orderOf(order)).toMatchObject({ status: 'open' });
+      expect(await recorded(event.id)).toBe(0);
+      expect(stripe.requests).toEqual([]);
+    });
+
+    it('answers 400 when the signed body was altered on the way', async () => {
+      const order = await insertStripeOrder(server, 1);
+      const genuine = JSON.stringify(paidEvent(order), null, 2);
+      const signature = Stripe.webhooks.generateTestHeaderString({ payload: genuine, secret: TEST_WEBHOOK_SECRET });
+      const altered = genuine.replace('"livemode": false', '"livemode": true');
+
+      const response = await deliver(server, altered, { signature });
+
+      expect(response.statusCode).toBe(400);
+      expect(await orderOf(order)).toMatchObject({ status: 'open' });
+      expect(stripe.requests).toEqual([]);
+    });
+
+    it('answers 400 for a body that is not JSON, even when signed', async () => {
+      const response = await deliver(server, 'not json');
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({ error: 'Webhook signature verification failed.' });
+    });
+
+    it('answers 400 for another content type', async () => {
+      const order = await insertStripeOrder(server, 1);
+      const response = await deliver(server, paidEvent(order), { contentType: 'text/plain' });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({ error: expect.any(String) });
+    });
+  });
+
+  describe('failures on our side', () => {
+    it('answers 500 when Stripe cannot be asked, leaves the event unrecorded, and processes the retry', async () => {
+      const order = await insertStripeOrder(server, 1);
+      stripe.on('GET', subscriptionPath(order), 500, fixture('error-api'), { 'stripe-should-retry': 'false' });
+      const event = paidEvent(order);
+
+      const failed = await deliver(server, event);
+
+      expect(failed.statusCode).toBe(500);
+      expect(failed.json()).toEqual({ error: 'The event could not be processed now; it will be retried.' });
+      expect(await recorded(event.id)).toBe(0);
+
+      stripeReports(order, {}, JANE);
+      const retried = await deliver(server, event);
+      expect(retried.json()).toEqual({ received: true, outcome: 'processed' });
+      expect(await orderOf(order)).toMatchObject({ status: 'paid' });
+    });
+  });
+});
