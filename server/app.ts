@@ -16,6 +16,7 @@ import type { OrderServices } from './orders/orderContext';
 import type { PaymentProvider } from './payments/provider';
 import { createIntentRoute } from './routes/createIntent';
 import { finalizeRoute } from './routes/finalize';
+import { finalizeReturnRoute } from './routes/finalizeReturn';
 import { handoffRedeemRoute } from './routes/handoffRedeem';
 import { healthRoute } from './routes/health';
 import { publicConfigRoute } from './routes/publicConfig';
@@ -64,6 +65,7 @@ export async function buildApp({ config, db, provider, distDir }: AppOptions): P
     await api.register(createIntentRoute, services);
     await api.register(updateIntentRoute, services);
     await api.register(finalizeRoute, services);
+    await api.register(finalizeReturnRoute, services);
     await api.register(handoffRedeemRoute, services);
     if (provider.name === 'sandbox') {
       await api.register(sandboxConfirmRoute, services);

@@ -24,6 +24,7 @@ export const CHECKOUT_ERRORS = {
   providerUnavailable: 'The payment provider could not complete the request. Please try again.',
   emailInvalid: 'Email is invalid',
   nameRequired: 'Name is required',
+  buyerUnknown: 'The payment carries no billing name and email. Please contact support.',
 } as const;
 
 /** The messages of POST /api/stripe/webhook (Stripe shows them in the endpoint's delivery log). */

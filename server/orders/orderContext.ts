@@ -22,5 +22,11 @@ export async function findOrder(db: Database, transactionId: string): Promise<Or
   return order;
 }
 
+/** The order whose current first invoice is paid by PaymentIntent `paymentIntentId`, or undefined. */
+export async function findOrderByPaymentIntent(db: Database, paymentIntentId: string): Promise<Order | undefined> {
+  const [order] = await db.select().from(orders).where(eq(orders.paymentIntentId, paymentIntentId));
+  return order;
+}
+
 /** The long-lived part of an OrderContext, given to the routes; each request adds its own logger. */
 export type OrderServices = Omit<OrderContext, 'log'>;

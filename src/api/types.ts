@@ -62,6 +62,29 @@ export interface FinalizeResponse {
   loginDetails: LoginDetails;
 }
 
+/**
+ * Body of POST /api/finalize-from-payment-intent: the parameters Stripe appends to the return URL after a
+ * redirect (3-D Secure) brings the buyer back to /payment-success (`payment_intent`,
+ * `payment_intent_client_secret`). The client secret is the buyer's proof of the checkout.
+ */
+export interface FinalizeReturnRequest {
+  paymentIntentId: string;
+  clientSecret: string;
+}
+
+/**
+ * Response of POST /api/finalize-from-payment-intent: the finalize response plus what the page stores with it
+ * (spec §3 record): seatCount, totalAmount (dollars per month), email, name and transactionId.
+ */
+export interface FinalizeReturnResponse extends FinalizeResponse {
+  seatCount: number;
+  /** Monthly total in dollars (spec §3). */
+  totalAmount: number;
+  email: string;
+  name: string;
+  transactionId: string;
+}
+
 /** Response of GET /api/config: what the browser may know about the server's set-up. */
 export interface PublicConfig {
   paymentProvider: 'sandbox' | 'stripe';
