@@ -1,10 +1,20 @@
 /**
  * The success-page statechart (spec §2 "Payment-success page", §4 "Success page", §8 toasts): reads the stored
  * payment record, shows it, copies credentials, and hands the buyer on to the success site with the token.
- * No DOM here: storage, clipboard and navigation are invoked actors or emitted events.
+ * After a 3-D Secure redirect return (issue 4 item 8) there is no stored record: the address's PaymentIntent
+ * parameters, given as input, finalize the order and the answer is stored as the record.
+ * No DOM here: storage, clipboard and navigation are invoked actors or emitted events; the page passes the
+ * address's query string as input.
  */
 import { assign, emit, fromPromise, setup } from 'xstate';
-import { clearPaymentRecord, readPaymentRecord, type PaymentRecordReading, type PaymentSuccessRecord } from '../api/paymentRecord';
+import {
+  clearPaymentRecord,
+  readPaymentRecord,
+  savePaymentRecord,
+  type PaymentRecordReading,
+  type PaymentSuccessRecord,
+} from '../api/paymentRecord';
+import { finalizeFromPaymentReturn, readPaymentReturn, type PaymentReturn } from '../api/paymentReturn';
 import { resolveSuccessSiteUrl } from '../api/successSite';
 import { copyText } from '../browser/clipboard';
 import { TOASTS, type ToastMessage } from './toasts';
@@ -12,9 +22,16 @@ import { TOASTS, type ToastMessage } from './toasts';
 /** Which credential a copy button copies. */
 export type CredentialField = 'email' | 'password';
 
+/** The page's query string (`location.search`); absent in tests that do not care. */
+export interface PaymentSuccessInput {
+  search?: string;
+}
+
 export interface PaymentSuccessContext {
   record: PaymentSuccessRecord | null;
   copyField: CredentialField;
+  /** The redirect return's PaymentIntent parameters, when the address carries them. */
+  paymentReturn: PaymentReturn | null;
 }
 
 export type PaymentSuccessEvent =
@@ -34,17 +51,20 @@ function outputOf<T>(event: unknown): T {
 export const paymentSuccessMachine = setup({
   types: {
     context: {} as PaymentSuccessContext,
+    input: {} as PaymentSuccessInput | undefined,
     events: {} as PaymentSuccessEvent,
     emitted: {} as PaymentSuccessEmitted,
   },
   actors: {
     loadPaymentRecord: fromPromise<PaymentRecordReading>(async () => readPaymentRecord()),
+    finalizeFromPaymentReturn: fromPromise<PaymentSuccessRecord, PaymentReturn>(({ input }) => finalizeFromPaymentReturn(input)),
     copyToClipboard: fromPromise<void, { text: string }>(({ input }) => copyText(input.text)),
     resolveSuccessSiteUrl: fromPromise<string, { token: string }>(({ input }) => resolveSuccessSiteUrl(input.token)),
   },
   guards: {
     recordFound: ({ event }) => outputOf<PaymentRecordReading>(event).kind === 'found',
     recordCorrupt: ({ event }) => outputOf<PaymentRecordReading>(event).kind === 'corrupt',
+    returnedFromRedirect: ({ context }) => context.paymentReturn !== null,
     hasToken: ({ context }) => typeof context.record?.token === 'string' && context.record.token.length > 0,
   },
   actions: {
@@ -54,6 +74,8 @@ export const paymentSuccessMachine = setup({
         return reading.kind === 'found' ? reading.record : null;
       },
     }),
+    assignReturnedRecord: assign({ record: ({ event }) => outputOf<PaymentSuccessRecord>(event) }),
+    storeReturnedRecord: ({ event }) => savePaymentRecord(outputOf<PaymentSuccessRecord>(event)),
     assignCopyField: assign({
       copyField: ({ event }) => (event.type === 'COPY_CLICKED' ? event.field : 'email'),
     }),
@@ -68,7 +90,7 @@ export const paymentSuccessMachine = setup({
   },
 }).createMachine({
   id: 'paymentSuccess',
-  context: { record: null, copyField: 'email' },
+  context: ({ input }) => ({ record: null, copyField: 'email', paymentReturn: readPaymentReturn(input?.search ?? '') }),
   initial: 'loading',
   states: {
     loading: {
@@ -77,13 +99,23 @@ export const paymentSuccessMachine = setup({
         onDone: [
           { guard: 'recordFound', target: 'ready', actions: 'assignRecord' },
           { guard: 'recordCorrupt', target: 'corrupt', actions: 'notifyLoadFailed' },
+          { guard: 'returnedFromRedirect', target: 'finalizingReturn' },
           { target: 'noData', actions: 'notifyNoPaymentData' },
         ],
         onError: { target: 'corrupt', actions: 'notifyLoadFailed' },
       },
     },
+    finalizingReturn: {
+      invoke: {
+        src: 'finalizeFromPaymentReturn',
+        input: ({ context }) => context.paymentReturn!,
+        onDone: { target: 'ready', actions: ['storeReturnedRecord', 'assignReturnedRecord'] },
+        onError: { target: 'returnFailed', actions: 'notifyLoadFailed' },
+      },
+    },
     noData: {},
     corrupt: {},
+    returnFailed: {},
     ready: {
       initial: 'viewing',
       on: {

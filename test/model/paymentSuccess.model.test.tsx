@@ -11,6 +11,7 @@ import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import type { AnyEventObject, AnyMachineSnapshot } from 'xstate';
 import type { PaymentRecordReading, PaymentSuccessRecord } from '../../src/api/paymentRecord';
+import type { PaymentReturn } from '../../src/api/paymentReturn';
 import { formatDollars } from '../../src/domain/pricing';
 import { paymentSuccessMachine } from '../../src/machines/paymentSuccessMachine';
 import { TOASTS } from '../../src/machines/toasts';
@@ -33,6 +34,8 @@ const RECORD: PaymentSuccessRecord = {
   transactionId: 'txn_model',
 };
 const SUCCESS_SITE_URL = 'http://localhost:5174/?token=model-handoff-token';
+/** The query string a 3-D Secure redirect returns with (issue 4 item 8): with nothing stored, the page finalizes. */
+const RETURN_SEARCH = 'payment_intent=pi_model&payment_intent_client_secret=pi_model_secret_x&redirect_status=succeeded';
 
 const READINGS: PaymentRecordReading[] = [
   { kind: 'found', record: RECORD },
@@ -53,6 +56,7 @@ function modelEvents(snapshot: Snapshot): AnyEventObject[] {
     const done = (output?: unknown) => ({ type: `xstate.done.actor.${id}`, output, actorId: id });
     const error = { type: `xstate.error.actor.${id}`, error: new Error('refused'), actorId: id };
     if (id.endsWith('paymentSuccess.loading')) events.push(...READINGS.map(done), error);
+    if (id.endsWith('paymentSuccess.finalizingReturn')) events.push(done(RECORD), error);
     if (id.endsWith('paymentSuccess.ready.copying')) events.push(done(), error);
     if (id.endsWith('paymentSuccess.redirecting')) events.push(done(SUCCESS_SITE_URL), error);
   }
@@ -73,30 +77,38 @@ const dropStart = <T extends { steps: Array<{ event: AnyEventObject }> }>(path: 
 });
 const shortestPaths = model.getShortestPaths().map(dropStart);
 const simplePaths = model.getSimplePaths().map(dropStart);
+// From a redirect return's address, the paths that go through finalizing from it (the rest repeat the above).
+const RETURN_INPUT = { search: RETURN_SEARCH };
+const throughReturn = <T extends { steps: Array<{ state: unknown }> }>(path: T) =>
+  path.steps.some((step) => (step.state as Snapshot).matches('finalizingReturn'));
+const returnShortestPaths = model.getShortestPaths({ input: RETURN_INPUT }).map(dropStart).filter(throughReturn);
+const returnSimplePaths = model.getSimplePaths({ input: RETURN_INPUT }).map(dropStart).filter(throughReturn);
 
-type ActorKind = 'load' | 'copy' | 'resolve';
+type ActorKind = 'load' | 'finalize' | 'copy' | 'resolve';
 
 /** Which call each invoking state of the success page makes. */
 const ACTOR_BY_STATE: Record<string, ActorKind> = {
   'paymentSuccess.loading': 'load',
+  'paymentSuccess.finalizingReturn': 'finalize',
   'paymentSuccess.ready.copying': 'copy',
   'paymentSuccess.redirecting': 'resolve',
 };
 
-function renderPage() {
+function renderPage(search: string) {
   const calls = new PendingCalls<ActorKind>(ACTOR_BY_STATE);
   const machine = paymentSuccessMachine.provide({
     actors: {
       loadPaymentRecord: calls.actor<PaymentRecordReading, unknown>('load'),
+      finalizeFromPaymentReturn: calls.actor<PaymentSuccessRecord, PaymentReturn>('finalize'),
       copyToClipboard: calls.actor<void, { text: string }>('copy'),
       resolveSuccessSiteUrl: calls.actor<string, { token: string }>('resolve'),
     },
     actions: { clearStoredRecord: () => window.sessionStorage.removeItem('paymentSuccess') },
   });
   const redirect = vi.fn();
-  const location = memoryLocation({ path: '/payment-success' });
+  const location = memoryLocation({ path: '/payment-success', searchPath: search });
   render(
-    <Router hook={location.hook}>
+    <Router hook={location.hook} searchHook={location.searchHook}>
       <PaymentSuccessPage machine={machine} redirect={redirect} />
       <AppToaster />
     </Router>,
@@ -127,12 +139,17 @@ function expectToast(text: string): void {
 /** What the buyer sees in `state`, and the toast or redirect that the step into it caused. */
 function expectPageShows(page: Page, state: AnyMachineSnapshot, event: AnyEventObject | undefined): void {
   const record = state.context.record as PaymentSuccessRecord | null;
-  expect(screen.queryByText('Loading payment details...') !== null).toBe(state.matches('loading'));
+  expect(screen.queryByText('Loading payment details...') !== null).toBe(
+    state.matches('loading') || state.matches('finalizingReturn'),
+  );
   if (state.matches('noData')) {
     expect(screen.getByText('No payment found')).toBeInTheDocument();
     expectToast(TOASTS.noPaymentData.description);
   }
-  if (state.matches('corrupt')) expectToast(TOASTS.loadFailed.description);
+  if (state.matches('corrupt') || state.matches('returnFailed')) {
+    expect(screen.getByText('We could not read your payment details')).toBeInTheDocument();
+    expectToast(TOASTS.loadFailed.description);
+  }
   if (record && !state.matches('redirected')) {
     expect(screen.getByRole('heading', { name: 'Payment Successful!' })).toBeInTheDocument();
     expect(screen.getByText('Your AI training subscription has been activated')).toBeInTheDocument();
@@ -154,11 +171,11 @@ function expectPageShows(page: Page, state: AnyMachineSnapshot, event: AnyEventO
   }
 }
 
-async function runPath(path: (typeof shortestPaths)[number]): Promise<void> {
+async function runPath(path: (typeof shortestPaths)[number], input?: typeof RETURN_INPUT): Promise<void> {
   window.sessionStorage.setItem('paymentSuccess', JSON.stringify(RECORD));
-  const page = renderPage();
+  const page = renderPage(input?.search ?? '');
   await advance(0);
-  const initial = model.testLogic.getInitialSnapshot(null as never, undefined) as AnyMachineSnapshot;
+  const initial = model.testLogic.getInitialSnapshot(null as never, input) as AnyMachineSnapshot;
   expectPageShows(page, initial, undefined);
   coverage.record(initial);
   try {
@@ -181,6 +198,12 @@ describe(`payment-success statechart: ${shortestPaths.length} shortest paths`, (
 describe(`payment-success statechart: ${simplePaths.length} simple paths`, () => {
   it.each(simplePaths.map((path) => [path.description, path] as const))('%s', async (_description, path) => {
     await runPath(path);
+  });
+});
+
+describe(`payment-success statechart after a redirect return: ${returnShortestPaths.length} shortest and ${returnSimplePaths.length} simple paths`, () => {
+  it.each([...returnShortestPaths, ...returnSimplePaths].map((path) => [path.description, path] as const))('%s', async (_description, path) => {
+    await runPath(path, RETURN_INPUT);
   });
 });
 

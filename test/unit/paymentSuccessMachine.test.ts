@@ -1,7 +1,11 @@
-/** The success-page statechart (spec §2, §4, §8) with its storage, clipboard and config actors swapped. */
+/**
+ * The success-page statechart (spec §2, §4, §8; issue 4 item 8 redirect return) with its storage, clipboard,
+ * finalize and config actors swapped.
+ */
 import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import type { PaymentRecordReading, PaymentSuccessRecord } from '../../src/api/paymentRecord';
+import type { PaymentReturn } from '../../src/api/paymentReturn';
 import { paymentSuccessMachine, type PaymentSuccessEmitted } from '../../src/machines/paymentSuccessMachine';
 
 const record: PaymentSuccessRecord = {
@@ -15,12 +19,30 @@ const record: PaymentSuccessRecord = {
   transactionId: 'txn_1',
 };
 
-function start(reading: PaymentRecordReading, options: { copyFails?: boolean; configFails?: boolean } = {}) {
+/** The query string 3-D Secure's redirect brings the buyer back with. */
+const RETURN_SEARCH = '?payment_intent=pi_1&payment_intent_client_secret=pi_1_secret_2&redirect_status=succeeded';
+
+interface StartOptions {
+  copyFails?: boolean;
+  configFails?: boolean;
+  /** The page's query string (machine input). */
+  search?: string;
+  finalizeFails?: boolean;
+}
+
+function start(reading: PaymentRecordReading, options: StartOptions = {}) {
   const copied: string[] = [];
   const cleared = vi.fn();
+  const stored = vi.fn();
+  const finalized: PaymentReturn[] = [];
   const machine = paymentSuccessMachine.provide({
     actors: {
       loadPaymentRecord: fromPromise(async () => reading),
+      finalizeFromPaymentReturn: fromPromise(async ({ input }: { input: PaymentReturn }) => {
+        finalized.push(input);
+        if (options.finalizeFails) throw new Error('Unknown checkout');
+        return record;
+      }),
       copyToClipboard: fromPromise(async ({ input }: { input: { text: string } }) => {
         if (options.copyFails) throw new Error('denied');
         copied.push(input.text);
@@ -30,14 +52,14 @@ function start(reading: PaymentRecordReading, options: { copyFails?: boolean; co
         return `http://localhost:5174/?token=${input.token}`;
       }),
     },
-    actions: { clearStoredRecord: cleared },
+    actions: { clearStoredRecord: cleared, storeReturnedRecord: ({ event }) => stored((event as unknown as { output: unknown }).output) },
   });
-  const actor = createActor(machine);
+  const actor = createActor(machine, { input: { search: options.search ?? '' } });
   const emitted: PaymentSuccessEmitted[] = [];
   actor.on('*', (event) => emitted.push(event as PaymentSuccessEmitted));
   actor.start();
   const toasts = () => emitted.flatMap((e) => (e.type === 'toast' ? [`${e.toast.title}: ${e.toast.description}`] : []));
-  return { actor, emitted, copied, cleared, toasts };
+  return { actor, emitted, copied, cleared, stored, finalized, toasts };
 }
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
@@ -63,6 +85,42 @@ describe('payment-success statechart', () => {
     await settle();
     expect(actor.getSnapshot().matches('corrupt')).toBe(true);
     expect(toasts()).toEqual(['Error: Failed to load payment details. Please contact support.']);
+  });
+
+  describe('after a 3-D Secure redirect return', () => {
+    it('finalizes from the address when nothing is stored, stores the record and shows it', async () => {
+      const { actor, finalized, stored, toasts } = start({ kind: 'missing' }, { search: RETURN_SEARCH });
+      const visited: unknown[] = [];
+      actor.subscribe((snapshot) => visited.push(snapshot.value));
+      await settle();
+      expect(visited).toEqual(['finalizingReturn', { ready: 'viewing' }]);
+      expect(finalized).toEqual([{ paymentIntentId: 'pi_1', clientSecret: 'pi_1_secret_2', redirectStatus: 'succeeded' }]);
+      expect(stored).toHaveBeenCalledWith(record);
+      expect(actor.getSnapshot().context.record).toEqual(record);
+      expect(toasts()).toEqual([]);
+    });
+
+    it("shows the 'Error' toast and stops in returnFailed when finalize fails", async () => {
+      const { actor, stored, toasts } = start({ kind: 'missing' }, { search: RETURN_SEARCH, finalizeFails: true });
+      await settle();
+      expect(actor.getSnapshot().matches('returnFailed')).toBe(true);
+      expect(stored).not.toHaveBeenCalled();
+      expect(toasts()).toEqual(['Error: Failed to load payment details. Please contact support.']);
+    });
+
+    it('prefers a stored record to the address and does not finalize again', async () => {
+      const { actor, finalized } = start({ kind: 'found', record }, { search: RETURN_SEARCH });
+      await settle();
+      expect(actor.getSnapshot().matches('ready')).toBe(true);
+      expect(finalized).toEqual([]);
+    });
+
+    it('needs both payment_intent and its client secret; otherwise there is no payment data', async () => {
+      const { actor, finalized } = start({ kind: 'missing' }, { search: '?payment_intent=pi_1&redirect_status=succeeded' });
+      await settle();
+      expect(actor.getSnapshot().matches('noData')).toBe(true);
+      expect(finalized).toEqual([]);
+    });
   });
 
   it('copies the email and the password with their toasts', async () => {

@@ -13,7 +13,7 @@ describe('docs/statechart.md (issue 3: a diagram that cannot drift)', () => {
     for (const state of ['init', 'idle', 'pendingSeats', 'updating', 'submitting', 'finalizing', 'success']) {
       expect(doc).toContain(`state "${state}" as checkout_${state}`);
     }
-    for (const state of ['loading', 'noData', 'corrupt', 'ready', 'redirecting']) {
+    for (const state of ['loading', 'finalizingReturn', 'noData', 'corrupt', 'returnFailed', 'ready', 'redirecting']) {
       expect(doc).toContain(`state "${state}" as paymentSuccess_${state}`);
     }
   });

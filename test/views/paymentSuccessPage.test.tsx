@@ -9,6 +9,7 @@ import { PAYMENT_RECORD_KEY, savePaymentRecord, type PaymentRecordReading, type 
 import { paymentSuccessMachine } from '../../src/machines/paymentSuccessMachine';
 import { AppToaster } from '../../src/views/toasts/AppToaster';
 import { PaymentSuccessPage } from '../../src/views/success/PaymentSuccessPage';
+import { stubFetch } from './support/fakeFetch';
 import { advance, deferred } from './support/timers';
 
 const RECORD: PaymentSuccessRecord = {
@@ -40,11 +41,12 @@ function testMachine(actors: FakeSuccessActors = {}) {
   });
 }
 
-function renderSuccess(actors: FakeSuccessActors = {}) {
+/** Renders /payment-success; `search` is the address's query string (without '?'). */
+function renderSuccess(actors: FakeSuccessActors = {}, search = '') {
   const redirect = vi.fn<(url: string) => void>();
-  const location = memoryLocation({ path: '/payment-success' });
+  const location = memoryLocation({ path: '/payment-success', searchPath: search });
   render(
-    <Router hook={location.hook}>
+    <Router hook={location.hook} searchHook={location.searchHook}>
       <PaymentSuccessPage machine={testMachine(actors)} redirect={redirect} />
       <AppToaster />
     </Router>,
@@ -59,6 +61,7 @@ beforeEach(() => {
 afterEach(() => {
   act(() => toast.remove());
   vi.useRealTimers();
+  vi.unstubAllGlobals();
 });
 
 describe('payment-success page', () => {
@@ -106,6 +109,42 @@ describe('payment-success page', () => {
     expect(screen.getByText('Error')).toBeInTheDocument();
     expect(screen.getByText('Failed to load payment details. Please contact support.')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Return to checkout' })).toBeInTheDocument();
+  });
+
+  describe('after a 3-D Secure redirect return (nothing stored)', () => {
+    const RETURN_SEARCH = 'payment_intent=pi_3Ret&payment_intent_client_secret=pi_3Ret_secret_Abc&redirect_status=succeeded';
+
+    it('finalizes from the address, shows the order and stores the record', async () => {
+      const finalize = deferred<void>();
+      const bodies: unknown[] = [];
+      stubFetch({
+        '/api/finalize-from-payment-intent': (body) => {
+          bodies.push(body);
+          return { status: 200, body: RECORD };
+        },
+      });
+      renderSuccess({ load: async () => { await finalize.promise; return { kind: 'missing' }; } }, RETURN_SEARCH);
+      expect(screen.getByText('Loading payment details...')).toBeInTheDocument();
+
+      finalize.resolve();
+      await advance();
+
+      expect(bodies).toEqual([{ paymentIntentId: 'pi_3Ret', clientSecret: 'pi_3Ret_secret_Abc' }]);
+      expect(screen.getByRole('heading', { name: 'Payment Successful!' })).toBeInTheDocument();
+      expect(screen.getByText('S3cret-pass')).toBeInTheDocument();
+      expect(JSON.parse(window.sessionStorage.getItem(PAYMENT_RECORD_KEY) ?? 'null')).toEqual(RECORD);
+    });
+
+    it("toasts 'Failed to load payment details. Please contact support.' when the server refuses", async () => {
+      stubFetch({ '/api/finalize-from-payment-intent': () => ({ status: 404, body: { error: 'Unknown checkout' } }) });
+      renderSuccess({}, RETURN_SEARCH);
+      await advance();
+
+      expect(screen.getByText('Error')).toBeInTheDocument();
+      expect(screen.getByText('Failed to load payment details. Please contact support.')).toBeInTheDocument();
+      expect(screen.getByRole('heading', { name: 'We could not read your payment details' })).toBeInTheDocument();
+      expect(window.sessionStorage.getItem(PAYMENT_RECORD_KEY)).toBeNull();
+    });
   });
 
   it('copies the email and the password, and reports a failed copy', async () => {

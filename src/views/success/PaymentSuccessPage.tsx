@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import styled from 'styled-components';
-import { Link } from 'wouter';
+import { Link, useSearch } from 'wouter';
 import { paymentSuccessMachine } from '../../machines/paymentSuccessMachine';
 import { LoadingStatus } from '../shared/Spinner';
 import { showToast } from '../toasts/showToast';
@@ -17,10 +17,14 @@ export interface PaymentSuccessPageProps {
 
 const browserRedirect = (url: string) => window.location.assign(url);
 
-/** The confirmation page (/payment-success): reads the stored payment record and hands the buyer on. */
+/**
+ * The confirmation page (/payment-success): reads the stored payment record, or finalizes from the address's
+ * PaymentIntent parameters after a 3-D Secure redirect return, and hands the buyer on.
+ */
 export function PaymentSuccessPage({ machine = paymentSuccessMachine, redirect = browserRedirect }: PaymentSuccessPageProps) {
+  const search = useSearch();
   return (
-    <PaymentSuccessActor.Provider logic={machine}>
+    <PaymentSuccessActor.Provider logic={machine} options={{ input: { search } }}>
       <PaymentSuccessContent redirect={redirect} />
     </PaymentSuccessActor.Provider>
   );
@@ -43,9 +47,13 @@ function usePaymentSuccessEvents(redirect: (url: string) => void): void {
 
 function PaymentSuccessContent({ redirect }: { redirect: (url: string) => void }) {
   usePaymentSuccessEvents(redirect);
-  const loading = PaymentSuccessActor.useSelector((snapshot) => snapshot.matches('loading'));
+  const loading = PaymentSuccessActor.useSelector(
+    (snapshot) => snapshot.matches('loading') || snapshot.matches('finalizingReturn'),
+  );
   const record = PaymentSuccessActor.useSelector((snapshot) => snapshot.context.record);
-  const corrupt = PaymentSuccessActor.useSelector((snapshot) => snapshot.matches('corrupt'));
+  const unreadable = PaymentSuccessActor.useSelector(
+    (snapshot) => snapshot.matches('corrupt') || snapshot.matches('returnFailed'),
+  );
 
   return (
     <Page>
@@ -56,9 +64,9 @@ function PaymentSuccessContent({ redirect }: { redirect: (url: string) => void }
           <PaymentDetails record={record} />
         ) : (
           <Missing>
-            <h1>{corrupt ? 'We could not read your payment details' : 'No payment found'}</h1>
+            <h1>{unreadable ? 'We could not read your payment details' : 'No payment found'}</h1>
             <p>
-              {corrupt
+              {unreadable
                 ? 'Please contact support if you completed a purchase.'
                 : 'This page is shown after a purchase. Start from the checkout to place an order.'}
             </p>
