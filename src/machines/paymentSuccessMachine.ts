@@ -40,7 +40,9 @@ export type PaymentSuccessEvent =
 
 export type PaymentSuccessEmitted =
   | { type: 'toast'; toast: ToastMessage }
-  | { type: 'redirectRequested'; url: string };
+  | { type: 'redirectRequested'; url: string }
+  /** The returned payment is finalized and stored: its client secret should leave the address bar and history. */
+  | { type: 'paymentReturnConsumed' };
 
 const FIELD_LABELS: Record<CredentialField, 'Email' | 'Password'> = { email: 'Email', password: 'Password' };
 
@@ -87,6 +89,7 @@ export const paymentSuccessMachine = setup({
     notifyCopyFailed: emit({ type: 'toast', toast: TOASTS.copyFailed }),
     notifyRedirectFailed: emit({ type: 'toast', toast: TOASTS.redirectFailed }),
     requestRedirect: emit(({ event }) => ({ type: 'redirectRequested' as const, url: outputOf<string>(event) })),
+    announcePaymentReturnConsumed: emit({ type: 'paymentReturnConsumed' }),
   },
 }).createMachine({
   id: 'paymentSuccess',
@@ -109,7 +112,7 @@ export const paymentSuccessMachine = setup({
       invoke: {
         src: 'finalizeFromPaymentReturn',
         input: ({ context }) => context.paymentReturn!,
-        onDone: { target: 'ready', actions: ['storeReturnedRecord', 'assignReturnedRecord'] },
+        onDone: { target: 'ready', actions: ['storeReturnedRecord', 'assignReturnedRecord', 'announcePaymentReturnConsumed'] },
         onError: { target: 'returnFailed', actions: 'notifyLoadFailed' },
       },
     },

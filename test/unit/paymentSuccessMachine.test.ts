@@ -89,7 +89,7 @@ describe('payment-success statechart', () => {
 
   describe('after a 3-D Secure redirect return', () => {
     it('finalizes from the address when nothing is stored, stores the record and shows it', async () => {
-      const { actor, finalized, stored, toasts } = start({ kind: 'missing' }, { search: RETURN_SEARCH });
+      const { actor, emitted, finalized, stored, toasts } = start({ kind: 'missing' }, { search: RETURN_SEARCH });
       const visited: unknown[] = [];
       actor.subscribe((snapshot) => visited.push(snapshot.value));
       await settle();
@@ -98,12 +98,14 @@ describe('payment-success statechart', () => {
       expect(stored).toHaveBeenCalledWith(record);
       expect(actor.getSnapshot().context.record).toEqual(record);
       expect(toasts()).toEqual([]);
+      expect(emitted).toContainEqual({ type: 'paymentReturnConsumed' });
     });
 
     it("shows the 'Error' toast and stops in returnFailed when finalize fails", async () => {
-      const { actor, stored, toasts } = start({ kind: 'missing' }, { search: RETURN_SEARCH, finalizeFails: true });
+      const { actor, emitted, stored, toasts } = start({ kind: 'missing' }, { search: RETURN_SEARCH, finalizeFails: true });
       await settle();
       expect(actor.getSnapshot().matches('returnFailed')).toBe(true);
+      expect(emitted).not.toContainEqual({ type: 'paymentReturnConsumed' });
       expect(stored).not.toHaveBeenCalled();
       expect(toasts()).toEqual(['Error: Failed to load payment details. Please contact support.']);
     });

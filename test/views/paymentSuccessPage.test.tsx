@@ -44,14 +44,14 @@ function testMachine(actors: FakeSuccessActors = {}) {
 /** Renders /payment-success; `search` is the address's query string (without '?'). */
 function renderSuccess(actors: FakeSuccessActors = {}, search = '') {
   const redirect = vi.fn<(url: string) => void>();
-  const location = memoryLocation({ path: '/payment-success', searchPath: search });
+  const location = memoryLocation({ path: '/payment-success', searchPath: search, record: true });
   render(
     <Router hook={location.hook} searchHook={location.searchHook}>
       <PaymentSuccessPage machine={testMachine(actors)} redirect={redirect} />
       <AppToaster />
     </Router>,
   );
-  return { redirect };
+  return { redirect, location };
 }
 
 beforeEach(() => {
@@ -123,8 +123,9 @@ describe('payment-success page', () => {
           return { status: 200, body: RECORD };
         },
       });
-      renderSuccess({ load: async () => { await finalize.promise; return { kind: 'missing' }; } }, RETURN_SEARCH);
+      const { location } = renderSuccess({ load: async () => { await finalize.promise; return { kind: 'missing' }; } }, RETURN_SEARCH);
       expect(screen.getByText('Loading payment details...')).toBeInTheDocument();
+      expect(location.history).toEqual([`/payment-success?${RETURN_SEARCH}`]);
 
       finalize.resolve();
       await advance();
@@ -133,13 +134,17 @@ describe('payment-success page', () => {
       expect(screen.getByRole('heading', { name: 'Payment Successful!' })).toBeInTheDocument();
       expect(screen.getByText('S3cret-pass')).toBeInTheDocument();
       expect(JSON.parse(window.sessionStorage.getItem(PAYMENT_RECORD_KEY) ?? 'null')).toEqual(RECORD);
+      // The client secret left the address: the return address was replaced by the bare page.
+      expect(location.history).toEqual(['/payment-success']);
     });
 
     it("toasts 'Failed to load payment details. Please contact support.' when the server refuses", async () => {
       stubFetch({ '/api/finalize-from-payment-intent': () => ({ status: 404, body: { error: 'Unknown checkout' } }) });
-      renderSuccess({}, RETURN_SEARCH);
+      const { location } = renderSuccess({}, RETURN_SEARCH);
       await advance();
 
+      // Kept, so a reload tries again.
+      expect(location.history).toEqual([`/payment-success?${RETURN_SEARCH}`]);
       expect(screen.getByText('Error')).toBeInTheDocument();
       expect(screen.getByText('Failed to load payment details. Please contact support.')).toBeInTheDocument();
       expect(screen.getByRole('heading', { name: 'We could not read your payment details' })).toBeInTheDocument();

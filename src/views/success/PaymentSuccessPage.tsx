@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import styled from 'styled-components';
-import { Link, useSearch } from 'wouter';
+import { Link, useLocation, useSearch } from 'wouter';
 import { paymentSuccessMachine } from '../../machines/paymentSuccessMachine';
 import { LoadingStatus } from '../shared/Spinner';
 import { showToast } from '../toasts/showToast';
@@ -32,6 +32,7 @@ export function PaymentSuccessPage({ machine = paymentSuccessMachine, redirect =
 
 function usePaymentSuccessEvents(redirect: (url: string) => void): void {
   const actorRef = PaymentSuccessActor.useActorRef();
+  const [, navigate] = useLocation();
   const redirectRef = useRef(redirect);
   useEffect(() => {
     redirectRef.current = redirect;
@@ -40,9 +41,11 @@ function usePaymentSuccessEvents(redirect: (url: string) => void): void {
     const subscriptions = [
       actorRef.on('toast', (event) => showToast(event.toast)),
       actorRef.on('redirectRequested', (event) => redirectRef.current(event.url)),
+      // The record is stored now; the PaymentIntent's client secret leaves the address bar and the history.
+      actorRef.on('paymentReturnConsumed', () => navigate('/payment-success', { replace: true })),
     ];
     return () => subscriptions.forEach((subscription) => subscription.unsubscribe());
-  }, [actorRef]);
+  }, [actorRef, navigate]);
 }
 
 function PaymentSuccessContent({ redirect }: { redirect: (url: string) => void }) {
