@@ -86,6 +86,22 @@ async function ready(overrides: Parameters<typeof start>[0] = {}) {
   return harness;
 }
 
+/** A ready checkout whose first update stays in flight until the test resolves `pending`; later ones answer at once. */
+async function readyWithFirstUpdateHeld() {
+  const pending = deferred<UpdateIntentResponse>();
+  let first = true;
+  const harness = await ready({
+    update: () => {
+      if (first) {
+        first = false;
+        return pending.promise;
+      }
+      return Promise.resolve({ clientSecret: 'pi_3_secret', subscriptionId: 'sub_3', subscriptionItemId: 'si_3' });
+    },
+  });
+  return { ...harness, pending };
+}
+
 beforeEach(() => {
   vi.useFakeTimers();
 });
@@ -178,17 +194,7 @@ describe('seat changes (spec §4)', () => {
   });
 
   it('keeps edits made while updating and commits them afterwards', async () => {
-    const pending = deferred<UpdateIntentResponse>();
-    let first = true;
-    const { actor, calls } = await ready({
-      update: () => {
-        if (first) {
-          first = false;
-          return pending.promise;
-        }
-        return Promise.resolve({ clientSecret: 'pi_3_secret', subscriptionId: 'sub_3', subscriptionItemId: 'si_3' });
-      },
-    });
+    const { actor, calls, pending } = await readyWithFirstUpdateHeld();
     actor.send({ type: 'SEAT_ADDED' });
     await advance(2000);
     expect(actor.getSnapshot().matches('updating')).toBe(true);
@@ -205,17 +211,7 @@ describe('seat changes (spec §4)', () => {
   });
 
   it('waits for the 1 s cooldown after a success before the next commit', async () => {
-    const pending = deferred<UpdateIntentResponse>();
-    let first = true;
-    const { actor, calls } = await ready({
-      update: () => {
-        if (first) {
-          first = false;
-          return pending.promise;
-        }
-        return Promise.resolve({ clientSecret: 'pi_3_secret', subscriptionId: 'sub_3', subscriptionItemId: 'si_3' });
-      },
-    });
+    const { actor, calls, pending } = await readyWithFirstUpdateHeld();
     actor.send({ type: 'SEAT_ADDED' });
     await advance(2000); // t=2500: first update in flight
     actor.send({ type: 'SEAT_ADDED' }); // edit at t=2500, debounce due at t=4500
@@ -233,17 +229,7 @@ describe('seat changes (spec §4)', () => {
   });
 
   it('commits as soon as the cooldown ends when the debounce is already over', async () => {
-    const pending = deferred<UpdateIntentResponse>();
-    let first = true;
-    const { actor, calls } = await ready({
-      update: () => {
-        if (first) {
-          first = false;
-          return pending.promise;
-        }
-        return Promise.resolve({ clientSecret: 'pi_3_secret', subscriptionId: 'sub_3', subscriptionItemId: 'si_3' });
-      },
-    });
+    const { actor, calls, pending } = await readyWithFirstUpdateHeld();
     actor.send({ type: 'SEAT_ADDED' });
     await advance(2000);
     actor.send({ type: 'SEAT_ADDED' });
