@@ -175,8 +175,12 @@ export const checkoutMachine = setup({
     paymentFormNotReady: ({ context }) => context.session === null || context.paymentGateway === null,
     gatewayMatchesSession: ({ context, event }) =>
       event.type === 'PAYMENT_FORM_READY' && event.clientSecret === context.session?.clientSecret,
-    paymentSucceeded: ({ event }) =>
-      'output' in event && (event.output as PaymentConfirmation).status === 'succeeded',
+    /**
+     * The card payment went through: 'succeeded', or 'processing' (accepted, settling). Either way the buyer must
+     * not pay again; finalize checks with the server whether the invoice is paid (Stripe: PaymentIntent statuses).
+     */
+    paymentAccepted: ({ event }) =>
+      'output' in event && ['succeeded', 'processing'].includes((event.output as PaymentConfirmation).status),
     finalizeSucceeded: ({ event }) => 'output' in event && (event.output as FinalizeResponse).success === true,
   },
   actions: {
@@ -372,7 +376,7 @@ export const checkoutMachine = setup({
           returnUrl: context.returnUrl,
         }),
         onDone: [
-          { guard: 'paymentSucceeded', target: 'finalizing' },
+          { guard: 'paymentAccepted', target: 'finalizing' },
           { target: 'idle', actions: 'notifyPaymentFailed' },
         ],
         onError: { target: 'idle', actions: 'notifyPaymentFailed' },

@@ -336,6 +336,22 @@ describe('payment submit (spec §4, §5)', () => {
     });
   });
 
+  it('goes on to finalize, not back to paying, when the card payment is still processing', async () => {
+    const { actor, calls } = await ready({
+      confirm: () => Promise.resolve({ status: 'processing', paymentIntentId: 'pi_1' }),
+      finalize: () => Promise.reject(new Error('Payment has not been completed for this order.')),
+    });
+    fill(actor);
+    actor.send({ type: 'PAYMENT_FORM_READY', clientSecret: session.clientSecret, gateway });
+    actor.send({ type: 'SUBMITTED' });
+    await advance(0);
+    expect(calls).toMatchObject({ confirm: 1, finalize: 1 });
+    expect(actor.getSnapshot().matches('finalizeFailed')).toBe(true);
+    actor.send({ type: 'SUBMITTED' });
+    await advance(0);
+    expect(calls).toMatchObject({ confirm: 1, finalize: 2 });
+  });
+
   it('shows the decline message and lets the buyer try again', async () => {
     const { actor, toasts, calls } = await ready({
       confirm: () => Promise.resolve({ status: 'failed', message: 'Your card was declined.' }),
