@@ -1,7 +1,8 @@
 import { useId, useState } from 'react';
 import styled from 'styled-components';
+import { PageSection, SectionHeading } from '../shared/PageSection';
 import { faq } from '../../content/offer';
-import { colors, media, radii } from '../theme';
+import { colors, radii } from '../theme';
 
 /** The FAQ accordion: one answer open at a time; clicking the open question closes it. */
 export function Faq() {
@@ -9,8 +10,8 @@ export function Faq() {
   const [openIndex, setOpenIndex] = useState<number | null>(null);
 
   return (
-    <Section aria-labelledby={`${baseId}-title`}>
-      <Heading id={`${baseId}-title`}>Frequently Asked Questions</Heading>
+    <PageSection $maxWidth={800} aria-labelledby={`${baseId}-title`}>
+      <SectionHeading id={`${baseId}-title`}>Frequently Asked Questions</SectionHeading>
       <List>
         {faq.map((item, index) => {
           const open = openIndex === index;
@@ -39,26 +40,9 @@ export function Faq() {
           );
         })}
       </List>
-    </Section>
+    </PageSection>
   );
 }
-
-const Section = styled.section`
-  max-width: 800px;
-  margin: 56px auto 0;
-  padding: 0 24px;
-
-  ${media.narrow} {
-    margin-top: 40px;
-    padding: 0 16px;
-  }
-`;
-
-const Heading = styled.h2`
-  text-align: center;
-  font-size: 1.75rem;
-  margin-bottom: 24px;
-`;
 
 const List = styled.div`
   display: flex;

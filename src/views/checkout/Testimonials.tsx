@@ -1,12 +1,13 @@
 import styled from 'styled-components';
+import { PageSection, SectionHeading } from '../shared/PageSection';
 import { testimonials } from '../../content/offer';
 import { colors, media, radii, shadows } from '../theme';
 
 /** Testimonials from three practitioners. */
 export function Testimonials() {
   return (
-    <Section aria-labelledby="testimonials-title">
-      <Heading id="testimonials-title">What Chiropractors Are Saying</Heading>
+    <PageSection $maxWidth={1200} aria-labelledby="testimonials-title">
+      <SectionHeading id="testimonials-title">What Chiropractors Are Saying</SectionHeading>
       <Grid>
         {testimonials.map((item) => (
           <Quote key={item.name}>
@@ -21,26 +22,9 @@ export function Testimonials() {
           </Quote>
         ))}
       </Grid>
-    </Section>
+    </PageSection>
   );
 }
-
-const Section = styled.section`
-  max-width: 1200px;
-  margin: 56px auto 0;
-  padding: 0 24px;
-
-  ${media.narrow} {
-    margin-top: 40px;
-    padding: 0 16px;
-  }
-`;
-
-const Heading = styled.h2`
-  text-align: center;
-  font-size: 1.75rem;
-  margin-bottom: 24px;
-`;
 
 const Grid = styled.div`
   display: grid;
