@@ -1,25 +1,13 @@
 /** The payment form: validation (spec §5), processing and the move to the success page (spec §4). */
 import { fireEvent, screen } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { FinalizeResponse } from '../../src/api/types';
 import { PAYMENT_RECORD_KEY } from '../../src/api/paymentRecord';
 import type { PaymentConfirmation } from '../../src/payments/gateway';
-import { resetPublicConfigCache } from '../../src/payments/publicConfig';
-import { clearToasts, FINALIZED, renderCheckout } from './support/checkoutHarness';
-import { stubFetch } from './support/fakeFetch';
+import { FINALIZED, renderCheckout, useCheckoutTestEnvironment } from './support/checkoutHarness';
 import { advance, deferred } from './support/timers';
 
-beforeEach(() => {
-  vi.useFakeTimers({ shouldAdvanceTime: false });
-  resetPublicConfigCache();
-  stubFetch();
-});
-
-afterEach(() => {
-  clearToasts();
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
-});
+useCheckoutTestEnvironment();
 
 const submitButton = () => screen.getByRole('button', { name: /YES! I Want To Train My Team With AI|Processing\.\.\./ });
 const field = (label: string) => screen.getByLabelText(label);

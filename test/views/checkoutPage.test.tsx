@@ -2,24 +2,18 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { bonus, faq, heroHeadline, includedItems, offerLine, referrer, securityBadges, testimonials } from '../../src/content/offer';
-import { resetPublicConfigCache } from '../../src/payments/publicConfig';
-import { clearToasts, renderCheckout } from './support/checkoutHarness';
-import { stubFetch } from './support/fakeFetch';
+import { renderCheckout, useCheckoutTestEnvironment } from './support/checkoutHarness';
 import { advance } from './support/timers';
 
 let scrollIntoView: MockInstance<Element['scrollIntoView']>;
 
+useCheckoutTestEnvironment();
+
 beforeEach(() => {
   scrollIntoView = vi.spyOn(Element.prototype, 'scrollIntoView');
-  vi.useFakeTimers({ shouldAdvanceTime: false });
-  resetPublicConfigCache();
-  stubFetch();
 });
 
 afterEach(() => {
-  clearToasts();
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
   scrollIntoView.mockRestore();
 });
 

@@ -1,24 +1,12 @@
 /** Seats, totals, confetti and the debounced update (spec §2 seat selector, §4 seat changes). */
 import { fireEvent, screen, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { UpdateIntentResponse } from '../../src/api/types';
 import { CONFETTI_PIECES } from '../../src/machines/checkoutMachine';
-import { resetPublicConfigCache } from '../../src/payments/publicConfig';
-import { clearToasts, renderCheckout, updatedSession } from './support/checkoutHarness';
-import { stubFetch } from './support/fakeFetch';
+import { renderCheckout, updatedSession, useCheckoutTestEnvironment } from './support/checkoutHarness';
 import { advance, deferred } from './support/timers';
 
-beforeEach(() => {
-  vi.useFakeTimers({ shouldAdvanceTime: false });
-  resetPublicConfigCache();
-  stubFetch();
-});
-
-afterEach(() => {
-  clearToasts();
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
-});
+useCheckoutTestEnvironment();
 
 const plus = () => screen.getByRole('button', { name: 'Increase seats' });
 const minus = () => screen.getByRole('button', { name: 'Decrease seats' });

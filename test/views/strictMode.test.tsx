@@ -4,25 +4,14 @@
  */
 import { render, screen } from '@testing-library/react';
 import { StrictMode } from 'react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
-import { resetPublicConfigCache } from '../../src/payments/publicConfig';
 import { CheckoutPage } from '../../src/views/checkout/CheckoutPage';
-import { SESSION, testCheckoutMachine } from './support/checkoutHarness';
-import { stubFetch } from './support/fakeFetch';
+import { SESSION, testCheckoutMachine, useCheckoutTestEnvironment } from './support/checkoutHarness';
 import { advance } from './support/timers';
 
-beforeEach(() => {
-  vi.useFakeTimers({ shouldAdvanceTime: false });
-  resetPublicConfigCache();
-  stubFetch();
-});
-
-afterEach(() => {
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
-});
+useCheckoutTestEnvironment();
 
 describe('initialisation under React StrictMode', () => {
   it('creates the subscription intent exactly once, after 500 ms', async () => {

@@ -3,6 +3,7 @@
  * location, with the app's toaster.
  */
 import { act, render } from '@testing-library/react';
+import { afterEach, beforeEach, vi } from 'vitest';
 import toast from 'react-hot-toast';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
@@ -11,7 +12,9 @@ import type { FinalizeResponse, SubscriptionSession, UpdateIntentResponse } from
 import { checkoutMachine, type ConfirmPaymentActorInput } from '../../../src/machines/checkoutMachine';
 import type { BillingDetails, PaymentConfirmation } from '../../../src/payments/gateway';
 import { CheckoutPage } from '../../../src/views/checkout/CheckoutPage';
+import { resetPublicConfigCache } from '../../../src/payments/publicConfig';
 import { AppToaster } from '../../../src/views/toasts/AppToaster';
+import { stubFetch } from './fakeFetch';
 
 export const SESSION: SubscriptionSession = {
   clientSecret: 'pi_sbx_1_secret_a',
@@ -79,4 +82,21 @@ export function renderCheckout(server: FakeCheckoutServer = {}) {
 /** Removes every toast (call before the page unmounts, so the toaster's update happens inside act). */
 export function clearToasts(): void {
   act(() => toast.remove());
+}
+
+/**
+ * Registers, for the calling test file, the checkout page's test environment: before each test a fake clock, a
+ * fresh payment configuration and the fake server behind fetch; after each, no toasts, the real clock and fetch.
+ */
+export function useCheckoutTestEnvironment(): void {
+  beforeEach(() => {
+    vi.useFakeTimers({ shouldAdvanceTime: false });
+    resetPublicConfigCache();
+    stubFetch();
+  });
+  afterEach(() => {
+    clearToasts();
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
 }
