@@ -1,14 +1,17 @@
 /**
  * `npm run stripe:setup`: creates, once, the Stripe Product and the monthly graduated Price the checkout sells
- * (server/payments/stripeCatalogue.ts), and prints their ids. Running it again changes nothing.
+ * (server/payments/stripeCatalogue.ts), and, when PUBLIC_URL is set, the webhook endpoint at
+ * `${PUBLIC_URL}/api/stripe/webhook` with the handled events and the pinned API version; prints their ids and a new
+ * endpoint's signing secret, once. Running it again changes nothing.
  *
  * Reads STRIPE_SECRET_KEY (required), STRIPE_API_BASE (optional, e.g. stripe-mock at http://127.0.0.1:12111) and
  * STRIPE_PRICE_LOOKUP_KEY (default chiro_ai_training_monthly). Exits with status 1 and a message on failure.
  */
 import { z } from 'zod';
 import { DEFAULT_PRICE_LOOKUP_KEY } from '../server/payments/stripeCatalogue';
-import { createStripeClient } from '../server/payments/stripeClient';
-import { ensureStripeCatalogue } from '../server/payments/stripeSetup';
+import { createStripeClient, STRIPE_API_VERSION } from '../server/payments/stripeClient';
+import { ensureStripeCatalogue, ensureWebhookEndpoint } from '../server/payments/stripeSetup';
+import { HANDLED_STRIPE_EVENTS } from '../server/payments/stripeWebhook';
 
 const blankAsMissing = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
 
@@ -16,6 +19,7 @@ const envSchema = z.object({
   STRIPE_SECRET_KEY: z.string({ message: 'is required' }).startsWith('sk_', 'must start with "sk_"'),
   STRIPE_API_BASE: z.preprocess(blankAsMissing, z.string().optional()),
   STRIPE_PRICE_LOOKUP_KEY: z.preprocess(blankAsMissing, z.string().default(DEFAULT_PRICE_LOOKUP_KEY)),
+  PUBLIC_URL: z.preprocess(blankAsMissing, z.url({ protocol: /^https?$/, message: 'must be an absolute http(s) URL' }).optional()),
 });
 
 async function main(): Promise<void> {
@@ -33,6 +37,16 @@ async function main(): Promise<void> {
   console.log(`Product: ${result.productId}${result.createdProduct ? ' (created)' : ''}`);
   console.log(`Price:   ${result.priceId}${result.createdPrice ? ' (created)' : ' (already there)'}, lookup key "${env.STRIPE_PRICE_LOOKUP_KEY}"`);
   for (const warning of result.warnings) console.warn(`Warning: ${warning}`);
+
+  if (!env.PUBLIC_URL) {
+    console.log('Webhook endpoint: skipped (set PUBLIC_URL to the address Stripe should call, then run this again)');
+    return;
+  }
+  const url = `${env.PUBLIC_URL.replace(/\/+$/, '')}/api/stripe/webhook`;
+  const endpoint = await ensureWebhookEndpoint(stripe, { url, events: Object.keys(HANDLED_STRIPE_EVENTS), apiVersion: STRIPE_API_VERSION });
+  console.log(`Webhook: ${endpoint.endpointId} (${endpoint.outcome}) at ${url}, API version ${STRIPE_API_VERSION}`);
+  if (endpoint.secret) console.log(`Webhook signing secret (shown once; set STRIPE_WEBHOOK_SECRET to it): ${endpoint.secret}`);
+  for (const warning of endpoint.warnings) console.warn(`Warning: ${warning}`);
 }
 
 main().catch((error: unknown) => {

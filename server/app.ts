@@ -5,60 +5,134 @@
  * it through `inject()`; server/main.ts makes it listen.
  */
 import rateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { Redis } from 'ioredis';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { installErrorHandler } from './http/errorHandler';
 import { HttpError } from './http/httpError';
 import { registerSecurityHeaders } from './http/securityHeaders';
+import { boundRequestArrival } from './http/slowRequests';
 import { registerStaticSite } from './http/staticSite';
 import type { OrderServices } from './orders/orderContext';
 import type { PaymentProvider } from './payments/provider';
+import type { CredentialsCipher } from './security/credentialsCipher';
 import { createIntentRoute } from './routes/createIntent';
 import { finalizeRoute } from './routes/finalize';
 import { finalizeReturnRoute } from './routes/finalizeReturn';
 import { handoffRedeemRoute } from './routes/handoffRedeem';
 import { healthRoute } from './routes/health';
+import type { WebhookStatus } from './routes/stripeWebhook';
 import { publicConfigRoute } from './routes/publicConfig';
 import { sandboxAuthenticateRoute } from './routes/sandboxAuthenticate';
 import { sandboxConfirmRoute } from './routes/sandboxConfirm';
-import { stripeWebhookRoute } from './routes/stripeWebhook';
 import { updateIntentRoute } from './routes/updateIntent';
 
 export interface AppOptions {
   config: Config;
   db: Database;
   provider: PaymentProvider;
+  /** Encrypts issued credentials until the hand-off (server/security/credentialsKey.ts makes its key). */
+  cipher: CredentialsCipher;
   /** Folder of the built SPA (dist/); without it only /api and /healthz are served. */
   distDir?: string;
+  /** Where log lines go instead of standard output (tests read them). */
+  logStream?: { write(line: string): void };
 }
 
-/** Bodies are small JSON objects; anything larger is refused with 413. */
+/**
+ * Fields whose values never reach a log line, wherever a log object carries them: client secrets, passwords,
+ * hand-off tokens, credentials headers (pino `redact`). Bodies are not logged at all.
+ */
+export const REDACTED_LOG_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  '*.clientSecret',
+  '*.client_secret',
+  '*.password',
+  '*.token',
+];
+
+/**
+ * What a request looks like in the logs: method, path and route, never the query string (a 3-D Secure return
+ * carries `payment_intent_client_secret` in it, and query strings may carry names and emails), nor headers.
+ */
+function serializeRequest(request: FastifyRequest) {
+  return {
+    method: request.method,
+    path: request.url.split('?')[0],
+    route: request.routeOptions?.url,
+    remoteAddress: request.ip,
+  };
+}
+
+/** Bodies are small JSON objects; anything larger is refused with 413 (the Stripe webhook allows 1 MiB). */
 const BODY_LIMIT_BYTES = 16 * 1024;
 
+/** A socket with no traffic for this long is closed (Node's `server.timeout`), whatever it is doing. */
+const CONNECTION_TIMEOUT_MS = 60_000;
+
+/** How often Node checks requests against REQUEST_TIMEOUT_SECONDS (its default, 30 s, would let them run on). */
+const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
+
+/**
+ * A Redis client for shared limits (ioredis), closed with the app. Settings per @fastify/rate-limit's advice: a
+ * short connect timeout and one retry, so a Redis outage costs a request milliseconds, not seconds.
+ */
+function connectRedis(url: string, app: FastifyInstance): Redis {
+  const redis = new Redis(url, { connectTimeout: 500, maxRetriesPerRequest: 1 });
+  redis.on('error', (error) => app.log.error({ err: error }, 'Redis error; rate limits are not shared until it is back'));
+  app.addHook('onClose', async () => {
+    await redis.quit().catch(() => redis.disconnect());
+  });
+  return redis;
+}
+
+/**
+ * Fastify's `trustProxy` for TRUST_PROXY: a hop count trusts that many proxies nearest to the server (proxy-addr's
+ * `(address, hop) => hop < count`, what Fastify does for a number), an address list trusts those proxies only.
+ */
+function trustProxyOption(trust: Config['TRUST_PROXY']): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust === 'number') return (_address, hop) => hop < trust;
+  return trust;
+}
+
 /** Builds the Fastify app; call `listen()` or `inject()` on it, and `close()` when done. */
-export async function buildApp({ config, db, provider, distDir }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, db, provider, cipher, distDir, logStream }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
       level: config.LOG_LEVEL,
-      // Request bodies hold emails and are never logged; headers are not logged either, but be explicit.
-      redact: ['req.headers.authorization', 'req.headers.cookie'],
+      // Request bodies hold emails and are never logged; the request serializer drops query strings and headers.
+      redact: REDACTED_LOG_PATHS,
+      serializers: { req: serializeRequest },
+      ...(logStream ? { stream: logStream } : {}),
     },
-    trustProxy: config.TRUST_PROXY,
+    trustProxy: trustProxyOption(config.TRUST_PROXY),
     bodyLimit: BODY_LIMIT_BYTES,
+    // Slow clients (a body trickled in byte by byte) cannot hold a connection for ever.
+    requestTimeout: config.REQUEST_TIMEOUT_SECONDS * 1000,
+    connectionTimeout: CONNECTION_TIMEOUT_MS,
+    http: { connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS },
     // Strict bodies: no type coercion ("3" stays a string), unknown properties fail instead of being removed.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false } },
   });
   app.removeContentTypeParser('text/plain');
+  // Node bounds the headers; the body's arrival is bounded by our own hook.
+  app.server.headersTimeout = Math.min(app.server.headersTimeout, config.REQUEST_TIMEOUT_SECONDS * 1000);
+  boundRequestArrival(app, config.REQUEST_TIMEOUT_SECONDS * 1000);
   installErrorHandler(app);
-  await registerSecurityHeaders(app, config.PUBLIC_URL);
+  await registerSecurityHeaders(app, { publicUrl: config.PUBLIC_URL, provider: provider.name });
 
-  const services: OrderServices = { config, db, provider };
-  await app.register(healthRoute, services);
+  const services: OrderServices = { config, db, provider, cipher };
+  const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL, app) : undefined;
+  const webhookStatus: WebhookStatus = {};
+  await app.register(healthRoute, { ...services, webhookStatus });
   await app.register(async (api) => {
     await api.register(rateLimit, {
       max: config.RATE_LIMIT_PER_MINUTE,
       timeWindow: '1 minute',
+      // With Redis the limit is one for all processes; should Redis fail, requests pass rather than the checkout.
+      ...(redis ? { redis, nameSpace: `${config.REDIS_KEY_PREFIX}rate-limit:`, skipOnError: true } : {}),
       errorResponseBuilder: () => new HttpError(429, 'Too many requests. Please wait a minute and try again.'),
     });
     await api.register(publicConfigRoute, services);
@@ -74,7 +148,11 @@ export async function buildApp({ config, db, provider, distDir }: AppOptions): P
   });
   // Config requires STRIPE_WEBHOOK_SECRET whenever STRIPE_SECRET_KEY selects Stripe (server/config.ts).
   const webhookSecret = provider.name === 'stripe' ? config.STRIPE_WEBHOOK_SECRET : undefined;
-  if (webhookSecret) await app.register(stripeWebhookRoute, { ...services, webhookSecret });
+  if (webhookSecret) {
+    // Loaded only in Stripe mode: it brings the Stripe SDK.
+    const { stripeWebhookRoute } = await import('./routes/stripeWebhook');
+    await app.register(stripeWebhookRoute, { ...services, webhookSecret, status: webhookStatus });
+  }
   await registerStaticSite(app, distDir);
   return app;
 }

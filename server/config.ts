@@ -3,7 +3,9 @@
  * (architecture.md, "Configuration"; style.md: no `?? ''` fallbacks). A bad value stops the process with a
  * message naming the variable. `.env.example` lists every variable with what it does.
  */
+import { isIP } from 'node:net';
 import { z } from 'zod';
+import { parseCredentialsKey } from './security/credentialsCipher';
 
 const optionalText = z
   .string()
@@ -29,6 +31,17 @@ const oneOf = <const T extends readonly [string, ...string[]]>(values: T, fallba
 const withPrefix = (prefix: string) =>
   optionalText.pipe(z.string().startsWith(prefix, `must start with "${prefix}"`).optional());
 
+/** An IPv4 or IPv6 address, optionally with a /prefix length (what Fastify's trustProxy accepts). */
+function isAddressOrRange(text: string): boolean {
+  const [address, prefix, ...rest] = text.split('/');
+  if (!address || rest.length > 0) return false;
+  const family = isIP(address);
+  if (family === 0) return false;
+  if (prefix === undefined) return true;
+  const bits = Number(prefix);
+  return /^\d+$/.test(prefix) && bits <= (family === 4 ? 32 : 128);
+}
+
 const envSchema = z
   .object({
     PORT: integerInRange(0, 65_535, 3000),
@@ -42,11 +55,58 @@ const envSchema = z
     MAX_SEATS: integerInRange(1, 10_000, 100),
     HANDOFF_API_KEY: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     HANDOFF_TTL_MINUTES: integerInRange(1, 7 * 24 * 60, 30),
+    /**
+     * 32-byte key (64 hex digits, or base64) that encrypts issued credentials until the hand-off; required with
+     * DATABASE_URL, generated into DATA_DIR for the embedded database (server/security/credentialsKey.ts).
+     */
+    CREDENTIALS_KEY: optionalText.pipe(
+      z
+        .string()
+        .transform((value, ctx) => {
+          const key = parseCredentialsKey(value);
+          if (!key) ctx.addIssue({ code: 'custom', message: 'must be 32 bytes as 64 hex digits or base64' });
+          return key ?? z.NEVER;
+        })
+        .optional(),
+    ),
+    /** Seconds a client has to send a whole request (headers and body); slower ones are answered 408 and closed. */
+    REQUEST_TIMEOUT_SECONDS: integerInRange(1, 600, 30),
+    /** Days an abandoned checkout (and a processed webhook event id) is kept before the sweep deletes it. */
+    RETENTION_DAYS: integerInRange(1, 3650, 30),
+    /** Seconds between reconciliation sweeps (open orders the provider reports paid are completed). */
+    RECONCILE_INTERVAL_SECONDS: integerInRange(10, 24 * 60 * 60, 300),
     SUCCESS_SITE_URL: optionalText.pipe(absoluteUrl.default('https://agreement.example.com')),
     SUCCESS_SITE_LOCAL_URL: optionalText.pipe(absoluteUrl.default('http://localhost:5174')),
     RATE_LIMIT_PER_MINUTE: integerInRange(1, 1_000_000, 300),
-    /** Trust X-Forwarded-For from the load balancer in front (so the rate limit sees the buyer's address). */
-    TRUST_PROXY: oneOf(['true', 'false'], 'false').transform((value) => value === 'true'),
+    /** Checkouts (call 1) one client address may open per hour; a buyer opens one per visit. Bounds card testing. */
+    CHECKOUTS_PER_HOUR: integerInRange(1, 1_000_000, 30),
+    /** Sandbox card confirmations (and authentications) one client address may send per minute. */
+    CONFIRMATIONS_PER_MINUTE: integerInRange(1, 1_000_000, 10),
+    /**
+     * Which X-Forwarded-For hops to believe (Fastify `trustProxy`): 'false', the number of proxies in front (1 for
+     * one load balancer), or their addresses / CIDR ranges, comma-separated. Never 'true': that believes whatever
+     * address the client writes first, so every request could claim a fresh address past the rate limits.
+     */
+    TRUST_PROXY: optionalText.pipe(
+      z
+        .string()
+        .default('false')
+        .transform((value, ctx): false | number | string[] => {
+          if (value === 'false') return false;
+          if (/^\d+$/.test(value) && Number(value) >= 1 && Number(value) <= 10) return Number(value);
+          const addresses = value.split(',').map((part) => part.trim()).filter(Boolean);
+          if (value !== 'true' && addresses.length > 0 && addresses.every((address) => isAddressOrRange(address))) return addresses;
+          ctx.addIssue({
+            code: 'custom',
+            message: "must be false, the number of proxies in front (1-10), or their addresses or CIDR ranges; 'true' would trust any client-written address",
+          });
+          return z.NEVER;
+        }),
+    ),
+    /** Redis for limits shared by several server processes (redis://host:port/db); without it, per process. */
+    REDIS_URL: optionalText.pipe(z.url({ protocol: /^rediss?$/, message: 'must be a redis:// or rediss:// URL' }).optional()),
+    /** Prefix of this deployment's Redis keys, so several deployments (or test runs) can share one Redis. */
+    REDIS_KEY_PREFIX: optionalText.pipe(z.string().max(64).default('checkout:')),
     LOG_LEVEL: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
     STRIPE_SECRET_KEY: withPrefix('sk_'),
     STRIPE_PUBLISHABLE_KEY: withPrefix('pk_'),
@@ -55,6 +115,9 @@ const envSchema = z
     STRIPE_PRICE_LOOKUP_KEY: optionalText.pipe(z.string().default('chiro_ai_training_monthly')),
   })
   .superRefine((env, ctx) => {
+    if (env.DATABASE_URL && !env.CREDENTIALS_KEY) {
+      ctx.addIssue({ code: 'custom', path: ['CREDENTIALS_KEY'], message: 'is required when DATABASE_URL is set' });
+    }
     if (!env.STRIPE_SECRET_KEY) return;
     for (const name of ['STRIPE_PUBLISHABLE_KEY', 'STRIPE_WEBHOOK_SECRET'] as const) {
       if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required when STRIPE_SECRET_KEY is set' });

@@ -1,17 +1,19 @@
 /**
- * Starts the checkout server: configuration → database (migrated) → payment provider → HTTP app → listen on
- * HOST:PORT. Stops cleanly on SIGINT/SIGTERM (in-flight requests finish, then the database closes).
- * Run with `npm start` (builds the SPA first) or `tsx server/main.ts`.
+ * Starts the checkout server: configuration → database (migrated) → payment provider and credentials key →
+ * HTTP app → reconciliation sweep (server/orders/reconcileOrders.ts) → listen on HOST:PORT. Stops cleanly on SIGINT/SIGTERM (in-flight requests finish, then the database closes).
+ * Run with `npm start` (builds the SPA and bundles the server into build/server first) or `tsx server/main.ts`.
  */
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase } from './db/client';
+import { startReconciliation } from './orders/reconcileOrders';
 import { createPaymentProvider } from './payments';
+import { DIST_DIR } from './paths';
+import { createCredentialsCipher } from './security/credentialsCipher';
+import { loadCredentialsKey } from './security/credentialsKey';
 
-const distDir = fileURLToPath(new URL('../dist', import.meta.url));
 
 function readConfig(): Config {
   try {
@@ -30,17 +32,24 @@ async function main(): Promise<void> {
     log ? log.error({ err: error }, 'PostgreSQL connection error; the pool reconnects') : console.error(error),
   );
   try {
-    const provider = createPaymentProvider(config, database.db);
-    const hasDist = existsSync(`${distDir}/index.html`);
-    const app = await buildApp({ config, db: database.db, provider, distDir: hasDist ? distDir : undefined });
+    const provider = await createPaymentProvider(config, database.db);
+    const cipher = createCredentialsCipher(await loadCredentialsKey(config));
+    const hasDist = existsSync(`${DIST_DIR}/index.html`);
+    const app = await buildApp({ config, db: database.db, provider, cipher, distDir: hasDist ? DIST_DIR : undefined });
     log = app.log;
-    if (!hasDist) app.log.warn(`No built SPA in ${distDir}: run \`npm run build\`; serving /api only`);
+    if (!hasDist) app.log.warn(`No built SPA in ${DIST_DIR}: run \`npm run build\`; serving /api only`);
 
+    // Open orders the provider reports paid are completed now and every RECONCILE_INTERVAL_SECONDS.
+    const stopReconciliation = startReconciliation(
+      { config, db: database.db, provider, cipher, log: app.log.child({ task: 'reconcile' }) },
+      config.RECONCILE_INTERVAL_SECONDS * 1000,
+    );
     let stopping = false;
     const stop = async (signal: string) => {
       if (stopping) return;
       stopping = true;
       app.log.info({ signal }, 'Shutting down');
+      await stopReconciliation();
       await app.close();
       await database.close();
       process.exit(0);

@@ -12,6 +12,8 @@ export const EVENT_GLOSSARY: Record<string, string> = {
   GET_STARTED_CLICKED: "The buyer clicked 'Get Started' in the bonus block (scrolls, then focuses First Name after 800 ms).",
   FIRST_NAME_FOCUS_DUE: 'Internal: the 800 ms after Get Started have passed.',
   CONFETTI_ENDED: 'Internal: the 4 s of confetti are over.',
+  ORDER_RETRY_CLICKED:
+    "The buyer pressed 'Complete my order' (a charged order whose finalize failed) or 'Check again' (an earlier payment of this browser that could not be checked): finalize runs again, the card is never charged again.",
   COPY_CLICKED: 'The buyer pressed the copy button of the email or the password.',
   SIGN_AGREEMENT_CLICKED: "The buyer pressed 'Sign Training Agreement →'.",
 };

@@ -4,7 +4,6 @@
  * One schema (./schema.ts), one set of migrations (./migrations), applied by the driver's own migrator.
  */
 import { mkdir } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
@@ -14,6 +13,8 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import type { Config } from '../config';
+import { MIGRATIONS_DIR } from '../paths';
+import { lockDataDir } from './dataDirLock';
 import * as schema from './schema';
 
 /** The Drizzle database, whichever driver is behind it. Route and order code use only this type. */
@@ -30,7 +31,7 @@ export interface OpenDatabase {
   close(): Promise<void>;
 }
 
-const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
+const migrationsFolder = MIGRATIONS_DIR;
 
 /** Any number: only one process migrates a PostgreSQL database at a time (pg_advisory_lock). */
 const MIGRATION_LOCK_ID = 724_311_905;
@@ -52,19 +53,37 @@ export async function openDatabase(
   return config.DATABASE_URL ? openPostgres(config.DATABASE_URL, onConnectionError) : openPglite(config.DATA_DIR);
 }
 
-/** Opens PGlite in `dataDir` (created if missing); 'memory://' keeps everything in memory. */
+/**
+ * Opens PGlite in `dataDir` (created if missing) under this process's lock on the folder (./dataDirLock.ts);
+ * 'memory://' keeps everything in memory.
+ * @throws DataDirLockedError when another running process has the folder open; migration errors.
+ */
 export async function openPglite(dataDir: string): Promise<OpenDatabase> {
   const inMemory = dataDir.startsWith('memory://');
-  if (!inMemory) await mkdir(dataDir, { recursive: true });
-  const client = new PGlite(inMemory ? undefined : dataDir);
-  const db = drizzlePglite({ client, schema });
+  let unlock: () => Promise<void> = async () => {};
+  if (!inMemory) {
+    await mkdir(dataDir, { recursive: true });
+    unlock = await lockDataDir(dataDir);
+  }
+  let client: PGlite | undefined;
   try {
+    client = new PGlite(inMemory ? undefined : dataDir);
+    const db = drizzlePglite({ client, schema });
     await migratePglite(db, { migrationsFolder });
+    const opened = client;
+    return {
+      db,
+      kind: 'pglite',
+      close: async () => {
+        await opened.close();
+        await unlock();
+      },
+    };
   } catch (error) {
-    await client.close();
+    await client?.close();
+    await unlock();
     throw error;
   }
-  return { db, kind: 'pglite', close: () => client.close() };
 }
 
 /**

@@ -20,8 +20,17 @@ export const orders = pgTable('orders', {
   quantity: integer('quantity').notNull(),
   /** Monthly total for `quantity`, in cents, computed by the server (src/domain/pricing.ts). */
   amountCents: integer('amount_cents').notNull(),
-  /** How many subscriptions this order has had; part of the idempotency key of the next one. */
+  /** How many subscriptions this order has had (each seat change replaces one). */
   revision: integer('revision').notNull().default(0),
+  /**
+   * A seat change in progress holds the order until this time (a lease, so a crashed process cannot hold it for
+   * ever); another change meanwhile is refused with 409. Null when no change runs.
+   */
+  seatChangeLockedUntil: timestamp('seat_change_locked_until', { withTimezone: true }),
+  /** The attempt holding the lease; it names the replacement subscription's idempotency key. */
+  seatChangeAttempt: text('seat_change_attempt'),
+  /** When the reconciliation sweep last asked the provider about this open order. */
+  reconciledAt: timestamp('reconciled_at', { withTimezone: true }),
   /** 'open' until paid, then 'paid'; 'cancelled' when the paid subscription is deleted. */
   status: text('status', { enum: ['open', 'paid', 'cancelled'] }).notNull().default('open'),
   affiliateId: text('affiliate_id').notNull(),
@@ -32,11 +41,17 @@ export const orders = pgTable('orders', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   paidAt: timestamp('paid_at', { withTimezone: true }),
   cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
-});
+}, (table) => [
+  // The reconciliation sweep reads open orders by age (server/orders/reconcileOrders.ts).
+  index('orders_open_created_at_idx').on(table.createdAt).where(sql`status = 'open'`),
+]);
 
 /**
- * The buyer's account: exactly one per paid order. The password is kept only as an argon2id hash; the hash is
- * null while no credentials have been issued (an account created by a webhook before finalize).
+ * The buyer's account: exactly one per paid order. The password's argon2id hash is kept for good; it is null
+ * while no credentials have been issued (an account completed by a payment event before finalize). While the
+ * hand-off token is unredeemed and unexpired, the password is also kept encrypted (AES-256-GCM,
+ * server/security/credentialsCipher.ts) so a repeated finalize answers the same credentials; it is wiped when the
+ * token is redeemed or expires.
  */
 export const accounts = pgTable('accounts', {
   id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
@@ -47,14 +62,21 @@ export const accounts = pgTable('accounts', {
   email: text('email').notNull(),
   name: text('name').notNull(),
   passwordHash: text('password_hash'),
+  /** The issued password, encrypted; null once wiped. */
+  passwordCiphertext: text('password_ciphertext'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   /** When credentials were last handed to the buyer (finalize). */
   credentialsIssuedAt: timestamp('credentials_issued_at', { withTimezone: true }),
 });
 
-/** Single-use, expiring hand-off tokens for the agreement site, stored as SHA-256 hashes. */
+/**
+ * Single-use, expiring hand-off tokens for the agreement site, looked up by SHA-256 hash. The live token is also
+ * kept encrypted, like the password, until it is redeemed, revoked or expires.
+ */
 export const handoffTokens = pgTable('handoff_tokens', {
   tokenHash: text('token_hash').primaryKey(),
+  /** The token, encrypted (server/security/credentialsCipher.ts); null once wiped. */
+  tokenCiphertext: text('token_ciphertext'),
   transactionId: text('transaction_id')
     .notNull()
     .references(() => orders.transactionId),
@@ -107,6 +129,8 @@ export const sandboxSubscriptions = pgTable('sandbox_subscriptions', {
   /** Idempotency key the subscription was created with: a repeat returns this row. */
   idempotencyKey: text('idempotency_key').notNull().unique(),
   cardLast4: text('card_last4'),
+  /** Confirmations refused (declines, failed authentication) on this subscription; the checkout's sum is capped. */
+  failedAttempts: integer('failed_attempts').notNull().default(0),
   /** Billing name and email sent with the last accepted confirmation (Stripe: the payment method's billing_details). */
   billingName: text('billing_name'),
   billingEmail: text('billing_email'),

@@ -5,6 +5,7 @@
  */
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { HttpError } from './httpError';
+import { PLAIN_TEXT_PATTERN } from './schemaParts';
 
 const CLIENT_ERROR_MESSAGES: Record<string, { status: number; message: string }> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 400, message: 'Content-Type must be application/json.' },
@@ -36,6 +37,9 @@ export function installErrorHandler(app: FastifyInstance): void {
 /** Ajv's first error in words, naming the field: "body/quantity must be integer", "unknown field 'x'". */
 function describeValidation(error: FastifyError): string {
   const first = error.validation?.[0];
+  if (first?.keyword === 'pattern' && 'pattern' in first.params && first.params.pattern === PLAIN_TEXT_PATTERN) {
+    return `${first.instancePath.slice(1) || 'body'} must not contain NUL characters or unpaired surrogates`;
+  }
   if (first?.keyword === 'additionalProperties' && 'additionalProperty' in first.params) {
     const where = first.instancePath ? ` in ${first.instancePath.slice(1)}` : '';
     return `unknown field '${String(first.params.additionalProperty)}'${where}`;

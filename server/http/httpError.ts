@@ -17,6 +17,7 @@ export const CHECKOUT_ERRORS = {
   unknownProduct: 'Unknown product.',
   unknownCheckout: 'Unknown checkout',
   checkoutChanged: 'This checkout was changed in another window. Please refresh the page and try again.',
+  seatsBeingUpdated: 'Seats are being updated. Please wait a moment and try again.',
   orderPaid: 'This order has already been paid.',
   orderCancelled: 'This order has been cancelled.',
   orderComplete: 'This order is already complete.',

@@ -1,6 +1,7 @@
 /**
  * Serves the built SPA (`vite build` → dist/) with history fallback: a GET that is not /api/* and not a file
- * answers dist/index.html with 200, and the SPA draws its own 404 page (spec §2 "* (any other)").
+ * answers dist/index.html with 200, and the SPA draws its own 404 page (spec §2 "* (any other)"). Source maps
+ * (`*.map`) are not served.
  * Unknown /api/* paths, and everything else when no SPA is served, answer 404 `{ error }`.
  */
 import fastifyStatic from '@fastify/static';
@@ -12,6 +13,8 @@ export async function registerStaticSite(app: FastifyInstance, distDir: string |
     await app.register(fastifyStatic, {
       root: distDir,
       wildcard: true,
+      // Source maps stay on disk for debugging (vite builds them 'hidden'); they are never served.
+      allowedPath: (pathName) => !pathName.endsWith('.map'),
       setHeaders(reply, filePath) {
         // Vite fingerprints everything under assets/; index.html must be re-read on each visit.
         const immutable = filePath.includes('/assets/');
@@ -22,7 +25,9 @@ export async function registerStaticSite(app: FastifyInstance, distDir: string |
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
     const isApi = path === '/api' || path.startsWith('/api/');
-    if (distDir && !isApi && (request.method === 'GET' || request.method === 'HEAD')) {
+    // A missing asset or a source map is a missing file, not a page of the SPA.
+    const isFile = path.startsWith('/assets/') || path.endsWith('.map');
+    if (distDir && !isApi && !isFile && (request.method === 'GET' || request.method === 'HEAD')) {
       return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
     }
     return reply.code(404).send({ error: `Not found: ${request.method} ${path}` });

@@ -1,11 +1,14 @@
 /**
- * What a verified provider webhook event does to its order (architecture.md, "stripe": handlers re-fetch the
- * object, since events repeat and arrive out of order; docs/decisions/0005-orders-survive-closed-tabs.md).
+ * What a payment event does to its order (architecture.md, "The server owns an order's completion"; handlers
+ * re-fetch the object, since events repeat and arrive out of order; docs/decisions/0005). One code path for every
+ * provider: Stripe's verified webhooks, the sandbox's accepted confirmation, and the reconciliation sweep
+ * (./reconcileOrders.ts), which asks the same question without an event.
  *
  * The event only says which subscription to look at. Its effect follows the subscription as the provider
  * reports it now (retrieveSubscriptionPayment), for the order's current subscription only:
- * - `invoice_paid`: first invoice paid in full for the order's seats (isPaidInFull) → completeOrder without
- *   credentials: the order is marked paid and its one account is created, so a closed tab loses no order.
+ * - `invoice_paid`: subscription active and first invoice paid in full for the order's seats (verifiedPayment)
+ *   → completeOrder without credentials: the order is marked paid and its one account is created, so a closed
+ *   tab loses no order; then the buyer is recorded on the provider's customer.
  * - `invoice_paid` or `subscription_deleted`, subscription now canceled, order paid (here or at the provider)
  *   → the order is cancelled (status 'cancelled', cancelledAt).
  * - `invoice_payment_failed`, `subscription_updated` → logged; nothing changes. A replaced (seat change)
@@ -18,12 +21,13 @@ import { and, eq, ne } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Transaction } from '../db/client';
 import { orders, webhookEvents } from '../db/schema';
-import { HttpError, WEBHOOK_ERRORS } from '../http/httpError';
-import type { PaymentEvent } from '../payments/provider';
-import { completeOrder } from './completeOrder';
-import { isPaidInFull } from './finalizeCheckout';
+import type { PaymentEvent, SubscriptionPayment } from '../payments/provider';
+import { completeOrder, type VerifiedPayment } from './completeOrder';
+import { isFirstInvoicePaid, verifiedPayment } from './finalizeCheckout';
 import { findOrder, type Order, type OrderContext } from './orderContext';
+import { outcomeOf, refuse, type Outcome } from './outcome';
 import { buyerOfOrder, type Buyer } from './paymentBuyer';
+import { recordBuyerOnCustomer } from './recordBuyer';
 
 /**
  * - `processed`: handled and recorded; `effect` says what changed ('none' when the order already was right).
@@ -32,19 +36,28 @@ import { buyerOfOrder, type Buyer } from './paymentBuyer';
  */
 export interface PaymentEventResult {
   outcome: 'processed' | 'duplicate' | 'ignored';
-  effect: 'completed' | 'cancelled' | 'none';
+  effect: PaymentEffect;
 }
 
-type Plan = { kind: 'none' } | { kind: 'complete'; buyer: Buyer } | { kind: 'cancel' };
+/** What an event (or the sweep) changed on the order. */
+export type PaymentEffect = 'completed' | 'cancelled' | 'none';
+
+type Plan =
+  | { kind: 'none' }
+  | { kind: 'complete'; buyer: Buyer; verified: VerifiedPayment }
+  | { kind: 'cancel'; subscriptionId: string };
 
 const NOTHING: Plan = { kind: 'none' };
 
 /**
- * Applies `event` to its order.
- * @throws HttpError 500 when the provider cannot be asked (the event stays unrecorded, so it is retried);
- *   database errors propagate (also a 500, also retried).
+ * Applies `event` to its order. Refuses with 'provider_unavailable' when the provider cannot be asked (the event
+ * stays unrecorded, so the provider retries it); database errors propagate (also retried).
  */
-export async function applyPaymentEvent(context: OrderContext, event: PaymentEvent): Promise<PaymentEventResult> {
+export function applyPaymentEvent(context: OrderContext, event: PaymentEvent): Promise<Outcome<PaymentEventResult>> {
+  return outcomeOf(() => apply(context, event));
+}
+
+async function apply(context: OrderContext, event: PaymentEvent): Promise<PaymentEventResult> {
   const { db } = context;
   const log = context.log.child({
     eventId: event.eventId,
@@ -55,19 +68,40 @@ export async function applyPaymentEvent(context: OrderContext, event: PaymentEve
   if (await wasRecorded(context, event.eventId)) return { outcome: 'duplicate', effect: 'none' };
   const order = await findOrder(db, event.transactionId);
   if (!order) {
-    log.warn('Webhook event for an order this database does not hold: ignored');
+    log.warn('Payment event for an order this database does not hold: ignored');
     return { outcome: 'ignored', effect: 'none' };
   }
   const plan = await planFor(context, log, order, event);
-  return db.transaction(async (tx) => {
+  const result = await db.transaction(async (tx): Promise<PaymentEventResult> => {
     const recorded = await tx
       .insert(webhookEvents)
       .values({ eventId: event.eventId, type: event.providerType })
       .onConflictDoNothing()
       .returning({ eventId: webhookEvents.eventId });
     if (recorded.length === 0) return { outcome: 'duplicate', effect: 'none' };
-    return { outcome: 'processed', effect: await carryOut(tx, log, order, event, plan) };
+    return { outcome: 'processed', effect: await carryOut(tx, log, order, plan) };
   });
+  if (result.effect === 'completed' && plan.kind === 'complete') await recordBuyerOnCustomer({ ...context, log }, order, plan.buyer);
+  return result;
+}
+
+/**
+ * What an `invoice_paid` event would do to `order` now, without an event to record: the reconciliation sweep's
+ * step. Refuses with 'provider_unavailable' when the provider cannot be asked (the sweep tries again next time);
+ * a failure of the first read propagates.
+ */
+export function settleWithProvider(context: OrderContext, order: Order): Promise<Outcome<PaymentEffect>> {
+  return outcomeOf(() => settle(context, order));
+}
+
+async function settle(context: OrderContext, order: Order): Promise<PaymentEffect> {
+  const log = context.log.child({ transactionId: order.transactionId, subscriptionId: order.subscriptionId });
+  const payment = await context.provider.retrieveSubscriptionPayment(order.subscriptionId);
+  if (payment?.state !== 'canceled' && !verifiedPayment(order, payment)) return 'none';
+  const plan = await planFromPayment(context, log, order, 'invoice_paid', payment);
+  const effect = await context.db.transaction((tx) => carryOut(tx, log, order, plan));
+  if (effect === 'completed' && plan.kind === 'complete') await recordBuyerOnCustomer({ ...context, log }, order, plan.buyer);
+  return effect;
 }
 
 async function wasRecorded({ db }: OrderContext, eventId: string): Promise<boolean> {
@@ -92,22 +126,36 @@ async function planFor(context: OrderContext, log: FastifyBaseLogger, order: Ord
     return NOTHING;
   }
   const payment = await askProvider(log, () => context.provider.retrieveSubscriptionPayment(event.subscriptionId));
+  return planFromPayment(context, log, order, event.kind, payment);
+}
+
+async function planFromPayment(
+  context: OrderContext,
+  log: FastifyBaseLogger,
+  order: Order,
+  kind: 'invoice_paid' | 'subscription_deleted',
+  payment: SubscriptionPayment | null,
+): Promise<Plan> {
   if (!payment || payment.transactionId !== order.transactionId) {
     log.warn({ found: !!payment }, 'The provider does not report this subscription as the order’s; unchanged');
     return NOTHING;
   }
   if (payment.state === 'canceled') {
     if (order.status === 'cancelled') return NOTHING;
-    if (order.status === 'paid' || isPaidInFull(order, payment)) return { kind: 'cancel' };
+    if (order.status === 'paid' || isFirstInvoicePaid(order, payment)) return { kind: 'cancel', subscriptionId: payment.subscriptionId };
     log.info('The unpaid checkout’s subscription has ended; the order is unchanged');
     return NOTHING;
   }
-  if (event.kind === 'subscription_deleted') {
+  if (kind === 'subscription_deleted') {
     log.warn({ state: payment.state }, 'Deleted event, but the subscription is not canceled; unchanged');
     return NOTHING;
   }
-  if (!isPaidInFull(order, payment)) {
-    log.warn({ invoice: payment.firstInvoice, quantity: payment.quantity }, 'Invoice paid, but not the first invoice in full for the order’s seats; unchanged');
+  const verified = verifiedPayment(order, payment);
+  if (!verified) {
+    log.warn(
+      { state: payment.state, invoice: payment.firstInvoice, quantity: payment.quantity },
+      'Invoice paid, but the subscription is not active with its first invoice paid in full for the order’s seats; unchanged',
+    );
     return NOTHING;
   }
   if (order.status === 'paid') return NOTHING;
@@ -117,36 +165,30 @@ async function planFor(context: OrderContext, log: FastifyBaseLogger, order: Ord
     log.error('Paid order without a billing name and email; left for finalize to complete');
     return NOTHING;
   }
-  return { kind: 'complete', buyer };
+  return { kind: 'complete', buyer, verified };
 }
 
-/** Runs a provider read; a failure is logged and answered 500, so the provider retries the event. */
+/** Runs a provider read; a failure is logged and refuses with 'provider_unavailable' (the event is retried). */
 async function askProvider<T>(log: FastifyBaseLogger, read: () => Promise<T>): Promise<T> {
   try {
     return await read();
   } catch (error) {
-    log.error({ err: error }, 'Payment provider call failed while handling a webhook event');
-    throw new HttpError(500, WEBHOOK_ERRORS.retryLater);
+    log.error({ err: error }, 'Payment provider call failed while handling a payment event');
+    return refuse('provider_unavailable');
   }
 }
 
-async function carryOut(
-  tx: Transaction,
-  log: FastifyBaseLogger,
-  order: Order,
-  event: PaymentEvent,
-  plan: Plan,
-): Promise<PaymentEventResult['effect']> {
+async function carryOut(tx: Transaction, log: FastifyBaseLogger, order: Order, plan: Plan): Promise<PaymentEffect> {
   switch (plan.kind) {
     case 'none':
       return 'none';
     case 'complete': {
-      const result = await completeOrder(tx, { transactionId: order.transactionId, buyer: plan.buyer });
+      const result = await completeOrder(tx, { transactionId: order.transactionId, buyer: plan.buyer, verified: plan.verified });
       if (result.kind !== 'completed') {
         log.info({ result: result.kind }, 'Paid invoice, but the order could not be completed; unchanged');
         return 'none';
       }
-      log.info({ accountCreated: result.accountCreated }, 'Order completed from a webhook');
+      log.info({ accountCreated: result.accountCreated }, 'Order completed by a payment event');
       return result.accountCreated ? 'completed' : 'none';
     }
     case 'cancel': {
@@ -157,7 +199,7 @@ async function carryOut(
         .where(
           and(
             eq(orders.transactionId, order.transactionId),
-            eq(orders.subscriptionId, event.subscriptionId),
+            eq(orders.subscriptionId, plan.subscriptionId),
             ne(orders.status, 'cancelled'),
           ),
         )

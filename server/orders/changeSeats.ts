@@ -1,16 +1,22 @@
 /**
  * Call 2 (spec §7, update-anon-subscription-intent): changes an open checkout's seat count. Like Stripe, an
  * incomplete subscription cannot change its quantity (architecture.md, "stripe"), so a change creates a new
- * subscription on the same customer, cancels the old one, then moves the order onto the new one in a single
- * UPDATE guarded by the old subscription id (optimistic: a concurrent change that won makes this one a 409).
- * A subscription the provider reports paid is never replaced (409), even before finalize marks the order paid.
+ * subscription on the same customer, cancels the old one, and moves the order onto the new one.
+ *
+ * One change per order at a time (docs/decisions/0009): the change first takes the order's seat-change lease
+ * (a guarded UPDATE; a crashed process's lease expires), and another change meanwhile is refused with 409. The
+ * replacement is created under an idempotency key of this attempt, so a retry of one request reuses it and a
+ * new attempt never does. The old subscription is cancelled only if unpaid: the provider voids its open first
+ * invoice first, and refuses ('paid') when the card has just paid it. The move onto the new subscription happens
+ * under the order's row lock, the same lock completeOrder takes, and only if this attempt still holds the lease.
  */
-import { and, eq, sql } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
+import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { UpdateIntentResponse } from '../../src/api/types';
 import { monthlyTotalCents } from '../../src/domain/pricing';
 import { orders } from '../db/schema';
-import { CHECKOUT_ERRORS, HttpError } from '../http/httpError';
 import { findOrder, type Order, type OrderContext } from './orderContext';
+import { outcomeOf, refuse, type Outcome } from './outcome';
 import { callProvider } from './providerCall';
 
 export interface ChangeSeatsInput {
@@ -21,82 +27,140 @@ export interface ChangeSeatsInput {
   quantity: number;
 }
 
+/** How long a seat change may hold the order: longer than its three provider calls with the SDK's retries. */
+const LEASE_SECONDS = 120;
+
 /**
- * Moves the checkout to `quantity` seats and returns the (possibly new) subscription's ids and client secret.
- * Same quantity → the current session, unchanged.
- * @throws HttpError 404 unknown transaction; 409 when the order is paid or cancelled, or the ids are not the
- *   order's current ones, or another change won the race; 502 when the provider fails.
+ * Moves the checkout to `quantity` seats and answers the (possibly new) subscription's ids and client secret.
+ * Same quantity → the current session, unchanged. Refusals: 'unknown_checkout'; 'order_paid' or
+ * 'order_cancelled'; 'checkout_changed' (the ids are not the order's current ones, or another change won);
+ * 'seats_being_updated' (another change is in progress); 'order_paid' also when the card paid the old
+ * subscription meanwhile; 'provider_unavailable' (the order stays on its old subscription).
  */
-export async function changeSeats(context: OrderContext, input: ChangeSeatsInput): Promise<UpdateIntentResponse> {
+export function changeSeats(context: OrderContext, input: ChangeSeatsInput): Promise<Outcome<UpdateIntentResponse>> {
+  return outcomeOf(() => replaceSubscription(context, input));
+}
+
+async function replaceSubscription(context: OrderContext, input: ChangeSeatsInput): Promise<UpdateIntentResponse> {
   const { db, provider, log } = context;
   const order = await findOrder(db, input.transactionId);
-  if (!order) throw new HttpError(404, CHECKOUT_ERRORS.unknownCheckout);
+  if (!order) refuse('unknown_checkout');
   assertOpen(order);
   if (order.subscriptionId !== input.subscriptionId || order.subscriptionItemId !== input.subscriptionItemId) {
-    throw new HttpError(409, CHECKOUT_ERRORS.checkoutChanged);
+    refuse('checkout_changed');
   }
   if (order.quantity === input.quantity) return sessionOf(order);
 
-  const { transactionId, subscriptionId: oldSubscriptionId } = order;
-  // A card may have just paid the current subscription (finalize not called yet): never replace a paid one.
-  // The check narrows the race; the sandbox's cancel also refuses a paid subscription atomically.
-  const payment = await callProvider(log, 'retrieve subscription payment', () =>
-    provider.retrieveSubscriptionPayment(oldSubscriptionId),
-  );
-  if (payment?.firstInvoice?.state === 'paid') throw new HttpError(409, CHECKOUT_ERRORS.orderPaid);
-  const created = await callProvider(log, 'create replacement subscription', () =>
-    provider.createSubscription({
-      transactionId,
-      customerId: order.customerId,
-      quantity: input.quantity,
-      idempotencyKey: `${transactionId}:subscription:${order.revision + 1}`,
-    }),
-  ).catch((error: unknown) => raceAwareError(context, order, error));
-
+  const attempt = randomUUID();
+  const leased = await takeLease(context, order, attempt);
+  const { transactionId, subscriptionId: oldSubscriptionId } = leased;
   try {
-    await provider.cancelSubscription(oldSubscriptionId, `${transactionId}:cancel:${oldSubscriptionId}`);
-  } catch (error) {
-    log.error({ err: error, step: 'cancel replaced subscription' }, 'Payment provider call failed');
-    await cancelQuietly(context, transactionId, created.subscriptionId);
-    const payment = await provider.retrieveSubscriptionPayment(oldSubscriptionId).catch(() => null);
-    if (payment?.firstInvoice?.state === 'paid') throw new HttpError(409, CHECKOUT_ERRORS.orderPaid);
-    throw new HttpError(502, CHECKOUT_ERRORS.providerUnavailable);
+    // A card may have just paid the current subscription (finalize not called yet): never replace a paid one.
+    const payment = await callProvider(log, 'retrieve subscription payment', () =>
+      provider.retrieveSubscriptionPayment(oldSubscriptionId),
+    );
+    if (payment?.firstInvoice?.state === 'paid') refuse('order_paid');
+    const created = await callProvider(log, 'create replacement subscription', () =>
+      provider.createSubscription({
+        transactionId,
+        customerId: leased.customerId,
+        quantity: input.quantity,
+        idempotencyKey: `${transactionId}:subscription:${attempt}`,
+      }),
+    );
+    let cancelled: 'cancelled' | 'paid';
+    try {
+      cancelled = await provider.cancelUnpaidSubscription(oldSubscriptionId, `${transactionId}:cancel:${oldSubscriptionId}:${attempt}`);
+    } catch (error) {
+      log.error({ err: error, step: 'cancel replaced subscription' }, 'Payment provider call failed');
+      await dropUnused(context, transactionId, created.subscriptionId, attempt);
+      refuse('provider_unavailable');
+    }
+    if (cancelled === 'paid') {
+      await dropUnused(context, transactionId, created.subscriptionId, attempt);
+      refuse('order_paid');
+    }
+    const moved = await moveOnto(context, leased, attempt, input.quantity, created);
+    if (moved) return sessionOf(moved);
+    await dropUnused(context, transactionId, created.subscriptionId, attempt);
+    const current = await findOrder(db, transactionId);
+    if (current) assertOpen(current);
+    refuse('checkout_changed');
+  } finally {
+    await releaseLease(context, transactionId, attempt);
   }
+}
 
-  const [moved] = await db
+/**
+ * Takes the order's seat-change lease for `attempt`, only while the order is open, still on the subscription the
+ * buyer changes, and no other change holds an unexpired lease.
+ * Refuses when it cannot be taken, with the reason read back from the order.
+ */
+async function takeLease({ db }: OrderContext, order: Order, attempt: string): Promise<Order> {
+  const [leased] = await db
     .update(orders)
-    .set({
-      quantity: input.quantity,
-      amountCents: monthlyTotalCents(input.quantity),
-      subscriptionId: created.subscriptionId,
-      subscriptionItemId: created.subscriptionItemId,
-      paymentIntentId: created.paymentIntentId,
-      clientSecret: created.clientSecret,
-      revision: sql`${orders.revision} + 1`,
-      updatedAt: new Date(),
-    })
+    .set({ seatChangeLockedUntil: sql`now() + make_interval(secs => ${LEASE_SECONDS})`, seatChangeAttempt: attempt })
     .where(
       and(
-        eq(orders.transactionId, transactionId),
-        eq(orders.subscriptionId, oldSubscriptionId),
+        eq(orders.transactionId, order.transactionId),
         eq(orders.status, 'open'),
+        eq(orders.subscriptionId, order.subscriptionId),
+        or(isNull(orders.seatChangeLockedUntil), lt(orders.seatChangeLockedUntil, sql`now()`)),
       ),
     )
     .returning();
-  if (moved) return sessionOf(moved);
-
-  // Another change won: keep the winner's subscription, cancel ours unless it is the very same one.
-  const current = await findOrder(db, transactionId);
-  if (current && current.subscriptionId !== created.subscriptionId) {
-    await cancelQuietly(context, transactionId, created.subscriptionId);
-  }
+  if (leased) return leased;
+  const current = await findOrder(db, order.transactionId);
   if (current) assertOpen(current);
-  throw new HttpError(409, CHECKOUT_ERRORS.checkoutChanged);
+  if (current && current.subscriptionId !== order.subscriptionId) refuse('checkout_changed');
+  refuse('seats_being_updated');
+}
+
+/** Moves the order onto `created` under its row lock, if it is still open, on the old subscription and ours. */
+async function moveOnto(
+  { db }: OrderContext,
+  order: Order,
+  attempt: string,
+  quantity: number,
+  created: { subscriptionId: string; subscriptionItemId: string; paymentIntentId: string | null; clientSecret: string },
+): Promise<Order | undefined> {
+  return db.transaction(async (tx) => {
+    const [locked] = await tx.select().from(orders).where(eq(orders.transactionId, order.transactionId)).for('update');
+    if (!locked || locked.status !== 'open' || locked.subscriptionId !== order.subscriptionId || locked.seatChangeAttempt !== attempt) {
+      return undefined;
+    }
+    const [moved] = await tx
+      .update(orders)
+      .set({
+        quantity,
+        amountCents: monthlyTotalCents(quantity),
+        subscriptionId: created.subscriptionId,
+        subscriptionItemId: created.subscriptionItemId,
+        paymentIntentId: created.paymentIntentId,
+        clientSecret: created.clientSecret,
+        revision: sql`${orders.revision} + 1`,
+        seatChangeLockedUntil: null,
+        seatChangeAttempt: null,
+        updatedAt: new Date(),
+      })
+      .where(eq(orders.transactionId, order.transactionId))
+      .returning();
+    return moved;
+  });
+}
+
+/** Gives the lease back if `attempt` still holds it (the move already cleared it on success). */
+async function releaseLease({ db, log }: OrderContext, transactionId: string, attempt: string): Promise<void> {
+  await db
+    .update(orders)
+    .set({ seatChangeLockedUntil: null, seatChangeAttempt: null })
+    .where(and(eq(orders.transactionId, transactionId), eq(orders.seatChangeAttempt, attempt)))
+    .catch((error: unknown) => log.error({ err: error, transactionId }, 'Could not release the seat-change lease; it expires'));
 }
 
 function assertOpen(order: Order): void {
-  if (order.status === 'paid') throw new HttpError(409, CHECKOUT_ERRORS.orderPaid);
-  if (order.status === 'cancelled') throw new HttpError(409, CHECKOUT_ERRORS.orderCancelled);
+  if (order.status === 'paid') refuse('order_paid');
+  if (order.status === 'cancelled') refuse('order_cancelled');
 }
 
 function sessionOf(order: Order): UpdateIntentResponse {
@@ -107,15 +171,9 @@ function sessionOf(order: Order): UpdateIntentResponse {
   };
 }
 
-/** A provider failure while a concurrent change moved the order is that change's win (409), not a 502. */
-async function raceAwareError(context: OrderContext, order: Order, error: unknown): Promise<never> {
-  const current = await findOrder(context.db, order.transactionId);
-  if (current && current.subscriptionId !== order.subscriptionId) throw new HttpError(409, CHECKOUT_ERRORS.checkoutChanged);
-  throw error;
-}
-
-async function cancelQuietly(context: OrderContext, transactionId: string, subscriptionId: string): Promise<void> {
+/** Cancels a replacement this attempt created but did not use; a failure is logged (it expires unpaid). */
+async function dropUnused(context: OrderContext, transactionId: string, subscriptionId: string, attempt: string): Promise<void> {
   await context.provider
-    .cancelSubscription(subscriptionId, `${transactionId}:cancel:${subscriptionId}`)
+    .cancelUnpaidSubscription(subscriptionId, `${transactionId}:cancel:${subscriptionId}:${attempt}`)
     .catch((error: unknown) => context.log.error({ err: error }, 'Could not cancel an unused subscription'));
 }

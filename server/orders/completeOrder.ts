@@ -1,73 +1,122 @@
 /**
  * Completes a paid order, exactly once (architecture.md: finalize "creates the buyer's account exactly once").
- * Shared by finalize (call 3), which also issues credentials, and by a payment webhook (Stripe `invoice.paid`),
- * which only makes sure the order is marked paid and the account exists. The caller has already verified the
- * payment with the provider. Everything happens in one transaction with the order row locked (FOR UPDATE),
- * so concurrent finalizes and webhooks serialize on the order. Repeat semantics: docs/decisions/0003.
+ * Shared by finalize (call 3), which also hands out credentials, and by payment events (Stripe `invoice.paid`,
+ * the sandbox's accepted confirmation, the reconciliation sweep), which only make sure the order is marked paid
+ * and its account exists.
+ *
+ * Everything happens in one transaction with the order row locked (FOR UPDATE), so finalizes, payment events and
+ * the last step of a seat change serialize on the order. The caller verified the payment with the provider before
+ * the transaction; under the lock the order must still be on that subscription, with those seats and that
+ * amount, or nothing is written ('changed').
+ *
+ * Credentials (docs/decisions/0008): the first finalize stores the password's argon2id hash, the password and the
+ * hand-off token encrypted, and the token's hash. A repeat, while that token is unredeemed, unrevoked and
+ * unexpired, answers the same password and token; after it expired a repeat issues new ones; after it was
+ * redeemed a repeat is refused ('already_complete').
  */
-import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Database, Transaction } from '../db/client';
 import { accounts, handoffTokens, orders } from '../db/schema';
+import type { CredentialsCipher } from '../security/credentialsCipher';
 import type { Order } from './orderContext';
 
-/** Credentials to hand the buyer with this completion: hashed before the transaction opens. */
-export interface IssuedCredentials {
-  /** argon2id hash of the new password (server/security/password.ts). */
+/** What the caller verified with the provider: the first invoice of this subscription paid for these seats. */
+export interface VerifiedPayment {
+  subscriptionId: string;
+  quantity: number;
+  /** The amount paid, in integer cents. */
+  amountCents: number;
+}
+
+/** New credentials, prepared before the transaction opens (hashing is slow); used only if none are live. */
+export interface NewCredentials {
+  password: string;
+  /** argon2id hash of `password` (server/security/password.ts). */
   passwordHash: string;
-  /** SHA-256 hex of the new hand-off token (server/security/handoffToken.ts). */
-  handoffTokenHash: string;
+  token: string;
+  /** SHA-256 hex of `token` (server/security/handoffToken.ts). */
+  tokenHash: string;
   /** The token's lifetime (HANDOFF_TTL_MINUTES), counted on the database clock. */
-  handoffTtlMinutes: number;
+  ttlMinutes: number;
 }
 
 export interface CompleteOrderInput {
   transactionId: string;
+  verified: VerifiedPayment;
   /** The buyer as first recorded; a repeat keeps the details recorded first. */
   buyer: { email: string; name: string };
-  /** Present for finalize: replaces the password hash and any unredeemed hand-off token. Absent for a webhook. */
-  issue?: IssuedCredentials;
+  /** Present for finalize: hand out credentials (the live ones, else these). Absent for a payment event. */
+  issue?: { credentials: NewCredentials; cipher: CredentialsCipher };
+}
+
+/** The password and hand-off token the buyer is given. */
+export interface HandedCredentials {
+  password: string;
+  token: string;
 }
 
 export type CompleteOrderResult =
-  | { kind: 'completed'; order: Order; account: { email: string; name: string }; accountCreated: boolean }
+  | {
+      kind: 'completed';
+      order: Order;
+      account: { email: string; name: string };
+      accountCreated: boolean;
+      /** With `issue`: what to hand the buyer (the same on every repeat while the token is live). */
+      credentials: HandedCredentials | null;
+    }
   | { kind: 'unknown' }
   | { kind: 'cancelled' }
+  /** The order moved to another subscription, or its seats or amount differ from what was verified. */
+  | { kind: 'changed' }
   /** Credentials were asked for, but the order's hand-off token has been redeemed: nothing changed. */
   | { kind: 'already_complete' };
 
-/** Marks the order paid and creates its account if missing; with `issue`, re-issues its credentials. */
-export async function completeOrder(db: Database, input: CompleteOrderInput): Promise<CompleteOrderResult> {
+/**
+ * Marks the order paid and creates its account if missing; with `issue`, hands out its credentials.
+ * @throws database errors (nothing is committed).
+ */
+export async function completeOrder(db: Database | Transaction, input: CompleteOrderInput): Promise<CompleteOrderResult> {
   return db.transaction(async (tx) => {
     const [locked] = await tx.select().from(orders).where(eq(orders.transactionId, input.transactionId)).for('update');
     if (!locked) return { kind: 'unknown' };
     if (locked.status === 'cancelled') return { kind: 'cancelled' };
+    if (!matchesVerified(locked, input.verified)) return { kind: 'changed' };
     if (input.issue && (await hasRedeemedToken(tx, locked.transactionId))) return { kind: 'already_complete' };
 
     const order = locked.status === 'paid' ? locked : await markPaid(tx, locked, input.buyer);
     const [existing] = await tx.select().from(accounts).where(eq(accounts.transactionId, order.transactionId));
-    const issuedAt = input.issue ? new Date() : null;
-    let account = existing;
-    if (!account) {
-      [account] = await tx
-        .insert(accounts)
-        .values({
-          transactionId: order.transactionId,
-          email: order.email ?? input.buyer.email,
-          name: order.name ?? input.buyer.name,
-          passwordHash: input.issue?.passwordHash ?? null,
-          credentialsIssuedAt: issuedAt,
-        })
-        .returning();
-    } else if (input.issue) {
-      await tx
-        .update(accounts)
-        .set({ passwordHash: input.issue.passwordHash, credentialsIssuedAt: issuedAt })
-        .where(eq(accounts.id, account.id));
-    }
-    if (input.issue) await replaceHandoffToken(tx, order.transactionId, input.issue);
-    if (!account) throw new Error(`Account insert for ${order.transactionId} returned no row`);
-    return { kind: 'completed', order, account: { email: account.email, name: account.name }, accountCreated: !existing };
+    const account =
+      existing ??
+      (await insertAccount(tx, {
+        transactionId: order.transactionId,
+        email: order.email ?? input.buyer.email,
+        name: order.name ?? input.buyer.name,
+      }));
+    const credentials = input.issue ? await handOut(tx, order.transactionId, account, input.issue) : null;
+    return {
+      kind: 'completed',
+      order,
+      account: { email: account.email, name: account.name },
+      accountCreated: !existing,
+      credentials,
+    };
   });
+}
+
+function matchesVerified(order: Order, verified: VerifiedPayment): boolean {
+  return (
+    order.subscriptionId === verified.subscriptionId &&
+    order.quantity === verified.quantity &&
+    order.amountCents === verified.amountCents
+  );
+}
+
+type Account = typeof accounts.$inferSelect;
+
+async function insertAccount(tx: Transaction, values: { transactionId: string; email: string; name: string }): Promise<Account> {
+  const [account] = await tx.insert(accounts).values(values).returning();
+  if (!account) throw new Error(`Account insert for ${values.transactionId} returned no row`);
+  return account;
 }
 
 async function markPaid(tx: Transaction, order: Order, buyer: { email: string; name: string }): Promise<Order> {
@@ -95,21 +144,85 @@ async function hasRedeemedToken(tx: Transaction, transactionId: string): Promise
   return redeemed.length > 0;
 }
 
-/** Revokes the order's unredeemed tokens and stores the new one, expiring after the TTL on the database clock. */
-async function replaceHandoffToken(tx: Transaction, transactionId: string, issue: IssuedCredentials): Promise<void> {
-  await tx
-    .update(handoffTokens)
-    .set({ revokedAt: sql`now()` })
+/** The live credentials when there are any (decrypted), else `issue`'s new ones, stored. */
+async function handOut(
+  tx: Transaction,
+  transactionId: string,
+  account: Account,
+  { credentials, cipher }: NonNullable<CompleteOrderInput['issue']>,
+): Promise<HandedCredentials> {
+  const [live] = await tx
+    .select({ tokenCiphertext: handoffTokens.tokenCiphertext })
+    .from(handoffTokens)
     .where(
       and(
         eq(handoffTokens.transactionId, transactionId),
         isNull(handoffTokens.redeemedAt),
         isNull(handoffTokens.revokedAt),
+        isNotNull(handoffTokens.tokenCiphertext),
+        gt(handoffTokens.expiresAt, sql`now()`),
       ),
-    );
+    )
+    .limit(1);
+  if (live?.tokenCiphertext && account.passwordCiphertext) {
+    const kept = decryptKept(cipher, transactionId, account.passwordCiphertext, live.tokenCiphertext);
+    if (kept) return kept;
+  }
+  await tx
+    .update(accounts)
+    .set({
+      passwordHash: credentials.passwordHash,
+      passwordCiphertext: cipher.encrypt(credentials.password, transactionId),
+      credentialsIssuedAt: new Date(),
+    })
+    .where(eq(accounts.id, account.id));
+  await tx
+    .update(handoffTokens)
+    .set({ revokedAt: sql`now()`, tokenCiphertext: null })
+    .where(and(eq(handoffTokens.transactionId, transactionId), isNull(handoffTokens.redeemedAt), isNull(handoffTokens.revokedAt)));
   await tx.insert(handoffTokens).values({
-    tokenHash: issue.handoffTokenHash,
+    tokenHash: credentials.tokenHash,
+    tokenCiphertext: cipher.encrypt(credentials.token, transactionId),
     transactionId,
-    expiresAt: sql`now() + make_interval(mins => ${issue.handoffTtlMinutes})`,
+    expiresAt: sql`now() + make_interval(mins => ${credentials.ttlMinutes})`,
   });
+  return { password: credentials.password, token: credentials.token };
+}
+
+/** The kept credentials, or null when they cannot be decrypted (the key was replaced): new ones are issued then. */
+function decryptKept(cipher: CredentialsCipher, transactionId: string, password: string, token: string): HandedCredentials | null {
+  try {
+    return { password: cipher.decrypt(password, transactionId), token: cipher.decrypt(token, transactionId) };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Wipes the encrypted copies of credentials whose hand-off token is no longer live (expired, revoked or
+ * redeemed); only the password's argon2id hash and the token's SHA-256 stay. Run by the reconciliation sweep.
+ * @returns how many tokens and accounts were wiped.
+ */
+export async function wipeSpentCredentials(db: Database): Promise<{ tokens: number; accounts: number }> {
+  const tokens = await db
+    .update(handoffTokens)
+    .set({ tokenCiphertext: null })
+    .where(
+      and(
+        isNotNull(handoffTokens.tokenCiphertext),
+        sql`(${handoffTokens.expiresAt} <= now() or ${handoffTokens.redeemedAt} is not null or ${handoffTokens.revokedAt} is not null)`,
+      ),
+    )
+    .returning({ tokenHash: handoffTokens.tokenHash });
+  const wipedAccounts = await db
+    .update(accounts)
+    .set({ passwordCiphertext: null })
+    .where(
+      and(
+        isNotNull(accounts.passwordCiphertext),
+        sql`not exists (select 1 from ${handoffTokens} where ${handoffTokens.transactionId} = ${accounts.transactionId} and ${handoffTokens.tokenCiphertext} is not null)`,
+      ),
+    )
+    .returning({ id: accounts.id });
+  return { tokens: tokens.length, accounts: wipedAccounts.length };
 }

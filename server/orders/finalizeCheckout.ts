@@ -1,19 +1,21 @@
 /**
  * Call 3 (spec §7, finalize-anon-subscription; spec §6 "generated credentials"): after the card payment, checks
- * with the provider that the first invoice is paid in full for the order's seats, completes the order
- * (./completeOrder.ts) and hands the buyer a password and a hand-off token. A repeat re-issues both, until the
- * token has been redeemed (docs/decisions/0003-finalize-is-repeatable.md).
+ * with the provider that the subscription is active and its first invoice paid in full for the order's seats,
+ * completes the order (./completeOrder.ts, which re-checks under the order's lock) and hands the buyer a password
+ * and a hand-off token. A repeat answers the same password and token while the token is live
+ * (docs/decisions/0008-finalize-answers-the-same-credentials.md).
  */
 import type { FinalizeResponse } from '../../src/api/types';
 import { monthlyTotalCents } from '../../src/domain/pricing';
 import { PRODUCT_NAME } from '../../src/domain/product';
-import { CHECKOUT_ERRORS, HttpError } from '../http/httpError';
 import type { SubscriptionPayment } from '../payments/provider';
 import { newHandoffToken } from '../security/handoffToken';
 import { generatePassword, hashPassword } from '../security/password';
-import { completeOrder } from './completeOrder';
+import { completeOrder, type VerifiedPayment } from './completeOrder';
 import { findOrder, type Order, type OrderContext } from './orderContext';
+import { outcomeOf, refuse, type Outcome } from './outcome';
 import { callProvider } from './providerCall';
+import { recordBuyerOnCustomer } from './recordBuyer';
 
 export interface FinalizeInput {
   transactionId: string;
@@ -26,57 +28,70 @@ export interface FinalizeInput {
 }
 
 /**
- * Finalizes the checkout and returns `{ success: true, token, loginDetails }`.
- * @throws HttpError 404 'Unknown checkout' (no order with these ids); 402 when the payment is not complete
- *   (nothing written); 409 when the order is cancelled or its hand-off token was redeemed; 502 provider failure.
+ * Finalizes the checkout and answers `{ success: true, token, loginDetails }`. Refusals: 'unknown_checkout' (no
+ * order with these ids); 'payment_incomplete' (nothing written); 'order_cancelled'; 'checkout_changed' (moved
+ * since the payment was checked); 'order_complete' (the hand-off token was redeemed); 'provider_unavailable'.
  */
-export async function finalizeCheckout(context: OrderContext, input: FinalizeInput): Promise<FinalizeResponse> {
-  const { config, db, provider, log } = context;
+export function finalizeCheckout(context: OrderContext, input: FinalizeInput): Promise<Outcome<FinalizeResponse>> {
+  return outcomeOf(() => finalizeOrRefuse(context, input));
+}
+
+/** finalizeCheckout's steps; refuses inside an outcomeOf (also used by the redirect return). */
+export async function finalizeOrRefuse(context: OrderContext, input: FinalizeInput): Promise<FinalizeResponse> {
+  const { config, db, provider, log, cipher } = context;
   const order = await findOrder(db, input.transactionId);
   if (!order || order.subscriptionId !== input.subscriptionId || order.customerId !== input.customerId) {
-    throw new HttpError(404, CHECKOUT_ERRORS.unknownCheckout);
+    refuse('unknown_checkout');
   }
   const payment = await callProvider(log, 'retrieve subscription payment', () =>
     provider.retrieveSubscriptionPayment(order.subscriptionId),
   );
-  if (!isPaidInFull(order, payment)) throw new HttpError(402, CHECKOUT_ERRORS.paymentIncomplete);
+  const verified = verifiedPayment(order, payment);
+  if (!verified) refuse('payment_incomplete');
 
   const password = generatePassword();
-  const passwordHash = await hashPassword(password);
   const handoff = newHandoffToken();
   const result = await completeOrder(db, {
     transactionId: order.transactionId,
+    verified,
     buyer: { email: input.email, name: input.name },
-    issue: { passwordHash, handoffTokenHash: handoff.tokenHash, handoffTtlMinutes: config.HANDOFF_TTL_MINUTES },
+    issue: {
+      credentials: {
+        password,
+        passwordHash: await hashPassword(password),
+        token: handoff.token,
+        tokenHash: handoff.tokenHash,
+        ttlMinutes: config.HANDOFF_TTL_MINUTES,
+      },
+      cipher,
+    },
   });
   switch (result.kind) {
     case 'unknown':
-      throw new HttpError(404, CHECKOUT_ERRORS.unknownCheckout);
+      return refuse('unknown_checkout');
     case 'cancelled':
-      throw new HttpError(409, CHECKOUT_ERRORS.orderCancelled);
+      return refuse('order_cancelled');
+    case 'changed':
+      return refuse('checkout_changed');
     case 'already_complete':
-      throw new HttpError(409, CHECKOUT_ERRORS.orderComplete);
+      return refuse('order_complete');
   }
+  if (!result.credentials) throw new Error(`Finalize of ${order.transactionId} completed without credentials`);
   log.info({ transactionId: order.transactionId, accountCreated: result.accountCreated }, 'Checkout finalized');
-
-  // The account is committed; recording the buyer on the provider's customer is best effort. The details are
-  // the account's (first recorded), so a repeat sends the same request under the same idempotency key.
-  await provider
-    .updateCustomer(order.customerId, result.account, `${order.transactionId}:customer-details`)
-    .catch((error: unknown) => log.warn({ err: error }, 'Could not record the buyer on the provider customer'));
-
+  await recordBuyerOnCustomer(context, order, result.account);
   return {
     success: true,
-    token: handoff.token,
-    loginDetails: { email: result.account.email, password, productPurchased: PRODUCT_NAME },
+    token: result.credentials.token,
+    loginDetails: { email: result.account.email, password: result.credentials.password, productPurchased: PRODUCT_NAME },
   };
 }
 
 /**
- * True when `payment` is this order's subscription with its first invoice paid: state 'paid', amount paid equal
- * to monthlyTotalCents(order.quantity) in 'usd', and the order's seat count (the server is the price authority).
+ * True when `payment` is this order's subscription and its first invoice is paid: state 'paid', amount paid
+ * equal to monthlyTotalCents(order.quantity) in 'usd', for the order's seat count (the server is the price
+ * authority). Says nothing about whether the subscription is still running.
  */
-export function isPaidInFull(order: Order, payment: SubscriptionPayment | null): boolean {
+export function isFirstInvoicePaid(order: Order, payment: SubscriptionPayment | null): boolean {
   const invoice = payment?.firstInvoice;
   return (
     !!payment &&
@@ -88,4 +103,15 @@ export function isPaidInFull(order: Order, payment: SubscriptionPayment | null):
     invoice.currency === 'usd' &&
     invoice.amountPaidCents === monthlyTotalCents(order.quantity)
   );
+}
+
+/**
+ * What finalize and payment events require before completing an order: the first invoice paid in full
+ * (isFirstInvoicePaid) and the subscription `active` (a cancelled one was paid once and would never renew).
+ * Returns what was verified, for completeOrder to re-check under the order's lock; null when not paid in full.
+ */
+export function verifiedPayment(order: Order, payment: SubscriptionPayment | null): VerifiedPayment | null {
+  const invoice = payment?.firstInvoice;
+  if (!payment || !invoice || payment.state !== 'active' || !isFirstInvoicePaid(order, payment)) return null;
+  return { subscriptionId: payment.subscriptionId, quantity: payment.quantity, amountCents: invoice.amountPaidCents };
 }

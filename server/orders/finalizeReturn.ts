@@ -1,31 +1,38 @@
 /**
- * Finalize after a redirect return (issue 4 item 8; docs/decisions/0005-orders-survive-closed-tabs.md): 3-D
+ * Finalize after a redirect return (docs/decisions/0005-orders-survive-closed-tabs.md): 3-D
  * Secure sent the buyer away and back to /payment-success with `payment_intent` and
  * `payment_intent_client_secret` in the address, and the page holds no stored record. The order is found by its
- * current PaymentIntent, the client secret stored for it is the buyer's proof, the buyer's name and email come
- * from the payment's billing details, and the same finalize logic as call 3 runs (./finalizeCheckout.ts).
+ * current PaymentIntent; the client secret stored for it and the buyer's email (from the page's pending-payment
+ * record) must both match, the buyer's name and email come from the payment's billing details, and the same
+ * finalize logic as call 3 runs (./finalizeCheckout.ts).
  */
 import type { FinalizeReturnRequest, FinalizeReturnResponse } from '../../src/api/types';
 import { centsToDollars } from '../../src/domain/pricing';
-import { CHECKOUT_ERRORS, HttpError } from '../http/httpError';
 import { secretsMatch } from '../security/secretCompare';
-import { finalizeCheckout } from './finalizeCheckout';
+import { finalizeOrRefuse } from './finalizeCheckout';
 import { findOrderByPaymentIntent, type OrderContext } from './orderContext';
+import { outcomeOf, refuse, type Outcome } from './outcome';
 import { buyerOfOrder } from './paymentBuyer';
 import { callProvider } from './providerCall';
 
 /**
- * Finalizes the order paid by `paymentIntentId` and returns the finalize response with the record's fields.
- * @throws HttpError 404 'Unknown checkout' (no order has this PaymentIntent, or the client secret differs);
- *   422 when the payment carries no usable billing name and email; 502 provider failure; and finalizeCheckout's
- *   402 (not paid), 409 (cancelled, or the hand-off token was redeemed).
+ * Finalizes the order paid by `paymentIntentId` and answers the finalize response with the record's fields.
+ * Refusals: 'unknown_checkout' (no order has this PaymentIntent, or the client secret or the email differs);
+ * 'buyer_unknown' (the payment carries no usable billing name and email); and finalizeCheckout's.
  */
-export async function finalizeReturn(context: OrderContext, input: FinalizeReturnRequest): Promise<FinalizeReturnResponse> {
+export function finalizeReturn(context: OrderContext, input: FinalizeReturnRequest): Promise<Outcome<FinalizeReturnResponse>> {
+  return outcomeOf(() => finalizeReturnOrRefuse(context, input));
+}
+
+async function finalizeReturnOrRefuse(context: OrderContext, input: FinalizeReturnRequest): Promise<FinalizeReturnResponse> {
   const order = await findOrderByPaymentIntent(context.db, input.paymentIntentId);
-  if (!order || !secretsMatch(input.clientSecret, order.clientSecret)) throw new HttpError(404, CHECKOUT_ERRORS.unknownCheckout);
+  if (!order || !secretsMatch(input.clientSecret, order.clientSecret)) refuse('unknown_checkout');
   const buyer = await callProvider(context.log, 'retrieve payment buyer', () => buyerOfOrder(context, order));
-  if (!buyer) throw new HttpError(422, CHECKOUT_ERRORS.buyerUnknown);
-  const finalized = await finalizeCheckout(context, {
+  if (!buyer) refuse('buyer_unknown');
+  // The client secret travels in an address (and so may be seen in a history or a log); it is proof only
+  // together with the email the buyer paid with. A mismatch answers like an unknown checkout.
+  if (!sameEmail(buyer.email, input.email)) refuse('unknown_checkout');
+  const finalized = await finalizeOrRefuse(context, {
     transactionId: order.transactionId,
     subscriptionId: order.subscriptionId,
     customerId: order.customerId,
@@ -39,4 +46,9 @@ export async function finalizeReturn(context: OrderContext, input: FinalizeRetur
     name: buyer.name,
     transactionId: order.transactionId,
   };
+}
+
+/** Emails compare trimmed and without regard to case (the domain part is case-insensitive, and buyers vary). */
+function sameEmail(a: string, b: string): boolean {
+  return a.trim().toLowerCase() === b.trim().toLowerCase();
 }

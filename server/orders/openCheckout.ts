@@ -8,6 +8,7 @@ import type { SubscriptionSession } from '../../src/api/types';
 import { monthlyTotalCents } from '../../src/domain/pricing';
 import { orders } from '../db/schema';
 import type { OrderContext } from './orderContext';
+import { outcomeOf, type Outcome } from './outcome';
 import { callProvider } from './providerCall';
 
 export interface OpenCheckoutInput {
@@ -20,9 +21,13 @@ export interface OpenCheckoutInput {
 /**
  * Creates the customer (key `${transactionId}:customer`), the subscription (`${transactionId}:subscription:0`)
  * and the order row; returns the session the page confirms its payment with.
- * @throws HttpError 502 when the provider fails (no order row is written).
+ * Refuses with 'provider_unavailable' when the provider fails (no order row is written).
  */
-export async function openCheckout(context: OrderContext, input: OpenCheckoutInput): Promise<SubscriptionSession> {
+export function openCheckout(context: OrderContext, input: OpenCheckoutInput): Promise<Outcome<SubscriptionSession>> {
+  return outcomeOf(() => open(context, input));
+}
+
+async function open(context: OrderContext, input: OpenCheckoutInput): Promise<SubscriptionSession> {
   const { db, provider, log } = context;
   const transactionId = randomUUID();
   const { customerId } = await callProvider(log, 'create customer', () =>
@@ -58,7 +63,7 @@ export async function openCheckout(context: OrderContext, input: OpenCheckoutInp
   } catch (error) {
     // Without its order the subscription can never be finalized: cancel it so it cannot be paid.
     await provider
-      .cancelSubscription(subscription.subscriptionId, `${transactionId}:cancel:${subscription.subscriptionId}`)
+      .cancelUnpaidSubscription(subscription.subscriptionId, `${transactionId}:cancel:${subscription.subscriptionId}`)
       .catch((cancelError: unknown) => log.error({ err: cancelError }, 'Could not cancel an orphaned subscription'));
     throw error;
   }

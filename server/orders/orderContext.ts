@@ -1,15 +1,20 @@
-/** What the order steps work with: the configuration, the database, the payment provider and a logger. */
+/**
+ * What the order steps work with: the configuration, the database, the payment provider, the cipher that keeps
+ * issued credentials until the hand-off, and a logger.
+ */
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
 import { orders } from '../db/schema';
 import type { PaymentProvider } from '../payments/provider';
+import type { CredentialsCipher } from '../security/credentialsCipher';
 
 export interface OrderContext {
   config: Config;
   db: Database;
   provider: PaymentProvider;
+  cipher: CredentialsCipher;
   log: FastifyBaseLogger;
 }
 

@@ -5,7 +5,7 @@
  */
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { PRODUCT_NAME } from '../../src/domain/product';
-import type { Database } from '../db/client';
+import type { Database, Transaction } from '../db/client';
 import { accounts, handoffTokens, orders } from '../db/schema';
 import { hashHandoffToken } from '../security/handoffToken';
 
@@ -20,11 +20,19 @@ export interface HandoffRedemption {
   paidAt: string;
 }
 
-/** Redeems `token`; null when it is unknown, expired, revoked or already redeemed. */
+/**
+ * Redeems `token`; null when it is unknown, expired, revoked or already redeemed. In the same transaction the
+ * encrypted copies of the order's password and token are wiped (docs/decisions/0008): from now on only their
+ * hashes exist, and finalize answers 'already complete'.
+ */
 export async function redeemHandoff(db: Database, token: string): Promise<HandoffRedemption | null> {
+  return db.transaction(async (tx) => redeemIn(tx, token));
+}
+
+async function redeemIn(db: Transaction, token: string): Promise<HandoffRedemption | null> {
   const [redeemed] = await db
     .update(handoffTokens)
-    .set({ redeemedAt: sql`now()` })
+    .set({ redeemedAt: sql`now()`, tokenCiphertext: null })
     .where(
       and(
         eq(handoffTokens.tokenHash, hashHandoffToken(token)),
@@ -35,6 +43,7 @@ export async function redeemHandoff(db: Database, token: string): Promise<Handof
     )
     .returning({ transactionId: handoffTokens.transactionId });
   if (!redeemed) return null;
+  await db.update(accounts).set({ passwordCiphertext: null }).where(eq(accounts.transactionId, redeemed.transactionId));
   const [row] = await db
     .select({ order: orders, account: accounts })
     .from(orders)

@@ -1,19 +1,20 @@
 /**
  * Chooses this process's payment provider (architecture.md, "Payment providers"): the offline sandbox unless
- * STRIPE_SECRET_KEY is set, then Stripe (server/payments/stripe.ts).
+ * STRIPE_SECRET_KEY is set, then Stripe (server/payments/stripe.ts). The Stripe SDK is loaded only then, so the
+ * sandbox starts without it.
  */
 import { paymentProviderName, type Config } from '../config';
 import type { Database } from '../db/client';
 import type { PaymentProvider } from './provider';
 import { createSandboxProvider } from './sandbox';
-import { createStripeProvider } from './stripe';
 
 /**
  * The provider the configuration selects; the sandbox keeps its records in `db`.
  * @throws Error when the Stripe settings cannot make a client (see createStripeProvider).
  */
-export function createPaymentProvider(config: Config, db: Database): PaymentProvider {
+export async function createPaymentProvider(config: Config, db: Database): Promise<PaymentProvider> {
   if (paymentProviderName(config) === 'sandbox' || !config.STRIPE_SECRET_KEY) return createSandboxProvider(db);
+  const { createStripeProvider } = await import('./stripe');
   return createStripeProvider({
     secretKey: config.STRIPE_SECRET_KEY,
     apiBase: config.STRIPE_API_BASE,

@@ -74,8 +74,15 @@ export interface PaymentProvider {
   createCustomer(input: CreateCustomerInput): Promise<{ customerId: string }>;
   /** Creates an unpaid monthly subscription for `quantity` seats on `customerId`. */
   createSubscription(input: CreateSubscriptionInput): Promise<CreatedSubscription>;
-  /** Cancels an unpaid subscription (a seat change replaces it). Cancelling a cancelled one is not an error. */
-  cancelSubscription(subscriptionId: string, idempotencyKey: string): Promise<void>;
+  /**
+   * Cancels an unpaid subscription (a seat change replaces it, an orphan is dropped) so that nothing can pay it
+   * any more: the open first invoice is voided first (Stripe: "Void an invoice" works only on an open invoice, so
+   * a paid one refuses), which also cancels its PaymentIntent, then the subscription is cancelled.
+   * Resolves 'cancelled' (also for one already cancelled or unknown), or 'paid' when the first invoice is paid:
+   * then nothing is changed, because cancelling a paid subscription would keep the money and end the service.
+   * @throws on provider failure.
+   */
+  cancelUnpaidSubscription(subscriptionId: string, idempotencyKey: string): Promise<'cancelled' | 'paid'>;
   /** Reads the subscription and its first invoice; null when the provider does not know the id. */
   retrieveSubscriptionPayment(subscriptionId: string): Promise<SubscriptionPayment | null>;
   /**

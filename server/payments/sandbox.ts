@@ -25,11 +25,15 @@ export function createSandboxProvider(db: Database): PaymentProvider {
 
     async createCustomer({ transactionId, affiliateId, affiliateSource, idempotencyKey }) {
       const metadata = { transactionId, affiliateId, affiliateSource };
-      await db
+      // One statement on the first call; a repeat (conflict: nothing returned) reads the row it made.
+      const [created] = await db
         .insert(sandboxCustomers)
         .values({ id: sandboxId('cus'), idempotencyKey, metadata })
-        .onConflictDoNothing({ target: sandboxCustomers.idempotencyKey });
-      const [customer] = await db.select().from(sandboxCustomers).where(eq(sandboxCustomers.idempotencyKey, idempotencyKey));
+        .onConflictDoNothing({ target: sandboxCustomers.idempotencyKey })
+        .returning();
+      const [customer] = created
+        ? [created]
+        : await db.select().from(sandboxCustomers).where(eq(sandboxCustomers.idempotencyKey, idempotencyKey));
       if (!customer || customer.metadata.transactionId !== transactionId) {
         throw new SandboxError(`Idempotency key ${idempotencyKey} was used with other parameters`);
       }
@@ -38,7 +42,7 @@ export function createSandboxProvider(db: Database): PaymentProvider {
 
     async createSubscription({ transactionId, customerId, quantity, idempotencyKey }) {
       const paymentIntentId = sandboxId('pi');
-      await db
+      const [created] = await db
         .insert(sandboxSubscriptions)
         .values({
           id: sandboxId('sub'),
@@ -51,11 +55,11 @@ export function createSandboxProvider(db: Database): PaymentProvider {
           clientSecret: `${paymentIntentId}_secret_${randomAlphanumeric(24)}`,
           idempotencyKey,
         })
-        .onConflictDoNothing({ target: sandboxSubscriptions.idempotencyKey });
-      const [row] = await db
-        .select()
-        .from(sandboxSubscriptions)
-        .where(eq(sandboxSubscriptions.idempotencyKey, idempotencyKey));
+        .onConflictDoNothing({ target: sandboxSubscriptions.idempotencyKey })
+        .returning();
+      const [row] = created
+        ? [created]
+        : await db.select().from(sandboxSubscriptions).where(eq(sandboxSubscriptions.idempotencyKey, idempotencyKey));
       if (!row || row.customerId !== customerId || row.quantity !== quantity || row.transactionId !== transactionId) {
         throw new SandboxError(`Idempotency key ${idempotencyKey} was used with other parameters`);
       }
@@ -68,20 +72,22 @@ export function createSandboxProvider(db: Database): PaymentProvider {
     },
 
     /**
-     * Cancels an unpaid subscription and its PaymentIntent; a cancelled one stays cancelled.
-     * @throws SandboxError for an unknown id, or for a paid (active) subscription: the sandbox never cancels
-     *   what the buyer has paid for, so a seat change that races a payment fails instead of losing the payment.
+     * Cancels an unpaid subscription and its PaymentIntent in one guarded UPDATE, so a confirmation racing it
+     * either pays first (then 'paid', nothing cancelled) or finds the intent cancelled. A cancelled or unknown
+     * subscription answers 'cancelled', as at Stripe.
      */
-    async cancelSubscription(subscriptionId) {
+    async cancelUnpaidSubscription(subscriptionId) {
       const cancelled = await db
         .update(sandboxSubscriptions)
         .set({ status: 'canceled', paymentStatus: 'canceled', updatedAt: new Date() })
         .where(and(eq(sandboxSubscriptions.id, subscriptionId), ne(sandboxSubscriptions.status, 'active')))
         .returning({ id: sandboxSubscriptions.id });
-      if (cancelled.length > 0) return;
-      const [row] = await db.select().from(sandboxSubscriptions).where(eq(sandboxSubscriptions.id, subscriptionId));
-      if (!row) throw new SandboxError(`No such subscription: ${subscriptionId}`);
-      throw new SandboxError(`Subscription ${subscriptionId} is paid and cannot be cancelled by a seat change`);
+      if (cancelled.length > 0) return 'cancelled';
+      const [row] = await db
+        .select({ status: sandboxSubscriptions.status })
+        .from(sandboxSubscriptions)
+        .where(eq(sandboxSubscriptions.id, subscriptionId));
+      return row?.status === 'active' ? 'paid' : 'cancelled';
     },
 
     async retrieveSubscriptionPayment(subscriptionId): Promise<SubscriptionPayment | null> {

@@ -2,6 +2,7 @@
  * The sandbox PaymentIntent's life (Stripe's statuses): requires_payment_method → succeeded, or →
  * requires_action → succeeded / back to requires_payment_method; canceled when its subscription is replaced.
  * Every change is one UPDATE guarded by the status it leaves, so concurrent confirmations cannot pay twice.
+ * A checkout's refused confirmations are capped (MAX_FAILED_ATTEMPTS); then its intent is closed.
  * Paying marks the subscription active with amount_paid = amount_due (integer cents).
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
@@ -9,12 +10,21 @@ import type { Database } from '../db/client';
 import { sandboxSubscriptions } from '../db/schema';
 import type { TestCardBehaviour } from './sandboxCards';
 
+/** The intent that was paid: its id, and the subscription and order it pays (for the payment event). */
+export interface PaidIntent {
+  paymentIntentId: string;
+  subscriptionId: string;
+  transactionId: string;
+}
+
 export type IntentOutcome =
-  | { kind: 'succeeded'; paymentIntentId: string }
+  | ({ kind: 'succeeded' } & PaidIntent)
   | { kind: 'requires_action'; paymentIntentId: string }
   | { kind: 'failed'; message: string; code: 'card_declined' | 'payment_intent_authentication_failure' }
   | { kind: 'unknown' }
   | { kind: 'not_payable' }
+  /** The checkout had MAX_FAILED_ATTEMPTS refused confirmations: its intent is closed. */
+  | { kind: 'too_many_failures' }
   | { kind: 'not_awaiting_authentication' };
 
 /** Stripe's decline messages for the sandbox's failing cards. */
@@ -25,9 +35,25 @@ export const DECLINES = {
     'We are unable to authenticate your payment method. Please choose a different payment method and try again.',
 } as const;
 
+const paidIntentColumns = {
+  paymentIntentId: sandboxSubscriptions.paymentIntentId,
+  subscriptionId: sandboxSubscriptions.id,
+  transactionId: sandboxSubscriptions.transactionId,
+};
+
+/**
+ * Refused confirmations one checkout may have (all its subscriptions together, so a seat change does not reset
+ * the count); then its intent is closed and the buyer must start a new checkout. Bounds card testing.
+ */
+export const MAX_FAILED_ATTEMPTS = 3;
+
+/** The refused confirmations of the checkout the updated row belongs to (SQL, for UPDATE … WHERE). */
+const checkoutFailedAttempts = sql`(select coalesce(sum(attempts.failed_attempts), 0) from sandbox_subscriptions attempts where attempts.transaction_id = sandbox_subscriptions.transaction_id)`;
+
 const payable = and(
   inArray(sandboxSubscriptions.paymentStatus, ['requires_payment_method', 'requires_action']),
   eq(sandboxSubscriptions.status, 'incomplete'),
+  sql`${checkoutFailedAttempts} < ${MAX_FAILED_ATTEMPTS}`,
 );
 
 /**
@@ -43,7 +69,13 @@ export async function confirmSandboxIntent(
 ): Promise<IntentOutcome> {
   const bySecret = eq(sandboxSubscriptions.clientSecret, clientSecret);
   const accepted = { cardLast4: card.last4, billingName: billing.name, billingEmail: billing.email };
-  const refused = { paymentStatus: 'requires_payment_method' as const, cardLast4: null, billingName: null, billingEmail: null };
+  const refused = {
+    paymentStatus: 'requires_payment_method' as const,
+    cardLast4: null,
+    billingName: null,
+    billingEmail: null,
+    failedAttempts: sql`${sandboxSubscriptions.failedAttempts} + 1`,
+  };
   const changes = {
     succeeds: {
       paymentStatus: 'succeeded' as const,
@@ -59,18 +91,34 @@ export async function confirmSandboxIntent(
     .update(sandboxSubscriptions)
     .set({ ...changes, updatedAt: new Date() })
     .where(and(bySecret, payable))
-    .returning({ paymentIntentId: sandboxSubscriptions.paymentIntentId });
+    .returning(paidIntentColumns);
   if (!row) return settledOutcome(db, clientSecret);
   switch (card.behaviour) {
     case 'succeeds':
-      return { kind: 'succeeded', paymentIntentId: row.paymentIntentId };
+      return { kind: 'succeeded', ...row };
     case 'requires_authentication':
       return { kind: 'requires_action', paymentIntentId: row.paymentIntentId };
     case 'declined':
+      await closeAfterTooManyFailures(db, row.transactionId);
       return { kind: 'failed', message: DECLINES.declined, code: 'card_declined' };
     case 'insufficient_funds':
+      await closeAfterTooManyFailures(db, row.transactionId);
       return { kind: 'failed', message: DECLINES.insufficient_funds, code: 'card_declined' };
   }
+}
+
+/** Cancels the checkout's unpaid intents once its refused confirmations reach MAX_FAILED_ATTEMPTS. */
+async function closeAfterTooManyFailures(db: Database, transactionId: string): Promise<void> {
+  await db
+    .update(sandboxSubscriptions)
+    .set({ status: 'canceled', paymentStatus: 'canceled', updatedAt: new Date() })
+    .where(
+      and(
+        eq(sandboxSubscriptions.transactionId, transactionId),
+        eq(sandboxSubscriptions.status, 'incomplete'),
+        sql`${checkoutFailedAttempts} >= ${MAX_FAILED_ATTEMPTS}`,
+      ),
+    );
 }
 
 /**
@@ -89,7 +137,13 @@ export async function authenticateSandboxIntent(
           status: 'active' as const,
           amountPaidCents: sql`${sandboxSubscriptions.amountDueCents}`,
         }
-      : { paymentStatus: 'requires_payment_method' as const, cardLast4: null, billingName: null, billingEmail: null };
+      : {
+          paymentStatus: 'requires_payment_method' as const,
+          cardLast4: null,
+          billingName: null,
+          billingEmail: null,
+          failedAttempts: sql`${sandboxSubscriptions.failedAttempts} + 1`,
+        };
   const [row] = await db
     .update(sandboxSubscriptions)
     .set({ ...changes, updatedAt: new Date() })
@@ -100,9 +154,12 @@ export async function authenticateSandboxIntent(
         eq(sandboxSubscriptions.status, 'incomplete'),
       ),
     )
-    .returning({ paymentIntentId: sandboxSubscriptions.paymentIntentId });
-  if (row && outcome === 'completed') return { kind: 'succeeded', paymentIntentId: row.paymentIntentId };
-  if (row) return { kind: 'failed', message: DECLINES.authentication, code: 'payment_intent_authentication_failure' };
+    .returning(paidIntentColumns);
+  if (row && outcome === 'completed') return { kind: 'succeeded', ...row };
+  if (row) {
+    await closeAfterTooManyFailures(db, row.transactionId);
+    return { kind: 'failed', message: DECLINES.authentication, code: 'payment_intent_authentication_failure' };
+  }
   const settled = await settledOutcome(db, clientSecret);
   if (settled.kind === 'succeeded' && outcome === 'completed') return settled;
   return settled.kind === 'unknown' ? settled : { kind: 'not_awaiting_authentication' };
@@ -111,10 +168,11 @@ export async function authenticateSandboxIntent(
 /** The outcome for an intent no guarded UPDATE could change: unknown, already succeeded, or not payable. */
 async function settledOutcome(db: Database, clientSecret: string): Promise<IntentOutcome> {
   const [row] = await db
-    .select({ paymentIntentId: sandboxSubscriptions.paymentIntentId, paymentStatus: sandboxSubscriptions.paymentStatus })
+    .select({ ...paidIntentColumns, paymentStatus: sandboxSubscriptions.paymentStatus, failedAttempts: sql<number>`${checkoutFailedAttempts}::int` })
     .from(sandboxSubscriptions)
     .where(eq(sandboxSubscriptions.clientSecret, clientSecret));
   if (!row) return { kind: 'unknown' };
-  if (row.paymentStatus === 'succeeded') return { kind: 'succeeded', paymentIntentId: row.paymentIntentId };
-  return { kind: 'not_payable' };
+  const { paymentStatus, failedAttempts, ...paid } = row;
+  if (paymentStatus === 'succeeded') return { kind: 'succeeded', ...paid };
+  return failedAttempts >= MAX_FAILED_ATTEMPTS ? { kind: 'too_many_failures' } : { kind: 'not_payable' };
 }

@@ -9,7 +9,8 @@
  *
  * Every POST carries the caller's idempotency key (Stripe docs, "Idempotent requests"). The one DELETE,
  * cancel, does not: Stripe says keys on GET and DELETE "have no effect", and cancelling twice is already safe
- * here because a missing or cancelled subscription counts as cancelled.
+ * here because a missing or cancelled subscription counts as cancelled. Before cancelling, the open first invoice
+ * is voided, which Stripe refuses for a paid one: that is how a paid subscription is never cancelled.
  *
  * Errors: Stripe's are rethrown as StripeProviderError (stripeErrors.ts), whose message is safe for the browser.
  */
@@ -172,6 +173,17 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
           { idempotencyKey },
         ),
       );
+      if (subscription.status !== 'incomplete') {
+        // Paid or active without the buyer's card (a credit balance, a coupon, a Price changed in the Dashboard):
+        // never hand out a session for it. Cancel it, best effort, and refuse.
+        await stripe.subscriptions.cancel(subscription.id).catch(() => undefined);
+        throw new StripeProviderError(
+          'unexpected',
+          action,
+          undefined,
+          `A new subscription was ${subscription.status}, not incomplete; it was cancelled. Please try again.`,
+        );
+      }
       const item = subscription.items.data[0];
       const invoice = expandedInvoice(subscription, action);
       const clientSecret = invoice?.confirmation_secret?.client_secret;
@@ -184,16 +196,42 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
       };
     },
 
-    async cancelSubscription(subscriptionId: string, idempotencyKey: string) {
-      requireIdempotencyKey(idempotencyKey); // checked for the caller's sake; DELETE is sent without it (see top).
+    /**
+     * Voids the subscription's open first invoice, then cancels the subscription (Stripe API reference, "Void an
+     * invoice": only an open invoice can be voided, so a paid one refuses; voiding cancels its PaymentIntent, so
+     * the old client secret can no longer pay). A paid first invoice answers 'paid' and changes nothing; a
+     * subscription Stripe no longer knows, or one already canceled, answers 'cancelled'.
+     */
+    async cancelUnpaidSubscription(subscriptionId: string, idempotencyKey: string) {
+      const action = 'cancel unpaid subscription';
+      const key = requireIdempotencyKey(idempotencyKey);
+      let subscription: Stripe.Subscription;
+      try {
+        subscription = await stripe.subscriptions.retrieve(subscriptionId, { expand: ['latest_invoice'] });
+      } catch (error) {
+        if (isResourceMissing(error)) return 'cancelled';
+        throw toProviderError(error, action);
+      }
+      if (subscription.status === 'canceled' || subscription.status === 'incomplete_expired') return 'cancelled';
+      const invoice = expandedInvoice(subscription, action);
+      if (invoice?.status === 'paid') return 'paid';
+      if (invoice?.status === 'open') {
+        try {
+          await stripe.invoices.voidInvoice(invoice.id, {}, { idempotencyKey: requireIdempotencyKey(`${key}:void`) });
+        } catch (error) {
+          // Refused: the card may have paid it a moment ago. Read it again to tell.
+          const current = await call(action, () => stripe.invoices.retrieve(invoice.id));
+          if (current.status === 'paid') return 'paid';
+          if (current.status !== 'void') throw toProviderError(error, action);
+        }
+      }
       try {
         await stripe.subscriptions.cancel(subscriptionId);
       } catch (error) {
-        // A cancelled subscription is gone as far as the API is concerned: cancelling it again answers
-        // 404 resource_missing ("No such subscription"), which is the outcome we wanted.
-        if (isResourceMissing(error)) return;
-        throw toProviderError(error, 'cancel subscription');
+        // A canceled subscription is gone as far as the API is concerned: 404 resource_missing is the outcome we want.
+        if (!isResourceMissing(error)) throw toProviderError(error, action);
       }
+      return 'cancelled';
     },
 
     async retrieveSubscriptionPayment(subscriptionId: string): Promise<SubscriptionPayment | null> {

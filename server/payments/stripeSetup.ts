@@ -68,3 +68,55 @@ export async function ensureStripeCatalogue(stripe: Stripe, lookupKey: string): 
   if (archived) warnings.push(`Archived Price ${archived.id} held lookup key "${lookupKey}"; it moved to the new Price ${price.id}.`);
   return { productId, priceId: price.id, createdProduct, createdPrice: true, warnings };
 }
+
+/** What setup found or made of the webhook endpoint. */
+export interface WebhookEndpointSetup {
+  endpointId: string;
+  /** 'created' (its signing secret is in `secret`, shown once), 'updated' (events set), or 'unchanged'. */
+  outcome: 'created' | 'updated' | 'unchanged';
+  /** The new endpoint's signing secret (`whsec_…`); Stripe returns it only when the endpoint is created. */
+  secret: string | null;
+  warnings: string[];
+}
+
+/**
+ * Makes sure a webhook endpoint at `url` receives exactly `events`, built for `apiVersion` (Stripe API reference,
+ * "Webhook endpoints": `api_version` can only be set when an endpoint is created).
+ * - An endpoint at `url` with that API version: its enabled events are set to `events` when they differ.
+ * - None, or only ones with another API version: a new endpoint is created (its secret is returned, once); an
+ *   endpoint left on another version is named in a warning, to delete once STRIPE_WEBHOOK_SECRET is switched.
+ * @throws the Stripe SDK's errors unchanged (this runs in a terminal, for an operator).
+ */
+export async function ensureWebhookEndpoint(
+  stripe: Stripe,
+  { url, events, apiVersion }: { url: string; events: string[]; apiVersion: string },
+): Promise<WebhookEndpointSetup> {
+  const warnings: string[] = [];
+  const existing = (await stripe.webhookEndpoints.list({ limit: 100 })).data.filter((endpoint) => endpoint.url === url);
+  const current = existing.find((endpoint) => endpoint.api_version === apiVersion);
+  for (const other of existing.filter((endpoint) => endpoint !== current)) {
+    warnings.push(
+      `Webhook endpoint ${other.id} at ${url} is built for API version ${other.api_version ?? 'the account default'}, not ${apiVersion}: ` +
+        'switch STRIPE_WEBHOOK_SECRET to the new endpoint’s secret, then delete it in the Dashboard.',
+    );
+  }
+  if (current) {
+    const wanted = [...events].sort();
+    const enabled = [...current.enabled_events].sort();
+    if (wanted.join(',') === enabled.join(',') && current.status === 'enabled') {
+      return { endpointId: current.id, outcome: 'unchanged', secret: null, warnings };
+    }
+    await stripe.webhookEndpoints.update(current.id, { enabled_events: events as Stripe.WebhookEndpointUpdateParams.EnabledEvent[], disabled: false });
+    return { endpointId: current.id, outcome: 'updated', secret: null, warnings };
+  }
+  const created = await stripe.webhookEndpoints.create(
+    {
+      url,
+      enabled_events: events as Stripe.WebhookEndpointCreateParams.EnabledEvent[],
+      api_version: apiVersion as Stripe.WebhookEndpointCreateParams.ApiVersion,
+      description: 'Referral checkout: order completion and cancellation',
+    },
+    { idempotencyKey: `stripe-setup-webhook-${randomUUID()}` },
+  );
+  return { endpointId: created.id, outcome: 'created', secret: created.secret ?? null, warnings };
+}

@@ -34,44 +34,77 @@ export function verifyStripeEvent(
   rawBody: Buffer | undefined,
   signature: string | string[] | undefined,
   webhookSecret: string,
+  now: number = Date.now(),
 ): Stripe.Event {
   if (typeof signature !== 'string' || signature === '') throw new WebhookSignatureError('Missing Stripe-Signature header');
+  let event: Stripe.Event;
   try {
-    return Stripe.webhooks.constructEvent(rawBody ?? Buffer.alloc(0), signature, webhookSecret);
+    event = Stripe.webhooks.constructEvent(rawBody ?? Buffer.alloc(0), signature, webhookSecret);
   } catch {
     throw new WebhookSignatureError('Invalid Stripe-Signature header');
   }
+  // constructEvent bounds the signature's age only; a timestamp from the future is as suspect as a stale one.
+  const signedAt = Number(/(?:^|,)t=(\d+)/.exec(signature)?.[1]);
+  if (!Number.isFinite(signedAt) || signedAt - Math.floor(now / 1000) > SIGNATURE_TOLERANCE_SECONDS) {
+    throw new WebhookSignatureError('Stripe-Signature timestamp is in the future');
+  }
+  return event;
 }
 
-function idOf(value: string | { id: string } | null | undefined): string | null {
-  if (!value) return null;
-  return typeof value === 'string' ? value : value.id;
+/** Stripe's default tolerance between signing and verifying, in seconds, applied both ways. */
+export const SIGNATURE_TOLERANCE_SECONDS = 300;
+
+type UnknownRecord = Record<string, unknown>;
+
+function recordOf(value: unknown): UnknownRecord | null {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as UnknownRecord) : null;
 }
 
-/** The subscription and our transactionId an event is about; null when the object is not one of ours. */
+/** An id given as a string or as an expanded object with a string `id`; null otherwise. */
+function idOf(value: unknown): string | null {
+  if (typeof value === 'string' && value !== '') return value;
+  const id = recordOf(value)?.id;
+  return typeof id === 'string' && id !== '' ? id : null;
+}
+
+function transactionIdIn(metadata: unknown): string | null {
+  const value = recordOf(metadata)?.transactionId;
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
+/**
+ * The subscription and our transactionId an event is about; null when the object is not one of ours or not the
+ * shape we read. Invoices carry them under `parent.subscription_details` since API 2025-03-31.basil, and at the
+ * top level (`subscription`, `subscription_details.metadata`) before: both are read, so an endpoint still on an
+ * older API version does not silently ignore every payment.
+ */
 function subjectOf(event: Stripe.Event): { subscriptionId: string; transactionId: string } | null {
+  const object = recordOf(recordOf(event.data)?.object);
+  if (!object) return null;
   let subscriptionId: string | null = null;
-  let transactionId: string | undefined;
+  let transactionId: string | null = null;
   if (event.type === 'invoice.paid' || event.type === 'invoice.payment_failed') {
-    const details = event.data.object.parent?.subscription_details;
-    subscriptionId = idOf(details?.subscription);
-    transactionId = details?.metadata?.transactionId;
+    const details = recordOf(recordOf(object.parent)?.subscription_details);
+    const legacyDetails = recordOf(object.subscription_details);
+    subscriptionId = idOf(details?.subscription) ?? idOf(object.subscription);
+    transactionId = transactionIdIn(details?.metadata) ?? transactionIdIn(legacyDetails?.metadata);
   } else if (event.type === 'customer.subscription.updated' || event.type === 'customer.subscription.deleted') {
-    subscriptionId = event.data.object.id ?? null;
-    transactionId = event.data.object.metadata?.transactionId;
+    subscriptionId = idOf(object.id);
+    transactionId = transactionIdIn(object.metadata);
   }
   return subscriptionId && transactionId ? { subscriptionId, transactionId } : null;
 }
 
 /**
  * Reads a verified event: `{ event }` for an allow-listed type about one of our subscriptions, else why it is
- * ignored ('unhandled_type', or 'not_ours' when the object has no subscription or no transactionId metadata).
+ * ignored ('unhandled_type', or 'not_ours' when the object is missing, malformed, has no subscription or no
+ * transactionId metadata). Never throws for a signed event, so Stripe is never answered 500 for its shape.
  */
 export function readStripeEvent(
   event: Stripe.Event,
 ): { event: PaymentEvent } | { ignored: 'unhandled_type' | 'not_ours' } {
   const kind = (HANDLED_STRIPE_EVENTS as Record<string, PaymentEvent['kind']>)[event.type];
-  if (!kind) return { ignored: 'unhandled_type' };
+  if (!kind || typeof event.id !== 'string' || event.id === '') return { ignored: 'unhandled_type' };
   const subject = subjectOf(event);
   if (!subject) return { ignored: 'not_ours' };
   return { event: { eventId: event.id, kind, providerType: event.type, ...subject } };

@@ -4,27 +4,30 @@ import type { CreateIntentRequest, SubscriptionSession } from '../../src/api/typ
 import { MIN_SEATS } from '../../src/domain/pricing';
 import { PRODUCT_ID } from '../../src/domain/product';
 import { CHECKOUT_ERRORS, HttpError } from '../http/httpError';
-import { closedObject, idString } from '../http/schemaParts';
+import { closedObject, idString, text } from '../http/schemaParts';
 import { openCheckout } from '../orders/openCheckout';
+import { replyWith } from '../http/refusalReplies';
 import type { OrderServices } from '../orders/orderContext';
 
 export const createIntentRoute: FastifyPluginAsync<OrderServices> = async (app, services) => {
   const body = closedObject({
     productId: idString,
     quantity: { type: 'integer', minimum: MIN_SEATS, maximum: services.config.MAX_SEATS },
-    affiliate_id: { type: 'string', minLength: 1, maxLength: 64 },
-    affiliate_source: { type: 'string', maxLength: 2048 },
+    affiliate_id: text(1, 64),
+    affiliate_source: text(0, 2048),
   });
   app.post<{ Body: CreateIntentRequest; Reply: SubscriptionSession }>(
     '/api/create-anon-subscription-intent',
-    { schema: { body } },
+    // Each checkout is a fresh payment intent to try cards on: an address opens a bounded number per hour.
+    { schema: { body }, config: { rateLimit: { max: services.config.CHECKOUTS_PER_HOUR, timeWindow: '1 hour' } } },
     async (request) => {
       const { productId, quantity, affiliate_id, affiliate_source } = request.body;
       if (productId !== PRODUCT_ID) throw new HttpError(400, CHECKOUT_ERRORS.unknownProduct);
-      return openCheckout(
+      const opened = await openCheckout(
         { ...services, log: request.log },
         { quantity, affiliateId: affiliate_id, affiliateSource: affiliate_source },
       );
+      return replyWith(opened);
     },
   );
 };

@@ -3,16 +3,17 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { FinalizeRequest, FinalizeResponse } from '../../src/api/types';
 import { EMAIL_PATTERN } from '../../src/domain/validation';
 import { CHECKOUT_ERRORS, HttpError } from '../http/httpError';
-import { closedObject, idString } from '../http/schemaParts';
+import { closedObject, idString, text } from '../http/schemaParts';
 import { finalizeCheckout } from '../orders/finalizeCheckout';
+import { replyWith } from '../http/refusalReplies';
 import type { OrderServices } from '../orders/orderContext';
 
 const body = closedObject({
   subscriptionId: idString,
   customerId: idString,
   transactionId: idString,
-  email: { type: 'string', minLength: 1, maxLength: 254 },
-  name: { type: 'string', minLength: 1, maxLength: 200 },
+  email: text(1, 254),
+  name: text(1, 200),
 });
 
 export const finalizeRoute: FastifyPluginAsync<OrderServices> = async (app, services) => {
@@ -24,7 +25,7 @@ export const finalizeRoute: FastifyPluginAsync<OrderServices> = async (app, serv
       const name = request.body.name.trim();
       if (!EMAIL_PATTERN.test(email)) throw new HttpError(400, CHECKOUT_ERRORS.emailInvalid);
       if (!name) throw new HttpError(400, CHECKOUT_ERRORS.nameRequired);
-      return finalizeCheckout({ ...services, log: request.log }, { ...request.body, email, name });
+      return replyWith(await finalizeCheckout({ ...services, log: request.log }, { ...request.body, email, name }));
     },
   );
 };

@@ -5,7 +5,7 @@
  */
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { HttpError } from '../http/httpError';
-import { closedObject } from '../http/schemaParts';
+import { closedObject, text } from '../http/schemaParts';
 import type { OrderServices } from '../orders/orderContext';
 import { redeemHandoff, type HandoffRedemption } from '../orders/redeemHandoff';
 import { secretsMatch } from '../security/secretCompare';
@@ -16,10 +16,13 @@ export const HANDOFF_ERRORS = {
   unusable: 'This hand-off token is invalid, expired or already used.',
 } as const;
 
-const body = closedObject({ token: { type: 'string', minLength: 1, maxLength: 128 } });
+const body = closedObject({ token: text(1, 128) });
 
 export const handoffRedeemRoute: FastifyPluginAsync<OrderServices> = async (app, { config, db }) => {
-  /** Runs before the body is validated: a caller without the key learns nothing about the body's shape. */
+  /**
+   * Runs after the rate limit (an onRequest hook) and before the body is read: a caller without the key is
+   * limited like any other and learns nothing about the body's shape.
+   */
   const requireApiKey = async (request: FastifyRequest) => {
     const expected = config.HANDOFF_API_KEY;
     if (!expected) throw new HttpError(503, HANDOFF_ERRORS.notConfigured);
@@ -29,7 +32,13 @@ export const handoffRedeemRoute: FastifyPluginAsync<OrderServices> = async (app,
 
   app.post<{ Body: { token: string }; Reply: HandoffRedemption }>(
     '/api/handoff/redeem',
-    { schema: { body }, onRequest: requireApiKey },
+    {
+      schema: { body },
+      preParsing: async (request, _reply, payload) => {
+        await requireApiKey(request);
+        return payload;
+      },
+    },
     async (request) => {
       const redemption = await redeemHandoff(db, request.body.token);
       if (!redemption) throw new HttpError(410, HANDOFF_ERRORS.unusable);

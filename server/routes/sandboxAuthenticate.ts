@@ -4,8 +4,9 @@
  * requires_payment_method. Registered only when the provider is the sandbox.
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { closedObject } from '../http/schemaParts';
+import { closedObject, text } from '../http/schemaParts';
 import type { OrderServices } from '../orders/orderContext';
+import { raiseSandboxPayment } from '../orders/sandboxPaymentEvent';
 import { authenticateSandboxIntent } from '../payments/sandboxIntents';
 import { replyWithIntentOutcome } from './sandboxOutcome';
 
@@ -15,16 +16,20 @@ interface AuthenticateBody {
 }
 
 const body = closedObject({
-  clientSecret: { type: 'string', minLength: 1, maxLength: 255 },
+  clientSecret: text(1, 255),
   outcome: { type: 'string', enum: ['completed', 'failed'] },
 });
 
-export const sandboxAuthenticateRoute: FastifyPluginAsync<OrderServices> = async (app, { db }) => {
+export const sandboxAuthenticateRoute: FastifyPluginAsync<OrderServices> = async (app, services) => {
   app.post<{ Body: AuthenticateBody }>(
     '/api/sandbox/payment-intents/authenticate',
-    { schema: { body } },
+    {
+      schema: { body },
+      config: { rateLimit: { max: services.config.CONFIRMATIONS_PER_MINUTE, timeWindow: '1 minute', groupId: 'sandbox-confirmations' } },
+    },
     async (request, reply) => {
-      const outcome = await authenticateSandboxIntent(db, request.body.clientSecret, request.body.outcome);
+      const outcome = await authenticateSandboxIntent(services.db, request.body.clientSecret, request.body.outcome);
+      if (outcome.kind === 'succeeded') await raiseSandboxPayment({ ...services, log: request.log }, outcome);
       return replyWithIntentOutcome(reply, outcome);
     },
   );

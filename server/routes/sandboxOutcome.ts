@@ -4,7 +4,8 @@ import { HttpError } from '../http/httpError';
 import type { IntentOutcome } from '../payments/sandboxIntents';
 
 /**
- * 200 `{ status, paymentIntentId }` for succeeded / requires_action; 402 `{ error, code }` for a failure.
+ * 200 `{ status, paymentIntentId }` for succeeded / requires_action; 402 `{ error, code }` for a failure, and
+ * for a checkout closed after too many refused confirmations.
  * @throws HttpError 404 unknown client secret; 400 cancelled intent or one not awaiting authentication.
  */
 export function replyWithIntentOutcome(reply: FastifyReply, outcome: IntentOutcome) {
@@ -16,6 +17,11 @@ export function replyWithIntentOutcome(reply: FastifyReply, outcome: IntentOutco
       return reply.code(402).send({ error: outcome.message, code: outcome.code });
     case 'unknown':
       throw new HttpError(404, 'No such payment intent.');
+    case 'too_many_failures':
+      return reply.code(402).send({
+        error: 'This payment was declined too many times. Please refresh the page to start again.',
+        code: 'too_many_attempts',
+      });
     case 'not_payable':
       throw new HttpError(400, 'This payment can no longer be confirmed. Please refresh the page.');
     case 'not_awaiting_authentication':

@@ -14,11 +14,23 @@ import type { FastifyPluginAsync } from 'fastify';
 import { HttpError, WEBHOOK_ERRORS } from '../http/httpError';
 import { applyPaymentEvent, type PaymentEventResult } from '../orders/applyPaymentEvent';
 import type { OrderServices } from '../orders/orderContext';
+import { STRIPE_API_VERSION } from '../payments/stripeClient';
 import { readStripeEvent, verifyStripeEvent, WebhookSignatureError } from '../payments/stripeWebhook';
 
 export interface StripeWebhookOptions extends OrderServices {
   /** The endpoint's signing secret, `whsec_…` (STRIPE_WEBHOOK_SECRET). */
   webhookSecret: string;
+  /** Where this route reports the API version of the events it receives (GET /healthz shows it). */
+  status: WebhookStatus;
+}
+
+/**
+ * The API version of the webhook events this process received, against the version the server is pinned to.
+ * Stripe builds an event's payload for the endpoint's API version, not the SDK's: a mismatch means payloads the
+ * handlers may not read (docs/operations.md).
+ */
+export interface WebhookStatus {
+  apiVersion?: { expected: string; lastReceived: string | null; matches: boolean };
 }
 
 /** Stripe's event payloads exceed the API's 16 KiB body limit (an invoice with its lines); 1 MiB is ample. */
@@ -30,7 +42,9 @@ interface WebhookReply {
   outcome: PaymentEventResult['outcome'];
 }
 
-export const stripeWebhookRoute: FastifyPluginAsync<StripeWebhookOptions> = async (app, { webhookSecret, ...services }) => {
+export const stripeWebhookRoute: FastifyPluginAsync<StripeWebhookOptions> = async (app, { webhookSecret, status, ...services }) => {
+  status.apiVersion = { expected: STRIPE_API_VERSION, lastReceived: null, matches: true };
+  const apiVersion = status.apiVersion;
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT_BYTES }, (_request, body, done) =>
     done(null, body),
@@ -45,12 +59,23 @@ export const stripeWebhookRoute: FastifyPluginAsync<StripeWebhookOptions> = asyn
       request.log.warn({ reason: error.message }, 'Rejected a webhook request');
       throw new HttpError(400, WEBHOOK_ERRORS.badSignature);
     }
+    const received = typeof verified.api_version === 'string' ? verified.api_version : null;
+    apiVersion.lastReceived = received;
+    apiVersion.matches = received === STRIPE_API_VERSION;
+    if (!apiVersion.matches) {
+      request.log.warn(
+        { eventId: verified.id, eventApiVersion: received, pinnedApiVersion: STRIPE_API_VERSION },
+        'Webhook event built for another Stripe API version than the server is pinned to: recreate the endpoint with the pinned version (npm run stripe:setup)',
+      );
+    }
     const read = readStripeEvent(verified);
     if ('ignored' in read) {
       request.log.info({ eventId: verified.id, eventType: verified.type, reason: read.ignored }, 'Webhook event ignored');
       return { received: true, outcome: 'ignored' };
     }
     const result = await applyPaymentEvent({ ...services, log: request.log }, read.event);
-    return { received: true, outcome: result.outcome };
+    // Our side could not ask Stripe now: a 500 leaves the event unrecorded, and Stripe delivers it again.
+    if (!result.ok) throw new HttpError(500, WEBHOOK_ERRORS.retryLater);
+    return { received: true, outcome: result.value.outcome };
   });
 };

@@ -6,6 +6,7 @@ import { PRODUCT_ID } from '../../src/domain/product';
 import { CHECKOUT_ERRORS, HttpError } from '../http/httpError';
 import { closedObject, idString } from '../http/schemaParts';
 import { changeSeats } from '../orders/changeSeats';
+import { replyWith } from '../http/refusalReplies';
 import type { OrderServices } from '../orders/orderContext';
 
 export const updateIntentRoute: FastifyPluginAsync<OrderServices> = async (app, services) => {
@@ -22,7 +23,7 @@ export const updateIntentRoute: FastifyPluginAsync<OrderServices> = async (app, 
     async (request) => {
       const { productId, ...change } = request.body;
       if (productId !== PRODUCT_ID) throw new HttpError(400, CHECKOUT_ERRORS.unknownProduct);
-      return changeSeats({ ...services, log: request.log }, change);
+      return replyWith(await changeSeats({ ...services, log: request.log }, change));
     },
   );
 };

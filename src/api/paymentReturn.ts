@@ -7,6 +7,7 @@
  */
 import { DEFAULT_ERRORS } from './checkoutApi';
 import { requestJson } from './client';
+import { pendingPaymentEmail } from './pendingPayment';
 import type { FinalizeReturnRequest, FinalizeReturnResponse } from './types';
 
 /** What the return address carries. */
@@ -31,13 +32,15 @@ export function readPaymentReturn(search: string): PaymentReturn | null {
 
 /**
  * POST /api/finalize-from-payment-intent: finalizes the order paid by the returned PaymentIntent and answers
- * the record to store (spec §3).
+ * the record to store (spec §3). The server also requires the email the buyer paid with, from this browser's
+ * pending-payment record; without one it refuses (400), and the page says so.
  * @throws ApiError with the server's message (404 unknown checkout, 402 not paid, …) or 'Failed to finalize subscription'.
  */
 export function finalizeFromPaymentReturn(paymentReturn: PaymentReturn): Promise<FinalizeReturnResponse> {
   const body: FinalizeReturnRequest = {
     paymentIntentId: paymentReturn.paymentIntentId,
     clientSecret: paymentReturn.clientSecret,
+    email: pendingPaymentEmail() ?? '',
   };
   return requestJson('POST', '/api/finalize-from-payment-intent', body, DEFAULT_ERRORS.finalize);
 }

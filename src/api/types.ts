@@ -65,11 +65,14 @@ export interface FinalizeResponse {
 /**
  * Body of POST /api/finalize-from-payment-intent: the parameters Stripe appends to the return URL after a
  * redirect (3-D Secure) brings the buyer back to /payment-success (`payment_intent`,
- * `payment_intent_client_secret`). The client secret is the buyer's proof of the checkout.
+ * `payment_intent_client_secret`), with the buyer's email from the page's pending-payment record. The client
+ * secret and the matching billing email together are the buyer's proof of the checkout.
  */
 export interface FinalizeReturnRequest {
   paymentIntentId: string;
   clientSecret: string;
+  /** The email the buyer paid with; must equal the payment's billing email (a client secret alone proves nothing). */
+  email: string;
 }
 
 /**

@@ -8,7 +8,16 @@
  */
 import { assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
 import { createSubscriptionIntent, finalizeSubscription, updateSubscriptionIntent } from '../api/checkoutApi';
+import { ApiError } from '../api/client';
 import { savePaymentRecord, type PaymentSuccessRecord } from '../api/paymentRecord';
+import {
+  forgetPendingPayment,
+  rememberPurchase,
+  savePendingPayment,
+  type PendingPayment,
+  type RecentPurchase,
+  type RememberedOrder,
+} from '../api/pendingPayment';
 import type { FinalizeResponse, SubscriptionSession, UpdateIntentResponse } from '../api/types';
 import { centsToDollars, MIN_SEATS, monthlyTotalCents } from '../domain/pricing';
 import { PRODUCT_ID } from '../domain/product';
@@ -48,6 +57,10 @@ export interface CheckoutInput {
   affiliateSource: string;
   /** Absolute URL of /payment-success (spec §4 return address). */
   returnUrl: string;
+  /** A payment this browser started and never saw finalized (src/api/pendingPayment.ts): the page resumes it. */
+  pendingPayment?: PendingPayment | null;
+  /** A purchase finalized in this browser in the last 24 hours: the page shows it above the form. */
+  recentPurchase?: RecentPurchase | null;
 }
 
 export interface CheckoutContext extends CheckoutInput {
@@ -70,6 +83,10 @@ export interface CheckoutContext extends CheckoutInput {
   paymentGateway: PaymentGateway | null;
   /** True for the 4 s of confetti after reaching exactly two seats. */
   celebrating: boolean;
+  pendingPayment: PendingPayment | null;
+  recentPurchase: RecentPurchase | null;
+  /** Set once the card payment went through: from then on the seats and the buyer's details are what was paid. */
+  paymentAccepted: boolean;
 }
 
 export type CheckoutEvent =
@@ -81,7 +98,8 @@ export type CheckoutEvent =
   | { type: 'QUOTE_CLICKED' }
   | { type: 'GET_STARTED_CLICKED' }
   | { type: 'FIRST_NAME_FOCUS_DUE' }
-  | { type: 'CONFETTI_ENDED' };
+  | { type: 'CONFETTI_ENDED' }
+  | { type: 'ORDER_RETRY_CLICKED' };
 
 /** What the views act on: toasts, scrolling, focus, navigation. */
 export type CheckoutEmitted =
@@ -99,16 +117,48 @@ export interface ConfirmPaymentActorInput {
 
 const now = (): number => Date.now();
 
+/** The order being paid: the resumed one, else the session's, with the seats confirmed and the buyer typed. */
+function orderOf(context: CheckoutContext): RememberedOrder {
+  if (context.pendingPayment) return context.pendingPayment;
+  return {
+    transactionId: context.session?.transactionId ?? '',
+    subscriptionId: context.session?.subscriptionId ?? '',
+    customerId: context.session?.customerId ?? '',
+    seats: context.confirmedSeats,
+    totalAmount: centsToDollars(monthlyTotalCents(context.confirmedSeats)),
+    name: fullName(context.form),
+    email: context.form.email.trim(),
+  };
+}
+
 /** The spec §3 record stored for the success page: the finalize response plus the order's own fields. */
 function paymentRecord(context: CheckoutContext, response: FinalizeResponse): PaymentSuccessRecord {
+  const order = orderOf(context);
   return {
     ...response,
-    seatCount: context.confirmedSeats,
-    totalAmount: centsToDollars(monthlyTotalCents(context.confirmedSeats)),
-    email: context.form.email.trim(),
-    name: fullName(context.form),
-    transactionId: context.session?.transactionId ?? '',
+    seatCount: order.seats,
+    totalAmount: order.totalAmount,
+    email: order.email,
+    name: order.name,
+    transactionId: order.transactionId,
   };
+}
+
+/** Input of the finalizeSubscription actor: the order's ids and the buyer. */
+export interface FinalizeActorInput {
+  order: Pick<RememberedOrder, 'subscriptionId' | 'customerId' | 'transactionId'>;
+  billingDetails: BillingDetails;
+}
+
+/**
+ * Statuses with which finalize says the payment was not taken for this checkout (402 not paid, 404 unknown, 409
+ * cancelled, changed or already handed off): a resumed checkout is then dropped and a fresh one starts.
+ */
+const NOT_RESUMABLE = [402, 404, 409];
+
+function finalizeInput(context: CheckoutContext): FinalizeActorInput {
+  const order = orderOf(context);
+  return { order, billingDetails: { name: order.name, email: order.email } };
 }
 
 export const checkoutMachine = setup({
@@ -141,15 +191,14 @@ export const checkoutMachine = setup({
     confirmPayment: fromPromise<PaymentConfirmation, ConfirmPaymentActorInput>(({ input }) =>
       input.gateway.confirmPayment({ billingDetails: input.billingDetails, returnUrl: input.returnUrl }),
     ),
-    finalizeSubscription: fromPromise<FinalizeResponse, { session: SubscriptionSession; billingDetails: BillingDetails }>(
-      ({ input }) =>
-        finalizeSubscription({
-          subscriptionId: input.session.subscriptionId,
-          customerId: input.session.customerId,
-          transactionId: input.session.transactionId,
-          email: input.billingDetails.email,
-          name: input.billingDetails.name,
-        }),
+    finalizeSubscription: fromPromise<FinalizeResponse, FinalizeActorInput>(({ input }) =>
+      finalizeSubscription({
+        subscriptionId: input.order.subscriptionId,
+        customerId: input.order.customerId,
+        transactionId: input.order.transactionId,
+        email: input.billingDetails.email,
+        name: input.billingDetails.name,
+      }),
     ),
   },
   delays: {
@@ -182,6 +231,13 @@ export const checkoutMachine = setup({
     paymentAccepted: ({ event }) =>
       'output' in event && ['succeeded', 'processing'].includes((event.output as PaymentConfirmation).status),
     finalizeSucceeded: ({ event }) => 'output' in event && (event.output as FinalizeResponse).success === true,
+    /** The page opened with a payment this browser started and never saw finalized. */
+    hasPendingPayment: ({ context }) => context.pendingPayment !== null,
+    /** Finalize answered that the resumed checkout was not paid (or is gone): it is dropped. */
+    resumedPaymentNotTaken: ({ event }) =>
+      'error' in event && event.error instanceof ApiError && NOT_RESUMABLE.includes(event.error.status),
+    /** Name and email may change until the card payment went through. */
+    formEditable: ({ context }) => !context.paymentAccepted,
   },
   actions: {
     addSeat: assign({
@@ -257,6 +313,22 @@ export const checkoutMachine = setup({
       enqueue.raise({ type: 'FIRST_NAME_FOCUS_DUE' }, { delay: 'firstNameFocus', id: 'firstNameFocusTimer' });
     }),
     requestFirstNameFocus: emit({ type: 'focusRequested', field: 'firstName' }),
+    /** Before the card is charged: what a reload or a closed tab needs to finalize this order later. */
+    rememberPendingPayment: assign({
+      pendingPayment: ({ context }) => {
+        const pending = { ...orderOf(context), savedAt: Date.now() };
+        savePendingPayment(pending);
+        return pending;
+      },
+    }),
+    forgetPendingPayment: assign({
+      pendingPayment: () => {
+        forgetPendingPayment();
+        return null;
+      },
+    }),
+    markPaymentAccepted: assign({ paymentAccepted: true }),
+    rememberPurchase: ({ context }) => rememberPurchase({ ...orderOf(context), completedAt: Date.now() }),
     storePaymentRecord: ({ context, event }) => {
       savePaymentRecord(paymentRecord(context, (event as unknown as { output: FinalizeResponse }).output));
     },
@@ -280,10 +352,13 @@ export const checkoutMachine = setup({
     fieldErrors: {},
     paymentGateway: null,
     celebrating: false,
+    pendingPayment: input.pendingPayment ?? null,
+    recentPurchase: input.recentPurchase ?? null,
+    paymentAccepted: false,
   }),
   initial: 'init',
   on: {
-    FIELD_CHANGED: { actions: 'assignField' },
+    FIELD_CHANGED: { guard: 'formEditable', actions: 'assignField' },
     PAYMENT_FORM_READY: { guard: 'gatewayMatchesSession', actions: 'assignPaymentGateway' },
     QUOTE_CLICKED: { actions: 'requestScrollToForm' },
     GET_STARTED_CLICKED: { actions: ['requestScrollToForm', 'scheduleFirstNameFocus'] },
@@ -292,6 +367,8 @@ export const checkoutMachine = setup({
   },
   states: {
     init: {
+      // A payment this browser started and never saw finalized is resumed instead of opening a new checkout.
+      always: { guard: 'hasPendingPayment', target: 'resuming' },
       initial: 'waiting',
       on: {
         SEAT_ADDED: { actions: ['addSeat', 'celebrateAtTwoSeats'] },
@@ -322,7 +399,7 @@ export const checkoutMachine = setup({
         SUBMITTED: [
           { guard: 'formInvalid', actions: 'assignFieldErrors' },
           { guard: 'paymentFormNotReady' },
-          { target: 'submitting' },
+          { target: 'submitting', actions: 'rememberPendingPayment' },
         ],
       },
     },
@@ -368,6 +445,7 @@ export const checkoutMachine = setup({
       },
     },
     submitting: {
+      tags: ['paymentAtRisk'],
       invoke: {
         src: 'confirmPayment',
         input: ({ context }) => ({
@@ -376,33 +454,65 @@ export const checkoutMachine = setup({
           returnUrl: context.returnUrl,
         }),
         onDone: [
-          { guard: 'paymentAccepted', target: 'finalizing' },
-          { target: 'idle', actions: 'notifyPaymentFailed' },
+          { guard: 'paymentAccepted', target: 'finalizing', actions: 'markPaymentAccepted' },
+          { target: 'idle', actions: ['forgetPendingPayment', 'notifyPaymentFailed'] },
         ],
+        // Not a refusal: the payment may have gone through. The pending record stays, so a reload finds out.
         onError: { target: 'idle', actions: 'notifyPaymentFailed' },
       },
     },
     finalizing: {
+      tags: ['paymentAtRisk'],
       invoke: {
         src: 'finalizeSubscription',
-        input: ({ context }) => ({
-          session: context.session!,
-          billingDetails: { name: fullName(context.form), email: context.form.email.trim() },
-        }),
+        input: ({ context }) => finalizeInput(context),
         onDone: [
-          { guard: 'finalizeSucceeded', target: 'success', actions: ['storePaymentRecord', 'announcePaymentCompleted'] },
-          { target: 'finalizeFailed', actions: 'notifyPaymentFailed' },
+          {
+            guard: 'finalizeSucceeded',
+            target: 'success',
+            actions: ['storePaymentRecord', 'rememberPurchase', 'forgetPendingPayment', 'announcePaymentCompleted'],
+          },
+          { target: 'finalizeFailed' },
         ],
-        onError: { target: 'finalizeFailed', actions: 'notifyPaymentFailed' },
+        onError: { target: 'finalizeFailed' },
       },
     },
     /**
-     * The card was charged but the order was not completed. Seats are locked (a seat change would replace the
-     * paid subscription); submitting again retries finalize only, never the payment.
+     * The card was charged but the order was not completed (docs/decisions/0006): the page says 'Payment
+     * received, completing your order…', never 'Payment Failed'. Seats and the buyer's details are locked (the
+     * retry finalizes what was paid for); the retry finalizes only, never pays again.
      */
     finalizeFailed: {
+      tags: ['paymentAtRisk'],
       on: {
-        SUBMITTED: [{ guard: 'formInvalid', actions: 'assignFieldErrors' }, { target: 'finalizing' }],
+        ORDER_RETRY_CLICKED: { target: 'finalizing' },
+      },
+    },
+    /** The page opened with a pending payment: finalize it (paid → success; not paid → a fresh checkout). */
+    resuming: {
+      tags: ['paymentAtRisk'],
+      invoke: {
+        src: 'finalizeSubscription',
+        input: ({ context }) => finalizeInput(context),
+        onDone: [
+          {
+            guard: 'finalizeSucceeded',
+            target: 'success',
+            actions: ['storePaymentRecord', 'rememberPurchase', 'forgetPendingPayment', 'announcePaymentCompleted'],
+          },
+          { target: 'resumeFailed' },
+        ],
+        onError: [
+          { guard: 'resumedPaymentNotTaken', target: 'init', actions: 'forgetPendingPayment' },
+          { target: 'resumeFailed' },
+        ],
+      },
+    },
+    /** The resumed payment could not be checked (network, server): the buyer retries; nothing is paid again. */
+    resumeFailed: {
+      tags: ['paymentAtRisk'],
+      on: {
+        ORDER_RETRY_CLICKED: { target: 'resuming' },
       },
     },
     success: {

@@ -5,25 +5,16 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { freePort } from '../support/freePort';
 
 /** Chromium from Debian's package; CHROMIUM_PATH overrides. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 export interface RunningServer {
   baseUrl: string;
@@ -75,6 +66,40 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
         await exited;
       }
       rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+const ADMIN_URL = process.env.TEST_POSTGRES_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+export interface PostgresServer extends RunningServer {
+  /** A client on the server's database, for the test to read what the server wrote. */
+  database: pg.Client;
+}
+
+/**
+ * Starts the checkout server on a fresh PostgreSQL database `checkout_e2e_<random>` (trust auth on
+ * 127.0.0.1:5432, TEST_POSTGRES_ADMIN_URL overrides), so the test can read the database while the server runs;
+ * `stop()` also drops it.
+ */
+export async function startServerOnPostgres(env: Record<string, string> = {}): Promise<PostgresServer> {
+  const name = `checkout_e2e_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  const server = await startServer({ DATABASE_URL: url.toString(), CREDENTIALS_KEY: randomBytes(32).toString('hex'), ...env });
+  const database = new pg.Client({ connectionString: url.toString() });
+  await database.connect();
+  return {
+    ...server,
+    database,
+    stop: async () => {
+      await database.end();
+      await server.stop();
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
     },
   };
 }

@@ -13,7 +13,7 @@ import { PAYMENT_RECORD_KEY } from '../../src/api/paymentRecord';
 import type { FinalizeResponse, SubscriptionSession, UpdateIntentResponse } from '../../src/api/types';
 import { referrer } from '../../src/content/offer';
 import { formatDollars, monthlyTotalCents } from '../../src/domain/pricing';
-import { checkoutMachine, CONFETTI_PIECES, type ConfirmPaymentActorInput } from '../../src/machines/checkoutMachine';
+import { checkoutMachine, CONFETTI_PIECES, type ConfirmPaymentActorInput, type FinalizeActorInput } from '../../src/machines/checkoutMachine';
 import { TOASTS } from '../../src/machines/toasts';
 import type { BillingDetails, PaymentConfirmation } from '../../src/payments/gateway';
 import { resetPublicConfigCache } from '../../src/payments/publicConfig';
@@ -32,7 +32,11 @@ const {
   createCheckoutTestModel,
   metaOf,
   MODEL_INPUT,
+  MODEL_PENDING_PAYMENT,
+  MODEL_RESUME_INPUT,
   MODEL_START_TIME,
+  RESUME_SCOPE,
+  serializeCheckout,
   SIMPLE_PATH_SCOPE,
 } = await import('./checkoutModel');
 const { boundedSimplePaths, chooseCoveringPaths, replayExactly, shortestPathCandidates } = await import('./paths');
@@ -43,6 +47,14 @@ const replay = (events: AnyEventObject[]) => replayExactly(model as never, event
 
 const shortestPaths = chooseCoveringPaths(
   shortestPathCandidates(model as never, (snapshot) => checkoutEvents(snapshot as never)).map(replay),
+  (path) => coverage.keysOf(path.statePath.steps.map((step) => step.state)),
+);
+// A page that opens with a payment this browser started earlier: the resume model, walked until a checkout opens.
+const resumeModel = createCheckoutTestModel(RESUME_SCOPE, serializeCheckout, MODEL_RESUME_INPUT);
+const resumePaths = chooseCoveringPaths(
+  shortestPathCandidates(resumeModel as never, (snapshot) => checkoutEvents(snapshot as never, RESUME_SCOPE)).map((events) =>
+    replayExactly(resumeModel as never, events, MODEL_RESUME_INPUT),
+  ),
   (path) => coverage.keysOf(path.statePath.steps.map((step) => step.state)),
 );
 const simplePaths = boundedSimplePaths(
@@ -59,10 +71,13 @@ const ACTOR_BY_STATE: Record<string, ActorKind> = {
   'checkout.updating': 'update',
   'checkout.submitting': 'confirm',
   'checkout.finalizing': 'finalize',
+  'checkout.resuming': 'finalize',
 };
 
 /** One rendered checkout page with its controllable server, payment form configuration and clock. */
 interface Page {
+  /** The page opened with this browser's pending payment (the resume model). */
+  resumed: boolean;
   actor: () => AnyActorRef;
   calls: PendingCalls<ActorKind>;
   configGate: Deferred<void>;
@@ -70,9 +85,10 @@ interface Page {
   clock: number;
 }
 
-function renderPage(): Page {
+function renderPage(resumed = false): Page {
   resetPublicConfigCache();
   vi.setSystemTime(MODEL_START_TIME);
+  if (resumed) window.localStorage.setItem('pendingPayment', JSON.stringify(MODEL_PENDING_PAYMENT));
   const configGate = deferred<void>();
   vi.stubGlobal(
     'fetch',
@@ -87,7 +103,7 @@ function renderPage(): Page {
       createSubscriptionIntent: calls.actor<SubscriptionSession, { affiliateId: string; affiliateSource: string }>('create'),
       updateSubscriptionIntent: calls.actor<UpdateIntentResponse, { session: SubscriptionSession; quantity: number }>('update'),
       confirmPayment: calls.actor<PaymentConfirmation, ConfirmPaymentActorInput>('confirm'),
-      finalizeSubscription: calls.actor<FinalizeResponse, { session: SubscriptionSession; billingDetails: BillingDetails }>('finalize'),
+      finalizeSubscription: calls.actor<FinalizeResponse, FinalizeActorInput>('finalize'),
     },
   });
   let root: AnyActorRef | undefined;
@@ -104,6 +120,7 @@ function renderPage(): Page {
     </Router>,
   );
   return {
+    resumed,
     actor: () => {
       if (!root) throw new Error('The checkout actor has not started');
       return root;
@@ -158,6 +175,9 @@ async function execute(page: Page, event: AnyEventObject, state: AnyMachineSnaps
       case 'PAYMENT_FORM_READY':
         page.configGate.resolve();
         break;
+      case 'ORDER_RETRY_CLICKED':
+        fireEvent.click(screen.getByRole('button', { name: /^(Complete my order|Check again)$/ }));
+        break;
       default:
         throw new Error(`The model test cannot make ${event.type} happen`);
     }
@@ -175,7 +195,9 @@ function expectPageShows(page: Page, state: AnyMachineSnapshot): void {
   if (context.celebrating) expect(screen.getByTestId('confetti').children).toHaveLength(CONFETTI_PIECES);
   const updating = state.matches('updating');
   expect(screen.queryByText('Updating...') !== null, "'Updating...'").toBe(updating);
-  const locked = updating || state.matches('submitting') || state.matches('finalizing') || state.matches('finalizeFailed') || state.matches('success');
+  const locked =
+    updating ||
+    ['submitting', 'finalizing', 'finalizeFailed', 'success', 'resuming', 'resumeFailed'].some((name) => state.matches(name));
   if (locked) {
     expect(screen.getByRole('button', { name: 'Increase seats' })).toBeDisabled();
     expect(screen.getByRole('button', { name: 'Decrease seats' })).toBeDisabled();
@@ -184,6 +206,22 @@ function expectPageShows(page: Page, state: AnyMachineSnapshot): void {
     expect(screen.getByRole('button', { name: 'Decrease seats' }).hasAttribute('disabled')).toBe(context.pendingSeats === 1);
   }
 
+  // Nothing a charge was taken for is ever called a failed payment.
+  if (context.paymentAccepted || page.resumed) expect(screen.queryByText('Payment Failed')).not.toBeInTheDocument();
+  if (state.matches('resuming')) {
+    expect(screen.getByText('Checking your earlier payment…')).toBeInTheDocument();
+    expect(screen.queryByLabelText('First Name')).not.toBeInTheDocument();
+    return;
+  }
+  if (state.matches('success') && page.resumed) {
+    expectSuccess(page, MODEL_PENDING_PAYMENT.seats);
+    return;
+  }
+  if (state.matches('resumeFailed')) {
+    expect(screen.getByText(/We could not check your earlier payment yet/)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Check again' })).toBeEnabled();
+    return;
+  }
   if (state.matches('init')) {
     if (state.matches({ init: 'failed' })) {
       expect(within(screen.getByRole('region', { name: 'Checkout' })).getByRole('alert')).toHaveTextContent(
@@ -201,7 +239,7 @@ function expectPageShows(page: Page, state: AnyMachineSnapshot): void {
   expect(submit).toHaveTextContent(processing ? 'Processing...' : 'YES! I Want To Train My Team With AI');
   for (const [field, label] of Object.entries(FIELD_LABELS)) {
     const input = screen.getByLabelText(label);
-    expect(input.hasAttribute('disabled'), `${label} disabled`).toBe(processing);
+    expect(input.hasAttribute('disabled'), `${label} disabled`).toBe(processing || context.paymentAccepted);
     expect(input).toHaveValue(context.form[field as keyof typeof FIELD_LABELS]);
     const message = context.fieldErrors[field as keyof typeof FIELD_LABELS];
     if (message) expect(screen.getByText(message)).toBeInTheDocument();
@@ -212,30 +250,38 @@ function expectPageShows(page: Page, state: AnyMachineSnapshot): void {
   // A card form re-created after an update mounts at once; the model takes that as the next step.
   const formSettling = state.matches('idle') && context.paymentGateway === null && context.updateCounter > 0;
   if (!formSettling) {
-    const canSubmit = (state.matches('idle') && context.paymentGateway !== null) || state.matches('finalizeFailed');
+    const canSubmit = state.matches('idle') && context.paymentGateway !== null;
     expect(submit.hasAttribute('disabled'), 'submit disabled').toBe(!canSubmit);
   }
+  const paymentReceived = screen.queryByText('Payment received, completing your order…') !== null;
+  expect(paymentReceived, "'Payment received, completing your order…'").toBe(state.matches('finalizeFailed'));
   if (state.matches('idle') && context.paymentGateway === null && context.updateCounter === 0) {
     expect(screen.getByText('Loading payment form...')).toBeInTheDocument();
   }
-  if (state.matches('success')) {
-    expect(page.location.history?.at(-1)).toBe('/payment-success');
-    expect(JSON.parse(window.sessionStorage.getItem(PAYMENT_RECORD_KEY) ?? 'null')).toMatchObject({
-      success: true,
-      seatCount: context.confirmedSeats,
-      totalAmount: monthlyTotalCents(context.confirmedSeats) / 100,
-    });
-  }
+  if (state.matches('success')) expectSuccess(page, context.confirmedSeats);
 }
 
-async function runPath(statePath: ReturnType<typeof replay>['statePath']): Promise<void> {
-  const page = renderPage();
+/** On /payment-success with the spec §3 record of `seats` stored, the pending payment forgotten, the purchase kept. */
+function expectSuccess(page: Page, seats: number): void {
+  expect(page.location.history?.at(-1)).toBe('/payment-success');
+  expect(JSON.parse(window.sessionStorage.getItem(PAYMENT_RECORD_KEY) ?? 'null')).toMatchObject({
+    success: true,
+    seatCount: seats,
+    totalAmount: monthlyTotalCents(seats) / 100,
+  });
+  expect(window.localStorage.getItem('pendingPayment'), 'the pending payment is forgotten').toBeNull();
+  expect(JSON.parse(window.localStorage.getItem('recentPurchase') ?? 'null')).toMatchObject({ seats, totalAmount: monthlyTotalCents(seats) / 100 });
+}
+
+async function runPath(statePath: ReturnType<typeof replay>['statePath'], resumed = false): Promise<void> {
+  const page = renderPage(resumed);
   await advance(0);
-  const initial = model.testLogic.getInitialSnapshot(null as never, MODEL_INPUT) as AnyMachineSnapshot;
+  const pathModel = resumed ? resumeModel : model;
+  const initial = pathModel.testLogic.getInitialSnapshot(null as never, resumed ? MODEL_RESUME_INPUT : MODEL_INPUT) as AnyMachineSnapshot;
   expectPageShows(page, initial);
   coverage.record(initial);
   try {
-    await model.testPath(statePath as never, {
+    await pathModel.testPath(statePath as never, {
       events: new Proxy({}, { get: () => (step: { event: AnyEventObject; state: AnyMachineSnapshot }) => execute(page, step.event, step.state) }),
       states: {
         '*': (state) => {
@@ -251,11 +297,18 @@ async function runPath(statePath: ReturnType<typeof replay>['statePath']): Promi
 
 beforeEach(() => {
   window.sessionStorage.clear();
+  window.localStorage.clear();
 });
 
 describe(`checkout statechart: ${shortestPaths.length} shortest paths covering every state and transition`, () => {
   it.each(shortestPaths.map((path) => [path.description, path] as const))('%s', async (_description, path) => {
     await runPath(path.statePath);
+  });
+});
+
+describe(`checkout statechart: ${resumePaths.length} shortest paths from a page that resumes an earlier payment`, () => {
+  it.each(resumePaths.map((path) => [path.description, path] as const))('%s', async (_description, path) => {
+    await runPath(path.statePath, true);
   });
 });
 

@@ -6,6 +6,8 @@ import { TestModel } from '@xstate/graph';
 import type { AnyEventObject } from 'xstate';
 import type { FinalizeResponse, SubscriptionSession, UpdateIntentResponse } from '../../src/api/types';
 import { hasFieldErrors, validateCheckoutForm } from '../../src/domain/validation';
+import { ApiError } from '../../src/api/client';
+import type { PendingPayment } from '../../src/api/pendingPayment';
 import { checkoutMachine } from '../../src/machines/checkoutMachine';
 import type { PaymentConfirmation, PaymentGateway } from '../../src/payments/gateway';
 import { createTimedMachine, ModelCoverage } from './timedModel';
@@ -19,6 +21,21 @@ export const MODEL_INPUT = {
   affiliateSource: 'http://localhost:3000/',
   returnUrl: 'http://localhost:3000/payment-success',
 };
+
+/** A payment this browser started earlier and never saw finalized: three seats, $1,000/month. */
+export const MODEL_PENDING_PAYMENT: PendingPayment = {
+  transactionId: 'txn_model_earlier',
+  subscriptionId: 'sub_model_earlier',
+  customerId: 'cus_model_earlier',
+  seats: 3,
+  totalAmount: 1000,
+  name: 'Ada Palmer',
+  email: 'ada@example.com',
+  savedAt: MODEL_START_TIME - 60_000,
+};
+
+/** The page opened with that pending payment (the resume model starts here). */
+export const MODEL_RESUME_INPUT = { ...MODEL_INPUT, pendingPayment: MODEL_PENDING_PAYMENT };
 
 export const MODEL_SESSION: SubscriptionSession = {
   clientSecret: 'pi_model_1_secret_a',
@@ -66,7 +83,11 @@ export { metaOf };
 type Snapshot = ReturnType<typeof checkoutMachine.getInitialSnapshot>;
 
 const doneEvent = (id: string, output: unknown): AnyEventObject => ({ type: `xstate.done.actor.${id}`, output, actorId: id });
-const errorEvent = (id: string, message: string): AnyEventObject => ({ type: `xstate.error.actor.${id}`, error: new Error(message), actorId: id });
+const errorEvent = (id: string, message: string, status = 0): AnyEventObject => ({
+  type: `xstate.error.actor.${id}`,
+  error: new ApiError(message, status),
+  actorId: id,
+});
 
 /** How much of the world the model lets happen; the simple-path model is the happy world with one decline. */
 export interface CheckoutModelScope {
@@ -75,10 +96,13 @@ export interface CheckoutModelScope {
   failures: boolean;
   /** The quote and Get Started clicks. */
   clicks: boolean;
+  /** Only what happens while a pending payment is resumed (the resume model stops once a checkout opens). */
+  resumeOnly?: boolean;
 }
 
 export const FULL_SCOPE: CheckoutModelScope = { maxSeats: MODEL_MAX_SEATS, failures: true, clicks: true };
 export const SIMPLE_PATH_SCOPE: CheckoutModelScope = { maxSeats: 2, failures: false, clicks: false };
+export const RESUME_SCOPE: CheckoutModelScope = { ...FULL_SCOPE, resumeOnly: true };
 
 /** The buyer types the next empty field (in form order); with `invalid`, the email may be typed wrong. */
 function typing(form: Snapshot['context']['form'], invalid: boolean): AnyEventObject[] {
@@ -108,8 +132,12 @@ function actorResults(snapshot: Snapshot, scope: CheckoutModelScope): AnyEventOb
     } else if (id.endsWith('checkout.finalizing')) {
       events.push(doneEvent(id, FINALIZED));
       if (scope.failures) {
-        events.push(doneEvent(id, { success: false }), errorEvent(id, 'Payment has not been completed for this order.'));
+        events.push(doneEvent(id, { success: false }), errorEvent(id, 'Payment has not been completed for this order.', 402));
       }
+    } else if (id.endsWith('checkout.resuming')) {
+      // Paid and finalized; not paid (402: a fresh checkout); or unknown (network, 5xx: a retry is offered).
+      events.push(doneEvent(id, FINALIZED), errorEvent(id, 'Payment has not been completed for this order.', 402));
+      if (scope.failures) events.push(doneEvent(id, { success: false }), errorEvent(id, 'Failed to finalize subscription', 0));
     }
   }
   return events;
@@ -118,6 +146,7 @@ function actorResults(snapshot: Snapshot, scope: CheckoutModelScope): AnyEventOb
 /** Events of the model in `snapshot`, within `scope`. */
 export function checkoutEvents(snapshot: Snapshot, scope: CheckoutModelScope = FULL_SCOPE): AnyEventObject[] {
   const { context } = snapshot;
+  if (scope.resumeOnly && !snapshot.matches('resuming') && !snapshot.matches('resumeFailed')) return [];
   const editable = snapshot.matches('init') || snapshot.matches('idle') || snapshot.matches('pendingSeats') || snapshot.matches('updating');
   // The card form mounts by itself once a session exists: nothing else happens before it is ready.
   if (editable && context.session && !context.paymentGateway && !snapshot.matches('updating')) {
@@ -148,10 +177,9 @@ export function checkoutEvents(snapshot: Snapshot, scope: CheckoutModelScope = F
       events.push(...typing(context.form, scope.failures));
     }
   }
-  if (snapshot.matches('finalizeFailed')) {
-    // The buyer may correct (or spoil) the email before trying again.
-    const emailValid = validateCheckoutForm(context.form).email === undefined;
-    events.push({ type: 'SUBMITTED' }, { type: 'FIELD_CHANGED', field: 'email', value: emailValid ? 'not-an-email' : 'ada@example.com' });
+  if (snapshot.matches('finalizeFailed') || snapshot.matches('resumeFailed')) {
+    // The only way on is the retry: the form and the seats are locked, the card is never confirmed again.
+    events.push({ type: 'ORDER_RETRY_CLICKED' });
   }
   return events;
 }
@@ -169,6 +197,8 @@ export function serializeCheckout(snapshot: Snapshot): string {
     form: context.form,
     errors: Object.keys(context.fieldErrors).sort(),
     celebrating: context.celebrating,
+    pendingPayment: context.pendingPayment !== null,
+    paymentAccepted: context.paymentAccepted,
     timers: meta.timers.map((timer) => timer.event.type),
     cooling:
       context.lastUpdateSucceededAt !== null && meta.now - context.lastUpdateSucceededAt < 1000 ? 'cooling' : 'cool',
@@ -179,12 +209,12 @@ export function serializeCheckout(snapshot: Snapshot): string {
  * The checkout test model: @xstate/graph's TestModel over the timed machine. (`createTestModel` refuses machines
  * with `after` transitions; the timed machine is what makes them testable, docs/decisions/0001.)
  */
-export function createCheckoutTestModel(scope: CheckoutModelScope = FULL_SCOPE, serialize = serializeCheckout) {
+export function createCheckoutTestModel(scope: CheckoutModelScope = FULL_SCOPE, serialize = serializeCheckout, input: object = MODEL_INPUT) {
   return new TestModel(timedMachine as never, {
     events: ((snapshot: Snapshot) => checkoutEvents(snapshot, scope)) as never,
     serializeState: serialize as never,
     stateMatcher: (snapshot, key) => (snapshot as Snapshot).matches(key as never),
-    input: MODEL_INPUT,
+    input,
   });
 }
 

@@ -6,7 +6,7 @@ import { buildApp } from '../../server/app';
 import { loadConfig } from '../../server/config';
 import type { Database } from '../../server/db/client';
 import type { PaymentProvider } from '../../server/payments/provider';
-import { createBody, DATABASES, startTestServer, type TestServer } from './helper';
+import { createBody, DATABASES, startTestServer, testCipher, type TestServer } from './helper';
 
 const INDEX_HTML = '<!doctype html><title>Checkout</title><div id="root"></div>';
 
@@ -18,6 +18,7 @@ describe.each(DATABASES)('the app on %s', (kind) => {
     await writeFile(join(distDir, 'index.html'), INDEX_HTML);
     await mkdir(join(distDir, 'assets'));
     await writeFile(join(distDir, 'assets', 'app-1234.js'), 'console.log("app")');
+    await writeFile(join(distDir, 'assets', 'app-1234.js.map'), '{"version":3}');
     server = await startTestServer(kind, { distDir });
   });
   afterAll(async () => {
@@ -68,17 +69,30 @@ describe.each(DATABASES)('the app on %s', (kind) => {
     expect(response.json()).toEqual({ error: expect.any(String) });
   });
 
-  it('sends a Content-Security-Policy allowing Stripe.js and inline styles', async () => {
+  it('sends a Content-Security-Policy with no outside host in sandbox mode, inline styles allowed', async () => {
     const response = await server.app.inject({ method: 'GET', url: '/' });
     const csp = String(response.headers['content-security-policy']);
     expect(csp).toContain("default-src 'self'");
-    expect(csp).toMatch(/script-src 'self' https:\/\/js\.stripe\.com/);
-    expect(csp).toMatch(/frame-src [^;]*https:\/\/js\.stripe\.com/);
-    expect(csp).toMatch(/connect-src 'self' https:\/\/api\.stripe\.com/);
+    expect(csp).toMatch(/script-src 'self'(;|$)/);
+    expect(csp).toContain("frame-src 'none'");
+    expect(csp).toMatch(/connect-src 'self'(;|$)/);
+    expect(csp).not.toContain('stripe');
     expect(csp).toContain("style-src 'self' 'unsafe-inline'");
     expect(csp).toContain("img-src 'self' data:");
+    expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).not.toContain('upgrade-insecure-requests');
     expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['x-frame-options']).toBe('DENY');
+    expect(response.headers['permissions-policy']).toContain('camera=()');
+    expect(response.headers['permissions-policy']).toContain('payment=()');
+  });
+
+  it('never serves a source map, nor the page in place of a missing asset', async () => {
+    for (const url of ['/assets/app-1234.js.map', '/assets/missing-0000.js']) {
+      const response = await server.app.inject({ method: 'GET', url });
+      expect(response.statusCode).toBe(404);
+      expect(response.body).not.toContain('version');
+    }
   });
 
   describe('with a rate limit of 2 a minute', () => {
@@ -92,10 +106,47 @@ describe.each(DATABASES)('the app on %s', (kind) => {
       const statuses = [];
       for (let i = 0; i < 3; i += 1) statuses.push((await limited.app.inject({ method: 'GET', url: '/api/config' })).statusCode);
       expect(statuses).toEqual([200, 200, 429]);
-      const refused = await limited.post('/api/create-anon-subscription-intent', createBody());
+      const refused = await limited.post('/api/update-anon-subscription-intent', {});
       expect(refused.statusCode).toBe(429);
       expect(refused.json()).toEqual({ error: expect.stringMatching(/Too many requests/) });
       expect((await limited.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+    });
+
+    it('limits hand-off redemptions with a wrong key like any other call (401, 401, then 429)', async () => {
+      const redeem = () =>
+        limited.app.inject({
+          method: 'POST',
+          url: '/api/handoff/redeem',
+          remoteAddress: '192.0.2.44',
+          headers: { authorization: 'Bearer wrong-key-wrong-key-wrong-key-wrong', 'content-type': 'application/json' },
+          payload: { token: 'x' },
+        });
+      const statuses = [(await redeem()).statusCode, (await redeem()).statusCode, (await redeem()).statusCode];
+      expect(statuses).toEqual([401, 401, 429]);
+    });
+  });
+
+  describe('behind one proxy (TRUST_PROXY=1) with a rate limit of 2 a minute', () => {
+    let proxied: TestServer;
+    beforeAll(async () => {
+      proxied = await server.derive({ env: { RATE_LIMIT_PER_MINUTE: '2', TRUST_PROXY: '1' } });
+    });
+    afterAll(() => proxied.close());
+
+    /** A request as the proxy forwards it: what the client wrote, then the address the proxy saw. */
+    const viaProxy = (clientWritten: string | null, seenByProxy: string) =>
+      proxied.app.inject({
+        method: 'GET',
+        url: '/api/config',
+        remoteAddress: '10.0.0.2',
+        headers: { 'x-forwarded-for': clientWritten ? `${clientWritten}, ${seenByProxy}` : seenByProxy },
+      });
+
+    it('counts the address the proxy saw, not the one the client wrote, and leaves other buyers alone', async () => {
+      const statuses = [];
+      for (let i = 0; i < 4; i += 1) statuses.push((await viaProxy(`198.18.0.${i}`, '203.0.113.7')).statusCode);
+      expect(statuses).toEqual([200, 200, 429, 429]);
+      expect((await viaProxy(null, '198.51.100.9')).statusCode).toBe(200);
     });
   });
 });
@@ -107,7 +158,7 @@ describe('failures the buyer did not cause', () => {
     name: 'sandbox',
     createCustomer: async () => ({ customerId: 'cus_sbx_1' }),
     createSubscription: async () => ({ subscriptionId: 'sub_sbx_1', subscriptionItemId: 'si_sbx_1', clientSecret: 'pi_sbx_1_secret_1', paymentIntentId: 'pi_sbx_1' }),
-    cancelSubscription: async () => undefined,
+    cancelUnpaidSubscription: async () => 'cancelled',
     retrieveSubscriptionPayment: async () => null,
     retrievePaymentBuyer: async () => null,
     updateCustomer: async () => undefined,
@@ -120,7 +171,7 @@ describe('failures the buyer did not cause', () => {
   } as unknown as Database;
 
   it('GET /healthz answers 503 when the database does not answer', async () => {
-    const app = await buildApp({ config, db: brokenDb, provider });
+    const app = await buildApp({ config, db: brokenDb, provider, cipher: testCipher() });
     const response = await app.inject({ method: 'GET', url: '/healthz' });
     expect(response.statusCode).toBe(503);
     expect(response.json()).toEqual({ error: expect.any(String) });
@@ -128,7 +179,7 @@ describe('failures the buyer did not cause', () => {
   });
 
   it('an unexpected error is a 500 with no details', async () => {
-    const app = await buildApp({ config, db: brokenDb, provider });
+    const app = await buildApp({ config, db: brokenDb, provider, cipher: testCipher() });
     const response = await app.inject({
       method: 'POST',
       url: '/api/create-anon-subscription-intent',
@@ -140,7 +191,7 @@ describe('failures the buyer did not cause', () => {
   });
 
   it('without a built SPA, any unknown path is a 404 { error }', async () => {
-    const app = await buildApp({ config, db: brokenDb, provider });
+    const app = await buildApp({ config, db: brokenDb, provider, cipher: testCipher() });
     const response = await app.inject({ method: 'GET', url: '/payment-success' });
     expect(response.statusCode).toBe(404);
     expect(response.json()).toEqual({ error: expect.any(String) });

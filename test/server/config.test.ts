@@ -37,20 +37,35 @@ describe('loadConfig', () => {
       PORT: '8080',
       MAX_SEATS: '25',
       DATABASE_URL: 'postgres://app@db:5432/checkout',
+      CREDENTIALS_KEY: 'ab'.repeat(32),
       PUBLIC_URL: 'https://checkout.example.com',
       HANDOFF_API_KEY: 'x'.repeat(32),
       STRIPE_SECRET_KEY: 'sk_test_123',
       STRIPE_PUBLISHABLE_KEY: 'pk_test_123',
       STRIPE_WEBHOOK_SECRET: 'whsec_123',
       STRIPE_API_BASE: 'http://localhost:12111',
-      TRUST_PROXY: 'true',
+      TRUST_PROXY: '1',
       HOST: '',
     });
     expect(config.PORT).toBe(8080);
     expect(config.MAX_SEATS).toBe(25);
     expect(config.HOST).toBe('0.0.0.0');
-    expect(config.TRUST_PROXY).toBe(true);
+    expect(config.TRUST_PROXY).toBe(1);
+    expect(config.CREDENTIALS_KEY).toEqual(Buffer.alloc(32, 0xab));
     expect(paymentProviderName(config)).toBe('stripe');
+  });
+
+  it('reads TRUST_PROXY as false, a hop count, or proxy addresses and ranges', () => {
+    expect(loadConfig({}).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.1, 10.1.0.0/16,::1' }).TRUST_PROXY).toEqual(['10.0.0.1', '10.1.0.0/16', '::1']);
+  });
+
+  it('reads CREDENTIALS_KEY as 64 hex digits or 32 bytes of base64', () => {
+    const key = Buffer.from(Array.from({ length: 32 }, (_, i) => i * 7));
+    expect(loadConfig({ CREDENTIALS_KEY: key.toString('hex') }).CREDENTIALS_KEY).toEqual(key);
+    expect(loadConfig({ CREDENTIALS_KEY: key.toString('base64') }).CREDENTIALS_KEY).toEqual(key);
+    expect(loadConfig({ CREDENTIALS_KEY: key.toString('base64url') }).CREDENTIALS_KEY).toEqual(key);
   });
 
   it.each([
@@ -65,13 +80,21 @@ describe('loadConfig', () => {
     [{ SUCCESS_SITE_URL: 'not a url' }, 'SUCCESS_SITE_URL must be an absolute http(s) URL'],
     [{ HANDOFF_API_KEY: 'short' }, 'HANDOFF_API_KEY must be at least 32 characters'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of'],
-    [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY must be one of true, false'],
+    [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY must be false, the number of proxies'],
+    [{ TRUST_PROXY: 'true' }, "'true' would trust any client-written address"],
+    [{ TRUST_PROXY: '0' }, 'TRUST_PROXY must be false'],
+    [{ TRUST_PROXY: '10.0.0.1, 10.0.0.0/33' }, 'TRUST_PROXY must be false'],
+    [{ REDIS_URL: 'http://cache:6379' }, 'REDIS_URL must be a redis:// or rediss:// URL'],
     [{ STRIPE_SECRET_KEY: 'pk_live_1', STRIPE_PUBLISHABLE_KEY: 'pk_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' }, 'STRIPE_SECRET_KEY must start with "sk_"'],
     [{ STRIPE_SECRET_KEY: 'sk_1', STRIPE_PUBLISHABLE_KEY: 'sk_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' }, 'STRIPE_PUBLISHABLE_KEY must start with "pk_"'],
     [{ STRIPE_SECRET_KEY: 'sk_1', STRIPE_PUBLISHABLE_KEY: 'pk_1', STRIPE_WEBHOOK_SECRET: 'wh_1' }, 'STRIPE_WEBHOOK_SECRET must start with "whsec_"'],
     [{ STRIPE_SECRET_KEY: 'sk_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' }, 'STRIPE_PUBLISHABLE_KEY is required when STRIPE_SECRET_KEY is set'],
     [{ STRIPE_SECRET_KEY: 'sk_1', STRIPE_PUBLISHABLE_KEY: 'pk_1' }, 'STRIPE_WEBHOOK_SECRET is required when STRIPE_SECRET_KEY is set'],
     [{ STRIPE_API_BASE: 'localhost:12111' }, 'STRIPE_API_BASE must be an absolute http(s) URL'],
+    [{ DATABASE_URL: 'postgres://db/checkout' }, 'CREDENTIALS_KEY is required when DATABASE_URL is set'],
+    [{ CREDENTIALS_KEY: 'ab'.repeat(31) }, 'CREDENTIALS_KEY must be 32 bytes as 64 hex digits or base64'],
+    [{ CREDENTIALS_KEY: 'not a key' }, 'CREDENTIALS_KEY must be 32 bytes'],
+    [{ RECONCILE_INTERVAL_SECONDS: '1' }, 'RECONCILE_INTERVAL_SECONDS must be at least 10'],
   ])('refuses %j, naming the variable', (env, expected) => {
     expect(problemsOf(env).join('\n')).toContain(expected);
   });

@@ -66,6 +66,8 @@ describe.each(DATABASES)('POST /api/create-anon-subscription-intent on %s', (kin
     ['an empty affiliate_id', { ...createBody(), affiliate_id: '' }],
     ['a 65-character affiliate_id', { ...createBody(), affiliate_id: 'a'.repeat(65) }],
     ['a 2049-character affiliate_source', { ...createBody(), affiliate_source: 'a'.repeat(2049) }],
+    ['a NUL in affiliate_source', { ...createBody(), affiliate_source: 'https://x.test/\u0000' }],
+    ['an unpaired surrogate in affiliate_id', { ...createBody(), affiliate_id: 'dr-\uD800' }],
     ['an array body', [createBody()]],
     ['malformed JSON', '{"productId": "chiro'],
     ['an empty body', ''],
@@ -84,6 +86,11 @@ describe.each(DATABASES)('POST /api/create-anon-subscription-intent on %s', (kin
     expect((await server.post(CREATE, { ...createBody(), coupon: 'X' })).json().error).toMatch(/unknown field 'coupon'/);
     expect((await server.post(CREATE, { ...createBody(), productId: 'x' })).json().error).toBe('Unknown product.');
     expect((await server.post(CREATE, '{oops')).json().error).toBe('The request body is not valid JSON.');
+    expect((await server.post(CREATE, { ...createBody(), affiliate_id: 'a\u0000' })).json().error).toBe(
+      'Invalid request: affiliate_id must not contain NUL characters or unpaired surrogates',
+    );
+    // Characters outside the BMP are text like any other.
+    expect((await server.post(CREATE, { ...createBody(), affiliate_source: 'https://x.test/?q=😀' })).statusCode).toBe(200);
   });
 
   it.each(['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x'])(

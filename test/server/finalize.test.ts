@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FinalizeResponse } from '../../src/api/types';
 import { PRODUCT_NAME } from '../../src/domain/product';
 import { accounts, handoffTokens, orders, sandboxCustomers } from '../../server/db/schema';
+import { reconcileOrders } from '../../server/orders/reconcileOrders';
 import { hashHandoffToken } from '../../server/security/handoffToken';
 import {
   completePurchase,
@@ -14,6 +15,7 @@ import {
   openCheckout,
   payWithCard,
   startTestServer,
+  testCipher,
   type TestServer,
 } from './helper';
 
@@ -50,7 +52,7 @@ describe.each(DATABASES)('POST /api/finalize-anon-subscription on %s', (kind) =>
     const [account, ...more] = await accountOf(session.transactionId);
     expect(more).toHaveLength(0);
     expect(account).toMatchObject({ email: 'ada@example.com', name: 'Ada Palmer' });
-    expect(account!.passwordHash).toMatch(/^\$argon2id\$/);
+    expect(account!.passwordHash).toMatch(/^\$argon2id\$v=19\$m=1024,t=1,p=1\$/);
     expect(account!.passwordHash).not.toContain(body.loginDetails.password);
     expect(await verify(account!.passwordHash!, body.loginDetails.password)).toBe(true);
 
@@ -100,38 +102,90 @@ describe.each(DATABASES)('POST /api/finalize-anon-subscription on %s', (kind) =>
     expect(await accountOf(other.transactionId)).toHaveLength(0);
   });
 
-  it('re-issues credentials on a repeat: one account, a new password that works, the old token revoked', async () => {
+  it('answers the same credentials and token on a repeat while the token is live: one account, nothing rotated', async () => {
     const { session, finalized: first } = await completePurchase(server);
     const repeat = await server.post(FINALIZE, finalizeBody(session, { email: 'other@example.com', name: 'Someone Else' }));
     expect(repeat.statusCode).toBe(200);
     const second = repeat.json<FinalizeResponse>();
+    expect(second).toEqual(first);
     expect(second.loginDetails).toMatchObject({ email: 'ada@example.com', productPurchased: PRODUCT_NAME });
-    expect(second.loginDetails.password).not.toBe(first.loginDetails.password);
-    expect(second.token).not.toBe(first.token);
 
     const rows = await accountOf(session.transactionId);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ email: 'ada@example.com', name: 'Ada Palmer' });
-    expect(await verify(rows[0]!.passwordHash!, second.loginDetails.password)).toBe(true);
-    expect(await verify(rows[0]!.passwordHash!, first.loginDetails.password)).toBe(false);
-    expect(await server.rows(orders)).toBeGreaterThan(0);
+    expect(await verify(rows[0]!.passwordHash!, first.loginDetails.password)).toBe(true);
+    expect(await tokensOf(session.transactionId)).toHaveLength(1);
+    expect((await redeem(first.token)).statusCode).toBe(200);
+  });
 
+  it('keeps the password and token only encrypted, and wipes them when the token is redeemed', async () => {
+    const { session, finalized } = await completePurchase(server);
+    const [account] = await accountOf(session.transactionId);
+    const [token] = await tokensOf(session.transactionId);
+    expect(account!.passwordCiphertext).toMatch(/^v1\./);
+    expect(account!.passwordCiphertext).not.toContain(finalized.loginDetails.password);
+    expect(server.cipher.decrypt(account!.passwordCiphertext!, session.transactionId)).toBe(finalized.loginDetails.password);
+    expect(server.cipher.decrypt(token!.tokenCiphertext!, session.transactionId)).toBe(finalized.token);
+    expect(() => server.cipher.decrypt(account!.passwordCiphertext!, 'another-order')).toThrow();
+
+    expect((await redeem(finalized.token)).statusCode).toBe(200);
+    const [wipedAccount] = await accountOf(session.transactionId);
+    const [wipedToken] = await tokensOf(session.transactionId);
+    expect(wipedAccount!.passwordCiphertext).toBeNull();
+    expect(wipedToken!.tokenCiphertext).toBeNull();
+    expect(await verify(wipedAccount!.passwordHash!, finalized.loginDetails.password)).toBe(true);
+  });
+
+  it('issues new credentials when the kept ones no longer decrypt (the key was replaced)', async () => {
+    const { session, finalized: first } = await completePurchase(server);
+    const otherKey = await server.derive({ cipher: testCipher() });
+    const second = (await finalize(otherKey, session)).json<FinalizeResponse>();
+    await otherKey.close();
+    expect(second.loginDetails.password).not.toBe(first.loginDetails.password);
+    const [account] = await accountOf(session.transactionId);
+    expect(await verify(account!.passwordHash!, second.loginDetails.password)).toBe(true);
+    expect((await redeem(first.token)).statusCode).toBe(410);
+  });
+
+  it('issues new credentials once the token has expired, and the sweep wipes the expired ones', async () => {
+    const { session, finalized: first } = await completePurchase(server);
+    const { session: live } = await completePurchase(server);
+    await server.db
+      .update(handoffTokens)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(handoffTokens.transactionId, session.transactionId));
+    const report = await reconcileOrders(server.context());
+    expect(report.wipedCredentials).toBeGreaterThanOrEqual(1);
+    const [wiped] = await accountOf(session.transactionId);
+    expect(wiped!.passwordCiphertext).toBeNull();
+    // Another order's live credentials stay.
+    expect((await accountOf(live.transactionId))[0]!.passwordCiphertext).toMatch(/^v1\./);
+    expect((await tokensOf(live.transactionId))[0]!.tokenCiphertext).toMatch(/^v1\./);
+    expect((await tokensOf(session.transactionId))[0]!.tokenCiphertext).toBeNull();
+
+    const second = (await finalize(server, session)).json<FinalizeResponse>();
+    expect(second.loginDetails.password).not.toBe(first.loginDetails.password);
+    expect(second.token).not.toBe(first.token);
+    const [account] = await accountOf(session.transactionId);
+    expect(await verify(account!.passwordHash!, second.loginDetails.password)).toBe(true);
+    expect(await verify(account!.passwordHash!, first.loginDetails.password)).toBe(false);
+    expect((await finalize(server, session)).json<FinalizeResponse>()).toEqual(second);
     expect((await redeem(first.token)).statusCode).toBe(410);
     expect((await redeem(second.token)).statusCode).toBe(200);
   });
 
-  it('creates one account when two finalizes race', async () => {
+  it('answers every racing finalize with the same working credentials and creates one account', async () => {
     const session = await openCheckout(server, 2);
     await payWithCard(server, session.clientSecret);
-    const responses = await Promise.all([finalize(server, session), finalize(server, session)]);
-    expect(responses.map((r) => r.statusCode)).toEqual([200, 200]);
+    const responses = await Promise.all(Array.from({ length: 8 }, () => finalize(server, session)));
+    expect(responses.map((r) => r.statusCode)).toEqual(Array(8).fill(200));
+    const bodies = responses.map((r) => r.json<FinalizeResponse>());
+    expect(new Set(bodies.map((body) => body.loginDetails.password)).size).toBe(1);
+    expect(new Set(bodies.map((body) => body.token)).size).toBe(1);
     expect(await accountOf(session.transactionId)).toHaveLength(1);
-    const live = (await tokensOf(session.transactionId)).filter((t) => !t.revokedAt);
-    expect(live).toHaveLength(1);
-    // Whichever response committed last holds the working credentials.
+    expect((await tokensOf(session.transactionId)).filter((t) => !t.revokedAt)).toHaveLength(1);
     const [account] = await accountOf(session.transactionId);
-    const works = await Promise.all(responses.map((r) => verify(account!.passwordHash!, r.json().loginDetails.password)));
-    expect(works.filter(Boolean)).toHaveLength(1);
+    expect(await verify(account!.passwordHash!, bodies[0]!.loginDetails.password)).toBe(true);
   });
 
   it('answers 409 and changes nothing once the hand-off token was redeemed', async () => {
@@ -154,13 +208,17 @@ describe.each(DATABASES)('POST /api/finalize-anon-subscription on %s', (kind) =>
     ['a 201-character name', { name: 'a'.repeat(201) }, undefined],
     ['an extra field', { password: 'chosen' }, undefined],
     ['a numeric email', { email: 42 }, undefined],
-  ])('answers 400 and writes nothing for %s', async (_, change, message) => {
+  ])('answers 400 and issues no credentials for %s', async (_, change, message) => {
     const session = await openCheckout(server);
     await payWithCard(server, session.clientSecret);
     const response = await server.post(FINALIZE, { ...finalizeBody(session), ...change });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({ error: message ?? expect.any(String) });
-    expect(await accountOf(session.transactionId)).toHaveLength(0);
+    // The payment itself completed the order (one account, no password yet); the refused finalize added nothing.
+    const [account, ...more] = await accountOf(session.transactionId);
+    expect(more).toHaveLength(0);
+    expect(account).toMatchObject({ passwordHash: null, passwordCiphertext: null, email: 'ada@example.com' });
+    expect(await tokensOf(session.transactionId)).toHaveLength(0);
   });
 
   it('answers 400 for a missing field', async () => {

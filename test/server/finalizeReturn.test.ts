@@ -1,22 +1,23 @@
 /**
- * POST /api/finalize-from-payment-intent (issue 4 item 8): the payment-success page finalizes from the
- * `payment_intent` and `payment_intent_client_secret` a 3-D Secure redirect appends to the return URL. On the
+ * POST /api/finalize-from-payment-intent: the payment-success page finalizes from the `payment_intent` and
+ * `payment_intent_client_secret` a 3-D Secure redirect appends to the return URL, with the email the buyer paid
+ * with (the page's pending-payment record). On the
  * sandbox (its authentication challenge stands in for the redirect), and on Stripe through the local double.
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { FinalizeReturnResponse, SubscriptionSession } from '../../src/api/types';
-import { PRODUCT_ID, PRODUCT_NAME } from '../../src/domain/product';
-import { accounts, orders } from '../../server/db/schema';
-import { DATABASES, finalize, openCheckout, payWithCard, startTestServer, TEST_CARDS, type TestServer } from './helper';
-import { fixture, startStripeDouble, TEST_SECRET_KEY, type StripeDouble } from './helpers/stripeDouble';
-import { insertStripeOrder, paymentIntentFor, subscriptionFor, TEST_WEBHOOK_SECRET } from './helpers/stripeEvents';
+import { PRODUCT_NAME } from '../../src/domain/product';
+import { accounts, handoffTokens, orders } from '../../server/db/schema';
+import { DATABASES, finalize, openCheckout, payWithCard, startTestServer, TEST_CARDS, updateBody, type TestServer } from './helper';
+import { fixture, startStripeDouble, type StripeDouble } from './helpers/stripeDouble';
+import { insertStripeOrder, paymentIntentFor, stripeTestEnv, subscriptionFor } from './helpers/stripeEvents';
 
 const RETURN = '/api/finalize-from-payment-intent';
 
-/** What Stripe appends to the return URL: the PaymentIntent id is the client secret's prefix. */
-function returnBody(session: Pick<SubscriptionSession, 'clientSecret'>) {
-  return { paymentIntentId: session.clientSecret.split('_secret_')[0]!, clientSecret: session.clientSecret };
+/** What Stripe appends to the return URL (the PaymentIntent id is the client secret's prefix), and the buyer's email. */
+function returnBody(session: Pick<SubscriptionSession, 'clientSecret'>, email = 'ada@example.com') {
+  return { paymentIntentId: session.clientSecret.split('_secret_')[0]!, clientSecret: session.clientSecret, email };
 }
 
 describe.each(DATABASES)('POST /api/finalize-from-payment-intent with the sandbox on %s', (kind) => {
@@ -27,6 +28,7 @@ describe.each(DATABASES)('POST /api/finalize-from-payment-intent with the sandbo
   afterAll(() => server.close());
 
   const accountsOf = (transactionId: string) => server.db.select().from(accounts).where(eq(accounts.transactionId, transactionId));
+  const tokensOf = (transactionId: string) => server.db.select().from(handoffTokens).where(eq(handoffTokens.transactionId, transactionId));
 
   /** Pays `session` with the card that asks for authentication, and completes the challenge. */
   async function payWithAuthentication(session: SubscriptionSession) {
@@ -57,32 +59,43 @@ describe.each(DATABASES)('POST /api/finalize-from-payment-intent with the sandbo
     expect(await accountsOf(session.transactionId)).toHaveLength(1);
   });
 
-  it('re-issues credentials on a repeat (a reload of the return page), never a second account', async () => {
+  it('answers the same credentials on a repeat (a reload of the return page), never a second account', async () => {
     const session = await openCheckout(server, 1);
     await payWithCard(server, session.clientSecret);
 
     const first = (await server.post(RETURN, returnBody(session))).json<FinalizeReturnResponse>();
-    const again = await server.post(RETURN, returnBody(session));
+    const again = await server.post(RETURN, returnBody(session, ' ADA@example.com '));
 
     expect(again.statusCode).toBe(200);
-    expect(again.json<FinalizeReturnResponse>().token).not.toBe(first.token);
+    expect(again.json<FinalizeReturnResponse>()).toEqual(first);
     expect(await accountsOf(session.transactionId)).toHaveLength(1);
   });
 
-  it('keeps the details the browser’s finalize recorded first', async () => {
+  it('keeps the details recorded first: the billing details the payment completed the order with', async () => {
     const session = await openCheckout(server, 2);
     await payWithCard(server, session.clientSecret);
     await server.post('/api/finalize-anon-subscription', {
       subscriptionId: session.subscriptionId,
       customerId: session.customerId,
       transactionId: session.transactionId,
-      email: 'first@example.com',
-      name: 'First Recorded',
+      email: 'later@example.com',
+      name: 'Later Typed',
     });
 
     const response = (await server.post(RETURN, returnBody(session))).json<FinalizeReturnResponse>();
 
-    expect(response).toMatchObject({ email: 'first@example.com', name: 'First Recorded', loginDetails: { email: 'first@example.com' } });
+    expect(response).toMatchObject({ email: 'ada@example.com', name: 'Ada Palmer', loginDetails: { email: 'ada@example.com' } });
+  });
+
+  it("answers 404 'Unknown checkout' when the email is not the one the buyer paid with, and issues nothing", async () => {
+    const session = await openCheckout(server, 1);
+    await payWithCard(server, session.clientSecret);
+
+    const response = await server.post(RETURN, returnBody(session, 'someone.else@example.com'));
+
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ error: 'Unknown checkout' });
+    expect(await tokensOf(session.transactionId)).toHaveLength(0);
   });
 
   it("answers 404 'Unknown checkout' when the client secret is not the order's", async () => {
@@ -93,19 +106,13 @@ describe.each(DATABASES)('POST /api/finalize-from-payment-intent with the sandbo
 
     expect(response.statusCode).toBe(404);
     expect(response.json()).toEqual({ error: 'Unknown checkout' });
-    expect(await accountsOf(session.transactionId)).toHaveLength(0);
+    expect(await tokensOf(session.transactionId)).toHaveLength(0);
   });
 
   it("answers 404 'Unknown checkout' for an unknown PaymentIntent, or one a seat change replaced", async () => {
     const session = await openCheckout(server, 1);
-    const unknown = await server.post(RETURN, { paymentIntentId: 'pi_sbx_unknown', clientSecret: 'pi_sbx_unknown_secret_x' });
-    const changed = await server.post('/api/update-anon-subscription-intent', {
-      subscriptionId: session.subscriptionId,
-      subscriptionItemId: session.subscriptionItemId,
-      transactionId: session.transactionId,
-      quantity: 2,
-      productId: PRODUCT_ID,
-    });
+    const unknown = await server.post(RETURN, { paymentIntentId: 'pi_sbx_unknown', clientSecret: 'pi_sbx_unknown_secret_x', email: 'ada@example.com' });
+    const changed = await server.post('/api/update-anon-subscription-intent', updateBody(session, 2));
     expect(changed.statusCode).toBe(200);
     const replaced = await server.post(RETURN, returnBody(session));
 
@@ -133,10 +140,11 @@ describe.each(DATABASES)('POST /api/finalize-from-payment-intent with the sandbo
   });
 
   it.each([
-    ['a missing client secret', { paymentIntentId: 'pi_sbx_1' }],
-    ['an unknown field', { paymentIntentId: 'pi_sbx_1', clientSecret: 'pi_sbx_1_secret_1', transactionId: 'x' }],
-    ['a number for the id', { paymentIntentId: 1, clientSecret: 'pi_sbx_1_secret_1' }],
-    ['an empty client secret', { paymentIntentId: 'pi_sbx_1', clientSecret: '' }],
+    ['a missing client secret', { paymentIntentId: 'pi_sbx_1', email: 'ada@example.com' }],
+    ['a missing email', { paymentIntentId: 'pi_sbx_1', clientSecret: 'pi_sbx_1_secret_1' }],
+    ['an unknown field', { paymentIntentId: 'pi_sbx_1', clientSecret: 'pi_sbx_1_secret_1', email: 'ada@example.com', transactionId: 'x' }],
+    ['a number for the id', { paymentIntentId: 1, clientSecret: 'pi_sbx_1_secret_1', email: 'ada@example.com' }],
+    ['an empty client secret', { paymentIntentId: 'pi_sbx_1', clientSecret: '', email: 'ada@example.com' }],
   ])('answers 400 { error } for %s', async (_case, body) => {
     const response = await server.post(RETURN, body);
     expect(response.statusCode).toBe(400);
@@ -158,12 +166,7 @@ describe.each(DATABASES)('POST /api/finalize-from-payment-intent with Stripe on 
   beforeAll(async () => {
     stripe = await startStripeDouble();
     server = await startTestServer(kind, {
-      env: {
-        STRIPE_SECRET_KEY: TEST_SECRET_KEY,
-        STRIPE_PUBLISHABLE_KEY: 'pk_test_referralCheckout',
-        STRIPE_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET,
-        STRIPE_API_BASE: stripe.url,
-      },
+      env: stripeTestEnv(stripe.url),
     });
   });
   afterAll(async () => {
@@ -185,7 +188,7 @@ describe.each(DATABASES)('POST /api/finalize-from-payment-intent with Stripe on 
       .on('GET', `/v1/subscriptions/${order.subscriptionId}`, 200, subscriptionFor(order))
       .on('POST', `/v1/customers/${order.customerId}`, 200, fixture('customer-updated'));
 
-    const response = await server.post(RETURN, { paymentIntentId: order.paymentIntentId, clientSecret: order.clientSecret });
+    const response = await server.post(RETURN, { paymentIntentId: order.paymentIntentId, clientSecret: order.clientSecret, email: 'jane@example.com' });
 
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({
@@ -205,7 +208,7 @@ describe.each(DATABASES)('POST /api/finalize-from-payment-intent with Stripe on 
     const order = await insertStripeOrder(server, 1);
     stripe.on('GET', `/v1/payment_intents/${order.paymentIntentId}`, 500, fixture('error-api'), { 'stripe-should-retry': 'false' });
 
-    const response = await server.post(RETURN, { paymentIntentId: order.paymentIntentId, clientSecret: order.clientSecret });
+    const response = await server.post(RETURN, { paymentIntentId: order.paymentIntentId, clientSecret: order.clientSecret, email: 'jane@example.com' });
 
     expect(response.statusCode).toBe(502);
     expect(await server.db.select().from(accounts).where(eq(accounts.transactionId, order.transactionId))).toEqual([]);

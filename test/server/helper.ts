@@ -6,20 +6,27 @@
 import { randomBytes } from 'node:crypto';
 import { count } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import type { FinalizeResponse, SubscriptionSession } from '../../src/api/types';
 import { PRODUCT_ID } from '../../src/domain/product';
 import { buildApp } from '../../server/app';
 import { loadConfig, type Config } from '../../server/config';
 import { openPglite, openPostgres, type Database, type OpenDatabase } from '../../server/db/client';
+import type { OrderContext } from '../../server/orders/orderContext';
 import { createPaymentProvider } from '../../server/payments';
 import type { PaymentProvider } from '../../server/payments/provider';
+import { createCredentialsCipher, type CredentialsCipher } from '../../server/security/credentialsCipher';
 
 export type DatabaseKind = 'pglite' | 'postgres';
 export const DATABASES: DatabaseKind[] = ['pglite', 'postgres'];
 
 const ADMIN_URL = process.env.TEST_POSTGRES_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** A credentials cipher with a fresh random key, as the embedded database's generated one. */
+export function testCipher(): CredentialsCipher {
+  return createCredentialsCipher(randomBytes(32));
+}
 
 /** A bearer key for POST /api/handoff/redeem in tests. */
 export const HANDOFF_KEY = 'test-handoff-key-0123456789abcdef0123456789';
@@ -28,6 +35,9 @@ export interface TestServer {
   app: FastifyInstance;
   db: Database;
   config: Config;
+  cipher: CredentialsCipher;
+  /** What server/orders/* steps take, on this server's parts. */
+  context(log?: FastifyBaseLogger): OrderContext;
   /** POSTs `body` as JSON (or raw text when it is a string) to `url`. */
   post(url: string, body: unknown, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
   /** Number of rows in `table`. */
@@ -43,6 +53,10 @@ export interface TestServerOptions {
   distDir?: string;
   /** Replaces or wraps the sandbox provider (e.g. to make a call fail). */
   wrapProvider?: (sandbox: PaymentProvider) => PaymentProvider;
+  /** The credentials cipher (default: a fresh key); derived apps pass their parent's to read its credentials. */
+  cipher?: CredentialsCipher;
+  /** Receives the log lines (give LOG_LEVEL in `env` too). */
+  logStream?: { write(line: string): void };
 }
 
 /** Starts the app on a fresh database of `kind`, with the sandbox provider and quiet logs. */
@@ -55,13 +69,18 @@ async function serve(database: OpenDatabase, options: TestServerOptions, closeDa
   const config = loadConfig({
     LOG_LEVEL: 'silent',
     RATE_LIMIT_PER_MINUTE: '100000',
+    CHECKOUTS_PER_HOUR: '100000',
+    CONFIRMATIONS_PER_MINUTE: '100000',
     HANDOFF_API_KEY: HANDOFF_KEY,
     ...options.env,
   });
-  const sandbox = createPaymentProvider(config, database.db);
+  const sandbox = await createPaymentProvider(config, database.db);
+  const cipher = options.cipher ?? testCipher();
   const app = await buildApp({
     config,
     db: database.db,
+    cipher,
+    logStream: options.logStream,
     provider: options.wrapProvider ? options.wrapProvider(sandbox) : sandbox,
     distDir: options.distDir,
   });
@@ -69,6 +88,9 @@ async function serve(database: OpenDatabase, options: TestServerOptions, closeDa
     app,
     db: database.db,
     config,
+    cipher,
+    /** The order steps' context on this server's database, provider and cipher, with quiet logs. */
+    context: (log = app.log) => ({ config, db: database.db, provider: options.wrapProvider ? options.wrapProvider(sandbox) : sandbox, cipher, log }),
     post: (url, body, headers = {}) =>
       app.inject({
         method: 'POST',
@@ -80,7 +102,7 @@ async function serve(database: OpenDatabase, options: TestServerOptions, closeDa
       const [row] = await database.db.select({ n: count() }).from(table);
       return row?.n ?? 0;
     },
-    derive: (derived) => serve(database, derived, async () => undefined),
+    derive: (derived) => serve(database, { cipher, ...derived }, async () => undefined),
     async close() {
       await app.close();
       await closeDatabase();
@@ -88,18 +110,24 @@ async function serve(database: OpenDatabase, options: TestServerOptions, closeDa
   };
 }
 
-async function openFreshPostgres(): Promise<OpenDatabase> {
+/** Creates an empty PostgreSQL database `checkout_test_<random>`; returns its URL and a function that drops it. */
+export async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `checkout_test_${randomBytes(6).toString('hex')}`;
   await adminQuery(`create database ${name}`);
   const url = new URL(ADMIN_URL);
   url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => dropDatabase(name) };
+}
+
+async function openFreshPostgres(): Promise<OpenDatabase> {
+  const created = await createPostgresDatabase();
   const connectionErrors: Error[] = [];
-  const database = await openPostgres(url.toString(), (error) => connectionErrors.push(error));
+  const database = await openPostgres(created.url, (error) => connectionErrors.push(error));
   return {
     ...database,
     async close() {
       await database.close();
-      await dropDatabase(name);
+      await created.drop();
       if (connectionErrors.length > 0) throw connectionErrors[0];
     },
   };
@@ -132,6 +160,17 @@ async function adminQuery(statement: string): Promise<void> {
 /** A valid body for call 1. */
 export function createBody(quantity = 1) {
   return { productId: PRODUCT_ID, quantity, affiliate_id: 'dr-sample', affiliate_source: 'https://checkout.test/' };
+}
+
+/** A valid body for call 2: move `session`'s checkout to `quantity` seats. */
+export function updateBody(session: Pick<SubscriptionSession, 'subscriptionId' | 'subscriptionItemId' | 'transactionId'>, quantity: number) {
+  return {
+    subscriptionId: session.subscriptionId,
+    subscriptionItemId: session.subscriptionItemId,
+    transactionId: session.transactionId,
+    quantity,
+    productId: PRODUCT_ID,
+  };
 }
 
 /** Calls create and returns the session; fails the test on a non-200. */

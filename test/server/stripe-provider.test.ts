@@ -175,31 +175,74 @@ describe('createSubscription', () => {
     await expect(provider().createSubscription(subscriptionInput())).rejects.toMatchObject({ kind: 'unexpected' });
   });
 
+  it('refuses a new subscription that is not incomplete (already active), and cancels it', async () => {
+    stripe
+      .on('GET', '/v1/prices', 200, fixture('price-list'))
+      .on('POST', '/v1/subscriptions', 200, { ...fixture<Record<string, unknown>>('subscription-created'), status: 'active' })
+      .on('DELETE', '/v1/subscriptions/sub_TestChiro0001', 200, fixture('subscription-canceled'));
+
+    await expect(provider().createSubscription(subscriptionInput())).rejects.toMatchObject({
+      name: 'StripeProviderError',
+      message: expect.stringMatching(/was active, not incomplete/),
+    });
+    expect(stripe.requests.map((request) => `${request.method} ${request.path}`)).toContain('DELETE /v1/subscriptions/sub_TestChiro0001');
+  });
+
   it.each([0, -1, 1.5])('refuses %s seats without calling Stripe', async (quantity) => {
     await expect(provider().createSubscription(subscriptionInput(quantity))).rejects.toThrow(RangeError);
     expect(stripe.requests).toEqual([]);
   });
 });
 
-describe('cancelSubscription', () => {
-  it('sends DELETE without an idempotency key (Stripe ignores keys on DELETE)', async () => {
-    stripe.on('DELETE', '/v1/subscriptions/sub_TestChiro0001', 200, fixture('subscription-canceled'));
+describe('cancelUnpaidSubscription', () => {
+  const SUBSCRIPTION = '/v1/subscriptions/sub_TestChiro0001';
+  const INVOICE = 'in_TestFirst0001';
 
-    await expect(provider().cancelSubscription('sub_TestChiro0001', 'txn_0001:cancel:0')).resolves.toBeUndefined();
+  it('voids the open first invoice (with an idempotency key), then cancels the subscription', async () => {
+    stripe
+      .on('GET', SUBSCRIPTION, 200, fixture('subscription-incomplete'))
+      .on('POST', `/v1/invoices/${INVOICE}/void`, 200, { ...fixture('subscription-incomplete').latest_invoice as object, status: 'void' })
+      .on('DELETE', SUBSCRIPTION, 200, fixture('subscription-canceled'));
 
-    expect(stripe.requests.map((request) => `${request.method} ${request.path}`)).toEqual(['DELETE /v1/subscriptions/sub_TestChiro0001']);
+    await expect(provider().cancelUnpaidSubscription('sub_TestChiro0001', 'txn_0001:cancel:sub_TestChiro0001:a1')).resolves.toBe('cancelled');
+
+    expect(stripe.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
+      `GET ${SUBSCRIPTION}`,
+      `POST /v1/invoices/${INVOICE}/void`,
+      `DELETE ${SUBSCRIPTION}`,
+    ]);
+    expect(stripe.requests[1]?.headers['idempotency-key']).toBe('txn_0001:cancel:sub_TestChiro0001:a1:void');
   });
 
-  it('treats a subscription Stripe no longer knows (already cancelled) as cancelled', async () => {
-    stripe.on('DELETE', '/v1/subscriptions/sub_Missing0001', 404, fixture('error-resource-missing'));
+  it('answers paid and changes nothing when the first invoice is paid', async () => {
+    stripe.on('GET', SUBSCRIPTION, 200, fixture('subscription-active'));
 
-    await expect(provider().cancelSubscription('sub_Missing0001', 'txn_0001:cancel:0')).resolves.toBeUndefined();
+    await expect(provider().cancelUnpaidSubscription('sub_TestChiro0001', 'txn_0001:cancel:x')).resolves.toBe('paid');
+
+    expect(stripe.requests.map((request) => request.method)).toEqual(['GET']);
+  });
+
+  it('answers paid when the void is refused because the card paid the invoice meanwhile', async () => {
+    stripe
+      .on('GET', SUBSCRIPTION, 200, fixture('subscription-incomplete'))
+      .on('POST', `/v1/invoices/${INVOICE}/void`, 400, fixture('error-invalid-request'))
+      .on('GET', `/v1/invoices/${INVOICE}`, 200, { ...fixture('subscription-incomplete').latest_invoice as object, status: 'paid' });
+
+    await expect(provider().cancelUnpaidSubscription('sub_TestChiro0001', 'txn_0001:cancel:x')).resolves.toBe('paid');
+    expect(stripe.requests.some((request) => request.method === 'DELETE')).toBe(false);
+  });
+
+  it('treats a subscription Stripe no longer knows, or one already canceled, as cancelled', async () => {
+    stripe.on('GET', '/v1/subscriptions/sub_Missing0001', 404, fixture('error-resource-missing'));
+    await expect(provider().cancelUnpaidSubscription('sub_Missing0001', 'txn_0001:cancel:x')).resolves.toBe('cancelled');
+    stripe.on('GET', SUBSCRIPTION, 200, fixture('subscription-canceled'));
+    await expect(provider().cancelUnpaidSubscription('sub_TestChiro0001', 'txn_0001:cancel:x')).resolves.toBe('cancelled');
   });
 
   it('reports other failures', async () => {
-    stripe.on('DELETE', '/v1/subscriptions/sub_TestChiro0001', 401, fixture('error-authentication'));
+    stripe.on('GET', SUBSCRIPTION, 401, fixture('error-authentication'));
 
-    await expect(provider().cancelSubscription('sub_TestChiro0001', 'txn_0001:cancel:0')).rejects.toMatchObject({
+    await expect(provider().cancelUnpaidSubscription('sub_TestChiro0001', 'txn_0001:cancel:x')).rejects.toMatchObject({
       kind: 'misconfigured',
     });
   });

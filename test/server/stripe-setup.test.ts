@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createStripeClient } from '../../server/payments/stripeClient';
-import { ensureStripeCatalogue } from '../../server/payments/stripeSetup';
+import { ensureStripeCatalogue, ensureWebhookEndpoint } from '../../server/payments/stripeSetup';
 import { fixture, startStripeDouble, TEST_SECRET_KEY, type StripeDouble } from './helpers/stripeDouble';
 
 const LOOKUP_KEY = 'chiro_ai_training_monthly';
@@ -140,6 +140,51 @@ describe('ensureStripeCatalogue', () => {
 
     expect(stripe.requests[2]?.params.get('transfer_lookup_key')).toBe('true');
     expect(result.warnings).toEqual([expect.stringMatching(/Archived Price price_Archived0001 .* moved to the new Price price_TestSeatsMonthly/)]);
+  });
+});
+
+describe('ensureWebhookEndpoint', () => {
+  const url = 'https://checkout.example.com/api/stripe/webhook';
+  const events = ['invoice.paid', 'invoice.payment_failed', 'customer.subscription.updated', 'customer.subscription.deleted'];
+  const endpoint = (fields: Record<string, unknown>) => ({
+    id: 'we_1',
+    object: 'webhook_endpoint',
+    url,
+    api_version: '2026-10-28.endive',
+    enabled_events: events,
+    status: 'enabled',
+    ...fields,
+  });
+  const list = (data: unknown[]) => ({ object: 'list', data, has_more: false, url: '/v1/webhook_endpoints' });
+
+  it('creates the endpoint with the events and the pinned API version, and returns its secret once', async () => {
+    stripe
+      .on('GET', '/v1/webhook_endpoints', 200, list([]))
+      .on('POST', '/v1/webhook_endpoints', 200, endpoint({ id: 'we_new', secret: 'whsec_new' }));
+    const result = await ensureWebhookEndpoint(client(), { url, events, apiVersion: '2026-10-28.endive' });
+    expect(result).toEqual({ endpointId: 'we_new', outcome: 'created', secret: 'whsec_new', warnings: [] });
+    const create = stripe.requests.find((request) => request.method === 'POST')!;
+    expect(create.params.get('url')).toBe(url);
+    expect(create.params.get('api_version')).toBe('2026-10-28.endive');
+    expect([...create.params.entries()].filter(([key]) => key.startsWith('enabled_events')).map(([, value]) => value).sort()).toEqual([...events].sort());
+  });
+
+  it('updates the events of an endpoint on the pinned version, and leaves a matching one unchanged', async () => {
+    stripe
+      .on('GET', '/v1/webhook_endpoints', 200, list([endpoint({ enabled_events: ['invoice.paid'] })]))
+      .on('POST', '/v1/webhook_endpoints/we_1', 200, endpoint({}));
+    expect(await ensureWebhookEndpoint(client(), { url, events, apiVersion: '2026-10-28.endive' })).toMatchObject({ outcome: 'updated', secret: null });
+    stripe.on('GET', '/v1/webhook_endpoints', 200, list([endpoint({})]));
+    expect(await ensureWebhookEndpoint(client(), { url, events, apiVersion: '2026-10-28.endive' })).toMatchObject({ outcome: 'unchanged' });
+  });
+
+  it('creates a new endpoint when the existing one is on another API version, and says to retire it', async () => {
+    stripe
+      .on('GET', '/v1/webhook_endpoints', 200, list([endpoint({ id: 'we_old', api_version: '2024-06-20' })]))
+      .on('POST', '/v1/webhook_endpoints', 200, endpoint({ id: 'we_new', secret: 'whsec_new' }));
+    const result = await ensureWebhookEndpoint(client(), { url, events, apiVersion: '2026-10-28.endive' });
+    expect(result).toMatchObject({ endpointId: 'we_new', outcome: 'created', secret: 'whsec_new' });
+    expect(result.warnings.join(' ')).toMatch(/we_old .* 2024-06-20/);
   });
 });
 

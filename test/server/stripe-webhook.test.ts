@@ -8,14 +8,16 @@ import Stripe from 'stripe';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { FinalizeResponse } from '../../src/api/types';
 import { accounts, orders, webhookEvents } from '../../server/db/schema';
+import { STRIPE_API_VERSION } from '../../server/payments/stripeClient';
 import { DATABASES, startTestServer, type TestServer } from './helper';
-import { fixture, startStripeDouble, TEST_SECRET_KEY, type StripeDouble } from './helpers/stripeDouble';
+import { fixture, startStripeDouble, type StripeDouble } from './helpers/stripeDouble';
 import {
   deliver,
   insertStripeOrder,
   invoiceFor,
   paymentIntentFor,
   stripeEvent,
+  stripeTestEnv,
   subscriptionFor,
   TEST_WEBHOOK_SECRET,
   type TestOrder,
@@ -43,12 +45,7 @@ describe.each(DATABASES)('POST /api/stripe/webhook on %s', (kind) => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer(kind, {
-      env: {
-        STRIPE_SECRET_KEY: TEST_SECRET_KEY,
-        STRIPE_PUBLISHABLE_KEY: 'pk_test_referralCheckout',
-        STRIPE_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET,
-        STRIPE_API_BASE: stripe.url,
-      },
+      env: stripeTestEnv(stripe.url),
     });
   });
   afterAll(() => server.close());
@@ -67,6 +64,15 @@ describe.each(DATABASES)('POST /api/stripe/webhook on %s', (kind) => {
     if (buyer) stripe.on('GET', intentPath(order), 200, paymentIntentFor(order, buyer));
   }
 
+  /**
+   * Stripe reports the order's subscription paid and the PaymentIntent's buyer, and then takes the buyer's email
+   * and name onto the Customer (every completion records them there).
+   */
+  function stripeCompletes(order: TestOrder, buyer: { name: string; email: string }) {
+    stripeReports(order, {}, buyer);
+    stripe.on('POST', `/v1/customers/${order.customerId}`, 200, fixture('customer-updated'));
+  }
+
   const paidEvent = (order: TestOrder, id?: string) => stripeEvent('invoice.paid', invoiceFor(order), id);
   const subscriptionEvent = (type: string, order: TestOrder, status: string, id?: string) =>
     stripeEvent(type, subscriptionFor(order, { status }), id);
@@ -75,7 +81,7 @@ describe.each(DATABASES)('POST /api/stripe/webhook on %s', (kind) => {
   describe('invoice.paid', () => {
     it('completes a checkout the browser never finalized: the order is paid and exactly one account exists', async () => {
       const order = await insertStripeOrder(server, 3);
-      stripeReports(order, {}, JANE);
+      stripeCompletes(order, JANE);
       const event = paidEvent(order);
 
       const response = await deliver(server, event);
@@ -88,14 +94,16 @@ describe.each(DATABASES)('POST /api/stripe/webhook on %s', (kind) => {
       expect(more).toEqual([]);
       expect(account).toMatchObject({ email: 'jane@example.com', name: 'Jane Doe', passwordHash: null, credentialsIssuedAt: null });
       expect(await recorded(event.id)).toBe(1);
-      const [refetch, buyer] = stripe.requests;
+      const [refetch, buyer, customerUpdate] = stripe.requests;
       expect(refetch?.params.get('expand[0]')).toBe('latest_invoice');
       expect(buyer?.params.get('expand[0]')).toBe('payment_method');
+      expect(Object.fromEntries(customerUpdate?.params ?? [])).toEqual({ email: 'jane@example.com', name: 'Jane Doe' });
+      expect(customerUpdate?.headers['idempotency-key']).toBe(`${order.transactionId}:customer-details`);
     });
 
-    it('then the browser’s finalize still returns working credentials for that one account (decision 0003)', async () => {
+    it('then the browser’s finalize still returns working credentials for that one account (decision 0008)', async () => {
       const order = await insertStripeOrder(server, 1);
-      stripeReports(order, {}, JANE);
+      stripeCompletes(order, JANE);
       expect((await deliver(server, paidEvent(order))).statusCode).toBe(200);
 
       stripeReports(order, {});
@@ -182,10 +190,40 @@ describe.each(DATABASES)('POST /api/stripe/webhook on %s', (kind) => {
     });
   });
 
+  describe('API versions', () => {
+    it('reads an invoice.paid built for an API version before 2025-03-31.basil (subscription at the top level)', async () => {
+      const order = await insertStripeOrder(server, 2);
+      stripeCompletes(order, JANE);
+      const { parent: _parent, ...invoice } = invoiceFor(order) as Record<string, unknown>;
+      const legacy = {
+        ...stripeEvent('invoice.paid', { ...invoice, subscription: order.subscriptionId, subscription_details: { metadata: { transactionId: order.transactionId } } }),
+        api_version: '2024-06-20',
+      };
+
+      const response = await deliver(server, legacy);
+
+      expect(response.json()).toEqual({ received: true, outcome: 'processed' });
+      expect(await orderOf(order)).toMatchObject({ status: 'paid' });
+    });
+
+    it('reports in /healthz whether the last event was built for the pinned API version', async () => {
+      const order = await insertStripeOrder(server, 1);
+      await deliver(server, { ...stripeEvent('customer.created', fixture('customer')), api_version: '2024-06-20' });
+      const mismatch = (await server.app.inject({ method: 'GET', url: '/healthz' })).json();
+      expect(mismatch).toEqual({
+        status: 'ok',
+        stripeWebhook: { apiVersion: { expected: STRIPE_API_VERSION, lastReceived: '2024-06-20', matches: false } },
+      });
+      await deliver(server, stripeEvent('customer.created', fixture('customer')));
+      expect((await server.app.inject({ method: 'GET', url: '/healthz' })).json().stripeWebhook.apiVersion).toMatchObject({ matches: true });
+      expect(order).toBeDefined();
+    });
+  });
+
   describe('repeats and order of arrival', () => {
     it('processes a replayed event once', async () => {
       const order = await insertStripeOrder(server, 1);
-      stripeReports(order, {}, JANE);
+      stripeCompletes(order, JANE);
       const event = paidEvent(order);
 
       const first = await deliver(server, event);
@@ -194,14 +232,15 @@ describe.each(DATABASES)('POST /api/stripe/webhook on %s', (kind) => {
       expect(first.json()).toEqual({ received: true, outcome: 'processed' });
       expect(replay.statusCode).toBe(200);
       expect(replay.json()).toEqual({ received: true, outcome: 'duplicate' });
-      expect(stripe.requests).toHaveLength(2);
+      // The first delivery's three calls (subscription, buyer, customer update); the replay asks Stripe nothing.
+      expect(stripe.requests).toHaveLength(3);
       expect(await accountsOf(order)).toHaveLength(1);
       expect(await recorded(event.id)).toBe(1);
     });
 
     it('paid twice (two events for one invoice): one account', async () => {
       const order = await insertStripeOrder(server, 5);
-      stripeReports(order, {}, JANE);
+      stripeCompletes(order, JANE);
       stripeReports(order, {});
 
       const responses = [await deliver(server, paidEvent(order)), await deliver(server, paidEvent(order))];
@@ -232,7 +271,7 @@ describe.each(DATABASES)('POST /api/stripe/webhook on %s', (kind) => {
 
     it('paid, then deleted: the paid order is cancelled and keeps its account', async () => {
       const order = await insertStripeOrder(server, 1);
-      stripeReports(order, {}, JANE);
+      stripeCompletes(order, JANE);
       stripeReports(order, { status: 'canceled' });
 
       await deliver(server, paidEvent(order));
@@ -248,7 +287,7 @@ describe.each(DATABASES)('POST /api/stripe/webhook on %s', (kind) => {
 
     it('updated after deleted: the order stays cancelled', async () => {
       const order = await insertStripeOrder(server, 1);
-      stripeReports(order, {}, JANE);
+      stripeCompletes(order, JANE);
       stripeReports(order, { status: 'canceled' });
       await deliver(server, paidEvent(order));
       await deliver(server, subscriptionEvent('customer.subscription.deleted', order, 'canceled'));
@@ -308,6 +347,23 @@ describe.each(DATABASES)('POST /api/stripe/webhook on %s', (kind) => {
       expect(await orderOf(order)).toMatchObject({ status: 'open' });
     });
 
+    it.each([
+      ['no data.object', (event: Record<string, unknown>) => ({ ...event, data: {} })],
+      ['a null data.object', (event: Record<string, unknown>) => ({ ...event, data: { object: null } })],
+      ['data that is a string', (event: Record<string, unknown>) => ({ ...event, data: 'invoice' })],
+      ['a subscription id that is a number', (event: Record<string, unknown>) => ({
+        ...event,
+        data: { object: { parent: { subscription_details: { subscription: 42, metadata: { transactionId: 7 } } } } },
+      })],
+      ['no event id', (event: Record<string, unknown>) => ({ ...event, id: undefined })],
+    ])('acknowledges a signed event with %s and ignores it (never a 500)', async (_case, mangle) => {
+      const order = await insertStripeOrder(server, 1);
+      const response = await deliver(server, mangle(paidEvent(order) as Record<string, unknown>) as never);
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({ received: true, outcome: 'ignored' });
+      expect(await orderOf(order)).toMatchObject({ status: 'open' });
+    });
+
     it('ignores an order this database does not hold', async () => {
       const stranger = { ...(await insertStripeOrder(server, 1)), transactionId: 'txn_from_another_environment' };
 
@@ -319,6 +375,8 @@ describe.each(DATABASES)('POST /api/stripe/webhook on %s', (kind) => {
     it.each([
       ['signed with another secret', { secret: 'whsec_notTheEndpointsSecret' }],
       ['signed more than 300 s ago', { timestamp: Math.floor(Date.now() / 1000) - 301 }],
+      // Computed when the file loads, so the margin absorbs the time until the test runs.
+      ['signed more than 300 s in the future', { timestamp: Math.floor(Date.now() / 1000) + 900 }],
       ['without a Stripe-Signature header', { signature: null }],
       ['with a malformed header', { signature: 'not-a-signature' }],
     ])('answers 400 { error } with no effect when %s', async (_case, options) => {
@@ -373,7 +431,7 @@ describe.each(DATABASES)('POST /api/stripe/webhook on %s', (kind) => {
       expect(failed.json()).toEqual({ error: 'The event could not be processed now; it will be retried.' });
       expect(await recorded(event.id)).toBe(0);
 
-      stripeReports(order, {}, JANE);
+      stripeCompletes(order, JANE);
       const retried = await deliver(server, event);
       expect(retried.json()).toEqual({ received: true, outcome: 'processed' });
       expect(await orderOf(order)).toMatchObject({ status: 'paid' });

@@ -1,21 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SubscriptionSession } from '../../src/api/types';
-import { PRODUCT_ID } from '../../src/domain/product';
 import { orders, sandboxSubscriptions } from '../../server/db/schema';
-import { DATABASES, finalize, openCheckout, payWithCard, startTestServer, type TestServer } from './helper';
+import { DATABASES, finalize, openCheckout, payWithCard, startTestServer, updateBody, type TestServer } from './helper';
 
 const UPDATE = '/api/update-anon-subscription-intent';
-
-function updateBody(session: Pick<SubscriptionSession, 'subscriptionId' | 'subscriptionItemId' | 'transactionId'>, quantity: number) {
-  return {
-    subscriptionId: session.subscriptionId,
-    subscriptionItemId: session.subscriptionItemId,
-    transactionId: session.transactionId,
-    quantity,
-    productId: PRODUCT_ID,
-  };
-}
 
 describe.each(DATABASES)('POST /api/update-anon-subscription-intent on %s', (kind) => {
   let server: TestServer;
@@ -142,18 +130,72 @@ describe.each(DATABASES)('POST /api/update-anon-subscription-intent on %s', (kin
     expect(response.json().error).toMatch(/transactionId/);
   });
 
+  it('lets one of several concurrent changes win; the others answer 409, never a 5xx, and leave nothing payable', async () => {
+    const session = await openCheckout(server, 1);
+    const responses = await Promise.all([2, 3, 4, 5, 6].map((quantity) => server.post(UPDATE, updateBody(session, quantity))));
+    const statuses = responses.map((response) => response.statusCode);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+    expect(statuses.filter((status) => status !== 200 && status !== 409)).toEqual([]);
+    for (const response of responses.filter((r) => r.statusCode === 409)) {
+      expect(response.json().error).toMatch(/Seats are being updated|changed in another window/);
+    }
+    const order = await orderRow(session.transactionId);
+    const rows = await server.db.select().from(sandboxSubscriptions).where(eq(sandboxSubscriptions.transactionId, session.transactionId));
+    expect(rows.filter((row) => row.status !== 'canceled').map((row) => row.id)).toEqual([order!.subscriptionId]);
+    expect(order).toMatchObject({ seatChangeLockedUntil: null, seatChangeAttempt: null });
+  });
+
+  describe('when the provider fails to cancel the replaced subscription once', () => {
+    let flaky: TestServer;
+    let failNextCancel = false;
+    beforeAll(async () => {
+      flaky = await server.derive({
+        wrapProvider: (sandbox) => ({
+          ...sandbox,
+          async cancelUnpaidSubscription(id, key) {
+            if (failNextCancel) {
+              failNextCancel = false;
+              throw new Error('connection reset');
+            }
+            return sandbox.cancelUnpaidSubscription(id, key);
+          },
+        }),
+      });
+    });
+    afterAll(() => flaky.close());
+
+    it('answers 502 and keeps the order; later changes to any count, the first one included, go through on fresh subscriptions', async () => {
+      const session = await openCheckout(flaky, 1);
+      failNextCancel = true;
+      const refused = await flaky.post(UPDATE, updateBody(session, 3));
+      expect(refused.statusCode).toBe(502);
+      expect(await orderRow(session.transactionId)).toMatchObject({ quantity: 1, subscriptionId: session.subscriptionId, seatChangeAttempt: null });
+
+      const toFour = await flaky.post(UPDATE, updateBody(session, 4));
+      expect(toFour.statusCode).toBe(200);
+      const toThree = await flaky.post(UPDATE, updateBody({ ...session, ...toFour.json() }, 3));
+      expect(toThree.statusCode).toBe(200);
+      const current = await subscriptionRow(toThree.json().subscriptionId);
+      expect(current).toMatchObject({ status: 'incomplete', quantity: 3 });
+      const rows = await server.db.select().from(sandboxSubscriptions).where(eq(sandboxSubscriptions.transactionId, session.transactionId));
+      expect(rows.filter((row) => row.status !== 'canceled').map((row) => row.id)).toEqual([current!.id]);
+    });
+  });
+
   describe('when a payment lands between the paid check and the cancel', () => {
     let racing: TestServer;
+    /** A payment made by another tab while the change runs: right after the change's paid check. */
+    let payDuringChange: (() => Promise<unknown>) | null = null;
     beforeAll(async () => {
-      let calls = 0;
       racing = await server.derive({
         wrapProvider: (sandbox) => ({
           ...sandbox,
           async retrieveSubscriptionPayment(id) {
             const payment = await sandbox.retrieveSubscriptionPayment(id);
-            calls += 1;
-            // The first look (the paid check) still sees the invoice open.
-            return calls === 1 && payment?.firstInvoice ? { ...payment, firstInvoice: { ...payment.firstInvoice, state: 'open' } } : payment;
+            const pay = payDuringChange;
+            payDuringChange = null;
+            if (pay) await pay();
+            return payment;
           },
         }),
       });
@@ -162,7 +204,7 @@ describe.each(DATABASES)('POST /api/update-anon-subscription-intent on %s', (kin
 
     it('keeps the paid subscription, cancels the replacement and answers 409', async () => {
       const session = await openCheckout(racing, 1);
-      await payWithCard(racing, session.clientSecret);
+      payDuringChange = () => payWithCard(racing, session.clientSecret);
       const response = await racing.post(UPDATE, updateBody(session, 3));
       expect(response.statusCode).toBe(409);
       expect(response.json()).toEqual({ error: 'This order has already been paid.' });

@@ -4,7 +4,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import type { FinalizeResponse, SubscriptionSession, UpdateIntentResponse } from '../../src/api/types';
-import { checkoutMachine, type CheckoutEmitted } from '../../src/machines/checkoutMachine';
+import { ApiError } from '../../src/api/client';
+import { PENDING_PAYMENT_KEY, RECENT_PURCHASE_KEY, type PendingPayment } from '../../src/api/pendingPayment';
+import { checkoutMachine, type CheckoutEmitted, type CheckoutInput, type FinalizeActorInput } from '../../src/machines/checkoutMachine';
 import type { PaymentConfirmation, PaymentGateway } from '../../src/payments/gateway';
 
 const session: SubscriptionSession = {
@@ -36,9 +38,10 @@ function start(overrides: {
   create?: () => Promise<SubscriptionSession>;
   update?: (input: { quantity: number }) => Promise<UpdateIntentResponse>;
   confirm?: () => Promise<PaymentConfirmation>;
-  finalize?: () => Promise<FinalizeResponse>;
+  finalize?: (input: FinalizeActorInput) => Promise<FinalizeResponse>;
+  input?: Partial<CheckoutInput>;
 } = {}) {
-  const calls = { create: 0, update: [] as number[], confirm: 0, finalize: 0 };
+  const calls = { create: 0, update: [] as number[], confirm: 0, finalize: 0, finalizeInputs: [] as FinalizeActorInput[] };
   let revision = 1;
   const machine = checkoutMachine.provide({
     actors: {
@@ -56,17 +59,18 @@ function start(overrides: {
         calls.confirm++;
         return overrides.confirm ? overrides.confirm() : { status: 'succeeded' as const, paymentIntentId: 'pi_1' };
       }),
-      finalizeSubscription: fromPromise(async () => {
+      finalizeSubscription: fromPromise(async ({ input }: { input: FinalizeActorInput }) => {
         calls.finalize++;
+        calls.finalizeInputs.push(input);
         return overrides.finalize
-          ? overrides.finalize()
+          ? overrides.finalize(input)
           : { success: true, token: 'tok', loginDetails: { email: 'a@b.co', password: 'p'.repeat(20), productPurchased: 'X' } };
       }),
     },
     actions: { storePaymentRecord: () => {} },
   });
   const actor = createActor(machine, {
-    input: { affiliateId: 'dr-sample', affiliateSource: 'http://localhost/', returnUrl: 'http://localhost/payment-success' },
+    input: { affiliateId: 'dr-sample', affiliateSource: 'http://localhost/', returnUrl: 'http://localhost/payment-success', ...overrides.input },
   });
   const emitted: CheckoutEmitted[] = [];
   actor.on('*', (event) => emitted.push(event as CheckoutEmitted));
@@ -289,13 +293,14 @@ describe('Get Started (spec §2)', () => {
   });
 });
 
-describe('payment submit (spec §4, §5)', () => {
-  function fill(actor: ReturnType<typeof start>['actor']) {
-    actor.send({ type: 'FIELD_CHANGED', field: 'firstName', value: 'Ada' });
-    actor.send({ type: 'FIELD_CHANGED', field: 'lastName', value: 'Palmer' });
-    actor.send({ type: 'FIELD_CHANGED', field: 'email', value: 'ada@example.com' });
-  }
+/** Types Ada Palmer's name and email. */
+function fill(actor: ReturnType<typeof start>['actor']) {
+  actor.send({ type: 'FIELD_CHANGED', field: 'firstName', value: 'Ada' });
+  actor.send({ type: 'FIELD_CHANGED', field: 'lastName', value: 'Palmer' });
+  actor.send({ type: 'FIELD_CHANGED', field: 'email', value: 'ada@example.com' });
+}
 
+describe('payment submit (spec §4, §5)', () => {
   it('shows the field errors and does not submit an invalid form', async () => {
     const { actor, calls } = await ready();
     actor.send({ type: 'PAYMENT_FORM_READY', clientSecret: session.clientSecret, gateway });
@@ -347,7 +352,7 @@ describe('payment submit (spec §4, §5)', () => {
     await advance(0);
     expect(calls).toMatchObject({ confirm: 1, finalize: 1 });
     expect(actor.getSnapshot().matches('finalizeFailed')).toBe(true);
-    actor.send({ type: 'SUBMITTED' });
+    actor.send({ type: 'ORDER_RETRY_CLICKED' });
     await advance(0);
     expect(calls).toMatchObject({ confirm: 1, finalize: 2 });
   });
@@ -365,7 +370,7 @@ describe('payment submit (spec §4, §5)', () => {
     expect(toasts()).toEqual(['Payment Failed']);
   });
 
-  it("says 'Failed to finalize subscription' when finalize does not succeed, locks seats and retries finalize only", async () => {
+  it("after a charge, a failed finalize is 'payment received', never 'Payment Failed'; seats and buyer locked; the retry finalizes only", async () => {
     let succeed = false;
     const { actor, emitted, calls } = await ready({
       finalize: async () =>
@@ -377,17 +382,121 @@ describe('payment submit (spec §4, §5)', () => {
     actor.send({ type: 'PAYMENT_FORM_READY', clientSecret: session.clientSecret, gateway });
     actor.send({ type: 'SUBMITTED' });
     await advance(0);
-    expect(emitted).toContainEqual({
-      type: 'toast',
-      toast: { title: 'Payment Failed', description: 'Failed to finalize subscription', variant: 'destructive' },
-    });
+    expect(emitted.filter((event) => event.type === 'toast')).toEqual([]);
     expect(actor.getSnapshot().matches('finalizeFailed')).toBe(true);
+    expect(actor.getSnapshot().hasTag('paymentAtRisk')).toBe(true);
     actor.send({ type: 'SEAT_ADDED' });
-    expect(actor.getSnapshot().context.pendingSeats).toBe(1);
-    succeed = true;
+    actor.send({ type: 'FIELD_CHANGED', field: 'email', value: 'someone.else@example.com' });
     actor.send({ type: 'SUBMITTED' });
+    expect(actor.getSnapshot().context.pendingSeats).toBe(1);
+    expect(actor.getSnapshot().context.form.email).toBe('ada@example.com');
+    expect(actor.getSnapshot().matches('finalizeFailed')).toBe(true);
+    succeed = true;
+    actor.send({ type: 'ORDER_RETRY_CLICKED' });
     await advance(0);
     expect(calls).toMatchObject({ confirm: 1, finalize: 2 });
+    expect(calls.finalizeInputs[1]).toEqual({
+      order: { transactionId: 'txn_1', subscriptionId: 'sub_1', customerId: 'cus_1', seats: 1, totalAmount: 500, name: 'Ada Palmer', email: 'ada@example.com', savedAt: expect.any(Number) },
+      billingDetails: { name: 'Ada Palmer', email: 'ada@example.com' },
+    });
     expect(actor.getSnapshot().matches('success')).toBe(true);
+  });
+});
+
+describe('a charged checkout survives a reload or a closed tab (pending payment)', () => {
+  const pending: PendingPayment = {
+    transactionId: 'txn_9',
+    subscriptionId: 'sub_9',
+    customerId: 'cus_9',
+    seats: 3,
+    totalAmount: 1000,
+    name: 'Ada Palmer',
+    email: 'ada@example.com',
+    savedAt: 0,
+  };
+  beforeEach(() => {
+    // The machine keeps these records in the browser's local storage; here, an in-memory one.
+    const items = new Map<string, string>();
+    vi.stubGlobal('localStorage', {
+      getItem: (key: string) => items.get(key) ?? null,
+      setItem: (key: string, value: string) => void items.set(key, value),
+      removeItem: (key: string) => void items.delete(key),
+      clear: () => items.clear(),
+    });
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('remembers the payment before confirming it, and forgets it once finalized, remembering the purchase', async () => {
+    const seen: Array<string | null> = [];
+    const { actor } = await ready({
+      confirm: async () => {
+        seen.push(globalThis.localStorage.getItem(PENDING_PAYMENT_KEY));
+        return { status: 'succeeded', paymentIntentId: 'pi_1' };
+      },
+    });
+    fill(actor);
+    actor.send({ type: 'PAYMENT_FORM_READY', clientSecret: session.clientSecret, gateway });
+    actor.send({ type: 'SUBMITTED' });
+    await advance(0);
+    expect(JSON.parse(seen[0] ?? 'null')).toMatchObject({ transactionId: 'txn_1', subscriptionId: 'sub_1', customerId: 'cus_1', seats: 1, email: 'ada@example.com' });
+    expect(seen[0]).not.toContain('secret');
+    expect(actor.getSnapshot().matches('success')).toBe(true);
+    expect(globalThis.localStorage.getItem(PENDING_PAYMENT_KEY)).toBeNull();
+    expect(JSON.parse(globalThis.localStorage.getItem(RECENT_PURCHASE_KEY) ?? 'null')).toMatchObject({ transactionId: 'txn_1', seats: 1, totalAmount: 500 });
+  });
+
+  it('forgets the pending payment when the card is declined, keeps it when the outcome is unknown', async () => {
+    let outcome: () => Promise<PaymentConfirmation> = async () => ({ status: 'failed', message: 'Your card was declined.' });
+    const { actor } = await ready({ confirm: () => outcome() });
+    fill(actor);
+    actor.send({ type: 'PAYMENT_FORM_READY', clientSecret: session.clientSecret, gateway });
+    actor.send({ type: 'SUBMITTED' });
+    await advance(0);
+    expect(globalThis.localStorage.getItem(PENDING_PAYMENT_KEY)).toBeNull();
+    outcome = () => Promise.reject(new Error('network down'));
+    actor.send({ type: 'SUBMITTED' });
+    await advance(0);
+    expect(actor.getSnapshot().matches('idle')).toBe(true);
+    expect(globalThis.localStorage.getItem(PENDING_PAYMENT_KEY)).not.toBeNull();
+  });
+
+  it('resumes a pending payment on open: finalizes it with the stored order and buyer, and opens no new checkout', async () => {
+    const { actor, calls } = start({ input: { pendingPayment: pending } });
+    expect(actor.getSnapshot().matches('resuming')).toBe(true);
+    await advance(0);
+    expect(calls.finalizeInputs).toEqual([
+      { order: pending, billingDetails: { name: 'Ada Palmer', email: 'ada@example.com' } },
+    ]);
+    expect(actor.getSnapshot().matches('success')).toBe(true);
+    await advance(1000);
+    expect(calls.create).toBe(0);
+  });
+
+  it.each([402, 404, 409])('drops a pending payment finalize answers %s for, and starts a fresh checkout', async (status) => {
+    globalThis.localStorage.setItem(PENDING_PAYMENT_KEY, JSON.stringify(pending));
+    const { actor, calls } = start({ input: { pendingPayment: pending }, finalize: () => Promise.reject(new ApiError('no', status)) });
+    await advance(0);
+    expect(actor.getSnapshot().matches({ init: 'waiting' })).toBe(true);
+    expect(actor.getSnapshot().context.pendingPayment).toBeNull();
+    expect(globalThis.localStorage.getItem(PENDING_PAYMENT_KEY)).toBeNull();
+    await advance(500);
+    expect(calls.create).toBe(1);
+  });
+
+  it('offers a retry when the resumed payment cannot be checked (network, 5xx), and never pays again', async () => {
+    let answer: () => Promise<FinalizeResponse> = () => Promise.reject(new ApiError('Failed to finalize subscription', 0));
+    const { actor, calls } = start({ input: { pendingPayment: pending }, finalize: () => answer() });
+    await advance(0);
+    expect(actor.getSnapshot().matches('resumeFailed')).toBe(true);
+    expect(actor.getSnapshot().hasTag('paymentAtRisk')).toBe(true);
+    answer = () => Promise.resolve({ success: false } as FinalizeResponse);
+    actor.send({ type: 'ORDER_RETRY_CLICKED' });
+    await advance(0);
+    expect(actor.getSnapshot().matches('resumeFailed')).toBe(true);
+    answer = () => Promise.reject(new ApiError('The payment provider could not complete the request.', 502));
+    actor.send({ type: 'ORDER_RETRY_CLICKED' });
+    await advance(0);
+    expect(actor.getSnapshot().matches('resumeFailed')).toBe(true);
+    expect(calls).toMatchObject({ confirm: 0, create: 0, finalize: 3 });
   });
 });

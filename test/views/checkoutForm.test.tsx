@@ -93,15 +93,97 @@ describe('payment form', () => {
     expect(field('First Name')).toBeEnabled();
   });
 
-  it("toasts 'Failed to finalize subscription' when finalize does not succeed", async () => {
-    const { location } = renderCheckout({ finalize: async () => ({ ...FINALIZED, success: false }) });
+  it("after a charge whose finalize failed, says 'Payment received, completing your order…', never 'Payment Failed', and retries finalize only", async () => {
+    let succeed = false;
+    const finalize = vi.fn(async (): Promise<FinalizeResponse> => (succeed ? FINALIZED : { ...FINALIZED, success: false }));
+    const confirmPayment = vi.fn(async (): Promise<PaymentConfirmation> => ({ status: 'succeeded', paymentIntentId: 'pi' }));
+    const { location } = renderCheckout({ finalize, confirmPayment });
     await advance(500);
     fillBuyer();
     fireEvent.click(submitButton());
     await advance();
 
-    expect(screen.getByText('Payment Failed')).toBeInTheDocument();
-    expect(screen.getByText('Failed to finalize subscription')).toBeInTheDocument();
+    expect(screen.getByText('Payment received, completing your order…')).toBeInTheDocument();
+    expect(screen.queryByText('Payment Failed')).not.toBeInTheDocument();
+    expect(screen.queryByText('Failed to finalize subscription')).not.toBeInTheDocument();
+    for (const label of ['First Name', 'Last Name', 'Email Address']) expect(field(label)).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Increase seats' })).toBeDisabled();
+    expect(submitButton()).toBeDisabled();
     expect(location.history.at(-1)).toBe('/');
+
+    succeed = true;
+    fireEvent.click(screen.getByRole('button', { name: 'Complete my order' }));
+    await advance();
+    expect(confirmPayment).toHaveBeenCalledTimes(1);
+    expect(finalize).toHaveBeenCalledTimes(2);
+    expect(location.history.at(-1)).toBe('/payment-success');
+  });
+
+  it('asks before leaving only while a payment is at risk', async () => {
+    const held = deferred<FinalizeResponse>();
+    renderCheckout({ finalize: () => held.promise });
+    await advance(500);
+    const leave = () => {
+      const event = new Event('beforeunload', { cancelable: true });
+      window.dispatchEvent(event);
+      return event.defaultPrevented;
+    };
+    expect(leave()).toBe(false);
+    fillBuyer();
+    fireEvent.click(submitButton());
+    await advance();
+    expect(leave()).toBe(true);
+    held.resolve(FINALIZED);
+    await advance();
+    expect(leave()).toBe(false);
+  });
+});
+
+describe('a payment this browser started earlier', () => {
+  const pending = {
+    transactionId: 'txn_9',
+    subscriptionId: 'sub_9',
+    customerId: 'cus_9',
+    seats: 3,
+    totalAmount: 1000,
+    name: 'Ada Lovelace',
+    email: 'ada@example.com',
+  };
+
+  it('is finalized on open, and the success page shows it; no new checkout is opened', async () => {
+    window.localStorage.setItem('pendingPayment', JSON.stringify({ ...pending, savedAt: Date.now() }));
+    const createIntent = vi.fn();
+    const { location } = renderCheckout({ createIntent });
+    expect(screen.getByText('Checking your earlier payment…')).toBeInTheDocument();
+    await advance(1000);
+    expect(location.history.at(-1)).toBe('/payment-success');
+    expect(JSON.parse(window.sessionStorage.getItem(PAYMENT_RECORD_KEY) ?? 'null')).toMatchObject({ seatCount: 3, totalAmount: 1000, transactionId: 'txn_9' });
+    expect(createIntent).not.toHaveBeenCalled();
+  });
+
+  it("offers 'Check again' when it cannot be checked", async () => {
+    window.localStorage.setItem('pendingPayment', JSON.stringify({ ...pending, savedAt: Date.now() }));
+    renderCheckout({ finalize: () => Promise.reject(new Error('network down')) });
+    await advance();
+    expect(screen.getByText(/We could not check your earlier payment yet/)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Check again' })).toBeEnabled();
+  });
+
+  it('within 24 hours of a purchase, shows the order above the form with a link to it; buying again stays possible', async () => {
+    window.localStorage.setItem('recentPurchase', JSON.stringify({ ...pending, completedAt: Date.now() - 60_000 }));
+    renderCheckout();
+    await advance(500);
+    const notice = screen.getByRole('region', { name: 'Your recent order' });
+    expect(notice).toHaveTextContent('3 seats, $1,000/month, for ada@example.com.');
+    expect(screen.getByRole('link', { name: 'View your order and login details' })).toHaveAttribute('href', '/payment-success');
+    expect(submitButton()).toBeEnabled();
+  });
+
+  it('forgets a purchase older than 24 hours', async () => {
+    window.localStorage.setItem('recentPurchase', JSON.stringify({ ...pending, completedAt: Date.now() - 25 * 60 * 60 * 1000 }));
+    renderCheckout();
+    await advance(500);
+    expect(screen.queryByRole('region', { name: 'Your recent order' })).not.toBeInTheDocument();
+    expect(window.localStorage.getItem('recentPurchase')).toBeNull();
   });
 });

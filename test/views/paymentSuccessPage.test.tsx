@@ -123,6 +123,11 @@ describe('payment-success page', () => {
           return { status: 200, body: RECORD };
         },
       });
+      // The checkout wrote this browser's pending payment just before confirming it.
+      window.localStorage.setItem(
+        'pendingPayment',
+        JSON.stringify({ transactionId: 't', subscriptionId: 's', customerId: 'c', seats: 1, totalAmount: 500, name: 'Ada Palmer', email: 'ada@example.com', savedAt: Date.now() }),
+      );
       const { location } = renderSuccess({ load: async () => { await finalize.promise; return { kind: 'missing' }; } }, RETURN_SEARCH);
       expect(screen.getByText('Loading payment details...')).toBeInTheDocument();
       expect(location.history).toEqual([`/payment-success?${RETURN_SEARCH}`]);
@@ -130,7 +135,8 @@ describe('payment-success page', () => {
       finalize.resolve();
       await advance();
 
-      expect(bodies).toEqual([{ paymentIntentId: 'pi_3Ret', clientSecret: 'pi_3Ret_secret_Abc' }]);
+      expect(bodies).toEqual([{ paymentIntentId: 'pi_3Ret', clientSecret: 'pi_3Ret_secret_Abc', email: 'ada@example.com' }]);
+      window.localStorage.removeItem('pendingPayment');
       expect(screen.getByRole('heading', { name: 'Payment Successful!' })).toBeInTheDocument();
       expect(screen.getByText('S3cret-pass')).toBeInTheDocument();
       expect(JSON.parse(window.sessionStorage.getItem(PAYMENT_RECORD_KEY) ?? 'null')).toEqual(RECORD);

@@ -6,8 +6,10 @@ import type { PaymentGateway } from '../../payments/gateway';
 import { PaymentForm } from '../../payments/PaymentForm';
 import { colors, radii } from '../theme';
 import { CheckoutActor } from './checkoutActor';
+import { PaymentReceivedNotice } from './OrderNotices';
 import {
   selectCanSubmit,
+  selectFieldsLocked,
   selectFieldErrors,
   selectForm,
   selectPaymentFormKey,
@@ -30,6 +32,7 @@ export function CheckoutForm({ firstNameRef }: CheckoutFormProps) {
   const form = CheckoutActor.useSelector(selectForm);
   const errors = CheckoutActor.useSelector(selectFieldErrors);
   const processing = CheckoutActor.useSelector(selectProcessing);
+  const fieldsLocked = CheckoutActor.useSelector(selectFieldsLocked);
   const canSubmit = CheckoutActor.useSelector(selectCanSubmit);
   const paymentFormKey = CheckoutActor.useSelector(selectPaymentFormKey);
   const clientSecret = CheckoutActor.useSelector(selectSession)?.clientSecret;
@@ -61,7 +64,7 @@ export function CheckoutForm({ firstNameRef }: CheckoutFormProps) {
           name="firstName"
           autoComplete="given-name"
           required
-          disabled={processing}
+          disabled={fieldsLocked}
           value={form.firstName}
           error={errors.firstName}
           onChange={change('firstName')}
@@ -71,7 +74,7 @@ export function CheckoutForm({ firstNameRef }: CheckoutFormProps) {
           name="lastName"
           autoComplete="family-name"
           required
-          disabled={processing}
+          disabled={fieldsLocked}
           value={form.lastName}
           error={errors.lastName}
           onChange={change('lastName')}
@@ -83,7 +86,7 @@ export function CheckoutForm({ firstNameRef }: CheckoutFormProps) {
         type="email"
         autoComplete="email"
         required
-        disabled={processing}
+        disabled={fieldsLocked}
         value={form.email}
         error={errors.email}
         onChange={change('email')}
@@ -92,6 +95,7 @@ export function CheckoutForm({ firstNameRef }: CheckoutFormProps) {
       {paymentFormKey && clientSecret && (
         <PaymentForm key={paymentFormKey} clientSecret={clientSecret} disabled={processing} onReady={onReady} />
       )}
+      <PaymentReceivedNotice />
       <SubmitButton type="submit" disabled={!canSubmit}>
         {processing ? 'Processing...' : 'YES! I Want To Train My Team With AI'}
       </SubmitButton>

@@ -16,6 +16,7 @@ import { PaymentPanel } from './PaymentPanel';
 import { SeatSelector } from './SeatSelector';
 import { Testimonials } from './Testimonials';
 import { useCheckoutEvents } from './useCheckoutEvents';
+import { useLeaveWarning } from './useLeaveWarning';
 
 export interface CheckoutPageProps {
   /** The checkout statechart; tests pass one with its server actors replaced. */
@@ -38,6 +39,7 @@ function CheckoutLayout() {
   const checkoutFormRef = useRef<HTMLElement>(null);
   const firstNameRef = useRef<HTMLInputElement>(null);
   useCheckoutEvents({ checkoutForm: checkoutFormRef, firstName: firstNameRef });
+  useLeaveWarning();
 
   return (
     <>

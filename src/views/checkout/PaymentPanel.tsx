@@ -5,8 +5,9 @@ import { Card } from '../shared/Card';
 import { LoadingStatus } from '../shared/Spinner';
 import { colors } from '../theme';
 import { CheckoutActor } from './checkoutActor';
-import { selectInitFailed, selectSession } from './checkoutSelectors';
+import { selectInitFailed, selectResume, selectSession } from './checkoutSelectors';
 import { CheckoutForm } from './CheckoutForm';
+import { RecentPurchaseNotice, ResumeNotice } from './OrderNotices';
 
 interface PaymentPanelProps {
   /** The scroll target of 'go to the checkout form'. */
@@ -14,14 +15,21 @@ interface PaymentPanelProps {
   firstNameRef: RefObject<HTMLInputElement | null>;
 }
 
-/** The right-hand panel: a spinner until the payment session exists, then the payment form. */
+/**
+ * The right-hand panel: this browser's recent order if any, then a spinner until the payment session exists and
+ * the payment form; while an earlier payment of this browser is being finalized, that instead.
+ */
 export function PaymentPanel({ anchorRef, firstNameRef }: PaymentPanelProps) {
   const hasSession = CheckoutActor.useSelector(selectSession) !== null;
   const initFailed = CheckoutActor.useSelector(selectInitFailed);
+  const resuming = CheckoutActor.useSelector(selectResume) !== null;
 
   return (
     <Panel ref={anchorRef} id="checkout-form" aria-label="Checkout">
-      {hasSession ? (
+      <RecentPurchaseNotice />
+      {resuming ? (
+        <ResumeNotice />
+      ) : hasSession ? (
         <CheckoutForm firstNameRef={firstNameRef} />
       ) : initFailed ? (
         <InitError role="alert">{TOASTS.initializationError.description}</InitError>

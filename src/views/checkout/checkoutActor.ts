@@ -3,6 +3,7 @@
  * and send events through it.
  */
 import { createActorContext } from '@xstate/react';
+import { readPendingPayment, readRecentPurchase } from '../../api/pendingPayment';
 import { referrer } from '../../content/offer';
 import { checkoutMachine, type CheckoutInput } from '../../machines/checkoutMachine';
 
@@ -11,11 +12,17 @@ export const CheckoutActor = createActorContext(checkoutMachine);
 /** The page's machine; tests pass `checkoutMachine.provide({ actors: … })`. */
 export type CheckoutLogic = typeof checkoutMachine;
 
-/** The machine's input for this page load (spec §3: affiliate_id, affiliate_source; §4: return address). */
-export function checkoutInput(location: Pick<Location, 'href' | 'origin'> = window.location): CheckoutInput {
+/**
+ * The machine's input for this page load (spec §3: affiliate_id, affiliate_source; §4: return address), with the
+ * payment this browser started and never saw finalized, and its purchase of the last 24 hours
+ * (src/api/pendingPayment.ts).
+ */
+export function checkoutInput(location: Pick<Location, 'href' | 'origin'> = window.location, now: number = Date.now()): CheckoutInput {
   return {
     affiliateId: referrer.shortLabel,
     affiliateSource: location.href,
     returnUrl: `${location.origin}/payment-success`,
+    pendingPayment: readPendingPayment(now),
+    recentPurchase: readRecentPurchase(now),
   };
 }

@@ -21,8 +21,24 @@ export const selectUpdating = (snapshot: CheckoutSnapshot) => snapshot.matches('
 export const selectProcessing = (snapshot: CheckoutSnapshot) =>
   snapshot.matches('submitting') || snapshot.matches('finalizing') || snapshot.matches('success');
 
-/** Seat buttons are locked while updating and while the order is processed. */
-const seatsLocked = (snapshot: CheckoutSnapshot) => selectUpdating(snapshot) || selectProcessing(snapshot);
+/** The card was charged (or may have been) and the order is not finalized yet: leaving asks first. */
+export const selectPaymentAtRisk = (snapshot: CheckoutSnapshot) => snapshot.hasTag('paymentAtRisk');
+
+/** The charged order's finalize failed: 'Payment received, completing your order…' with a retry. */
+export const selectFinalizeFailed = (snapshot: CheckoutSnapshot) => snapshot.matches('finalizeFailed');
+
+/** The page is finalizing a payment this browser started earlier (or could not, and offers a retry). */
+export const selectResume = (snapshot: CheckoutSnapshot): 'checking' | 'failed' | null =>
+  snapshot.matches('resuming') ? 'checking' : snapshot.matches('resumeFailed') ? 'failed' : null;
+
+export const selectRecentPurchase = (snapshot: CheckoutSnapshot) => snapshot.context.recentPurchase;
+
+/** Name and email are locked while the order is processed and once the card payment went through. */
+export const selectFieldsLocked = (snapshot: CheckoutSnapshot) => selectProcessing(snapshot) || snapshot.context.paymentAccepted;
+
+/** Seat buttons are locked while updating, while the order is processed, and once the payment went through. */
+const seatsLocked = (snapshot: CheckoutSnapshot) =>
+  selectUpdating(snapshot) || selectProcessing(snapshot) || snapshot.context.paymentAccepted;
 
 export const selectCanAddSeat = (snapshot: CheckoutSnapshot) =>
   !seatsLocked(snapshot) && snapshot.can({ type: 'SEAT_ADDED' });
@@ -35,9 +51,8 @@ export const selectPaymentFormKey = (snapshot: CheckoutSnapshot) =>
   snapshot.context.session ? `${snapshot.context.session.clientSecret}:${snapshot.context.updateCounter}` : null;
 
 /**
- * Submit is offered once the payment form is ready, no seat change is pending and nothing is processing; and
- * after a charged card whose finalize failed (it retries finalize).
+ * Submit is offered once the payment form is ready, no seat change is pending and nothing is processing. After a
+ * charged card whose finalize failed, the retry is its own button (the card is never confirmed again).
  */
 export const selectCanSubmit = (snapshot: CheckoutSnapshot) =>
-  (snapshot.matches('idle') && snapshot.context.session !== null && snapshot.context.paymentGateway !== null) ||
-  snapshot.matches('finalizeFailed');
+  snapshot.matches('idle') && snapshot.context.session !== null && snapshot.context.paymentGateway !== null;

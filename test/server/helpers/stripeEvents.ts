@@ -9,12 +9,22 @@ import { monthlyTotalCents } from '../../../src/domain/pricing';
 import { orders } from '../../../server/db/schema';
 import { STRIPE_API_VERSION } from '../../../server/payments/stripeClient';
 import type { TestServer } from '../helper';
-import { fixture } from './stripeDouble';
+import { fixture, TEST_SECRET_KEY } from './stripeDouble';
 
 /** The endpoint's signing secret in these tests; valid nowhere. */
 export const TEST_WEBHOOK_SECRET = 'whsec_referralCheckoutTestSecret0000';
 
 export const WEBHOOK = '/api/stripe/webhook';
+
+/** The environment of a test server in Stripe mode, talking to the Stripe double at `apiBase`. */
+export function stripeTestEnv(apiBase: string): Record<string, string> {
+  return {
+    STRIPE_SECRET_KEY: TEST_SECRET_KEY,
+    STRIPE_PUBLISHABLE_KEY: 'pk_test_referralCheckout',
+    STRIPE_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET,
+    STRIPE_API_BASE: apiBase,
+  };
+}
 
 /** An order of the Stripe provider, as call 1 writes it; ids unique to the test. */
 export interface TestOrder {

@@ -9,7 +9,7 @@ import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { fromPromise } from 'xstate';
 import type { FinalizeResponse, SubscriptionSession, UpdateIntentResponse } from '../../../src/api/types';
-import { checkoutMachine, type ConfirmPaymentActorInput } from '../../../src/machines/checkoutMachine';
+import { checkoutMachine, type ConfirmPaymentActorInput, type FinalizeActorInput } from '../../../src/machines/checkoutMachine';
 import type { BillingDetails, PaymentConfirmation } from '../../../src/payments/gateway';
 import { CheckoutPage } from '../../../src/views/checkout/CheckoutPage';
 import { resetPublicConfigCache } from '../../../src/payments/publicConfig';
@@ -32,7 +32,7 @@ export const FINALIZED: FinalizeResponse = {
 
 type CreateInput = { affiliateId: string; affiliateSource: string };
 type UpdateInput = { session: SubscriptionSession; quantity: number };
-type FinalizeInput = { session: SubscriptionSession; billingDetails: BillingDetails };
+type FinalizeInput = FinalizeActorInput;
 
 /** How the fake server and payment gateway answer; each defaults to success. */
 export interface FakeCheckoutServer {
@@ -93,6 +93,8 @@ export function useCheckoutTestEnvironment(): void {
     vi.useFakeTimers({ shouldAdvanceTime: false });
     resetPublicConfigCache();
     stubFetch();
+    window.localStorage.clear();
+    window.sessionStorage.clear();
   });
   afterEach(() => {
     clearToasts();

@@ -1,0 +1,28 @@
+/**
+ * How the checkout calls answer an order step's refusal (server/orders/outcome.ts): a status and the message the
+ * buyer is shown (spec §7: the page shows the server's `error` text).
+ */
+import type { Outcome, Refusal } from '../orders/outcome';
+import { CHECKOUT_ERRORS, HttpError } from './httpError';
+
+export const REFUSAL_REPLIES: Readonly<Record<Refusal, { status: number; message: string }>> = {
+  unknown_checkout: { status: 404, message: CHECKOUT_ERRORS.unknownCheckout },
+  checkout_changed: { status: 409, message: CHECKOUT_ERRORS.checkoutChanged },
+  seats_being_updated: { status: 409, message: CHECKOUT_ERRORS.seatsBeingUpdated },
+  order_paid: { status: 409, message: CHECKOUT_ERRORS.orderPaid },
+  order_cancelled: { status: 409, message: CHECKOUT_ERRORS.orderCancelled },
+  order_complete: { status: 409, message: CHECKOUT_ERRORS.orderComplete },
+  payment_incomplete: { status: 402, message: CHECKOUT_ERRORS.paymentIncomplete },
+  buyer_unknown: { status: 422, message: CHECKOUT_ERRORS.buyerUnknown },
+  provider_unavailable: { status: 502, message: CHECKOUT_ERRORS.providerUnavailable },
+};
+
+/**
+ * The value of a successful outcome, for the route to answer with 200.
+ * @throws HttpError with the refusal's status and message.
+ */
+export function replyWith<T>(outcome: Outcome<T>): T {
+  if (outcome.ok) return outcome.value;
+  const { status, message } = REFUSAL_REPLIES[outcome.refusal];
+  throw new HttpError(status, message);
+}

@@ -1,0 +1,63 @@
+/**
+ * Bounded storage: checkouts abandoned longer than RETENTION_DAYS are deleted with the sandbox's records of them,
+ * and so are processed webhook event ids older than that (Stripe retries an event for at most 3 days, so a
+ * replay of an older one cannot arrive). Paid and cancelled orders are kept: they are the business's records.
+ * Stripe's own unpaid objects expire by themselves after 23 hours.
+ */
+import { and, eq, lt, ne, notExists, sql } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import { orders, sandboxCustomers, sandboxSubscriptions, webhookEvents } from '../db/schema';
+
+/** What one retention run deleted, in rows. */
+export interface RetentionReport {
+  abandonedOrders: number;
+  sandboxSubscriptions: number;
+  sandboxCustomers: number;
+  webhookEvents: number;
+}
+
+/**
+ * Deletes what is older than `retentionDays` days and no longer needed, in one transaction.
+ * @throws database errors (nothing is deleted then).
+ */
+export async function deleteExpiredRecords(db: Database, retentionDays: number): Promise<RetentionReport> {
+  const cutoff = sql`now() - make_interval(days => ${retentionDays})`;
+  return db.transaction(async (tx) => {
+    const paidInSandbox = tx
+      .select({ one: sql`1` })
+      .from(sandboxSubscriptions)
+      .where(and(eq(sandboxSubscriptions.transactionId, orders.transactionId), eq(sandboxSubscriptions.status, 'active')));
+    const deletedOrders = await tx
+      .delete(orders)
+      .where(and(eq(orders.status, 'open'), lt(orders.createdAt, cutoff), notExists(paidInSandbox)))
+      .returning({ transactionId: orders.transactionId });
+    // Every sandbox subscription of a checkout that no longer exists, unless it was paid (then it is kept for
+    // an operator: a payment without its order).
+    const subscriptions = await tx
+      .delete(sandboxSubscriptions)
+      .where(
+        and(
+          ne(sandboxSubscriptions.status, 'active'),
+          lt(sandboxSubscriptions.createdAt, cutoff),
+          notExists(tx.select({ one: sql`1` }).from(orders).where(eq(orders.transactionId, sandboxSubscriptions.transactionId))),
+        ),
+      )
+      .returning({ id: sandboxSubscriptions.id });
+    const customers = await tx
+      .delete(sandboxCustomers)
+      .where(
+        and(
+          lt(sandboxCustomers.createdAt, cutoff),
+          notExists(tx.select({ one: sql`1` }).from(sandboxSubscriptions).where(eq(sandboxSubscriptions.customerId, sandboxCustomers.id))),
+        ),
+      )
+      .returning({ id: sandboxCustomers.id });
+    const events = await tx.delete(webhookEvents).where(lt(webhookEvents.receivedAt, cutoff)).returning({ eventId: webhookEvents.eventId });
+    return {
+      abandonedOrders: deletedOrders.length,
+      sandboxSubscriptions: subscriptions.length,
+      sandboxCustomers: customers.length,
+      webhookEvents: events.length,
+    };
+  });
+}
