@@ -11,6 +11,7 @@ import type { Config } from './config';
 import type { Database } from './db/client';
 import { installErrorHandler } from './http/errorHandler';
 import { HttpError } from './http/httpError';
+import { openApiRoute, registerOpenApi } from './http/openApi';
 import { registerSecurityHeaders } from './http/securityHeaders';
 import { boundRequestArrival } from './http/slowRequests';
 import { registerStaticSite } from './http/staticSite';
@@ -121,6 +122,7 @@ export async function buildApp({ config, db, provider, cipher, distDir, logStrea
   app.server.headersTimeout = Math.min(app.server.headersTimeout, config.REQUEST_TIMEOUT_SECONDS * 1000);
   boundRequestArrival(app, config.REQUEST_TIMEOUT_SECONDS * 1000);
   installErrorHandler(app);
+  await registerOpenApi(app);
   await registerSecurityHeaders(app, { publicUrl: config.PUBLIC_URL, provider: provider.name });
 
   const services: OrderServices = { config, db, provider, cipher };
@@ -135,6 +137,7 @@ export async function buildApp({ config, db, provider, cipher, distDir, logStrea
       ...(redis ? { redis, nameSpace: `${config.REDIS_KEY_PREFIX}rate-limit:`, skipOnError: true } : {}),
       errorResponseBuilder: () => new HttpError(429, 'Too many requests. Please wait a minute and try again.'),
     });
+    await api.register(openApiRoute);
     await api.register(publicConfigRoute, services);
     await api.register(createIntentRoute, services);
     await api.register(updateIntentRoute, services);

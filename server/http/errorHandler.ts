@@ -5,7 +5,7 @@
  */
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { HttpError } from './httpError';
-import { PLAIN_TEXT_PATTERN } from './schemaParts';
+import { PLAIN_TEXT_PATTERN } from '../../src/contract/fields';
 
 const CLIENT_ERROR_MESSAGES: Record<string, { status: number; message: string }> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 400, message: 'Content-Type must be application/json.' },

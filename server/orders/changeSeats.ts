@@ -12,7 +12,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
-import type { UpdateIntentResponse } from '../../src/api/types';
+import type { UpdateIntentResponse } from '../../src/contract/checkout';
 import { monthlyTotalCents } from '../../src/domain/pricing';
 import { orders } from '../db/schema';
 import { findOrder, type Order, type OrderContext } from './orderContext';

@@ -5,7 +5,7 @@
  * and a hand-off token. A repeat answers the same password and token while the token is live
  * (docs/decisions/0008-finalize-answers-the-same-credentials.md).
  */
-import type { FinalizeResponse } from '../../src/api/types';
+import type { FinalizeResponse } from '../../src/contract/checkout';
 import { monthlyTotalCents } from '../../src/domain/pricing';
 import { PRODUCT_NAME } from '../../src/domain/product';
 import type { SubscriptionPayment } from '../payments/provider';

@@ -6,7 +6,7 @@
  * record) must both match, the buyer's name and email come from the payment's billing details, and the same
  * finalize logic as call 3 runs (./finalizeCheckout.ts).
  */
-import type { FinalizeReturnRequest, FinalizeReturnResponse } from '../../src/api/types';
+import type { FinalizeReturnRequest, FinalizeReturnResponse } from '../../src/contract/checkout';
 import { centsToDollars } from '../../src/domain/pricing';
 import { secretsMatch } from '../security/secretCompare';
 import { finalizeOrRefuse } from './finalizeCheckout';

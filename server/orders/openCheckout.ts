@@ -4,7 +4,7 @@
  * half-written. The amount is the server's: monthlyTotalCents(quantity) (src/domain/pricing.ts), in cents.
  */
 import { randomUUID } from 'node:crypto';
-import type { SubscriptionSession } from '../../src/api/types';
+import type { SubscriptionSession } from '../../src/contract/checkout';
 import { monthlyTotalCents } from '../../src/domain/pricing';
 import { orders } from '../db/schema';
 import type { OrderContext } from './orderContext';

@@ -4,21 +4,11 @@
  * unexpired on the database clock, so two concurrent redemptions cannot both succeed.
  */
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { HandoffRedemption } from '../../src/contract/handoff';
 import { PRODUCT_NAME } from '../../src/domain/product';
 import type { Database, Transaction } from '../db/client';
 import { accounts, handoffTokens, orders } from '../db/schema';
 import { hashHandoffToken } from '../security/handoffToken';
-
-/** What the agreement site learns about the buyer; monthlyTotalCents in integer cents, paidAt ISO 8601. */
-export interface HandoffRedemption {
-  transactionId: string;
-  email: string;
-  name: string;
-  seats: number;
-  monthlyTotalCents: number;
-  productPurchased: string;
-  paidAt: string;
-}
 
 /**
  * Redeems `token`; null when it is unknown, expired, revoked or already redeemed. In the same transaction the

@@ -1,25 +1,22 @@
 /** POST /api/create-anon-subscription-intent: call 1 of spec §7 (logic in server/orders/openCheckout.ts). */
 import type { FastifyPluginAsync } from 'fastify';
-import type { CreateIntentRequest, SubscriptionSession } from '../../src/api/types';
-import { MIN_SEATS } from '../../src/domain/pricing';
+import { CreateIntentRequest, ErrorResponse, SubscriptionSession } from '../../src/contract/checkout';
 import { PRODUCT_ID } from '../../src/domain/product';
 import { CHECKOUT_ERRORS, HttpError } from '../http/httpError';
-import { closedObject, idString, text } from '../http/schemaParts';
 import { openCheckout } from '../orders/openCheckout';
 import { replyWith } from '../http/refusalReplies';
 import type { OrderServices } from '../orders/orderContext';
 
 export const createIntentRoute: FastifyPluginAsync<OrderServices> = async (app, services) => {
-  const body = closedObject({
-    productId: idString,
-    quantity: { type: 'integer', minimum: MIN_SEATS, maximum: services.config.MAX_SEATS },
-    affiliate_id: text(1, 64),
-    affiliate_source: text(0, 2048),
-  });
+  const schema = {
+    summary: 'Call 1 (spec §7): open a checkout, an unpaid subscription for `quantity` seats',
+    body: CreateIntentRequest(services.config.MAX_SEATS),
+    response: { 200: SubscriptionSession, '4xx': ErrorResponse },
+  };
   app.post<{ Body: CreateIntentRequest; Reply: SubscriptionSession }>(
     '/api/create-anon-subscription-intent',
     // Each checkout is a fresh payment intent to try cards on: an address opens a bounded number per hour.
-    { schema: { body }, config: { rateLimit: { max: services.config.CHECKOUTS_PER_HOUR, timeWindow: '1 hour' } } },
+    { schema, config: { rateLimit: { max: services.config.CHECKOUTS_PER_HOUR, timeWindow: '1 hour' } } },
     async (request) => {
       const { productId, quantity, affiliate_id, affiliate_source } = request.body;
       if (productId !== PRODUCT_ID) throw new HttpError(400, CHECKOUT_ERRORS.unknownProduct);

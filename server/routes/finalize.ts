@@ -1,25 +1,22 @@
 /** POST /api/finalize-anon-subscription: call 3 of spec §7 (logic in server/orders/finalizeCheckout.ts). */
 import type { FastifyPluginAsync } from 'fastify';
-import type { FinalizeRequest, FinalizeResponse } from '../../src/api/types';
+import { ErrorResponse, FinalizeRequest, FinalizeResponse } from '../../src/contract/checkout';
 import { EMAIL_PATTERN } from '../../src/domain/validation';
 import { CHECKOUT_ERRORS, HttpError } from '../http/httpError';
-import { closedObject, idString, text } from '../http/schemaParts';
 import { finalizeCheckout } from '../orders/finalizeCheckout';
 import { replyWith } from '../http/refusalReplies';
 import type { OrderServices } from '../orders/orderContext';
 
-const body = closedObject({
-  subscriptionId: idString,
-  customerId: idString,
-  transactionId: idString,
-  email: text(1, 254),
-  name: text(1, 200),
-});
+const schema = {
+  summary: 'Call 3 (spec §7): check the payment, create the account once, answer credentials and a hand-off token',
+  body: FinalizeRequest,
+  response: { 200: FinalizeResponse, '4xx': ErrorResponse },
+};
 
 export const finalizeRoute: FastifyPluginAsync<OrderServices> = async (app, services) => {
   app.post<{ Body: FinalizeRequest; Reply: FinalizeResponse }>(
     '/api/finalize-anon-subscription',
-    { schema: { body } },
+    { schema },
     async (request) => {
       const email = request.body.email.trim();
       const name = request.body.name.trim();

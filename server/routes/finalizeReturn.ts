@@ -4,22 +4,21 @@
  * server/orders/finalizeReturn.ts). Answers FinalizeReturnResponse, or `{ error }` with 400 for a malformed body.
  */
 import type { FastifyPluginAsync } from 'fastify';
-import type { FinalizeReturnRequest, FinalizeReturnResponse } from '../../src/api/types';
-import { closedObject, idString, text } from '../http/schemaParts';
+import { ErrorResponse, FinalizeReturnRequest, FinalizeReturnResponse } from '../../src/contract/checkout';
 import { finalizeReturn } from '../orders/finalizeReturn';
 import { replyWith } from '../http/refusalReplies';
 import type { OrderServices } from '../orders/orderContext';
 
-const body = closedObject({
-  paymentIntentId: idString,
-  clientSecret: idString,
-  email: text(1, 254),
-});
+const schema = {
+  summary: 'Finalize after a 3-D Secure redirect return to /payment-success',
+  body: FinalizeReturnRequest,
+  response: { 200: FinalizeReturnResponse, '4xx': ErrorResponse },
+};
 
 export const finalizeReturnRoute: FastifyPluginAsync<OrderServices> = async (app, services) => {
   app.post<{ Body: FinalizeReturnRequest; Reply: FinalizeReturnResponse }>(
     '/api/finalize-from-payment-intent',
-    { schema: { body } },
+    { schema },
     async (request) => replyWith(await finalizeReturn({ ...services, log: request.log }, request.body)),
   );
 };

@@ -5,9 +5,10 @@
  */
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { HttpError } from '../http/httpError';
-import { closedObject, text } from '../http/schemaParts';
+import { ErrorResponse } from '../../src/contract/checkout';
+import { HandoffRedeemRequest, HandoffRedemption } from '../../src/contract/handoff';
 import type { OrderServices } from '../orders/orderContext';
-import { redeemHandoff, type HandoffRedemption } from '../orders/redeemHandoff';
+import { redeemHandoff } from '../orders/redeemHandoff';
 import { secretsMatch } from '../security/secretCompare';
 
 export const HANDOFF_ERRORS = {
@@ -16,7 +17,12 @@ export const HANDOFF_ERRORS = {
   unusable: 'This hand-off token is invalid, expired or already used.',
 } as const;
 
-const body = closedObject({ token: text(1, 128) });
+const schema = {
+  summary: 'The success site trades a hand-off token for the paid order, once',
+  security: [{ handoffApiKey: [] }],
+  body: HandoffRedeemRequest,
+  response: { 200: HandoffRedemption, '4xx': ErrorResponse, '5xx': ErrorResponse },
+};
 
 export const handoffRedeemRoute: FastifyPluginAsync<OrderServices> = async (app, { config, db }) => {
   /**
@@ -30,10 +36,10 @@ export const handoffRedeemRoute: FastifyPluginAsync<OrderServices> = async (app,
     if (!match?.[1] || !secretsMatch(match[1], expected)) throw new HttpError(401, HANDOFF_ERRORS.badKey);
   };
 
-  app.post<{ Body: { token: string }; Reply: HandoffRedemption }>(
+  app.post<{ Body: HandoffRedeemRequest; Reply: HandoffRedemption }>(
     '/api/handoff/redeem',
     {
-      schema: { body },
+      schema,
       preParsing: async (request, _reply, payload) => {
         await requireApiKey(request);
         return payload;

@@ -1,6 +1,6 @@
-/** GET /api/config: what the browser may know about this server's set-up (src/api/types.ts PublicConfig). */
+/** GET /api/config: what the browser may know about this server's set-up (src/contract/checkout.ts PublicConfig). */
 import type { FastifyPluginAsync } from 'fastify';
-import type { PublicConfig } from '../../src/api/types';
+import { PublicConfig } from '../../src/contract/checkout';
 import { paymentProviderName } from '../config';
 import type { OrderServices } from '../orders/orderContext';
 
@@ -10,5 +10,9 @@ export const publicConfigRoute: FastifyPluginAsync<OrderServices> = async (app, 
     stripePublishableKey: paymentProviderName(config) === 'stripe' ? (config.STRIPE_PUBLISHABLE_KEY ?? null) : null,
     successSite: { local: config.SUCCESS_SITE_LOCAL_URL, production: config.SUCCESS_SITE_URL },
   };
-  app.get<{ Reply: PublicConfig }>('/api/config', async () => publicConfig);
+  app.get<{ Reply: PublicConfig }>(
+    '/api/config',
+    { schema: { summary: 'Payment provider, publishable key and success-site addresses', response: { 200: PublicConfig } } },
+    async () => publicConfig,
+  );
 };

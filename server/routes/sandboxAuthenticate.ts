@@ -4,27 +4,24 @@
  * requires_payment_method. Registered only when the provider is the sandbox.
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { closedObject, text } from '../http/schemaParts';
+import { ErrorResponse } from '../../src/contract/checkout';
+import { SandboxAuthenticateRequest, SandboxDeclineResponse, SandboxIntentResponse } from '../../src/contract/sandbox';
 import type { OrderServices } from '../orders/orderContext';
 import { raiseSandboxPayment } from '../orders/sandboxPaymentEvent';
 import { authenticateSandboxIntent } from '../payments/sandboxIntents';
 import { replyWithIntentOutcome } from './sandboxOutcome';
 
-interface AuthenticateBody {
-  clientSecret: string;
-  outcome: 'completed' | 'failed';
-}
-
-const body = closedObject({
-  clientSecret: text(1, 255),
-  outcome: { type: 'string', enum: ['completed', 'failed'] },
-});
+const schema = {
+  summary: 'Sandbox: complete or fail the authentication challenge of a PaymentIntent',
+  body: SandboxAuthenticateRequest,
+  response: { 200: SandboxIntentResponse, 402: SandboxDeclineResponse, '4xx': ErrorResponse },
+};
 
 export const sandboxAuthenticateRoute: FastifyPluginAsync<OrderServices> = async (app, services) => {
-  app.post<{ Body: AuthenticateBody }>(
+  app.post<{ Body: SandboxAuthenticateRequest }>(
     '/api/sandbox/payment-intents/authenticate',
     {
-      schema: { body },
+      schema,
       config: { rateLimit: { max: services.config.CONFIRMATIONS_PER_MINUTE, timeWindow: '1 minute', groupId: 'sandbox-confirmations' } },
     },
     async (request, reply) => {

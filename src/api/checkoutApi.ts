@@ -11,7 +11,7 @@ import type {
   SubscriptionSession,
   UpdateIntentRequest,
   UpdateIntentResponse,
-} from './types';
+} from '../contract/checkout';
 
 /** Spec §8 default messages. */
 export const DEFAULT_ERRORS = {

@@ -2,7 +2,7 @@
  * The stored payment-success record (spec §3): kept in session storage under 'paymentSuccess' between the
  * checkout and the success page.
  */
-import type { FinalizeResponse } from './types';
+import type { FinalizeResponse } from '../contract/checkout';
 
 /** The session-storage key, verbatim from spec §3. */
 export const PAYMENT_RECORD_KEY = 'paymentSuccess';

@@ -8,7 +8,7 @@
 import { DEFAULT_ERRORS } from './checkoutApi';
 import { requestJson } from './client';
 import { pendingPaymentEmail } from './pendingPayment';
-import type { FinalizeReturnRequest, FinalizeReturnResponse } from './types';
+import type { FinalizeReturnRequest, FinalizeReturnResponse } from '../contract/checkout';
 
 /** What the return address carries. */
 export interface PaymentReturn {

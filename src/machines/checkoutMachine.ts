@@ -18,7 +18,7 @@ import {
   type RecentPurchase,
   type RememberedOrder,
 } from '../api/pendingPayment';
-import type { FinalizeResponse, SubscriptionSession, UpdateIntentResponse } from '../api/types';
+import type { FinalizeResponse, SubscriptionSession, UpdateIntentResponse } from '../contract/checkout';
 import { centsToDollars, MIN_SEATS, monthlyTotalCents } from '../domain/pricing';
 import { PRODUCT_ID } from '../domain/product';
 import {

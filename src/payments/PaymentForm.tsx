@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import styled from 'styled-components';
-import type { PublicConfig } from '../api/types';
+import type { PublicConfig } from '../contract/checkout';
 import { LoadingPaymentForm } from './LoadingPaymentForm';
 import type { PaymentFormProps } from './paymentFormProps';
 import { loadPublicConfig } from './publicConfig';

@@ -3,7 +3,7 @@
  * payment form; a failed fetch is forgotten so the next form tries again.
  */
 import { fetchPublicConfig } from '../api/checkoutApi';
-import type { PublicConfig } from '../api/types';
+import type { PublicConfig } from '../contract/checkout';
 
 let cached: Promise<PublicConfig> | null = null;
 

@@ -10,7 +10,7 @@ import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import type { AnyActorRef, AnyEventObject, AnyMachineSnapshot } from 'xstate';
 import { PAYMENT_RECORD_KEY } from '../../src/api/paymentRecord';
-import type { FinalizeResponse, SubscriptionSession, UpdateIntentResponse } from '../../src/api/types';
+import type { FinalizeResponse, SubscriptionSession, UpdateIntentResponse } from '../../src/contract/checkout';
 import { referrer } from '../../src/content/offer';
 import { formatDollars, monthlyTotalCents } from '../../src/domain/pricing';
 import { checkoutMachine, CONFETTI_PIECES, type ConfirmPaymentActorInput, type FinalizeActorInput } from '../../src/machines/checkoutMachine';

@@ -4,7 +4,7 @@
  */
 import { TestModel } from '@xstate/graph';
 import type { AnyEventObject } from 'xstate';
-import type { FinalizeResponse, SubscriptionSession, UpdateIntentResponse } from '../../src/api/types';
+import type { FinalizeResponse, SubscriptionSession, UpdateIntentResponse } from '../../src/contract/checkout';
 import { hasFieldErrors, validateCheckoutForm } from '../../src/domain/validation';
 import { ApiError } from '../../src/api/client';
 import type { PendingPayment } from '../../src/api/pendingPayment';

@@ -6,7 +6,7 @@
 import { verify } from '@node-rs/argon2';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FinalizeResponse } from '../../src/api/types';
+import type { FinalizeResponse } from '../../src/contract/checkout';
 import { accounts, orders, sandboxCustomers, sandboxSubscriptions } from '../../server/db/schema';
 import { reconcileOrders } from '../../server/orders/reconcileOrders';
 import { confirmSandboxIntent } from '../../server/payments/sandboxIntents';

@@ -1,7 +1,7 @@
 import { verify } from '@node-rs/argon2';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FinalizeResponse } from '../../src/api/types';
+import type { FinalizeResponse } from '../../src/contract/checkout';
 import { PRODUCT_NAME } from '../../src/domain/product';
 import { accounts, handoffTokens, orders, sandboxCustomers } from '../../server/db/schema';
 import { reconcileOrders } from '../../server/orders/reconcileOrders';

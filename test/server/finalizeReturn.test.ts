@@ -6,7 +6,7 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { FinalizeReturnResponse, SubscriptionSession } from '../../src/api/types';
+import type { FinalizeReturnResponse, SubscriptionSession } from '../../src/contract/checkout';
 import { PRODUCT_NAME } from '../../src/domain/product';
 import { accounts, handoffTokens, orders } from '../../server/db/schema';
 import { DATABASES, finalize, openCheckout, payWithCard, startTestServer, TEST_CARDS, updateBody, type TestServer } from './helper';

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { count, eq, isNull, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SubscriptionSession } from '../../src/api/types';
+import type { SubscriptionSession } from '../../src/contract/checkout';
 import { PRODUCT_ID } from '../../src/domain/product';
 import { accounts, handoffTokens, orders } from '../../server/db/schema';
 import { DATABASES, HANDOFF_KEY, openCheckout, startTestServer, type TestServer } from './helper';

@@ -8,7 +8,7 @@ import { count } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyBaseLogger, FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
-import type { FinalizeResponse, SubscriptionSession } from '../../src/api/types';
+import type { FinalizeResponse, SubscriptionSession } from '../../src/contract/checkout';
 import { PRODUCT_ID } from '../../src/domain/product';
 import { buildApp } from '../../server/app';
 import { loadConfig, type Config } from '../../server/config';

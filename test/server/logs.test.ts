@@ -4,7 +4,7 @@
  * request serializer in server/app.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FinalizeResponse, FinalizeReturnResponse } from '../../src/api/types';
+import type { FinalizeResponse, FinalizeReturnResponse } from '../../src/contract/checkout';
 import { HANDOFF_KEY, openCheckout, payWithCard, startTestServer, TEST_CARDS, updateBody, type TestServer } from './helper';
 
 describe('logs of a full checkout at debug level', () => {

@@ -5,7 +5,7 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FinalizeResponse, SubscriptionSession } from '../../src/api/types';
+import type { FinalizeResponse, SubscriptionSession } from '../../src/contract/checkout';
 import { accounts, orders } from '../../server/db/schema';
 import { createBody, DATABASES, startTestServer, updateBody, type TestServer } from './helper';
 import { startStatefulStripe, type StatefulStripe } from './helpers/statefulStripe';

@@ -6,7 +6,7 @@
 import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { FinalizeResponse } from '../../src/api/types';
+import type { FinalizeResponse } from '../../src/contract/checkout';
 import { accounts, orders, webhookEvents } from '../../server/db/schema';
 import { STRIPE_API_VERSION } from '../../server/payments/stripeClient';
 import { DATABASES, startTestServer, type TestServer } from './helper';

@@ -3,7 +3,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
-import type { FinalizeResponse, SubscriptionSession, UpdateIntentResponse } from '../../src/api/types';
+import type { FinalizeResponse, SubscriptionSession, UpdateIntentResponse } from '../../src/contract/checkout';
 import { ApiError } from '../../src/api/client';
 import { PENDING_PAYMENT_KEY, RECENT_PURCHASE_KEY, type PendingPayment } from '../../src/api/pendingPayment';
 import { checkoutMachine, type CheckoutEmitted, type CheckoutInput, type FinalizeActorInput } from '../../src/machines/checkoutMachine';

@@ -1,7 +1,7 @@
 /** The payment form: validation (spec §5), processing and the move to the success page (spec §4). */
 import { fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import type { FinalizeResponse } from '../../src/api/types';
+import type { FinalizeResponse } from '../../src/contract/checkout';
 import { PAYMENT_RECORD_KEY } from '../../src/api/paymentRecord';
 import type { PaymentConfirmation } from '../../src/payments/gateway';
 import { FINALIZED, renderCheckout, useCheckoutTestEnvironment } from './support/checkoutHarness';

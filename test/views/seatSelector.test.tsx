@@ -1,7 +1,7 @@
 /** Seats, totals, confetti and the debounced update (spec §2 seat selector, §4 seat changes). */
 import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import type { UpdateIntentResponse } from '../../src/api/types';
+import type { UpdateIntentResponse } from '../../src/contract/checkout';
 import { CONFETTI_PIECES } from '../../src/machines/checkoutMachine';
 import { renderCheckout, updatedSession, useCheckoutTestEnvironment } from './support/checkoutHarness';
 import { advance, deferred } from './support/timers';

@@ -6,7 +6,7 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { PublicConfig } from '../../src/api/types';
+import type { PublicConfig } from '../../src/contract/checkout';
 import type { PaymentGateway } from '../../src/payments/gateway';
 import { PaymentForm } from '../../src/payments/PaymentForm';
 import { resetPublicConfigCache } from '../../src/payments/publicConfig';

@@ -8,7 +8,7 @@ import toast from 'react-hot-toast';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { fromPromise } from 'xstate';
-import type { FinalizeResponse, SubscriptionSession, UpdateIntentResponse } from '../../../src/api/types';
+import type { FinalizeResponse, SubscriptionSession, UpdateIntentResponse } from '../../../src/contract/checkout';
 import { checkoutMachine, type ConfirmPaymentActorInput, type FinalizeActorInput } from '../../../src/machines/checkoutMachine';
 import type { BillingDetails, PaymentConfirmation } from '../../../src/payments/gateway';
 import { CheckoutPage } from '../../../src/views/checkout/CheckoutPage';

@@ -1,6 +1,6 @@
 /** A stand-in for the server behind fetch: JSON routes by path, answered without the network. */
 import { vi } from 'vitest';
-import type { PublicConfig } from '../../../src/api/types';
+import type { PublicConfig } from '../../../src/contract/checkout';
 
 export interface FakeReply {
   status: number;

@@ -1,0 +1,35 @@
+/**
+ * GET /api/openapi.json: the wire contract (src/contract/) as an OpenAPI 3.1 document, built by @fastify/swagger
+ * from the schemas the routes validate with, for the agreement-site integrator and anyone calling the API.
+ * Only /api routes and /healthz are listed; the built page's routes are not part of the contract.
+ */
+import swagger from '@fastify/swagger';
+import type { FastifyInstance } from 'fastify';
+
+/** Registers the document builder; call before any route is added, so every route is seen. */
+export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Referral checkout API',
+        version: '1',
+        description:
+          'The checkout calls (spec §7), the payment-success return, the hand-off redemption for the agreement ' +
+          'site, and the sandbox card confirmation. Every error answers `{ "error": "…" }`.',
+      },
+      components: {
+        securitySchemes: { handoffApiKey: { type: 'http', scheme: 'bearer', description: 'HANDOFF_API_KEY' } },
+      },
+    },
+    transform: ({ schema, url }) => {
+      const listed = url.startsWith('/api/') || url === '/healthz';
+      return { schema: listed ? schema : { ...schema, hide: true }, url };
+    },
+  });
+}
+
+/** The route that serves the document; register it inside the /api scope (rate-limited like the rest). */
+export async function openApiRoute(app: FastifyInstance): Promise<void> {
+  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}

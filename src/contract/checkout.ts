@@ -1,0 +1,111 @@
+/**
+ * The checkout's wire contract: each call's body and answer, once (spec §3, §7). The server validates with these
+ * schemas and publishes them at GET /api/openapi.json; the browser and the server take their types from them.
+ * Money here is as the spec names it: none of the three calls carries an amount; `totalAmount` is dollars.
+ */
+import { Type, type Static } from 'typebox';
+import { EmailText, Id, NameText, Seats, Text } from './fields';
+
+/** Body of call 1, POST /api/create-anon-subscription-intent (seats up to the server's MAX_SEATS). */
+export function CreateIntentRequest(maxSeats: number) {
+  return Type.Object(
+    { productId: Id, quantity: Seats(maxSeats), affiliate_id: Text(1, 64), affiliate_source: Text(0, 2048) },
+    { additionalProperties: false },
+  );
+}
+export type CreateIntentRequest = Static<ReturnType<typeof CreateIntentRequest>>;
+
+/** The subscription session (spec §3); the answer to call 1. */
+export const SubscriptionSession = Type.Object({
+  clientSecret: Type.String(),
+  subscriptionId: Type.String(),
+  subscriptionItemId: Type.String(),
+  customerId: Type.String(),
+  transactionId: Type.String(),
+});
+export type SubscriptionSession = Static<typeof SubscriptionSession>;
+
+/** Body of call 2, POST /api/update-anon-subscription-intent. */
+export function UpdateIntentRequest(maxSeats: number) {
+  return Type.Object(
+    { subscriptionId: Id, subscriptionItemId: Id, quantity: Seats(maxSeats), transactionId: Id, productId: Id },
+    { additionalProperties: false },
+  );
+}
+export type UpdateIntentRequest = Static<ReturnType<typeof UpdateIntentRequest>>;
+
+/**
+ * The answer to call 2. The spec reads clientSecret and subscriptionId; the server also returns the new
+ * subscriptionItemId, since a seat change replaces the unpaid subscription (architecture.md, Stripe).
+ */
+export const UpdateIntentResponse = Type.Object({
+  clientSecret: Type.String(),
+  subscriptionId: Type.String(),
+  subscriptionItemId: Type.String(),
+});
+export type UpdateIntentResponse = Static<typeof UpdateIntentResponse>;
+
+/** Body of call 3, POST /api/finalize-anon-subscription. `name` is first and last name joined. */
+export const FinalizeRequest = Type.Object(
+  { subscriptionId: Id, customerId: Id, transactionId: Id, email: EmailText, name: NameText },
+  { additionalProperties: false },
+);
+export type FinalizeRequest = Static<typeof FinalizeRequest>;
+
+/** The buyer's generated credentials (spec §3). */
+export const LoginDetails = Type.Object({
+  email: Type.String(),
+  password: Type.String(),
+  productPurchased: Type.String(),
+});
+export type LoginDetails = Static<typeof LoginDetails>;
+
+/** The answer to call 3 (spec §3). `token` is the single-use hand-off token for the success site. */
+export const FinalizeResponse = Type.Object({
+  success: Type.Boolean(),
+  token: Type.String(),
+  loginDetails: LoginDetails,
+});
+export type FinalizeResponse = Static<typeof FinalizeResponse>;
+
+/**
+ * Body of POST /api/finalize-from-payment-intent: the parameters Stripe appends to the return URL after a
+ * redirect (3-D Secure) brings the buyer back to /payment-success (`payment_intent`,
+ * `payment_intent_client_secret`), with the buyer's email from the page's pending-payment record. The client
+ * secret and the matching billing email together are the buyer's proof of the checkout.
+ */
+export const FinalizeReturnRequest = Type.Object(
+  { paymentIntentId: Id, clientSecret: Id, email: EmailText },
+  { additionalProperties: false },
+);
+export type FinalizeReturnRequest = Static<typeof FinalizeReturnRequest>;
+
+/**
+ * The answer to POST /api/finalize-from-payment-intent: the finalize answer plus what the page stores with it
+ * (spec §3 record): seatCount, totalAmount (dollars per month), email, name and transactionId.
+ */
+export const FinalizeReturnResponse = Type.Object({
+  success: Type.Boolean(),
+  token: Type.String(),
+  loginDetails: LoginDetails,
+  seatCount: Type.Integer(),
+  totalAmount: Type.Number({ description: 'Monthly total in dollars (spec §3).' }),
+  email: Type.String(),
+  name: Type.String(),
+  transactionId: Type.String(),
+});
+export type FinalizeReturnResponse = Static<typeof FinalizeReturnResponse>;
+
+/** The answer to GET /api/config: what the browser may know about the server's set-up. */
+export const PublicConfig = Type.Object({
+  paymentProvider: Type.Enum(['sandbox', 'stripe']),
+  /** Stripe's publishable key; null with the sandbox provider. */
+  stripePublishableKey: Type.Union([Type.String(), Type.Null()]),
+  /** The success site where the training agreement is signed; chosen by the §7 host rule. */
+  successSite: Type.Object({ local: Type.String(), production: Type.String() }),
+});
+export type PublicConfig = Static<typeof PublicConfig>;
+
+/** Body of every error answer: `{ "error": "…" }` (architecture.md). */
+export const ErrorResponse = Type.Object({ error: Type.String() });
+export type ErrorResponse = Static<typeof ErrorResponse>;

@@ -1,0 +1,33 @@
+/**
+ * Field schemas the wire contract is built from (TypeBox: each is a JSON Schema and a TypeScript type at once;
+ * docs/decisions/0011). The server validates bodies with them through Fastify's Ajv, which runs without coercion
+ * or removal (server/app.ts), so "3" is not a number and an unknown field is a 400.
+ */
+import { Type } from 'typebox';
+import { MIN_SEATS } from '../domain/pricing';
+
+/**
+ * Text a client may send: no NUL character (PostgreSQL text and jsonb refuse it) and no unpaired UTF-16
+ * surrogate (not valid Unicode; jsonb refuses it too). Ajv compiles patterns with the `u` flag, so the class
+ * matches lone surrogates only and characters outside the BMP (emoji in a name) pass.
+ */
+export const PLAIN_TEXT_PATTERN = '^[^\\u0000\\uD800-\\uDFFF]*$';
+
+/** A string of `minLength` to `maxLength` characters of plain text (PLAIN_TEXT_PATTERN). */
+export function Text(minLength: number, maxLength: number) {
+  return Type.String({ minLength, maxLength, pattern: PLAIN_TEXT_PATTERN });
+}
+
+/** An id we issued or the provider issued: a non-empty string of at most 255 characters of plain text. */
+export const Id = Text(1, 255);
+
+/** A seat count: an integer from MIN_SEATS (spec §4) to the server's MAX_SEATS. */
+export function Seats(maxSeats: number) {
+  return Type.Integer({ minimum: MIN_SEATS, maximum: maxSeats });
+}
+
+/** An email address as sent (trimmed and checked against the §5 rule by the server): 1 to 254 characters. */
+export const EmailText = Text(1, 254);
+
+/** A buyer's name as sent (first and last name joined, spec §7): 1 to 200 characters. */
+export const NameText = Text(1, 200);

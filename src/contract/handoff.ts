@@ -1,0 +1,21 @@
+/**
+ * POST /api/handoff/redeem, for the agreement (success) site: it trades the buyer's single-use hand-off token
+ * for the order, with HANDOFF_API_KEY as a bearer key (architecture.md).
+ */
+import { Type, type Static } from 'typebox';
+import { Text } from './fields';
+
+export const HandoffRedeemRequest = Type.Object({ token: Text(1, 128) }, { additionalProperties: false });
+export type HandoffRedeemRequest = Static<typeof HandoffRedeemRequest>;
+
+/** The paid order the token stood for. Money in cents; `paidAt` is an ISO 8601 time. */
+export const HandoffRedemption = Type.Object({
+  transactionId: Type.String(),
+  email: Type.String(),
+  name: Type.String(),
+  seats: Type.Integer(),
+  monthlyTotalCents: Type.Integer(),
+  productPurchased: Type.String(),
+  paidAt: Type.String({ format: 'date-time' }),
+});
+export type HandoffRedemption = Static<typeof HandoffRedemption>;
