@@ -108,6 +108,13 @@ export type CheckoutEmitted =
   | { type: 'focusRequested'; field: 'firstName' }
   | { type: 'paymentCompleted'; record: PaymentSuccessRecord };
 
+/**
+ * What a state says to the views: `processing` the order is being paid or finalized, or has just succeeded (spec:
+ * "busy"); `seatsLocked` the seat buttons are off; `fieldsLocked` name and email are read-only (what was paid is
+ * what is finalized); `paymentAtRisk` the card was or may have been charged and the order is not finalized yet.
+ */
+export type CheckoutTag = 'processing' | 'seatsLocked' | 'fieldsLocked' | 'paymentAtRisk';
+
 /** Input of the confirmPayment actor. */
 export interface ConfirmPaymentActorInput {
   gateway: PaymentGateway;
@@ -156,6 +163,16 @@ export interface FinalizeActorInput {
  */
 const NOT_RESUMABLE = [402, 404, 409];
 
+/** The message of a refused confirmation; the spec §8 default for any other outcome. */
+function refusalMessage(confirmation: PaymentConfirmation): string {
+  return confirmation.status === 'failed' ? confirmation.message : DEFAULT_PAYMENT_ERROR;
+}
+
+/** The message of a failed call or confirmation (ApiError carries the server's), else the spec §8 default. */
+function errorMessage(error: unknown): string {
+  return error instanceof Error && error.message ? error.message : DEFAULT_PAYMENT_ERROR;
+}
+
 function finalizeInput(context: CheckoutContext): FinalizeActorInput {
   const order = orderOf(context);
   return { order, billingDetails: { name: order.name, email: order.email } };
@@ -165,6 +182,7 @@ export const checkoutMachine = setup({
   types: {
     context: {} as CheckoutContext,
     events: {} as CheckoutEvent,
+    tags: {} as CheckoutTag,
     input: {} as CheckoutInput,
     emitted: {} as CheckoutEmitted,
   },
@@ -228,14 +246,12 @@ export const checkoutMachine = setup({
      * The card payment went through: 'succeeded', or 'processing' (accepted, settling). Either way the buyer must
      * not pay again; finalize checks with the server whether the invoice is paid (Stripe: PaymentIntent statuses).
      */
-    paymentAccepted: ({ event }) =>
-      'output' in event && ['succeeded', 'processing'].includes((event.output as PaymentConfirmation).status),
-    finalizeSucceeded: ({ event }) => 'output' in event && (event.output as FinalizeResponse).success === true,
+    paymentAccepted: (_, confirmation: PaymentConfirmation) => confirmation.status !== 'failed',
+    finalizeSucceeded: (_, response: FinalizeResponse) => response.success === true,
     /** The page opened with a payment this browser started and never saw finalized. */
     hasPendingPayment: ({ context }) => context.pendingPayment !== null,
     /** Finalize answered that the resumed checkout was not paid (or is gone): it is dropped. */
-    resumedPaymentNotTaken: ({ event }) =>
-      'error' in event && event.error instanceof ApiError && NOT_RESUMABLE.includes(event.error.status),
+    resumedPaymentNotTaken: (_, { error }: { error: unknown }) => error instanceof ApiError && NOT_RESUMABLE.includes(error.status),
     /** Name and email may change until the card payment went through. */
     formEditable: ({ context }) => !context.paymentAccepted,
   },
@@ -265,20 +281,16 @@ export const checkoutMachine = setup({
     assignPaymentGateway: assign({
       paymentGateway: ({ event }) => (event.type === 'PAYMENT_FORM_READY' ? event.gateway : null),
     }),
-    assignSession: assign({
-      session: ({ event }) => (event as unknown as { output: SubscriptionSession }).output,
-      confirmedSeats: MIN_SEATS,
-    }),
+    assignSession: assign((_, session: SubscriptionSession) => ({ session, confirmedSeats: MIN_SEATS })),
     startCommit: assign({ committingSeats: ({ context }) => context.pendingSeats }),
-    assignUpdatedSession: assign(({ context, event }) => {
-      const output = (event as unknown as { output: UpdateIntentResponse }).output;
+    assignUpdatedSession: assign(({ context }, output: UpdateIntentResponse) => {
       return {
         confirmedSeats: context.committingSeats,
         session: context.session && {
           ...context.session,
           clientSecret: output.clientSecret,
           subscriptionId: output.subscriptionId,
-          subscriptionItemId: output.subscriptionItemId ?? context.session.subscriptionItemId,
+          subscriptionItemId: output.subscriptionItemId,
         },
         updateCounter: context.updateCounter + 1,
         lastUpdateSucceededAt: now(),
@@ -296,17 +308,11 @@ export const checkoutMachine = setup({
       enqueue.emit({ type: 'toast', toast: TOASTS.updateFailed });
       enqueue.emit({ type: 'toast', toast: TOASTS.updateError });
     }),
-    notifyPaymentFailed: emit(({ event }) => {
-      let message = DEFAULT_PAYMENT_ERROR;
-      if ('output' in event) {
-        const output = event.output as PaymentConfirmation | FinalizeResponse;
-        if ('status' in output && output.status === 'failed') message = output.message;
-        if ('success' in output) message = 'Failed to finalize subscription';
-      } else if ('error' in event && event.error instanceof Error && event.error.message) {
-        message = event.error.message;
-      }
-      return { type: 'toast' as const, toast: TOASTS.paymentFailed(message) };
-    }),
+    /** Spec §8 'Payment Failed' with the provider's or the server's message. */
+    notifyPaymentFailed: emit((_, { message }: { message: string }) => ({
+      type: 'toast' as const,
+      toast: TOASTS.paymentFailed(message),
+    })),
     requestScrollToForm: emit({ type: 'scrollRequested', target: 'checkoutForm' }),
     scheduleFirstNameFocus: enqueueActions(({ enqueue }) => {
       enqueue.cancel('firstNameFocusTimer');
@@ -329,12 +335,10 @@ export const checkoutMachine = setup({
     }),
     markPaymentAccepted: assign({ paymentAccepted: true }),
     rememberPurchase: ({ context }) => rememberPurchase({ ...orderOf(context), completedAt: Date.now() }),
-    storePaymentRecord: ({ context, event }) => {
-      savePaymentRecord(paymentRecord(context, (event as unknown as { output: FinalizeResponse }).output));
-    },
-    announcePaymentCompleted: emit(({ context, event }) => ({
+    storePaymentRecord: ({ context }, response: FinalizeResponse) => savePaymentRecord(paymentRecord(context, response)),
+    announcePaymentCompleted: emit(({ context }, response: FinalizeResponse) => ({
       type: 'paymentCompleted' as const,
-      record: paymentRecord(context, (event as unknown as { output: FinalizeResponse }).output),
+      record: paymentRecord(context, response),
     })),
   },
 }).createMachine({
@@ -383,8 +387,12 @@ export const checkoutMachine = setup({
             src: 'createSubscriptionIntent',
             input: ({ context }) => ({ affiliateId: context.affiliateId, affiliateSource: context.affiliateSource }),
             onDone: [
-              { guard: 'seatsDifferFromConfirmed', target: '#checkout.pendingSeats', actions: 'assignSession' },
-              { target: '#checkout.idle', actions: 'assignSession' },
+              {
+                guard: 'seatsDifferFromConfirmed',
+                target: '#checkout.pendingSeats',
+                actions: { type: 'assignSession', params: ({ event }) => event.output },
+              },
+              { target: '#checkout.idle', actions: { type: 'assignSession', params: ({ event }) => event.output } },
             ],
             onError: { target: 'failed', actions: 'notifyInitializationError' },
           },
@@ -425,6 +433,7 @@ export const checkoutMachine = setup({
       },
     },
     updating: {
+      tags: ['seatsLocked'],
       entry: 'startCommit',
       on: {
         SEAT_ADDED: { actions: ['addSeat', 'celebrateAtTwoSeats'] },
@@ -437,15 +446,18 @@ export const checkoutMachine = setup({
           {
             guard: 'seatsChangedWhileUpdating',
             target: 'pendingSeats',
-            actions: ['assignUpdatedSession', 'notifySubscriptionUpdated'],
+            actions: [{ type: 'assignUpdatedSession', params: ({ event }) => event.output }, 'notifySubscriptionUpdated'],
           },
-          { target: 'idle', actions: ['assignUpdatedSession', 'notifySubscriptionUpdated'] },
+          {
+            target: 'idle',
+            actions: [{ type: 'assignUpdatedSession', params: ({ event }) => event.output }, 'notifySubscriptionUpdated'],
+          },
         ],
         onError: { target: 'idle', actions: ['revertSeats', 'notifyUpdateFailed'] },
       },
     },
     submitting: {
-      tags: ['paymentAtRisk'],
+      tags: ['paymentAtRisk', 'processing', 'seatsLocked', 'fieldsLocked'],
       invoke: {
         src: 'confirmPayment',
         input: ({ context }) => ({
@@ -454,23 +466,41 @@ export const checkoutMachine = setup({
           returnUrl: context.returnUrl,
         }),
         onDone: [
-          { guard: 'paymentAccepted', target: 'finalizing', actions: 'markPaymentAccepted' },
-          { target: 'idle', actions: ['forgetPendingPayment', 'notifyPaymentFailed'] },
+          {
+            guard: { type: 'paymentAccepted', params: ({ event }) => event.output },
+            target: 'finalizing',
+            actions: 'markPaymentAccepted',
+          },
+          {
+            target: 'idle',
+            actions: [
+              'forgetPendingPayment',
+              { type: 'notifyPaymentFailed', params: ({ event }) => ({ message: refusalMessage(event.output) }) },
+            ],
+          },
         ],
         // Not a refusal: the payment may have gone through. The pending record stays, so a reload finds out.
-        onError: { target: 'idle', actions: 'notifyPaymentFailed' },
+        onError: {
+          target: 'idle',
+          actions: { type: 'notifyPaymentFailed', params: ({ event }) => ({ message: errorMessage(event.error) }) },
+        },
       },
     },
     finalizing: {
-      tags: ['paymentAtRisk'],
+      tags: ['paymentAtRisk', 'processing', 'seatsLocked', 'fieldsLocked'],
       invoke: {
         src: 'finalizeSubscription',
         input: ({ context }) => finalizeInput(context),
         onDone: [
           {
-            guard: 'finalizeSucceeded',
+            guard: { type: 'finalizeSucceeded', params: ({ event }) => event.output },
             target: 'success',
-            actions: ['storePaymentRecord', 'rememberPurchase', 'forgetPendingPayment', 'announcePaymentCompleted'],
+            actions: [
+              { type: 'storePaymentRecord', params: ({ event }) => event.output },
+              'rememberPurchase',
+              'forgetPendingPayment',
+              { type: 'announcePaymentCompleted', params: ({ event }) => event.output },
+            ],
           },
           { target: 'finalizeFailed' },
         ],
@@ -483,39 +513,49 @@ export const checkoutMachine = setup({
      * retry finalizes what was paid for); the retry finalizes only, never pays again.
      */
     finalizeFailed: {
-      tags: ['paymentAtRisk'],
+      tags: ['paymentAtRisk', 'seatsLocked', 'fieldsLocked'],
       on: {
         ORDER_RETRY_CLICKED: { target: 'finalizing' },
       },
     },
     /** The page opened with a pending payment: finalize it (paid → success; not paid → a fresh checkout). */
     resuming: {
-      tags: ['paymentAtRisk'],
+      tags: ['paymentAtRisk', 'seatsLocked', 'fieldsLocked'],
       invoke: {
         src: 'finalizeSubscription',
         input: ({ context }) => finalizeInput(context),
         onDone: [
           {
-            guard: 'finalizeSucceeded',
+            guard: { type: 'finalizeSucceeded', params: ({ event }) => event.output },
             target: 'success',
-            actions: ['storePaymentRecord', 'rememberPurchase', 'forgetPendingPayment', 'announcePaymentCompleted'],
+            actions: [
+              { type: 'storePaymentRecord', params: ({ event }) => event.output },
+              'rememberPurchase',
+              'forgetPendingPayment',
+              { type: 'announcePaymentCompleted', params: ({ event }) => event.output },
+            ],
           },
           { target: 'resumeFailed' },
         ],
         onError: [
-          { guard: 'resumedPaymentNotTaken', target: 'init', actions: 'forgetPendingPayment' },
+          {
+            guard: { type: 'resumedPaymentNotTaken', params: ({ event }) => ({ error: event.error }) },
+            target: 'init',
+            actions: 'forgetPendingPayment',
+          },
           { target: 'resumeFailed' },
         ],
       },
     },
     /** The resumed payment could not be checked (network, server): the buyer retries; nothing is paid again. */
     resumeFailed: {
-      tags: ['paymentAtRisk'],
+      tags: ['paymentAtRisk', 'seatsLocked', 'fieldsLocked'],
       on: {
         ORDER_RETRY_CLICKED: { target: 'resuming' },
       },
     },
     success: {
+      tags: ['processing', 'seatsLocked', 'fieldsLocked'],
       type: 'final',
     },
   },

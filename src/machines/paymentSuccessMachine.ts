@@ -46,9 +46,8 @@ export type PaymentSuccessEmitted =
 
 const FIELD_LABELS: Record<CredentialField, 'Email' | 'Password'> = { email: 'Email', password: 'Password' };
 
-function outputOf<T>(event: unknown): T {
-  return (event as { output: T }).output;
-}
+/** What a state says to the page: `loading` the record is being read or finalized; `unreadable` it could not be. */
+export type PaymentSuccessTag = 'loading' | 'unreadable';
 
 export const paymentSuccessMachine = setup({
   types: {
@@ -56,6 +55,7 @@ export const paymentSuccessMachine = setup({
     input: {} as PaymentSuccessInput | undefined,
     events: {} as PaymentSuccessEvent,
     emitted: {} as PaymentSuccessEmitted,
+    tags: {} as PaymentSuccessTag,
   },
   actors: {
     loadPaymentRecord: fromPromise<PaymentRecordReading>(async () => readPaymentRecord()),
@@ -64,20 +64,15 @@ export const paymentSuccessMachine = setup({
     resolveSuccessSiteUrl: fromPromise<string, { token: string }>(({ input }) => resolveSuccessSiteUrl(input.token)),
   },
   guards: {
-    recordFound: ({ event }) => outputOf<PaymentRecordReading>(event).kind === 'found',
-    recordCorrupt: ({ event }) => outputOf<PaymentRecordReading>(event).kind === 'corrupt',
+    recordFound: (_, reading: PaymentRecordReading) => reading.kind === 'found',
+    recordCorrupt: (_, reading: PaymentRecordReading) => reading.kind === 'corrupt',
     returnedFromRedirect: ({ context }) => context.paymentReturn !== null,
     hasToken: ({ context }) => typeof context.record?.token === 'string' && context.record.token.length > 0,
   },
   actions: {
-    assignRecord: assign({
-      record: ({ event }) => {
-        const reading = outputOf<PaymentRecordReading>(event);
-        return reading.kind === 'found' ? reading.record : null;
-      },
-    }),
-    assignReturnedRecord: assign({ record: ({ event }) => outputOf<PaymentSuccessRecord>(event) }),
-    storeReturnedRecord: ({ event }) => savePaymentRecord(outputOf<PaymentSuccessRecord>(event)),
+    assignRecord: assign((_, reading: PaymentRecordReading) => ({ record: reading.kind === 'found' ? reading.record : null })),
+    assignReturnedRecord: assign((_, record: PaymentSuccessRecord) => ({ record })),
+    storeReturnedRecord: (_, record: PaymentSuccessRecord) => savePaymentRecord(record),
     assignCopyField: assign({
       copyField: ({ event }) => (event.type === 'COPY_CLICKED' ? event.field : 'email'),
     }),
@@ -88,7 +83,7 @@ export const paymentSuccessMachine = setup({
     notifyCopied: emit(({ context }) => ({ type: 'toast' as const, toast: TOASTS.copied(FIELD_LABELS[context.copyField]) })),
     notifyCopyFailed: emit({ type: 'toast', toast: TOASTS.copyFailed }),
     notifyRedirectFailed: emit({ type: 'toast', toast: TOASTS.redirectFailed }),
-    requestRedirect: emit(({ event }) => ({ type: 'redirectRequested' as const, url: outputOf<string>(event) })),
+    requestRedirect: emit((_, { url }: { url: string }) => ({ type: 'redirectRequested' as const, url })),
     announcePaymentReturnConsumed: emit({ type: 'paymentReturnConsumed' }),
   },
 }).createMachine({
@@ -97,11 +92,16 @@ export const paymentSuccessMachine = setup({
   initial: 'loading',
   states: {
     loading: {
+      tags: ['loading'],
       invoke: {
         src: 'loadPaymentRecord',
         onDone: [
-          { guard: 'recordFound', target: 'ready', actions: 'assignRecord' },
-          { guard: 'recordCorrupt', target: 'corrupt', actions: 'notifyLoadFailed' },
+          {
+            guard: { type: 'recordFound', params: ({ event }) => event.output },
+            target: 'ready',
+            actions: { type: 'assignRecord', params: ({ event }) => event.output },
+          },
+          { guard: { type: 'recordCorrupt', params: ({ event }) => event.output }, target: 'corrupt', actions: 'notifyLoadFailed' },
           { guard: 'returnedFromRedirect', target: 'finalizingReturn' },
           { target: 'noData', actions: 'notifyNoPaymentData' },
         ],
@@ -109,16 +109,24 @@ export const paymentSuccessMachine = setup({
       },
     },
     finalizingReturn: {
+      tags: ['loading'],
       invoke: {
         src: 'finalizeFromPaymentReturn',
         input: ({ context }) => context.paymentReturn!,
-        onDone: { target: 'ready', actions: ['storeReturnedRecord', 'assignReturnedRecord', 'announcePaymentReturnConsumed'] },
+        onDone: {
+          target: 'ready',
+          actions: [
+            { type: 'storeReturnedRecord', params: ({ event }) => event.output },
+            { type: 'assignReturnedRecord', params: ({ event }) => event.output },
+            'announcePaymentReturnConsumed',
+          ],
+        },
         onError: { target: 'returnFailed', actions: 'notifyLoadFailed' },
       },
     },
     noData: {},
-    corrupt: {},
-    returnFailed: {},
+    corrupt: { tags: ['unreadable'] },
+    returnFailed: { tags: ['unreadable'] },
     ready: {
       initial: 'viewing',
       on: {
@@ -144,7 +152,10 @@ export const paymentSuccessMachine = setup({
       invoke: {
         src: 'resolveSuccessSiteUrl',
         input: ({ context }) => ({ token: context.record!.token }),
-        onDone: { target: 'redirected', actions: ['clearStoredRecord', 'requestRedirect'] },
+        onDone: {
+          target: 'redirected',
+          actions: ['clearStoredRecord', { type: 'requestRedirect', params: ({ event }) => ({ url: event.output }) }],
+        },
         onError: { target: 'ready', actions: 'notifyRedirectFailed' },
       },
     },

@@ -1,6 +1,6 @@
 /**
- * What the checkout views read from the statechart's snapshot. Display only: every rule is the machine's
- * (guards via `snapshot.can`) or the domain's.
+ * What the checkout views read from the statechart's snapshot. Display only: every rule is the machine's (its
+ * states' tags, its guards via `snapshot.can`) or the domain's.
  */
 import type { SnapshotFrom } from 'xstate';
 import type { checkoutMachine } from '../../machines/checkoutMachine';
@@ -18,8 +18,7 @@ export const selectInitFailed = (snapshot: CheckoutSnapshot) => snapshot.matches
 export const selectUpdating = (snapshot: CheckoutSnapshot) => snapshot.matches('updating');
 
 /** The order is being paid or finalized (spec: "busy"), or has just succeeded. */
-export const selectProcessing = (snapshot: CheckoutSnapshot) =>
-  snapshot.matches('submitting') || snapshot.matches('finalizing') || snapshot.matches('success');
+export const selectProcessing = (snapshot: CheckoutSnapshot) => snapshot.hasTag('processing');
 
 /** The card was charged (or may have been) and the order is not finalized yet: leaving asks first. */
 export const selectPaymentAtRisk = (snapshot: CheckoutSnapshot) => snapshot.hasTag('paymentAtRisk');
@@ -34,17 +33,14 @@ export const selectResume = (snapshot: CheckoutSnapshot): 'checking' | 'failed' 
 export const selectRecentPurchase = (snapshot: CheckoutSnapshot) => snapshot.context.recentPurchase;
 
 /** Name and email are locked while the order is processed and once the card payment went through. */
-export const selectFieldsLocked = (snapshot: CheckoutSnapshot) => selectProcessing(snapshot) || snapshot.context.paymentAccepted;
+export const selectFieldsLocked = (snapshot: CheckoutSnapshot) => snapshot.hasTag('fieldsLocked');
 
 /** Seat buttons are locked while updating, while the order is processed, and once the payment went through. */
-const seatsLocked = (snapshot: CheckoutSnapshot) =>
-  selectUpdating(snapshot) || selectProcessing(snapshot) || snapshot.context.paymentAccepted;
-
 export const selectCanAddSeat = (snapshot: CheckoutSnapshot) =>
-  !seatsLocked(snapshot) && snapshot.can({ type: 'SEAT_ADDED' });
+  !snapshot.hasTag('seatsLocked') && snapshot.can({ type: 'SEAT_ADDED' });
 
 export const selectCanRemoveSeat = (snapshot: CheckoutSnapshot) =>
-  !seatsLocked(snapshot) && snapshot.can({ type: 'SEAT_REMOVED' });
+  !snapshot.hasTag('seatsLocked') && snapshot.can({ type: 'SEAT_REMOVED' });
 
 /** The payment form's identity: re-created when the client secret or the update counter changes (spec §4). */
 export const selectPaymentFormKey = (snapshot: CheckoutSnapshot) =>

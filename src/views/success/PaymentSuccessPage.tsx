@@ -50,13 +50,9 @@ function usePaymentSuccessEvents(redirect: (url: string) => void): void {
 
 function PaymentSuccessContent({ redirect }: { redirect: (url: string) => void }) {
   usePaymentSuccessEvents(redirect);
-  const loading = PaymentSuccessActor.useSelector(
-    (snapshot) => snapshot.matches('loading') || snapshot.matches('finalizingReturn'),
-  );
+  const loading = PaymentSuccessActor.useSelector((snapshot) => snapshot.hasTag('loading'));
   const record = PaymentSuccessActor.useSelector((snapshot) => snapshot.context.record);
-  const unreadable = PaymentSuccessActor.useSelector(
-    (snapshot) => snapshot.matches('corrupt') || snapshot.matches('returnFailed'),
-  );
+  const unreadable = PaymentSuccessActor.useSelector((snapshot) => snapshot.hasTag('unreadable'));
 
   return (
     <Page>
