@@ -3,7 +3,8 @@
  * sandbox routes, the way Stripe's confirmPayment does (a card that asks for authentication shows a challenge).
  */
 import { ApiError, requestJson } from '../api/client';
-import { firstCardError, parseExpiry, digitsOf, validateCard, type CardFormValues } from './cardValidation';
+import { digitsOf } from '../domain/cardRules';
+import { firstCardError, parseExpiry, validateCard, type CardFormValues } from './cardValidation';
 import { DEFAULT_PAYMENT_ERROR, type PaymentConfirmation, type PaymentGateway } from './gateway';
 
 /** What the buyer chose on the authentication challenge. */

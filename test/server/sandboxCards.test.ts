@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkSandboxCard, passesLuhn, TEST_CARDS_ONLY, type SandboxCard } from '../../server/payments/sandboxCards';
+import { passesLuhn } from '../../src/domain/cardRules';
+import { checkSandboxCard, TEST_CARDS_ONLY, type SandboxCard } from '../../server/payments/sandboxCards';
 
 const now = new Date('2026-06-15T12:00:00Z');
 const card = (overrides: Partial<SandboxCard> = {}): SandboxCard => ({
@@ -28,12 +29,13 @@ describe('sandbox card rules', () => {
 
   it.each([
     [{ number: '4242424242424241' }, 'Your card number is invalid.'],
-    [{ number: '4242' }, 'Your card number is invalid.'],
+    [{ number: '4242' }, 'Your card number is incomplete.'],
     [{ expMonth: 5, expYear: 2026 }, "Your card's expiration date is in the past."],
     [{ expMonth: 12, expYear: 25 }, "Your card's expiration date is in the past."],
-    [{ expYear: 1999 }, "Your card's expiration date is invalid."],
-    [{ cvc: '12' }, "Your card's security code is invalid."],
-    [{ cvc: '12a' }, "Your card's security code is invalid."],
+    [{ expYear: 1999 }, "Your card's expiration date is in the past."],
+    [{ expMonth: 13 }, "Your card's expiration month is invalid."],
+    [{ cvc: '12' }, "Your card's security code is incomplete."],
+    [{ cvc: '12a' }, "Your card's security code is incomplete."],
   ])('refuses %j', (overrides, message) => {
     expect(checkSandboxCard(card(overrides), now)).toEqual({ ok: false, message });
   });

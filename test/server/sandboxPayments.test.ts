@@ -120,7 +120,7 @@ describe.each(DATABASES)('sandbox payment confirmation on %s', (kind) => {
     ['a real card', { number: '5555 5555 5555 4444' }, 'Sandbox mode accepts test cards only.'],
     ['a number failing Luhn', { number: '4242 4242 4242 4241' }, 'Your card number is invalid.'],
     ['a past expiry', { expMonth: 1, expYear: 2020 }, "Your card's expiration date is in the past."],
-    ['a two-digit CVC', { cvc: '12' }, "Your card's security code is invalid."],
+    ['a two-digit CVC', { cvc: '12' }, "Your card's security code is incomplete."],
     ['letters in the number', { number: '4242-4242-4242-4242' }, undefined],
     ['a month 13', { expMonth: 13 }, undefined],
     ['an extra card field', { holder: 'Ada' }, undefined],
