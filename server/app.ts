@@ -29,7 +29,7 @@ import { sandboxAuthenticateRoute } from './routes/sandboxAuthenticate';
 import { sandboxConfirmRoute } from './routes/sandboxConfirm';
 import { updateIntentRoute } from './routes/updateIntent';
 
-export interface AppOptions {
+interface AppOptions {
   config: Config;
   db: Database;
   provider: PaymentProvider;
@@ -45,7 +45,7 @@ export interface AppOptions {
  * Fields whose values never reach a log line, wherever a log object carries them: client secrets, passwords,
  * hand-off tokens, credentials headers (pino `redact`). Bodies are not logged at all.
  */
-export const REDACTED_LOG_PATHS = [
+const REDACTED_LOG_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
   '*.clientSecret',

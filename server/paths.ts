@@ -15,7 +15,7 @@ function findProjectRoot(from: string): string {
 }
 
 /** The project root (the folder holding package.json). */
-export const PROJECT_ROOT = findProjectRoot(dirname(fileURLToPath(import.meta.url)));
+const PROJECT_ROOT = findProjectRoot(dirname(fileURLToPath(import.meta.url)));
 
 /** The built SPA (`vite build`). */
 export const DIST_DIR = join(PROJECT_ROOT, 'dist');

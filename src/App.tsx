@@ -4,7 +4,7 @@ import { NotFoundPage } from './views/NotFoundPage';
 import { RedirectToHomePage } from './views/RedirectToHomePage';
 import { PaymentSuccessPage, type PaymentSuccessPageProps } from './views/success/PaymentSuccessPage';
 
-export interface AppProps {
+interface AppProps {
   /** Passed to the checkout page (tests replace the machine's server actors). */
   checkout?: CheckoutPageProps;
   /** Passed to the success page. */

@@ -96,7 +96,7 @@ function mermaid(machine: AnyStateMachine): string {
 }
 
 /** The event types a machine handles (not the internal after/done/error ones). */
-export function eventTypes(machine: AnyStateMachine): string[] {
+function eventTypes(machine: AnyStateMachine): string[] {
   const types = new Set<string>();
   for (const node of allNodes(machine.root)) {
     for (const eventType of node.transitions.keys()) {

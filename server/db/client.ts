@@ -37,7 +37,7 @@ const migrationsFolder = MIGRATIONS_DIR;
 const MIGRATION_LOCK_ID = 724_311_905;
 
 /** Called when an idle PostgreSQL connection fails (server restart, network cut); the pool replaces it. */
-export type ConnectionErrorListener = (error: Error) => void;
+type ConnectionErrorListener = (error: Error) => void;
 
 const reportToConsole: ConnectionErrorListener = (error) =>
   console.error('PostgreSQL connection error (the pool will reconnect):', error.message);

@@ -5,7 +5,7 @@
 import type { Outcome, Refusal } from '../orders/outcome';
 import { CHECKOUT_ERRORS, HttpError } from './httpError';
 
-export const REFUSAL_REPLIES: Readonly<Record<Refusal, { status: number; message: string }>> = {
+const REFUSAL_REPLIES: Readonly<Record<Refusal, { status: number; message: string }>> = {
   unknown_checkout: { status: 404, message: CHECKOUT_ERRORS.unknownCheckout },
   checkout_changed: { status: 409, message: CHECKOUT_ERRORS.checkoutChanged },
   seats_being_updated: { status: 409, message: CHECKOUT_ERRORS.seatsBeingUpdated },

@@ -21,12 +21,12 @@ const STRIPE_HOSTS = {
 } as const;
 
 /** The Permissions-Policy value for `provider`. */
-export function permissionsPolicy(provider: ProviderName): string {
+function permissionsPolicy(provider: ProviderName): string {
   const payment = provider === 'stripe' ? 'payment=("https://js.stripe.com")' : 'payment=()';
   return ['camera=()', 'microphone=()', 'geolocation=()', 'usb=()', 'accelerometer=()', 'gyroscope=()', 'magnetometer=()', payment].join(', ');
 }
 
-export interface SecurityHeaderOptions {
+interface SecurityHeaderOptions {
   /** PUBLIC_URL when set. */
   publicUrl: string | undefined;
   provider: ProviderName;

@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
-export const SLOW_REQUEST_ERROR = 'The request took too long to arrive.';
+const SLOW_REQUEST_ERROR = 'The request took too long to arrive.';
 
 /** Installs the bound on `app` (every route, the webhook included). */
 export function boundRequestArrival(app: FastifyInstance, timeoutMs: number): void {

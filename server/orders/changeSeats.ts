@@ -19,7 +19,7 @@ import { findOrder, type Order, type OrderContext } from './orderContext';
 import { outcomeOf, refuse, type Outcome } from './outcome';
 import { callProvider } from './providerCall';
 
-export interface ChangeSeatsInput {
+interface ChangeSeatsInput {
   transactionId: string;
   subscriptionId: string;
   subscriptionItemId: string;

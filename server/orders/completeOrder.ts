@@ -29,7 +29,7 @@ export interface VerifiedPayment {
 }
 
 /** New credentials, prepared before the transaction opens (hashing is slow); used only if none are live. */
-export interface NewCredentials {
+interface NewCredentials {
   password: string;
   /** argon2id hash of `password` (server/security/password.ts). */
   passwordHash: string;
@@ -40,7 +40,7 @@ export interface NewCredentials {
   ttlMinutes: number;
 }
 
-export interface CompleteOrderInput {
+interface CompleteOrderInput {
   transactionId: string;
   verified: VerifiedPayment;
   /** The buyer as first recorded; a repeat keeps the details recorded first. */
@@ -50,12 +50,12 @@ export interface CompleteOrderInput {
 }
 
 /** The password and hand-off token the buyer is given. */
-export interface HandedCredentials {
+interface HandedCredentials {
   password: string;
   token: string;
 }
 
-export type CompleteOrderResult =
+type CompleteOrderResult =
   | {
       kind: 'completed';
       order: Order;

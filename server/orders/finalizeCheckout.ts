@@ -17,7 +17,7 @@ import { outcomeOf, refuse, type Outcome } from './outcome';
 import { callProvider } from './providerCall';
 import { recordBuyerOnCustomer } from './recordBuyer';
 
-export interface FinalizeInput {
+interface FinalizeInput {
   transactionId: string;
   subscriptionId: string;
   customerId: string;

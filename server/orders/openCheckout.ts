@@ -11,7 +11,7 @@ import type { OrderContext } from './orderContext';
 import { outcomeOf, type Outcome } from './outcome';
 import { callProvider } from './providerCall';
 
-export interface OpenCheckoutInput {
+interface OpenCheckoutInput {
   /** Seats, an integer from 1 to MAX_SEATS (checked by the route schema). */
   quantity: number;
   affiliateId: string;

@@ -18,7 +18,7 @@ export interface Buyer {
 const NAME_MAX = 200;
 
 /** `payment`'s billing details as a Buyer; null when the email is missing or invalid or the name is blank. */
-export function buyerFromPayment(payment: PaymentBuyer | null): Buyer | null {
+function buyerFromPayment(payment: PaymentBuyer | null): Buyer | null {
   const email = payment?.email?.trim() ?? '';
   const name = payment?.name?.trim().slice(0, NAME_MAX) ?? '';
   return EMAIL_PATTERN.test(email) && name ? { email, name } : null;

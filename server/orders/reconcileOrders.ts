@@ -18,7 +18,7 @@ import type { OrderContext } from './orderContext';
 import { deleteExpiredRecords, type RetentionReport } from './retention';
 
 /** What one sweep did: orders asked about, completed, cancelled, failed (provider or database error), wiped. */
-export interface ReconcileReport {
+interface ReconcileReport {
   checked: number;
   completed: number;
   cancelled: number;
@@ -28,7 +28,7 @@ export interface ReconcileReport {
   deleted: RetentionReport;
 }
 
-export interface ReconcileOptions {
+interface ReconcileOptions {
   /** Most open orders asked about in one run. */
   batchSize?: number;
   /** Open orders older than this are no longer asked about (hours). */

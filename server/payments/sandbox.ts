@@ -2,7 +2,7 @@
  * The sandbox payment provider (architecture.md, "Payment providers"): the Stripe flow, offline, kept in the
  * sandbox_* tables so that any server process can serve any call. Ids look like Stripe's with a sandbox marker
  * (cus_sbx_…, sub_sbx_…, si_sbx_…, pi_sbx_…). The buyer pays through the sandbox confirmation routes
- * (server/routes/sandboxPayments.ts, rules in ./sandboxIntents.ts). Money is integer cents.
+ * (server/routes/sandboxConfirm.ts and sandboxAuthenticate.ts, rules in ./sandboxIntents.ts). Money is integer cents.
  */
 import { and, eq, ne } from 'drizzle-orm';
 import { monthlyTotalCents } from '../../src/domain/pricing';
@@ -12,7 +12,7 @@ import { randomAlphanumeric } from '../security/randomText';
 import type { InvoiceState, PaymentProvider, SubscriptionPayment, SubscriptionState } from './provider';
 
 /** A request the sandbox refuses, as Stripe would (unknown id, idempotency key reused with other parameters). */
-export class SandboxError extends Error {
+class SandboxError extends Error {
   override name = 'SandboxError';
 }
 

@@ -12,7 +12,7 @@ export type { SandboxCard };
 export type TestCardBehaviour = 'succeeds' | 'declined' | 'insufficient_funds' | 'requires_authentication';
 
 /** The four test cards the sandbox accepts; every other number is refused. */
-export const TEST_CARDS: Readonly<Record<string, TestCardBehaviour>> = {
+const TEST_CARDS: Readonly<Record<string, TestCardBehaviour>> = {
   '4242424242424242': 'succeeds',
   '4000000000000002': 'declined',
   '4000000000009995': 'insufficient_funds',
@@ -22,7 +22,7 @@ export const TEST_CARDS: Readonly<Record<string, TestCardBehaviour>> = {
 /** The refusal for a well-formed card that is not one of TEST_CARDS. */
 export const TEST_CARDS_ONLY = 'Sandbox mode accepts test cards only.';
 
-export type CardCheck =
+type CardCheck =
   | { ok: true; behaviour: TestCardBehaviour; last4: string }
   | { ok: false; message: string };
 

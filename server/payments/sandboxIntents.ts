@@ -28,7 +28,7 @@ export type IntentOutcome =
   | { kind: 'not_awaiting_authentication' };
 
 /** Stripe's decline messages for the sandbox's failing cards. */
-export const DECLINES = {
+const DECLINES = {
   declined: 'Your card was declined.',
   insufficient_funds: 'Your card has insufficient funds.',
   authentication:
@@ -45,7 +45,7 @@ const paidIntentColumns = {
  * Refused confirmations one checkout may have (all its subscriptions together, so a seat change does not reset
  * the count); then its intent is closed and the buyer must start a new checkout. Bounds card testing.
  */
-export const MAX_FAILED_ATTEMPTS = 3;
+const MAX_FAILED_ATTEMPTS = 3;
 
 /** The refused confirmations of the checkout the updated row belongs to (SQL, for UPDATE … WHERE). */
 const checkoutFailedAttempts = sql`(select coalesce(sum(attempts.failed_attempts), 0) from sandbox_subscriptions attempts where attempts.transaction_id = sandbox_subscriptions.transaction_id)`;

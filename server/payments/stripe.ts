@@ -30,7 +30,7 @@ import { createStripeClient } from './stripeClient';
 import { isResourceMissing, StripeProviderError, toProviderError } from './stripeErrors';
 
 /** What the Stripe provider needs; plain values, so it does not depend on the server's Config. */
-export interface StripeProviderOptions {
+interface StripeProviderOptions {
   secretKey: string;
   /** Another API address (stripe-mock, a test double), e.g. http://127.0.0.1:12111. */
   apiBase?: string;
@@ -85,7 +85,7 @@ function idOf(value: string | { id: string }): string {
 }
 
 /** The PaymentIntent id inside a client secret: `pi_123_secret_456` → `pi_123`. */
-export function paymentIntentIdFromClientSecret(clientSecret: string): string | null {
+function paymentIntentIdFromClientSecret(clientSecret: string): string | null {
   return /^(pi_[A-Za-z0-9]+)_secret_/.exec(clientSecret)?.[1] ?? null;
 }
 

@@ -17,13 +17,13 @@ export const STRIPE_PRODUCT_ID = 'prod_chiro_ai_training';
 export const DEFAULT_PRICE_LOOKUP_KEY = 'chiro_ai_training_monthly';
 
 /** The Price's currency (ISO code, lower case, as Stripe writes it). */
-export const PRICE_CURRENCY = 'usd';
+const PRICE_CURRENCY = 'usd';
 
 /** The Price bills once a month. */
-export const PRICE_INTERVAL = 'month';
+const PRICE_INTERVAL = 'month';
 
 /** One graduated tier: seats up to and including `up_to` cost `unit_amount` cents each. */
-export interface SeatTier {
+interface SeatTier {
   up_to: number | 'inf';
   unit_amount: number;
 }

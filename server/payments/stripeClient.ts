@@ -23,13 +23,13 @@ export const STRIPE_API_VERSION: Stripe.LatestApiVersion = '2026-10-28.endive';
 export const APP_VERSION = '0.1.0';
 
 /** How this application names itself to Stripe (stripe-node `appInfo`). */
-export const STRIPE_APP_INFO = { name: 'referral-checkout', version: APP_VERSION } as const;
+const STRIPE_APP_INFO = { name: 'referral-checkout', version: APP_VERSION } as const;
 
 /** Automatic retries of one request (connection errors, 409, 5xx, `Stripe-Should-Retry: true`). */
 export const STRIPE_MAX_NETWORK_RETRIES = 2;
 
 /** Where the SDK sends requests, as its `host`, `port` and `protocol` options. */
-export interface StripeApiAddress {
+interface StripeApiAddress {
   host: string;
   port: number;
   protocol: 'http' | 'https';
@@ -59,7 +59,7 @@ export function parseStripeApiBase(apiBase: string): StripeApiAddress {
 }
 
 /** What the client needs: the secret key and, optionally, another API address (stripe-mock, a test double). */
-export interface StripeClientOptions {
+interface StripeClientOptions {
   secretKey: string;
   apiBase?: string;
 }

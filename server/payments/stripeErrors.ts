@@ -15,10 +15,10 @@ import Stripe from 'stripe';
  * - `conflict`: an idempotency key was reused with different parameters, or is still in use.
  * - `unexpected`: Stripe answered with a shape the adapter cannot read.
  */
-export type StripeFailureKind = 'unavailable' | 'misconfigured' | 'rejected' | 'conflict' | 'unexpected';
+type StripeFailureKind = 'unavailable' | 'misconfigured' | 'rejected' | 'conflict' | 'unexpected';
 
 /** The traceable parts of a Stripe error: safe to log, not meant for the browser. */
-export interface StripeErrorTrace {
+interface StripeErrorTrace {
   type: string;
   code: string | undefined;
   statusCode: number | undefined;

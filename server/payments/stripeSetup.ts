@@ -12,7 +12,7 @@ import { priceCreateParams, priceDifferences, productCreateParams, STRIPE_PRODUC
 import { isResourceMissing } from './stripeErrors';
 
 /** What setup found or made. */
-export interface CatalogueSetup {
+interface CatalogueSetup {
   productId: string;
   priceId: string;
   createdProduct: boolean;
@@ -70,7 +70,7 @@ export async function ensureStripeCatalogue(stripe: Stripe, lookupKey: string): 
 }
 
 /** What setup found or made of the webhook endpoint. */
-export interface WebhookEndpointSetup {
+interface WebhookEndpointSetup {
   endpointId: string;
   /** 'created' (its signing secret is in `secret`, shown once), 'updated' (events set), or 'unchanged'. */
   outcome: 'created' | 'updated' | 'unchanged';

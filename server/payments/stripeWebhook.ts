@@ -52,7 +52,7 @@ export function verifyStripeEvent(
 }
 
 /** Stripe's default tolerance between signing and verifying, in seconds, applied both ways. */
-export const SIGNATURE_TOLERANCE_SECONDS = 300;
+const SIGNATURE_TOLERANCE_SECONDS = 300;
 
 type UnknownRecord = Record<string, unknown>;
 

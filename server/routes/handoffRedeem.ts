@@ -11,7 +11,7 @@ import type { OrderServices } from '../orders/orderContext';
 import { redeemHandoff } from '../orders/redeemHandoff';
 import { secretsMatch } from '../security/secretCompare';
 
-export const HANDOFF_ERRORS = {
+const HANDOFF_ERRORS = {
   notConfigured: 'Hand-off redemption is not configured.',
   badKey: 'A valid API key is required.',
   unusable: 'This hand-off token is invalid, expired or already used.',

@@ -8,7 +8,7 @@ import { HttpError } from '../http/httpError';
 import type { OrderServices } from '../orders/orderContext';
 import type { WebhookStatus } from './stripeWebhook';
 
-export interface HealthOptions extends OrderServices {
+interface HealthOptions extends OrderServices {
   /** Filled by the Stripe webhook route, when it is registered. */
   webhookStatus: WebhookStatus;
 }

@@ -17,7 +17,7 @@ import type { OrderServices } from '../orders/orderContext';
 import { STRIPE_API_VERSION } from '../payments/stripeClient';
 import { readStripeEvent, verifyStripeEvent, WebhookSignatureError } from '../payments/stripeWebhook';
 
-export interface StripeWebhookOptions extends OrderServices {
+interface StripeWebhookOptions extends OrderServices {
   /** The endpoint's signing secret, `whsec_…` (STRIPE_WEBHOOK_SECRET). */
   webhookSecret: string;
   /** Where this route reports the API version of the events it receives (GET /healthz shows it). */

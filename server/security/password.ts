@@ -11,13 +11,13 @@ import { hash, type Algorithm } from '@node-rs/argon2';
 import { randomAlphanumeric } from './randomText';
 
 /** Length of a generated password: 20 × log2(62) ≈ 119 bits. */
-export const PASSWORD_LENGTH = 20;
+const PASSWORD_LENGTH = 20;
 
 /** @node-rs/argon2's Algorithm.Argon2id (a const enum, which isolatedModules cannot read). */
 const ARGON2ID = 2 as Algorithm;
 
 /** argon2id parameters for high-entropy generated secrets: 1 MiB, one pass (0.8 ms on this machine). */
-export const GENERATED_PASSWORD_HASH = { algorithm: ARGON2ID, memoryCost: 1024, timeCost: 1, parallelism: 1 } as const;
+const GENERATED_PASSWORD_HASH = { algorithm: ARGON2ID, memoryCost: 1024, timeCost: 1, parallelism: 1 } as const;
 
 /** A fresh random password of PASSWORD_LENGTH letters and digits. */
 export function generatePassword(): string {

@@ -2,7 +2,7 @@
 import { randomInt } from 'node:crypto';
 
 /** The 62 letters and digits, A–Z, a–z, 0–9. */
-export const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 /** `length` characters drawn uniformly from ALPHANUMERIC (crypto.randomInt has no modulo bias). */
 export function randomAlphanumeric(length: number): string {

@@ -19,7 +19,7 @@ export function isLocalHostname(hostname: string): boolean {
   );
 }
 
-export interface AddressPair {
+interface AddressPair {
   /** Used when the page's host is local. */
   local: string;
   /** Used otherwise. */

@@ -17,7 +17,7 @@ export class ApiError extends Error {
 }
 
 /** API base address for this page: same origin unless VITE_API_BASE_LOCAL / VITE_API_BASE_PRODUCTION are set. */
-export function apiBaseAddress(hostname: string = globalThis.location?.hostname ?? 'localhost'): string {
+function apiBaseAddress(hostname: string = globalThis.location?.hostname ?? 'localhost'): string {
   return pickBaseAddress(hostname, {
     local: import.meta.env.VITE_API_BASE_LOCAL ?? '',
     production: import.meta.env.VITE_API_BASE_PRODUCTION ?? '',

@@ -1,5 +1,5 @@
 /**
- * The redirect return (issue 4 item 8; docs/decisions/0005-orders-survive-closed-tabs.md). When 3-D Secure
+ * The redirect return (docs/decisions/0005-orders-survive-closed-tabs.md). When 3-D Secure
  * sends the buyer away, Stripe.js brings them back to the return_url, /payment-success, with
  * `payment_intent`, `payment_intent_client_secret` and `redirect_status` appended to the query (Stripe docs,
  * "confirmPayment" return_url; stripe-samples/accept-a-payment reads them the same way). The page then has no

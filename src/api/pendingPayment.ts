@@ -35,7 +35,7 @@ export const PENDING_PAYMENT_KEY = 'pendingPayment';
 export const RECENT_PURCHASE_KEY = 'recentPurchase';
 
 /** How long either record counts: 24 hours, in ms. */
-export const REMEMBERED_FOR_MS = 24 * 60 * 60 * 1000;
+const REMEMBERED_FOR_MS = 24 * 60 * 60 * 1000;
 
 type Store = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 

@@ -6,7 +6,7 @@ import { pickBaseAddress } from './baseAddress';
 import { fetchPublicConfig } from './checkoutApi';
 
 /** The URL to send the buyer to: `{success site}/?token={token}` for the page's `hostname`. */
-export function successSiteUrl(base: string, token: string): string {
+function successSiteUrl(base: string, token: string): string {
   return `${base}/?token=${encodeURIComponent(token)}`;
 }
 

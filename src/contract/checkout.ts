@@ -53,12 +53,12 @@ export const FinalizeRequest = Type.Object(
 export type FinalizeRequest = Static<typeof FinalizeRequest>;
 
 /** The buyer's generated credentials (spec §3). */
-export const LoginDetails = Type.Object({
+const LoginDetails = Type.Object({
   email: Type.String(),
   password: Type.String(),
   productPurchased: Type.String(),
 });
-export type LoginDetails = Static<typeof LoginDetails>;
+type LoginDetails = Static<typeof LoginDetails>;
 
 /** The answer to call 3 (spec §3). `token` is the single-use hand-off token for the success site. */
 export const FinalizeResponse = Type.Object({

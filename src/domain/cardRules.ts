@@ -19,7 +19,7 @@ export const CARD_ERROR_MESSAGES = {
   postalCodeIncomplete: 'Your postal code is incomplete.',
 } as const;
 
-export const MIN_CARD_DIGITS = 12;
+const MIN_CARD_DIGITS = 12;
 export const MAX_CARD_DIGITS = 19;
 
 /** Only the digits of `text`. */

@@ -16,7 +16,7 @@ export type FieldErrors = Partial<Record<CheckoutField, string>>;
 /** Spec §5: some text, '@', some text, a dot, some text; no spaces. */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export const FIELD_ERROR_MESSAGES = {
+const FIELD_ERROR_MESSAGES = {
   firstNameRequired: 'First name is required',
   lastNameRequired: 'Last name is required',
   emailRequired: 'Email is required',

@@ -48,7 +48,7 @@ export const TIMINGS = {
 
 /** Confetti pieces, and the seat count that triggers them (spec §9: "50 pieces, 4 s, at exactly 2 seats"). */
 export const CONFETTI_PIECES = 50;
-export const CONFETTI_SEAT_COUNT = 2;
+const CONFETTI_SEAT_COUNT = 2;
 
 export interface CheckoutInput {
   /** The referrer's short label (spec §3 affiliate_id). */
@@ -63,7 +63,7 @@ export interface CheckoutInput {
   recentPurchase?: RecentPurchase | null;
 }
 
-export interface CheckoutContext extends CheckoutInput {
+interface CheckoutContext extends CheckoutInput {
   /** The count the buyer sees and edits; drives the page total at once (spec §4). */
   pendingSeats: number;
   /** The count the server last confirmed. */
@@ -89,7 +89,7 @@ export interface CheckoutContext extends CheckoutInput {
   paymentAccepted: boolean;
 }
 
-export type CheckoutEvent =
+type CheckoutEvent =
   | { type: 'SEAT_ADDED' }
   | { type: 'SEAT_REMOVED' }
   | { type: 'FIELD_CHANGED'; field: CheckoutField; value: string }
@@ -113,7 +113,7 @@ export type CheckoutEmitted =
  * "busy"); `seatsLocked` the seat buttons are off; `fieldsLocked` name and email are read-only (what was paid is
  * what is finalized); `paymentAtRisk` the card was or may have been charged and the order is not finalized yet.
  */
-export type CheckoutTag = 'processing' | 'seatsLocked' | 'fieldsLocked' | 'paymentAtRisk';
+type CheckoutTag = 'processing' | 'seatsLocked' | 'fieldsLocked' | 'paymentAtRisk';
 
 /** Input of the confirmPayment actor. */
 export interface ConfirmPaymentActorInput {

@@ -1,7 +1,7 @@
 /**
  * The success-page statechart (spec §2 "Payment-success page", §4 "Success page", §8 toasts): reads the stored
  * payment record, shows it, copies credentials, and hands the buyer on to the success site with the token.
- * After a 3-D Secure redirect return (issue 4 item 8) there is no stored record: the address's PaymentIntent
+ * After a 3-D Secure redirect return there is no stored record: the address's PaymentIntent
  * parameters, given as input, finalize the order and the answer is stored as the record.
  * No DOM here: storage, clipboard and navigation are invoked actors or emitted events; the page passes the
  * address's query string as input.
@@ -23,18 +23,18 @@ import { TOASTS, type ToastMessage } from './toasts';
 export type CredentialField = 'email' | 'password';
 
 /** The page's query string (`location.search`); absent in tests that do not care. */
-export interface PaymentSuccessInput {
+interface PaymentSuccessInput {
   search?: string;
 }
 
-export interface PaymentSuccessContext {
+interface PaymentSuccessContext {
   record: PaymentSuccessRecord | null;
   copyField: CredentialField;
   /** The redirect return's PaymentIntent parameters, when the address carries them. */
   paymentReturn: PaymentReturn | null;
 }
 
-export type PaymentSuccessEvent =
+type PaymentSuccessEvent =
   | { type: 'COPY_CLICKED'; field: CredentialField }
   | { type: 'SIGN_AGREEMENT_CLICKED' };
 
@@ -47,7 +47,7 @@ export type PaymentSuccessEmitted =
 const FIELD_LABELS: Record<CredentialField, 'Email' | 'Password'> = { email: 'Email', password: 'Password' };
 
 /** What a state says to the page: `loading` the record is being read or finalized; `unreadable` it could not be. */
-export type PaymentSuccessTag = 'loading' | 'unreadable';
+type PaymentSuccessTag = 'loading' | 'unreadable';
 
 export const paymentSuccessMachine = setup({
   types: {

@@ -8,7 +8,7 @@ import type { PaymentFormProps } from './paymentFormProps';
 import { createStripeGateway } from './stripeGateway';
 import { loadStripeOnce } from './stripeLoader';
 
-export interface StripePaymentFormProps extends PaymentFormProps {
+interface StripePaymentFormProps extends PaymentFormProps {
   /** Stripe's publishable key from GET /api/config; null when the server has none. */
   publishableKey: string | null;
 }
@@ -23,7 +23,7 @@ export const STRIPE_FORM_MESSAGES = {
  * (spec §9 "Payment layout: tabs, card as the only method"; the server's subscription allows
  * payment_method_types ['card']), and no Apple Pay or Google Pay, which would otherwise appear beside a card.
  */
-export const PAYMENT_ELEMENT_OPTIONS = {
+const PAYMENT_ELEMENT_OPTIONS = {
   layout: 'tabs',
   paymentMethodOrder: ['card'],
   wallets: { applePay: 'never', googlePay: 'never' },

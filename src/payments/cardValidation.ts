@@ -14,10 +14,10 @@ export interface CardFormValues {
   postalCode: string;
 }
 
-export type CardErrors = Partial<Record<CardField, string>>;
+type CardErrors = Partial<Record<CardField, string>>;
 
 /** The order errors are reported in, first to last (the form's field order). */
-export const CARD_FIELDS: readonly CardField[] = ['number', 'expiry', 'cvc', 'postalCode'];
+const CARD_FIELDS: readonly CardField[] = ['number', 'expiry', 'cvc', 'postalCode'];
 
 /** Month (1–12 unchecked) and four-digit year of an 'MM / YY' expiry; null when it is not four digits. */
 export function parseExpiry(expiry: string): { month: number; year: number } | null {

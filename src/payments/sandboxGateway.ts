@@ -19,7 +19,7 @@ interface SandboxIntentResponse {
   paymentIntentId: string;
 }
 
-export interface SandboxGatewayOptions {
+interface SandboxGatewayOptions {
   clientSecret: string;
   /** The card form's current values. */
   readCard: () => CardFormValues;

@@ -20,7 +20,7 @@ export const PAYMENT_NOT_COMPLETED_MESSAGE = 'Your payment was not completed. Pl
  * authentication, an incomplete card); status succeeded → succeeded; processing → processing; anything else →
  * failed with PAYMENT_NOT_COMPLETED_MESSAGE.
  */
-export function paymentConfirmationOf(result: PaymentIntentResult): PaymentConfirmation {
+function paymentConfirmationOf(result: PaymentIntentResult): PaymentConfirmation {
   if (result.error) return { status: 'failed', message: result.error.message || DEFAULT_PAYMENT_ERROR };
   const intent = result.paymentIntent;
   if (intent.status === 'succeeded') return { status: 'succeeded', paymentIntentId: intent.id };

@@ -28,7 +28,7 @@ export const shadows = {
 } as const;
 
 /** Spec §9: the narrow-screen breakpoint is 768 px. */
-export const BREAKPOINT_PX = 768;
+const BREAKPOINT_PX = 768;
 
 export const media = {
   /** Narrower than the breakpoint (phones). */

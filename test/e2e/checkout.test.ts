@@ -1,5 +1,5 @@
 /**
- * A buyer in Debian's Chromium against the real server with the sandbox provider (issue 2 "Done when").
+ * A buyer in Debian's Chromium against the real server with the sandbox provider.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';

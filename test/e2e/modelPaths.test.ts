@@ -1,6 +1,6 @@
 /**
  * Paths generated from the checkout statechart, run in Debian's Chromium against the real server with the
- * sandbox provider (issue 3): a purchase, a decline, and authentication completed and failed. Here the clock and
+ * sandbox provider: a purchase, a decline, and authentication completed and failed. Here the clock and
  * the server are real, so timer and server steps wait for what the buyer sees instead of causing it; the card
  * typed before each submit is chosen by the outcome the model's next step names.
  */

@@ -1,5 +1,5 @@
 /**
- * Model-based tests of the checkout (issue 3): paths generated from the checkout statechart run against the real
+ * Model-based tests of the checkout: paths generated from the checkout statechart run against the real
  * checkout page in jsdom. The server calls and the payment confirmation are controllable actors, the clock is
  * vitest's fake clock, and every step asserts what the buyer sees in the model's state.
  */

@@ -14,7 +14,7 @@ import { createTimedMachine, ModelCoverage } from './timedModel';
 
 export const MODEL_START_TIME = Date.UTC(2026, 0, 5, 9, 0, 0);
 /** Seats beyond three add no new behaviour (every seat after the second costs the same). */
-export const MODEL_MAX_SEATS = 3;
+const MODEL_MAX_SEATS = 3;
 
 export const MODEL_INPUT = {
   affiliateId: 'dr-sample',
@@ -37,7 +37,7 @@ export const MODEL_PENDING_PAYMENT: PendingPayment = {
 /** The page opened with that pending payment (the resume model starts here). */
 export const MODEL_RESUME_INPUT = { ...MODEL_INPUT, pendingPayment: MODEL_PENDING_PAYMENT };
 
-export const MODEL_SESSION: SubscriptionSession = {
+const MODEL_SESSION: SubscriptionSession = {
   clientSecret: 'pi_model_1_secret_a',
   subscriptionId: 'sub_model_1',
   subscriptionItemId: 'si_model_1',
@@ -46,7 +46,7 @@ export const MODEL_SESSION: SubscriptionSession = {
 };
 
 /** The update response for the Nth successful update. */
-export function updatedSession(updateCounter: number): UpdateIntentResponse {
+function updatedSession(updateCounter: number): UpdateIntentResponse {
   const revision = updateCounter + 2;
   return {
     clientSecret: `pi_model_${revision}_secret_a`,
@@ -55,17 +55,17 @@ export function updatedSession(updateCounter: number): UpdateIntentResponse {
   };
 }
 
-export const FINALIZED: FinalizeResponse = {
+const FINALIZED: FinalizeResponse = {
   success: true,
   token: 'model-handoff-token',
   loginDetails: { email: 'ada@example.com', password: 'Model-Password-0123', productPurchased: 'AI Training Subscription (Monthly)' },
 };
 
-export const DECLINED: PaymentConfirmation = { status: 'failed', message: 'Your card was declined.' };
-export const CONFIRMED: PaymentConfirmation = { status: 'succeeded', paymentIntentId: 'pi_model' };
+const DECLINED: PaymentConfirmation = { status: 'failed', message: 'Your card was declined.' };
+const CONFIRMED: PaymentConfirmation = { status: 'succeeded', paymentIntentId: 'pi_model' };
 
 /** A stand-in gateway for the model walk; the real views register the sandbox card form's gateway. */
-export const MODEL_GATEWAY: PaymentGateway = {
+const MODEL_GATEWAY: PaymentGateway = {
   provider: 'sandbox',
   confirmPayment: () => Promise.reject(new Error('The model does not confirm payments')),
 };
@@ -90,7 +90,7 @@ const errorEvent = (id: string, message: string, status = 0): AnyEventObject => 
 });
 
 /** How much of the world the model lets happen; the simple-path model is the happy world with one decline. */
-export interface CheckoutModelScope {
+interface CheckoutModelScope {
   maxSeats: number;
   /** Server and network failures, and typing an invalid email. */
   failures: boolean;
@@ -100,7 +100,7 @@ export interface CheckoutModelScope {
   resumeOnly?: boolean;
 }
 
-export const FULL_SCOPE: CheckoutModelScope = { maxSeats: MODEL_MAX_SEATS, failures: true, clicks: true };
+const FULL_SCOPE: CheckoutModelScope = { maxSeats: MODEL_MAX_SEATS, failures: true, clicks: true };
 export const SIMPLE_PATH_SCOPE: CheckoutModelScope = { maxSeats: 2, failures: false, clicks: false };
 export const RESUME_SCOPE: CheckoutModelScope = { ...FULL_SCOPE, resumeOnly: true };
 

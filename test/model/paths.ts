@@ -10,12 +10,12 @@
 import { getAdjacencyMap, type TestModel } from '@xstate/graph';
 import type { AnyEventObject, AnyMachineSnapshot, AnyStateMachine } from 'xstate';
 
-export interface ReplayedStep {
+interface ReplayedStep {
   event: AnyEventObject;
   state: AnyMachineSnapshot;
 }
 
-export interface ReplayedPath {
+interface ReplayedPath {
   description: string;
   /** The path in @xstate/graph's StatePath shape, for TestModel.testPath. */
   statePath: { state: AnyMachineSnapshot; steps: ReplayedStep[]; weight: number };

@@ -1,5 +1,5 @@
 /**
- * Model-based tests of the payment-success page (issue 3): @xstate/graph's TestModel over the success-page statechart,
+ * Model-based tests of the payment-success page: @xstate/graph's TestModel over the success-page statechart,
  * shortest and simple paths, each run against the real page with the storage, clipboard and config actors
  * answered by the path, asserting what the buyer sees in every state.
  */
@@ -34,7 +34,7 @@ const RECORD: PaymentSuccessRecord = {
   transactionId: 'txn_model',
 };
 const SUCCESS_SITE_URL = 'http://localhost:5174/?token=model-handoff-token';
-/** The query string a 3-D Secure redirect returns with (issue 4 item 8): with nothing stored, the page finalizes. */
+/** The query string a 3-D Secure redirect returns with: with nothing stored, the page finalizes. */
 const RETURN_SEARCH = 'payment_intent=pi_model&payment_intent_client_secret=pi_model_secret_x&redirect_status=succeeded';
 
 const READINGS: PaymentRecordReading[] = [

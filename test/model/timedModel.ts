@@ -12,7 +12,7 @@ import { initialTransition, transition, type AnyEventObject, type AnyMachineSnap
 import { vi } from 'vitest';
 
 /** A scheduled delayed event: fires at `due` (ms, virtual clock). */
-export interface Timer {
+interface Timer {
   id: string;
   event: AnyEventObject;
   due: number;
@@ -20,7 +20,7 @@ export interface Timer {
   seq: number;
 }
 
-export interface TimedMeta {
+interface TimedMeta {
   /** Virtual time of the snapshot, ms. */
   now: number;
   timers: Timer[];

@@ -18,7 +18,7 @@ import { createPaymentProvider } from '../../server/payments';
 import type { PaymentProvider } from '../../server/payments/provider';
 import { createCredentialsCipher, type CredentialsCipher } from '../../server/security/credentialsCipher';
 
-export type DatabaseKind = 'pglite' | 'postgres';
+type DatabaseKind = 'pglite' | 'postgres';
 export const DATABASES: DatabaseKind[] = ['pglite', 'postgres'];
 
 const ADMIN_URL = process.env.TEST_POSTGRES_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/test';

@@ -1,4 +1,4 @@
-/** Reading the redirect return's parameters from /payment-success's query string (issue 4 item 8). */
+/** Reading the redirect return's parameters from /payment-success's query string. */
 import { describe, expect, it } from 'vitest';
 import { readPaymentReturn } from '../../src/api/paymentReturn';
 

@@ -1,5 +1,5 @@
 /**
- * The success-page statechart (spec §2, §4, §8; issue 4 item 8 redirect return) with its storage, clipboard,
+ * The success-page statechart (spec §2, §4, §8, and the 3-D Secure redirect return) with its storage, clipboard,
  * finalize and config actors swapped.
  */
 import { describe, expect, it, vi } from 'vitest';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { renderStatechartDoc, STATECHART_DOC_PATH } from '../../scripts/statechart-docs';
 
-describe('docs/statechart.md (issue 3: a diagram that cannot drift)', () => {
+describe('docs/statechart.md (a diagram that cannot drift)', () => {
   it('is what `npm run docs:statechart` generates from the machines', () => {
     const committed = readFileSync(STATECHART_DOC_PATH, 'utf8');
     expect(committed, 'docs/statechart.md is stale: run `npm run docs:statechart`').toBe(renderStatechartDoc());

@@ -7,7 +7,7 @@ import { CheckoutActor } from './checkoutActor';
 import { selectFinalizeFailed, selectRecentPurchase, selectResume } from './checkoutSelectors';
 
 /** The copy of the charged-but-not-finalized notices (docs/decisions/0006). */
-export const ORDER_NOTICES = {
+const ORDER_NOTICES = {
   paymentReceived: 'Payment received, completing your order…',
   paymentReceivedDetail: 'Your card was charged once. We are creating your login; this does not charge you again.',
   retry: 'Complete my order',

@@ -4,7 +4,7 @@
  */
 import { FREE_SEAT_NUMBER, formatDollars, monthlyTotalCents, SEAT_PRICE_CENTS, seatPriceCents } from '../../domain/pricing';
 
-export interface PriceLine {
+interface PriceLine {
   label: string;
   amount: string;
 }

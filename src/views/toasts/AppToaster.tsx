@@ -3,8 +3,8 @@ import toast, { Toaster, useToasterStore } from 'react-hot-toast';
 import { colors } from '../theme';
 
 /** Spec §9: notifications auto-dismiss after 4000 ms, at most 3 visible. */
-export const TOAST_DURATION_MS = 4000;
-export const MAX_VISIBLE_TOASTS = 3;
+const TOAST_DURATION_MS = 4000;
+const MAX_VISIBLE_TOASTS = 3;
 
 /** Dismisses the oldest visible toasts beyond `limit` (react-hot-toast lists the newest first). */
 function useVisibleToastLimit(limit: number): void {

@@ -20,7 +20,7 @@ export function fixture<T = Record<string, unknown>>(name: string): T {
 }
 
 /** One request the SDK sent, as the double saw it. */
-export interface RecordedRequest {
+interface RecordedRequest {
   method: string;
   /** The path without the query: /v1/subscriptions/sub_123 */
   path: string;

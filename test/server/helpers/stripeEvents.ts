@@ -14,7 +14,7 @@ import { fixture, TEST_SECRET_KEY } from './stripeDouble';
 /** The endpoint's signing secret in these tests; valid nowhere. */
 export const TEST_WEBHOOK_SECRET = 'whsec_referralCheckoutTestSecret0000';
 
-export const WEBHOOK = '/api/stripe/webhook';
+const WEBHOOK = '/api/stripe/webhook';
 
 /** The environment of a test server in Stripe mode, talking to the Stripe double at `apiBase`. */
 export function stripeTestEnv(apiBase: string): Record<string, string> {
@@ -64,7 +64,7 @@ export async function insertStripeOrder(server: TestServer, quantity = 3): Promi
 
 type Json = Record<string, unknown>;
 
-export interface SubscriptionState {
+interface SubscriptionState {
   /** Stripe subscription status; default 'active'. */
   status?: string;
   /** The first (latest) invoice's status; default 'paid'. */
@@ -147,7 +147,7 @@ export function stripeEvent(type: string, object: Json, id = `evt_${randomUUID()
   };
 }
 
-export interface DeliveryOptions {
+interface DeliveryOptions {
   /** Sign with another secret (a forgery). */
   secret?: string;
   /** Sign at this Unix time, in seconds (a stale delivery). */

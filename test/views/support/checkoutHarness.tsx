@@ -35,7 +35,7 @@ type UpdateInput = { session: SubscriptionSession; quantity: number };
 type FinalizeInput = FinalizeActorInput;
 
 /** How the fake server and payment gateway answer; each defaults to success. */
-export interface FakeCheckoutServer {
+interface FakeCheckoutServer {
   createIntent?: (input: CreateInput) => Promise<SubscriptionSession>;
   updateIntent?: (input: UpdateInput) => Promise<UpdateIntentResponse>;
   confirmPayment?: (input: ConfirmPaymentActorInput) => Promise<PaymentConfirmation>;
@@ -80,7 +80,7 @@ export function renderCheckout(server: FakeCheckoutServer = {}) {
 }
 
 /** Removes every toast (call before the page unmounts, so the toaster's update happens inside act). */
-export function clearToasts(): void {
+function clearToasts(): void {
   act(() => toast.remove());
 }
 
