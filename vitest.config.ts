@@ -6,13 +6,20 @@ import react from '@vitejs/plugin-react';
  * jsdom), server (Fastify through inject() on PGlite and PostgreSQL) and e2e (Debian's Chromium against the real
  * server; needs `npm run build` first, which `npm test` does).
  */
+/**
+ * Timeouts sized to measured cost, not to an idle machine: on this 2-core machine with the server suite and
+ * three busy processes running beside it, the slowest view test (the first of its file, which pays the page's
+ * imports) took 4.5 s, against vitest's 5 s default. Views and unit tests get 30 s.
+ */
+const UNDER_LOAD_TIMEOUT_MS = 30_000;
+
 export default defineConfig({
   plugins: [react()],
   test: {
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node' },
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node', testTimeout: UNDER_LOAD_TIMEOUT_MS },
       },
       {
         extends: true,
@@ -21,6 +28,7 @@ export default defineConfig({
           include: ['test/views/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
           setupFiles: ['test/setup/dom.ts'],
+          testTimeout: UNDER_LOAD_TIMEOUT_MS,
         },
       },
       {
