@@ -9,6 +9,7 @@
 import { assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
 import { createSubscriptionIntent, finalizeSubscription, updateSubscriptionIntent } from '../api/checkoutApi';
 import { ApiError } from '../api/client';
+import { preloadPublicConfig } from '../api/publicConfig';
 import { savePaymentRecord, type PaymentSuccessRecord } from '../api/paymentRecord';
 import {
   forgetPendingPayment,
@@ -334,6 +335,8 @@ export const checkoutMachine = setup({
       },
     }),
     markPaymentAccepted: assign({ paymentAccepted: true }),
+    /** GET /api/config starts beside call 1 instead of after it; the payment form reads the same answer. */
+    preloadPublicConfig: (_, _params: undefined) => preloadPublicConfig(),
     rememberPurchase: ({ context }) => rememberPurchase({ ...orderOf(context), completedAt: Date.now() }),
     storePaymentRecord: ({ context }, response: FinalizeResponse) => savePaymentRecord(paymentRecord(context, response)),
     announcePaymentCompleted: emit(({ context }, response: FinalizeResponse) => ({
@@ -371,6 +374,7 @@ export const checkoutMachine = setup({
   },
   states: {
     init: {
+      entry: 'preloadPublicConfig',
       // A payment this browser started and never saw finalized is resumed instead of opening a new checkout.
       always: { guard: 'hasPendingPayment', target: 'resuming' },
       initial: 'waiting',

@@ -3,7 +3,7 @@ import styled from 'styled-components';
 import type { PublicConfig } from '../contract/checkout';
 import { LoadingPaymentForm } from './LoadingPaymentForm';
 import type { PaymentFormProps } from './paymentFormProps';
-import { loadPublicConfig } from './publicConfig';
+import { loadPublicConfig } from '../api/publicConfig';
 import { SandboxCardForm } from './SandboxCardForm';
 import { StripePaymentForm } from './StripePaymentForm';
 

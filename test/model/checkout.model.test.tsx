@@ -16,7 +16,7 @@ import { formatDollars, monthlyTotalCents } from '../../src/domain/pricing';
 import { checkoutMachine, CONFETTI_PIECES, type ConfirmPaymentActorInput, type FinalizeActorInput } from '../../src/machines/checkoutMachine';
 import { TOASTS } from '../../src/machines/toasts';
 import type { BillingDetails, PaymentConfirmation } from '../../src/payments/gateway';
-import { resetPublicConfigCache } from '../../src/payments/publicConfig';
+import { resetPublicConfigCache } from '../../src/api/publicConfig';
 import { CheckoutPage } from '../../src/views/checkout/CheckoutPage';
 import { AppToaster } from '../../src/views/toasts/AppToaster';
 import { SANDBOX_CONFIG } from '../views/support/fakeFetch';

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PublicConfig } from '../../src/contract/checkout';
 import type { PaymentGateway } from '../../src/payments/gateway';
 import { PaymentForm } from '../../src/payments/PaymentForm';
-import { resetPublicConfigCache } from '../../src/payments/publicConfig';
+import { resetPublicConfigCache } from '../../src/api/publicConfig';
 import { PAYMENT_NOT_COMPLETED_MESSAGE } from '../../src/payments/stripeGateway';
 import { resetStripeLoads } from '../../src/payments/stripeLoader';
 import { STRIPE_FORM_MESSAGES, StripePaymentForm } from '../../src/payments/StripePaymentForm';

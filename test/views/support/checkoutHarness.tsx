@@ -12,7 +12,7 @@ import type { FinalizeResponse, SubscriptionSession, UpdateIntentResponse } from
 import { checkoutMachine, type ConfirmPaymentActorInput, type FinalizeActorInput } from '../../../src/machines/checkoutMachine';
 import type { BillingDetails, PaymentConfirmation } from '../../../src/payments/gateway';
 import { CheckoutPage } from '../../../src/views/checkout/CheckoutPage';
-import { resetPublicConfigCache } from '../../../src/payments/publicConfig';
+import { resetPublicConfigCache } from '../../../src/api/publicConfig';
 import { AppToaster } from '../../../src/views/toasts/AppToaster';
 import { stubFetch } from './fakeFetch';
 
