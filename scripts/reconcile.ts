@@ -9,7 +9,7 @@ import pino from 'pino';
 import { ConfigError, loadConfig } from '../server/config';
 import { openDatabase } from '../server/db/client';
 import { reconcileOrders } from '../server/orders/reconcileOrders';
-import { createPaymentProvider } from '../server/payments';
+import { createPaymentProvider } from '../server/payments/createPaymentProvider';
 import { createCredentialsCipher } from '../server/security/credentialsCipher';
 import { loadCredentialsKey } from '../server/security/credentialsKey';
 

@@ -4,7 +4,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { checkoutMachine, TIMINGS } from '../src/machines/checkoutMachine';
+import { checkoutMachine } from '../src/machines/checkoutMachine';
+import { TIMINGS } from '../src/machines/checkoutTimings';
 import { paymentSuccessMachine } from '../src/machines/paymentSuccessMachine';
 import { renderMachine } from './statechart/render';
 

@@ -15,7 +15,7 @@ import { openApiRoute, registerOpenApi } from './http/openApi';
 import { registerSecurityHeaders } from './http/securityHeaders';
 import { boundRequestArrival } from './http/slowRequests';
 import { registerStaticSite } from './http/staticSite';
-import type { OrderServices } from './orders/orderContext';
+import type { OrderServices } from './orders/order';
 import type { PaymentProvider } from './payments/provider';
 import type { CredentialsCipher } from './security/credentialsCipher';
 import { createIntentRoute } from './routes/createIntent';

@@ -9,7 +9,7 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase } from './db/client';
 import { startReconciliation } from './orders/reconcileOrders';
-import { createPaymentProvider } from './payments';
+import { createPaymentProvider } from './payments/createPaymentProvider';
 import { DIST_DIR } from './paths';
 import { createCredentialsCipher } from './security/credentialsCipher';
 import { loadCredentialsKey } from './security/credentialsKey';

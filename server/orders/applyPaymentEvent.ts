@@ -24,7 +24,7 @@ import { orders, webhookEvents } from '../db/schema';
 import type { PaymentEvent, SubscriptionPayment } from '../payments/provider';
 import { completeOrder, type VerifiedPayment } from './completeOrder';
 import { isFirstInvoicePaid, verifiedPayment } from './finalizeCheckout';
-import { findOrder, type Order, type OrderContext } from './orderContext';
+import { findOrder, type Order, type OrderContext } from './order';
 import { outcomeOf, refuse, type Outcome } from './outcome';
 import { buyerOfOrder, type Buyer } from './paymentBuyer';
 import { recordBuyerOnCustomer } from './recordBuyer';

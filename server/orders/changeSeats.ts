@@ -15,7 +15,7 @@ import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { UpdateIntentResponse } from '../../src/contract/checkout';
 import { monthlyTotalCents } from '../../src/domain/pricing';
 import { orders } from '../db/schema';
-import { findOrder, type Order, type OrderContext } from './orderContext';
+import { findOrder, type Order, type OrderContext } from './order';
 import { outcomeOf, refuse, type Outcome } from './outcome';
 import { callProvider } from './providerCall';
 

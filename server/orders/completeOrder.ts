@@ -18,7 +18,7 @@ import { and, eq, gt, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Database, Transaction } from '../db/client';
 import { accounts, handoffTokens, orders } from '../db/schema';
 import type { CredentialsCipher } from '../security/credentialsCipher';
-import type { Order } from './orderContext';
+import type { Order } from './order';
 
 /** What the caller verified with the provider: the first invoice of this subscription paid for these seats. */
 export interface VerifiedPayment {

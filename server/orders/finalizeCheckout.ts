@@ -12,7 +12,7 @@ import type { SubscriptionPayment } from '../payments/provider';
 import { newHandoffToken } from '../security/handoffToken';
 import { generatePassword, hashPassword } from '../security/password';
 import { completeOrder, type VerifiedPayment } from './completeOrder';
-import { findOrder, type Order, type OrderContext } from './orderContext';
+import { findOrder, type Order, type OrderContext } from './order';
 import { outcomeOf, refuse, type Outcome } from './outcome';
 import { callProvider } from './providerCall';
 import { recordBuyerOnCustomer } from './recordBuyer';

@@ -10,7 +10,7 @@ import type { FinalizeReturnRequest, FinalizeReturnResponse } from '../../src/co
 import { centsToDollars } from '../../src/domain/pricing';
 import { secretsMatch } from '../security/secretCompare';
 import { finalizeOrRefuse } from './finalizeCheckout';
-import { findOrderByPaymentIntent, type OrderContext } from './orderContext';
+import { findOrderByPaymentIntent, type OrderContext } from './order';
 import { outcomeOf, refuse, type Outcome } from './outcome';
 import { buyerOfOrder } from './paymentBuyer';
 import { callProvider } from './providerCall';

@@ -5,7 +5,7 @@
  */
 import { EMAIL_PATTERN } from '../../src/domain/validation';
 import type { PaymentBuyer } from '../payments/provider';
-import type { Order, OrderContext } from './orderContext';
+import type { Order, OrderContext } from './order';
 
 /** A buyer usable for an account: a trimmed email matching EMAIL_PATTERN (spec §5) and a non-blank name. */
 export interface Buyer {

@@ -14,7 +14,7 @@ import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import { orders } from '../db/schema';
 import { settleWithProvider, type PaymentEffect } from './applyPaymentEvent';
 import { wipeSpentCredentials } from './completeOrder';
-import type { OrderContext } from './orderContext';
+import type { OrderContext } from './order';
 import { deleteExpiredRecords, type RetentionReport } from './retention';
 
 /** What one sweep did: orders asked about, completed, cancelled, failed (provider or database error), wiped. */

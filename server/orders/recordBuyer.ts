@@ -4,7 +4,7 @@
  * buyer. The details are the account's (first recorded), and the idempotency key is the order's, so every path
  * sends the same request and a repeat replays it.
  */
-import type { Order, OrderContext } from './orderContext';
+import type { Order, OrderContext } from './order';
 
 /** Best effort: the order is already committed; a failure is logged, and the next completion path retries it. */
 export async function recordBuyerOnCustomer(

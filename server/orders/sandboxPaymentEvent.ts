@@ -7,7 +7,7 @@
  */
 import type { PaidIntent } from '../payments/sandboxIntents';
 import { applyPaymentEvent } from './applyPaymentEvent';
-import type { OrderContext } from './orderContext';
+import type { OrderContext } from './order';
 
 /**
  * Applies the payment event of `paid`. Never throws: the payment is taken whatever happens here, so a failure is

@@ -5,7 +5,7 @@ import { EMAIL_PATTERN } from '../../src/domain/validation';
 import { CHECKOUT_ERRORS, HttpError } from '../http/httpError';
 import { finalizeCheckout } from '../orders/finalizeCheckout';
 import { replyWith } from '../http/refusalReplies';
-import type { OrderServices } from '../orders/orderContext';
+import type { OrderServices } from '../orders/order';
 
 const schema = {
   summary: 'Call 3 (spec §7): check the payment, create the account once, answer credentials and a hand-off token',

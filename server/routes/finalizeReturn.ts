@@ -7,7 +7,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { ErrorResponse, FinalizeReturnRequest, FinalizeReturnResponse } from '../../src/contract/checkout';
 import { finalizeReturn } from '../orders/finalizeReturn';
 import { replyWith } from '../http/refusalReplies';
-import type { OrderServices } from '../orders/orderContext';
+import type { OrderServices } from '../orders/order';
 
 const schema = {
   summary: 'Finalize after a 3-D Secure redirect return to /payment-success',

@@ -7,7 +7,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { HttpError } from '../http/httpError';
 import { ErrorResponse } from '../../src/contract/checkout';
 import { HandoffRedeemRequest, HandoffRedemption } from '../../src/contract/handoff';
-import type { OrderServices } from '../orders/orderContext';
+import type { OrderServices } from '../orders/order';
 import { redeemHandoff } from '../orders/redeemHandoff';
 import { secretsMatch } from '../security/secretCompare';
 

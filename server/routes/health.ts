@@ -5,7 +5,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { pingDatabase } from '../db/client';
 import { HttpError } from '../http/httpError';
-import type { OrderServices } from '../orders/orderContext';
+import type { OrderServices } from '../orders/order';
 import type { WebhookStatus } from './stripeWebhook';
 
 interface HealthOptions extends OrderServices {

@@ -2,7 +2,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { PublicConfig } from '../../src/contract/checkout';
 import { paymentProviderName } from '../config';
-import type { OrderServices } from '../orders/orderContext';
+import type { OrderServices } from '../orders/order';
 
 export const publicConfigRoute: FastifyPluginAsync<OrderServices> = async (app, { config }) => {
   const publicConfig: PublicConfig = {

@@ -6,7 +6,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { ErrorResponse } from '../../src/contract/checkout';
 import { SandboxAuthenticateRequest, SandboxDeclineResponse, SandboxIntentResponse } from '../../src/contract/sandbox';
-import type { OrderServices } from '../orders/orderContext';
+import type { OrderServices } from '../orders/order';
 import { raiseSandboxPayment } from '../orders/sandboxPaymentEvent';
 import { authenticateSandboxIntent } from '../payments/sandboxIntents';
 import { replyWithIntentOutcome } from './sandboxOutcome';

@@ -8,7 +8,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { HttpError } from '../http/httpError';
 import { ErrorResponse } from '../../src/contract/checkout';
 import { SandboxConfirmRequest, SandboxDeclineResponse, SandboxIntentResponse } from '../../src/contract/sandbox';
-import type { OrderServices } from '../orders/orderContext';
+import type { OrderServices } from '../orders/order';
 import { raiseSandboxPayment } from '../orders/sandboxPaymentEvent';
 import { checkSandboxCard } from '../payments/sandboxCards';
 import { confirmSandboxIntent } from '../payments/sandboxIntents';

@@ -13,7 +13,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { HttpError, WEBHOOK_ERRORS } from '../http/httpError';
 import { applyPaymentEvent, type PaymentEventResult } from '../orders/applyPaymentEvent';
-import type { OrderServices } from '../orders/orderContext';
+import type { OrderServices } from '../orders/order';
 import { STRIPE_API_VERSION } from '../payments/stripeClient';
 import { readStripeEvent, verifyStripeEvent, WebhookSignatureError } from '../payments/stripeWebhook';
 

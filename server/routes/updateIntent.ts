@@ -5,7 +5,7 @@ import { PRODUCT_ID } from '../../src/domain/product';
 import { CHECKOUT_ERRORS, HttpError } from '../http/httpError';
 import { changeSeats } from '../orders/changeSeats';
 import { replyWith } from '../http/refusalReplies';
-import type { OrderServices } from '../orders/orderContext';
+import type { OrderServices } from '../orders/order';
 
 export const updateIntentRoute: FastifyPluginAsync<OrderServices> = async (app, services) => {
   const schema = {

@@ -17,10 +17,9 @@ import {
   savePendingPayment,
   type PendingPayment,
   type RecentPurchase,
-  type RememberedOrder,
 } from '../api/pendingPayment';
 import type { FinalizeResponse, SubscriptionSession, UpdateIntentResponse } from '../contract/checkout';
-import { centsToDollars, MIN_SEATS, monthlyTotalCents } from '../domain/pricing';
+import { MIN_SEATS } from '../domain/pricing';
 import { PRODUCT_ID } from '../domain/product';
 import {
   fullName,
@@ -36,20 +35,9 @@ import {
   type PaymentConfirmation,
   type PaymentGateway,
 } from '../payments/gateway';
+import { finalizeInput, orderOf, paymentRecord, type FinalizeActorInput } from './checkoutOrder';
+import { CONFETTI_SEAT_COUNT, TIMINGS } from './checkoutTimings';
 import { TOASTS, type ToastMessage } from './toasts';
-
-/** Spec §9 timings, in ms. */
-export const TIMINGS = {
-  initDelay: 500,
-  seatDebounce: 2000,
-  updateCooldown: 1000,
-  firstNameFocus: 800,
-  confetti: 4000,
-} as const;
-
-/** Confetti pieces, and the seat count that triggers them (spec §9: "50 pieces, 4 s, at exactly 2 seats"). */
-export const CONFETTI_PIECES = 50;
-const CONFETTI_SEAT_COUNT = 2;
 
 export interface CheckoutInput {
   /** The referrer's short label (spec §3 affiliate_id). */
@@ -125,39 +113,6 @@ export interface ConfirmPaymentActorInput {
 
 const now = (): number => Date.now();
 
-/** The order being paid: the resumed one, else the session's, with the seats confirmed and the buyer typed. */
-function orderOf(context: CheckoutContext): RememberedOrder {
-  if (context.pendingPayment) return context.pendingPayment;
-  return {
-    transactionId: context.session?.transactionId ?? '',
-    subscriptionId: context.session?.subscriptionId ?? '',
-    customerId: context.session?.customerId ?? '',
-    seats: context.confirmedSeats,
-    totalAmount: centsToDollars(monthlyTotalCents(context.confirmedSeats)),
-    name: fullName(context.form),
-    email: context.form.email.trim(),
-  };
-}
-
-/** The spec §3 record stored for the success page: the finalize response plus the order's own fields. */
-function paymentRecord(context: CheckoutContext, response: FinalizeResponse): PaymentSuccessRecord {
-  const order = orderOf(context);
-  return {
-    ...response,
-    seatCount: order.seats,
-    totalAmount: order.totalAmount,
-    email: order.email,
-    name: order.name,
-    transactionId: order.transactionId,
-  };
-}
-
-/** Input of the finalizeSubscription actor: the order's ids and the buyer. */
-export interface FinalizeActorInput {
-  order: Pick<RememberedOrder, 'subscriptionId' | 'customerId' | 'transactionId'>;
-  billingDetails: BillingDetails;
-}
-
 /**
  * Statuses with which finalize says the payment was not taken for this checkout (402 not paid, 404 unknown, 409
  * cancelled, changed or already handed off): a resumed checkout is then dropped and a fresh one starts.
@@ -172,11 +127,6 @@ function refusalMessage(confirmation: PaymentConfirmation): string {
 /** The message of a failed call or confirmation (ApiError carries the server's), else the spec §8 default. */
 function errorMessage(error: unknown): string {
   return error instanceof Error && error.message ? error.message : DEFAULT_PAYMENT_ERROR;
-}
-
-function finalizeInput(context: CheckoutContext): FinalizeActorInput {
-  const order = orderOf(context);
-  return { order, billingDetails: { name: order.name, email: order.email } };
 }
 
 export const checkoutMachine = setup({

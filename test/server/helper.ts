@@ -13,8 +13,8 @@ import { PRODUCT_ID } from '../../src/domain/product';
 import { buildApp } from '../../server/app';
 import { loadConfig, type Config } from '../../server/config';
 import { openPglite, openPostgres, type Database, type OpenDatabase } from '../../server/db/client';
-import type { OrderContext } from '../../server/orders/orderContext';
-import { createPaymentProvider } from '../../server/payments';
+import type { OrderContext } from '../../server/orders/order';
+import { createPaymentProvider } from '../../server/payments/createPaymentProvider';
 import type { PaymentProvider } from '../../server/payments/provider';
 import { createCredentialsCipher, type CredentialsCipher } from '../../server/security/credentialsCipher';
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app';
 import { loadConfig } from '../../server/config';
 import type { Database } from '../../server/db/client';
-import { createPaymentProvider } from '../../server/payments';
+import { createPaymentProvider } from '../../server/payments/createPaymentProvider';
 import { testCipher } from './helper';
 
 const run = promisify(execFile);
@@ -53,7 +53,7 @@ describe('choosing the payment provider', () => {
       "import { register } from 'node:module';",
       `register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hooks)}));`,
       "const { loadConfig } = await import('./server/config.ts');",
-      "const { createPaymentProvider } = await import('./server/payments/index.ts');",
+      "const { createPaymentProvider } = await import('./server/payments/createPaymentProvider.ts');",
       `const provider = await createPaymentProvider(loadConfig(${JSON.stringify(env)}), {});`,
       'console.log(provider.name);',
     ].join('\n');

@@ -6,7 +6,8 @@ import { createActor, fromPromise } from 'xstate';
 import type { FinalizeResponse, SubscriptionSession, UpdateIntentResponse } from '../../src/contract/checkout';
 import { ApiError } from '../../src/api/client';
 import { PENDING_PAYMENT_KEY, RECENT_PURCHASE_KEY, type PendingPayment } from '../../src/api/pendingPayment';
-import { checkoutMachine, type CheckoutEmitted, type CheckoutInput, type FinalizeActorInput } from '../../src/machines/checkoutMachine';
+import { checkoutMachine, type CheckoutEmitted, type CheckoutInput } from '../../src/machines/checkoutMachine';
+import type { FinalizeActorInput } from '../../src/machines/checkoutOrder';
 import type { PaymentConfirmation, PaymentGateway } from '../../src/payments/gateway';
 
 const session: SubscriptionSession = {

@@ -3,7 +3,7 @@ import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { PaymentConfirmation, PaymentGateway } from '../../src/payments/gateway';
 import { AUTHENTICATION_FAILED_MESSAGE } from '../../src/payments/sandboxGateway';
-import { SandboxCardForm } from '../../src/payments/SandboxCardForm';
+import { SandboxCardForm } from '../../src/views/payment/SandboxCardForm';
 import { stubFetch, type FakeRoute } from './support/fakeFetch';
 
 afterEach(() => {

@@ -2,7 +2,7 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { UpdateIntentResponse } from '../../src/contract/checkout';
-import { CONFETTI_PIECES } from '../../src/machines/checkoutMachine';
+import { CONFETTI_PIECES } from '../../src/machines/checkoutTimings';
 import { renderCheckout, updatedSession, useCheckoutTestEnvironment } from './support/checkoutHarness';
 import { advance, deferred } from './support/timers';
 

@@ -8,11 +8,11 @@ import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PublicConfig } from '../../src/contract/checkout';
 import type { PaymentGateway } from '../../src/payments/gateway';
-import { PaymentForm } from '../../src/payments/PaymentForm';
+import { PaymentForm } from '../../src/views/payment/PaymentForm';
 import { resetPublicConfigCache } from '../../src/api/publicConfig';
 import { PAYMENT_NOT_COMPLETED_MESSAGE } from '../../src/payments/stripeGateway';
 import { resetStripeLoads } from '../../src/payments/stripeLoader';
-import { STRIPE_FORM_MESSAGES, StripePaymentForm } from '../../src/payments/StripePaymentForm';
+import { STRIPE_FORM_MESSAGES, StripePaymentForm } from '../../src/views/payment/StripePaymentForm';
 import { SANDBOX_CONFIG, stubFetch } from './support/fakeFetch';
 
 interface PaymentElementProps {

@@ -3,7 +3,7 @@ import styled from 'styled-components';
 import { formatDollars, monthlyTotalCents, SEAT_PRICE_CENTS } from '../../domain/pricing';
 import type { CheckoutField } from '../../domain/validation';
 import type { PaymentGateway } from '../../payments/gateway';
-import { PaymentForm } from '../../payments/PaymentForm';
+import { PaymentForm } from '../payment/PaymentForm';
 import { colors, radii } from '../theme';
 import { CheckoutActor } from './checkoutActor';
 import { PaymentReceivedNotice } from './OrderNotices';

@@ -1,6 +1,6 @@
 import type { CSSProperties } from 'react';
 import styled, { keyframes } from 'styled-components';
-import { CONFETTI_PIECES, TIMINGS } from '../../machines/checkoutMachine';
+import { CONFETTI_PIECES, TIMINGS } from '../../machines/checkoutTimings';
 
 const PALETTE = ['#1d4ed8', '#16a34a', '#f59e0b', '#dc2626', '#9333ea', '#0891b2'];
 

@@ -1,4 +1,4 @@
-import type { PaymentGateway } from './gateway';
+import type { PaymentGateway } from '../../payments/gateway';
 
 /** What every payment form (sandbox or Stripe) takes from the checkout page. */
 export interface PaymentFormProps {

@@ -1,6 +1,7 @@
 /**
- * What the order steps work with: the configuration, the database, the payment provider, the cipher that keeps
- * issued credentials until the hand-off, and a logger.
+ * An order (its row, found by transaction or PaymentIntent), and what the order steps work with: the
+ * configuration, the database, the payment provider, the cipher that keeps issued credentials until the
+ * hand-off, and a logger.
  */
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';

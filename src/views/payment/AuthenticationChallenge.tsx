@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef } from 'react';
 import styled from 'styled-components';
-import type { AuthenticationOutcome } from './sandboxGateway';
+import type { AuthenticationOutcome } from '../../payments/sandboxGateway';
 
 interface AuthenticationChallengeProps {
   onChoose: (outcome: AuthenticationOutcome) => void;

@@ -8,9 +8,9 @@ import {
   validateCard,
   type CardField,
   type CardFormValues,
-} from './cardValidation';
-import type { PaymentFormProps } from './paymentFormProps';
-import { createSandboxGateway, type AuthenticationOutcome } from './sandboxGateway';
+} from '../../payments/cardValidation';
+import type { PaymentFormProps } from './PaymentFormProps';
+import { createSandboxGateway, type AuthenticationOutcome } from '../../payments/sandboxGateway';
 
 const EMPTY_CARD: CardFormValues = { number: '', expiry: '', cvc: '', postalCode: '' };
 

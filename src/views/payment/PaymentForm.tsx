@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
 import styled from 'styled-components';
-import type { PublicConfig } from '../contract/checkout';
+import type { PublicConfig } from '../../contract/checkout';
 import { LoadingPaymentForm } from './LoadingPaymentForm';
-import type { PaymentFormProps } from './paymentFormProps';
-import { loadPublicConfig } from '../api/publicConfig';
+import type { PaymentFormProps } from './PaymentFormProps';
+import { loadPublicConfig } from '../../api/publicConfig';
 import { SandboxCardForm } from './SandboxCardForm';
 import { StripePaymentForm } from './StripePaymentForm';
 

@@ -4,9 +4,9 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import styled from 'styled-components';
 import { elementColors } from './CardInputField';
 import { LoadingPaymentForm } from './LoadingPaymentForm';
-import type { PaymentFormProps } from './paymentFormProps';
-import { createStripeGateway } from './stripeGateway';
-import { loadStripeOnce } from './stripeLoader';
+import type { PaymentFormProps } from './PaymentFormProps';
+import { createStripeGateway } from '../../payments/stripeGateway';
+import { loadStripeOnce } from '../../payments/stripeLoader';
 
 interface StripePaymentFormProps extends PaymentFormProps {
   /** Stripe's publishable key from GET /api/config; null when the server has none. */

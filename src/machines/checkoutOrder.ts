@@ -1,0 +1,57 @@
+/**
+ * The order the checkout pays and finalizes, and the spec §3 record the success page reads, built from the
+ * statechart's context (src/machines/checkoutMachine.ts). Money: `totalAmount` is dollars per month (spec §3).
+ */
+import type { PaymentSuccessRecord } from '../api/paymentRecord';
+import type { RememberedOrder } from '../api/pendingPayment';
+import type { FinalizeResponse, SubscriptionSession } from '../contract/checkout';
+import { centsToDollars, monthlyTotalCents } from '../domain/pricing';
+import { fullName, type CheckoutForm } from '../domain/validation';
+import type { BillingDetails } from '../payments/gateway';
+
+/** What of the checkout's context the order is read from. */
+interface OrderSource {
+  pendingPayment: RememberedOrder | null;
+  session: SubscriptionSession | null;
+  confirmedSeats: number;
+  form: CheckoutForm;
+}
+
+/** The order being paid: the resumed one, else the session's, with the seats confirmed and the buyer typed. */
+export function orderOf(context: OrderSource): RememberedOrder {
+  if (context.pendingPayment) return context.pendingPayment;
+  return {
+    transactionId: context.session?.transactionId ?? '',
+    subscriptionId: context.session?.subscriptionId ?? '',
+    customerId: context.session?.customerId ?? '',
+    seats: context.confirmedSeats,
+    totalAmount: centsToDollars(monthlyTotalCents(context.confirmedSeats)),
+    name: fullName(context.form),
+    email: context.form.email.trim(),
+  };
+}
+
+/** The spec §3 record stored for the success page: the finalize response plus the order's own fields. */
+export function paymentRecord(context: OrderSource, response: FinalizeResponse): PaymentSuccessRecord {
+  const order = orderOf(context);
+  return {
+    ...response,
+    seatCount: order.seats,
+    totalAmount: order.totalAmount,
+    email: order.email,
+    name: order.name,
+    transactionId: order.transactionId,
+  };
+}
+
+/** Input of the finalizeSubscription actor: the order's ids and the buyer. */
+export interface FinalizeActorInput {
+  order: Pick<RememberedOrder, 'subscriptionId' | 'customerId' | 'transactionId'>;
+  billingDetails: BillingDetails;
+}
+
+/** What finalize is called with: the order's ids, and the buyer who paid. */
+export function finalizeInput(context: OrderSource): FinalizeActorInput {
+  const order = orderOf(context);
+  return { order, billingDetails: { name: order.name, email: order.email } };
+}
