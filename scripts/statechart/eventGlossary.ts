@@ -14,6 +14,8 @@ export const EVENT_GLOSSARY: Record<string, string> = {
   CONFETTI_ENDED: 'Internal: the 4 s of confetti are over.',
   ORDER_RETRY_CLICKED:
     "The buyer pressed 'Complete my order' (a charged order whose finalize failed) or 'Check again' (an earlier payment of this browser that could not be checked): finalize runs again, the card is never charged again.",
+  INIT_RETRY_CLICKED:
+    "The buyer pressed 'Try again' after the checkout could not be created: call 1 runs again at once (docs/decisions/0012).",
   COPY_CLICKED: 'The buyer pressed the copy button of the email or the password.',
   SIGN_AGREEMENT_CLICKED: "The buyer pressed 'Sign Training Agreement →'.",
 };

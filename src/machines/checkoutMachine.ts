@@ -88,7 +88,8 @@ type CheckoutEvent =
   | { type: 'GET_STARTED_CLICKED' }
   | { type: 'FIRST_NAME_FOCUS_DUE' }
   | { type: 'CONFETTI_ENDED' }
-  | { type: 'ORDER_RETRY_CLICKED' };
+  | { type: 'ORDER_RETRY_CLICKED' }
+  | { type: 'INIT_RETRY_CLICKED' };
 
 /** What the views act on: toasts, scrolling, focus, navigation. */
 export type CheckoutEmitted =
@@ -328,15 +329,20 @@ export const checkoutMachine = setup({
       // A payment this browser started and never saw finalized is resumed instead of opening a new checkout.
       always: { guard: 'hasPendingPayment', target: 'resuming' },
       initial: 'waiting',
-      on: {
-        SEAT_ADDED: { actions: ['addSeat', 'celebrateAtTwoSeats'] },
-        SEAT_REMOVED: { guard: 'canRemoveSeat', actions: ['removeSeat', 'celebrateAtTwoSeats'] },
-      },
       states: {
+        // Seats chosen while the checkout is being created are committed once it exists.
         waiting: {
           after: { initDelay: 'creatingIntent' },
+          on: {
+            SEAT_ADDED: { actions: ['addSeat', 'celebrateAtTwoSeats'] },
+            SEAT_REMOVED: { guard: 'canRemoveSeat', actions: ['removeSeat', 'celebrateAtTwoSeats'] },
+          },
         },
         creatingIntent: {
+          on: {
+            SEAT_ADDED: { actions: ['addSeat', 'celebrateAtTwoSeats'] },
+            SEAT_REMOVED: { guard: 'canRemoveSeat', actions: ['removeSeat', 'celebrateAtTwoSeats'] },
+          },
           invoke: {
             src: 'createSubscriptionIntent',
             input: ({ context }) => ({ affiliateId: context.affiliateId, affiliateSource: context.affiliateSource }),
@@ -351,7 +357,16 @@ export const checkoutMachine = setup({
             onError: { target: 'failed', actions: 'notifyInitializationError' },
           },
         },
-        failed: {},
+        /**
+         * Call 1 failed: nothing can be committed, so the seat buttons are off; 'Try again' runs call 1 again
+         * (docs/decisions/0012, an addition to spec §4).
+         */
+        failed: {
+          tags: ['seatsLocked'],
+          on: {
+            INIT_RETRY_CLICKED: { target: 'creatingIntent' },
+          },
+        },
       },
     },
     idle: {

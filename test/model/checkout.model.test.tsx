@@ -177,6 +177,9 @@ async function execute(page: Page, event: AnyEventObject, state: AnyMachineSnaps
       case 'PAYMENT_FORM_READY':
         page.configGate.resolve();
         break;
+      case 'INIT_RETRY_CLICKED':
+        fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+        break;
       case 'ORDER_RETRY_CLICKED':
         fireEvent.click(screen.getByRole('button', { name: /^(Complete my order|Check again)$/ }));
         break;
@@ -199,6 +202,7 @@ function expectPageShows(page: Page, state: AnyMachineSnapshot): void {
   expect(screen.queryByText('Updating...') !== null, "'Updating...'").toBe(updating);
   const locked =
     updating ||
+    state.matches({ init: 'failed' }) ||
     ['submitting', 'finalizing', 'finalizeFailed', 'success', 'resuming', 'resumeFailed'].some((name) => state.matches(name));
   if (locked) {
     expect(screen.getByRole('button', { name: 'Increase seats' })).toBeDisabled();
@@ -229,6 +233,7 @@ function expectPageShows(page: Page, state: AnyMachineSnapshot): void {
       expect(within(screen.getByRole('region', { name: 'Checkout' })).getByRole('alert')).toHaveTextContent(
         TOASTS.initializationError.description,
       );
+      expect(screen.getByRole('button', { name: 'Try again' })).toBeEnabled();
     } else {
       expect(screen.getByText('Initializing secure checkout...')).toBeInTheDocument();
     }

@@ -147,7 +147,9 @@ function actorResults(snapshot: Snapshot, scope: CheckoutModelScope): AnyEventOb
 export function checkoutEvents(snapshot: Snapshot, scope: CheckoutModelScope = FULL_SCOPE): AnyEventObject[] {
   const { context } = snapshot;
   if (scope.resumeOnly && !snapshot.matches('resuming') && !snapshot.matches('resumeFailed')) return [];
-  const editable = snapshot.matches('init') || snapshot.matches('idle') || snapshot.matches('pendingSeats') || snapshot.matches('updating');
+  const initFailed = snapshot.matches({ init: 'failed' });
+  const editable =
+    (snapshot.matches('init') && !initFailed) || snapshot.matches('idle') || snapshot.matches('pendingSeats') || snapshot.matches('updating');
   // The card form mounts by itself once a session exists: nothing else happens before it is ready.
   if (editable && context.session && !context.paymentGateway && !snapshot.matches('updating')) {
     const ready = { type: 'PAYMENT_FORM_READY', clientSecret: context.session.clientSecret, gateway: MODEL_GATEWAY };
@@ -177,6 +179,8 @@ export function checkoutEvents(snapshot: Snapshot, scope: CheckoutModelScope = F
       events.push(...typing(context.form, scope.failures));
     }
   }
+  // After a failed initialisation the seats are locked and 'Try again' runs call 1 once more.
+  if (initFailed) events.push({ type: 'INIT_RETRY_CLICKED' });
   if (snapshot.matches('finalizeFailed') || snapshot.matches('resumeFailed')) {
     // The only way on is the retry: the form and the seats are locked, the card is never confirmed again.
     events.push({ type: 'ORDER_RETRY_CLICKED' });

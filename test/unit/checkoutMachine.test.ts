@@ -134,6 +134,25 @@ describe('initialisation (spec §4)', () => {
     expect(toasts()).toEqual(['Initialization Error']);
   });
 
+  it("after a failed initialisation locks the seats and 'Try again' runs call 1 once more, at once", async () => {
+    let attempts = 0;
+    const { actor, calls } = start({
+      create: () => (++attempts === 1 ? Promise.reject(new Error('down')) : Promise.resolve(session)),
+    });
+    await advance(500);
+    const failed = actor.getSnapshot();
+    expect(failed.hasTag('seatsLocked')).toBe(true);
+    expect(failed.can({ type: 'SEAT_ADDED' })).toBe(false);
+    actor.send({ type: 'SEAT_ADDED' });
+    expect(actor.getSnapshot().context.pendingSeats).toBe(1);
+
+    actor.send({ type: 'INIT_RETRY_CLICKED' });
+    await advance(0);
+    expect(calls.create).toBe(2);
+    expect(actor.getSnapshot().matches('idle')).toBe(true);
+    expect(actor.getSnapshot().context.session).toEqual(session);
+  });
+
   it('commits seats chosen while initialising', async () => {
     const { actor, calls } = start();
     actor.send({ type: 'SEAT_ADDED' });

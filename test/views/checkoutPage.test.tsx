@@ -2,7 +2,7 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { bonus, faq, heroHeadline, includedItems, offerLine, referrer, securityBadges, testimonials } from '../../src/content/offer';
-import { renderCheckout, useCheckoutTestEnvironment } from './support/checkoutHarness';
+import { renderCheckout, SESSION, useCheckoutTestEnvironment } from './support/checkoutHarness';
 import { advance } from './support/timers';
 
 let scrollIntoView: MockInstance<Element['scrollIntoView']>;
@@ -90,6 +90,27 @@ describe('checkout page', () => {
     const messages = screen.getAllByText('Failed to initialize checkout. Please refresh the page and try again.');
     expect(messages).toHaveLength(2);
     expect(screen.queryByText('Initializing secure checkout...')).not.toBeInTheDocument();
+  });
+
+  it("after a failed initialisation locks the seat buttons and offers 'Try again', which opens the checkout", async () => {
+    let attempts = 0;
+    renderCheckout({
+      createIntent: async () => {
+        attempts += 1;
+        if (attempts === 1) throw new Error('Failed to create subscription intent');
+        return SESSION;
+      },
+    });
+    await advance(500);
+    expect(screen.getByRole('button', { name: 'Increase seats' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Decrease seats' })).toBeDisabled();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    await advance(0);
+    expect(attempts).toBe(2);
+    expect(screen.queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument();
+    expect(screen.getByLabelText('First Name')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Increase seats' })).toBeEnabled();
   });
 
   it('scrolls to the checkout form when the referrer quote is clicked', async () => {

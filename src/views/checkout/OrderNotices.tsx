@@ -1,4 +1,5 @@
 import styled from 'styled-components';
+import { ActionButton } from '../shared/ActionButton';
 import { Link } from 'wouter';
 import { formatDollars } from '../../domain/pricing';
 import { LoadingStatus } from '../shared/Spinner';
@@ -28,9 +29,9 @@ export function PaymentReceivedNotice() {
     <Notice role="status">
       <strong>{ORDER_NOTICES.paymentReceived}</strong>
       <span>{ORDER_NOTICES.paymentReceivedDetail}</span>
-      <NoticeButton type="button" onClick={() => actorRef.send({ type: 'ORDER_RETRY_CLICKED' })}>
+      <ActionButton type="button" onClick={() => actorRef.send({ type: 'ORDER_RETRY_CLICKED' })}>
         {ORDER_NOTICES.retry}
-      </NoticeButton>
+      </ActionButton>
     </Notice>
   );
 }
@@ -44,9 +45,9 @@ export function ResumeNotice() {
   return (
     <Notice role="status">
       <strong>{ORDER_NOTICES.checkFailed}</strong>
-      <NoticeButton type="button" onClick={() => actorRef.send({ type: 'ORDER_RETRY_CLICKED' })}>
+      <ActionButton type="button" onClick={() => actorRef.send({ type: 'ORDER_RETRY_CLICKED' })}>
         {ORDER_NOTICES.checkAgain}
-      </NoticeButton>
+      </ActionButton>
     </Notice>
   );
 }
@@ -84,15 +85,4 @@ const Notice = styled.section`
   a {
     font-weight: 700;
   }
-`;
-
-const NoticeButton = styled.button`
-  align-self: flex-start;
-  padding: 10px 16px;
-  border: none;
-  border-radius: ${radii.medium};
-  background: ${colors.brand};
-  color: #fff;
-  font-weight: 700;
-  cursor: pointer;
 `;

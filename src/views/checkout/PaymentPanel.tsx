@@ -1,6 +1,7 @@
 import type { RefObject } from 'react';
 import styled from 'styled-components';
 import { TOASTS } from '../../machines/toasts';
+import { ActionButton } from '../shared/ActionButton';
 import { Card } from '../shared/Card';
 import { LoadingStatus } from '../shared/Spinner';
 import { colors } from '../theme';
@@ -23,6 +24,7 @@ export function PaymentPanel({ anchorRef, firstNameRef }: PaymentPanelProps) {
   const hasSession = CheckoutActor.useSelector(selectSession) !== null;
   const initFailed = CheckoutActor.useSelector(selectInitFailed);
   const resuming = CheckoutActor.useSelector(selectResume) !== null;
+  const actorRef = CheckoutActor.useActorRef();
 
   return (
     <Panel ref={anchorRef} id="checkout-form" aria-label="Checkout">
@@ -32,7 +34,12 @@ export function PaymentPanel({ anchorRef, firstNameRef }: PaymentPanelProps) {
       ) : hasSession ? (
         <CheckoutForm firstNameRef={firstNameRef} />
       ) : initFailed ? (
-        <InitError role="alert">{TOASTS.initializationError.description}</InitError>
+        <InitError role="alert">
+          <p>{TOASTS.initializationError.description}</p>
+          <ActionButton type="button" onClick={() => actorRef.send({ type: 'INIT_RETRY_CLICKED' })}>
+            Try again
+          </ActionButton>
+        </InitError>
       ) : (
         <LoadingStatus size={28}>Initializing secure checkout...</LoadingStatus>
       )}
@@ -44,8 +51,16 @@ const Panel = styled(Card)`
   scroll-margin-top: 96px;
 `;
 
-const InitError = styled.p`
+const InitError = styled.div`
+  display: flex;
+  flex-direction: column;
+  align-items: center;
+  gap: 12px;
   padding: 24px 8px;
   color: ${colors.danger};
   text-align: center;
+
+  & > button {
+    align-self: center;
+  }
 `;
