@@ -6,7 +6,7 @@
  *
  * Open it in the Stately visualizer: implementations are supplied through setup(), all of them named.
  */
-import { assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
+import { and, assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
 import { createSubscriptionIntent, finalizeSubscription, updateSubscriptionIntent } from '../api/checkoutApi';
 import { ApiError } from '../api/client';
 import { preloadPublicConfig } from '../api/publicConfig';
@@ -57,15 +57,9 @@ interface CheckoutContext extends CheckoutInput {
   pendingSeats: number;
   /** The count the server last confirmed. */
   confirmedSeats: number;
-  /** The count sent by the update in flight. */
-  committingSeats: number;
   session: SubscriptionSession | null;
   /** Bumped on every successful update; with the client secret it keys the payment form (spec §4). */
   updateCounter: number;
-  /** When the buyer last changed the seats, in ms since the epoch. */
-  lastSeatEditAt: number;
-  /** When the last update succeeded, in ms since the epoch; null before the first. */
-  lastUpdateSucceededAt: number | null;
   form: CheckoutForm;
   fieldErrors: FieldErrors;
   /** The payment form's gateway for the current client secret; null until the form is ready. */
@@ -111,8 +105,6 @@ export interface ConfirmPaymentActorInput {
   billingDetails: BillingDetails;
   returnUrl: string;
 }
-
-const now = (): number => Date.now();
 
 /**
  * Statuses with which finalize says the payment was not taken for this checkout (402 not paid, 404 unknown, 409
@@ -173,25 +165,17 @@ export const checkoutMachine = setup({
   },
   delays: {
     initDelay: TIMINGS.initDelay,
-    /** The 2000 ms debounce, counted from the last seat edit (an edit made while updating keeps its clock). */
-    seatDebounce: ({ context }) => Math.max(0, TIMINGS.seatDebounce - (now() - context.lastSeatEditAt)),
-    /** What is left of the 1 s between successful updates. */
-    updateCooldown: ({ context }) =>
-      context.lastUpdateSucceededAt === null
-        ? 0
-        : Math.max(0, TIMINGS.updateCooldown - (now() - context.lastUpdateSucceededAt)),
+    /** Spec §4: a seat change is committed 2000 ms after the last edit (each edit re-enters pendingSeats). */
+    seatDebounce: TIMINGS.seatDebounce,
     firstNameFocus: TIMINGS.firstNameFocus,
     confetti: TIMINGS.confetti,
   },
   guards: {
     canRemoveSeat: ({ context }) => context.pendingSeats > MIN_SEATS,
-    seatsChangedWhileUpdating: ({ context }) => context.pendingSeats !== context.committingSeats,
     seatsMatchConfirmed: ({ context }) => context.pendingSeats === context.confirmedSeats,
     seatsDifferFromConfirmed: ({ context }) => context.pendingSeats !== context.confirmedSeats,
-    cooldownElapsed: ({ context }) =>
-      context.lastUpdateSucceededAt === null || now() - context.lastUpdateSucceededAt >= TIMINGS.updateCooldown,
     formInvalid: ({ context }) => hasFieldErrors(validateCheckoutForm(context.form)),
-    paymentFormNotReady: ({ context }) => context.session === null || context.paymentGateway === null,
+    paymentFormReady: ({ context }) => context.session !== null && context.paymentGateway !== null,
     gatewayMatchesSession: ({ context, event }) =>
       event.type === 'PAYMENT_FORM_READY' && event.clientSecret === context.session?.clientSecret,
     /**
@@ -208,14 +192,8 @@ export const checkoutMachine = setup({
     formEditable: ({ context }) => !context.paymentAccepted,
   },
   actions: {
-    addSeat: assign({
-      pendingSeats: ({ context }) => context.pendingSeats + 1,
-      lastSeatEditAt: () => now(),
-    }),
-    removeSeat: assign({
-      pendingSeats: ({ context }) => context.pendingSeats - 1,
-      lastSeatEditAt: () => now(),
-    }),
+    addSeat: assign({ pendingSeats: ({ context }) => context.pendingSeats + 1 }),
+    removeSeat: assign({ pendingSeats: ({ context }) => context.pendingSeats - 1 }),
     /** Spec §2: reaching exactly 2 seats starts 4 s of confetti (restarted if reached again). */
     celebrateAtTwoSeats: enqueueActions(({ context, enqueue }) => {
       if (context.pendingSeats !== CONFETTI_SEAT_COUNT) return;
@@ -234,10 +212,9 @@ export const checkoutMachine = setup({
       paymentGateway: ({ event }) => (event.type === 'PAYMENT_FORM_READY' ? event.gateway : null),
     }),
     assignSession: assign((_, session: SubscriptionSession) => ({ session, confirmedSeats: MIN_SEATS })),
-    startCommit: assign({ committingSeats: ({ context }) => context.pendingSeats }),
     assignUpdatedSession: assign(({ context }, output: UpdateIntentResponse) => {
       return {
-        confirmedSeats: context.committingSeats,
+        confirmedSeats: context.pendingSeats,
         session: context.session && {
           ...context.session,
           clientSecret: output.clientSecret,
@@ -245,7 +222,6 @@ export const checkoutMachine = setup({
           subscriptionItemId: output.subscriptionItemId,
         },
         updateCounter: context.updateCounter + 1,
-        lastUpdateSucceededAt: now(),
         paymentGateway: null,
       };
     }),
@@ -301,11 +277,8 @@ export const checkoutMachine = setup({
     ...input,
     pendingSeats: MIN_SEATS,
     confirmedSeats: MIN_SEATS,
-    committingSeats: MIN_SEATS,
     session: null,
     updateCounter: 0,
-    lastSeatEditAt: 0,
-    lastUpdateSucceededAt: null,
     form: { firstName: '', lastName: '', email: '' },
     fieldErrors: {},
     paymentGateway: null,
@@ -373,55 +346,36 @@ export const checkoutMachine = setup({
       on: {
         SEAT_ADDED: { target: 'pendingSeats', actions: ['addSeat', 'celebrateAtTwoSeats'] },
         SEAT_REMOVED: { guard: 'canRemoveSeat', target: 'pendingSeats', actions: ['removeSeat', 'celebrateAtTwoSeats'] },
+        // Until the payment form is ready the submit button is off and SUBMITTED is ignored.
         SUBMITTED: [
-          { guard: 'formInvalid', actions: 'assignFieldErrors' },
-          { guard: 'paymentFormNotReady' },
-          { target: 'submitting', actions: 'rememberPendingPayment' },
+          { guard: and(['paymentFormReady', 'formInvalid']), actions: 'assignFieldErrors' },
+          { guard: 'paymentFormReady', target: 'submitting', actions: 'rememberPendingPayment' },
         ],
       },
     },
+    /**
+     * The buyer changed the seats: the change is committed 2000 ms after the last edit. Seat buttons are locked
+     * while updating, so a commit always follows the previous success by more than 1 s (spec §4; decision 0014).
+     */
     pendingSeats: {
-      initial: 'debouncing',
       on: {
         SEAT_ADDED: { target: 'pendingSeats', reenter: true, actions: ['addSeat', 'celebrateAtTwoSeats'] },
         SEAT_REMOVED: { guard: 'canRemoveSeat', target: 'pendingSeats', reenter: true, actions: ['removeSeat', 'celebrateAtTwoSeats'] },
       },
-      states: {
-        debouncing: {
-          after: {
-            seatDebounce: [
-              { guard: 'seatsMatchConfirmed', target: '#checkout.idle' },
-              { guard: 'cooldownElapsed', target: '#checkout.updating' },
-              { target: 'coolingDown' },
-            ],
-          },
-        },
-        coolingDown: {
-          after: { updateCooldown: '#checkout.updating' },
-        },
+      after: {
+        seatDebounce: [{ guard: 'seatsMatchConfirmed', target: 'idle' }, { target: 'updating' }],
       },
     },
+    /** Call 2 is in flight; the seat buttons are locked (spec §4), so the seats stay what is being committed. */
     updating: {
       tags: ['seatsLocked'],
-      entry: 'startCommit',
-      on: {
-        SEAT_ADDED: { actions: ['addSeat', 'celebrateAtTwoSeats'] },
-        SEAT_REMOVED: { guard: 'canRemoveSeat', actions: ['removeSeat', 'celebrateAtTwoSeats'] },
-      },
       invoke: {
         src: 'updateSubscriptionIntent',
-        input: ({ context }) => ({ session: context.session!, quantity: context.committingSeats }),
-        onDone: [
-          {
-            guard: 'seatsChangedWhileUpdating',
-            target: 'pendingSeats',
-            actions: [{ type: 'assignUpdatedSession', params: ({ event }) => event.output }, 'notifySubscriptionUpdated'],
-          },
-          {
-            target: 'idle',
-            actions: [{ type: 'assignUpdatedSession', params: ({ event }) => event.output }, 'notifySubscriptionUpdated'],
-          },
-        ],
+        input: ({ context }) => ({ session: context.session!, quantity: context.pendingSeats }),
+        onDone: {
+          target: 'idle',
+          actions: [{ type: 'assignUpdatedSession', params: ({ event }) => event.output }, 'notifySubscriptionUpdated'],
+        },
         onError: { target: 'idle', actions: ['revertSeats', 'notifyUpdateFailed'] },
       },
     },

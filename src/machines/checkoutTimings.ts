@@ -4,7 +4,6 @@
 export const TIMINGS = {
   initDelay: 500,
   seatDebounce: 2000,
-  updateCooldown: 1000,
   firstNameFocus: 800,
   confetti: 4000,
 } as const;

@@ -138,9 +138,29 @@ function renderPage(resumed = false): Page {
 const FIELD_LABELS = { firstName: 'First Name', lastName: 'Last Name', email: 'Email Address' } as const;
 
 /** Clicks `button` as the buyer would; when the page has locked it, the event is sent as a click racing the lock. */
-function clickOrSend(page: Page, button: HTMLElement, event: AnyEventObject): void {
-  if ((button as HTMLButtonElement).disabled) page.actor().send(event);
-  else fireEvent.click(button);
+/**
+ * Clicks `button` for the model's `event`. A transition counts only when the page's own control caused it: the
+ * model must never offer an event whose control is off.
+ */
+function click(button: HTMLElement, event: AnyEventObject): void {
+  if ((button as HTMLButtonElement).disabled) throw new Error(`The model offered ${event.type} while its control is disabled`);
+  fireEvent.click(button);
+}
+
+/** Clicks each control that is off in `state` and asserts the page ignored it: same state, same context. */
+function expectDisabledControlsIgnored(page: Page): void {
+  const controls = [
+    screen.queryByRole('button', { name: 'Increase seats' }),
+    screen.queryByRole('button', { name: 'Decrease seats' }),
+    screen.queryByRole('button', { name: /YES! I Want To Train My Team With AI|Processing\.\.\./ }),
+  ].filter((control): control is HTMLButtonElement => control instanceof HTMLButtonElement && control.disabled);
+  for (const control of controls) {
+    const before = page.actor().getSnapshot();
+    fireEvent.click(control);
+    const after = page.actor().getSnapshot();
+    expect(after.value, `${control.textContent || control.getAttribute('aria-label')} off`).toEqual(before.value);
+    expect(after.context).toBe(before.context);
+  }
 }
 
 /** Makes `event` happen to the page: a click, typing, the clock, or an answer from the server or the card form. */
@@ -155,10 +175,10 @@ async function execute(page: Page, event: AnyEventObject, state: AnyMachineSnaps
   } else {
     switch (event.type) {
       case 'SEAT_ADDED':
-        clickOrSend(page, screen.getByRole('button', { name: 'Increase seats' }), event);
+        click(screen.getByRole('button', { name: 'Increase seats' }), event);
         break;
       case 'SEAT_REMOVED':
-        clickOrSend(page, screen.getByRole('button', { name: 'Decrease seats' }), event);
+        click(screen.getByRole('button', { name: 'Decrease seats' }), event);
         break;
       case 'FIELD_CHANGED':
         fireEvent.change(screen.getByLabelText(FIELD_LABELS[event.field as keyof typeof FIELD_LABELS]), {
@@ -166,7 +186,7 @@ async function execute(page: Page, event: AnyEventObject, state: AnyMachineSnaps
         });
         break;
       case 'SUBMITTED':
-        clickOrSend(page, screen.getByRole('button', { name: /YES! I Want To Train My Team With AI|Processing\.\.\./ }), event);
+        click(screen.getByRole('button', { name: /YES! I Want To Train My Team With AI|Processing\.\.\./ }), event);
         break;
       case 'QUOTE_CLICKED':
         fireEvent.click(screen.getByRole('button', { name: new RegExp(referrer.quote.slice(0, 30)) }));
@@ -293,6 +313,7 @@ async function runPath(statePath: ReturnType<typeof replay>['statePath'], resume
       states: {
         '*': (state) => {
           expectPageShows(page, state as AnyMachineSnapshot);
+          expectDisabledControlsIgnored(page);
           coverage.record(state as AnyMachineSnapshot);
         },
       },

@@ -149,13 +149,13 @@ export function checkoutEvents(snapshot: Snapshot, scope: CheckoutModelScope = F
   if (scope.resumeOnly && !snapshot.matches('resuming') && !snapshot.matches('resumeFailed')) return [];
   const initFailed = snapshot.matches({ init: 'failed' });
   const editable =
-    (snapshot.matches('init') && !initFailed) || snapshot.matches('idle') || snapshot.matches('pendingSeats') || snapshot.matches('updating');
+    (snapshot.matches('init') && !initFailed) || snapshot.matches('idle') || snapshot.matches('pendingSeats');
   // The card form mounts by itself once a session exists: nothing else happens before it is ready.
-  if (editable && context.session && !context.paymentGateway && !snapshot.matches('updating')) {
+  if (editable && context.session && !context.paymentGateway) {
     const ready = { type: 'PAYMENT_FORM_READY', clientSecret: context.session.clientSecret, gateway: MODEL_GATEWAY };
-    // While the first card form loads (its configuration is still on the way) the buyer may already submit.
+    // While the first card form loads the buyer may already type (the submit button is still off).
     const firstForm = context.updateCounter === 0 && snapshot.matches('idle');
-    return firstForm ? [ready, { type: 'SUBMITTED' }, ...typing(context.form, false)] : [ready];
+    return firstForm ? [ready, ...typing(context.form, false)] : [ready];
   }
   const events: AnyEventObject[] = [...actorResults(snapshot, scope)];
   const timer = nextTimer(snapshot);
@@ -204,8 +204,6 @@ export function serializeCheckout(snapshot: Snapshot): string {
     pendingPayment: context.pendingPayment !== null,
     paymentAccepted: context.paymentAccepted,
     timers: meta.timers.map((timer) => timer.event.type),
-    cooling:
-      context.lastUpdateSucceededAt !== null && meta.now - context.lastUpdateSucceededAt < 1000 ? 'cooling' : 'cool',
   });
 }
 

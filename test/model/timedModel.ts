@@ -1,12 +1,12 @@
 /**
  * Model-based testing support for statecharts with timers (docs/testing.md).
  *
- * `@xstate/graph` walks a machine by feeding it events. Our machines' timers overlap (the 2000 ms debounce, the
- * 1 s cooldown, 4 s of confetti, the 800 ms focus), and which fires first decides the next state. So the model
+ * `@xstate/graph` walks a machine by feeding it events. Our machines' timers overlap (the 500 ms initialisation,
+ * the 2000 ms debounce, 4 s of confetti, the 800 ms focus), and which fires first decides the next state. So the model
  * keeps a virtual clock beside each snapshot: every delayed event the machine schedules (XState's `xstate.raise`
  * with a delay, including `after` transitions) is recorded with its due time, cancels remove them, and only the
- * earliest-due timer may fire next. Time-reading guards see the same virtual clock (through the fake Date), so a
- * path found here plays out identically in the real views driven by vitest's fake timers.
+ * earliest-due timer may fire next, so a path found here plays out identically in the real views driven by
+ * vitest's fake timers.
  */
 import { initialTransition, transition, type AnyEventObject, type AnyMachineSnapshot, type AnyStateMachine, type AnyStateNode } from 'xstate';
 import { vi } from 'vitest';
