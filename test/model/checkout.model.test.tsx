@@ -24,6 +24,7 @@ import { AppToaster } from '../../src/views/toasts/AppToaster';
 import { SANDBOX_CONFIG } from '../views/support/fakeFetch';
 import { advance, deferred, type Deferred } from '../views/support/timers';
 import { PendingCalls } from './pendingCalls';
+import { byText, expectedToasts, visibleToasts } from './specToasts';
 
 // The model walks the machine under the fake clock, so it is installed before the paths are generated.
 vi.useFakeTimers();
@@ -85,6 +86,8 @@ interface Page {
   configGate: Deferred<void>;
   location: ReturnType<typeof memoryLocation>;
   clock: number;
+  /** The model state the page is in before the next step. */
+  previous: AnyMachineSnapshot | null;
 }
 
 function renderPage(resumed = false): Page {
@@ -131,6 +134,7 @@ function renderPage(resumed = false): Page {
     configGate,
     location,
     clock: MODEL_START_TIME,
+    previous: null,
   };
 }
 
@@ -307,14 +311,25 @@ async function runPath(statePath: ReturnType<typeof replay>['statePath'], resume
   const initial = pathModel.testLogic.getInitialSnapshot(null as never, resumed ? MODEL_RESUME_INPUT : MODEL_INPUT) as AnyMachineSnapshot;
   expectPageShows(page, initial);
   coverage.record(initial);
+  page.previous = initial;
   try {
     await pathModel.testPath(statePath as never, {
-      events: new Proxy({}, { get: () => (step: { event: AnyEventObject; state: AnyMachineSnapshot }) => execute(page, step.event, step.state) }),
+      events: new Proxy({}, {
+        get: () => async (step: { event: AnyEventObject; state: AnyMachineSnapshot }) => {
+          await execute(page, step.event, step.state);
+          // Every toast the step must show, with its description, and no other (spec §4, §8).
+          const expected = expectedToasts(step.event, page.previous!).sort(byText);
+          expect(visibleToasts(), `toasts after ${step.event.type}`).toEqual(expected);
+          act(() => toast.remove());
+          await advance(0);
+        },
+      }),
       states: {
         '*': (state) => {
           expectPageShows(page, state as AnyMachineSnapshot);
           expectDisabledControlsIgnored(page);
           coverage.record(state as AnyMachineSnapshot);
+          page.previous = state as AnyMachineSnapshot;
         },
       },
     });
