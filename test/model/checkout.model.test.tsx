@@ -10,11 +10,9 @@ import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import type { AnyActorRef, AnyEventObject, AnyMachineSnapshot } from 'xstate';
 import { PAYMENT_RECORD_KEY } from '../../src/api/paymentRecord';
-import type { FinalizeResponse, SubscriptionSession, UpdateIntentResponse } from '../../src/contract/checkout';
 import { referrer } from '../../src/content/offer';
 import { formatDollars, monthlyTotalCents } from '../../src/domain/pricing';
 import { checkoutMachine, type ConfirmPaymentActorInput } from '../../src/machines/checkoutMachine';
-import type { FinalizeActorInput } from '../../src/machines/checkoutOrder';
 import { CONFETTI_PIECES } from '../../src/machines/checkoutTimings';
 import { TOASTS } from '../../src/machines/toasts';
 import type { PaymentConfirmation } from '../../src/payments/gateway';
@@ -24,6 +22,7 @@ import { AppToaster } from '../../src/views/toasts/AppToaster';
 import { SANDBOX_CONFIG } from '../views/support/fakeFetch';
 import { advance, deferred, type Deferred } from '../views/support/timers';
 import { PendingCalls } from './pendingCalls';
+import { CALL_PATHS, expectedRequests, type KnownSession, type SentRequest } from './specRequests';
 import { byText, expectedToasts, visibleToasts } from './specToasts';
 
 // The model walks the machine under the fake clock, so it is installed before the paths are generated.
@@ -88,6 +87,10 @@ interface Page {
   clock: number;
   /** The model state the page is in before the next step. */
   previous: AnyMachineSnapshot | null;
+  /** Calls 1-3 as the page sent them, not yet checked. */
+  requests: SentRequest[];
+  /** The session the server last gave the page. */
+  session: KnownSession | null;
 }
 
 function renderPage(resumed = false): Page {
@@ -95,21 +98,29 @@ function renderPage(resumed = false): Page {
   vi.setSystemTime(MODEL_START_TIME);
   if (resumed) window.localStorage.setItem('pendingPayment', JSON.stringify(MODEL_PENDING_PAYMENT));
   const configGate = deferred<void>();
+  const calls = new PendingCalls<ActorKind>(ACTOR_BY_STATE);
+  const requests: SentRequest[] = [];
+  // The page's real client sends calls 1-3; the path answers them. GET /api/config waits for the card form step.
+  const kindByPath: Record<string, ActorKind> = {
+    [CALL_PATHS.create]: 'create',
+    [CALL_PATHS.update]: 'update',
+    [CALL_PATHS.finalize]: 'finalize',
+  };
   vi.stubGlobal(
     'fetch',
-    vi.fn(async () => {
+    vi.fn(async (url: string, init?: RequestInit) => {
+      const path = new URL(url, 'http://localhost').pathname;
+      const kind = kindByPath[path];
+      if (kind) {
+        requests.push({ path, body: JSON.parse(String(init?.body)) });
+        return calls.http(kind);
+      }
       await configGate.promise;
       return { ok: true, status: 200, json: async () => SANDBOX_CONFIG } as Response;
     }),
   );
-  const calls = new PendingCalls<ActorKind>(ACTOR_BY_STATE);
   const machine = checkoutMachine.provide({
-    actors: {
-      createSubscriptionIntent: calls.actor<SubscriptionSession, { affiliateId: string; affiliateSource: string }>('create'),
-      updateSubscriptionIntent: calls.actor<UpdateIntentResponse, { session: SubscriptionSession; quantity: number }>('update'),
-      confirmPayment: calls.actor<PaymentConfirmation, ConfirmPaymentActorInput>('confirm'),
-      finalizeSubscription: calls.actor<FinalizeResponse, FinalizeActorInput>('finalize'),
-    },
+    actors: { confirmPayment: calls.actor<PaymentConfirmation, ConfirmPaymentActorInput>('confirm') },
   });
   let root: AnyActorRef | undefined;
   const location = memoryLocation({ path: '/', record: true });
@@ -135,6 +146,8 @@ function renderPage(resumed = false): Page {
     location,
     clock: MODEL_START_TIME,
     previous: null,
+    requests,
+    session: null,
   };
 }
 
@@ -304,12 +317,32 @@ function expectSuccess(page: Page, seats: number): void {
   expect(JSON.parse(window.localStorage.getItem('recentPurchase') ?? 'null')).toMatchObject({ seats, totalAmount: monthlyTotalCents(seats) / 100 });
 }
 
+/** Keeps what call 1 and call 2 answered: the ids the next calls must carry. */
+function rememberSession(page: Page, event: AnyEventObject): void {
+  if (/^xstate\.done\.actor\.\d+\.checkout\.init\.creatingIntent$/.test(event.type)) page.session = { ...(event.output as KnownSession) };
+  if (/^xstate\.done\.actor\.\d+\.checkout\.updating$/.test(event.type) && page.session) {
+    page.session = { ...page.session, ...(event.output as Partial<KnownSession>) };
+  }
+}
+
+/** The calls the page sent since the last check are exactly those the spec asks for on entering `after`. */
+function expectRequests(page: Page, before: AnyMachineSnapshot | null, after: AnyMachineSnapshot, when: string): void {
+  const expected = expectedRequests(before, after, {
+    affiliateId: referrer.shortLabel,
+    pageAddress: window.location.href,
+    session: page.session,
+    resumed: page.resumed ? MODEL_PENDING_PAYMENT : null,
+  });
+  expect(page.requests.splice(0), `requests ${when}`).toEqual(expected);
+}
+
 async function runPath(statePath: ReturnType<typeof replay>['statePath'], resumed = false): Promise<void> {
   const page = renderPage(resumed);
   await advance(0);
   const pathModel = resumed ? resumeModel : model;
   const initial = pathModel.testLogic.getInitialSnapshot(null as never, resumed ? MODEL_RESUME_INPUT : MODEL_INPUT) as AnyMachineSnapshot;
   expectPageShows(page, initial);
+  expectRequests(page, null, initial, 'on opening');
   coverage.record(initial);
   page.previous = initial;
   try {
@@ -320,6 +353,8 @@ async function runPath(statePath: ReturnType<typeof replay>['statePath'], resume
           // Every toast the step must show, with its description, and no other (spec §4, §8).
           const expected = expectedToasts(step.event, page.previous!).sort(byText);
           expect(visibleToasts(), `toasts after ${step.event.type}`).toEqual(expected);
+          rememberSession(page, step.event);
+          expectRequests(page, page.previous, step.state, `after ${step.event.type}`);
           act(() => toast.remove());
           await advance(0);
         },

@@ -23,6 +23,23 @@ export class PendingCalls<TKind extends string> {
   }
 
   /**
+   * A call made over HTTP (the page's real client builds the request): waits for the path, then answers as the
+   * server would. A result is a 200 with the output as JSON; an error with an HTTP status is that status with
+   * `{ error }`; an error with status 0 is a network failure (fetch rejects).
+   */
+  http(kind: TKind): Promise<Response> {
+    const answer = deferred<unknown>();
+    this.inFlight.set(kind, [...(this.inFlight.get(kind) ?? []), answer]);
+    return answer.promise.then(
+      (output) => ({ ok: true, status: 200, json: async () => output }) as Response,
+      (error: { message?: string; status?: number }) => {
+        if (!error.status) throw new TypeError('Failed to fetch');
+        return { ok: false, status: error.status, json: async () => ({ error: error.message }) } as Response;
+      },
+    );
+  }
+
+  /**
    * Settles the call `event` answers, when it is an invoked actor's result; returns false for any other event.
    * @throws when no call of that actor is in flight.
    */
