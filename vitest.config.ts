@@ -13,16 +13,14 @@ import react from '@vitejs/plugin-react';
  */
 const UNDER_LOAD_TIMEOUT_MS = 30_000;
 
-export default defineConfig({
-  plugins: [react()],
-  test: {
-    projects: [
+/** The five test projects; `vitest.mutation.config.ts` runs three of them. */
+export const PROJECTS = [
       {
-        extends: true,
+        extends: true as const,
         test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node', testTimeout: UNDER_LOAD_TIMEOUT_MS },
       },
       {
-        extends: true,
+        extends: true as const,
         test: {
           name: 'views',
           include: ['test/views/**/*.test.{ts,tsx}'],
@@ -32,7 +30,7 @@ export default defineConfig({
         },
       },
       {
-        extends: true,
+        extends: true as const,
         test: {
           name: 'model',
           include: ['test/model/**/*.test.{ts,tsx}'],
@@ -42,7 +40,7 @@ export default defineConfig({
         },
       },
       {
-        extends: true,
+        extends: true as const,
         test: {
           name: 'server',
           include: ['test/server/**/*.test.ts'],
@@ -52,7 +50,7 @@ export default defineConfig({
         },
       },
       {
-        extends: true,
+        extends: true as const,
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
@@ -62,6 +60,9 @@ export default defineConfig({
           fileParallelism: false,
         },
       },
-    ],
-  },
+];
+
+export default defineConfig({
+  plugins: [react()],
+  test: { projects: PROJECTS },
 });

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { checkoutMachine } from '../src/machines/checkoutMachine';
 import { TIMINGS } from '../src/machines/checkoutTimings';
 import { paymentSuccessMachine } from '../src/machines/paymentSuccessMachine';
-import { renderMachine } from './statechart/render';
+import { RAISED_TIMERS, renderMachine } from './statechart/render';
 
 export const STATECHART_DOC_PATH = 'docs/statechart.md';
 
@@ -28,6 +28,13 @@ export function renderStatechartDoc(): string {
     '  above `createMachine`.',
     '- Web: paste the whole machine file into the Stately editor (stately.ai/registry/editor, "Import from code").',
     '  Implementations are given to `setup()` by name, so the diagram shows every guard, action, actor and delay.',
+    '- Without a Mermaid viewer: `docs/statechart/checkout.svg` and `docs/statechart/paymentSuccess.svg`, rendered',
+    '  from the diagrams below by the same command (Mermaid in Debian\'s Chromium).',
+    '- Running: `VITE_INSPECT=1 npm run dev` streams both statecharts to the Stately inspector as you click through',
+    '  the page; client secrets, emails, passwords and tokens are redacted before they leave it.',
+    '',
+    'Every transition is drawn. One that stays in its state (runs its actions only) is a loop labelled',
+    '`event [guard] / actions`; a branch tried after a guarded one is `[otherwise]`; delays show their values.',
     '',
     '## Timings (spec §9)',
     '',
@@ -38,6 +45,14 @@ export function renderStatechartDoc(): string {
     'seatDebounce counts from the last seat edit (each edit re-enters pendingSeats). The seat buttons are locked',
     'while updating, so a commit always comes more than 1 s after the previous successful update (decision 0014).',
     'No delay or guard reads the clock: the machine runs under XState\'s SimulatedClock.',
+    '',
+    'Timers started by actions (a delayed `raise` inside `enqueueActions`, restarted when the action runs again):',
+    '',
+    '| action | timer | raises | after |',
+    '| --- | --- | --- | --- |',
+    ...Object.entries(RAISED_TIMERS).map(
+      ([action, { timer, event, delay }]) => `| ${action} | ${timer} | ${event} | ${delay} (${TIMINGS[delay as keyof typeof TIMINGS]} ms) |`,
+    ),
     '',
     renderMachine('Checkout (/)', 'src/machines/checkoutMachine.ts', checkoutMachine),
     renderMachine('Payment success (/payment-success)', 'src/machines/paymentSuccessMachine.ts', paymentSuccessMachine),

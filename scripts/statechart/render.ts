@@ -18,13 +18,36 @@ const label = (node: AnyStateNode): string => node.path.join('.') || node.id;
 
 function nameOf(item: unknown): string {
   if (typeof item === 'string') return item;
+  if (typeof item === 'function' && 'guards' in item && 'check' in item) {
+    const parts = (item as { guards: unknown[] }).guards.map(nameOf);
+    const check = (item as { check: { name: string } }).check.name;
+    if (check === 'checkNot') return `not ${parts.join(', ')}`;
+    return parts.join(check === 'checkOr' ? ' or ' : ' and ');
+  }
   if (item && typeof item === 'object' && 'type' in item) return String((item as { type: unknown }).type);
   return '(inline)';
 }
 
-/** The event as a reader knows it: "after seatDebounce", "done: confirmPayment", or the event type. */
+/**
+ * Timers that actions start with a delayed `raise` inside `enqueueActions` (not visible in the definition):
+ * the action, the timer's id, the event it raises and the delay it uses.
+ */
+export const RAISED_TIMERS: Record<string, { timer: string; event: string; delay: string }> = {
+  celebrateAtTwoSeats: { timer: 'confettiTimer', event: 'CONFETTI_ENDED', delay: 'confetti' },
+  scheduleFirstNameFocus: { timer: 'firstNameFocusTimer', event: 'FIRST_NAME_FOCUS_DUE', delay: 'firstNameFocus' },
+};
+
+/** A named delay with its value: "seatDebounce (2000 ms)". */
+function delayLabel(machine: AnyStateMachine, name: string): string {
+  const value = (machine.implementations.delays as Record<string, unknown>)[name];
+  return typeof value === 'number' ? `${name} (${value} ms)` : name;
+}
+
+/** The event as a reader knows it: "after seatDebounce (2000 ms)", "done: confirmPayment", or the event type. */
 function eventLabel(node: AnyStateNode, eventType: string): string {
-  if (eventType.startsWith('xstate.after.')) return `after ${eventType.slice('xstate.after.'.length).split('.')[0]}`;
+  if (eventType.startsWith('xstate.after.')) {
+    return `after ${delayLabel(node.machine, eventType.slice('xstate.after.'.length).split('.')[0] ?? '')}`;
+  }
   for (const kind of ['done', 'error'] as const) {
     const prefix = `xstate.${kind}.actor.`;
     if (eventType.startsWith(prefix)) {
@@ -39,21 +62,35 @@ function allNodes(node: AnyStateNode): AnyStateNode[] {
   return [node, ...Object.values(node.states).flatMap((child) => allNodes(child as AnyStateNode))];
 }
 
+type Definition = { eventType: string; t: AnyStateNode['always'] extends (infer T)[] | undefined ? T : never; guard: string };
+
+/** Every transition of `node` in XState's order, its guard named, a guardless branch after a guarded one 'otherwise'. */
+function definitionsOf(node: AnyStateNode): Definition[] {
+  const lists: [string, Definition['t'][]][] = [...node.transitions.entries(), ...(node.always ? [['always', node.always] as [string, Definition['t'][]]] : [])];
+  return lists.flatMap(([eventType, list]) =>
+    list.map((t, index) => ({ eventType, t, guard: t.guard ? nameOf(t.guard) : index > 0 ? 'otherwise' : '' })),
+  );
+}
+
+/** Actions with the timers they start: "celebrateAtTwoSeats (starts confettiTimer)". */
+function actionsLabel(actions: readonly unknown[]): string {
+  return actions
+    .map(nameOf)
+    .map((name) => (RAISED_TIMERS[name] ? `${name} (starts ${RAISED_TIMERS[name]!.timer})` : name))
+    .join(', ');
+}
+
 function transitionRows(machine: AnyStateMachine): TransitionRow[] {
   const rows: TransitionRow[] = [];
   for (const node of allNodes(machine.root)) {
     const source = label(node);
-    const definitions = [
-      ...[...node.transitions.entries()].flatMap(([eventType, list]) => list.map((t) => ({ eventType, t }))),
-      ...(node.always ?? []).map((t) => ({ eventType: 'always', t })),
-    ];
-    for (const { eventType, t } of definitions) {
+    for (const { eventType, t, guard } of definitionsOf(node)) {
       rows.push({
         source,
         event: eventLabel(node, eventType),
-        guard: t.guard ? nameOf(t.guard) : '',
+        guard,
         target: t.target?.map((target) => label(target)).join(', ') ?? '(stays)',
-        actions: t.actions.map(nameOf).join(', '),
+        actions: actionsLabel(t.actions),
       });
     }
   }
@@ -79,18 +116,23 @@ function mermaid(machine: AnyStateMachine): string {
     }
   };
   renderNode(machine.root, '  ');
+  // Transitions of the machine itself apply in every state: drawn as self-loops on a box of their own.
+  const rootId = `${mermaidId(machine.root)}_anyState`;
+  if (definitionsOf(machine.root).length > 0) lines.push(`  state "in any state" as ${rootId}`);
   for (const node of allNodes(machine.root)) {
-    if (node === machine.root) continue;
-    const definitions = [
-      ...[...node.transitions.entries()].flatMap(([eventType, list]) => list.map((t) => ({ eventType, t }))),
-      ...(node.always ?? []).map((t) => ({ eventType: 'always', t })),
-    ];
-    for (const { eventType, t } of definitions) {
-      for (const target of t.target ?? []) {
-        const guard = t.guard ? ` [${nameOf(t.guard)}]` : '';
-        lines.push(`  ${mermaidId(node)} --> ${mermaidId(target)}: ${eventLabel(node, eventType)}${guard}`);
+    const from = node === machine.root ? rootId : mermaidId(node);
+    // Mermaid draws one loop per state: every transition that stays (runs its actions only) shares it, a line each.
+    const stays: string[] = [];
+    for (const { eventType, t, guard } of definitionsOf(node)) {
+      const condition = guard ? ` [${guard}]` : '';
+      const targets = t.target ?? [];
+      if (targets.length === 0) {
+        const actions = t.actions.length > 0 ? ` / ${actionsLabel(t.actions)}` : '';
+        stays.push(`${eventLabel(node, eventType)}${condition}${actions}`);
       }
+      for (const target of targets) lines.push(`  ${from} --> ${mermaidId(target)}: ${eventLabel(node, eventType)}${condition}`);
     }
+    if (stays.length > 0) lines.push(`  ${from} --> ${from}: ${stays.join('<br/>')}`);
   }
   return lines.join('\n');
 }

@@ -21,7 +21,7 @@ export interface KnownSession {
 }
 
 /** The order a resumed page finalizes (from this browser's pending-payment record). */
-export interface ResumedOrder {
+interface ResumedOrder {
   subscriptionId: string;
   customerId: string;
   transactionId: string;

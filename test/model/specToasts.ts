@@ -5,7 +5,7 @@
  */
 import type { AnyEventObject, AnyMachineSnapshot } from 'xstate';
 
-export interface ExpectedToast {
+interface ExpectedToast {
   title: string;
   description: string;
 }

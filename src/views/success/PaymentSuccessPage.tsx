@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import styled from 'styled-components';
 import { Link, useLocation, useSearch } from 'wouter';
+import type { InspectionEvent, Observer } from 'xstate';
 import { paymentSuccessMachine } from '../../machines/paymentSuccessMachine';
 import { LoadingStatus } from '../shared/Spinner';
 import { showToast } from '../toasts/showToast';
@@ -13,6 +14,8 @@ export interface PaymentSuccessPageProps {
   machine?: PaymentSuccessLogic;
   /** Leaves for the success site; tests pass a spy. */
   redirect?: (url: string) => void;
+  /** XState inspection observer (the Stately inspector in development). */
+  inspect?: Observer<InspectionEvent>;
 }
 
 const browserRedirect = (url: string) => window.location.assign(url);
@@ -21,10 +24,10 @@ const browserRedirect = (url: string) => window.location.assign(url);
  * The confirmation page (/payment-success): reads the stored payment record, or finalizes from the address's
  * PaymentIntent parameters after a 3-D Secure redirect return, and hands the buyer on.
  */
-export function PaymentSuccessPage({ machine = paymentSuccessMachine, redirect = browserRedirect }: PaymentSuccessPageProps) {
+export function PaymentSuccessPage({ machine = paymentSuccessMachine, redirect = browserRedirect, inspect }: PaymentSuccessPageProps) {
   const search = useSearch();
   return (
-    <PaymentSuccessActor.Provider logic={machine} options={{ input: { search } }}>
+    <PaymentSuccessActor.Provider logic={machine} options={{ input: { search }, inspect }}>
       <PaymentSuccessContent redirect={redirect} />
     </PaymentSuccessActor.Provider>
   );

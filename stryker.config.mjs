@@ -1,0 +1,18 @@
+/**
+ * Mutation testing of the statecharts (`npm run bench:mutation`): Stryker mutates src/machines/ and runs the unit,
+ * view and model tests against each mutant (docs/testing.md lists the survivors judged equivalent).
+ */
+export default {
+  testRunner: 'vitest',
+  vitest: { configFile: 'vitest.mutation.config.ts', related: false },
+  mutate: ['src/machines/**/*.ts'],
+  coverageAnalysis: 'perTest',
+  concurrency: 2,
+  timeoutMS: 60_000,
+  reporters: ['clear-text', 'progress-append-only', 'json'],
+  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  clearTextReporter: { allowColor: false, logTests: false, reportScoreTable: true },
+  thresholds: { high: 95, low: 90, break: null },
+  tempDirName: '.stryker-tmp',
+  cleanTempDir: 'always',
+};
