@@ -4,6 +4,7 @@
  * the Stripe webhook (raw body, outside the rate limit) when Stripe is, /healthz, and the built SPA. Tests drive
  * it through `inject()`; server/main.ts makes it listen.
  */
+import { randomBytes } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
@@ -35,6 +36,11 @@ interface AppOptions {
   provider: PaymentProvider;
   /** Encrypts issued credentials until the hand-off (server/security/credentialsKey.ts makes its key). */
   cipher: CredentialsCipher;
+  /**
+   * Signs the sandbox's proof-of-work challenges; every process must have the same (server/main.ts derives it
+   * from CREDENTIALS_KEY). Default: a random key, for a single process.
+   */
+  challengeKey?: string;
   /** Folder of the built SPA (dist/); without it only /api and /healthz are served. */
   distDir?: string;
   /** Where log lines go instead of standard output (tests read them). */
@@ -99,7 +105,7 @@ function trustProxyOption(trust: Config['TRUST_PROXY']): false | string[] | ((ad
 }
 
 /** Builds the Fastify app; call `listen()` or `inject()` on it, and `close()` when done. */
-export async function buildApp({ config, db, provider, cipher, distDir, logStream }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, db, provider, cipher, challengeKey, distDir, logStream }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
       level: config.LOG_LEVEL,
@@ -145,7 +151,7 @@ export async function buildApp({ config, db, provider, cipher, distDir, logStrea
     await api.register(finalizeReturnRoute, services);
     await api.register(handoffRedeemRoute, services);
     if (provider.name === 'sandbox') {
-      await api.register(sandboxConfirmRoute, services);
+      await api.register(sandboxConfirmRoute, { ...services, challengeKey: challengeKey ?? randomBytes(32).toString('hex') });
       await api.register(sandboxAuthenticateRoute, services);
     }
   });

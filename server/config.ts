@@ -83,6 +83,11 @@ const envSchema = z
     /** Sandbox card confirmations (and authentications) one client address may send per minute. */
     CONFIRMATIONS_PER_MINUTE: integerInRange(1, 1_000_000, 10),
     /**
+     * Refused card confirmations one client address may have in an hour before each further confirmation must
+     * carry a solved proof-of-work challenge (server/security/confirmationChallenge.ts). Bounds card testing.
+     */
+    DECLINES_BEFORE_CHALLENGE: integerInRange(1, 1_000_000, 3),
+    /**
      * Which X-Forwarded-For hops to believe (Fastify `trustProxy`): 'false', the number of proxies in front (1 for
      * one load balancer), or their addresses / CIDR ranges, comma-separated. Never 'true': that believes whatever
      * address the client writes first, so every request could claim a fresh address past the rate limits.

@@ -12,6 +12,7 @@ import { startReconciliation } from './orders/reconcileOrders';
 import { createPaymentProvider } from './payments/createPaymentProvider';
 import { DIST_DIR } from './paths';
 import { createCredentialsCipher } from './security/credentialsCipher';
+import { challengeKeyFrom } from './security/confirmationChallenge';
 import { loadCredentialsKey } from './security/credentialsKey';
 
 
@@ -33,9 +34,17 @@ async function main(): Promise<void> {
   );
   try {
     const provider = await createPaymentProvider(config, database.db);
-    const cipher = createCredentialsCipher(await loadCredentialsKey(config));
+    const credentialsKey = await loadCredentialsKey(config);
+    const cipher = createCredentialsCipher(credentialsKey);
     const hasDist = existsSync(`${DIST_DIR}/index.html`);
-    const app = await buildApp({ config, db: database.db, provider, cipher, distDir: hasDist ? DIST_DIR : undefined });
+    const app = await buildApp({
+      config,
+      db: database.db,
+      provider,
+      cipher,
+      challengeKey: challengeKeyFrom(credentialsKey),
+      distDir: hasDist ? DIST_DIR : undefined,
+    });
     log = app.log;
     if (!hasDist) app.log.warn(`No built SPA in ${DIST_DIR}: run \`npm run build\`; serving /api only`);
 

@@ -95,6 +95,16 @@ export const webhookEvents = pgTable('webhook_events', {
 });
 
 /**
+ * Refused card confirmations per client address, in a window of one hour (card testing). Past
+ * DECLINES_BEFORE_CHALLENGE in the window, the address must solve a proof-of-work challenge to confirm again.
+ */
+export const addressDeclines = pgTable('address_declines', {
+  address: text('address').primaryKey(),
+  declines: integer('declines').notNull(),
+  windowStartedAt: timestamp('window_started_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
  * The sandbox provider's own records (customers, subscriptions and their first invoice's PaymentIntent),
  * kept in the same database so any server process can serve any call.
  */

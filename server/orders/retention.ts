@@ -6,7 +6,7 @@
  */
 import { and, eq, lt, ne, notExists, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { orders, sandboxCustomers, sandboxSubscriptions, webhookEvents } from '../db/schema';
+import { addressDeclines, orders, sandboxCustomers, sandboxSubscriptions, webhookEvents } from '../db/schema';
 
 /** What one retention run deleted, in rows. */
 export interface RetentionReport {
@@ -14,6 +14,8 @@ export interface RetentionReport {
   sandboxSubscriptions: number;
   sandboxCustomers: number;
   webhookEvents: number;
+  /** Per-address refusal counts whose hour is long over (they only matter within it). */
+  addressDeclines: number;
 }
 
 /**
@@ -53,11 +55,16 @@ export async function deleteExpiredRecords(db: Database, retentionDays: number):
       )
       .returning({ id: sandboxCustomers.id });
     const events = await tx.delete(webhookEvents).where(lt(webhookEvents.receivedAt, cutoff)).returning({ eventId: webhookEvents.eventId });
+    const declines = await tx
+      .delete(addressDeclines)
+      .where(lt(addressDeclines.windowStartedAt, sql`now() - interval '1 day'`))
+      .returning({ address: addressDeclines.address });
     return {
       abandonedOrders: deletedOrders.length,
       sandboxSubscriptions: subscriptions.length,
       sandboxCustomers: customers.length,
       webhookEvents: events.length,
+      addressDeclines: declines.length,
     };
   });
 }

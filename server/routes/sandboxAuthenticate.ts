@@ -9,6 +9,7 @@ import { SandboxAuthenticateRequest, SandboxDeclineResponse, SandboxIntentRespon
 import type { OrderServices } from '../orders/order';
 import { raiseSandboxPayment } from '../orders/sandboxPaymentEvent';
 import { authenticateSandboxIntent } from '../payments/sandboxIntents';
+import { recordDecline } from '../security/confirmationChallenge';
 import { replyWithIntentOutcome } from './sandboxOutcome';
 
 const schema = {
@@ -27,6 +28,8 @@ export const sandboxAuthenticateRoute: FastifyPluginAsync<OrderServices> = async
     async (request, reply) => {
       const outcome = await authenticateSandboxIntent(services.db, request.body.clientSecret, request.body.outcome);
       if (outcome.kind === 'succeeded') await raiseSandboxPayment({ ...services, log: request.log }, outcome);
+      // A failed authentication is a refusal like a decline (server/security/confirmationChallenge.ts).
+      if (outcome.kind === 'failed' || outcome.kind === 'too_many_failures') await recordDecline(services.db, request.ip);
       return replyWithIntentOutcome(reply, outcome);
     },
   );

@@ -10,6 +10,8 @@ export class ApiError extends Error {
     message: string,
     /** HTTP status, or 0 when the server could not be reached. */
     readonly status: number,
+    /** The error response's JSON body, when it had one (e.g. a 428's challenge). */
+    readonly body?: unknown,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -24,16 +26,17 @@ function apiBaseAddress(hostname: string = globalThis.location?.hostname ?? 'loc
   });
 }
 
-async function readErrorMessage(response: Response): Promise<string | undefined> {
+async function readErrorBody(response: Response): Promise<{ message?: string; body?: unknown }> {
   try {
     const body: unknown = await response.json();
     if (body && typeof body === 'object' && 'error' in body && typeof body.error === 'string' && body.error) {
-      return body.error;
+      return { message: body.error, body };
     }
+    return { body };
   } catch {
     // Not JSON: fall back to the default message.
   }
-  return undefined;
+  return {};
 }
 
 /**
@@ -57,7 +60,8 @@ export async function requestJson<T>(
     throw new ApiError(defaultError, 0);
   }
   if (!response.ok) {
-    throw new ApiError((await readErrorMessage(response)) ?? defaultError, response.status);
+    const { message, body: errorBody } = await readErrorBody(response);
+    throw new ApiError(message ?? defaultError, response.status, errorBody);
   }
   return (await response.json()) as T;
 }

@@ -28,6 +28,8 @@ export const SandboxConfirmRequest = Type.Object(
       { name: NameText, email: Type.String({ ...EmailText, allOf: [{ pattern: EMAIL_PATTERN.source }] }) },
       { additionalProperties: false },
     ),
+    /** A solved proof-of-work challenge (ALTCHA payload, base64), once the address must show one (428). */
+    challenge: Type.Optional(Text(1, 4096)),
   },
   { additionalProperties: false },
 );
@@ -46,6 +48,19 @@ export const SandboxIntentResponse = Type.Object({
   paymentIntentId: Type.String(),
 });
 export type SandboxIntentResponse = Static<typeof SandboxIntentResponse>;
+
+/** 428 answer of confirm: this address must solve `challenge` (ALTCHA) and send the solution with the card. */
+export const ChallengeRequiredResponse = Type.Object({
+  error: Type.String(),
+  challenge: Type.Object({
+    algorithm: Type.String(),
+    challenge: Type.String(),
+    maxnumber: Type.Optional(Type.Integer()),
+    salt: Type.String(),
+    signature: Type.String(),
+  }),
+});
+export type ChallengeRequiredResponse = Static<typeof ChallengeRequiredResponse>;
 
 /** 402 answer of both: a decline, with Stripe's decline code. */
 export const SandboxDeclineResponse = Type.Object({ error: Type.String(), code: Type.String() });

@@ -2,7 +2,9 @@
  * The sandbox provider's browser gateway: checks the card form, then confirms the payment intent with the
  * sandbox routes, the way Stripe's confirmPayment does (a card that asks for authentication shows a challenge).
  */
+import { solveChallenge } from 'altcha-lib';
 import { ApiError, requestJson } from '../api/client';
+import type { ChallengeRequiredResponse } from '../contract/sandbox';
 import { digitsOf } from '../domain/cardRules';
 import { firstCardError, parseExpiry, validateCard, type CardFormValues } from './cardValidation';
 import { DEFAULT_PAYMENT_ERROR, type PaymentConfirmation, type PaymentGateway } from './gateway';
@@ -44,6 +46,34 @@ function post(path: string, body: unknown): Promise<SandboxIntentResponse> {
   return requestJson<SandboxIntentResponse>('POST', path, body, DEFAULT_PAYMENT_ERROR);
 }
 
+/**
+ * Confirms with `body`; when the server asks this address for proof of work first (428 with an ALTCHA
+ * challenge, server/security/confirmationChallenge.ts), solves it here and sends the card again with the solution.
+ */
+async function confirmWithChallenge(body: Record<string, unknown>): Promise<SandboxIntentResponse> {
+  try {
+    return await post('/api/sandbox/payment-intents/confirm', body);
+  } catch (error) {
+    const challenge = error instanceof ApiError && error.status === 428 ? challengeOf(error.body) : null;
+    if (!challenge) throw error;
+    return post('/api/sandbox/payment-intents/confirm', { ...body, challenge: await solve(challenge) });
+  }
+}
+
+function challengeOf(body: unknown): ChallengeRequiredResponse['challenge'] | null {
+  const challenge = body && typeof body === 'object' && 'challenge' in body ? body.challenge : null;
+  return challenge && typeof challenge === 'object' ? (challenge as ChallengeRequiredResponse['challenge']) : null;
+}
+
+/** ALTCHA's payload for `challenge`: the number found, as base64 JSON. @throws Error when no number solves it. */
+async function solve(challenge: ChallengeRequiredResponse['challenge']): Promise<string> {
+  const { promise } = solveChallenge(challenge.challenge, challenge.salt, challenge.algorithm, challenge.maxnumber);
+  const solution = await promise;
+  if (!solution) throw new Error(DEFAULT_PAYMENT_ERROR);
+  const { algorithm, salt, signature } = challenge;
+  return btoa(JSON.stringify({ algorithm, challenge: challenge.challenge, number: solution.number, salt, signature }));
+}
+
 /** Declines and refusals (4xx/5xx) become a failed outcome with the server's message; a network failure rejects. */
 async function settle(attempt: () => Promise<PaymentConfirmation>): Promise<PaymentConfirmation> {
   try {
@@ -67,11 +97,7 @@ export function createSandboxGateway(options: SandboxGatewayOptions): PaymentGat
         return { status: 'failed', message: cardError };
       }
       return settle(async () => {
-        const confirmed = await post('/api/sandbox/payment-intents/confirm', {
-          clientSecret,
-          card: cardPayload(values),
-          billingDetails,
-        });
+        const confirmed = await confirmWithChallenge({ clientSecret, card: cardPayload(values), billingDetails });
         if (confirmed.status === 'succeeded') return { status: 'succeeded', paymentIntentId: confirmed.paymentIntentId };
         const outcome = await options.authenticate();
         const authenticated = await post('/api/sandbox/payment-intents/authenticate', { clientSecret, outcome });

@@ -1,11 +1,14 @@
 /**
  * Card testing contained (sandbox): a checkout takes at most three refused confirmations, then its payment is
  * closed, also across seat changes; an address opens a bounded number of checkouts per hour and sends a bounded
- * number of confirmations per minute, while other addresses are not affected. On PGlite and PostgreSQL.
+ * number of confirmations per minute, and after 3 refusals in an hour it must solve a proof-of-work challenge for
+ * every further checkout, while other addresses are not affected. On PGlite and PostgreSQL.
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { solveChallenge } from 'altcha-lib';
 import { orders } from '../../server/db/schema';
+import { CHALLENGE_REQUIRED } from '../../server/routes/sandboxConfirm';
 import { confirmBody, createBody, DATABASES, openCheckout, payWithCard, startTestServer, TEST_CARDS, updateBody, type TestServer } from './helper';
 
 describe.each(DATABASES)('card testing on %s', (kind) => {
@@ -67,6 +70,68 @@ describe.each(DATABASES)('card testing on %s', (kind) => {
       const statuses = [(await confirm('198.51.100.4')).statusCode, (await confirm('198.51.100.4')).statusCode, (await confirm('198.51.100.4')).statusCode];
       expect(statuses).toEqual([402, 402, 429]);
       expect((await confirm('198.51.100.5')).statusCode).toBe(402);
+    });
+  });
+
+  describe('with a challenge after 3 refusals per address', () => {
+    let guarded: TestServer;
+    beforeAll(async () => {
+      guarded = await server.derive({ env: { DECLINES_BEFORE_CHALLENGE: '3' } });
+    });
+    afterAll(() => guarded.close());
+
+    const from = (remoteAddress: string, url: string, body: unknown) =>
+      guarded.app.inject({ method: 'POST', url, remoteAddress, headers: { 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+    const newCheckout = async (address: string) =>
+      (await from(address, '/api/create-anon-subscription-intent', createBody())).json<{ clientSecret: string; transactionId: string }>();
+    const confirm = (address: string, clientSecret: string, card: string, challenge?: string) =>
+      from(address, '/api/sandbox/payment-intents/confirm', { ...confirmBody(clientSecret, card), ...(challenge ? { challenge } : {}) });
+
+    /** Solves a 428's challenge as the card form does. */
+    async function solved(response: { json: () => unknown }): Promise<string> {
+      const { challenge } = response.json() as { challenge: { algorithm: string; challenge: string; maxnumber: number; salt: string; signature: string } };
+      const solution = await solveChallenge(challenge.challenge, challenge.salt, challenge.algorithm, challenge.maxnumber).promise;
+      return Buffer.from(JSON.stringify({ ...challenge, number: solution!.number })).toString('base64');
+    }
+
+    it('asks an address with 3 refusals this hour for proof of work before any card, and takes a solved one once per checkout', async () => {
+      const tester = '198.51.100.20';
+      for (let i = 0; i < 3; i += 1) {
+        const session = await newCheckout(tester);
+        expect((await confirm(tester, session.clientSecret, TEST_CARDS.declined)).statusCode).toBe(402);
+      }
+      const next = await newCheckout(tester);
+      const asked = await confirm(tester, next.clientSecret, TEST_CARDS.succeeds);
+      expect(asked.statusCode).toBe(428);
+      expect(asked.json()).toMatchObject({ error: CHALLENGE_REQUIRED, challenge: { algorithm: 'SHA-256' } });
+      const [unpaid] = await guarded.db.select().from(orders).where(eq(orders.transactionId, next.transactionId));
+      expect(unpaid!.status).toBe('open');
+
+      expect((await confirm(tester, next.clientSecret, TEST_CARDS.succeeds, 'bm90IGEgc29sdXRpb24=')).statusCode).toBe(428);
+      const other = await newCheckout(tester);
+      const solvedForOther = await solved(await confirm(tester, other.clientSecret, TEST_CARDS.succeeds));
+      expect((await confirm(tester, next.clientSecret, TEST_CARDS.succeeds, solvedForOther)).statusCode).toBe(428);
+
+      const solution = await solved(asked);
+      const paid = await confirm(tester, next.clientSecret, TEST_CARDS.succeeds, solution);
+      expect(paid.statusCode).toBe(200);
+      expect(paid.json()).toMatchObject({ status: 'succeeded' });
+    });
+
+    it('leaves other addresses alone, and counts failed authentications as refusals', async () => {
+      const buyer = '198.51.100.21';
+      const session = await newCheckout(buyer);
+      expect((await confirm(buyer, session.clientSecret, TEST_CARDS.succeeds)).statusCode).toBe(200);
+
+      const other = '198.51.100.22';
+      for (let i = 0; i < 3; i += 1) {
+        const attempt = await newCheckout(other);
+        expect((await confirm(other, attempt.clientSecret, TEST_CARDS.authentication)).statusCode).toBe(200);
+        const failed = await from(other, '/api/sandbox/payment-intents/authenticate', { clientSecret: attempt.clientSecret, outcome: 'failed' });
+        expect(failed.statusCode).toBe(402);
+      }
+      const after = await newCheckout(other);
+      expect((await confirm(other, after.clientSecret, TEST_CARDS.succeeds)).statusCode).toBe(428);
     });
   });
 });

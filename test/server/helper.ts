@@ -71,6 +71,7 @@ async function serve(database: OpenDatabase, options: TestServerOptions, closeDa
     RATE_LIMIT_PER_MINUTE: '100000',
     CHECKOUTS_PER_HOUR: '100000',
     CONFIRMATIONS_PER_MINUTE: '100000',
+    DECLINES_BEFORE_CHALLENGE: '100000',
     HANDOFF_API_KEY: HANDOFF_KEY,
     ...options.env,
   });

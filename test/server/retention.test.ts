@@ -4,7 +4,7 @@
  */
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orders, sandboxCustomers, sandboxSubscriptions, webhookEvents } from '../../server/db/schema';
+import { addressDeclines, orders, sandboxCustomers, sandboxSubscriptions, webhookEvents } from '../../server/db/schema';
 import { reconcileOrders } from '../../server/orders/reconcileOrders';
 import { confirmSandboxIntent } from '../../server/payments/sandboxIntents';
 import { completePurchase, DATABASES, openCheckout, startTestServer, type TestServer } from './helper';
@@ -42,11 +42,17 @@ describe.each(DATABASES)('retention on %s', (kind) => {
     for (const session of [abandoned, paid, stranded]) await age(session.transactionId, 31);
     await age(recent.transactionId, 29);
     await server.db.insert(webhookEvents).values({ eventId: 'evt_old', type: 'invoice.paid', receivedAt: new Date(Date.now() - 31 * DAY_MS) });
+    await server.db.insert(addressDeclines).values([
+      { address: '203.0.113.7', declines: 5, windowStartedAt: new Date(Date.now() - 2 * DAY_MS) },
+      { address: '203.0.113.8', declines: 5 },
+    ]);
 
     const report = await reconcileOrders(server.context());
 
     expect(report.deleted.abandonedOrders).toBeGreaterThanOrEqual(1);
     expect(report.deleted.webhookEvents).toBeGreaterThanOrEqual(1);
+    expect(report.deleted.addressDeclines).toBe(1);
+    expect((await server.db.select().from(addressDeclines)).map((row) => row.address)).toEqual(['203.0.113.8']);
     expect(await orderExists(abandoned.transactionId)).toBe(false);
     expect(await sandboxRows(abandoned.transactionId)).toBe(0);
     expect(await server.db.select().from(sandboxCustomers).where(eq(sandboxCustomers.id, abandoned.customerId))).toEqual([]);
