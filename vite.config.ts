@@ -1,9 +1,15 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { compression } from 'vite-plugin-compression2';
 
-/** Builds the SPA into dist/; `npm run dev` proxies /api to the server on PORT (default 3000). */
+/** Builds the SPA into dist/ (with .br and .gz copies); `npm run dev` proxies /api to the server on PORT (default 3000). */
 export default defineConfig({
-  plugins: [react()],
+  plugins: [
+    react(),
+    // Brotli and gzip copies of every text file beside it, made once at build; the server sends the one the
+    // browser accepts (@fastify/static preCompressed). Source maps are never served, so not compressed.
+    compression({ algorithms: ['brotliCompress', 'gzip'], include: /\.(html|js|css|svg|txt|json)$/, exclude: /\.map$/, threshold: 0 }),
+  ],
   // 'hidden': maps are written for debugging but not referenced by the bundles; the server does not serve them.
   build: { outDir: 'dist', sourcemap: 'hidden' },
   server: {

@@ -1,4 +1,5 @@
 import { Route, Switch } from 'wouter';
+import { PAGE_PATHS } from './pagePaths';
 import { CheckoutPage, type CheckoutPageProps } from './views/checkout/CheckoutPage';
 import { NotFoundPage } from './views/NotFoundPage';
 import { RedirectToHomePage } from './views/RedirectToHomePage';
@@ -15,11 +16,11 @@ interface AppProps {
 export function App({ checkout, paymentSuccess }: AppProps) {
   return (
     <Switch>
-      <Route path="/">
+      <Route path={PAGE_PATHS.checkout}>
         <CheckoutPage {...checkout} />
       </Route>
-      <Route path="/index" component={RedirectToHomePage} />
-      <Route path="/payment-success">
+      <Route path={PAGE_PATHS.index} component={RedirectToHomePage} />
+      <Route path={PAGE_PATHS.paymentSuccess}>
         <PaymentSuccessPage {...paymentSuccess} />
       </Route>
       <Route component={NotFoundPage} />

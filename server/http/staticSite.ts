@@ -1,11 +1,14 @@
 /**
- * Serves the built SPA (`vite build` → dist/) with history fallback: a GET that is not /api/* and not a file
- * answers dist/index.html with 200, and the SPA draws its own 404 page (spec §2 "* (any other)"). Source maps
+ * Serves the built SPA (`vite build` → dist/) with history fallback: a GET of one of the SPA's pages
+ * (src/pagePaths.ts) answers dist/index.html with 200; any other path that is not /api/* and not a file answers
+ * the same page with 404, and the SPA draws its 404 page (spec §2 "* (any other)"). Text files go out as the
+ * brotli or gzip copy the build made when the browser accepts it (`Vary: Accept-Encoding`). Source maps
  * (`*.map`) are not served.
  * Unknown /api/* paths, and everything else when no SPA is served, answer 404 `{ error }`.
  */
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { isPagePath } from '../../src/pagePaths';
 
 /** Registers the static files of `distDir` (or none) and the not-found handler. */
 export async function registerStaticSite(app: FastifyInstance, distDir: string | undefined): Promise<void> {
@@ -13,6 +16,7 @@ export async function registerStaticSite(app: FastifyInstance, distDir: string |
     await app.register(fastifyStatic, {
       root: distDir,
       wildcard: true,
+      preCompressed: true,
       // Source maps stay on disk for debugging (vite builds them 'hidden'); they are never served.
       allowedPath: (pathName) => !pathName.endsWith('.map'),
       setHeaders(reply, filePath) {
@@ -28,7 +32,10 @@ export async function registerStaticSite(app: FastifyInstance, distDir: string |
     // A missing asset or a source map is a missing file, not a page of the SPA.
     const isFile = path.startsWith('/assets/') || path.endsWith('.map');
     if (distDir && !isApi && !isFile && (request.method === 'GET' || request.method === 'HEAD')) {
-      return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
+      return reply
+        .code(isPagePath(path) ? 200 : 404)
+        .header('Cache-Control', 'no-cache')
+        .sendFile('index.html');
     }
     return reply.code(404).send({ error: `Not found: ${request.method} ${path}` });
   });

@@ -102,8 +102,9 @@ describe('checkout in a real browser', () => {
     await page.getByText('Secure Checkout').first().waitFor();
   });
 
-  it('an unknown path shows the 404 page and logs the path', async () => {
-    await page.goto(`${server.baseUrl}/no/such/page`);
+  it('an unknown path answers 404 and shows the 404 page, which logs the path', async () => {
+    const response = await page.goto(`${server.baseUrl}/no/such/page`);
+    expect(response?.status()).toBe(404);
     await page.getByText('Oops! Page not found').waitFor();
     await page.getByText('404', { exact: true }).waitFor();
     expect(consoleProblems.some((line) => line.includes('/no/such/page'))).toBe(true);

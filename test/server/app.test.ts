@@ -1,6 +1,7 @@
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app';
 import { loadConfig } from '../../server/config';
@@ -19,6 +20,10 @@ describe.each(DATABASES)('the app on %s', (kind) => {
     await mkdir(join(distDir, 'assets'));
     await writeFile(join(distDir, 'assets', 'app-1234.js'), 'console.log("app")');
     await writeFile(join(distDir, 'assets', 'app-1234.js.map'), '{"version":3}');
+    // What the build's compression plugin writes beside each text file.
+    await writeFile(join(distDir, 'index.html.br'), brotliCompressSync(INDEX_HTML));
+    await writeFile(join(distDir, 'assets', 'app-1234.js.br'), brotliCompressSync('console.log("app")'));
+    await writeFile(join(distDir, 'assets', 'app-1234.js.gz'), gzipSync('console.log("app")'));
     server = await startTestServer(kind, { distDir });
   });
   afterAll(async () => {
@@ -42,12 +47,37 @@ describe.each(DATABASES)('the app on %s', (kind) => {
     expect(response.json()).toEqual({ status: 'ok' });
   });
 
-  it.each(['/some/path', '/payment-success', '/index', '/'])('serves index.html for %s (the SPA draws its routes)', async (url) => {
+  it.each(['/payment-success', '/index', '/'])('serves index.html for %s (the SPA draws its routes)', async (url) => {
     const response = await server.app.inject({ method: 'GET', url });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toMatch(/text\/html/);
     expect(response.body).toBe(INDEX_HTML);
     expect(response.headers['cache-control']).toBe('no-cache');
+  });
+
+  it.each(['/some/path', '/payment-success/extra', '/Index'])('answers 404 with the SPA (its 404 page) for %s', async (url) => {
+    const response = await server.app.inject({ method: 'GET', url });
+    expect(response.statusCode).toBe(404);
+    expect(response.headers['content-type']).toMatch(/text\/html/);
+    expect(response.body).toBe(INDEX_HTML);
+  });
+
+  it('sends the brotli or gzip copy the build made when the browser takes it, the file itself otherwise', async () => {
+    const get = (url: string, encoding?: string) =>
+      server.app.inject({ method: 'GET', url, headers: encoding ? { 'accept-encoding': encoding } : {} });
+    const brotli = await get('/assets/app-1234.js', 'gzip, deflate, br');
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(brotli.rawPayload).toString()).toBe('console.log("app")');
+    expect(String(brotli.headers.vary)).toMatch(/accept-encoding/i);
+    const gzip = await get('/assets/app-1234.js', 'gzip');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe('console.log("app")');
+    const plain = await get('/assets/app-1234.js');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe('console.log("app")');
+    const page = await get('/payment-success', 'br');
+    expect(page.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(page.rawPayload).toString()).toBe(INDEX_HTML);
   });
 
   it('serves built files, fingerprinted assets cached for good', async () => {

@@ -4,6 +4,7 @@ import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { App } from '../../src/App';
+import { referrer } from '../../src/content/offer';
 import { testCheckoutMachine } from './support/checkoutHarness';
 
 beforeEach(() => {
@@ -47,6 +48,12 @@ describe('routes', () => {
   it('/ is the checkout page', () => {
     renderApp('/');
     expect(screen.getByText('Initializing secure checkout...')).toBeInTheDocument();
+    expect(document.title).toBe(`For Friends of Dr. ${referrer.name} Only – AI Training for Chiropractors`);
+  });
+
+  it('/payment-success has its own title', () => {
+    renderApp('/payment-success');
+    expect(document.title).toBe('Payment Successful – AI Training for Chiropractors');
   });
 
   it('shows the 404 page for an unknown path and logs the path', () => {
@@ -61,5 +68,6 @@ describe('routes', () => {
     expect(screen.getByText('Oops! Page not found')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Return to Home' })).toHaveAttribute('href', '/');
     expect(logged).toContainEqual(['404 Error: User attempted to access non-existent route:', '/no-such-page']);
+    expect(document.title).toBe('Page not found – AI Training for Chiropractors');
   });
 });

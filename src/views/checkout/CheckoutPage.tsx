@@ -2,6 +2,8 @@ import { useRef, useState } from 'react';
 import styled from 'styled-components';
 import type { ActorOptions } from 'xstate';
 import { checkoutMachine } from '../../machines/checkoutMachine';
+import { referrer } from '../../content/offer';
+import { usePageTitle } from '../shared/usePageTitle';
 import { colors, media } from '../theme';
 import { BonusBlock } from './BonusBlock';
 import { CheckoutActor, checkoutInput, type CheckoutLogic } from './checkoutActor';
@@ -28,6 +30,7 @@ export interface CheckoutPageProps {
 /** The checkout landing page (/): one checkout actor for the page's lifetime, rendered top to bottom per spec §2. */
 export function CheckoutPage({ machine = checkoutMachine, inspect }: CheckoutPageProps) {
   const [input] = useState(() => checkoutInput());
+  usePageTitle(`For Friends of Dr. ${referrer.name} Only`);
   return (
     <CheckoutActor.Provider logic={machine} options={{ input, inspect }}>
       <CheckoutLayout />

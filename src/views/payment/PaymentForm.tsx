@@ -1,11 +1,13 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import styled from 'styled-components';
 import type { PublicConfig } from '../../contract/checkout';
 import { LoadingPaymentForm } from './LoadingPaymentForm';
 import type { PaymentFormProps } from './PaymentFormProps';
 import { loadPublicConfig } from '../../api/publicConfig';
 import { SandboxCardForm } from './SandboxCardForm';
-import { StripePaymentForm } from './StripePaymentForm';
+
+/** Stripe's Payment Element and its libraries load only when Stripe is the provider (the sandbox never needs them). */
+const StripePaymentForm = lazy(() => import('./StripePaymentForm').then((module) => ({ default: module.StripePaymentForm })));
 
 type ConfigState = { status: 'loading' } | { status: 'ready'; config: PublicConfig } | { status: 'failed'; message: string };
 
@@ -35,7 +37,11 @@ export function PaymentForm(props: PaymentFormProps) {
   if (state.status === 'loading') return <LoadingPaymentForm />;
   if (state.status === 'failed') return <Failure role="alert">{state.message}</Failure>;
   if (state.config.paymentProvider === 'sandbox') return <SandboxCardForm {...props} />;
-  return <StripePaymentForm {...props} publishableKey={state.config.stripePublishableKey} />;
+  return (
+    <Suspense fallback={<LoadingPaymentForm />}>
+      <StripePaymentForm {...props} publishableKey={state.config.stripePublishableKey} />
+    </Suspense>
+  );
 }
 
 const Failure = styled.p`

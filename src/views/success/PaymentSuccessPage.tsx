@@ -4,6 +4,7 @@ import { Link, useLocation, useSearch } from 'wouter';
 import type { InspectionEvent, Observer } from 'xstate';
 import { paymentSuccessMachine } from '../../machines/paymentSuccessMachine';
 import { LoadingStatus } from '../shared/Spinner';
+import { usePageTitle } from '../shared/usePageTitle';
 import { showToast } from '../toasts/showToast';
 import { colors, media, radii, shadows } from '../theme';
 import { PaymentDetails } from './PaymentDetails';
@@ -26,6 +27,7 @@ const browserRedirect = (url: string) => window.location.assign(url);
  */
 export function PaymentSuccessPage({ machine = paymentSuccessMachine, redirect = browserRedirect, inspect }: PaymentSuccessPageProps) {
   const search = useSearch();
+  usePageTitle('Payment Successful');
   return (
     <PaymentSuccessActor.Provider logic={machine} options={{ input: { search }, inspect }}>
       <PaymentSuccessContent redirect={redirect} />

@@ -1,0 +1,11 @@
+/** The pages of spec §2, by path: the router draws them, and the server answers 200 for them and 404 for any other. */
+export const PAGE_PATHS = {
+  checkout: '/',
+  index: '/index',
+  paymentSuccess: '/payment-success',
+} as const;
+
+/** True for a path the SPA draws a page for (any other gets its 404 page). */
+export function isPagePath(path: string): boolean {
+  return (Object.values(PAGE_PATHS) as string[]).includes(path);
+}
