@@ -3,6 +3,7 @@ import { act, render, screen } from '@testing-library/react';
 import toast from 'react-hot-toast';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TOASTS } from '../../src/machines/toasts';
+import { colors } from '../../src/views/theme';
 import { AppToaster } from '../../src/views/toasts/AppToaster';
 import { showToast } from '../../src/views/toasts/showToast';
 import { advance } from './support/timers';
@@ -33,7 +34,7 @@ describe('toaster', () => {
     const alert = screen.getByRole('alert');
     expect(alert).toHaveTextContent('Update FailedFailed to update team size. Please try again.');
     const bar = alert.parentElement!;
-    expect(bar).toHaveStyle({ background: '#dc2626' });
+    expect(bar).toHaveStyle({ background: colors.danger });
   });
 
   it('dismisses a toast after 4000 ms', async () => {

@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import styled from 'styled-components';
+import { colors } from '../theme';
 import type { PublicConfig } from '../../contract/checkout';
 import { LoadingPaymentForm } from './LoadingPaymentForm';
 import type { PaymentFormProps } from './PaymentFormProps';
@@ -46,5 +47,5 @@ export function PaymentForm(props: PaymentFormProps) {
 
 const Failure = styled.p`
   padding: 16px 0;
-  color: #dc2626;
+  color: ${colors.danger};
 `;

@@ -2,6 +2,7 @@ import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-
 import type { Appearance, Stripe, StripePaymentElementOptions } from '@stripe/stripe-js';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import styled from 'styled-components';
+import { colors } from '../theme';
 import { elementColors } from './CardInputField';
 import { LoadingPaymentForm } from './LoadingPaymentForm';
 import type { PaymentFormProps } from './PaymentFormProps';
@@ -104,5 +105,5 @@ function PaymentElementForm({ disabled, onReady }: Pick<PaymentFormProps, 'disab
 
 const Failure = styled.p`
   padding: 16px 0;
-  color: #dc2626;
+  color: ${colors.danger};
 `;

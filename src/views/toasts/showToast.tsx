@@ -10,7 +10,6 @@ const Title = styled.strong`
 const Description = styled.span`
   display: block;
   font-size: 0.875rem;
-  opacity: 0.92;
 `;
 
 /** Shows a toast the machines emitted: title and description; the destructive variant as an error toast, announced at once. */

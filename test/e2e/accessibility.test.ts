@@ -1,0 +1,82 @@
+/**
+ * Accessibility, checked by axe-core (WCAG 2.2 A and AA rules) in Debian's Chromium at phone size: no serious or
+ * critical violation on the checkout, the checkout with its field errors, a declined payment's toast, the
+ * authentication dialog, the payment-success page with its record, and the 404 page.
+ */
+import { createRequire } from 'node:module';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchBrowser, startServer, type RunningServer } from './harness';
+import { expectPaymentSuccessful, fillBuyer, fillCard, openCheckout, submit, TEST_CARDS } from './checkoutFlow';
+
+const AXE_SCRIPT = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+interface Violation {
+  id: string;
+  impact: string | null;
+  nodes: { target: string[]; failureSummary?: string }[];
+}
+
+let server: RunningServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  // axe is injected as a script; the page's Content-Security-Policy (script-src 'self') would refuse it.
+  context = await browser.newContext({ bypassCSP: true, viewport: { width: 375, height: 812 } });
+  page = await context.newPage();
+});
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await server?.stop();
+});
+
+/** The serious and critical violations axe finds on the page as it is now, one line each. */
+async function seriousViolations(): Promise<string[]> {
+  await page.addScriptTag({ path: AXE_SCRIPT });
+  const violations = await page.evaluate(async (tags) => {
+    const axe = (globalThis as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: Violation[] }> } }).axe;
+    return (await axe.run(document, { runOnly: { type: 'tag', values: tags } })).violations;
+  }, WCAG_22_AA);
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${node.target.join(' ')} ${node.failureSummary ?? ''}`));
+}
+
+describe('accessibility at 375×812 (axe-core, WCAG 2.2 AA)', () => {
+  it('the checkout, with field errors, with a decline, and the authentication dialog', async () => {
+    await openCheckout(page, server.baseUrl);
+    await page.getByLabel('Card number').waitFor({ timeout: 20_000 });
+    expect(await seriousViolations(), 'checkout').toEqual([]);
+
+    await submit(page);
+    await page.getByText('First name is required').waitFor();
+    expect(await seriousViolations(), 'field errors').toEqual([]);
+
+    await fillBuyer(page);
+    await fillCard(page, TEST_CARDS.declined);
+    await submit(page);
+    await page.getByText('Your card was declined.').first().waitFor({ timeout: 15_000 });
+    expect(await seriousViolations(), 'decline toast').toEqual([]);
+
+    await fillCard(page, TEST_CARDS.requiresAuthentication);
+    await submit(page);
+    await page.getByRole('button', { name: 'Complete authentication' }).waitFor({ timeout: 15_000 });
+    expect(await seriousViolations(), 'authentication dialog').toEqual([]);
+
+    await page.getByRole('button', { name: 'Complete authentication' }).click();
+    await expectPaymentSuccessful(page, '$500', 1);
+    expect(await seriousViolations(), 'payment success').toEqual([]);
+  });
+
+  it('the 404 page', async () => {
+    await page.goto(`${server.baseUrl}/no/such/page`);
+    await page.getByText('Oops! Page not found').waitFor();
+    expect(await seriousViolations()).toEqual([]);
+  });
+});
