@@ -11,6 +11,9 @@ export interface CheckoutForm {
 
 export type CheckoutField = keyof CheckoutForm;
 
+/** The fields in the order the form shows them. */
+export const CHECKOUT_FIELDS: readonly CheckoutField[] = ['firstName', 'lastName', 'email'];
+
 export type FieldErrors = Partial<Record<CheckoutField, string>>;
 
 /** Spec §5: some text, '@', some text, a dot, some text; no spaces. */

@@ -22,6 +22,7 @@ import type { FinalizeResponse, SubscriptionSession, UpdateIntentResponse } from
 import { MIN_SEATS } from '../domain/pricing';
 import { PRODUCT_ID } from '../domain/product';
 import {
+  CHECKOUT_FIELDS,
   fullName,
   hasFieldErrors,
   validateCheckoutForm,
@@ -89,7 +90,7 @@ type CheckoutEvent =
 export type CheckoutEmitted =
   | { type: 'toast'; toast: ToastMessage }
   | { type: 'scrollRequested'; target: 'checkoutForm' }
-  | { type: 'focusRequested'; field: 'firstName' }
+  | { type: 'focusRequested'; field: CheckoutField }
   | { type: 'paymentCompleted'; record: PaymentSuccessRecord };
 
 /**
@@ -208,6 +209,11 @@ export const checkoutMachine = setup({
       return { form: { ...context.form, [event.field]: event.value }, fieldErrors };
     }),
     assignFieldErrors: assign({ fieldErrors: ({ context }) => validateCheckoutForm(context.form) }),
+    /** After a refused submit, the first field with an error takes the focus (WCAG 3.3.1: the buyer lands on it). */
+    requestFocusOnFirstError: emit(({ context }) => ({
+      type: 'focusRequested' as const,
+      field: CHECKOUT_FIELDS.find((field) => context.fieldErrors[field]) ?? 'firstName',
+    })),
     assignPaymentGateway: assign({
       paymentGateway: ({ event }) => (event.type === 'PAYMENT_FORM_READY' ? event.gateway : null),
     }),
@@ -348,7 +354,7 @@ export const checkoutMachine = setup({
         SEAT_REMOVED: { guard: 'canRemoveSeat', target: 'pendingSeats', actions: ['removeSeat', 'celebrateAtTwoSeats'] },
         // Until the payment form is ready the submit button is off and SUBMITTED is ignored.
         SUBMITTED: [
-          { guard: and(['paymentFormReady', 'formInvalid']), actions: 'assignFieldErrors' },
+          { guard: and(['paymentFormReady', 'formInvalid']), actions: ['assignFieldErrors', 'requestFocusOnFirstError'] },
           { guard: 'paymentFormReady', target: 'submitting', actions: 'rememberPendingPayment' },
         ],
       },

@@ -42,6 +42,11 @@ describe('payment form', () => {
     expect(screen.getByText('Email is required')).toBeInTheDocument();
     expect(field('First Name')).toHaveAttribute('aria-invalid', 'true');
     expect(field('First Name')).toHaveAccessibleDescription('First name is required');
+    // The first field with an error takes the focus; each message is announced.
+    expect(field('First Name')).toHaveFocus();
+    expect(screen.getAllByRole('alert').map((alert) => alert.textContent)).toEqual(
+      expect.arrayContaining(['First name is required', 'Last name is required', 'Email is required']),
+    );
 
     type('First Name', 'A');
     expect(screen.queryByText('First name is required')).not.toBeInTheDocument();
@@ -51,6 +56,7 @@ describe('payment form', () => {
     type('Email Address', 'ada@example');
     fireEvent.click(submitButton());
     expect(screen.getByText('Email is invalid')).toBeInTheDocument();
+    expect(field('Email Address')).toHaveFocus();
     type('Email Address', 'ada@example.com');
     expect(screen.queryByText('Email is invalid')).not.toBeInTheDocument();
     expect(confirmPayment).not.toHaveBeenCalled();

@@ -24,7 +24,11 @@ export function TextField({ label, error, ref, ...input }: TextFieldProps) {
         $invalid={Boolean(error)}
         {...input}
       />
-      {error && <ErrorText id={errorId}>{error}</ErrorText>}
+      {error && (
+        <ErrorText id={errorId} role="alert">
+          {error}
+        </ErrorText>
+      )}
     </Field>
   );
 }

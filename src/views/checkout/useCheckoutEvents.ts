@@ -21,7 +21,13 @@ export function useCheckoutEvents(targets: CheckoutEventTargets): void {
       actorRef.on('scrollRequested', () =>
         targets.checkoutForm.current?.scrollIntoView?.({ behavior: 'smooth', block: 'start' }),
       ),
-      actorRef.on('focusRequested', () => targets.firstName.current?.focus()),
+      actorRef.on('focusRequested', ({ field }) => {
+        const input =
+          field === 'firstName'
+            ? targets.firstName.current
+            : targets.checkoutForm.current?.querySelector<HTMLInputElement>(`input[name="${field}"]`);
+        input?.focus();
+      }),
       actorRef.on('paymentCompleted', () => navigate('/payment-success')),
     ];
     return () => subscriptions.forEach((subscription) => subscription.unsubscribe());
