@@ -5,6 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AxeResults, RunOptions } from 'axe-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, startServer, type RunningServer } from './harness';
 import { expectPaymentSuccessful, fillBuyer, fillCard, openCheckout, submit, TEST_CARDS } from './checkoutFlow';
@@ -12,11 +13,6 @@ import { expectPaymentSuccessful, fillBuyer, fillCard, openCheckout, submit, TES
 const AXE_SCRIPT = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
-interface Violation {
-  id: string;
-  impact: string | null;
-  nodes: { target: string[]; failureSummary?: string }[];
-}
 
 let server: RunningServer;
 let browser: Browser;
@@ -40,7 +36,7 @@ afterAll(async () => {
 async function seriousViolations(): Promise<string[]> {
   await page.addScriptTag({ path: AXE_SCRIPT });
   const violations = await page.evaluate(async (tags) => {
-    const axe = (globalThis as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: Violation[] }> } }).axe;
+    const axe = (globalThis as unknown as { axe: { run(context: Document, options: RunOptions): Promise<AxeResults> } }).axe;
     return (await axe.run(document, { runOnly: { type: 'tag', values: tags } })).violations;
   }, WCAG_22_AA);
   return violations
