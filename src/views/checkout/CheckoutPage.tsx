@@ -51,13 +51,21 @@ function CheckoutLayout() {
         <Hero />
         <Grid>
           <Left>
-            <SeatSelector />
-            <IncludedGrid />
-            <OrderSummary />
+            <PhoneSlot $order={1}>
+              <SeatSelector />
+            </PhoneSlot>
+            <PhoneSlot $order={4}>
+              <IncludedGrid />
+            </PhoneSlot>
+            <PhoneSlot $order={2}>
+              <OrderSummary />
+            </PhoneSlot>
           </Left>
           <Right>
-            <PaymentPanel anchorRef={checkoutFormRef} firstNameRef={firstNameRef} />
-            <Guarantee>
+            <PhoneSlot $order={3}>
+              <PaymentPanel anchorRef={checkoutFormRef} firstNameRef={firstNameRef} />
+            </PhoneSlot>
+            <Guarantee $order={5}>
               <GuaranteeSeal size={96} />
             </Guarantee>
           </Right>
@@ -86,6 +94,11 @@ const Grid = styled.div`
   }
 `;
 
+/*
+ * Wide screens: the spec's two columns (seat selector, What's Included, order summary | payment form). Phones: one
+ * column, the columns' boxes in buying order (seat selector, order summary, payment form, What's Included), so
+ * the form is within reach; What's Included has nothing to focus, so the keyboard order stays the visual one.
+ */
 const Left = styled.div`
   grid-column: span 3;
   display: flex;
@@ -93,7 +106,7 @@ const Left = styled.div`
   gap: 24px;
 
   ${media.narrow} {
-    grid-column: auto;
+    display: contents;
   }
 `;
 
@@ -104,11 +117,20 @@ const Right = styled.div`
   gap: 16px;
 
   ${media.narrow} {
-    grid-column: auto;
+    display: contents;
   }
 `;
 
-const Guarantee = styled.div`
+/** One box of a column; on phones it takes its place `$order` in the single column. */
+const PhoneSlot = styled.div<{ $order: number }>`
+  min-width: 0;
+
+  ${media.narrow} {
+    order: ${({ $order }) => $order};
+  }
+`;
+
+const Guarantee = styled(PhoneSlot)`
   display: flex;
   justify-content: center;
   color: ${colors.muted};
