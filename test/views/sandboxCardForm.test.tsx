@@ -126,4 +126,33 @@ describe('sandbox card form', () => {
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Fail authentication' })));
     await expect(outcome).resolves.toEqual({ status: 'failed', message: AUTHENTICATION_FAILED_MESSAGE });
   });
+
+  it('keeps Tab inside the 3D Secure dialog, fails it on Escape, and gives the focus back', async () => {
+    const authenticate = vi.fn<FakeRoute>(() => ({ status: 402, body: { error: AUTHENTICATION_FAILED_MESSAGE } }));
+    stubFetch({
+      '/api/sandbox/payment-intents/confirm': () => ({ status: 200, body: { status: 'requires_action', paymentIntentId: 'pi_sbx_3ds' } }),
+      '/api/sandbox/payment-intents/authenticate': authenticate,
+    });
+    const gateway = renderForm();
+    typeCard('4000 0025 0000 3155');
+    const cardNumber = screen.getByLabelText('Card number');
+    cardNumber.focus();
+
+    const { outcome } = await startConfirm(gateway);
+    const dialog = screen.getByRole('dialog', { name: '3D Secure 2 Test Page' });
+    const complete = screen.getByRole('button', { name: 'Complete authentication' });
+    const fail = screen.getByRole('button', { name: 'Fail authentication' });
+    expect(complete).toHaveFocus();
+    fail.focus();
+    fireEvent.keyDown(dialog, { key: 'Tab' });
+    expect(complete).toHaveFocus();
+    fireEvent.keyDown(dialog, { key: 'Tab', shiftKey: true });
+    expect(fail).toHaveFocus();
+
+    await act(async () => fireEvent.keyDown(dialog, { key: 'Escape' }));
+    await expect(outcome).resolves.toEqual({ status: 'failed', message: AUTHENTICATION_FAILED_MESSAGE });
+    expect(authenticate).toHaveBeenCalledWith({ clientSecret: 'pi_sbx_1_secret_a', outcome: 'failed' });
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(cardNumber).toHaveFocus();
+  });
 });

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef } from 'react';
+import { useEffect, useId, useRef, type KeyboardEvent } from 'react';
 import styled from 'styled-components';
 import type { AuthenticationOutcome } from '../../payments/sandboxGateway';
 
@@ -8,16 +8,42 @@ interface AuthenticationChallengeProps {
 
 /**
  * The sandbox's in-page authentication challenge, modelled on Stripe's 3D Secure 2 test page: the buyer
- * completes or fails the authentication the card asked for.
+ * completes or fails the authentication the card asked for. A modal dialog: focus starts on 'Complete
+ * authentication', Tab stays inside, Escape closes it as a failed authentication (as closing Stripe's 3D Secure
+ * frame does), and focus goes back where it was.
  */
 export function AuthenticationChallenge({ onChoose }: AuthenticationChallengeProps) {
   const titleId = useId();
   const completeRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => completeRef.current?.focus(), []);
+  const dialogRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    completeRef.current?.focus();
+    return () => previous?.focus();
+  }, []);
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      onChoose('failed');
+      return;
+    }
+    if (event.key !== 'Tab') return;
+    const buttons = [...(dialogRef.current?.querySelectorAll<HTMLButtonElement>('button') ?? [])];
+    const first = buttons[0];
+    const last = buttons[buttons.length - 1];
+    if (event.shiftKey && document.activeElement === first) {
+      event.preventDefault();
+      last?.focus();
+    } else if (!event.shiftKey && document.activeElement === last) {
+      event.preventDefault();
+      first?.focus();
+    }
+  };
 
   return (
     <Backdrop>
-      <Dialog role="dialog" aria-modal="true" aria-labelledby={titleId}>
+      <Dialog ref={dialogRef} role="dialog" aria-modal="true" aria-labelledby={titleId} onKeyDown={onKeyDown}>
         <Title id={titleId}>3D Secure 2 Test Page</Title>
         <Text>
           This is a sandbox authentication. Your bank would normally ask you to confirm this payment here. Complete or
