@@ -5,7 +5,7 @@
 export default {
   testRunner: 'vitest',
   vitest: { configFile: 'vitest.mutation.config.ts', related: false },
-  mutate: ['src/machines/checkoutMachine.ts', 'src/machines/paymentSuccessMachine.ts'],
+  mutate: ['src/machines/**/*.ts'],
   coverageAnalysis: 'perTest',
   concurrency: 2,
   timeoutMS: 60_000,

@@ -71,6 +71,8 @@ interface CheckoutContext extends CheckoutInput {
   recentPurchase: RecentPurchase | null;
   /** Set once the card payment went through: from then on the seats and the buyer's details are what was paid. */
   paymentAccepted: boolean;
+  /** The last payment failure's message, shown by the pay button until the next attempt (the toast goes away). */
+  paymentError: string | null;
 }
 
 type CheckoutEvent =
@@ -183,7 +185,10 @@ export const checkoutMachine = setup({
      * The card payment went through: 'succeeded', or 'processing' (accepted, settling). Either way the buyer must
      * not pay again; finalize checks with the server whether the invoice is paid (Stripe: PaymentIntent statuses).
      */
-    paymentAccepted: (_, confirmation: PaymentConfirmation) => confirmation.status !== 'failed',
+    paymentAccepted: (_, confirmation: PaymentConfirmation) =>
+      confirmation.status === 'succeeded' || confirmation.status === 'processing',
+    /** The card form refused the card itself and shows why under its fields: nothing was sent. */
+    cardIncomplete: (_, confirmation: PaymentConfirmation) => confirmation.status === 'incomplete',
     finalizeSucceeded: (_, response: FinalizeResponse) => response.success === true,
     /** The page opened with a payment this browser started and never saw finalized. */
     hasPendingPayment: ({ context }) => context.pendingPayment !== null,
@@ -242,11 +247,12 @@ export const checkoutMachine = setup({
       enqueue.emit({ type: 'toast', toast: TOASTS.updateFailed });
       enqueue.emit({ type: 'toast', toast: TOASTS.updateError });
     }),
-    /** Spec §8 'Payment Failed' with the provider's or the server's message. */
-    notifyPaymentFailed: emit((_, { message }: { message: string }) => ({
-      type: 'toast' as const,
-      toast: TOASTS.paymentFailed(message),
-    })),
+    /** Spec §8 'Payment Failed' with the provider's or the server's message; the page also shows it by the pay button. */
+    notifyPaymentFailed: enqueueActions(({ enqueue }, { message }: { message: string }) => {
+      enqueue.assign({ paymentError: message });
+      enqueue.emit({ type: 'toast', toast: TOASTS.paymentFailed(message) });
+    }),
+    clearPaymentError: assign({ paymentError: null }),
     requestScrollToForm: emit({ type: 'scrollRequested', target: 'checkoutForm' }),
     scheduleFirstNameFocus: enqueueActions(({ enqueue }) => {
       enqueue.cancel('firstNameFocusTimer');
@@ -292,6 +298,7 @@ export const checkoutMachine = setup({
     pendingPayment: input.pendingPayment ?? null,
     recentPurchase: input.recentPurchase ?? null,
     paymentAccepted: false,
+    paymentError: null,
   }),
   initial: 'init',
   on: {
@@ -355,7 +362,7 @@ export const checkoutMachine = setup({
         // Until the payment form is ready the submit button is off and SUBMITTED is ignored.
         SUBMITTED: [
           { guard: and(['paymentFormReady', 'formInvalid']), actions: ['assignFieldErrors', 'requestFocusOnFirstError'] },
-          { guard: 'paymentFormReady', target: 'submitting', actions: 'rememberPendingPayment' },
+          { guard: 'paymentFormReady', target: 'submitting', actions: ['clearPaymentError', 'rememberPendingPayment'] },
         ],
       },
     },
@@ -399,6 +406,11 @@ export const checkoutMachine = setup({
             guard: { type: 'paymentAccepted', params: ({ event }) => event.output },
             target: 'finalizing',
             actions: 'markPaymentAccepted',
+          },
+          {
+            guard: { type: 'cardIncomplete', params: ({ event }) => event.output },
+            target: 'idle',
+            actions: 'forgetPendingPayment',
           },
           {
             target: 'idle',

@@ -23,7 +23,9 @@ export interface ConfirmPaymentInput {
 export type PaymentConfirmation =
   | { status: 'succeeded'; paymentIntentId: string }
   | { status: 'processing'; paymentIntentId: string }
-  | { status: 'failed'; message: string };
+  | { status: 'failed'; message: string }
+  /** The card form shows under its own fields what is missing or wrong; nothing was sent (no toast). */
+  | { status: 'incomplete' };
 
 export interface PaymentGateway {
   /** Which implementation this is: 'stripe' or 'sandbox'. */

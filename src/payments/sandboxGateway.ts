@@ -94,7 +94,7 @@ export function createSandboxGateway(options: SandboxGatewayOptions): PaymentGat
       const cardError = firstCardError(validateCard(values));
       if (cardError) {
         options.onInvalidCard();
-        return { status: 'failed', message: cardError };
+        return { status: 'incomplete' };
       }
       return settle(async () => {
         const confirmed = await confirmWithChallenge({ clientSecret, card: cardPayload(values), billingDetails });

@@ -21,6 +21,8 @@ export const PAYMENT_NOT_COMPLETED_MESSAGE = 'Your payment was not completed. Pl
  * failed with PAYMENT_NOT_COMPLETED_MESSAGE.
  */
 function paymentConfirmationOf(result: PaymentIntentResult): PaymentConfirmation {
+  // The Payment Element shows its own validation errors under its fields (Stripe: error.type 'validation_error').
+  if (result.error?.type === 'validation_error') return { status: 'incomplete' };
   if (result.error) return { status: 'failed', message: result.error.message || DEFAULT_PAYMENT_ERROR };
   const intent = result.paymentIntent;
   if (intent.status === 'succeeded') return { status: 'succeeded', paymentIntentId: intent.id };

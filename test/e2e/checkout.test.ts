@@ -56,8 +56,9 @@ describe('checkout in a real browser', () => {
     await fillBuyer(page);
     await fillCard(page, TEST_CARDS.declined);
     await submit(page);
-    await page.getByText('Your card was declined.').waitFor({ timeout: 15_000 });
-    await page.getByText('Payment Failed').first().waitFor();
+    // Said twice: in the spec's 'Payment Failed' toast, and by the pay button until the next attempt.
+    await page.getByText('Payment Failed').first().waitFor({ timeout: 15_000 });
+    await page.getByRole('form').getByText('Your card was declined.').waitFor();
     expect(new URL(page.url()).pathname).toBe('/');
     await page.getByRole('button', { name: 'YES! I Want To Train My Team With AI' }).waitFor();
   });

@@ -63,6 +63,7 @@ const FINALIZED: FinalizeResponse = {
 
 const DECLINED: PaymentConfirmation = { status: 'failed', message: 'Your card was declined.' };
 const CONFIRMED: PaymentConfirmation = { status: 'succeeded', paymentIntentId: 'pi_model' };
+const INCOMPLETE: PaymentConfirmation = { status: 'incomplete' };
 
 /** A stand-in gateway for the model walk; the real views register the sandbox card form's gateway. */
 const MODEL_GATEWAY: PaymentGateway = {
@@ -128,6 +129,8 @@ function actorResults(snapshot: Snapshot, scope: CheckoutModelScope): AnyEventOb
       if (scope.failures) events.push(errorEvent(id, 'Failed to update subscription'));
     } else if (id.endsWith('checkout.submitting')) {
       events.push(doneEvent(id, CONFIRMED), doneEvent(id, DECLINED));
+      // The card form refuses the card itself (its fields say why); nothing reaches the provider.
+      if (scope.failures) events.push(doneEvent(id, INCOMPLETE));
       if (scope.failures) events.push(errorEvent(id, 'Network down'));
     } else if (id.endsWith('checkout.finalizing')) {
       events.push(doneEvent(id, FINALIZED));

@@ -86,7 +86,7 @@ describe('payment form', () => {
     expect(stored).toMatchObject({ seatCount: 1, totalAmount: 500, email: 'ada@example.com', name: 'Ada Lovelace' });
   });
 
-  it("toasts 'Payment Failed' with the gateway's message and unlocks the form", async () => {
+  it("toasts 'Payment Failed' with the gateway's message, keeps the message by the pay button, and unlocks the form", async () => {
     renderCheckout({ confirmPayment: async () => ({ status: 'failed', message: 'Your card was declined.' }) });
     await advance(500);
     fillBuyer();
@@ -94,8 +94,26 @@ describe('payment form', () => {
     await advance();
 
     expect(screen.getByText('Payment Failed')).toBeInTheDocument();
-    expect(screen.getByText('Your card was declined.')).toBeInTheDocument();
+    expect(screen.getAllByText('Your card was declined.')).toHaveLength(2);
     expect(submitButton()).toHaveTextContent('YES! I Want To Train My Team With AI');
+    expect(field('First Name')).toBeEnabled();
+
+    // The toast leaves after 4 s (spec §9); the message by the button stays until the next attempt.
+    await advance(4000);
+    await advance(1000);
+    expect(screen.queryByText('Payment Failed')).not.toBeInTheDocument();
+    expect(screen.getByText('Your card was declined.').closest('form')).not.toBeNull();
+  });
+
+  it('shows no Payment Failed toast when the card form refuses the card itself (its fields say why)', async () => {
+    renderCheckout({ confirmPayment: async () => ({ status: 'incomplete' }) });
+    await advance(500);
+    fillBuyer();
+    fireEvent.click(submitButton());
+    await advance();
+
+    expect(screen.queryByText('Payment Failed')).not.toBeInTheDocument();
+    expect(submitButton()).toBeEnabled();
     expect(field('First Name')).toBeEnabled();
   });
 

@@ -51,13 +51,13 @@ describe('sandbox card form', () => {
     expect(screen.getByLabelText('Expiration date')).toHaveAttribute('placeholder', 'MM / YY');
   });
 
-  it('fails with the first card error and shows every error under its field', async () => {
+  it('answers incomplete and shows every error under its field, sending nothing', async () => {
     const fetchMock = stubFetch();
     const gateway = renderForm();
     fireEvent.change(screen.getByLabelText('Card number'), { target: { value: '4242 4242 4242 4241' } });
     fireEvent.change(screen.getByLabelText('Expiration date'), { target: { value: '0120' } });
 
-    await expect(confirm(gateway)).resolves.toEqual({ status: 'failed', message: 'Your card number is invalid.' });
+    await expect(confirm(gateway)).resolves.toEqual({ status: 'incomplete' });
     expect(screen.getByText('Your card number is invalid.')).toBeInTheDocument();
     expect(screen.getByText("Your card's expiration date is in the past.")).toBeInTheDocument();
     expect(screen.getByText("Your card's security code is incomplete.")).toBeInTheDocument();

@@ -13,6 +13,7 @@ import {
   selectFieldErrors,
   selectForm,
   selectPaymentFormKey,
+  selectPaymentError,
   selectPendingSeats,
   selectProcessing,
   selectSession,
@@ -37,6 +38,7 @@ export function CheckoutForm({ firstNameRef }: CheckoutFormProps) {
   const paymentFormKey = CheckoutActor.useSelector(selectPaymentFormKey);
   const clientSecret = CheckoutActor.useSelector(selectSession)?.clientSecret;
   const seats = CheckoutActor.useSelector(selectPendingSeats);
+  const paymentError = CheckoutActor.useSelector(selectPaymentError);
 
   const change = (field: CheckoutField) => (event: ChangeEvent<HTMLInputElement>) =>
     actorRef.send({ type: 'FIELD_CHANGED', field, value: event.target.value });
@@ -99,6 +101,7 @@ export function CheckoutForm({ firstNameRef }: CheckoutFormProps) {
       <SubmitButton type="submit" disabled={!canSubmit}>
         {processing ? 'Processing...' : 'YES! I Want To Train My Team With AI'}
       </SubmitButton>
+      {paymentError && <PaymentError role="alert">{paymentError}</PaymentError>}
       <Note>
         {`${formatDollars(SEAT_PRICE_CENTS)} per seat/${formatDollars(monthlyTotalCents(seats))} total billed monthly. Cancel anytime with one click. Offer valid exclusively through the referrer's referral.`}
       </Note>
@@ -125,6 +128,13 @@ const NameRow = styled.div`
   display: grid;
   grid-template-columns: 1fr 1fr;
   gap: 12px;
+`;
+
+/** The last payment failure, by the pay button: the §8 toast leaves after 4 s, this stays until the next try. */
+const PaymentError = styled.p`
+  color: ${colors.danger};
+  font-weight: 600;
+  text-align: center;
 `;
 
 const SubmitButton = styled.button`

@@ -12,6 +12,7 @@ export const selectCelebrating = (snapshot: CheckoutSnapshot) => snapshot.contex
 export const selectSession = (snapshot: CheckoutSnapshot) => snapshot.context.session;
 export const selectForm = (snapshot: CheckoutSnapshot) => snapshot.context.form;
 export const selectFieldErrors = (snapshot: CheckoutSnapshot) => snapshot.context.fieldErrors;
+export const selectPaymentError = (snapshot: CheckoutSnapshot) => snapshot.context.paymentError;
 export const selectInitFailed = (snapshot: CheckoutSnapshot) => snapshot.matches({ init: 'failed' });
 
 /** The server is confirming a seat change. */
