@@ -95,6 +95,9 @@ interface Page {
 
 function renderPage(resumed = false): Page {
   resetPublicConfigCache();
+  // A fresh fake clock: the page has just opened (performance.now() is 0), as the model's start says.
+  vi.useRealTimers();
+  vi.useFakeTimers();
   vi.setSystemTime(MODEL_START_TIME);
   if (resumed) window.localStorage.setItem('pendingPayment', JSON.stringify(MODEL_PENDING_PAYMENT));
   const configGate = deferred<void>();

@@ -127,6 +127,14 @@ describe('initialisation (spec §4)', () => {
     expect(calls.create).toBe(1);
   });
 
+  it('counts the 500 ms from when the page opened: the page passes what is left of it', async () => {
+    const { calls } = start({ input: { initDelayMs: 120 } });
+    await advance(119);
+    expect(calls.create).toBe(0);
+    await advance(1);
+    expect(calls.create).toBe(1);
+  });
+
   it('raises Initialization Error when the intent cannot be created', async () => {
     const { actor, toasts } = start({ create: () => Promise.reject(new Error('down')) });
     await advance(500);

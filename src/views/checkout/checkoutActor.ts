@@ -6,6 +6,10 @@ import { createActorContext } from '@xstate/react';
 import { readPendingPayment, readRecentPurchase } from '../../api/pendingPayment';
 import { referrer } from '../../content/offer';
 import { checkoutMachine, type CheckoutInput } from '../../machines/checkoutMachine';
+import { TIMINGS } from '../../machines/checkoutTimings';
+
+/** Milliseconds since the navigation that opened this page (`performance.now()` counts from its start). */
+const msSincePageOpened = (): number => globalThis.performance?.now() ?? 0;
 
 export const CheckoutActor = createActorContext(checkoutMachine);
 
@@ -24,5 +28,6 @@ export function checkoutInput(location: Pick<Location, 'href' | 'origin'> = wind
     returnUrl: `${location.origin}/payment-success`,
     pendingPayment: readPendingPayment(now),
     recentPurchase: readRecentPurchase(now),
+    initDelayMs: Math.max(0, TIMINGS.initDelay - msSincePageOpened()),
   };
 }

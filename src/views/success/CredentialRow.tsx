@@ -66,8 +66,9 @@ const Value = styled.code`
 
 const CopyButton = styled.button`
   flex: none;
-  width: 38px;
-  height: 38px;
+  /* 44 × 44 px: a target a thumb hits (WCAG 2.5.5). */
+  width: 44px;
+  height: 44px;
   display: inline-flex;
   align-items: center;
   justify-content: center;
