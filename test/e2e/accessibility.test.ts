@@ -75,4 +75,21 @@ describe('accessibility at 375×812 (axe-core, WCAG 2.2 AA)', () => {
     await page.getByText('Oops! Page not found').waitFor();
     expect(await seriousViolations()).toEqual([]);
   });
+
+  it('keeps the keyboard on the seat control through an update', async () => {
+    await openCheckout(page, server.baseUrl);
+    await page.getByLabel('Card number').waitFor({ timeout: 20_000 });
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (globalThis as unknown as { focusTrail: string[] }).focusTrail = seen;
+      document.addEventListener('focusin', (event) => seen.push((event.target as Element).getAttribute('aria-label') ?? (event.target as Element).tagName));
+    });
+    await page.getByRole('button', { name: 'Increase seats' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByText('Team size updated to 2 members.').first().waitFor({ timeout: 15_000 });
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Increase seats');
+    const trail = await page.evaluate(() => (globalThis as unknown as { focusTrail: string[] }).focusTrail);
+    // The update locked '+': the focus waited on the count, never on the page, and came back.
+    expect(trail).toEqual(['Increase seats', 'Seats', 'Increase seats']);
+  });
 });

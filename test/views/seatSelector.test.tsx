@@ -114,4 +114,20 @@ describe('seat selector', () => {
     expect(screen.getByLabelText('Card number')).toHaveValue('');
     expect(screen.getByRole('button', { name: 'YES! I Want To Train My Team With AI' })).toBeEnabled();
   });
+
+  it('keeps the keyboard on the seat control through an update: on the count while locked, then back on +', async () => {
+    const update = deferred<UpdateIntentResponse>();
+    renderCheckout({ updateIntent: () => update.promise });
+    await advance(500);
+    plus().focus();
+    fireEvent.click(plus());
+    await advance(2000);
+    expect(plus()).toBeDisabled();
+    expect(seatCount()).toHaveFocus();
+
+    update.resolve(updatedSession(2));
+    await advance();
+    expect(plus()).toBeEnabled();
+    expect(plus()).toHaveFocus();
+  });
 });

@@ -1,3 +1,4 @@
+import { useLayoutEffect, useRef } from 'react';
 import styled from 'styled-components';
 import { formatDollars, monthlySavingCents } from '../../domain/pricing';
 import { Card, CardTitle } from '../shared/Card';
@@ -23,12 +24,14 @@ export function SeatSelector() {
   const updating = CheckoutActor.useSelector(selectUpdating);
   const celebrating = CheckoutActor.useSelector(selectCelebrating);
   const savingCents = monthlySavingCents(seats);
+  const focus = useFocusThroughLock(canAdd, canRemove);
 
   return (
     <Card aria-labelledby="seat-selector-title">
       <CardTitle id="seat-selector-title">Select Your Team Size</CardTitle>
       <Controls>
         <StepButton
+          ref={focus.decrease}
           type="button"
           aria-label="Decrease seats"
           disabled={!canRemove}
@@ -36,10 +39,16 @@ export function SeatSelector() {
         >
           −
         </StepButton>
-        <Count aria-label="Seats" aria-live="polite">
+        <Count ref={focus.count} tabIndex={-1} aria-label="Seats" aria-live="polite">
           {seats}
         </Count>
-        <StepButton type="button" aria-label="Increase seats" disabled={!canAdd} onClick={() => actorRef.send({ type: 'SEAT_ADDED' })}>
+        <StepButton
+          ref={focus.increase}
+          type="button"
+          aria-label="Increase seats"
+          disabled={!canAdd}
+          onClick={() => actorRef.send({ type: 'SEAT_ADDED' })}
+        >
           +
         </StepButton>
         <SeatsWord>{seats === 1 ? 'seat' : 'seats'}</SeatsWord>
@@ -68,6 +77,34 @@ export function SeatSelector() {
       {celebrating && <Confetti />}
     </Card>
   );
+}
+
+/**
+ * Keeps the keyboard on the seat control while a button locks (a disabled button drops the focus to the page):
+ * the focus waits on the count, which is announced, and goes back to the same button once it is usable again.
+ */
+function useFocusThroughLock(canAdd: boolean, canRemove: boolean) {
+  const increase = useRef<HTMLButtonElement>(null);
+  const decrease = useRef<HTMLButtonElement>(null);
+  const count = useRef<HTMLOutputElement>(null);
+  const waiting = useRef<'increase' | 'decrease' | null>(null);
+
+  // A layout effect runs right after the buttons' `disabled` changed, before the browser moves the focus away.
+  useLayoutEffect(() => {
+    const buttons = { increase: increase.current, decrease: decrease.current };
+    const usable = { increase: canAdd, decrease: canRemove };
+    const active = document.activeElement;
+    const focused = active === buttons.increase ? 'increase' : active === buttons.decrease ? 'decrease' : null;
+    if (focused && !usable[focused]) {
+      waiting.current = focused;
+      count.current?.focus();
+    } else if (waiting.current && active === count.current && usable[waiting.current]) {
+      buttons[waiting.current]?.focus();
+      waiting.current = null;
+    }
+  }, [canAdd, canRemove]);
+
+  return { increase, decrease, count };
 }
 
 const Controls = styled.div`
