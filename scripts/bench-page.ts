@@ -1,0 +1,111 @@
+/**
+ * `npm run bench:page`: the checkout page on a phone, as Lighthouse 12 (mobile preset: simulated slow 4G and a
+ * 4× slower CPU) sees it, against a static copy of the same page in the same run. The static copy is the page
+ * as rendered once the card field is ready, saved without its scripts and served by a bare Fastify route, so it
+ * is the best any client-rendered page could do. RUNS (default 3) runs of each, interleaved; medians printed.
+ * Needs `npm run build` and `npm run build:server` (the npm script does both) and Debian's Chromium.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as chromeLauncher from 'chrome-launcher';
+import Fastify from 'fastify';
+import lighthouse from 'lighthouse';
+import { chromium } from 'playwright-core';
+import { freePort } from '../test/support/freePort';
+
+const RUNS = Number(process.env.RUNS ?? 3);
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
+
+interface Figures {
+  score: number;
+  lcp: number;
+  fcp: number;
+  tbt: number;
+  cls: number;
+  bytes: number;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+
+/** The page as the buyer sees it once the card field is ready, without scripts: what a static copy would serve. */
+async function staticCopyOf(url: string): Promise<string> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+  try {
+    const page = await browser.newPage({ viewport: { width: 412, height: 823 } });
+    await page.goto(url);
+    await page.getByLabel('Card number').waitFor({ timeout: 30_000 });
+    return await page.evaluate(() => {
+      document.querySelectorAll('script, link[rel="modulepreload"]').forEach((element) => element.remove());
+      return `<!doctype html>${document.documentElement.outerHTML}`;
+    });
+  } finally {
+    await browser.close();
+  }
+}
+
+async function audit(url: string, port: number): Promise<Figures> {
+  const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] });
+  if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+  const { lhr } = result;
+  const value = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
+  return {
+    score: Math.round((lhr.categories.performance?.score ?? 0) * 100),
+    lcp: value('largest-contentful-paint'),
+    fcp: value('first-contentful-paint'),
+    tbt: value('total-blocking-time'),
+    cls: value('cumulative-layout-shift'),
+    bytes: value('total-byte-weight'),
+  };
+}
+
+async function main() {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'checkout-page-bench-'));
+  const server = spawn(process.execPath, ['build/server/main.js'], {
+    env: { PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'error', RATE_LIMIT_PER_MINUTE: '100000', CHECKOUTS_PER_HOUR: '100000' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const appUrl = `http://127.0.0.1:${port}/`;
+  const copy = Fastify();
+  let chrome: chromeLauncher.LaunchedChrome | undefined;
+  try {
+    while (!(await fetch(`${appUrl}healthz`).then((r) => r.ok, () => false))) await new Promise((resolve) => setTimeout(resolve, 50));
+    const html = await staticCopyOf(appUrl);
+    copy.get('/', async (_request, reply) => reply.type('text/html').send(html));
+    const copyUrl = await copy.listen({ port: await freePort(), host: '127.0.0.1' });
+
+    chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: FLAGS });
+    const app: Figures[] = [];
+    const stat: Figures[] = [];
+    for (let run = 0; run < RUNS; run += 1) {
+      app.push(await audit(appUrl, chrome.port));
+      stat.push(await audit(`${copyUrl}/`, chrome.port));
+    }
+    const row = (name: string, of: (figures: Figures) => number, unit = '') => {
+      const a = median(app.map(of));
+      const s = median(stat.map(of));
+      return { figure: name, app: `${Math.round(a * 1000) / 1000}${unit}`, 'static copy': `${Math.round(s * 1000) / 1000}${unit}`, ratio: s ? (a / s).toFixed(2) : '' };
+    };
+    console.log(`Lighthouse ${RUNS}× each, mobile preset, interleaved; medians:`);
+    console.table([
+      row('performance score', (f) => f.score),
+      row('LCP', (f) => Math.round(f.lcp), ' ms'),
+      row('FCP', (f) => Math.round(f.fcp), ' ms'),
+      row('TBT', (f) => Math.round(f.tbt), ' ms'),
+      row('CLS', (f) => f.cls),
+      row('bytes', (f) => f.bytes),
+    ]);
+  } finally {
+    await chrome?.kill();
+    await copy.close();
+    const exited = new Promise((resolve) => server.once('exit', resolve));
+    server.kill('SIGTERM');
+    await exited;
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();
