@@ -1,9 +1,15 @@
+import { lazy, Suspense } from 'react';
 import { Route, Switch } from 'wouter';
+import { loadNotFoundPage, loadPaymentSuccessPage } from './pageChunks';
 import { PAGE_PATHS } from './pagePaths';
 import { CheckoutPage, type CheckoutPageProps } from './views/checkout/CheckoutPage';
-import { NotFoundPage } from './views/NotFoundPage';
 import { RedirectToHomePage } from './views/RedirectToHomePage';
-import { PaymentSuccessPage, type PaymentSuccessPageProps } from './views/success/PaymentSuccessPage';
+import type { PaymentSuccessPageProps } from './views/success/PaymentSuccessPage';
+import { LoadingStatus } from './views/shared/Spinner';
+
+/** The success page and the 404 page are their own chunks (src/pageChunks.ts). */
+const PaymentSuccessPage = lazy(() => loadPaymentSuccessPage().then((module) => ({ default: module.PaymentSuccessPage })));
+const NotFoundPage = lazy(() => loadNotFoundPage().then((module) => ({ default: module.NotFoundPage })));
 
 interface AppProps {
   /** Passed to the checkout page (tests replace the machine's server actors). */
@@ -21,9 +27,16 @@ export function App({ checkout, paymentSuccess }: AppProps) {
       </Route>
       <Route path={PAGE_PATHS.index} component={RedirectToHomePage} />
       <Route path={PAGE_PATHS.paymentSuccess}>
-        <PaymentSuccessPage {...paymentSuccess} />
+        {/* The success page's own first words (spec §4) while its chunk arrives. */}
+        <Suspense fallback={<LoadingStatus>Loading payment details...</LoadingStatus>}>
+          <PaymentSuccessPage {...paymentSuccess} />
+        </Suspense>
       </Route>
-      <Route component={NotFoundPage} />
+      <Route>
+        <Suspense fallback={null}>
+          <NotFoundPage />
+        </Suspense>
+      </Route>
     </Switch>
   );
 }

@@ -1,11 +1,13 @@
 /** The app's routes (spec §2): /index redirects home, unknown paths show the 404 page and log the path. */
-import { render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { App } from '../../src/App';
+import { loadNotFoundPage, loadPaymentSuccessPage } from '../../src/pageChunks';
 import { referrer } from '../../src/content/offer';
 import { testCheckoutMachine } from './support/checkoutHarness';
+import { advance } from './support/timers';
 
 beforeEach(() => {
   vi.useFakeTimers({ shouldAdvanceTime: false });
@@ -51,18 +53,22 @@ describe('routes', () => {
     expect(document.title).toBe(`For Friends of Dr. ${referrer.name} Only – AI Training for Chiropractors`);
   });
 
-  it('/payment-success has its own title', () => {
+  it('/payment-success has its own title', async () => {
     renderApp('/payment-success');
+    await act(() => loadPaymentSuccessPage());
+    await advance(0);
     expect(document.title).toBe('Payment Successful – AI Training for Chiropractors');
   });
 
-  it('shows the 404 page for an unknown path and logs the path', () => {
+  it('shows the 404 page for an unknown path and logs the path', async () => {
     const consoleError = vi.mocked(console.error);
     const logged: unknown[][] = [];
     consoleError.mockImplementation((...args: unknown[]) => {
       logged.push(args);
     });
     renderApp('/no-such-page');
+    await act(() => loadNotFoundPage());
+    await advance(0);
 
     expect(screen.getByRole('heading', { name: '404' })).toBeInTheDocument();
     expect(screen.getByText('Oops! Page not found')).toBeInTheDocument();

@@ -1,4 +1,5 @@
-import { useCallback, type ChangeEvent, type RefObject } from 'react';
+import { useCallback, useEffect, type ChangeEvent, type RefObject } from 'react';
+import { preloadPaymentSuccessPage } from '../../pageChunks';
 import styled from 'styled-components';
 import { formatDollars, monthlyTotalCents, SEAT_PRICE_CENTS } from '../../domain/pricing';
 import type { CheckoutField } from '../../domain/validation';
@@ -39,6 +40,9 @@ export function CheckoutForm({ firstNameRef }: CheckoutFormProps) {
   const clientSecret = CheckoutActor.useSelector(selectSession)?.clientSecret;
   const seats = CheckoutActor.useSelector(selectPendingSeats);
   const paymentError = CheckoutActor.useSelector(selectPaymentError);
+  useEffect(() => {
+    if (canSubmit) preloadPaymentSuccessPage();
+  }, [canSubmit]);
 
   const change = (field: CheckoutField) => (event: ChangeEvent<HTMLInputElement>) =>
     actorRef.send({ type: 'FIELD_CHANGED', field, value: event.target.value });
