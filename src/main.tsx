@@ -1,25 +1,43 @@
 /**
- * Browser entry: mounts the app with its global style and notification area. With `VITE_INSPECT=1` (development)
- * both statecharts stream to the Stately inspector, secrets redacted (src/browser/inspector.ts).
+ * Browser entry: mounts the app with its global style and notification area. `/` arrives already rendered in its
+ * first state (src/prerender.tsx at build time) and is hydrated; it is drawn afresh instead when this browser has
+ * a payment or a purchase to show first (the page then starts in another state), and on every other route.
+ * With `VITE_INSPECT=1` (development) both statecharts stream to the Stately inspector, secrets redacted
+ * (src/browser/inspector.ts).
  */
 import { StrictMode } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import type { InspectionEvent, Observer } from 'xstate';
-import { createRoot } from 'react-dom/client';
+import { readPendingPayment, readRecentPurchase } from './api/pendingPayment';
 import { App } from './App';
+import { PAGE_PATHS } from './pagePaths';
 import { GlobalStyle } from './views/GlobalStyle';
 import { AppToaster } from './views/toasts/AppToaster';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('The page has no #root element');
 
+/** True when the HTML in #root is what this browser's first render draws, so React can take it over. */
+function canHydrate(root: HTMLElement): boolean {
+  if (!root.hasChildNodes() || window.location.pathname !== PAGE_PATHS.checkout) return false;
+  const now = Date.now();
+  return readPendingPayment(now) === null && readRecentPurchase(now) === null;
+}
+
 function mount(inspect?: Observer<InspectionEvent>) {
-  createRoot(container!).render(
+  const tree = (
     <StrictMode>
       <GlobalStyle />
       <App checkout={{ inspect }} paymentSuccess={{ inspect }} />
       <AppToaster />
-    </StrictMode>,
+    </StrictMode>
   );
+  if (canHydrate(container!)) {
+    hydrateRoot(container!, tree);
+  } else {
+    container!.replaceChildren();
+    createRoot(container!).render(tree);
+  }
 }
 
 if (import.meta.env.VITE_INSPECT === '1') {

@@ -1,14 +1,19 @@
 /**
- * Serves the built SPA (`vite build` → dist/) with history fallback: a GET of one of the SPA's pages
- * (src/pagePaths.ts) answers dist/index.html with 200; any other path that is not /api/* and not a file answers
- * the same page with 404, and the SPA draws its 404 page (spec §2 "* (any other)"). Text files go out as the
+ * Serves the built SPA (`npm run build` → dist/): `/` is dist/index.html, the checkout already rendered; a GET of
+ * another of the SPA's pages (src/pagePaths.ts) answers the empty page (dist/shell.html) with 200, and any other
+ * path that is not /api/* and not a file answers it with 404, and the SPA draws its 404 page (spec §2). Text files go out as the
  * brotli or gzip copy the build made when the browser accepts it (`Vary: Accept-Encoding`). Source maps
  * (`*.map`) are not served.
  * Unknown /api/* paths, and everything else when no SPA is served, answer 404 `{ error }`.
  */
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { isPagePath } from '../../src/pagePaths';
+
+/** The page before prerendering (scripts/prerender.ts): every route but `/` renders in the browser from it. */
+const SHELL = 'shell.html';
 
 /** Registers the static files of `distDir` (or none) and the not-found handler. */
 export async function registerStaticSite(app: FastifyInstance, distDir: string | undefined): Promise<void> {
@@ -26,6 +31,8 @@ export async function registerStaticSite(app: FastifyInstance, distDir: string |
       },
     });
   }
+  // Built without prerendering (an older build), index.html is the empty page itself.
+  const fallbackPage = distDir && existsSync(join(distDir, SHELL)) ? SHELL : 'index.html';
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
     const isApi = path === '/api' || path.startsWith('/api/');
@@ -35,7 +42,7 @@ export async function registerStaticSite(app: FastifyInstance, distDir: string |
       return reply
         .code(isPagePath(path) ? 200 : 404)
         .header('Cache-Control', 'no-cache')
-        .sendFile('index.html');
+        .sendFile(fallbackPage);
     }
     return reply.code(404).send({ error: `Not found: ${request.method} ${path}` });
   });

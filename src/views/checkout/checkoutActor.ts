@@ -8,6 +8,9 @@ import { referrer } from '../../content/offer';
 import { checkoutMachine, type CheckoutInput } from '../../machines/checkoutMachine';
 import { TIMINGS } from '../../machines/checkoutTimings';
 
+/** The page's address; empty when rendered at build time (src/prerender.tsx), where no call is made. */
+const pageLocation = (): Pick<Location, 'href' | 'origin'> => globalThis.location ?? { href: '', origin: '' };
+
 /** Milliseconds since the navigation that opened this page (`performance.now()` counts from its start). */
 const msSincePageOpened = (): number => globalThis.performance?.now() ?? 0;
 
@@ -21,7 +24,7 @@ export type CheckoutLogic = typeof checkoutMachine;
  * payment this browser started and never saw finalized, and its purchase of the last 24 hours
  * (src/api/pendingPayment.ts).
  */
-export function checkoutInput(location: Pick<Location, 'href' | 'origin'> = window.location, now: number = Date.now()): CheckoutInput {
+export function checkoutInput(location: Pick<Location, 'href' | 'origin'> = pageLocation(), now: number = Date.now()): CheckoutInput {
   return {
     affiliateId: referrer.shortLabel,
     affiliateSource: location.href,
