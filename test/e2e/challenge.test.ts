@@ -2,26 +2,15 @@
  * Card testing contained, as a buyer behind a flagged address sees it: once the address has had its refusals,
  * the next payment needs proof of work, which the card form solves in Chromium by itself and pays.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { launchBrowser, startServer, watchConsole, type RunningServer } from './harness';
+import { describe, expect, it } from 'vitest';
+import { useServerAndBrowser, watchConsole } from './harness';
 import { expectPaymentSuccessful, fillBuyer, fillCard, openCheckout, submit, TEST_CARDS } from './checkoutFlow';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer({ DECLINES_BEFORE_CHALLENGE: '1' });
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const running = useServerAndBrowser({ DECLINES_BEFORE_CHALLENGE: '1' });
 
 describe('a payment after a refusal from the same address', () => {
   it('is checked by a challenge the page solves without a click, then paid', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await running.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     const problems = watchConsole(page);
     const confirmations: number[] = [];
@@ -29,7 +18,7 @@ describe('a payment after a refusal from the same address', () => {
       if (response.url().endsWith('/api/sandbox/payment-intents/confirm')) confirmations.push(response.status());
     });
     try {
-      await openCheckout(page, server.baseUrl);
+      await openCheckout(page, running.server.baseUrl);
       await fillBuyer(page);
       await fillCard(page, TEST_CARDS.declined);
       await submit(page);

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { freePort } from '../support/freePort';
 
@@ -120,4 +121,21 @@ export function watchConsole(page: Page): string[] {
   });
   page.on('pageerror', (error) => problems.push(error.message));
   return problems;
+}
+
+/**
+ * Starts the server (with `env`) and Chromium before the calling file's tests and stops both after them; the
+ * returned object holds them once started.
+ */
+export function useServerAndBrowser(env: Record<string, string> = {}): { server: RunningServer; browser: Browser } {
+  const running = {} as { server: RunningServer; browser: Browser };
+  beforeAll(async () => {
+    running.server = await startServer(env);
+    running.browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await running.browser?.close();
+    await running.server?.stop();
+  });
+  return running;
 }

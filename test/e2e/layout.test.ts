@@ -3,22 +3,12 @@
  * order summary, payment form, then What's Included) with the form near the top; on a wide screen the spec's
  * two columns (seat selector, What's Included, order summary | the payment form).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, startServer, type RunningServer } from './harness';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { useServerAndBrowser } from './harness';
 import { openCheckout } from './checkoutFlow';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const running = useServerAndBrowser();
 
 /** Page coordinates (px from the top of the document, and from the left) of each section. */
 async function boxes(page: Page) {
@@ -38,8 +28,8 @@ async function boxes(page: Page) {
 
 describe('checkout layout', () => {
   it('on a phone: seat selector, order summary, payment form, then What’s Included; the form within two screens', async () => {
-    const page = await browser.newPage({ viewport: { width: 375, height: 812 } });
-    await openCheckout(page, server.baseUrl);
+    const page = await running.browser.newPage({ viewport: { width: 375, height: 812 } });
+    await openCheckout(page, running.server.baseUrl);
     await page.getByLabel('Card number').waitFor({ timeout: 20_000 });
     const { seats, summary, payment, included } = await boxes(page);
     expect(seats.top).toBeLessThan(summary.top);
@@ -50,8 +40,8 @@ describe('checkout layout', () => {
   });
 
   it('on a wide screen: the spec’s columns', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await openCheckout(page, server.baseUrl);
+    const page = await running.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await openCheckout(page, running.server.baseUrl);
     await page.getByLabel('Card number').waitFor({ timeout: 20_000 });
     const { seats, summary, payment, included } = await boxes(page);
     expect(seats.top).toBeLessThan(included.top);

@@ -4,11 +4,11 @@
  * the server are real, so timer and server steps wait for what the buyer sees instead of causing it; the card
  * typed before each submit is chosen by the outcome the model's next step names.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it, vi } from 'vitest';
+import type { Page } from 'playwright-core';
 import type { AnyEventObject, AnyMachineSnapshot } from 'xstate';
 import { formatDollars, monthlyTotalCents } from '../../src/domain/pricing';
-import { launchBrowser, startServer, watchConsole, type RunningServer } from './harness';
+import { useServerAndBrowser, watchConsole } from './harness';
 import { expectPaymentSuccessful, fillCard, openCheckout, SUBMIT_LABEL, TEST_CARDS } from './checkoutFlow';
 
 // The model walks the statechart under a fake clock (paths are generated and replayed below, before the browser
@@ -62,17 +62,7 @@ const PATHS: BrowserPath[] = [
 const REPLAYED = PATHS.map((plan) => ({ plan, replayed: replayExactly(model as never, plan.events, MODEL_INPUT) }));
 vi.useRealTimers();
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const running = useServerAndBrowser();
 
 const FIELD_LABELS: Record<string, string> = { firstName: 'First Name', lastName: 'Last Name', email: 'Email Address' };
 
@@ -119,11 +109,11 @@ async function perform(page: Page, plan: BrowserPath, event: AnyEventObject, nex
 describe('statechart paths in a real browser', () => {
   it.each(REPLAYED.map(({ plan, replayed }) => [`${plan.name}: ${replayed.description}`, plan, replayed] as const))('%s', async (_name, plan, replayed) => {
     expect(replayed.statePath.state.matches('success'), 'the model accepts this path').toBe(true);
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await running.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     const problems = watchConsole(page);
     try {
-      await openCheckout(page, server.baseUrl);
+      await openCheckout(page, running.server.baseUrl);
       const steps = replayed.statePath.steps;
       for (const [index, step] of steps.entries()) {
         await perform(page, plan, step.event, steps[index + 1]?.event, step.state);

@@ -4,37 +4,26 @@
  * second render), keep their styles' class names, and the checkout goes on as usual. A browser with a payment to
  * resume draws the page afresh instead, without a hydration error.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { launchBrowser, startServer, watchConsole, type RunningServer } from './harness';
+import { describe, expect, it } from 'vitest';
+import { useServerAndBrowser, watchConsole } from './harness';
 import { openCheckout } from './checkoutFlow';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const running = useServerAndBrowser();
 
 const SELECTORS = ['header', 'h1', '[aria-labelledby="seat-selector-title"]', '[aria-labelledby="order-summary-title"]'];
 
 describe('the prerendered checkout', () => {
   it('shows the page without JavaScript, and hydrates it in place with the same classes', async () => {
-    const noScript = await browser.newContext({ javaScriptEnabled: false });
+    const noScript = await running.browser.newContext({ javaScriptEnabled: false });
     const still = await noScript.newPage();
-    const response = await still.goto(server.baseUrl);
+    const response = await still.goto(running.server.baseUrl);
     expect(response?.headers()['content-type']).toMatch(/text\/html/);
     await still.getByText('Initializing secure checkout...').waitFor();
     await still.getByRole('heading', { name: 'Select Your Team Size' }).waitFor();
     const serverClasses = await still.evaluate((selectors) => selectors.map((selector) => document.querySelector(selector)?.className), SELECTORS);
     await noScript.close();
 
-    const context = await browser.newContext();
+    const context = await running.browser.newContext();
     const page = await context.newPage();
     const problems = watchConsole(page);
     // Before the module script runs, keep hold of the server's heading element.
@@ -43,7 +32,7 @@ describe('the prerendered checkout', () => {
         if (document.readyState === 'interactive') (window as unknown as { prerendered: Element | null }).prerendered = document.querySelector('h1');
       });
     });
-    await openCheckout(page, server.baseUrl);
+    await openCheckout(page, running.server.baseUrl);
     await page.getByLabel('Card number').waitFor({ timeout: 20_000 });
     const kept = await page.evaluate(() => {
       const prerendered = (window as unknown as { prerendered: Element | null }).prerendered;
@@ -57,7 +46,7 @@ describe('the prerendered checkout', () => {
   });
 
   it('draws the page afresh for a browser with a payment to resume, without a hydration error', async () => {
-    const context = await browser.newContext();
+    const context = await running.browser.newContext();
     const page = await context.newPage();
     const problems = watchConsole(page);
     await page.addInitScript(() => {
@@ -66,7 +55,7 @@ describe('the prerendered checkout', () => {
         JSON.stringify({ transactionId: 'txn_x', subscriptionId: 'sub_x', customerId: 'cus_x', seats: 1, totalAmount: 500, name: 'Ada Palmer', email: 'ada@example.com', savedAt: Date.now() }),
       );
     });
-    await page.goto(server.baseUrl);
+    await page.goto(running.server.baseUrl);
     // Unknown to the server: the record is dropped and a fresh checkout opens.
     await page.getByLabel('Card number').waitFor({ timeout: 20_000 });
     expect(problems.filter((line) => !/\b40[24]\b/.test(line))).toEqual([]);
