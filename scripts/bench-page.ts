@@ -1,6 +1,6 @@
 /**
  * `npm run bench:page`: the checkout page on a phone, as Lighthouse 12 (mobile preset: simulated slow 4G and a
- * 4× slower CPU) sees it, against a static copy of the same page in the same run. The static copy is the page
+ * 4× slower CPU) sees it, performance and accessibility, against a static copy of the same page in the same run. The static copy is the page
  * as rendered once the card field is ready, saved without its scripts and served by a bare Fastify route, so it
  * is the best any client-rendered page could do. RUNS (default 3) runs of each, interleaved; medians printed.
  * Needs `npm run build` and `npm run build:server` (the npm script does both) and Debian's Chromium.
@@ -21,6 +21,7 @@ const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-backgro
 
 interface Figures {
   score: number;
+  accessibility: number;
   lcp: number;
   fcp: number;
   tbt: number;
@@ -47,12 +48,13 @@ async function staticCopyOf(url: string): Promise<string> {
 }
 
 async function audit(url: string, port: number): Promise<Figures> {
-  const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] });
+  const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'] });
   if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
   const { lhr } = result;
   const value = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
   return {
     score: Math.round((lhr.categories.performance?.score ?? 0) * 100),
+    accessibility: Math.round((lhr.categories.accessibility?.score ?? 0) * 100),
     lcp: value('largest-contentful-paint'),
     fcp: value('first-contentful-paint'),
     tbt: value('total-blocking-time'),
@@ -92,6 +94,7 @@ async function main() {
     console.log(`Lighthouse ${RUNS}× each, mobile preset, interleaved; medians:`);
     console.table([
       row('performance score', (f) => f.score),
+      row('accessibility score', (f) => f.accessibility),
       row('LCP', (f) => Math.round(f.lcp), ' ms'),
       row('FCP', (f) => Math.round(f.fcp), ' ms'),
       row('TBT', (f) => Math.round(f.tbt), ' ms'),
