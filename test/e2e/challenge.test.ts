@@ -3,10 +3,10 @@
  * the next payment needs proof of work, which the card form solves in Chromium by itself and pays.
  */
 import { describe, expect, it } from 'vitest';
-import { useServerAndBrowser, watchConsole } from './harness';
+import { startServer, useServerAndBrowser, watchConsole } from './harness';
 import { expectPaymentSuccessful, fillBuyer, fillCard, openCheckout, submit, TEST_CARDS } from './checkoutFlow';
 
-const running = useServerAndBrowser({ DECLINES_BEFORE_CHALLENGE: '1' });
+const running = useServerAndBrowser(() => startServer({ DECLINES_BEFORE_CHALLENGE: '1' }));
 
 describe('a payment after a refusal from the same address', () => {
   it('is checked by a challenge the page solves without a click, then paid', async () => {

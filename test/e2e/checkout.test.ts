@@ -1,27 +1,18 @@
 /**
  * A buyer in Debian's Chromium against the real server with the sandbox provider.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, startServer, watchConsole, type RunningServer } from './harness';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { useServerAndBrowser, watchConsole } from './harness';
 import { chooseSeats, expectPaymentSuccessful, fillBuyer, fillCard, openCheckout, submit, TEST_CARDS } from './checkoutFlow';
 
-let server: RunningServer;
-let browser: Browser;
+const running = useServerAndBrowser();
 let context: BrowserContext;
 let page: Page;
 let consoleProblems: string[];
 
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
 beforeEach(async () => {
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  context = await running.browser.newContext({ viewport: { width: 1280, height: 900 } });
   page = await context.newPage();
   consoleProblems = watchConsole(page);
 });
@@ -31,7 +22,7 @@ afterEach(async () => {
 
 describe('checkout in a real browser', () => {
   it('buys one seat with 4242 and shows the credentials', async () => {
-    await openCheckout(page, server.baseUrl);
+    await openCheckout(page, running.server.baseUrl);
     await fillBuyer(page);
     await fillCard(page, TEST_CARDS.succeeds);
     await submit(page);
@@ -41,7 +32,7 @@ describe('checkout in a real browser', () => {
   });
 
   it('buys three seats for $1,000/month', async () => {
-    await openCheckout(page, server.baseUrl);
+    await openCheckout(page, running.server.baseUrl);
     await chooseSeats(page, 3);
     await page.getByText('Total (monthly)').waitFor();
     await fillBuyer(page);
@@ -52,7 +43,7 @@ describe('checkout in a real browser', () => {
   });
 
   it('shows the decline and stays on the checkout', async () => {
-    await openCheckout(page, server.baseUrl);
+    await openCheckout(page, running.server.baseUrl);
     await fillBuyer(page);
     await fillCard(page, TEST_CARDS.declined);
     await submit(page);
@@ -64,7 +55,7 @@ describe('checkout in a real browser', () => {
   });
 
   it('completes authentication and pays', async () => {
-    await openCheckout(page, server.baseUrl);
+    await openCheckout(page, running.server.baseUrl);
     await fillBuyer(page);
     await fillCard(page, TEST_CARDS.requiresAuthentication);
     await submit(page);
@@ -73,7 +64,7 @@ describe('checkout in a real browser', () => {
   });
 
   it('fails authentication and does not pay', async () => {
-    await openCheckout(page, server.baseUrl);
+    await openCheckout(page, running.server.baseUrl);
     await fillBuyer(page);
     await fillCard(page, TEST_CARDS.requiresAuthentication);
     await submit(page);
@@ -83,7 +74,7 @@ describe('checkout in a real browser', () => {
   });
 
   it('shows the validation errors under the fields', async () => {
-    await openCheckout(page, server.baseUrl);
+    await openCheckout(page, running.server.baseUrl);
     await page.getByLabel('Email Address').fill('not-an-email');
     await submit(page);
     await page.getByText('First name is required').waitFor();
@@ -98,18 +89,18 @@ describe('checkout in a real browser', () => {
   });
 
   it('/index shows the redirect notice and lands on /', async () => {
-    await page.goto(`${server.baseUrl}/index`);
-    await page.waitForURL(`${server.baseUrl}/`);
+    await page.goto(`${running.server.baseUrl}/index`);
+    await page.waitForURL(`${running.server.baseUrl}/`);
     await page.getByText('Secure Checkout').first().waitFor();
   });
 
   it('an unknown path answers 404 and shows the 404 page, which logs the path', async () => {
-    const response = await page.goto(`${server.baseUrl}/no/such/page`);
+    const response = await page.goto(`${running.server.baseUrl}/no/such/page`);
     expect(response?.status()).toBe(404);
     await page.getByText('Oops! Page not found').waitFor();
     await page.getByText('404', { exact: true }).waitFor();
     expect(consoleProblems.some((line) => line.includes('/no/such/page'))).toBe(true);
     await page.getByRole('link', { name: 'Return to Home' }).click();
-    await page.waitForURL(`${server.baseUrl}/`);
+    await page.waitForURL(`${running.server.baseUrl}/`);
   });
 });

@@ -73,7 +73,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
 
 const ADMIN_URL = process.env.TEST_POSTGRES_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
-export interface PostgresServer extends RunningServer {
+interface PostgresServer extends RunningServer {
   /** A client on the server's database, for the test to read what the server wrote. */
   database: pg.Client;
 }
@@ -124,13 +124,15 @@ export function watchConsole(page: Page): string[] {
 }
 
 /**
- * Starts the server (with `env`) and Chromium before the calling file's tests and stops both after them; the
- * returned object holds them once started.
+ * Starts a server (`start`, by default `startServer()`) and Chromium before the calling file's tests and stops
+ * both after them; the returned object holds them once started.
  */
-export function useServerAndBrowser(env: Record<string, string> = {}): { server: RunningServer; browser: Browser } {
-  const running = {} as { server: RunningServer; browser: Browser };
+export function useServerAndBrowser<S extends RunningServer = RunningServer>(
+  start: () => Promise<S> = () => startServer() as Promise<S>,
+): { server: S; browser: Browser } {
+  const running = {} as { server: S; browser: Browser };
   beforeAll(async () => {
-    running.server = await startServer(env);
+    running.server = await start();
     running.browser = await launchBrowser();
   });
   afterAll(async () => {

@@ -4,27 +4,18 @@
  * finalizes the same order (one charge, the same credentials on every repeat); Back from the success page shows
  * this browser's purchase above the form.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { expectPaymentSuccessful, fillBuyer, fillCard, openCheckout, submit, TEST_CARDS } from './checkoutFlow';
-import { launchBrowser, startServerOnPostgres, watchConsole, type PostgresServer } from './harness';
+import { startServerOnPostgres, useServerAndBrowser, watchConsole } from './harness';
 
 describe('a charged checkout in a real browser', () => {
-  let server: PostgresServer;
-  let browser: Browser;
+  const running = useServerAndBrowser(() => startServerOnPostgres());
   let context: BrowserContext;
   let page: Page;
 
-  beforeAll(async () => {
-    server = await startServerOnPostgres();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
   beforeEach(async () => {
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    context = await running.browser.newContext({ viewport: { width: 1280, height: 900 } });
     page = await context.newPage();
   });
   afterEach(async () => {
@@ -33,8 +24,8 @@ describe('a charged checkout in a real browser', () => {
 
   /** Paid subscriptions (charges) and orders of `email`. */
   async function chargesOf(email: string) {
-    const orders = await server.database.query<{ transaction_id: string; status: string }>('select transaction_id, status from orders where email = $1', [email]);
-    const charges = await server.database.query(
+    const orders = await running.server.database.query<{ transaction_id: string; status: string }>('select transaction_id, status from orders where email = $1', [email]);
+    const charges = await running.server.database.query(
       "select s.id from sandbox_subscriptions s join orders o on o.transaction_id = s.transaction_id where o.email = $1 and s.status = 'active'",
       [email],
     );
@@ -49,7 +40,7 @@ describe('a charged checkout in a real browser', () => {
       cut = false;
       return route.abort('connectionreset');
     });
-    await openCheckout(page, server.baseUrl);
+    await openCheckout(page, running.server.baseUrl);
     await fillBuyer(page, { firstName: 'Ada', lastName: 'Palmer', email: 'ada.resume@example.com' });
     await fillCard(page, TEST_CARDS.succeeds);
     await submit(page);
@@ -85,7 +76,7 @@ describe('a charged checkout in a real browser', () => {
   });
 
   it('Back from the success page shows the purchase above the form, with a link to it', async () => {
-    await openCheckout(page, server.baseUrl);
+    await openCheckout(page, running.server.baseUrl);
     await fillBuyer(page, { firstName: 'Grace', lastName: 'Hopper', email: 'grace.back@example.com' });
     await fillCard(page, TEST_CARDS.succeeds);
     await submit(page);
