@@ -65,7 +65,7 @@ async function main() {
         Array.from({ length: CONCURRENCY }, async () => {
           while (next < VISITS) {
             next += 1;
-            const opened = await openCheckout(context, { quantity: 1, affiliateId: 'dr-sample', affiliateSource: 'https://checkout.example.com/' });
+            const opened = await openCheckout(context, { quantity: 1, affiliateId: 'dr-sample', affiliateSource: 'https://checkout.example.com/', referrer: null });
             if (!opened.ok) throw new Error(`openCheckout refused: ${opened.refusal}`);
           }
         }),

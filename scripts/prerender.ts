@@ -2,23 +2,24 @@
  * Writes the checkout's HTML at build time (run by `npm run build` after the client and the renderer are built):
  * dist/index.html becomes `/` already rendered in its first state, styles inline, for src/main.tsx to hydrate;
  * the empty page it started from is kept as dist/shell.html for the other routes, which render in the browser.
- * Both get their brotli and gzip copies, as the build's other text files do.
+ * Both are templates: the referrer's name and quote are placeholders the server fills, and compresses, per
+ * request (server/referrals/offerPage.ts); they are never served as they are.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 
 const ROOT = '<div id="root"></div>';
 
-function writeWithCopies(path: string, text: string) {
+function writeTemplate(path: string, text: string) {
   writeFileSync(path, text);
-  writeFileSync(`${path}.br`, brotliCompressSync(text, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
-  writeFileSync(`${path}.gz`, gzipSync(text, { level: 9 }));
+  // Compressed copies of a template would be served by no one; remove any the client build made.
+  rmSync(`${path}.br`, { force: true });
+  rmSync(`${path}.gz`, { force: true });
 }
 
 const { renderPage } = (await import(new URL('../build/prerender/prerender.js', import.meta.url).href)) as typeof import('../src/prerender');
 const shell = readFileSync('dist/index.html', 'utf8');
 if (!shell.includes(ROOT)) throw new Error(`dist/index.html has no ${ROOT} to render into`);
 const { html, styles } = renderPage('/');
-writeWithCopies('dist/shell.html', shell);
-writeWithCopies('dist/index.html', shell.replace('</head>', `${styles}</head>`).replace(ROOT, `<div id="root">${html}</div>`));
+writeTemplate('dist/shell.html', shell);
+writeTemplate('dist/index.html', shell.replace('</head>', `${styles}</head>`).replace(ROOT, `<div id="root">${html}</div>`));
 console.log(`Prerendered / into dist/index.html (${html.length.toLocaleString('en-US')} characters of HTML)`);

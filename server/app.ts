@@ -5,6 +5,7 @@
  * it through `inject()`; server/main.ts makes it listen.
  */
 import { randomBytes } from 'node:crypto';
+import fastifyCookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
@@ -29,6 +30,8 @@ import { publicConfigRoute } from './routes/publicConfig';
 import { sandboxAuthenticateRoute } from './routes/sandboxAuthenticate';
 import { sandboxConfirmRoute } from './routes/sandboxConfirm';
 import { updateIntentRoute } from './routes/updateIntent';
+import { adminApi } from './admin/adminApi';
+import { referralLinkRoute, referralLinks } from './referrals/referralLinks';
 
 interface AppOptions {
   config: Config;
@@ -41,6 +44,11 @@ interface AppOptions {
    * from CREDENTIALS_KEY). Default: a random key, for a single process.
    */
   challengeKey?: string;
+  /**
+   * Signs the referral cookie and the console's session cookie; every process must have the same (server/main.ts
+   * derives it from CREDENTIALS_KEY). Default: a random key, for a single process.
+   */
+  cookieSecret?: string;
   /** Folder of the built SPA (dist/); without it only /api and /healthz are served. */
   distDir?: string;
   /** Where log lines go instead of standard output (tests read them). */
@@ -105,7 +113,7 @@ function trustProxyOption(trust: Config['TRUST_PROXY']): false | string[] | ((ad
 }
 
 /** Builds the Fastify app; call `listen()` or `inject()` on it, and `close()` when done. */
-export async function buildApp({ config, db, provider, cipher, challengeKey, distDir, logStream }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, db, provider, cipher, challengeKey, cookieSecret, distDir, logStream }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
       level: config.LOG_LEVEL,
@@ -131,6 +139,10 @@ export async function buildApp({ config, db, provider, cipher, challengeKey, dis
   await registerOpenApi(app);
   await registerSecurityHeaders(app, { publicUrl: config.PUBLIC_URL, provider: provider.name });
 
+  const secret = cookieSecret ?? randomBytes(32).toString('hex');
+  await app.register(fastifyCookie, { secret });
+  const referrals = referralLinks(db, config);
+
   const services: OrderServices = { config, db, provider, cipher };
   const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL, app) : undefined;
   const webhookStatus: WebhookStatus = {};
@@ -144,8 +156,8 @@ export async function buildApp({ config, db, provider, cipher, challengeKey, dis
       errorResponseBuilder: () => new HttpError(429, 'Too many requests. Please wait a minute and try again.'),
     });
     await api.register(openApiRoute);
-    await api.register(publicConfigRoute, services);
-    await api.register(createIntentRoute, services);
+    await api.register(publicConfigRoute, { ...services, referrals });
+    await api.register(createIntentRoute, { ...services, referrals });
     await api.register(updateIntentRoute, services);
     await api.register(finalizeRoute, services);
     await api.register(finalizeReturnRoute, services);
@@ -154,7 +166,9 @@ export async function buildApp({ config, db, provider, cipher, challengeKey, dis
       await api.register(sandboxConfirmRoute, { ...services, challengeKey: challengeKey ?? randomBytes(32).toString('hex') });
       await api.register(sandboxAuthenticateRoute, services);
     }
+    await api.register(adminApi, { db, config, sessionSecret: secret });
   });
+  await app.register(referralLinkRoute, { links: referrals });
   // Config requires STRIPE_WEBHOOK_SECRET whenever STRIPE_SECRET_KEY selects Stripe (server/config.ts).
   const webhookSecret = provider.name === 'stripe' ? config.STRIPE_WEBHOOK_SECRET : undefined;
   if (webhookSecret) {
@@ -162,6 +176,6 @@ export async function buildApp({ config, db, provider, cipher, challengeKey, dis
     const { stripeWebhookRoute } = await import('./routes/stripeWebhook');
     await app.register(stripeWebhookRoute, { ...services, webhookSecret, status: webhookStatus });
   }
-  await registerStaticSite(app, distDir);
+  await registerStaticSite(app, distDir, referrals);
   return app;
 }

@@ -75,6 +75,16 @@ const envSchema = z
     RETENTION_DAYS: integerInRange(1, 3650, 30),
     /** Seconds between reconciliation sweeps (open orders the provider reports paid are completed). */
     RECONCILE_INTERVAL_SECONDS: integerInRange(10, 24 * 60 * 60, 300),
+    /** Days a referral link's cookie attributes a visitor to its referrer (first touch wins within the window). */
+    REFERRAL_WINDOW_DAYS: integerInRange(1, 3650, 60),
+    /** The referrer the offer names for a visit without a referral link (seeded as 'sample' on first start). */
+    DEFAULT_REFERRER_SLUG: optionalText.pipe(z.string().default('sample')),
+    /** Days funnel events are kept for the owner's console before the sweep deletes them. */
+    FUNNEL_RETENTION_DAYS: integerInRange(1, 3650, 400),
+    /** Hours an owner's console session lasts without use. */
+    OWNER_SESSION_HOURS: integerInRange(1, 24 * 30, 12),
+    /** Sign-in attempts to the owner's console one client address may make per 15 minutes. */
+    SIGN_INS_PER_15_MINUTES: integerInRange(1, 1_000_000, 10),
     SUCCESS_SITE_URL: optionalText.pipe(absoluteUrl.default('https://agreement.example.com')),
     SUCCESS_SITE_LOCAL_URL: optionalText.pipe(absoluteUrl.default('http://localhost:5174')),
     RATE_LIMIT_PER_MINUTE: integerInRange(1, 1_000_000, 300),

@@ -13,7 +13,7 @@ import { createPaymentProvider } from './payments/createPaymentProvider';
 import { DIST_DIR } from './paths';
 import { createCredentialsCipher } from './security/credentialsCipher';
 import { challengeKeyFrom } from './security/confirmationChallenge';
-import { loadCredentialsKey } from './security/credentialsKey';
+import { cookieSecretFrom, loadCredentialsKey } from './security/credentialsKey';
 
 
 function readConfig(): Config {
@@ -43,6 +43,7 @@ async function main(): Promise<void> {
       provider,
       cipher,
       challengeKey: challengeKeyFrom(credentialsKey),
+      cookieSecret: cookieSecretFrom(credentialsKey),
       distDir: hasDist ? DIST_DIR : undefined,
     });
     log = app.log;

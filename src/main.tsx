@@ -10,6 +10,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import type { InspectionEvent, Observer } from 'xstate';
 import { readPendingPayment, readRecentPurchase } from './api/pendingPayment';
 import { App } from './App';
+import { OfferReferrerContext, readOfferReferrer } from './content/offerReferrer';
 import { PAGE_PATHS } from './pagePaths';
 import { GlobalStyle } from './views/GlobalStyle';
 import { AppToaster } from './views/toasts/AppToaster';
@@ -28,7 +29,9 @@ function mount(inspect?: Observer<InspectionEvent>) {
   const tree = (
     <StrictMode>
       <GlobalStyle />
-      <App checkout={{ inspect }} paymentSuccess={{ inspect }} />
+      <OfferReferrerContext.Provider value={readOfferReferrer(document)}>
+        <App checkout={{ inspect }} paymentSuccess={{ inspect }} />
+      </OfferReferrerContext.Provider>
       <AppToaster />
     </StrictMode>
   );

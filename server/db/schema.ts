@@ -3,7 +3,27 @@
  * Migrations are generated from this file into server/db/migrations with `npm run db:generate`.
  */
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigserial, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+/**
+ * A referring chiropractor: the offer page reads 'For Friends of Dr. {displayName} Only' with their quote when a
+ * visitor came by their link, /r/{slug}. Referrers are disabled, never deleted: orders and funnel events keep
+ * pointing at them (docs/decisions/0017-referral-attribution.md).
+ */
+export const referrers = pgTable('referrers', {
+  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  /** The link's last segment: lower-case letters, digits and dashes (src/contract/admin.ts Slug). */
+  slug: text('slug').notNull().unique(),
+  /** The name in the badge and under the quote, without 'Dr.'. */
+  displayName: text('display_name').notNull(),
+  /** Sent by the page as affiliate_id with call 1 (spec §3), and written to the provider's metadata. */
+  shortLabel: text('short_label').notNull(),
+  /** The hero quote. */
+  quote: text('quote').notNull(),
+  status: text('status', { enum: ['active', 'disabled'] }).notNull().default('active'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
 
 /** One checkout: created by call 1, its subscription replaced by call 2, paid and completed by call 3. */
 export const orders = pgTable('orders', {
@@ -33,8 +53,11 @@ export const orders = pgTable('orders', {
   reconciledAt: timestamp('reconciled_at', { withTimezone: true }),
   /** 'open' until paid, then 'paid'; 'cancelled' when the paid subscription is deleted. */
   status: text('status', { enum: ['open', 'paid', 'cancelled'] }).notNull().default('open'),
+  /** What the page sent as affiliate_id (spec §3), recorded as sent; attribution is `referrerId`. */
   affiliateId: text('affiliate_id').notNull(),
   affiliateSource: text('affiliate_source').notNull(),
+  /** The referrer the server resolved from the visitor's referral cookie; null for a visit without a link. */
+  referrerId: uuid('referrer_id').references(() => referrers.id),
   email: text('email'),
   name: text('name'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -44,7 +67,60 @@ export const orders = pgTable('orders', {
 }, (table) => [
   // The reconciliation sweep reads open orders by age (server/orders/reconcileOrders.ts).
   index('orders_open_created_at_idx').on(table.createdAt).where(sql`status = 'open'`),
+  index('orders_referrer_id_idx').on(table.referrerId),
 ]);
+
+/** The kinds of funnel event the server records (issue: referrers and the owner's console). */
+export const FUNNEL_EVENT_TYPES = [
+  'page_view',
+  'checkout_opened',
+  'seats_changed',
+  'payment_submitted',
+  'payment_failed',
+  'paid',
+  'handoff_redeemed',
+  'cancelled',
+] as const;
+export type FunnelEventType = (typeof FUNNEL_EVENT_TYPES)[number];
+
+/**
+ * The checkout funnel, append-only, written by the server as things happen (never from a client beacon). Kept
+ * FUNNEL_RETENTION_DAYS; `transactionId` is not a foreign key, so an abandoned order's events outlive its row.
+ */
+export const funnelEvents = pgTable('funnel_events', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  type: text('type', { enum: FUNNEL_EVENT_TYPES }).notNull(),
+  occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull().defaultNow(),
+  transactionId: text('transaction_id'),
+  referrerId: uuid('referrer_id').references(() => referrers.id),
+  /** Event details: seats for seats_changed, the provider's decline code for payment_failed. */
+  detail: jsonb('detail').$type<Record<string, string | number>>(),
+}, (table) => [
+  index('funnel_events_occurred_at_idx').on(table.occurredAt),
+  index('funnel_events_transaction_id_idx').on(table.transactionId),
+]);
+
+/** The business owner's console accounts (`npm run owner:create`); the password as an argon2id hash. */
+export const owners = pgTable('owners', {
+  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  email: text('email').notNull().unique(),
+  passwordHash: text('password_hash').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Console sessions (@fastify/session's store, server/admin/sessionStore.ts), keyed by the SHA-256 of the
+ * session id so a database read does not yield a usable cookie.
+ */
+export const ownerSessions = pgTable('owner_sessions', {
+  idHash: text('id_hash').primaryKey(),
+  ownerId: uuid('owner_id')
+    .notNull()
+    .references(() => owners.id),
+  /** The session as @fastify/session keeps it (its cookie settings and `ownerId`). */
+  data: jsonb('data').$type<Record<string, unknown>>().notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});
 
 /**
  * The buyer's account: exactly one per paid order. The password's argon2id hash is kept for good; it is null
@@ -126,6 +202,8 @@ export const sandboxSubscriptions = pgTable('sandbox_subscriptions', {
   itemId: text('item_id').notNull().unique(),
   transactionId: text('transaction_id').notNull(),
   quantity: integer('quantity').notNull(),
+  /** The attributed referrer's slug (Stripe: the subscription's `metadata.referrer`); null without one. */
+  referrer: text('referrer'),
   /** First invoice total, in cents. */
   amountDueCents: integer('amount_due_cents').notNull(),
   amountPaidCents: integer('amount_paid_cents').notNull().default(0),

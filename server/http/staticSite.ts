@@ -1,7 +1,8 @@
 /**
  * Serves the built SPA (`npm run build` → dist/): `/` is dist/index.html, the checkout already rendered; a GET of
  * another of the SPA's pages (src/pagePaths.ts) answers the empty page (dist/shell.html) with 200, and any other
- * path that is not /api/* and not a file answers it with 404, and the SPA draws its 404 page (spec §2). Text files go out as the
+ * path that is not /api/* and not a file answers it with 404, and the SPA draws its 404 page (spec §2). Both
+ * pages carry the request's referrer (server/referrals/offerPage.ts); `/?ref={slug}` records a referral first. Text files go out as the
  * brotli or gzip copy the build made when the browser accepts it (`Vary: Accept-Encoding`). Source maps
  * (`*.map`) are not served.
  * Unknown /api/* paths, and everything else when no SPA is served, answer 404 `{ error }`.
@@ -11,19 +12,26 @@ import type { FastifyInstance } from 'fastify';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { isPagePath } from '../../src/pagePaths';
+import { loadOfferPages } from '../referrals/offerPage';
+import type { ReferralLinks } from '../referrals/referralLinks';
 
 /** The page before prerendering (scripts/prerender.ts): every route but `/` renders in the browser from it. */
 const SHELL = 'shell.html';
 
-/** Registers the static files of `distDir` (or none) and the not-found handler. */
-export async function registerStaticSite(app: FastifyInstance, distDir: string | undefined): Promise<void> {
+/** The page templates (scripts/prerender.ts): only ever sent filled in. */
+const TEMPLATES = new Set(['/index.html', `/${SHELL}`]);
+
+/** Registers the static files of `distDir` (or none), the offer page and the not-found handler. */
+export async function registerStaticSite(app: FastifyInstance, distDir: string | undefined, referrals: ReferralLinks): Promise<void> {
   if (distDir) {
     await app.register(fastifyStatic, {
       root: distDir,
       wildcard: true,
+      index: false,
       preCompressed: true,
-      // Source maps stay on disk for debugging (vite builds them 'hidden'); they are never served.
-      allowedPath: (pathName) => !pathName.endsWith('.map'),
+      // Source maps stay on disk for debugging (vite builds them 'hidden'); they are never served. Nor are the
+      // page templates as they are.
+      allowedPath: (pathName) => !pathName.endsWith('.map') && !TEMPLATES.has(pathName),
       setHeaders(reply, filePath) {
         // Vite fingerprints everything under assets/; index.html must be re-read on each visit.
         const immutable = filePath.includes('/assets/');
@@ -32,17 +40,20 @@ export async function registerStaticSite(app: FastifyInstance, distDir: string |
     });
   }
   // Built without prerendering (an older build), index.html is the empty page itself.
-  const fallbackPage = distDir && existsSync(join(distDir, SHELL)) ? SHELL : 'index.html';
-  app.setNotFoundHandler((request, reply) => {
+  const pages = distDir ? loadOfferPages(distDir, existsSync(join(distDir, SHELL)) ? SHELL : 'index.html') : undefined;
+  app.get('/', { schema: { hide: true } }, async (request, reply) => {
+    const ref = (request.query as Record<string, unknown>).ref;
+    if (typeof ref === 'string') return referrals.follow(request, reply, ref.toLowerCase());
+    if (!pages) return reply.code(404).send({ error: 'Not found: GET /' });
+    return pages.send(request, reply, 'index', (await referrals.ofRequest(request)).offer);
+  });
+  app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0] ?? '';
     const isApi = path === '/api' || path.startsWith('/api/');
     // A missing asset or a source map is a missing file, not a page of the SPA.
     const isFile = path.startsWith('/assets/') || path.endsWith('.map');
-    if (distDir && !isApi && !isFile && (request.method === 'GET' || request.method === 'HEAD')) {
-      return reply
-        .code(isPagePath(path) ? 200 : 404)
-        .header('Cache-Control', 'no-cache')
-        .sendFile(fallbackPage);
+    if (pages && !isApi && !isFile && (request.method === 'GET' || request.method === 'HEAD')) {
+      return pages.send(request, reply, 'shell', (await referrals.ofRequest(request)).offer, isPagePath(path) ? 200 : 404);
     }
     return reply.code(404).send({ error: `Not found: ${request.method} ${path}` });
   });

@@ -27,6 +27,7 @@ import { isFirstInvoicePaid, verifiedPayment } from './finalizeCheckout';
 import { findOrder, type Order, type OrderContext } from './order';
 import { outcomeOf, refuse, type Outcome } from './outcome';
 import { buyerOfOrder, type Buyer } from './paymentBuyer';
+import { recordFunnelEvent } from '../funnel/funnelEvents';
 import { recordBuyerOnCustomer } from './recordBuyer';
 
 /**
@@ -79,6 +80,10 @@ async function apply(context: OrderContext, event: PaymentEvent): Promise<Paymen
       .onConflictDoNothing()
       .returning({ eventId: webhookEvents.eventId });
     if (recorded.length === 0) return { outcome: 'duplicate', effect: 'none' };
+    if (event.kind === 'invoice_payment_failed' && order.status === 'open') {
+      // A declined first payment (Stripe confirms the card in the browser; this event is how the server hears).
+      await recordFunnelEvent(tx, { type: 'payment_failed', transactionId: order.transactionId, referrerId: order.referrerId, detail: { source: event.providerType } });
+    }
     return { outcome: 'processed', effect: await carryOut(tx, log, order, plan) };
   });
   if (result.effect === 'completed' && plan.kind === 'complete') await recordBuyerOnCustomer({ ...context, log }, order, plan.buyer);
@@ -204,7 +209,10 @@ async function carryOut(tx: Transaction, log: FastifyBaseLogger, order: Order, p
           ),
         )
         .returning({ transactionId: orders.transactionId });
-      if (cancelled.length > 0) log.info('Order cancelled: its subscription was deleted');
+      if (cancelled.length > 0) {
+        await recordFunnelEvent(tx, { type: 'cancelled', transactionId: order.transactionId, referrerId: order.referrerId });
+        log.info('Order cancelled: its subscription was deleted');
+      }
       return cancelled.length > 0 ? 'cancelled' : 'none';
     }
   }

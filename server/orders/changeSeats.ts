@@ -15,6 +15,8 @@ import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { UpdateIntentResponse } from '../../src/contract/checkout';
 import { monthlyTotalCents } from '../../src/domain/pricing';
 import { orders } from '../db/schema';
+import { recordFunnelEvent } from '../funnel/funnelEvents';
+import { referrerSlugOf } from '../referrals/referrers';
 import { findOrder, type Order, type OrderContext } from './order';
 import { outcomeOf, refuse, type Outcome } from './outcome';
 import { callProvider } from './providerCall';
@@ -60,11 +62,13 @@ async function replaceSubscription(context: OrderContext, input: ChangeSeatsInpu
       provider.retrieveSubscriptionPayment(oldSubscriptionId),
     );
     if (payment?.firstInvoice?.state === 'paid') refuse('order_paid');
+    const referrer = await referrerSlugOf(context.db, leased.referrerId);
     const created = await callProvider(log, 'create replacement subscription', () =>
       provider.createSubscription({
         transactionId,
         customerId: leased.customerId,
         quantity: input.quantity,
+        referrer,
         idempotencyKey: `${transactionId}:subscription:${attempt}`,
       }),
     );
@@ -145,6 +149,12 @@ async function moveOnto(
       })
       .where(eq(orders.transactionId, order.transactionId))
       .returning();
+    await recordFunnelEvent(tx, {
+      type: 'seats_changed',
+      transactionId: order.transactionId,
+      referrerId: order.referrerId,
+      detail: { from: locked.quantity, to: quantity },
+    });
     return moved;
   });
 }

@@ -18,6 +18,7 @@ import { and, eq, gt, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Database, Transaction } from '../db/client';
 import { accounts, handoffTokens, orders } from '../db/schema';
 import type { CredentialsCipher } from '../security/credentialsCipher';
+import { recordFunnelEvent } from '../funnel/funnelEvents';
 import type { Order } from './order';
 
 /** What the caller verified with the provider: the first invoice of this subscription paid for these seats. */
@@ -132,6 +133,12 @@ async function markPaid(tx: Transaction, order: Order, buyer: { email: string; n
     .where(eq(orders.transactionId, order.transactionId))
     .returning();
   if (!paid) throw new Error(`Order ${order.transactionId} vanished while locked`);
+  await recordFunnelEvent(tx, {
+    type: 'paid',
+    transactionId: order.transactionId,
+    referrerId: order.referrerId,
+    detail: { seats: paid.quantity, amountCents: paid.amountCents },
+  });
   return paid;
 }
 

@@ -1,12 +1,13 @@
 /**
  * Call 1 (spec §7, create-anon-subscription-intent): opens a checkout for `quantity` seats. The provider's
  * customer and unpaid subscription are created first, the order row last, so a provider failure leaves nothing
- * half-written. The amount is the server's: monthlyTotalCents(quantity) (src/domain/pricing.ts), in cents.
+ * half-written; the order row and its 'checkout_opened' funnel event are written together. The amount is the server's: monthlyTotalCents(quantity) (src/domain/pricing.ts), in cents.
  */
 import { randomUUID } from 'node:crypto';
 import type { SubscriptionSession } from '../../src/contract/checkout';
 import { monthlyTotalCents } from '../../src/domain/pricing';
 import { orders } from '../db/schema';
+import { recordFunnelEvent } from '../funnel/funnelEvents';
 import type { OrderContext } from './order';
 import { outcomeOf, type Outcome } from './outcome';
 import { callProvider } from './providerCall';
@@ -14,8 +15,11 @@ import { callProvider } from './providerCall';
 interface OpenCheckoutInput {
   /** Seats, an integer from 1 to MAX_SEATS (checked by the route schema). */
   quantity: number;
+  /** What the page sent (spec §3), recorded as sent. */
   affiliateId: string;
   affiliateSource: string;
+  /** The referrer the server attributed the visit to (its referral cookie), or null. */
+  referrer: { id: string; slug: string } | null;
 }
 
 /**
@@ -35,6 +39,7 @@ async function open(context: OrderContext, input: OpenCheckoutInput): Promise<Su
       transactionId,
       affiliateId: input.affiliateId,
       affiliateSource: input.affiliateSource,
+      referrer: input.referrer?.slug,
       idempotencyKey: `${transactionId}:customer`,
     }),
   );
@@ -43,22 +48,27 @@ async function open(context: OrderContext, input: OpenCheckoutInput): Promise<Su
       transactionId,
       customerId,
       quantity: input.quantity,
+      referrer: input.referrer?.slug,
       idempotencyKey: `${transactionId}:subscription:0`,
     }),
   );
   try {
-    await db.insert(orders).values({
-      transactionId,
-      provider: provider.name,
-      customerId,
-      subscriptionId: subscription.subscriptionId,
-      subscriptionItemId: subscription.subscriptionItemId,
-      paymentIntentId: subscription.paymentIntentId,
-      clientSecret: subscription.clientSecret,
-      quantity: input.quantity,
-      amountCents: monthlyTotalCents(input.quantity),
-      affiliateId: input.affiliateId,
-      affiliateSource: input.affiliateSource,
+    await db.transaction(async (tx) => {
+      await tx.insert(orders).values({
+        transactionId,
+        provider: provider.name,
+        customerId,
+        subscriptionId: subscription.subscriptionId,
+        subscriptionItemId: subscription.subscriptionItemId,
+        paymentIntentId: subscription.paymentIntentId,
+        clientSecret: subscription.clientSecret,
+        quantity: input.quantity,
+        amountCents: monthlyTotalCents(input.quantity),
+        affiliateId: input.affiliateId,
+        affiliateSource: input.affiliateSource,
+        referrerId: input.referrer?.id ?? null,
+      });
+      await recordFunnelEvent(tx, { type: 'checkout_opened', transactionId, referrerId: input.referrer?.id, detail: { seats: input.quantity } });
     });
   } catch (error) {
     // Without its order the subscription can never be finalized: cancel it so it cannot be paid.

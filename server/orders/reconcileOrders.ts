@@ -50,7 +50,7 @@ export async function reconcileOrders(context: OrderContext, { batchSize = 100, 
     cancelled: 0,
     failed: 0,
     wipedCredentials: 0,
-    deleted: { abandonedOrders: 0, sandboxSubscriptions: 0, sandboxCustomers: 0, webhookEvents: 0, addressDeclines: 0 },
+    deleted: { abandonedOrders: 0, sandboxSubscriptions: 0, sandboxCustomers: 0, webhookEvents: 0, addressDeclines: 0, funnelEvents: 0, ownerSessions: 0 },
   };
   if (open.length > 0) {
     await db
@@ -74,7 +74,7 @@ export async function reconcileOrders(context: OrderContext, { batchSize = 100, 
   }
   const wiped = await wipeSpentCredentials(db);
   report.wipedCredentials = wiped.accounts;
-  report.deleted = await deleteExpiredRecords(db, context.config.RETENTION_DAYS);
+  report.deleted = await deleteExpiredRecords(db, context.config.RETENTION_DAYS, context.config.FUNNEL_RETENTION_DAYS);
   if (report.completed > 0 || report.cancelled > 0 || report.failed > 0) log.warn({ report }, 'Reconciliation changed orders');
   else log.debug({ report }, 'Reconciliation found nothing to change');
   return report;

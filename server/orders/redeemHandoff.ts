@@ -8,6 +8,7 @@ import type { HandoffRedemption } from '../../src/contract/handoff';
 import { PRODUCT_NAME } from '../../src/domain/product';
 import type { Database, Transaction } from '../db/client';
 import { accounts, handoffTokens, orders } from '../db/schema';
+import { recordFunnelEvent } from '../funnel/funnelEvents';
 import { hashHandoffToken } from '../security/handoffToken';
 
 /**
@@ -40,6 +41,7 @@ async function redeemIn(db: Transaction, token: string): Promise<HandoffRedempti
     .innerJoin(accounts, eq(accounts.transactionId, orders.transactionId))
     .where(eq(orders.transactionId, redeemed.transactionId));
   if (!row?.order.paidAt) throw new Error(`Redeemed token of ${redeemed.transactionId} has no paid order and account`);
+  await recordFunnelEvent(db, { type: 'handoff_redeemed', transactionId: row.order.transactionId, referrerId: row.order.referrerId });
   return {
     transactionId: row.order.transactionId,
     email: row.account.email,

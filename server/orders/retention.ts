@@ -6,7 +6,8 @@
  */
 import { and, eq, lt, ne, notExists, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { addressDeclines, orders, sandboxCustomers, sandboxSubscriptions, webhookEvents } from '../db/schema';
+import { deleteExpiredFunnelEvents } from '../funnel/funnelEvents';
+import { addressDeclines, orders, ownerSessions, sandboxCustomers, sandboxSubscriptions, webhookEvents } from '../db/schema';
 
 /** What one retention run deleted, in rows. */
 export interface RetentionReport {
@@ -16,13 +17,18 @@ export interface RetentionReport {
   webhookEvents: number;
   /** Per-address refusal counts whose hour is long over (they only matter within it). */
   addressDeclines: number;
+  /** Funnel events older than FUNNEL_RETENTION_DAYS. */
+  funnelEvents: number;
+  /** Console sessions past their expiry. */
+  ownerSessions: number;
 }
 
 /**
- * Deletes what is older than `retentionDays` days and no longer needed, in one transaction.
+ * Deletes what is older than `retentionDays` days and no longer needed, and funnel events older than
+ * `funnelRetentionDays` (default: kept as long as abandoned checkouts), in one transaction.
  * @throws database errors (nothing is deleted then).
  */
-export async function deleteExpiredRecords(db: Database, retentionDays: number): Promise<RetentionReport> {
+export async function deleteExpiredRecords(db: Database, retentionDays: number, funnelRetentionDays = retentionDays): Promise<RetentionReport> {
   const cutoff = sql`now() - make_interval(days => ${retentionDays})`;
   return db.transaction(async (tx) => {
     const paidInSandbox = tx
@@ -65,6 +71,8 @@ export async function deleteExpiredRecords(db: Database, retentionDays: number):
       sandboxCustomers: customers.length,
       webhookEvents: events.length,
       addressDeclines: declines.length,
+      funnelEvents: await deleteExpiredFunnelEvents(tx, funnelRetentionDays),
+      ownerSessions: (await tx.delete(ownerSessions).where(lt(ownerSessions.expiresAt, sql`now()`)).returning({ idHash: ownerSessions.idHash })).length,
     };
   });
 }

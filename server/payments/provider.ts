@@ -19,6 +19,8 @@ export interface CreateCustomerInput {
   transactionId: string;
   affiliateId: string;
   affiliateSource: string;
+  /** The slug of the referrer the server attributed the checkout to; omitted for a visit without a link. */
+  referrer?: string;
   idempotencyKey: string;
 }
 
@@ -27,6 +29,8 @@ export interface CreateSubscriptionInput {
   customerId: string;
   /** Seat count, an integer ≥ 1. */
   quantity: number;
+  /** The attributed referrer's slug, written to the subscription's metadata; omitted when there is none. */
+  referrer?: string;
   idempotencyKey: string;
 }
 

@@ -23,8 +23,8 @@ export function createSandboxProvider(db: Database): PaymentProvider {
   return {
     name: 'sandbox',
 
-    async createCustomer({ transactionId, affiliateId, affiliateSource, idempotencyKey }) {
-      const metadata = { transactionId, affiliateId, affiliateSource };
+    async createCustomer({ transactionId, affiliateId, affiliateSource, referrer, idempotencyKey }) {
+      const metadata = { transactionId, affiliateId, affiliateSource, ...(referrer ? { referrer } : {}) };
       // One statement on the first call; a repeat (conflict: nothing returned) reads the row it made.
       const [created] = await db
         .insert(sandboxCustomers)
@@ -40,7 +40,7 @@ export function createSandboxProvider(db: Database): PaymentProvider {
       return { customerId: customer.id };
     },
 
-    async createSubscription({ transactionId, customerId, quantity, idempotencyKey }) {
+    async createSubscription({ transactionId, customerId, quantity, referrer, idempotencyKey }) {
       const paymentIntentId = sandboxId('pi');
       const [created] = await db
         .insert(sandboxSubscriptions)
@@ -51,6 +51,7 @@ export function createSandboxProvider(db: Database): PaymentProvider {
           transactionId,
           quantity,
           amountDueCents: monthlyTotalCents(quantity),
+          referrer: referrer ?? null,
           paymentIntentId,
           clientSecret: `${paymentIntentId}_secret_${randomAlphanumeric(24)}`,
           idempotencyKey,

@@ -1,4 +1,8 @@
-/** POST /api/create-anon-subscription-intent: call 1 of spec §7 (logic in server/orders/openCheckout.ts). */
+/**
+ * POST /api/create-anon-subscription-intent: call 1 of spec §7 (logic in server/orders/openCheckout.ts). The
+ * order's referrer is resolved here from the visitor's referral cookie, not from the body's affiliate_id, which
+ * is recorded as sent (docs/decisions/0017-referral-attribution.md).
+ */
 import type { FastifyPluginAsync } from 'fastify';
 import { CreateIntentRequest, ErrorResponse, SubscriptionSession } from '../../src/contract/checkout';
 import { PRODUCT_ID } from '../../src/domain/product';
@@ -6,8 +10,9 @@ import { CHECKOUT_ERRORS, HttpError } from '../http/httpError';
 import { openCheckout } from '../orders/openCheckout';
 import { replyWith } from '../http/refusalReplies';
 import type { OrderServices } from '../orders/order';
+import type { ReferralLinks } from '../referrals/referralLinks';
 
-export const createIntentRoute: FastifyPluginAsync<OrderServices> = async (app, services) => {
+export const createIntentRoute: FastifyPluginAsync<OrderServices & { referrals: ReferralLinks }> = async (app, { referrals, ...services }) => {
   const schema = {
     summary: 'Call 1 (spec §7): open a checkout, an unpaid subscription for `quantity` seats',
     body: CreateIntentRequest(services.config.MAX_SEATS),
@@ -20,9 +25,18 @@ export const createIntentRoute: FastifyPluginAsync<OrderServices> = async (app, 
     async (request) => {
       const { productId, quantity, affiliate_id, affiliate_source } = request.body;
       if (productId !== PRODUCT_ID) throw new HttpError(400, CHECKOUT_ERRORS.unknownProduct);
+      const { attributed } = await referrals.ofRequest(request);
+      if (attributed && attributed.shortLabel !== affiliate_id) {
+        request.log.info({ referrer: attributed.slug, affiliateId: affiliate_id }, "affiliate_id differs from the referral cookie's referrer");
+      }
       const opened = await openCheckout(
         { ...services, log: request.log },
-        { quantity, affiliateId: affiliate_id, affiliateSource: affiliate_source },
+        {
+          quantity,
+          affiliateId: affiliate_id,
+          affiliateSource: affiliate_source,
+          referrer: attributed ? { id: attributed.id, slug: attributed.slug } : null,
+        },
       );
       return replyWith(opened);
     },

@@ -4,7 +4,7 @@
  * `DATA_DIR/credentials.key` (mode 0600) beside the data it protects; for an in-memory database (`memory://`), a
  * key that lives as long as the process, like the data.
  */
-import { randomBytes } from 'node:crypto';
+import { hkdfSync, randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Config } from '../config';
@@ -33,4 +33,12 @@ export async function loadCredentialsKey(config: Pick<Config, 'CREDENTIALS_KEY' 
   const key = parseCredentialsKey(await readFile(path, 'utf8'));
   if (!key) throw new Error(`${path} does not hold a credentials key (64 hex digits)`);
   return key;
+}
+
+/**
+ * The secret that signs the referral cookie and the console's session cookie (hex, 32 bytes), derived from the
+ * credentials key with HKDF-SHA256, so every process that shares the key signs alike.
+ */
+export function cookieSecretFrom(credentialsKey: Buffer): string {
+  return Buffer.from(hkdfSync('sha256', credentialsKey, Buffer.alloc(0), 'checkout cookies', 32)).toString('hex');
 }

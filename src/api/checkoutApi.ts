@@ -36,7 +36,10 @@ export function finalizeSubscription(body: FinalizeRequest): Promise<FinalizeRes
   return requestJson('POST', '/api/finalize-anon-subscription', body, DEFAULT_ERRORS.finalize);
 }
 
-/** The server's public configuration: payment provider, publishable key, success-site addresses. */
-export function fetchPublicConfig(): Promise<PublicConfig> {
-  return requestJson('GET', '/api/config', undefined, DEFAULT_ERRORS.config);
+/**
+ * The server's public configuration: payment provider, publishable key, success-site addresses. `page` is the
+ * path of the page asking; the server counts the checkout page's request as a page view.
+ */
+export function fetchPublicConfig(page: string = globalThis.location?.pathname ?? ''): Promise<PublicConfig> {
+  return requestJson('GET', `/api/config?page=${encodeURIComponent(page)}`, undefined, DEFAULT_ERRORS.config);
 }

@@ -8,7 +8,10 @@ export const brand = {
   name: 'Chiro AI Academy',
 } as const;
 
-/** The referrer whose friends the offer is for: shown as 'For Friends of Dr. {name} Only'. */
+/**
+ * The sample referrer: seeded into the referrers table on first start (server/referrals/referrers.ts) and shown
+ * when the page carries no referrer (./offerReferrer.ts). Referrers are managed in the owner's console.
+ */
 export const referrer = {
   /** Shown in the badge and the hero quote. */
   name: 'Sample',

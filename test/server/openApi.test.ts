@@ -28,9 +28,19 @@ describe('GET /api/openapi.json', () => {
   const bodyOf = (path: string) => JSON.parse(JSON.stringify(document.paths[path]?.post?.requestBody?.content['application/json'].schema));
   const plain = (schema: unknown) => JSON.parse(JSON.stringify(schema));
 
-  it('lists every call of the checkout, the return, the hand-off and the sandbox, and nothing of the page', () => {
+  it('lists every call of the checkout, the return, the hand-off, the sandbox and the console, and nothing of the page', () => {
     expect(document.openapi).toBe('3.1.0');
     expect(Object.keys(document.paths).sort()).toEqual([
+      '/api/admin/dashboard',
+      '/api/admin/orders',
+      '/api/admin/orders.csv',
+      '/api/admin/orders/{transactionId}',
+      '/api/admin/referrers',
+      '/api/admin/referrers/report.csv',
+      '/api/admin/referrers/{id}',
+      '/api/admin/session',
+      '/api/admin/sign-in',
+      '/api/admin/sign-out',
       '/api/config',
       '/api/create-anon-subscription-intent',
       '/api/finalize-anon-subscription',

@@ -8,16 +8,16 @@ describe('checkoutInput', () => {
   it('passes the rest of the 500 ms counted from navigation start, never less than 0', () => {
     const now = vi.spyOn(performance, 'now').mockReturnValue(380);
     try {
-      expect(checkoutInput(LOCATION).initDelayMs).toBe(120);
+      expect(checkoutInput('dr-sample', LOCATION).initDelayMs).toBe(120);
       now.mockReturnValue(900);
-      expect(checkoutInput(LOCATION).initDelayMs).toBe(0);
+      expect(checkoutInput('dr-sample', LOCATION).initDelayMs).toBe(0);
     } finally {
       now.mockRestore();
     }
   });
 
   it('sends the page address as affiliate_source and returns to /payment-success', () => {
-    const input = checkoutInput(LOCATION);
+    const input = checkoutInput('dr-sample', LOCATION);
     expect(input.affiliateSource).toBe(LOCATION.href);
     expect(input.returnUrl).toBe('https://checkout.example.com/payment-success');
   });

@@ -1,10 +1,11 @@
 import styled from 'styled-components';
-import { referrer } from '../../content/offer';
+import { useOfferReferrer } from '../../content/offerReferrer';
 import { colors, media } from '../theme';
 import { Logo } from './Logo';
 
 /** The sticky header: logo, the referral badge (centred when wide, below when narrow) and 'Secure Checkout'. */
 export function CheckoutHeader() {
+  const referrer = useOfferReferrer();
   return (
     <Bar>
       <Inner>

@@ -2,7 +2,7 @@ import { useRef, useState } from 'react';
 import styled from 'styled-components';
 import type { ActorOptions } from 'xstate';
 import { checkoutMachine } from '../../machines/checkoutMachine';
-import { referrer } from '../../content/offer';
+import { useOfferReferrer } from '../../content/offerReferrer';
 import { usePageTitle } from '../shared/usePageTitle';
 import { colors, media } from '../theme';
 import { BonusBlock } from './BonusBlock';
@@ -29,7 +29,8 @@ export interface CheckoutPageProps {
 
 /** The checkout landing page (/): one checkout actor for the page's lifetime, rendered top to bottom per spec §2. */
 export function CheckoutPage({ machine = checkoutMachine, inspect }: CheckoutPageProps) {
-  const [input] = useState(() => checkoutInput());
+  const referrer = useOfferReferrer();
+  const [input] = useState(() => checkoutInput(referrer.shortLabel));
   usePageTitle(`For Friends of Dr. ${referrer.name} Only`);
   return (
     <CheckoutActor.Provider logic={machine} options={{ input, inspect }}>

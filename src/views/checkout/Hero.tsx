@@ -1,11 +1,13 @@
 import styled from 'styled-components';
-import { heroHeadline, offerLine, referrer } from '../../content/offer';
+import { heroHeadline, offerLine } from '../../content/offer';
+import { useOfferReferrer } from '../../content/offerReferrer';
 import { colors, media, radii } from '../theme';
 import { CheckoutActor } from './checkoutActor';
 
 /** The hero: headline, the offer line and the referrer's quote, which takes the buyer to the checkout form. */
 export function Hero() {
   const actorRef = CheckoutActor.useActorRef();
+  const referrer = useOfferReferrer();
   return (
     <Section>
       <Headline>{heroHeadline}</Headline>

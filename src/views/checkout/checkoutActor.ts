@@ -4,7 +4,6 @@
  */
 import { createActorContext } from '@xstate/react';
 import { readPendingPayment, readRecentPurchase } from '../../api/pendingPayment';
-import { referrer } from '../../content/offer';
 import { checkoutMachine, type CheckoutInput } from '../../machines/checkoutMachine';
 import { TIMINGS } from '../../machines/checkoutTimings';
 
@@ -20,13 +19,18 @@ export const CheckoutActor = createActorContext(checkoutMachine);
 export type CheckoutLogic = typeof checkoutMachine;
 
 /**
- * The machine's input for this page load (spec §3: affiliate_id, affiliate_source; §4: return address), with the
+ * The machine's input for this page load (spec §3: affiliate_id, the page's referrer's short label, and
+ * affiliate_source; §4: return address), with the
  * payment this browser started and never saw finalized, and its purchase of the last 24 hours
  * (src/api/pendingPayment.ts).
  */
-export function checkoutInput(location: Pick<Location, 'href' | 'origin'> = pageLocation(), now: number = Date.now()): CheckoutInput {
+export function checkoutInput(
+  affiliateId: string,
+  location: Pick<Location, 'href' | 'origin'> = pageLocation(),
+  now: number = Date.now(),
+): CheckoutInput {
   return {
-    affiliateId: referrer.shortLabel,
+    affiliateId,
     affiliateSource: location.href,
     returnUrl: `${location.origin}/payment-success`,
     pendingPayment: readPendingPayment(now),

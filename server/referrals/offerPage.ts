@@ -1,0 +1,104 @@
+/**
+ * The offer page with its referrer (docs/decisions/0017-referral-attribution.md). The build leaves placeholders
+ * where the referrer's name and quote go (scripts/prerender.ts); each page the server sends has them replaced,
+ * HTML-escaped, and carries the same referrer as JSON in `<script id="offer-referrer">` for the browser to
+ * hydrate with, so no other referrer ever flashes. Each (page, referrer) pair is rendered and compressed once.
+ */
+import { Negotiator } from '@fastify/accept-negotiator';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { OfferReferrer } from '../../src/contract/admin';
+import { OFFER_REFERRER_ELEMENT_ID, REFERRER_PLACEHOLDERS } from '../../src/content/offerReferrer';
+import type { Config } from '../config';
+import type { Database } from '../db/client';
+import { readReferral } from './referralCookie';
+import { findActiveReferrer, offerReferrerOf, type ReferrerRow } from './referrers';
+
+/** Where the page's referrer JSON goes: before `</head>`. */
+const HEAD_END = '</head>';
+/** Rendered pages kept; beyond this the oldest is dropped. */
+const CACHE_ENTRIES = 256;
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
+
+/** JSON safe inside a `<script>` element: `<` never appears raw, so `</script>` cannot end it. */
+const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+
+/** The page `template` with `referrer` in it. */
+function fillTemplate(template: string, referrer: OfferReferrer): string {
+  const json = `<script id="${OFFER_REFERRER_ELEMENT_ID}" type="application/json">${scriptJson(referrer)}</script>`;
+  return template
+    .replaceAll(REFERRER_PLACEHOLDERS.name, escapeHtml(referrer.name))
+    .replaceAll(REFERRER_PLACEHOLDERS.quote, escapeHtml(referrer.quote))
+    .replaceAll(REFERRER_PLACEHOLDERS.shortLabel, escapeHtml(referrer.shortLabel))
+    .replace(HEAD_END, `${json}${HEAD_END}`);
+}
+
+interface RenderedPage {
+  identity: Buffer;
+  br: Buffer;
+  gzip: Buffer;
+}
+
+/** Who a request's page names, and whom its order is attributed to. */
+export interface RequestReferrer {
+  /** The referrer from the visitor's referral cookie, when it is active; null for a visit without a link. */
+  attributed: ReferrerRow | null;
+  /** What the page shows: the attributed referrer, else the default one. */
+  offer: OfferReferrer;
+}
+
+/**
+ * The referrer of `request`: its referral cookie's active referrer, else DEFAULT_REFERRER_SLUG's, else the
+ * compiled-in sample.
+ */
+export async function referrerOfRequest(
+  db: Database,
+  config: Pick<Config, 'REFERRAL_WINDOW_DAYS' | 'DEFAULT_REFERRER_SLUG'>,
+  request: FastifyRequest,
+): Promise<RequestReferrer> {
+  const referral = readReferral(request, config.REFERRAL_WINDOW_DAYS);
+  const attributed = (referral && (await findActiveReferrer(db, referral.slug))) || null;
+  const shown = attributed ?? (await findActiveReferrer(db, config.DEFAULT_REFERRER_SLUG));
+  return { attributed, offer: offerReferrerOf(shown) };
+}
+
+/** The HTML pages of the built SPA (dist/index.html: `/` prerendered; dist/shell.html: every other page). */
+interface OfferPages {
+  /** Sends `page` with `referrer` in it, compressed as the request accepts, with status `status`. */
+  send(request: FastifyRequest, reply: FastifyReply, page: 'index' | 'shell', referrer: OfferReferrer, status?: number): FastifyReply;
+}
+
+/** Reads the page templates from `distDir` once. */
+export function loadOfferPages(distDir: string, shellFile: string): OfferPages {
+  const templates = { index: readFileSync(join(distDir, 'index.html'), 'utf8'), shell: readFileSync(join(distDir, shellFile), 'utf8') };
+  const cache = new Map<string, RenderedPage>();
+  const encodings = new Negotiator({ supportedValues: ['br', 'gzip'] });
+  const render = (page: 'index' | 'shell', referrer: OfferReferrer): RenderedPage => {
+    const key = JSON.stringify([page, referrer]);
+    const cached = cache.get(key);
+    if (cached) return cached;
+    const identity = Buffer.from(fillTemplate(templates[page], referrer));
+    const rendered = {
+      identity,
+      br: brotliCompressSync(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } }),
+      gzip: gzipSync(identity, { level: 9 }),
+    };
+    if (cache.size >= CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
+    cache.set(key, rendered);
+    return rendered;
+  };
+  return {
+    send(request, reply, page, referrer, status = 200) {
+      const rendered = render(page, referrer);
+      const accepted = request.headers['accept-encoding'];
+      const encoding = typeof accepted === 'string' ? encodings.negotiate(accepted) : null;
+      reply.code(status).header('Content-Type', 'text/html; charset=utf-8').header('Cache-Control', 'no-cache').header('Vary', 'Accept-Encoding, Cookie');
+      if (encoding) reply.header('Content-Encoding', encoding);
+      return reply.send(encoding ? rendered[encoding] : rendered.identity);
+    },
+  };
+}

@@ -1,0 +1,47 @@
+/**
+ * Referral links (docs/decisions/0017-referral-attribution.md): `/r/{slug}` and `/?ref={slug}` record the
+ * referral in the visitor's cookie and redirect to `/`. The first link followed wins for REFERRAL_WINDOW_DAYS;
+ * a cookie that names a disabled referrer or has expired is replaced. An unknown or disabled slug is logged and
+ * leads to the default offer, never to an error page.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config';
+import type { Database } from '../db/client';
+import { referrerOfRequest, type RequestReferrer } from './offerPage';
+import { readReferral, writeReferral } from './referralCookie';
+import { findActiveReferrer } from './referrers';
+
+/** What the offer page and the checkout calls need of referrals. */
+export interface ReferralLinks {
+  /** Records the referral of `slug` when it applies and redirects to `/` (302). */
+  follow(request: FastifyRequest, reply: FastifyReply, slug: string): Promise<FastifyReply>;
+  /** The request's attributed referrer and the offer it is shown. */
+  ofRequest(request: FastifyRequest): Promise<RequestReferrer>;
+}
+
+type ReferralConfig = Pick<Config, 'REFERRAL_WINDOW_DAYS' | 'DEFAULT_REFERRER_SLUG'>;
+
+/** Referral links on `db` with `config`'s window and default referrer. */
+export function referralLinks(db: Database, config: ReferralConfig): ReferralLinks {
+  return {
+    async follow(request, reply, slug) {
+      const referrer = slug.length <= 64 ? await findActiveReferrer(db, slug) : undefined;
+      if (!referrer) {
+        request.log.warn({ slug: slug.slice(0, 64) }, 'Referral link to an unknown or disabled referrer; showing the default offer');
+        return reply.redirect('/', 302);
+      }
+      const current = readReferral(request, config.REFERRAL_WINDOW_DAYS);
+      const currentIsActive = current && (current.slug === slug || (await findActiveReferrer(db, current.slug)));
+      if (!currentIsActive) writeReferral(reply, referrer.slug, config.REFERRAL_WINDOW_DAYS, request.protocol === 'https');
+      return reply.header('Cache-Control', 'no-store').redirect('/', 302);
+    },
+    ofRequest: (request) => referrerOfRequest(db, config, request),
+  };
+}
+
+/** GET /r/:slug, the referral link of a referrer. */
+export async function referralLinkRoute(app: FastifyInstance, { links }: { links: ReferralLinks }): Promise<void> {
+  app.get<{ Params: { slug: string } }>('/r/:slug', { schema: { hide: true } }, (request, reply) =>
+    links.follow(request, reply, request.params.slug.toLowerCase()),
+  );
+}

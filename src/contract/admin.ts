@@ -1,0 +1,143 @@
+/**
+ * The owner's console API (/api/admin/*) and the referrer the offer page names: bodies, answers and query
+ * strings, once, for the server's validation and the console's types. Money is integer cents; times are ISO 8601.
+ */
+import { Type, type Static } from 'typebox';
+import { Text } from './fields';
+
+/**
+ * The referrer named on the offer page, as the server writes it into the page (`<script id="offer-referrer">`):
+ * 'For Friends of Dr. {name} Only', their quote, and the label the page sends as affiliate_id (spec §3).
+ */
+export const OfferReferrer = Type.Object({ name: Type.String(), shortLabel: Type.String(), quote: Type.String() });
+export type OfferReferrer = Static<typeof OfferReferrer>;
+
+/** A referral link's last segment: 2-40 lower-case letters, digits and single dashes, e.g. `jane-doe`. */
+export const SLUG_PATTERN = '^[a-z0-9]+(-[a-z0-9]+)*$';
+const Slug = Type.String({ minLength: 2, maxLength: 40, pattern: SLUG_PATTERN });
+
+const ReferrerStatus = Type.Union([Type.Literal('active'), Type.Literal('disabled')]);
+
+/** A referrer as the console shows it. */
+export const Referrer = Type.Object({
+  id: Type.String(),
+  slug: Type.String(),
+  displayName: Type.String(),
+  shortLabel: Type.String(),
+  quote: Type.String(),
+  status: ReferrerStatus,
+  createdAt: Type.String(),
+  updatedAt: Type.String(),
+});
+export type Referrer = Static<typeof Referrer>;
+
+/** Body of POST /api/admin/referrers. */
+export const CreateReferrerRequest = Type.Object(
+  { slug: Slug, displayName: Text(1, 80), shortLabel: Text(1, 64), quote: Text(1, 600) },
+  { additionalProperties: false },
+);
+export type CreateReferrerRequest = Static<typeof CreateReferrerRequest>;
+
+/** Body of PATCH /api/admin/referrers/:id: any of the editable fields; the slug never changes (links are out). */
+export const UpdateReferrerRequest = Type.Object(
+  {
+    displayName: Type.Optional(Text(1, 80)),
+    shortLabel: Type.Optional(Text(1, 64)),
+    quote: Type.Optional(Text(1, 600)),
+    status: Type.Optional(ReferrerStatus),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type UpdateReferrerRequest = Static<typeof UpdateReferrerRequest>;
+
+/** Body of POST /api/admin/sign-in. */
+export const SignInRequest = Type.Object(
+  { email: Text(1, 254), password: Text(1, 200) },
+  { additionalProperties: false },
+);
+export type SignInRequest = Static<typeof SignInRequest>;
+
+/** The signed-in owner (GET /api/admin/session, and the answer to sign-in). */
+export const OwnerSession = Type.Object({ email: Type.String() });
+export type OwnerSession = Static<typeof OwnerSession>;
+
+const IsoDate = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' });
+
+/** A period of whole UTC days, `from` to `to` inclusive (YYYY-MM-DD); default: the last 30 days. */
+export const PeriodQuery = Type.Object({ from: Type.Optional(IsoDate), to: Type.Optional(IsoDate) }, { additionalProperties: false });
+export type PeriodQuery = Static<typeof PeriodQuery>;
+
+export const ORDER_STATUSES = ['open', 'paid', 'cancelled'] as const;
+
+/** Query of GET /api/admin/orders (and orders.csv): status, referrer id (or `none`), the period orders opened in. */
+export const OrdersQuery = Type.Object(
+  {
+    status: Type.Optional(Type.Union(ORDER_STATUSES.map((status) => Type.Literal(status)))),
+    referrer: Type.Optional(Text(1, 64)),
+    from: Type.Optional(IsoDate),
+    to: Type.Optional(IsoDate),
+  },
+  { additionalProperties: false },
+);
+export type OrdersQuery = Static<typeof OrdersQuery>;
+
+/** One order in the console's list. `amountCents` is the monthly total in cents. */
+export const OrderRow = Type.Object({
+  transactionId: Type.String(),
+  status: Type.String(),
+  quantity: Type.Integer(),
+  amountCents: Type.Integer(),
+  email: Type.Union([Type.String(), Type.Null()]),
+  name: Type.Union([Type.String(), Type.Null()]),
+  referrer: Type.Union([Type.Object({ id: Type.String(), slug: Type.String(), displayName: Type.String() }), Type.Null()]),
+  affiliateId: Type.String(),
+  provider: Type.String(),
+  customerId: Type.String(),
+  subscriptionId: Type.String(),
+  createdAt: Type.String(),
+  paidAt: Type.Union([Type.String(), Type.Null()]),
+  cancelledAt: Type.Union([Type.String(), Type.Null()]),
+});
+export type OrderRow = Static<typeof OrderRow>;
+
+/** A funnel event in an order's timeline. */
+export const FunnelEventRow = Type.Object({
+  type: Type.String(),
+  occurredAt: Type.String(),
+  detail: Type.Union([Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()])), Type.Null()]),
+});
+export type FunnelEventRow = Static<typeof FunnelEventRow>;
+
+/** GET /api/admin/orders/:transactionId: the order and its events, oldest first. */
+export const OrderDetail = Type.Object({ order: OrderRow, events: Type.Array(FunnelEventRow) });
+export type OrderDetail = Static<typeof OrderDetail>;
+
+/** The funnel of one referrer (or of visits without a link: `referrer` null) over a period. */
+export const ReferrerFunnel = Type.Object({
+  referrer: Type.Union([Type.Object({ id: Type.String(), slug: Type.String(), displayName: Type.String() }), Type.Null()]),
+  views: Type.Integer(),
+  opened: Type.Integer(),
+  submitted: Type.Integer(),
+  paid: Type.Integer(),
+  /** Seats of the orders paid in the period. */
+  paidSeats: Type.Integer(),
+  /** Monthly recurring revenue of this referrer's active orders at the period's end, in cents. */
+  mrrCents: Type.Integer(),
+});
+export type ReferrerFunnel = Static<typeof ReferrerFunnel>;
+
+/** GET /api/admin/dashboard: the business over a period (counts of orders and events; money in cents). */
+export const Dashboard = Type.Object({
+  from: Type.String(),
+  to: Type.String(),
+  /** Sum of the monthly totals of orders paid and not cancelled at the period's end, in cents. */
+  mrrCents: Type.Integer(),
+  paidOrders: Type.Integer(),
+  paidSeats: Type.Integer(),
+  /** Checkouts opened in the period and still unpaid an hour after they opened. */
+  abandonedCheckouts: Type.Integer(),
+  cancellations: Type.Integer(),
+  failedPayments: Type.Integer(),
+  byReferrer: Type.Array(ReferrerFunnel),
+});
+export type Dashboard = Static<typeof Dashboard>;
