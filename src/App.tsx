@@ -1,15 +1,17 @@
 import { lazy, Suspense } from 'react';
 import { Route, Switch } from 'wouter';
-import { loadNotFoundPage, loadPaymentSuccessPage } from './pageChunks';
+import { loadAdminPage, loadNotFoundPage, loadPaymentSuccessPage } from './pageChunks';
 import { PAGE_PATHS } from './pagePaths';
 import { CheckoutPage, type CheckoutPageProps } from './views/checkout/CheckoutPage';
 import { RedirectToHomePage } from './views/RedirectToHomePage';
 import type { PaymentSuccessPageProps } from './views/success/PaymentSuccessPage';
 import { LoadingStatus } from './views/shared/Spinner';
 
-/** The success page and the 404 page are their own chunks (src/pageChunks.ts). */
+/** The success page, the 404 page and the owner's console are their own chunks (src/pageChunks.ts). */
 const PaymentSuccessPage = lazy(() => loadPaymentSuccessPage().then((module) => ({ default: module.PaymentSuccessPage })));
 const NotFoundPage = lazy(() => loadNotFoundPage().then((module) => ({ default: module.NotFoundPage })));
+/** The owner's console, a chunk the checkout never loads. */
+const AdminPage = lazy(() => loadAdminPage().then((module) => ({ default: module.AdminPage })));
 
 interface AppProps {
   /** Passed to the checkout page (tests replace the machine's server actors). */
@@ -18,7 +20,7 @@ interface AppProps {
   paymentSuccess?: PaymentSuccessPageProps;
 }
 
-/** The routes of spec §2: /, /index, /payment-success, and a 404 for anything else. */
+/** The routes of spec §2: /, /index, /payment-success, and a 404 for anything else; and the owner's /admin. */
 export function App({ checkout, paymentSuccess }: AppProps) {
   return (
     <Switch>
@@ -30,6 +32,11 @@ export function App({ checkout, paymentSuccess }: AppProps) {
         {/* The success page's own first words (spec §4) while its chunk arrives. */}
         <Suspense fallback={<LoadingStatus>Loading payment details...</LoadingStatus>}>
           <PaymentSuccessPage {...paymentSuccess} />
+        </Suspense>
+      </Route>
+      <Route path={PAGE_PATHS.admin} nest>
+        <Suspense fallback={null}>
+          <AdminPage />
         </Suspense>
       </Route>
       <Route>

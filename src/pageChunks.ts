@@ -4,6 +4,7 @@
  */
 export const loadPaymentSuccessPage = () => import('./views/success/PaymentSuccessPage');
 export const loadNotFoundPage = () => import('./views/NotFoundPage');
+export const loadAdminPage = () => import('./views/admin/AdminPage');
 
 /** Fetches the success page's chunk now, if it is not already here. */
 export function preloadPaymentSuccessPage(): void {

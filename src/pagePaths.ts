@@ -3,9 +3,11 @@ export const PAGE_PATHS = {
   checkout: '/',
   index: '/index',
   paymentSuccess: '/payment-success',
+  /** The owner's console; its own pages are under it (src/views/admin/AdminPage.tsx). */
+  admin: '/admin',
 } as const;
 
 /** True for a path the SPA draws a page for (any other gets its 404 page). */
 export function isPagePath(path: string): boolean {
-  return (Object.values(PAGE_PATHS) as string[]).includes(path);
+  return (Object.values(PAGE_PATHS) as string[]).includes(path) || path.startsWith(`${PAGE_PATHS.admin}/`);
 }

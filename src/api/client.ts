@@ -44,7 +44,7 @@ async function readErrorBody(response: Response): Promise<{ message?: string; bo
  * @throws ApiError with the server's `error` text, or `defaultError` when there is none or the network failed.
  */
 export async function requestJson<T>(
-  method: 'GET' | 'POST',
+  method: 'GET' | 'POST' | 'PATCH',
   path: string,
   body: unknown,
   defaultError: string,
@@ -54,7 +54,7 @@ export async function requestJson<T>(
     response = await fetch(`${apiBaseAddress()}${path}`, {
       method,
       headers: { 'Content-Type': 'application/json' },
-      body: method === 'POST' ? JSON.stringify(body ?? {}) : undefined,
+      body: method === 'GET' ? undefined : JSON.stringify(body ?? {}),
     });
   } catch {
     throw new ApiError(defaultError, 0);

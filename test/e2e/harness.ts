@@ -76,6 +76,8 @@ const ADMIN_URL = process.env.TEST_POSTGRES_ADMIN_URL ?? 'postgres://postgres@12
 interface PostgresServer extends RunningServer {
   /** A client on the server's database, for the test to read what the server wrote. */
   database: pg.Client;
+  /** The environment that names the server's database (DATABASE_URL, CREDENTIALS_KEY), for scripts to run on it. */
+  databaseEnv: Record<string, string>;
 }
 
 /**
@@ -90,12 +92,14 @@ export async function startServerOnPostgres(env: Record<string, string> = {}): P
   await admin.query(`create database ${name}`);
   const url = new URL(ADMIN_URL);
   url.pathname = `/${name}`;
-  const server = await startServer({ DATABASE_URL: url.toString(), CREDENTIALS_KEY: randomBytes(32).toString('hex'), ...env });
+  const databaseEnv = { DATABASE_URL: url.toString(), CREDENTIALS_KEY: randomBytes(32).toString('hex') };
+  const server = await startServer({ ...databaseEnv, ...env });
   const database = new pg.Client({ connectionString: url.toString() });
   await database.connect();
   return {
     ...server,
     database,
+    databaseEnv,
     stop: async () => {
       await database.end();
       await server.stop();

@@ -1,0 +1,93 @@
+/**
+ * The owner's console at /admin (a chunk of its own, src/pageChunks.ts; its routes are nested under /admin):
+ * sign-in, then the dashboard (/admin), orders (/admin/orders, /admin/orders/{transactionId}) and referrers
+ * (/admin/referrers). Every figure comes from /api/admin/* (server/admin/adminApi.ts); a 401 from any of them
+ * shows the sign-in form again.
+ */
+import { useCallback, useEffect, useState } from 'react';
+import styled from 'styled-components';
+import { Link, Route, Switch } from 'wouter';
+import { adminApi } from '../../api/adminApi';
+import { usePageTitle } from '../shared/usePageTitle';
+import { colors } from '../theme';
+import { AdminDashboard } from './AdminDashboard';
+import { AdminOrderDetail, AdminOrders } from './AdminOrders';
+import { AdminReferrers } from './AdminReferrers';
+import { AdminSignIn } from './AdminSignIn';
+import { Button, Page } from './adminStyles';
+
+type Owner = { email: string } | null | undefined;
+
+export function AdminPage() {
+  usePageTitle("Owner's console");
+  // undefined: not known yet; null: signed out.
+  const [owner, setOwner] = useState<Owner>(undefined);
+  useEffect(() => {
+    adminApi.session().then(setOwner, () => setOwner(null));
+  }, []);
+  const signedOut = useCallback(() => setOwner(null), []);
+  if (owner === undefined) return <Page aria-busy="true">Loading…</Page>;
+  if (owner === null) return <AdminSignIn onSignedIn={setOwner} />;
+  const signOut = () => void adminApi.signOut().then(signedOut);
+  return (
+    <>
+      <Bar>
+        <Nav aria-label="Console">
+          <Link href="/">Dashboard</Link>
+          <Link href="/orders">Orders</Link>
+          <Link href="/referrers">Referrers</Link>
+        </Nav>
+        <Who>
+          {owner.email}
+          <Button type="button" onClick={signOut}>
+            Sign out
+          </Button>
+        </Who>
+      </Bar>
+      <Page as="main">
+        <Switch>
+          <Route path="/orders/:transactionId">
+            {(params) => <AdminOrderDetail transactionId={params.transactionId} onUnauthorised={signedOut} />}
+          </Route>
+          <Route path="/orders">
+            <AdminOrders onUnauthorised={signedOut} />
+          </Route>
+          <Route path="/referrers">
+            <AdminReferrers onUnauthorised={signedOut} />
+          </Route>
+          <Route>
+            <AdminDashboard onUnauthorised={signedOut} />
+          </Route>
+        </Switch>
+      </Page>
+    </>
+  );
+}
+
+const Bar = styled.header`
+  display: flex;
+  flex-wrap: wrap;
+  justify-content: space-between;
+  align-items: center;
+  gap: 12px;
+  padding: 8px 16px;
+  background: ${colors.surface};
+  border-bottom: 1px solid ${colors.border};
+`;
+
+const Nav = styled.nav`
+  display: flex;
+  gap: 20px;
+  a {
+    color: ${colors.brand};
+    font-weight: 600;
+    padding: 12px 0;
+  }
+`;
+
+const Who = styled.div`
+  display: flex;
+  align-items: center;
+  gap: 12px;
+  color: ${colors.text};
+`;

@@ -1,0 +1,39 @@
+import { useState, type FormEvent } from 'react';
+import { adminApi } from '../../api/adminApi';
+import { Button, ErrorText, Field, Heading, Page } from './adminStyles';
+
+/** The console's sign-in form (an owner account made with `npm run owner:create`). */
+export function AdminSignIn({ onSignedIn }: { onSignedIn(owner: { email: string }): void }) {
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setBusy(true);
+    adminApi
+      .signIn({ email: String(form.get('email') ?? ''), password: String(form.get('password') ?? '') })
+      .then(onSignedIn, (failure: unknown) => {
+        setError(failure instanceof Error ? failure.message : String(failure));
+        setBusy(false);
+      });
+  };
+  return (
+    <Page as="main">
+      <Heading>Owner's console</Heading>
+      <form onSubmit={submit} style={{ display: 'grid', gap: 12, maxWidth: 360 }}>
+        <Field>
+          Email
+          <input name="email" type="email" autoComplete="username" required />
+        </Field>
+        <Field>
+          Password
+          <input name="password" type="password" autoComplete="current-password" required />
+        </Field>
+        {error && <ErrorText role="alert">{error}</ErrorText>}
+        <Button type="submit" $variant="primary" disabled={busy}>
+          Sign in
+        </Button>
+      </form>
+    </Page>
+  );
+}
