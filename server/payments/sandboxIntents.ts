@@ -20,7 +20,8 @@ export interface PaidIntent {
 export type IntentOutcome =
   | ({ kind: 'succeeded' } & PaidIntent)
   | { kind: 'requires_action'; paymentIntentId: string }
-  | { kind: 'failed'; message: string; code: 'card_declined' | 'payment_intent_authentication_failure' }
+  /** `declineCode` as Stripe's `last_payment_error.decline_code` for a declined card. */
+  | { kind: 'failed'; message: string; code: 'card_declined' | 'payment_intent_authentication_failure'; declineCode?: 'generic_decline' | 'insufficient_funds' }
   | { kind: 'unknown' }
   | { kind: 'not_payable' }
   /** The checkout had MAX_FAILED_ATTEMPTS refused confirmations: its intent is closed. */
@@ -100,10 +101,10 @@ export async function confirmSandboxIntent(
       return { kind: 'requires_action', paymentIntentId: row.paymentIntentId };
     case 'declined':
       await closeAfterTooManyFailures(db, row.transactionId);
-      return { kind: 'failed', message: DECLINES.declined, code: 'card_declined' };
+      return { kind: 'failed', message: DECLINES.declined, code: 'card_declined', declineCode: 'generic_decline' };
     case 'insufficient_funds':
       await closeAfterTooManyFailures(db, row.transactionId);
-      return { kind: 'failed', message: DECLINES.insufficient_funds, code: 'card_declined' };
+      return { kind: 'failed', message: DECLINES.insufficient_funds, code: 'card_declined', declineCode: 'insufficient_funds' };
   }
 }
 

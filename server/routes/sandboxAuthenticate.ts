@@ -10,6 +10,7 @@ import type { OrderServices } from '../orders/order';
 import { raiseSandboxPayment } from '../orders/sandboxPaymentEvent';
 import { authenticateSandboxIntent } from '../payments/sandboxIntents';
 import { recordDecline } from '../security/confirmationChallenge';
+import { recordSandboxAttempt } from '../funnel/sandboxAttempts';
 import { replyWithIntentOutcome } from './sandboxOutcome';
 
 const schema = {
@@ -27,6 +28,7 @@ export const sandboxAuthenticateRoute: FastifyPluginAsync<OrderServices> = async
     },
     async (request, reply) => {
       const outcome = await authenticateSandboxIntent(services.db, request.body.clientSecret, request.body.outcome);
+      await recordSandboxAttempt(services.db, request.body.clientSecret, outcome, 'authentication', request.log);
       if (outcome.kind === 'succeeded') await raiseSandboxPayment({ ...services, log: request.log }, outcome);
       // A failed authentication is a refusal like a decline (server/security/confirmationChallenge.ts).
       if (outcome.kind === 'failed' || outcome.kind === 'too_many_failures') await recordDecline(services.db, request.ip);

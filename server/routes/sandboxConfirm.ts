@@ -7,11 +7,8 @@
  * (server/security/confirmationChallenge.ts); the card form solves it and sends the card again with the solution.
  * Each confirmation of a checkout's intent is a 'payment_submitted' funnel event, each refusal also 'payment_failed'.
  */
-import { eq } from 'drizzle-orm';
-import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
-import type { Database } from '../db/client';
-import { sandboxSubscriptions } from '../db/schema';
-import { recordOrderFunnelEvent } from '../funnel/funnelEvents';
+import type { FastifyPluginAsync } from 'fastify';
+import { recordSandboxAttempt } from '../funnel/sandboxAttempts';
 import { HttpError } from '../http/httpError';
 import { ErrorResponse } from '../../src/contract/checkout';
 import {
@@ -23,7 +20,7 @@ import {
 import type { OrderServices } from '../orders/order';
 import { raiseSandboxPayment } from '../orders/sandboxPaymentEvent';
 import { checkSandboxCard } from '../payments/sandboxCards';
-import { confirmSandboxIntent, type IntentOutcome } from '../payments/sandboxIntents';
+import { confirmSandboxIntent } from '../payments/sandboxIntents';
 import { challengeRequired, isSolved, issueChallenge, recordDecline } from '../security/confirmationChallenge';
 import { replyWithIntentOutcome } from './sandboxOutcome';
 
@@ -54,24 +51,10 @@ export const sandboxConfirmRoute: FastifyPluginAsync<SandboxConfirmOptions> = as
     const card = checkSandboxCard(request.body.card);
     if (!card.ok) throw new HttpError(400, card.message);
     const outcome = await confirmSandboxIntent(services.db, clientSecret, card, request.body.billingDetails);
-    await recordConfirmation(services.db, clientSecret, outcome, request.log);
+    await recordSandboxAttempt(services.db, clientSecret, outcome, 'confirmation', request.log);
     if (outcome.kind === 'succeeded') await raiseSandboxPayment({ ...services, log: request.log }, outcome);
     if (outcome.kind === 'failed' || outcome.kind === 'too_many_failures') await recordDecline(services.db, request.ip);
     return replyWithIntentOutcome(reply, outcome);
   });
 };
 
-/** The funnel's payment_submitted for a confirmation of a known intent, and payment_failed with its decline code. */
-async function recordConfirmation(db: Database, clientSecret: string, outcome: IntentOutcome, log: FastifyBaseLogger): Promise<void> {
-  if (outcome.kind === 'unknown' || outcome.kind === 'not_payable' || outcome.kind === 'not_awaiting_authentication') return;
-  const [intent] = await db
-    .select({ transactionId: sandboxSubscriptions.transactionId })
-    .from(sandboxSubscriptions)
-    .where(eq(sandboxSubscriptions.clientSecret, clientSecret));
-  if (!intent) return;
-  await recordOrderFunnelEvent(db, intent.transactionId, { type: 'payment_submitted' }, log);
-  if (outcome.kind === 'failed' || outcome.kind === 'too_many_failures') {
-    const declineCode = outcome.kind === 'failed' ? outcome.code : 'too_many_attempts';
-    await recordOrderFunnelEvent(db, intent.transactionId, { type: 'payment_failed', detail: { declineCode } }, log);
-  }
-}

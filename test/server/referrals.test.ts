@@ -178,7 +178,7 @@ describe.each(DATABASES)('referrals on %s', (kind) => {
       ['checkout_opened', { seats: 3 }],
       ['seats_changed', { from: 3, to: 2 }],
       ['payment_submitted', null],
-      ['payment_failed', { declineCode: 'card_declined' }],
+      ['payment_failed', { declineCode: 'insufficient_funds' }],
       ['payment_submitted', null],
       ['paid', { seats: 2, amountCents: 50_000 }],
       ['handoff_redeemed', null],

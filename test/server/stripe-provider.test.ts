@@ -66,6 +66,24 @@ describe('createCustomer', () => {
     expect(request?.headers.authorization).toBe(`Bearer ${TEST_SECRET_KEY}`);
   });
 
+  it("writes the attributed referrer's slug to the customer's and the subscription's metadata", async () => {
+    stripe.on('POST', '/v1/customers', 200, fixture('customer'));
+    stripe.on('GET', '/v1/prices', 200, fixture('price-list')).on('POST', '/v1/subscriptions', 200, fixture('subscription-created'));
+
+    await provider().createCustomer({
+      transactionId: 'txn_0001',
+      affiliateId: 'drsmith',
+      affiliateSource: 'https://checkout.example.com/',
+      referrer: 'jane-doe',
+      idempotencyKey: 'txn_0001:customer',
+    });
+    await provider().createSubscription({ ...subscriptionInput(3), referrer: 'jane-doe' });
+
+    const [customer, , subscription] = stripe.requests;
+    expect(Object.fromEntries(customer?.params ?? [])).toMatchObject({ 'metadata[referrer]': 'jane-doe' });
+    expect(Object.fromEntries(subscription?.params ?? [])).toMatchObject({ 'metadata[transactionId]': 'txn_0001', 'metadata[referrer]': 'jane-doe' });
+  });
+
   it('cuts metadata values to Stripe’s 500 characters', async () => {
     stripe.on('POST', '/v1/customers', 200, fixture('customer'));
     const longAddress = `https://checkout.example.com/?${'x'.repeat(600)}`;
