@@ -1,7 +1,7 @@
 /**
  * Accessibility, checked by axe-core (WCAG 2.2 A and AA rules) in Debian's Chromium at phone size: no serious or
  * critical violation on the checkout, the checkout with its field errors, a declined payment's toast, the
- * authentication dialog, the payment-success page with its record, and the 404 page.
+ * authentication dialog, the payment-success page with its record, the console's sign-in, and the 404 page.
  */
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -68,6 +68,17 @@ describe('accessibility at 375×812 (axe-core, WCAG 2.2 AA)', () => {
     await page.getByRole('button', { name: 'Complete authentication' }).click();
     await expectPaymentSuccessful(page, '$500', 1);
     expect(await seriousViolations(), 'payment success').toEqual([]);
+  });
+
+  it("the owner's console sign-in, with its error", async () => {
+    await page.goto(`${server.baseUrl}/admin`);
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    expect(await seriousViolations(), 'sign-in').toEqual([]);
+    await page.getByLabel('Email').fill('nobody@example.com');
+    await page.getByLabel('Password').fill('not a password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Wrong email or password.' }).waitFor();
+    expect(await seriousViolations(), 'sign-in error').toEqual([]);
   });
 
   it('the 404 page', async () => {
