@@ -31,6 +31,7 @@ import { sandboxAuthenticateRoute } from './routes/sandboxAuthenticate';
 import { sandboxConfirmRoute } from './routes/sandboxConfirm';
 import { updateIntentRoute } from './routes/updateIntent';
 import { adminApi } from './admin/adminApi';
+import { accountRoutes } from './routes/account';
 import { referralLinkRoute, referralLinks } from './referrals/referralLinks';
 
 interface AppOptions {
@@ -49,6 +50,8 @@ interface AppOptions {
    * derives it from CREDENTIALS_KEY). Default: a random key, for a single process.
    */
   cookieSecret?: string;
+  /** Sends the outbox now (server/outbox/outboxWorker.ts); tests without a worker leave it out. */
+  nudgeOutbox?: () => void;
   /** Folder of the built SPA (dist/); without it only /api and /healthz are served. */
   distDir?: string;
   /** Where log lines go instead of standard output (tests read them). */
@@ -113,7 +116,7 @@ function trustProxyOption(trust: Config['TRUST_PROXY']): false | string[] | ((ad
 }
 
 /** Builds the Fastify app; call `listen()` or `inject()` on it, and `close()` when done. */
-export async function buildApp({ config, db, provider, cipher, challengeKey, cookieSecret, distDir, logStream }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, db, provider, cipher, challengeKey, cookieSecret, nudgeOutbox, distDir, logStream }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
       level: config.LOG_LEVEL,
@@ -166,6 +169,7 @@ export async function buildApp({ config, db, provider, cipher, challengeKey, coo
       await api.register(sandboxConfirmRoute, { ...services, challengeKey: challengeKey ?? randomBytes(32).toString('hex') });
       await api.register(sandboxAuthenticateRoute, services);
     }
+    await api.register(accountRoutes, { ...services, nudgeOutbox: nudgeOutbox ?? (() => undefined) });
     await api.register(adminApi, { db, config, sessionSecret: secret });
   });
   await app.register(referralLinkRoute, { links: referrals });

@@ -85,6 +85,22 @@ const envSchema = z
     OWNER_SESSION_HOURS: integerInRange(1, 24 * 30, 12),
     /** Sign-in attempts to the owner's console one client address may make per 15 minutes. */
     SIGN_INS_PER_15_MINUTES: integerInRange(1, 1_000_000, 10),
+    /** Where mail goes out (smtp:// or smtps://, with user:password@ if the server needs it); unset: mails are held. */
+    SMTP_URL: optionalText.pipe(z.url({ protocol: /^smtps?$/, message: 'must be an smtp:// or smtps:// URL' }).optional()),
+    /** The From of every mail. */
+    MAIL_FROM: optionalText.pipe(z.string().default('Chiro AI Academy <no-reply@localhost>')),
+    /** The agreement site's endpoint for signed subscription webhooks; unset: none are sent. */
+    SUCCESS_SITE_WEBHOOK_URL: optionalText.pipe(absoluteUrl.optional()),
+    /** The HMAC-SHA256 key the webhooks are signed with (at least 32 characters; required with the URL). */
+    SUCCESS_SITE_WEBHOOK_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+    /** Seconds between outbox runs (mails and webhooks due are sent; new ones are also sent at once). */
+    OUTBOX_INTERVAL_SECONDS: integerInRange(1, 3600, 5),
+    /** Minutes a requested link to the manage page (/account) stays valid. */
+    ACCOUNT_LINK_MINUTES: integerInRange(1, 24 * 60, 15),
+    /** Days the links in the order confirmation mail stay valid (each works once). */
+    CONFIRMATION_LINK_DAYS: integerInRange(1, 90, 7),
+    /** Links to /account requested per address per 15 minutes. */
+    ACCOUNT_LINKS_PER_15_MINUTES: integerInRange(1, 1_000_000, 5),
     SUCCESS_SITE_URL: optionalText.pipe(absoluteUrl.default('https://agreement.example.com')),
     SUCCESS_SITE_LOCAL_URL: optionalText.pipe(absoluteUrl.default('http://localhost:5174')),
     RATE_LIMIT_PER_MINUTE: integerInRange(1, 1_000_000, 300),
@@ -132,6 +148,9 @@ const envSchema = z
   .superRefine((env, ctx) => {
     if (env.DATABASE_URL && !env.CREDENTIALS_KEY) {
       ctx.addIssue({ code: 'custom', path: ['CREDENTIALS_KEY'], message: 'is required when DATABASE_URL is set' });
+    }
+    if (env.SUCCESS_SITE_WEBHOOK_URL && !env.SUCCESS_SITE_WEBHOOK_SECRET) {
+      ctx.addIssue({ code: 'custom', path: ['SUCCESS_SITE_WEBHOOK_SECRET'], message: 'is required when SUCCESS_SITE_WEBHOOK_URL is set' });
     }
     if (!env.STRIPE_SECRET_KEY) return;
     for (const name of ['STRIPE_PUBLISHABLE_KEY', 'STRIPE_WEBHOOK_SECRET'] as const) {

@@ -9,6 +9,7 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase } from './db/client';
 import { startReconciliation } from './orders/reconcileOrders';
+import { smtpMailer, startOutboxWorker } from './outbox/outboxWorker';
 import { createPaymentProvider } from './payments/createPaymentProvider';
 import { DIST_DIR } from './paths';
 import { createCredentialsCipher } from './security/credentialsCipher';
@@ -37,6 +38,7 @@ async function main(): Promise<void> {
     const credentialsKey = await loadCredentialsKey(config);
     const cipher = createCredentialsCipher(credentialsKey);
     const hasDist = existsSync(`${DIST_DIR}/index.html`);
+    let outboxWorker: ReturnType<typeof startOutboxWorker> | undefined;
     const app = await buildApp({
       config,
       db: database.db,
@@ -44,6 +46,7 @@ async function main(): Promise<void> {
       cipher,
       challengeKey: challengeKeyFrom(credentialsKey),
       cookieSecret: cookieSecretFrom(credentialsKey),
+      nudgeOutbox: () => outboxWorker?.nudge(),
       distDir: hasDist ? DIST_DIR : undefined,
     });
     log = app.log;
@@ -54,12 +57,19 @@ async function main(): Promise<void> {
       { config, db: database.db, provider, cipher, log: app.log.child({ task: 'reconcile' }) },
       config.RECONCILE_INTERVAL_SECONDS * 1000,
     );
+    // Mails and webhooks: sent now and every OUTBOX_INTERVAL_SECONDS; held in the outbox without SMTP_URL.
+    outboxWorker = startOutboxWorker(
+      { db: database.db, config, log: app.log.child({ task: 'outbox' }), mailer: config.SMTP_URL ? smtpMailer(config.SMTP_URL, config.MAIL_FROM) : null },
+      config.OUTBOX_INTERVAL_SECONDS * 1000,
+    );
+    if (!config.SMTP_URL) app.log.warn('No SMTP_URL: mails are held in the outbox (read them in /admin → Mail)');
     let stopping = false;
     const stop = async (signal: string) => {
       if (stopping) return;
       stopping = true;
       app.log.info({ signal }, 'Shutting down');
       await stopReconciliation();
+      await outboxWorker?.stop();
       await app.close();
       await database.close();
       process.exit(0);

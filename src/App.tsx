@@ -1,6 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { Route, Switch } from 'wouter';
-import { loadAdminPage, loadNotFoundPage, loadPaymentSuccessPage } from './pageChunks';
+import { loadAccountPage, loadAdminPage, loadNotFoundPage, loadPaymentSuccessPage } from './pageChunks';
 import { PAGE_PATHS } from './pagePaths';
 import { CheckoutPage, type CheckoutPageProps } from './views/checkout/CheckoutPage';
 import { RedirectToHomePage } from './views/RedirectToHomePage';
@@ -10,7 +10,8 @@ import { LoadingStatus } from './views/shared/Spinner';
 /** The success page, the 404 page and the owner's console are their own chunks (src/pageChunks.ts). */
 const PaymentSuccessPage = lazy(() => loadPaymentSuccessPage().then((module) => ({ default: module.PaymentSuccessPage })));
 const NotFoundPage = lazy(() => loadNotFoundPage().then((module) => ({ default: module.NotFoundPage })));
-/** The owner's console, a chunk the checkout never loads. */
+/** The buyer's manage page and the owner's console: chunks the checkout never loads. */
+const AccountPage = lazy(() => loadAccountPage().then((module) => ({ default: module.AccountPage })));
 const AdminPage = lazy(() => loadAdminPage().then((module) => ({ default: module.AdminPage })));
 
 interface AppProps {
@@ -20,7 +21,7 @@ interface AppProps {
   paymentSuccess?: PaymentSuccessPageProps;
 }
 
-/** The routes of spec §2: /, /index, /payment-success, and a 404 for anything else; and the owner's /admin. */
+/** The routes of spec §2: /, /index, /payment-success, and a 404 for anything else; the buyer's /account and the owner's /admin. */
 export function App({ checkout, paymentSuccess }: AppProps) {
   return (
     <Switch>
@@ -32,6 +33,11 @@ export function App({ checkout, paymentSuccess }: AppProps) {
         {/* The success page's own first words (spec §4) while its chunk arrives. */}
         <Suspense fallback={<LoadingStatus>Loading payment details...</LoadingStatus>}>
           <PaymentSuccessPage {...paymentSuccess} />
+        </Suspense>
+      </Route>
+      <Route path={PAGE_PATHS.account}>
+        <Suspense fallback={null}>
+          <AccountPage />
         </Suspense>
       </Route>
       <Route path={PAGE_PATHS.admin} nest>

@@ -5,6 +5,7 @@
 export const loadPaymentSuccessPage = () => import('./views/success/PaymentSuccessPage');
 export const loadNotFoundPage = () => import('./views/NotFoundPage');
 export const loadAdminPage = () => import('./views/admin/AdminPage');
+export const loadAccountPage = () => import('./views/account/AccountPage');
 
 /** Fetches the success page's chunk now, if it is not already here. */
 export function preloadPaymentSuccessPage(): void {

@@ -3,6 +3,8 @@ export const PAGE_PATHS = {
   checkout: '/',
   index: '/index',
   paymentSuccess: '/payment-success',
+  /** The buyer's manage page (issue: after the purchase). */
+  account: '/account',
   /** The owner's console; its own pages are under it (src/views/admin/AdminPage.tsx). */
   admin: '/admin',
 } as const;

@@ -3,7 +3,7 @@
  * Migrations are generated from this file into server/db/migrations with `npm run db:generate`.
  */
 import { sql } from 'drizzle-orm';
-import { bigserial, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigserial, boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /**
  * A referring chiropractor: the offer page reads 'For Friends of Dr. {displayName} Only' with their quote when a
@@ -51,8 +51,15 @@ export const orders = pgTable('orders', {
   seatChangeAttempt: text('seat_change_attempt'),
   /** When the reconciliation sweep last asked the provider about this open order. */
   reconciledAt: timestamp('reconciled_at', { withTimezone: true }),
-  /** 'open' until paid, then 'paid'; 'cancelled' when the paid subscription is deleted. */
-  status: text('status', { enum: ['open', 'paid', 'cancelled'] }).notNull().default('open'),
+  /**
+   * 'open' until paid, then 'paid'; 'past_due' while a renewal is unpaid, 'paid' again on recovery; 'cancelled'
+   * when the paid subscription ends (cancelled at period end, deleted, or unpaid renewals exhausted).
+   */
+  status: text('status', { enum: ['open', 'paid', 'past_due', 'cancelled'] }).notNull().default('open'),
+  /** When a cancellation the buyer scheduled takes effect (the end of the paid period); null when none is. */
+  cancelAt: timestamp('cancel_at', { withTimezone: true }),
+  /** The reason the buyer gave when cancelling, if any. */
+  cancellationReason: text('cancellation_reason'),
   /** What the page sent as affiliate_id (spec §3), recorded as sent; attribution is `referrerId`. */
   affiliateId: text('affiliate_id').notNull(),
   affiliateSource: text('affiliate_source').notNull(),
@@ -207,7 +214,7 @@ export const sandboxSubscriptions = pgTable('sandbox_subscriptions', {
   /** First invoice total, in cents. */
   amountDueCents: integer('amount_due_cents').notNull(),
   amountPaidCents: integer('amount_paid_cents').notNull().default(0),
-  status: text('status', { enum: ['incomplete', 'active', 'canceled'] }).notNull().default('incomplete'),
+  status: text('status', { enum: ['incomplete', 'active', 'past_due', 'canceled'] }).notNull().default('incomplete'),
   paymentIntentId: text('payment_intent_id').notNull().unique(),
   clientSecret: text('client_secret').notNull().unique(),
   /** Stripe's PaymentIntent statuses that the sandbox uses. */
@@ -221,7 +228,75 @@ export const sandboxSubscriptions = pgTable('sandbox_subscriptions', {
   failedAttempts: integer('failed_attempts').notNull().default(0),
   /** Billing name and email sent with the last accepted confirmation (Stripe: the payment method's billing_details). */
   billingName: text('billing_name'),
+  /** The card number's behaviour for later charges (server/payments/sandboxCards.ts), e.g. 'fails_later' (0341). */
+  cardBehaviour: text('card_behaviour'),
+  /** The end of the paid period on the sandbox clock; null until the first payment. */
+  currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }),
+  cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
   billingEmail: text('billing_email'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Mails and outbound webhooks to send (server/outbox/): written in the same transaction as the change that causes
+ * them, sent by the outbox worker with retries. `dedupeKey` makes one row per event however often it is raised.
+ */
+export const outbox = pgTable('outbox', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  kind: text('kind', { enum: ['mail', 'webhook'] }).notNull(),
+  /** The mail template or webhook event type (server/outbox/mailTemplates.ts, webhooks.ts). */
+  topic: text('topic').notNull(),
+  dedupeKey: text('dedupe_key').notNull().unique(),
+  transactionId: text('transaction_id'),
+  /** What the template or webhook needs beyond the order (e.g. the seats before a change). */
+  payload: jsonb('payload').$type<Record<string, string | number | null>>().notNull(),
+  /** pending → sent; 'held' when there is nowhere to send to (no SMTP_URL); 'failed' after the last attempt. */
+  status: text('status', { enum: ['pending', 'sent', 'held', 'failed'] }).notNull().default('pending'),
+  attempts: integer('attempts').notNull().default(0),
+  nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+  /** A worker claimed the row until then (a crashed worker's claim expires and the row is sent again). */
+  lockedUntil: timestamp('locked_until', { withTimezone: true }),
+  lastError: text('last_error'),
+  /** A held mail as it would have been sent (development without SMTP: read it in the console). */
+  rendered: jsonb('rendered').$type<{ to: string; subject: string; text: string }>(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  sentAt: timestamp('sent_at', { withTimezone: true }),
+}, (table) => [index('outbox_due_idx').on(table.nextAttemptAt).where(sql`status = 'pending'`)]);
+
+/**
+ * Single-use links into the buyer's manage page (/account), looked up by SHA-256 hash: requested on /account
+ * (15 minutes) or sent in the order confirmation.
+ */
+export const accountLinks = pgTable('account_links', {
+  tokenHash: text('token_hash').primaryKey(),
+  transactionId: text('transaction_id')
+    .notNull()
+    .references(() => orders.transactionId),
+  /** 'manage' opens /account; 'agreement' also hands the buyer on to the agreement site. */
+  purpose: text('purpose', { enum: ['manage', 'agreement'] }).notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** The sandbox's clock offset (one row): `POST /api/sandbox/clock/advance` moves it forward to test renewals. */
+export const sandboxClock = pgTable('sandbox_clock', {
+  id: integer('id').primaryKey(),
+  offsetSeconds: integer('offset_seconds').notNull().default(0),
+});
+
+/** The sandbox's invoices after the first: one per renewal, paid or not. */
+export const sandboxInvoices = pgTable('sandbox_invoices', {
+  id: text('id').primaryKey(),
+  subscriptionId: text('subscription_id')
+    .notNull()
+    .references(() => sandboxSubscriptions.id),
+  amountCents: integer('amount_cents').notNull(),
+  status: text('status', { enum: ['open', 'paid', 'uncollectible'] }).notNull(),
+  attempts: integer('attempts').notNull().default(1),
+  periodStart: timestamp('period_start', { withTimezone: true }).notNull(),
+  periodEnd: timestamp('period_end', { withTimezone: true }).notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  paidAt: timestamp('paid_at', { withTimezone: true }),
 });

@@ -24,10 +24,12 @@ import { orders, webhookEvents } from '../db/schema';
 import type { PaymentEvent, SubscriptionPayment } from '../payments/provider';
 import { completeOrder, type VerifiedPayment } from './completeOrder';
 import { isFirstInvoicePaid, verifiedPayment } from './finalizeCheckout';
-import { findOrder, type Order, type OrderContext } from './order';
+import { findOrder, isPaidOrder, type Order, type OrderContext } from './order';
 import { outcomeOf, refuse, type Outcome } from './outcome';
 import { buyerOfOrder, type Buyer } from './paymentBuyer';
 import { recordFunnelEvent } from '../funnel/funnelEvents';
+import type { Config } from '../config';
+import { raiseOrderEvent } from '../outbox/orderEvents';
 import { recordBuyerOnCustomer } from './recordBuyer';
 
 /**
@@ -84,7 +86,7 @@ async function apply(context: OrderContext, event: PaymentEvent): Promise<Paymen
       // A declined first payment (Stripe confirms the card in the browser; this event is how the server hears).
       await recordFunnelEvent(tx, { type: 'payment_failed', transactionId: order.transactionId, referrerId: order.referrerId, detail: { source: event.providerType } });
     }
-    return { outcome: 'processed', effect: await carryOut(tx, log, order, plan) };
+    return { outcome: 'processed', effect: await carryOut(tx, context.config, log, order, plan) };
   });
   if (result.effect === 'completed' && plan.kind === 'complete') await recordBuyerOnCustomer({ ...context, log }, order, plan.buyer);
   return result;
@@ -104,7 +106,7 @@ async function settle(context: OrderContext, order: Order): Promise<PaymentEffec
   const payment = await context.provider.retrieveSubscriptionPayment(order.subscriptionId);
   if (payment?.state !== 'canceled' && !verifiedPayment(order, payment)) return 'none';
   const plan = await planFromPayment(context, log, order, 'invoice_paid', payment);
-  const effect = await context.db.transaction((tx) => carryOut(tx, log, order, plan));
+  const effect = await context.db.transaction((tx) => carryOut(tx, context.config, log, order, plan));
   if (effect === 'completed' && plan.kind === 'complete') await recordBuyerOnCustomer({ ...context, log }, order, plan.buyer);
   return effect;
 }
@@ -147,7 +149,7 @@ async function planFromPayment(
   }
   if (payment.state === 'canceled') {
     if (order.status === 'cancelled') return NOTHING;
-    if (order.status === 'paid' || isFirstInvoicePaid(order, payment)) return { kind: 'cancel', subscriptionId: payment.subscriptionId };
+    if (isPaidOrder(order) || isFirstInvoicePaid(order, payment)) return { kind: 'cancel', subscriptionId: payment.subscriptionId };
     log.info('The unpaid checkout’s subscription has ended; the order is unchanged');
     return NOTHING;
   }
@@ -163,7 +165,7 @@ async function planFromPayment(
     );
     return NOTHING;
   }
-  if (order.status === 'paid') return NOTHING;
+  if (isPaidOrder(order)) return NOTHING;
   const buyer = await askProvider(log, () => buyerOfOrder(context, order));
   if (!buyer) {
     // Not transient: retrying would not help. Finalize from the browser still completes the order.
@@ -183,12 +185,12 @@ async function askProvider<T>(log: FastifyBaseLogger, read: () => Promise<T>): P
   }
 }
 
-async function carryOut(tx: Transaction, log: FastifyBaseLogger, order: Order, plan: Plan): Promise<PaymentEffect> {
+async function carryOut(tx: Transaction, config: Config, log: FastifyBaseLogger, order: Order, plan: Plan): Promise<PaymentEffect> {
   switch (plan.kind) {
     case 'none':
       return 'none';
     case 'complete': {
-      const result = await completeOrder(tx, { transactionId: order.transactionId, buyer: plan.buyer, verified: plan.verified });
+      const result = await completeOrder(tx, { transactionId: order.transactionId, buyer: plan.buyer, verified: plan.verified, events: config });
       if (result.kind !== 'completed') {
         log.info({ result: result.kind }, 'Paid invoice, but the order could not be completed; unchanged');
         return 'none';
@@ -211,6 +213,7 @@ async function carryOut(tx: Transaction, log: FastifyBaseLogger, order: Order, p
         .returning({ transactionId: orders.transactionId });
       if (cancelled.length > 0) {
         await recordFunnelEvent(tx, { type: 'cancelled', transactionId: order.transactionId, referrerId: order.referrerId });
+        await raiseOrderEvent(tx, config, { kind: 'cancelled', transactionId: order.transactionId, cancelledAt: now.toISOString() });
         log.info('Order cancelled: its subscription was deleted');
       }
       return cancelled.length > 0 ? 'cancelled' : 'none';

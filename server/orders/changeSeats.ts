@@ -17,7 +17,7 @@ import { monthlyTotalCents } from '../../src/domain/pricing';
 import { orders } from '../db/schema';
 import { recordFunnelEvent } from '../funnel/funnelEvents';
 import { referrerSlugOf } from '../referrals/referrers';
-import { findOrder, type Order, type OrderContext } from './order';
+import { findOrder, isPaidOrder, type Order, type OrderContext } from './order';
 import { outcomeOf, refuse, type Outcome } from './outcome';
 import { callProvider } from './providerCall';
 
@@ -169,7 +169,7 @@ async function releaseLease({ db, log }: OrderContext, transactionId: string, at
 }
 
 function assertOpen(order: Order): void {
-  if (order.status === 'paid') refuse('order_paid');
+  if (isPaidOrder(order)) refuse('order_paid');
   if (order.status === 'cancelled') refuse('order_cancelled');
 }
 

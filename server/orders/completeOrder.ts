@@ -19,7 +19,9 @@ import type { Database, Transaction } from '../db/client';
 import { accounts, handoffTokens, orders } from '../db/schema';
 import type { CredentialsCipher } from '../security/credentialsCipher';
 import { recordFunnelEvent } from '../funnel/funnelEvents';
-import type { Order } from './order';
+import { isPaidOrder, type Order } from './order';
+import { raiseOrderEvent } from '../outbox/orderEvents';
+import type { Config } from '../config';
 
 /** What the caller verified with the provider: the first invoice of this subscription paid for these seats. */
 export interface VerifiedPayment {
@@ -46,6 +48,8 @@ interface CompleteOrderInput {
   verified: VerifiedPayment;
   /** The buyer as first recorded; a repeat keeps the details recorded first. */
   buyer: { email: string; name: string };
+  /** Whether the agreement site gets webhooks (./../outbox/orderEvents.ts): the order's activation is raised. */
+  events: Pick<Config, 'SUCCESS_SITE_WEBHOOK_URL'>;
   /** Present for finalize: hand out credentials (the live ones, else these). Absent for a payment event. */
   issue?: { credentials: NewCredentials; cipher: CredentialsCipher };
 }
@@ -84,7 +88,8 @@ export async function completeOrder(db: Database | Transaction, input: CompleteO
     if (!matchesVerified(locked, input.verified)) return { kind: 'changed' };
     if (input.issue && (await hasRedeemedToken(tx, locked.transactionId))) return { kind: 'already_complete' };
 
-    const order = locked.status === 'paid' ? locked : await markPaid(tx, locked, input.buyer);
+    const order = isPaidOrder(locked) ? locked : await markPaid(tx, locked, input.buyer);
+    if (order !== locked) await raiseOrderEvent(tx, input.events, { kind: 'activated', transactionId: order.transactionId });
     const [existing] = await tx.select().from(accounts).where(eq(accounts.transactionId, order.transactionId));
     const account =
       existing ??

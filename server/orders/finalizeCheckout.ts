@@ -55,6 +55,7 @@ export async function finalizeOrRefuse(context: OrderContext, input: FinalizeInp
     transactionId: order.transactionId,
     verified,
     buyer: { email: input.email, name: input.name },
+    events: config,
     issue: {
       credentials: {
         password,

@@ -22,6 +22,11 @@ export interface OrderContext {
 /** One row of `orders`: quantity in seats, amountCents the monthly total in integer cents. */
 export type Order = typeof orders.$inferSelect;
 
+/** True for an order the buyer has paid for and still holds: 'paid', or 'past_due' while a renewal is unpaid. */
+export function isPaidOrder(order: Pick<Order, 'status'>): boolean {
+  return order.status === 'paid' || order.status === 'past_due';
+}
+
 /** The order of `transactionId`, or undefined. */
 export async function findOrder(db: Database, transactionId: string): Promise<Order | undefined> {
   const [order] = await db.select().from(orders).where(eq(orders.transactionId, transactionId));

@@ -9,14 +9,16 @@ import { cardNumberError, cvcError, expiryError } from '../../src/domain/cardRul
 export type { SandboxCard };
 
 /** How a test card behaves when a PaymentIntent is confirmed with it (Stripe's testing docs). */
-export type TestCardBehaviour = 'succeeds' | 'declined' | 'insufficient_funds' | 'requires_authentication';
+export type TestCardBehaviour = 'succeeds' | 'declined' | 'insufficient_funds' | 'requires_authentication' | 'fails_later';
 
-/** The four test cards the sandbox accepts; every other number is refused. */
+/** The test cards the sandbox accepts; every other number is refused. */
 const TEST_CARDS: Readonly<Record<string, TestCardBehaviour>> = {
   '4242424242424242': 'succeeds',
   '4000000000000002': 'declined',
   '4000000000009995': 'insufficient_funds',
   '4000002500003155': 'requires_authentication',
+  // Attaches and pays the first invoice, then declines every later charge (Stripe: "decline after attaching").
+  '4000000000000341': 'fails_later',
 };
 
 /** The refusal for a well-formed card that is not one of TEST_CARDS. */

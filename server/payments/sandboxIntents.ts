@@ -8,7 +8,11 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { sandboxSubscriptions } from '../db/schema';
+import { SANDBOX_NOW } from './sandboxBilling';
 import type { TestCardBehaviour } from './sandboxCards';
+
+/** A first payment starts a month on the sandbox clock. */
+const FIRST_PERIOD_END = sql`${SANDBOX_NOW} + interval '1 month'`;
 
 /** The intent that was paid: its id, and the subscription and order it pays (for the payment event). */
 export interface PaidIntent {
@@ -77,14 +81,17 @@ export async function confirmSandboxIntent(
     billingEmail: null,
     failedAttempts: sql`${sandboxSubscriptions.failedAttempts} + 1`,
   };
+  const paid = {
+    paymentStatus: 'succeeded' as const,
+    status: 'active' as const,
+    amountPaidCents: sql`${sandboxSubscriptions.amountDueCents}`,
+    currentPeriodEnd: FIRST_PERIOD_END,
+    ...accepted,
+  };
   const changes = {
-    succeeds: {
-      paymentStatus: 'succeeded' as const,
-      status: 'active' as const,
-      amountPaidCents: sql`${sandboxSubscriptions.amountDueCents}`,
-      ...accepted,
-    },
-    requires_authentication: { paymentStatus: 'requires_action' as const, ...accepted },
+    succeeds: { ...paid, cardBehaviour: 'succeeds' },
+    fails_later: { ...paid, cardBehaviour: 'fails_later' },
+    requires_authentication: { paymentStatus: 'requires_action' as const, ...accepted, cardBehaviour: 'succeeds' },
     declined: refused,
     insufficient_funds: refused,
   }[card.behaviour];
@@ -96,6 +103,7 @@ export async function confirmSandboxIntent(
   if (!row) return settledOutcome(db, clientSecret);
   switch (card.behaviour) {
     case 'succeeds':
+    case 'fails_later':
       return { kind: 'succeeded', ...row };
     case 'requires_authentication':
       return { kind: 'requires_action', paymentIntentId: row.paymentIntentId };
@@ -137,6 +145,7 @@ export async function authenticateSandboxIntent(
           paymentStatus: 'succeeded' as const,
           status: 'active' as const,
           amountPaidCents: sql`${sandboxSubscriptions.amountDueCents}`,
+          currentPeriodEnd: FIRST_PERIOD_END,
         }
       : {
           paymentStatus: 'requires_payment_method' as const,

@@ -28,9 +28,18 @@ describe('GET /api/openapi.json', () => {
   const bodyOf = (path: string) => JSON.parse(JSON.stringify(document.paths[path]?.post?.requestBody?.content['application/json'].schema));
   const plain = (schema: unknown) => JSON.parse(JSON.stringify(schema));
 
-  it('lists every call of the checkout, the return, the hand-off, the sandbox and the console, and nothing of the page', () => {
+  it('lists every call of the checkout, the return, the hand-off, the sandbox, the manage page and the console, and nothing of the page', () => {
     expect(document.openapi).toBe('3.1.0');
     expect(Object.keys(document.paths).sort()).toEqual([
+      '/api/account',
+      '/api/account/cancel',
+      '/api/account/card',
+      '/api/account/credentials',
+      '/api/account/link',
+      '/api/account/resume',
+      '/api/account/seats',
+      '/api/account/session',
+      '/api/account/sign-out',
       '/api/admin/dashboard',
       '/api/admin/orders',
       '/api/admin/orders.csv',
@@ -46,6 +55,7 @@ describe('GET /api/openapi.json', () => {
       '/api/finalize-anon-subscription',
       '/api/finalize-from-payment-intent',
       '/api/handoff/redeem',
+      '/api/sandbox/clock/advance',
       '/api/sandbox/payment-intents/authenticate',
       '/api/sandbox/payment-intents/confirm',
       '/api/update-anon-subscription-intent',

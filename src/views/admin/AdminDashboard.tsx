@@ -4,7 +4,7 @@ import { adminApi, queryString } from '../../api/adminApi';
 import type { PeriodQuery } from '../../contract/admin';
 import { formatDollars } from '../../domain/pricing';
 import { colors } from '../theme';
-import { Button, Card, ErrorText, Field, Form, Heading, Muted, SubHeading, Table } from './adminStyles';
+import { Button, Card, ErrorText, Field, Form, Heading, Muted, SubHeading, Table } from '../shared/panelStyles';
 import { useAdminData } from './useAdminData';
 
 /** `part` of `whole` as a whole percentage, or '—' when there is no whole. */

@@ -3,7 +3,7 @@ import { Link } from 'wouter';
 import { adminApi, queryString } from '../../api/adminApi';
 import { ORDER_STATUSES, type OrdersQuery } from '../../contract/admin';
 import { formatDollars } from '../../domain/pricing';
-import { Button, Card, ErrorText, Field, Form, Heading, Muted, SubHeading, Table } from './adminStyles';
+import { Button, Card, ErrorText, Field, Form, Heading, Muted, SubHeading, Table } from '../shared/panelStyles';
 import { useAdminData } from './useAdminData';
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' }) : '—');

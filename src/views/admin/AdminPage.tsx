@@ -14,7 +14,7 @@ import { AdminDashboard } from './AdminDashboard';
 import { AdminOrderDetail, AdminOrders } from './AdminOrders';
 import { AdminReferrers } from './AdminReferrers';
 import { AdminSignIn } from './AdminSignIn';
-import { Button, Page } from './adminStyles';
+import { Button, Page } from '../shared/panelStyles';
 
 type Owner = { email: string } | null | undefined;
 

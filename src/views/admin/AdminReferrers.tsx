@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { adminApi } from '../../api/adminApi';
 import { SLUG_PATTERN, type Referrer } from '../../contract/admin';
-import { Button, Card, ErrorText, Field, Form, Heading, Muted, SubHeading, Table } from './adminStyles';
+import { Button, Card, ErrorText, Field, Form, Heading, Muted, SubHeading, Table } from '../shared/panelStyles';
 import { useAdminData } from './useAdminData';
 
 const linkOf = (slug: string) => `${window.location.origin}/r/${slug}`;

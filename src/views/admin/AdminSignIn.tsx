@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { adminApi } from '../../api/adminApi';
-import { Button, ErrorText, Field, Heading, Page } from './adminStyles';
+import { Button, ErrorText, Field, Heading, Page } from '../shared/panelStyles';
 
 /** The console's sign-in form (an owner account made with `npm run owner:create`). */
 export function AdminSignIn({ onSignedIn }: { onSignedIn(owner: { email: string }): void }) {

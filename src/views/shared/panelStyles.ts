@@ -1,4 +1,4 @@
-/** The console's shared look: plain tables, forms and buttons in the checkout's colours (../theme.ts). */
+/** Plain panels for the console and the manage page: tables, forms and buttons in the checkout's colours (../theme.ts). */
 import styled from 'styled-components';
 import { colors, radii } from '../theme';
 

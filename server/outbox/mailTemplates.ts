@@ -1,0 +1,104 @@
+/**
+ * Every mail the checkout sends, in one place, as plain text and HTML (issue: after the purchase). Money arrives
+ * in integer cents and is shown in dollars; names come from the offer (src/content/offer.ts). No mail ever
+ * carries a password: the buyer's was shown once, and the manage page issues new ones.
+ */
+import { brand } from '../../src/content/offer';
+import { formatDollars } from '../../src/domain/pricing';
+import { PRODUCT_NAME } from '../../src/domain/product';
+
+/** What a template fills in: the order as it is now, the event's details, and the links minted for this mail. */
+interface MailContext {
+  buyer: { name: string; email: string };
+  seats: number;
+  monthlyTotalCents: number;
+  payload: Record<string, string | number | null>;
+  links: { manage: string; agreement: string };
+}
+
+interface RenderedMail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
+
+const dateOf = (iso: unknown) =>
+  typeof iso === 'string' ? new Date(iso).toLocaleDateString('en-US', { dateStyle: 'long', timeZone: 'UTC' }) : 'the end of the period';
+
+const seatsText = (seats: number) => `${seats} ${seats === 1 ? 'seat' : 'seats'}`;
+
+/** A paragraph, or a link as [label, url]. */
+type Block = string | [label: string, url: string];
+
+function compose(subject: string, greetingName: string, blocks: Block[]): RenderedMail {
+  const hello = `Hello ${greetingName},`;
+  const footer = `${brand.name} · ${PRODUCT_NAME}`;
+  const text = [hello, ...blocks.map((block) => (typeof block === 'string' ? block : `${block[0]}: ${block[1]}`)), footer].join('\n\n');
+  const html = [
+    `<p>${escapeHtml(hello)}</p>`,
+    ...blocks.map((block) =>
+      typeof block === 'string' ? `<p>${escapeHtml(block)}</p>` : `<p><a href="${escapeHtml(block[1])}">${escapeHtml(block[0])}</a></p>`,
+    ),
+    `<p style="color:#64748b">${escapeHtml(footer)}</p>`,
+  ].join('\n');
+  return { subject, text, html: `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#0f172a">${html}</body></html>` };
+}
+
+const TEMPLATES: Record<string, (context: MailContext) => RenderedMail> = {
+  order_confirmation: ({ buyer, seats, monthlyTotalCents, links }) =>
+    compose(`Your ${brand.name} subscription is active`, buyer.name, [
+      `Thank you for your order: ${seatsText(seats)} of ${PRODUCT_NAME}, ${formatDollars(monthlyTotalCents)}/month, billed monthly.`,
+      `Your login email is ${buyer.email}. Your password was shown once after payment; if you did not keep it, get new login credentials on your manage page.`,
+      'Next step: sign your training agreement.',
+      ['Sign the training agreement', links.agreement],
+      'See your subscription, change seats, update your card or cancel in one click:',
+      ['Manage your subscription', links.manage],
+    ]),
+  renewal_receipt: ({ buyer, seats, payload, links }) =>
+    compose(`Receipt: ${brand.name}, ${formatDollars(Number(payload.amountCents))}`, buyer.name, [
+      `We charged ${formatDollars(Number(payload.amountCents))} for another month of ${PRODUCT_NAME} (${seatsText(seats)}).`,
+      ...(payload.recovered ? ['Your subscription is active again. Thank you for updating your payment.'] : []),
+      ['Manage your subscription', links.manage],
+    ]),
+  payment_failed: ({ buyer, payload, links }) =>
+    compose(`Action needed: your ${brand.name} payment failed`, buyer.name, [
+      `We could not charge ${formatDollars(Number(payload.amountCents))} for your ${PRODUCT_NAME} subscription. Your subscription is past due.`,
+      'Please update your card; we will charge it again right away.',
+      ['Update your card', links.manage],
+    ]),
+  seats_changed: ({ buyer, payload, links }) =>
+    compose(`Your ${brand.name} seats changed`, buyer.name, [
+      `Your subscription changed from ${seatsText(Number(payload.from))} to ${seatsText(Number(payload.to))}: ${formatDollars(Number(payload.amountCents))}/month from now on.`,
+      ['Manage your subscription', links.manage],
+    ]),
+  cancellation_confirmed: ({ buyer, payload, links }) =>
+    compose(`Your ${brand.name} subscription is cancelled`, buyer.name, [
+      `Your subscription is cancelled and ends on ${dateOf(payload.cancelAt)}. You keep access until then and will not be charged again.`,
+      'Changed your mind? You can undo the cancellation until that day:',
+      ['Manage your subscription', links.manage],
+    ]),
+  account_link: ({ buyer, links }) =>
+    compose(`Your link to manage your ${brand.name} subscription`, buyer.name, [
+      'Here is the link you asked for. It works once, for a short time.',
+      ['Manage your subscription', links.manage],
+      'If you did not ask for it, you can ignore this mail.',
+    ]),
+  cancellation_undone: ({ buyer, links }) =>
+    compose(`Your ${brand.name} subscription continues`, buyer.name, [
+      'You undid your cancellation: your subscription continues and renews as before.',
+      ['Manage your subscription', links.manage],
+    ]),
+};
+
+/**
+ * The mail of `topic` for `context`.
+ * @throws Error for a topic with no template (an outbox row written by a newer version).
+ */
+export function renderMail(topic: string, context: MailContext): RenderedMail {
+  const template = TEMPLATES[topic];
+  if (!template) throw new Error(`No mail template '${topic}'`);
+  return template(context);
+}

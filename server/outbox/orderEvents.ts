@@ -1,0 +1,77 @@
+/**
+ * What happens to a paid order that the buyer and the agreement site hear about (issue: after the purchase). Each
+ * event is raised inside the transaction that makes the change; it writes its mail and, when
+ * SUCCESS_SITE_WEBHOOK_URL is set, its webhook to the outbox (./outboxWorker.ts sends them). One outbox row per
+ * event: `dedupeKey` names the event, so raising it again (a repeated payment event, a retried request) adds
+ * nothing.
+ */
+import type { Config } from '../config';
+import type { Transaction } from '../db/client';
+import { outbox } from '../db/schema';
+
+/** An order's event: its kind, a key unique to this occurrence, and what the mail or webhook says about it. */
+type OrderEvent =
+  | { kind: 'activated'; transactionId: string }
+  | { kind: 'renewal_paid'; transactionId: string; invoiceId: string; amountCents: number; recovered: boolean }
+  | { kind: 'payment_failed'; transactionId: string; invoiceId: string; amountCents: number }
+  | { kind: 'seats_changed'; transactionId: string; changeId: string; from: number; to: number; amountCents: number }
+  | { kind: 'cancel_scheduled'; transactionId: string; cancelAt: string }
+  | { kind: 'cancel_undone'; transactionId: string; undoneAt: string }
+  | { kind: 'cancelled'; transactionId: string; cancelledAt: string };
+
+/** The mail template each event sends (server/outbox/mailTemplates.ts), if any. */
+const MAIL: Record<OrderEvent['kind'], string | null> = {
+  activated: 'order_confirmation',
+  renewal_paid: 'renewal_receipt',
+  payment_failed: 'payment_failed',
+  seats_changed: 'seats_changed',
+  cancel_scheduled: 'cancellation_confirmed',
+  cancel_undone: 'cancellation_undone',
+  cancelled: null,
+};
+
+/** The webhook type each event sends to the agreement site, if any. */
+const WEBHOOK: Record<OrderEvent['kind'], string | null> = {
+  activated: 'subscription.activated',
+  renewal_paid: null,
+  payment_failed: 'subscription.past_due',
+  seats_changed: 'subscription.seats_changed',
+  cancel_scheduled: null,
+  cancel_undone: null,
+  cancelled: 'subscription.cancelled',
+};
+
+/** The part of the event that tells one occurrence from another of the same kind. */
+function occurrence(event: OrderEvent): string {
+  switch (event.kind) {
+    case 'activated':
+      return '';
+    case 'renewal_paid':
+    case 'payment_failed':
+      return event.invoiceId;
+    case 'seats_changed':
+      return event.changeId;
+    case 'cancel_scheduled':
+      return event.cancelAt;
+    case 'cancel_undone':
+      return event.undoneAt;
+    case 'cancelled':
+      return '';
+  }
+}
+
+/**
+ * Writes `event`'s mail and webhook to the outbox in `tx`.
+ * @throws database errors: the change it belongs to is rolled back with it.
+ */
+export async function raiseOrderEvent(tx: Transaction, config: Pick<Config, 'SUCCESS_SITE_WEBHOOK_URL'>, event: OrderEvent): Promise<void> {
+  const { kind, transactionId, ...details } = event;
+  const payload = { event: kind, ...details } as Record<string, string | number | null>;
+  const key = `${kind}:${transactionId}:${occurrence(event)}`;
+  const rows: (typeof outbox.$inferInsert)[] = [];
+  const mail = MAIL[kind];
+  if (mail) rows.push({ kind: 'mail', topic: mail, dedupeKey: `mail:${key}`, transactionId, payload });
+  const webhook = WEBHOOK[kind];
+  if (webhook && config.SUCCESS_SITE_WEBHOOK_URL) rows.push({ kind: 'webhook', topic: webhook, dedupeKey: `webhook:${key}`, transactionId, payload });
+  if (rows.length > 0) await tx.insert(outbox).values(rows).onConflictDoNothing({ target: outbox.dedupeKey });
+}

@@ -1,0 +1,189 @@
+/**
+ * Sends what the outbox holds (issue: after the purchase, "email that cannot be lost"). A run claims due rows
+ * (FOR UPDATE SKIP LOCKED, so several processes never claim the same row; the claim is a 60 s lease, so a row
+ * claimed by a process that crashed before sending is sent by the next run), renders and sends each outside the
+ * transaction, and marks it sent, or schedules a retry with exponential backoff (30 s doubling, at most an hour;
+ * 'failed' after MAX_ATTEMPTS). Delivery is at least once: a crash between sending and marking sends again.
+ * Without SMTP_URL a mail is rendered into the row and the log and 'held'.
+ */
+import { and, eq, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import nodemailer from 'nodemailer';
+import type { Config } from '../config';
+import type { Database } from '../db/client';
+import { accounts, orders, outbox } from '../db/schema';
+import { issueAccountLink } from '../account/accountLinks';
+import { renderMail } from './mailTemplates';
+import { postWebhook } from './webhooks';
+
+/** Attempts before a row is given up as 'failed'. */
+const MAX_ATTEMPTS = 10;
+const CLAIM_SECONDS = 60;
+const FIRST_RETRY_SECONDS = 30;
+const LONGEST_RETRY_SECONDS = 60 * 60;
+
+/** Sends one mail. */
+export interface Mailer {
+  send(mail: { to: string; subject: string; text: string; html: string }): Promise<void>;
+}
+
+/** A Mailer over SMTP with nodemailer (`SMTP_URL`, From `MAIL_FROM`). */
+export function smtpMailer(url: string, from: string): Mailer {
+  const transport = nodemailer.createTransport(url);
+  return {
+    async send(mail) {
+      await transport.sendMail({ from, ...mail });
+    },
+  };
+}
+
+export interface OutboxContext {
+  db: Database;
+  config: Config;
+  log: FastifyBaseLogger;
+  /** Null without SMTP_URL: mails are held. */
+  mailer: Mailer | null;
+}
+
+type OutboxRow = typeof outbox.$inferSelect;
+
+/** What one run did, in rows. */
+interface OutboxReport {
+  sent: number;
+  held: number;
+  retried: number;
+  failed: number;
+}
+
+/** The site's own address for links in mails: PUBLIC_URL, else this server on localhost. */
+function siteUrl(config: Pick<Config, 'PUBLIC_URL' | 'PORT'>): string {
+  return (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
+}
+
+/** Seconds before attempt `attempts + 1`. */
+const backoffSeconds = (attempts: number) => Math.min(FIRST_RETRY_SECONDS * 2 ** (attempts - 1), LONGEST_RETRY_SECONDS);
+
+/** Claims up to `limit` due rows and sends them. */
+export async function deliverDue(context: OutboxContext, limit = 20): Promise<OutboxReport> {
+  const { db } = context;
+  const claimed = await db.transaction(async (tx) => {
+    const due = await tx
+      .select({ id: outbox.id })
+      .from(outbox)
+      .where(sql`${outbox.status} = 'pending' and ${outbox.nextAttemptAt} <= now() and (${outbox.lockedUntil} is null or ${outbox.lockedUntil} < now())`)
+      .orderBy(outbox.id)
+      .limit(limit)
+      .for('update', { skipLocked: true });
+    if (due.length === 0) return [];
+    return tx
+      .update(outbox)
+      .set({ lockedUntil: sql`now() + make_interval(secs => ${CLAIM_SECONDS})`, attempts: sql`${outbox.attempts} + 1` })
+      .where(sql`${outbox.id} in (${sql.join(due.map((row) => sql`${row.id}`), sql`, `)})`)
+      .returning();
+  });
+  const report: OutboxReport = { sent: 0, held: 0, retried: 0, failed: 0 };
+  for (const row of claimed) {
+    try {
+      const outcome = await deliver(context, row);
+      await db
+        .update(outbox)
+        .set({ status: outcome.status, sentAt: outcome.status === 'sent' ? new Date() : null, lockedUntil: null, lastError: null, rendered: outcome.rendered ?? null })
+        .where(eq(outbox.id, row.id));
+      report[outcome.status] += 1;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const giveUp = row.attempts >= MAX_ATTEMPTS;
+      context.log.warn({ outboxId: row.id, topic: row.topic, attempts: row.attempts, err: message }, giveUp ? 'Outbox row failed for good' : 'Outbox row failed; retrying later');
+      await db
+        .update(outbox)
+        .set({
+          status: giveUp ? 'failed' : 'pending',
+          lockedUntil: null,
+          lastError: message.slice(0, 500),
+          nextAttemptAt: sql`now() + make_interval(secs => ${backoffSeconds(row.attempts)})`,
+        })
+        .where(and(eq(outbox.id, row.id), eq(outbox.status, 'pending')));
+      report[giveUp ? 'failed' : 'retried'] += 1;
+    }
+  }
+  return report;
+}
+
+async function deliver(context: OutboxContext, row: OutboxRow): Promise<{ status: 'sent' | 'held'; rendered?: { to: string; subject: string; text: string } }> {
+  const { db, config } = context;
+  const [order] = await db
+    .select({ order: orders, account: accounts })
+    .from(orders)
+    .leftJoin(accounts, eq(accounts.transactionId, orders.transactionId))
+    .where(eq(orders.transactionId, row.transactionId ?? ''));
+  if (!order) throw new Error(`Order ${row.transactionId} not found`);
+  const buyer = { email: order.account?.email ?? order.order.email ?? '', name: order.account?.name ?? order.order.name ?? '' };
+  if (row.kind === 'webhook') {
+    if (!config.SUCCESS_SITE_WEBHOOK_URL || !config.SUCCESS_SITE_WEBHOOK_SECRET) throw new Error('SUCCESS_SITE_WEBHOOK_URL is not set');
+    const body = JSON.stringify({
+      id: `whk_${row.id}`,
+      type: row.topic,
+      created: row.createdAt.toISOString(),
+      data: {
+        transactionId: order.order.transactionId,
+        email: buyer.email,
+        seats: order.order.quantity,
+        monthlyTotalCents: order.order.amountCents,
+        status: order.order.status,
+        ...row.payload,
+      },
+    });
+    await postWebhook(config.SUCCESS_SITE_WEBHOOK_URL, config.SUCCESS_SITE_WEBHOOK_SECRET, body);
+    return { status: 'sent' };
+  }
+  if (!buyer.email) throw new Error(`Order ${row.transactionId} has no email yet`);
+  // A requested link lives ACCOUNT_LINK_MINUTES; the links of other mails CONFIRMATION_LINK_DAYS.
+  const minutes = row.topic === 'account_link' ? config.ACCOUNT_LINK_MINUTES : config.CONFIRMATION_LINK_DAYS * 24 * 60;
+  const site = siteUrl(config);
+  const manage = `${site}/account?token=${await issueAccountLink(db, order.order.transactionId, 'manage', minutes)}`;
+  const agreement =
+    row.topic === 'order_confirmation'
+      ? `${site}/account?token=${await issueAccountLink(db, order.order.transactionId, 'agreement', minutes)}`
+      : manage;
+  const mail = renderMail(row.topic, {
+    buyer,
+    seats: order.order.quantity,
+    monthlyTotalCents: order.order.amountCents,
+    payload: row.payload,
+    links: { manage, agreement },
+  });
+  if (!context.mailer) {
+    context.log.info({ outboxId: row.id, to: buyer.email, subject: mail.subject, text: mail.text }, 'Mail held: no SMTP_URL (read it in /admin → Mail)');
+    return { status: 'held', rendered: { to: buyer.email, subject: mail.subject, text: mail.text } };
+  }
+  await context.mailer.send({ to: buyer.email, ...mail });
+  return { status: 'sent' };
+}
+
+/** Runs deliverDue every `intervalMs` (and when nudged); returns a function that stops it after the current run. */
+export function startOutboxWorker(context: OutboxContext, intervalMs: number): { stop(): Promise<void>; nudge(): void } {
+  let running: Promise<unknown> = Promise.resolve();
+  let stopped = false;
+  const run = () => {
+    if (stopped) return;
+    running = running
+      .then(async () => {
+        for (;;) {
+          const report = await deliverDue(context);
+          if (report.sent + report.held + report.retried + report.failed === 0) break;
+        }
+      })
+      .catch((error: unknown) => context.log.error({ err: error }, 'Outbox run failed'));
+  };
+  const timer = setInterval(run, intervalMs);
+  timer.unref();
+  run();
+  return {
+    nudge: run,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

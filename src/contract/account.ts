@@ -1,0 +1,62 @@
+/**
+ * The buyer's manage page API (/api/account/*; server/routes/account.ts): a magic link by email, then the
+ * subscription and what the buyer can do with it. Money in integer cents; times ISO 8601.
+ */
+import { Type, type Static } from 'typebox';
+import { EmailText, Seats, Text } from './fields';
+import { SandboxCard } from './sandbox';
+
+/** Body of POST /api/account/link: where to send a link to the manage page. */
+export const AccountLinkRequest = Type.Object({ email: EmailText }, { additionalProperties: false });
+export type AccountLinkRequest = Static<typeof AccountLinkRequest>;
+
+/** The answer to POST /api/account/link, the same whether or not the email has a subscription. */
+export const AccountLinkResponse = Type.Object({ message: Type.String() });
+
+/** Body of POST /api/account/session: the token of a link from a mail. */
+export const AccountSessionRequest = Type.Object({ token: Text(1, 128) }, { additionalProperties: false });
+export type AccountSessionRequest = Static<typeof AccountSessionRequest>;
+
+/** The subscription as the manage page shows it. */
+export const AccountView = Type.Object({
+  email: Type.String(),
+  name: Type.String(),
+  /** The order's status: 'paid' (active), 'past_due', or 'cancelled'. */
+  status: Type.String(),
+  seats: Type.Integer(),
+  monthlyTotalCents: Type.Integer(),
+  /** The end of the paid period: the next charge, or the day a scheduled cancellation takes effect. */
+  currentPeriodEnd: Type.Union([Type.String(), Type.Null()]),
+  /** Set when the buyer cancelled: the day the subscription ends. */
+  cancelAt: Type.Union([Type.String(), Type.Null()]),
+  cardLast4: Type.Union([Type.String(), Type.Null()]),
+  invoices: Type.Array(Type.Object({ id: Type.String(), amountCents: Type.Integer(), status: Type.String(), date: Type.String() })),
+  /** True when the provider's own portal manages the subscription (Stripe mode); the actions here are the sandbox's. */
+  managedByProvider: Type.Boolean(),
+});
+export type AccountView = Static<typeof AccountView>;
+
+/** The answer to POST /api/account/session: the view, and for an agreement link where to send the buyer. */
+export const AccountSessionResponse = Type.Object({ account: AccountView, agreementUrl: Type.Union([Type.String(), Type.Null()]) });
+export type AccountSessionResponse = Static<typeof AccountSessionResponse>;
+
+/** Body of POST /api/account/cancel: an optional reason. */
+export const CancelRequest = Type.Object({ reason: Type.Optional(Text(0, 500)) }, { additionalProperties: false });
+export type CancelRequest = Static<typeof CancelRequest>;
+
+/** Body of POST /api/account/seats. */
+export function SeatsRequest(maxSeats: number) {
+  return Type.Object({ quantity: Seats(maxSeats) }, { additionalProperties: false });
+}
+export type SeatsRequest = Static<ReturnType<typeof SeatsRequest>>;
+
+/** Body of POST /api/account/card (sandbox mode: a test card, as the checkout's card form sends it). */
+export const CardRequest = Type.Object({ card: SandboxCard }, { additionalProperties: false });
+export type CardRequest = Static<typeof CardRequest>;
+
+/** The answer to POST /api/account/credentials: the new password, shown once. */
+export const NewCredentials = Type.Object({ email: Type.String(), password: Type.String() });
+export type NewCredentials = Static<typeof NewCredentials>;
+
+/** Body of POST /api/sandbox/clock/advance (sandbox mode only). */
+export const ClockAdvanceRequest = Type.Object({ days: Type.Integer({ minimum: 1, maximum: 400 }) }, { additionalProperties: false });

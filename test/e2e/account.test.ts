@@ -1,0 +1,119 @@
+/**
+ * After the purchase in a real browser (issue: after the purchase), with a real SMTP server catching the mails
+ * and a real HTTP server receiving the agreement site's webhooks: the confirmation mail's manage link → cancel in
+ * one click → 'Cancelled at period end' and a mail → undo; seats 1 → 3 from the manage page; the 0341 card fails
+ * at renewal → past-due mail and webhook → card updated → active again.
+ */
+import { createServer, type Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { webhookSignature } from '../../server/outbox/webhooks';
+import { freePort } from '../support/freePort';
+import { startMailCatcher, type MailCatcher } from '../support/mailCatcher';
+import { expectPaymentSuccessful, fillBuyer, fillCard, openCheckout, submit, TEST_CARDS } from './checkoutFlow';
+import { launchBrowser, startServer, type RunningServer } from './harness';
+import type { Browser, Page } from 'playwright-core';
+
+const SECRET = 'whsec-e2e-0123456789abcdef0123456789abcdef';
+
+describe('the manage page', () => {
+  let mail: MailCatcher;
+  let receiver: Server;
+  let server: RunningServer;
+  let browser: Browser;
+  const webhooks: { type: string; transactionId: string; verified: boolean }[] = [];
+
+  beforeAll(async () => {
+    mail = await startMailCatcher();
+    const port = await freePort();
+    receiver = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk) => (body += String(chunk)));
+      request.on('end', () => {
+        const header = String(request.headers['checkout-signature'] ?? '');
+        const parsed = JSON.parse(body) as { type: string; data: { transactionId: string } };
+        webhooks.push({ type: parsed.type, transactionId: parsed.data.transactionId, verified: header === webhookSignature(SECRET, Number(/t=(\d+)/.exec(header)?.[1]), body) });
+        response.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(port, '127.0.0.1', resolve));
+    server = await startServer({
+      SMTP_URL: mail.url,
+      OUTBOX_INTERVAL_SECONDS: '1',
+      SUCCESS_SITE_WEBHOOK_URL: `http://127.0.0.1:${port}/hooks`,
+      SUCCESS_SITE_WEBHOOK_SECRET: SECRET,
+    });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await mail?.close();
+    await new Promise((resolve) => receiver?.close(resolve));
+  });
+
+  /** Buys one seat as `email` with `card` in a fresh browser; returns the page on the success screen. */
+  async function buy(email: string, card: string): Promise<Page> {
+    const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    await openCheckout(page, server.baseUrl);
+    await fillBuyer(page, { firstName: 'Ada', lastName: 'Palmer', email });
+    await fillCard(page, card);
+    await submit(page);
+    await expectPaymentSuccessful(page, '$500', 1);
+    return page;
+  }
+
+  const linkIn = (text: string, label: string) => new RegExp(`${label}: (\\S+)`).exec(text)?.[1];
+  const status = (page: Page) => page.getByRole('table', { name: 'Subscription' }).getByRole('status');
+
+  it('cancels in one click from the confirmation mail, with a mail, and undoes it; changes seats 1 → 3', async () => {
+    const page = await buy('cancel.me@example.com', TEST_CARDS.succeeds);
+    const confirmation = await mail.waitFor('cancel.me@example.com', /subscription is active/);
+    expect(confirmation.text).toContain('Sign the training agreement: ');
+    const manage = linkIn(confirmation.text, 'Manage your subscription')!;
+    expect(manage).toMatch(/\/account\?token=/);
+
+    await page.goto(manage.replace(/^http:\/\/localhost:\d+/, server.baseUrl));
+    await page.getByRole('heading', { name: 'Your subscription' }).waitFor();
+    expect(new URL(page.url()).search).toBe('');
+    await expect.poll(() => status(page).textContent()).toBe('Active');
+
+    await page.getByRole('button', { name: 'Cancel subscription' }).click();
+    await expect.poll(() => status(page).textContent()).toMatch(/^Cancelled at period end: ends on /);
+    const cancelled = await mail.waitFor('cancel.me@example.com', /is cancelled/);
+    expect(cancelled.text).toContain('You can undo the cancellation');
+    await page.getByRole('button', { name: 'Undo cancellation' }).click();
+    await expect.poll(() => status(page).textContent()).toBe('Active');
+
+    await page.getByRole('spinbutton', { name: 'Seats' }).fill('3');
+    await page.getByText('New monthly total: $1,000/month (now $500)').waitFor();
+    await page.getByRole('button', { name: 'Change seats' }).click();
+    await page.getByRole('table', { name: 'Subscription' }).getByText('$1,000/month').waitFor();
+    await mail.waitFor('cancel.me@example.com', /seats changed/);
+  });
+
+  it('a card failing at renewal: past-due mail and webhook, the card updated from the mail, active again', async () => {
+    await buy('late.payer@example.com', '4000 0000 0000 0341');
+    await mail.waitFor('late.payer@example.com', /subscription is active/);
+    const advanced = await fetch(`${server.baseUrl}/api/sandbox/clock/advance`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ days: 31 }),
+    });
+    expect(advanced.status).toBe(200);
+    const pastDue = await mail.waitFor('late.payer@example.com', /payment failed/);
+    await expect.poll(() => webhooks.filter((hook) => hook.type === 'subscription.past_due').length, { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
+    expect(webhooks.filter((hook) => hook.type === 'subscription.past_due').every((hook) => hook.verified)).toBe(true);
+
+    const page = await (await browser.newContext({ viewport: { width: 375, height: 812 } })).newPage();
+    await page.goto(linkIn(pastDue.text, 'Update your card')!.replace(/^http:\/\/localhost:\d+/, server.baseUrl));
+    await expect.poll(() => status(page).textContent()).toMatch(/^Past due/);
+    const form = page.getByRole('form', { name: 'Update card' });
+    await form.getByLabel('Card number').fill('4242 4242 4242 4242');
+    await form.getByLabel('Expiration date').fill(`12 / ${String((new Date().getFullYear() + 2) % 100).padStart(2, '0')}`);
+    await form.getByLabel('Security code').fill('123');
+    await form.getByRole('button', { name: 'Update card' }).click();
+    await expect.poll(() => status(page).textContent()).toBe('Active');
+    expect(await page.getByRole('table', { name: 'Subscription' }).textContent()).toContain('•••• 4242');
+    await mail.waitFor('late.payer@example.com', /Receipt/);
+  });
+});

@@ -1,0 +1,250 @@
+/**
+ * After the purchase (issue: email, one-click cancel, seats, card and failed payments), against real parts: a
+ * real SMTP server receives the mails (test/support/mailCatcher.ts), a real HTTP server the agreement site's
+ * webhooks. The outbox: one row per event, nothing lost between commit and send, retries while SMTP is down.
+ * The manage page's API: magic links, cancel and undo, new credentials, seats, card; renewals on the sandbox
+ * clock with the 0341 card (past due, recovery, exhaustion). On PGlite and PostgreSQL.
+ */
+import { createServer, type Server } from 'node:http';
+import { verify } from '@node-rs/argon2';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accounts, orders, outbox } from '../../server/db/schema';
+import { deliverDue, smtpMailer, type OutboxContext } from '../../server/outbox/outboxWorker';
+import { webhookSignature } from '../../server/outbox/webhooks';
+import { freePort } from '../support/freePort';
+import { startMailCatcher, type MailCatcher } from '../support/mailCatcher';
+import { confirmBody, DATABASES, finalize, openCheckout, startTestServer, type TestServer } from './helper';
+
+const WEBHOOK_SECRET = 'whsec-test-0123456789abcdef0123456789abcdef';
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+interface ReceivedWebhook {
+  type: string;
+  data: Record<string, unknown>;
+  verified: boolean;
+}
+
+describe.each(DATABASES)('after the purchase, on %s', (kind) => {
+  let server: TestServer;
+  let mail: MailCatcher;
+  let receiver: Server;
+  const webhooks: ReceivedWebhook[] = [];
+  let outboxContext: OutboxContext;
+
+  beforeAll(async () => {
+    mail = await startMailCatcher();
+    const port = await freePort();
+    receiver = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk) => (body += String(chunk)));
+      request.on('end', () => {
+        const header = String(request.headers['checkout-signature'] ?? '');
+        const timestamp = Number(/t=(\d+)/.exec(header)?.[1]);
+        const parsed = JSON.parse(body) as { type: string; data: Record<string, unknown> };
+        webhooks.push({ ...parsed, verified: header === webhookSignature(WEBHOOK_SECRET, timestamp, body) });
+        response.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(port, '127.0.0.1', resolve));
+    server = await startTestServer(kind, {
+      env: {
+        SMTP_URL: mail.url,
+        PUBLIC_URL: 'https://checkout.test',
+        SUCCESS_SITE_WEBHOOK_URL: `http://127.0.0.1:${port}/hooks`,
+        SUCCESS_SITE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+        ACCOUNT_LINKS_PER_15_MINUTES: '1000',
+      },
+    });
+    outboxContext = { db: server.db, config: server.config, log: server.app.log, mailer: smtpMailer(mail.url, server.config.MAIL_FROM) };
+  });
+  afterAll(async () => {
+    await server.close();
+    await mail.close();
+    await new Promise((resolve) => receiver.close(resolve));
+  });
+
+  let buyers = 0;
+  /** Buys `quantity` seats with `card` as a new buyer; returns the transaction and the buyer's email. */
+  async function buy(quantity: number, card = '4242 4242 4242 4242') {
+    buyers += 1;
+    const email = `buyer${buyers}@example.com`;
+    const session = await openCheckout(server, quantity);
+    const paid = await server.post('/api/sandbox/payment-intents/confirm', { ...confirmBody(session.clientSecret, card), billingDetails: { name: 'Ada Palmer', email } });
+    expect(paid.statusCode).toBe(200);
+    const finalized = await server.post('/api/finalize-anon-subscription', {
+      subscriptionId: session.subscriptionId,
+      customerId: session.customerId,
+      transactionId: session.transactionId,
+      email,
+      name: 'Ada Palmer',
+    });
+    expect(finalized.statusCode).toBe(200);
+    return { transactionId: session.transactionId, email, session, password: finalized.json().loginDetails.password as string };
+  }
+
+  /** Opens a manage-page session from the link in the newest mail to `email` matching `subject`. */
+  async function manageSession(email: string, subject: RegExp): Promise<string> {
+    await deliverDue(outboxContext);
+    const received = await mail.waitFor(email, subject);
+    const token = /\/account\?token=([\w-]+)/.exec(received.text)?.[1];
+    expect(token).toBeDefined();
+    const opened = await server.post('/api/account/session', { token });
+    expect(opened.statusCode).toBe(200);
+    const cookie = opened.cookies.find((each) => each.name === 'account_session')!;
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/api/account' });
+    return `account_session=${cookie.value}`;
+  }
+  const account = (cookie: string) => server.app.inject({ method: 'GET', url: '/api/account', headers: { cookie } });
+  const act = (url: string, cookie: string, body: unknown = {}) => server.post(url, body, { cookie });
+  const advance = (days: number) => server.post('/api/sandbox/clock/advance', { days });
+  const statusOf = async (transactionId: string) => (await server.db.select().from(orders).where(eq(orders.transactionId, transactionId)))[0]!.status;
+
+  it('sends the order confirmation once, with the agreement and manage links and no password, and the activation webhook', async () => {
+    const { transactionId, email, session, password } = await buy(3);
+    // A repeated finalize raises nothing new: one mail, one webhook per event.
+    expect((await finalize(server, session)).statusCode).toBe(200);
+    const rows = await server.db.select().from(outbox).where(eq(outbox.transactionId, transactionId));
+    expect(rows.map((row) => [row.kind, row.topic]).sort()).toEqual([['mail', 'order_confirmation'], ['webhook', 'subscription.activated']]);
+
+    await deliverDue(outboxContext);
+    const confirmation = await mail.waitFor(email, /subscription is active/);
+    expect(confirmation.text).toContain('3 seats');
+    expect(confirmation.text).toContain('$1,000/month');
+    expect(confirmation.text).toContain(`Your login email is ${email}`);
+    expect(confirmation.text).toMatch(/Sign the training agreement: https:\/\/checkout\.test\/account\?token=[\w-]{43}/);
+    expect(confirmation.text).toMatch(/Manage your subscription: https:\/\/checkout\.test\/account\?token=[\w-]{43}/);
+    expect(confirmation.text).not.toContain(password);
+    expect(confirmation.html).toContain('<a href="https://checkout.test/account?token=');
+    expect(webhooks.find((hook) => hook.type === 'subscription.activated' && hook.data.transactionId === transactionId)).toMatchObject({
+      verified: true,
+      data: { email, seats: 3, monthlyTotalCents: 100_000, status: 'paid' },
+    });
+    expect((await server.db.select().from(outbox).where(eq(outbox.transactionId, transactionId))).map((row) => row.status)).toEqual(['sent', 'sent']);
+
+    // The agreement link opens a session and hands the buyer to the agreement site with a fresh hand-off token.
+    const agreementToken = /agreement: https:\/\/checkout\.test\/account\?token=([\w-]+)/.exec(confirmation.text)![1];
+    const opened = await server.post('/api/account/session', { token: agreementToken });
+    expect(opened.json().agreementUrl).toMatch(/^http:\/\/localhost:5174\/\?token=[\w-]{43}$/);
+    const handoff = new URL(opened.json().agreementUrl).searchParams.get('token')!;
+    const redeemed = await server.post('/api/handoff/redeem', { token: handoff }, { authorization: `Bearer ${server.config.HANDOFF_API_KEY}` });
+    expect(redeemed.json()).toMatchObject({ transactionId, email });
+    // Each link works once.
+    expect((await server.post('/api/account/session', { token: agreementToken })).statusCode).toBe(401);
+  });
+
+  it('loses no mail between commit and send, and retries while the SMTP server is down', async () => {
+    mail.refuse(true);
+    const { transactionId, email } = await buy(1);
+    const first = await deliverDue(outboxContext);
+    expect(first.retried).toBeGreaterThanOrEqual(1);
+    const [waiting] = await server.db.select().from(outbox).where(eq(outbox.dedupeKey, `mail:activated:${transactionId}:`));
+    expect(waiting).toMatchObject({ status: 'pending', attempts: 1 });
+    expect(waiting!.lastError).toBeTruthy();
+    expect(waiting!.nextAttemptAt.getTime()).toBeGreaterThan(Date.now() + 20_000);
+    mail.refuse(false);
+
+    // A worker that claimed the row and died before sending: its claim runs out and the next run sends it.
+    await server.db.update(outbox).set({ nextAttemptAt: sql`now()`, lockedUntil: sql`now() + interval '60 seconds'` }).where(eq(outbox.id, waiting!.id));
+    expect((await deliverDue(outboxContext)).sent).toBe(0);
+    await server.db.update(outbox).set({ lockedUntil: sql`now() - interval '1 second'` }).where(eq(outbox.id, waiting!.id));
+    await deliverDue(outboxContext);
+    await mail.waitFor(email, /subscription is active/);
+    expect((await server.db.select().from(outbox).where(eq(outbox.id, waiting!.id)))[0]).toMatchObject({ status: 'sent', attempts: 2 });
+    expect(mail.mails.filter((each) => each.to.includes(email))).toHaveLength(1);
+  });
+
+  it('emails a single-use link to the manage page, and answers the same for an unknown email', async () => {
+    const { email } = await buy(1);
+    await deliverDue(outboxContext);
+    const known = await server.post('/api/account/link', { email: email.toUpperCase() });
+    const unknown = await server.post('/api/account/link', { email: 'nobody@example.com' });
+    expect([known.statusCode, unknown.statusCode]).toEqual([202, 202]);
+    expect(known.json()).toEqual(unknown.json());
+    const cookie = await manageSession(email, /Your link to manage/);
+    const view = (await account(cookie)).json();
+    expect(view).toMatchObject({ email, seats: 1, monthlyTotalCents: 50_000, status: 'paid', cardLast4: '4242', cancelAt: null, managedByProvider: false });
+    expect(new Date(view.currentPeriodEnd).getTime()).toBeGreaterThan(Date.now() + 27 * DAY_MS);
+    expect(view.invoices).toEqual([expect.objectContaining({ amountCents: 50_000, status: 'paid' })]);
+    expect((await account('account_session=forged.123')).statusCode).toBe(401);
+    expect((await server.app.inject({ method: 'GET', url: '/api/account' })).statusCode).toBe(401);
+  });
+
+  it('cancels in one click at the end of the period, with a mail, and undoes it', async () => {
+    const { email, transactionId } = await buy(1);
+    const cookie = await manageSession(email, /subscription is active/);
+    const cancelled = await act('/api/account/cancel', cookie, { reason: 'Too busy this quarter' });
+    expect(cancelled.statusCode).toBe(200);
+    const periodEnd = cancelled.json().currentPeriodEnd;
+    expect(cancelled.json()).toMatchObject({ cancelAt: periodEnd, status: 'paid' });
+    await deliverDue(outboxContext);
+    const confirmation = await mail.waitFor(email, /is cancelled/);
+    expect(confirmation.text).toContain(`ends on ${new Date(periodEnd).toLocaleDateString('en-US', { dateStyle: 'long', timeZone: 'UTC' })}`);
+    expect((await server.db.select().from(orders).where(eq(orders.transactionId, transactionId)))[0]!.cancellationReason).toBe('Too busy this quarter');
+
+    const resumed = await act('/api/account/resume', cookie);
+    expect(resumed.json()).toMatchObject({ cancelAt: null, status: 'paid' });
+    await deliverDue(outboxContext);
+    await mail.waitFor(email, /continues/);
+  });
+
+  it('gives new login credentials: the new password works and the old one stops', async () => {
+    const { email, transactionId, password } = await buy(1);
+    const cookie = await manageSession(email, /subscription is active/);
+    const issued = (await act('/api/account/credentials', cookie)).json();
+    expect(issued.email).toBe(email);
+    expect(issued.password).toMatch(/^[A-Za-z0-9]{20}$/);
+    const [row] = await server.db.select().from(accounts).where(eq(accounts.transactionId, transactionId));
+    expect(await verify(row!.passwordHash!, issued.password)).toBe(true);
+    expect(await verify(row!.passwordHash!, password)).toBe(false);
+  });
+
+  it('changes seats from 1 to 3, with a mail and a webhook', async () => {
+    const { email, transactionId } = await buy(1);
+    const cookie = await manageSession(email, /subscription is active/);
+    const changed = await act('/api/account/seats', cookie, { quantity: 3 });
+    expect(changed.json()).toMatchObject({ seats: 3, monthlyTotalCents: 100_000 });
+    expect((await act('/api/account/seats', cookie, { quantity: 0 })).statusCode).toBe(400);
+    await deliverDue(outboxContext);
+    const received = await mail.waitFor(email, /seats changed/);
+    expect(received.text).toContain('from 1 seat to 3 seats: $1,000/month');
+    expect(webhooks.find((hook) => hook.type === 'subscription.seats_changed' && hook.data.transactionId === transactionId)).toMatchObject({
+      verified: true,
+      data: { from: 1, to: 3, seats: 3 },
+    });
+  });
+
+  it('a card that fails at renewal makes the order past due with a mail and a webhook; a new card brings it back', async () => {
+    const { email, transactionId } = await buy(1, '4000 0000 0000 0341');
+    const cookie = await manageSession(email, /subscription is active/);
+    expect((await advance(31)).json().renewals).toBeGreaterThanOrEqual(1);
+    expect(await statusOf(transactionId)).toBe('past_due');
+    await deliverDue(outboxContext);
+    const failed = await mail.waitFor(email, /payment failed/);
+    expect(failed.text).toMatch(/Update your card: https:\/\/checkout\.test\/account\?token=/);
+    expect(webhooks.find((hook) => hook.type === 'subscription.past_due' && hook.data.transactionId === transactionId)).toMatchObject({ verified: true });
+
+    const updated = await act('/api/account/card', cookie, { card: { number: '4242 4242 4242 4242', expMonth: 12, expYear: new Date().getFullYear() + 2, cvc: '123', postalCode: '10001' } });
+    expect(updated.json()).toMatchObject({ status: 'paid', cardLast4: '4242' });
+    expect(updated.json().invoices.map((invoice: { status: string }) => invoice.status)).toEqual(['paid', 'paid']);
+    await deliverDue(outboxContext);
+    expect((await mail.waitFor(email, /Receipt/)).text).toContain('active again');
+  });
+
+  it('ends the subscription after the last failed retry, and at the end of a cancelled period', async () => {
+    const failing = await buy(1, '4000 0000 0000 0341');
+    const cancelling = await buy(1);
+    const cookie = await manageSession(cancelling.email, /subscription is active/);
+    await act('/api/account/cancel', cookie);
+    await advance(31);
+    expect(await statusOf(failing.transactionId)).toBe('past_due');
+    expect(await statusOf(cancelling.transactionId)).toBe('cancelled');
+    await advance(3);
+    await advance(3);
+    expect(await statusOf(failing.transactionId)).toBe('cancelled');
+    await deliverDue(outboxContext);
+    for (const transactionId of [failing.transactionId, cancelling.transactionId]) {
+      expect(webhooks.find((hook) => hook.type === 'subscription.cancelled' && hook.data.transactionId === transactionId)).toMatchObject({ verified: true });
+    }
+  });
+});
