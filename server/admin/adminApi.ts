@@ -7,7 +7,7 @@
  */
 import fastifySession from '@fastify/session';
 import { stringify } from 'csv-stringify/sync';
-import { eq } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createHmac } from 'node:crypto';
 import { Type } from 'typebox';
@@ -17,6 +17,7 @@ import {
   OrderDetail,
   OrderRow,
   OrdersQuery,
+  OutboxMail,
   OwnerSession,
   PeriodQuery,
   Referrer,
@@ -26,7 +27,7 @@ import {
 import { ErrorResponse } from '../../src/contract/checkout';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
-import { referrers } from '../db/schema';
+import { outbox, referrers } from '../db/schema';
 import { HttpError } from '../http/httpError';
 import { listReferrers, referrerJson } from '../referrals/referrers';
 import { ownerEmail, verifyOwner } from './owners';
@@ -187,6 +188,27 @@ export async function adminApi(app: FastifyInstance, { db, config, sessionSecret
           if (!updated) throw new HttpError(404, 'No such referrer.');
           request.log.info({ referrer: updated.slug, status: updated.status }, 'Referrer changed');
           return referrerJson(updated);
+        },
+      );
+
+      owned.get(
+        '/api/admin/mail',
+        { schema: { summary: 'Console: the newest 200 mails of the outbox, held ones with their text', response: { 200: Type.Object({ mails: Type.Array(OutboxMail) }), ...unauthorised } } },
+        async () => {
+          const rows = await db.select().from(outbox).where(eq(outbox.kind, 'mail')).orderBy(desc(outbox.id)).limit(200);
+          return {
+            mails: rows.map((row) => ({
+              id: row.id,
+              topic: row.topic,
+              status: row.status,
+              transactionId: row.transactionId,
+              attempts: row.attempts,
+              lastError: row.lastError,
+              createdAt: row.createdAt.toISOString(),
+              sentAt: row.sentAt?.toISOString() ?? null,
+              rendered: row.rendered ?? null,
+            })),
+          };
         },
       );
 

@@ -8,6 +8,7 @@ import type {
   OrderDetail,
   OrderRow,
   OrdersQuery,
+  OutboxMail,
   OwnerSession,
   PeriodQuery,
   Referrer,
@@ -35,5 +36,6 @@ export const adminApi = {
   referrers: () => requestJson<{ referrers: Referrer[] }>('GET', '/api/admin/referrers', undefined, FAILED),
   createReferrer: (body: CreateReferrerRequest) => requestJson<Referrer>('POST', '/api/admin/referrers', body, FAILED),
   updateReferrer: (id: string, body: UpdateReferrerRequest) => requestJson<Referrer>('PATCH', `/api/admin/referrers/${id}`, body, FAILED),
+  mail: () => requestJson<{ mails: OutboxMail[] }>('GET', '/api/admin/mail', undefined, FAILED),
   dashboard: (period: PeriodQuery) => requestJson<Dashboard>('GET', `/api/admin/dashboard${queryString(period)}`, undefined, FAILED),
 };

@@ -141,3 +141,18 @@ export const Dashboard = Type.Object({
   byReferrer: Type.Array(ReferrerFunnel),
 });
 export type Dashboard = Static<typeof Dashboard>;
+
+/** A mail in the outbox (GET /api/admin/mail): what it is, to whom, and how far it got. */
+export const OutboxMail = Type.Object({
+  id: Type.Integer(),
+  topic: Type.String(),
+  status: Type.String(),
+  transactionId: Type.Union([Type.String(), Type.Null()]),
+  attempts: Type.Integer(),
+  lastError: Type.Union([Type.String(), Type.Null()]),
+  createdAt: Type.String(),
+  sentAt: Type.Union([Type.String(), Type.Null()]),
+  /** The mail as it would have gone out, for a held mail (no SMTP_URL). */
+  rendered: Type.Union([Type.Object({ to: Type.String(), subject: Type.String(), text: Type.String() }), Type.Null()]),
+});
+export type OutboxMail = Static<typeof OutboxMail>;

@@ -7,7 +7,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveOwner } from '../../server/admin/owners';
 import { funnelEvents, orders, ownerSessions, referrers } from '../../server/db/schema';
-import { DATABASES, startTestServer, type TestServer } from './helper';
+import { completePurchase, DATABASES, startTestServer, type TestServer } from './helper';
+import { deliverDue } from '../../server/outbox/outboxWorker';
 
 const OWNER = { email: 'owner@example.com', password: 'correct horse battery staple' };
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -22,6 +23,7 @@ const ROUTES = [
   { method: 'POST', url: '/api/admin/referrers', body: { slug: 'route-check', displayName: 'Route Check', shortLabel: 'dr-route', quote: 'Hello.' }, status: 201 },
   { method: 'PATCH', url: '/api/admin/referrers/SAMPLE', body: { quote: 'Still the sample.' } },
   { method: 'GET', url: '/api/admin/dashboard' },
+  { method: 'GET', url: '/api/admin/mail' },
   { method: 'GET', url: '/api/admin/referrers/report.csv' },
 ] as const;
 
@@ -188,6 +190,17 @@ describe.each(DATABASES)("the owner's console API on %s", (kind) => {
     } finally {
       await limited.close();
     }
+  });
+
+  it('shows a mail held without SMTP_URL, with its text', async () => {
+    const { session } = await completePurchase(server, 2);
+    const report = await deliverDue({ db: server.db, config: server.config, log: server.app.log, mailer: null });
+    expect(report.held).toBeGreaterThanOrEqual(1);
+    const cookie = await sessionCookie();
+    const mails = (await call({ method: 'GET', url: '/api/admin/mail' }, cookie)).json().mails;
+    const held = mails.find((mail: { transactionId: string }) => mail.transactionId === session.transactionId);
+    expect(held).toMatchObject({ topic: 'order_confirmation', status: 'held', rendered: { to: 'ada@example.com', subject: expect.stringContaining('is active') } });
+    expect(held.rendered.text).toContain('2 seats');
   });
 
   it('signing out ends the session on the server', async () => {

@@ -41,6 +41,7 @@ describe('GET /api/openapi.json', () => {
       '/api/account/session',
       '/api/account/sign-out',
       '/api/admin/dashboard',
+      '/api/admin/mail',
       '/api/admin/orders',
       '/api/admin/orders.csv',
       '/api/admin/orders/{transactionId}',

@@ -1,7 +1,7 @@
 /**
  * The owner's console at /admin (a chunk of its own, src/pageChunks.ts; its routes are nested under /admin):
  * sign-in, then the dashboard (/admin), orders (/admin/orders, /admin/orders/{transactionId}) and referrers
- * (/admin/referrers). Every figure comes from /api/admin/* (server/admin/adminApi.ts); a 401 from any of them
+ * (/admin/referrers), and the outbox's mail (/admin/mail). Every figure comes from /api/admin/* (server/admin/adminApi.ts); a 401 from any of them
  * shows the sign-in form again.
  */
 import { useCallback, useEffect, useState } from 'react';
@@ -12,6 +12,7 @@ import { usePageTitle } from '../shared/usePageTitle';
 import { colors } from '../theme';
 import { AdminDashboard } from './AdminDashboard';
 import { AdminOrderDetail, AdminOrders } from './AdminOrders';
+import { AdminMail } from './AdminMail';
 import { AdminReferrers } from './AdminReferrers';
 import { AdminSignIn } from './AdminSignIn';
 import { Button, Page } from '../shared/panelStyles';
@@ -36,6 +37,7 @@ export function AdminPage() {
           <Link href="/">Dashboard</Link>
           <Link href="/orders">Orders</Link>
           <Link href="/referrers">Referrers</Link>
+          <Link href="/mail">Mail</Link>
         </Nav>
         <Who>
           {owner.email}
@@ -54,6 +56,9 @@ export function AdminPage() {
           </Route>
           <Route path="/referrers">
             <AdminReferrers onUnauthorised={signedOut} />
+          </Route>
+          <Route path="/mail">
+            <AdminMail onUnauthorised={signedOut} />
           </Route>
           <Route>
             <AdminDashboard onUnauthorised={signedOut} />
