@@ -1,6 +1,7 @@
 /**
  * `npm run stripe:setup`: creates, once, the Stripe Product and the monthly graduated Price the checkout sells
- * (server/payments/stripeCatalogue.ts), and, when PUBLIC_URL is set, the webhook endpoint at
+ * (server/payments/stripeCatalogue.ts), the Customer Portal configuration the manage page links into, and, when
+ * PUBLIC_URL is set, the webhook endpoint at
  * `${PUBLIC_URL}/api/stripe/webhook` with the handled events and the pinned API version; prints their ids and a new
  * endpoint's signing secret, once. Running it again changes nothing.
  *
@@ -10,7 +11,7 @@
 import { z } from 'zod';
 import { DEFAULT_PRICE_LOOKUP_KEY } from '../server/payments/stripeCatalogue';
 import { createStripeClient, STRIPE_API_VERSION } from '../server/payments/stripeClient';
-import { ensureStripeCatalogue, ensureWebhookEndpoint } from '../server/payments/stripeSetup';
+import { ensurePortalConfiguration, ensureStripeCatalogue, ensureWebhookEndpoint } from '../server/payments/stripeSetup';
 import { HANDLED_STRIPE_EVENTS } from '../server/payments/stripeWebhook';
 
 const blankAsMissing = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
@@ -37,6 +38,12 @@ async function main(): Promise<void> {
   console.log(`Product: ${result.productId}${result.createdProduct ? ' (created)' : ''}`);
   console.log(`Price:   ${result.priceId}${result.createdPrice ? ' (created)' : ' (already there)'}, lookup key "${env.STRIPE_PRICE_LOOKUP_KEY}"`);
   for (const warning of result.warnings) console.warn(`Warning: ${warning}`);
+  const portal = await ensurePortalConfiguration(stripe, {
+    productId: result.productId,
+    priceId: result.priceId,
+    ...(env.PUBLIC_URL ? { returnUrl: `${env.PUBLIC_URL.replace(/\/+$/, '')}/account` } : {}),
+  });
+  console.log(`Customer portal configuration: ${portal.configurationId} (${portal.outcome})`);
 
   if (!env.PUBLIC_URL) {
     console.log('Webhook endpoint: skipped (set PUBLIC_URL to the address Stripe should call, then run this again)');

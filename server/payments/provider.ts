@@ -61,6 +61,17 @@ export interface SubscriptionPayment {
   } | null;
   /** Our transactionId, read from the provider's metadata; null when the object is not ours. */
   transactionId: string | null;
+  /**
+   * After the purchase (providers whose own portal and renewals change the subscription: Stripe): the paid
+   * period's end, a cancellation scheduled for it, and the latest invoice. Absent for the sandbox, whose manage
+   * page and renewals change orders directly (server/account/subscriptionLife.ts).
+   */
+  lifecycle?: {
+    /** ISO 8601; null when the provider does not say. */
+    currentPeriodEnd: string | null;
+    cancelAtPeriodEnd: boolean;
+    latestInvoice: { invoiceId: string; state: InvoiceState; amountDueCents: number; renewal: boolean } | null;
+  };
 }
 
 /**
@@ -70,6 +81,17 @@ export interface SubscriptionPayment {
 export interface PaymentBuyer {
   name: string | null;
   email: string | null;
+}
+
+/** Where the manage page sends the buyer in a provider's portal. */
+export interface PortalSessionInput {
+  customerId: string;
+  subscriptionId: string;
+  flow: 'home' | 'cancel' | 'seats' | 'card';
+  /** Where the portal returns the buyer (the manage page). */
+  returnUrl: string;
+  /** One per request: a retry of the same request reuses its session. */
+  idempotencyKey: string;
 }
 
 export interface PaymentProvider {
@@ -94,6 +116,12 @@ export interface PaymentProvider {
    * Used when the browser did not finalize (a webhook, a 3-D Secure redirect return). Null for an unknown id.
    */
   retrievePaymentBuyer(paymentIntentId: string): Promise<PaymentBuyer | null>;
+  /**
+   * A Customer Portal session for the buyer, opened on `flow` (Stripe: `flow_data` deep links); returns its URL.
+   * Only providers with a hosted portal have it (Stripe); the sandbox's manage page does the same itself.
+   * @throws on provider failure.
+   */
+  createPortalSession?(input: PortalSessionInput): Promise<string>;
   /** Records the buyer's email and name on the customer once they are known (at finalize). */
   updateCustomer(customerId: string, details: { email: string; name: string }, idempotencyKey: string): Promise<void>;
 }

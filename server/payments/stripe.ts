@@ -23,11 +23,13 @@ import type {
   InvoiceState,
   PaymentBuyer,
   PaymentProvider,
+  PortalSessionInput,
   SubscriptionPayment,
   SubscriptionState,
 } from './provider';
 import { createStripeClient } from './stripeClient';
 import { isResourceMissing, StripeProviderError, toProviderError } from './stripeErrors';
+import { PORTAL_CONFIGURATION_METADATA } from './stripeSetup';
 
 /** What the Stripe provider needs; plain values, so it does not depend on the server's Config. */
 interface StripeProviderOptions {
@@ -80,6 +82,11 @@ function requireIdempotencyKey(key: string): string {
   return key;
 }
 
+/** A Unix time in seconds as ISO 8601, or null. */
+function periodEndOf(seconds: number | undefined): string | null {
+  return typeof seconds === 'number' ? new Date(seconds * 1000).toISOString() : null;
+}
+
 function idOf(value: string | { id: string }): string {
   return typeof value === 'string' ? value : value.id;
 }
@@ -129,6 +136,20 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
     return priceId;
   }
 
+  let portalConfigurationId: string | undefined;
+
+  /** The manage page's Customer Portal configuration (made by `npm run stripe:setup`), found once by its metadata. */
+  async function portalConfiguration(): Promise<string> {
+    if (portalConfigurationId) return portalConfigurationId;
+    const configurations = await stripe.billingPortal.configurations.list({ active: true, limit: 100 });
+    const ours = configurations.data.find((each) => each.metadata?.referral_checkout === PORTAL_CONFIGURATION_METADATA.referral_checkout);
+    if (!ours) {
+      throw new StripeProviderError('misconfigured', 'find portal configuration', undefined, 'Customer Portal configuration not found; run npm run stripe:setup');
+    }
+    portalConfigurationId = ours.id;
+    return portalConfigurationId;
+  }
+
   async function call<T>(action: string, request: () => Promise<T>): Promise<T> {
     try {
       return await request();
@@ -139,6 +160,27 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
 
   return {
     name: 'stripe',
+
+    async createPortalSession({ customerId, subscriptionId, flow, returnUrl, idempotencyKey }: PortalSessionInput) {
+      const afterCompletion = { type: 'redirect' as const, redirect: { return_url: returnUrl } };
+      const flowData: Stripe.BillingPortal.SessionCreateParams.FlowData | undefined =
+        flow === 'cancel'
+          ? { type: 'subscription_cancel', subscription_cancel: { subscription: subscriptionId }, after_completion: afterCompletion }
+          : flow === 'seats'
+            ? { type: 'subscription_update', subscription_update: { subscription: subscriptionId }, after_completion: afterCompletion }
+            : flow === 'card'
+              ? { type: 'payment_method_update', after_completion: afterCompletion }
+              : undefined;
+      const session = await call('create portal session', async () =>
+        stripe.billingPortal.sessions.create({
+          customer: customerId,
+          configuration: await portalConfiguration(),
+          return_url: returnUrl,
+          ...(flowData ? { flow_data: flowData } : {}),
+        }, { idempotencyKey: requireIdempotencyKey(idempotencyKey) }),
+      );
+      return session.url;
+    },
 
     async createCustomer(input: CreateCustomerInput) {
       const customer = await call('create customer', () =>
@@ -263,6 +305,17 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
           currency: invoice.currency,
         },
         transactionId: subscription.metadata.transactionId || null,
+        lifecycle: {
+          // Since API version 2025-03-31.basil the period lives on the subscription item.
+          currentPeriodEnd: periodEndOf(subscription.items.data[0]?.current_period_end),
+          cancelAtPeriodEnd: subscription.cancel_at_period_end,
+          latestInvoice: invoice && {
+            invoiceId: invoice.id,
+            state: invoiceStateOf(invoice.status),
+            amountDueCents: invoice.amount_due,
+            renewal: invoice.billing_reason === 'subscription_cycle',
+          },
+        },
       };
     },
 

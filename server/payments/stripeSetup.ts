@@ -120,3 +120,42 @@ export async function ensureWebhookEndpoint(
   );
   return { endpointId: created.id, outcome: 'created', secret: created.secret ?? null, warnings };
 }
+
+/** The metadata that marks the Customer Portal configuration this checkout made. */
+export const PORTAL_CONFIGURATION_METADATA = { referral_checkout: 'manage-page' } as const;
+
+/**
+ * Makes sure a Customer Portal configuration for the manage page exists (Stripe API reference, "Customer portal
+ * configuration"): cancellation at the end of the period with a reason, quantity updates on the monthly Price
+ * (prorated), payment-method updates and invoice history. Found by its metadata; created once.
+ * @throws the Stripe SDK's errors unchanged (this runs in a terminal, for an operator).
+ */
+export async function ensurePortalConfiguration(
+  stripe: Stripe,
+  { productId, priceId, returnUrl }: { productId: string; priceId: string; returnUrl?: string },
+): Promise<{ configurationId: string; outcome: 'created' | 'unchanged' }> {
+  const existing = (await stripe.billingPortal.configurations.list({ active: true, limit: 100 })).data.find(
+    (configuration) => configuration.metadata?.referral_checkout === PORTAL_CONFIGURATION_METADATA.referral_checkout,
+  );
+  if (existing) return { configurationId: existing.id, outcome: 'unchanged' };
+  const created = await stripe.billingPortal.configurations.create(
+    {
+      business_profile: { headline: 'Manage your AI training subscription' },
+      ...(returnUrl ? { default_return_url: returnUrl } : {}),
+      features: {
+        subscription_cancel: { enabled: true, mode: 'at_period_end', cancellation_reason: { enabled: true, options: ['too_expensive', 'unused', 'other'] } },
+        subscription_update: {
+          enabled: true,
+          default_allowed_updates: ['quantity'],
+          proration_behavior: 'create_prorations',
+          products: [{ product: productId, prices: [priceId] }],
+        },
+        payment_method_update: { enabled: true },
+        invoice_history: { enabled: true },
+      },
+      metadata: { ...PORTAL_CONFIGURATION_METADATA },
+    },
+    { idempotencyKey: `stripe-setup-portal-${randomUUID()}` },
+  );
+  return { configurationId: created.id, outcome: 'created' };
+}

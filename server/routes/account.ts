@@ -3,7 +3,8 @@
  * /api/account/link: rate-limited, the same answer whether or not the email has a subscription) opens a session:
  * the page POSTs the link's token (a mail scanner's GET uses nothing), and gets a signed, httpOnly, SameSite=Strict
  * cookie for /api/account, valid an hour. Then: the subscription, new login credentials, cancel at period end and
- * undo, seats, card. In Stripe mode the actions answer 501: Stripe's Customer Portal manages the subscription.
+ * undo, seats, card. In Stripe mode those actions answer 501 and POST /api/account/portal opens Stripe's Customer
+ * Portal on the matching flow instead.
  * `POST /api/sandbox/clock/advance` (sandbox only) moves the sandbox clock and runs its renewals.
  */
 import { randomUUID } from 'node:crypto';
@@ -20,6 +21,7 @@ import {
   CardRequest,
   ClockAdvanceRequest,
   NewCredentials,
+  PortalRequest,
   SeatsRequest,
 } from '../../src/contract/account';
 import { ErrorResponse } from '../../src/contract/checkout';
@@ -238,6 +240,23 @@ export async function accountRoutes(app: FastifyInstance, services: AccountOptio
       if (charged) await applyRenewals(db, config, [charged]);
       services.nudgeOutbox();
       return view((await findOrder(db, order.transactionId))!);
+    },
+  );
+
+  app.post<{ Body: PortalRequest }>(
+    '/api/account/portal',
+    { schema: { summary: 'Manage page (Stripe mode): a Customer Portal session on one flow', body: PortalRequest, response: { 200: Type.Object({ url: Type.String() }), ...error4xx } } },
+    async (request) => {
+      const order = await sessionOrder(request);
+      if (!provider.createPortalSession) throw new HttpError(409, 'This page manages the subscription itself.');
+      const url = await provider.createPortalSession({
+        customerId: order.customerId,
+        subscriptionId: order.subscriptionId,
+        flow: request.body.flow,
+        returnUrl: `${request.protocol}://${request.host}/account`,
+        idempotencyKey: `${order.transactionId}:portal:${randomUUID()}`,
+      });
+      return { url };
     },
   );
 

@@ -16,5 +16,6 @@ export const accountApi = {
   changeSeats: (quantity: number) => requestJson<AccountView>('POST', '/api/account/seats', { quantity }, FAILED),
   updateCard: (card: CardRequest['card']) => requestJson<AccountView>('POST', '/api/account/card', { card }, FAILED),
   newCredentials: () => requestJson<NewCredentials>('POST', '/api/account/credentials', {}, FAILED),
+  portal: (flow: 'home' | 'cancel' | 'seats' | 'card') => requestJson<{ url: string }>('POST', '/api/account/portal', { flow }, FAILED),
   signOut: () => fetch('/api/account/sign-out', { method: 'POST' }).then(() => undefined),
 };

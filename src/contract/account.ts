@@ -54,6 +54,10 @@ export type SeatsRequest = Static<ReturnType<typeof SeatsRequest>>;
 export const CardRequest = Type.Object({ card: SandboxCard }, { additionalProperties: false });
 export type CardRequest = Static<typeof CardRequest>;
 
+/** Body of POST /api/account/portal (Stripe mode): which page of the Customer Portal to open. */
+export const PortalRequest = Type.Object({ flow: Type.Union([Type.Literal('home'), Type.Literal('cancel'), Type.Literal('seats'), Type.Literal('card')]) }, { additionalProperties: false });
+export type PortalRequest = Static<typeof PortalRequest>;
+
 /** The answer to POST /api/account/credentials: the new password, shown once. */
 export const NewCredentials = Type.Object({ email: Type.String(), password: Type.String() });
 export type NewCredentials = Static<typeof NewCredentials>;

@@ -43,6 +43,46 @@ function subscriptionInput(quantity = 3) {
   return { transactionId: 'txn_0001', customerId: 'cus_TestChiro0001', quantity, idempotencyKey: 'txn_0001:subscription:0' };
 }
 
+describe('createPortalSession', () => {
+  const configurations = { object: 'list', data: [{ id: 'bpc_ours', object: 'billing_portal.configuration', active: true, metadata: { referral_checkout: 'manage-page' } }], has_more: false, url: '/v1/billing_portal/configurations' };
+  const session = { id: 'bps_1', object: 'billing_portal.session', url: 'https://billing.stripe.com/p/session/test_1' };
+
+  it('opens the portal on the flow asked for, with the manage page’s configuration, returning to the manage page', async () => {
+    stripe
+      .on('GET', '/v1/billing_portal/configurations', 200, configurations)
+      .on('POST', '/v1/billing_portal/sessions', 200, session)
+      .on('POST', '/v1/billing_portal/sessions', 200, session)
+      .on('POST', '/v1/billing_portal/sessions', 200, session);
+    const stripeProvider = provider();
+    const open = (flow: 'cancel' | 'seats' | 'card') =>
+      stripeProvider.createPortalSession!({ customerId: 'cus_1', subscriptionId: 'sub_1', flow, returnUrl: 'https://checkout.example.com/account', idempotencyKey: `txn_0001:portal:${flow}` });
+    expect(await open('cancel')).toBe('https://billing.stripe.com/p/session/test_1');
+    await open('seats');
+    await open('card');
+    const [, cancel, seats, card] = stripe.requests.map((request) => Object.fromEntries(request.params));
+    expect(cancel).toEqual({
+      customer: 'cus_1',
+      configuration: 'bpc_ours',
+      return_url: 'https://checkout.example.com/account',
+      'flow_data[type]': 'subscription_cancel',
+      'flow_data[subscription_cancel][subscription]': 'sub_1',
+      'flow_data[after_completion][type]': 'redirect',
+      'flow_data[after_completion][redirect][return_url]': 'https://checkout.example.com/account',
+    });
+    expect(seats).toMatchObject({ 'flow_data[type]': 'subscription_update', 'flow_data[subscription_update][subscription]': 'sub_1' });
+    expect(card).toMatchObject({ 'flow_data[type]': 'payment_method_update' });
+    // The configuration is looked up once.
+    expect(stripe.requests.filter((request) => request.path === '/v1/billing_portal/configurations')).toHaveLength(1);
+  });
+
+  it('says to run stripe:setup when the configuration is missing', async () => {
+    stripe.on('GET', '/v1/billing_portal/configurations', 200, { ...configurations, data: [] });
+    await expect(provider().createPortalSession!({ customerId: 'cus_1', subscriptionId: 'sub_1', flow: 'home', returnUrl: 'https://x.test/account', idempotencyKey: 'txn_0001:portal:home' })).rejects.toMatchObject({
+      kind: 'misconfigured',
+    });
+  });
+});
+
 describe('createCustomer', () => {
   it('creates the customer with our metadata and the caller’s idempotency key', async () => {
     stripe.on('POST', '/v1/customers', 200, fixture('customer'));

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createStripeClient } from '../../server/payments/stripeClient';
-import { ensureStripeCatalogue, ensureWebhookEndpoint } from '../../server/payments/stripeSetup';
+import { ensurePortalConfiguration, ensureStripeCatalogue, ensureWebhookEndpoint } from '../../server/payments/stripeSetup';
 import { fixture, startStripeDouble, TEST_SECRET_KEY, type StripeDouble } from './helpers/stripeDouble';
 
 const LOOKUP_KEY = 'chiro_ai_training_monthly';
@@ -188,9 +188,48 @@ describe('ensureWebhookEndpoint', () => {
   });
 });
 
+describe('ensurePortalConfiguration', () => {
+  const configurations = (data: unknown[]) => ({ object: 'list', data, has_more: false, url: '/v1/billing_portal/configurations' });
+  const configuration = (fields: Record<string, unknown>) => ({ id: 'bpc_1', object: 'billing_portal.configuration', active: true, metadata: {}, ...fields });
+
+  it('creates the manage page’s configuration: cancel at period end, quantity on the Price, card, invoices', async () => {
+    stripe
+      .on('GET', '/v1/billing_portal/configurations', 200, configurations([configuration({ id: 'bpc_other' })]))
+      .on('POST', '/v1/billing_portal/configurations', 200, configuration({ id: 'bpc_new', metadata: { referral_checkout: 'manage-page' } }));
+    const result = await ensurePortalConfiguration(client(), { productId: 'prod_chiro_ai_training', priceId: 'price_TestSeatsMonthly', returnUrl: 'https://checkout.example.com/account' });
+    expect(result).toEqual({ configurationId: 'bpc_new', outcome: 'created' });
+    const params = Object.fromEntries(stripe.requests.find((request) => request.method === 'POST')!.params);
+    expect(params).toMatchObject({
+      default_return_url: 'https://checkout.example.com/account',
+      'features[subscription_cancel][enabled]': 'true',
+      'features[subscription_cancel][mode]': 'at_period_end',
+      'features[subscription_update][enabled]': 'true',
+      'features[subscription_update][default_allowed_updates][0]': 'quantity',
+      'features[subscription_update][proration_behavior]': 'create_prorations',
+      'features[subscription_update][products][0][product]': 'prod_chiro_ai_training',
+      'features[subscription_update][products][0][prices][0]': 'price_TestSeatsMonthly',
+      'features[payment_method_update][enabled]': 'true',
+      'features[invoice_history][enabled]': 'true',
+      'metadata[referral_checkout]': 'manage-page',
+    });
+  });
+
+  it('leaves an existing one alone', async () => {
+    stripe.on('GET', '/v1/billing_portal/configurations', 200, configurations([configuration({ id: 'bpc_ours', metadata: { referral_checkout: 'manage-page' } })]));
+    expect(await ensurePortalConfiguration(client(), { productId: 'prod_1', priceId: 'price_1' })).toEqual({ configurationId: 'bpc_ours', outcome: 'unchanged' });
+    expect(sent()).toEqual(['GET /v1/billing_portal/configurations']);
+  });
+});
+
 describe('npm run stripe:setup', () => {
   it('prints the Product and Price ids', async () => {
     stripe.on('GET', '/v1/prices', 200, priceList([fixture('price-tiered')]));
+    stripe.on('GET', '/v1/billing_portal/configurations', 200, {
+      object: 'list',
+      data: [{ id: 'bpc_ours', object: 'billing_portal.configuration', active: true, metadata: { referral_checkout: 'manage-page' } }],
+      has_more: false,
+      url: '/v1/billing_portal/configurations',
+    });
 
     const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/stripe-setup.ts'], {
       cwd: REPO_ROOT,
@@ -199,6 +238,7 @@ describe('npm run stripe:setup', () => {
 
     expect(stdout).toContain('Product: prod_chiro_ai_training');
     expect(stdout).toContain('Price:   price_TestSeatsMonthly (already there), lookup key "chiro_ai_training_monthly"');
+    expect(stdout).toContain('Customer portal configuration: bpc_ours (unchanged)');
   });
 
   it('stops with a message naming a missing STRIPE_SECRET_KEY', async () => {

@@ -7,7 +7,7 @@ import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { FinalizeResponse } from '../../src/contract/checkout';
-import { accounts, orders, webhookEvents } from '../../server/db/schema';
+import { accounts, orders, outbox, webhookEvents } from '../../server/db/schema';
 import { STRIPE_API_VERSION } from '../../server/payments/stripeClient';
 import { DATABASES, startTestServer, type TestServer } from './helper';
 import { fixture, startStripeDouble, type StripeDouble } from './helpers/stripeDouble';
@@ -308,6 +308,59 @@ describe.each(DATABASES)('POST /api/stripe/webhook on %s', (kind) => {
       expect((await deliver(server, replaced)).json()).toEqual({ received: true, outcome: 'processed' });
 
       expect(await orderOf(order)).toMatchObject({ status: 'open', cancelledAt: null });
+    });
+
+    describe('a paid order’s life, as Stripe reports it (renewals, Smart Retries, the Customer Portal)', () => {
+      const outboxOf = async (order: TestOrder) =>
+        (await server.db.select().from(outbox).where(eq(outbox.transactionId, order.transactionId))).map((row) => `${row.kind}:${row.topic}`).sort();
+      /** The subscription as Stripe reports it after the purchase: `status`, the latest invoice a renewal. */
+      const renewed = (order: TestOrder, status: string, invoiceStatus: string, extra: Record<string, unknown> = {}) => {
+        const subscription = subscriptionFor(order, { status, invoiceStatus }) as Record<string, unknown> & { latest_invoice: Record<string, unknown> };
+        return { ...subscription, latest_invoice: { ...subscription.latest_invoice, id: 'in_Renewal0001', billing_reason: 'subscription_cycle' }, ...extra };
+      };
+
+      it('past due on a failed renewal, with its mail; paid again, with a receipt, when the retry succeeds', async () => {
+        const order = await insertStripeOrder(server, 1);
+        stripeCompletes(order, JANE);
+        await deliver(server, paidEvent(order));
+        expect(await outboxOf(order)).toEqual(['mail:order_confirmation']);
+
+        stripe.on('GET', subscriptionPath(order), 200, renewed(order, 'past_due', 'open'));
+        await deliver(server, stripeEvent('invoice.payment_failed', invoiceFor(order, { invoiceStatus: 'open' })));
+        expect(await orderOf(order)).toMatchObject({ status: 'past_due' });
+        expect(await outboxOf(order)).toEqual(['mail:order_confirmation', 'mail:payment_failed']);
+
+        stripe.on('GET', subscriptionPath(order), 200, renewed(order, 'active', 'paid'));
+        await deliver(server, paidEvent(order));
+        expect(await orderOf(order)).toMatchObject({ status: 'paid' });
+        expect(await outboxOf(order)).toEqual(['mail:order_confirmation', 'mail:payment_failed', 'mail:renewal_receipt']);
+      });
+
+      it('a cancellation at period end and its undo in the portal, and seats changed there', async () => {
+        const order = await insertStripeOrder(server, 1);
+        stripeCompletes(order, JANE);
+        await deliver(server, paidEvent(order));
+
+        stripe.on('GET', subscriptionPath(order), 200, renewed(order, 'active', 'paid', { cancel_at_period_end: true }));
+        await deliver(server, subscriptionEvent('customer.subscription.updated', order, 'active'));
+        const periodEnd = new Date(fixture<{ items: { data: { current_period_end: number }[] } }>('subscription-active').items.data[0]!.current_period_end * 1000);
+        expect((await orderOf(order)).cancelAt).toEqual(periodEnd);
+
+        stripe.on('GET', subscriptionPath(order), 200, renewed(order, 'active', 'paid'));
+        await deliver(server, subscriptionEvent('customer.subscription.updated', order, 'active'));
+        expect((await orderOf(order)).cancelAt).toBeNull();
+
+        const threeSeats = subscriptionFor({ ...order, quantity: 3 }, {});
+        stripe.on('GET', subscriptionPath(order), 200, threeSeats);
+        await deliver(server, subscriptionEvent('customer.subscription.updated', order, 'active'));
+        expect(await orderOf(order)).toMatchObject({ quantity: 3, amountCents: 100_000, status: 'paid' });
+        expect(await outboxOf(order)).toEqual([
+          'mail:cancellation_confirmed',
+          'mail:cancellation_undone',
+          'mail:order_confirmation',
+          'mail:seats_changed',
+        ]);
+      });
     });
 
     it('invoice.payment_failed and customer.subscription.updated change nothing', async () => {

@@ -137,7 +137,16 @@ function Subscription({ account, onChange, onSignedOut }: { account: AccountView
           </tbody>
         </Table>
       </Card>
-      {account.managedByProvider && <p>Your subscription is managed in our payment provider’s customer portal.</p>}
+      {account.managedByProvider && held && (
+        <Card>
+          <p>Cancel, change seats, update your card or see your invoices in our payment provider’s secure portal.</p>
+          {([['cancel', 'Cancel subscription'], ['seats', 'Change seats'], ['card', 'Update card'], ['home', 'Invoices and billing']] as const).map(([flow, label]) => (
+            <Button key={flow} type="button" disabled={busy} style={{ marginRight: 8 }} onClick={() => run(() => accountApi.portal(flow).then(({ url }) => window.location.assign(url)))}>
+              {label}
+            </Button>
+          ))}
+        </Card>
+      )}
 
       {held && !account.managedByProvider && (
         <>
