@@ -15,6 +15,8 @@ import type { PaymentEvent } from './provider';
 export const HANDLED_STRIPE_EVENTS = {
   'invoice.paid': 'invoice_paid',
   'invoice.payment_failed': 'invoice_payment_failed',
+  // A renewal whose card asks for authentication (3-D Secure) is unpaid like a failed one: the same mail, past due.
+  'invoice.payment_action_required': 'invoice_payment_failed',
   'customer.subscription.updated': 'subscription_updated',
   'customer.subscription.deleted': 'subscription_deleted',
 } as const satisfies Record<string, PaymentEvent['kind']>;
@@ -83,7 +85,7 @@ function subjectOf(event: Stripe.Event): { subscriptionId: string; transactionId
   if (!object) return null;
   let subscriptionId: string | null = null;
   let transactionId: string | null = null;
-  if (event.type === 'invoice.paid' || event.type === 'invoice.payment_failed') {
+  if (event.type === 'invoice.paid' || event.type === 'invoice.payment_failed' || event.type === 'invoice.payment_action_required') {
     const details = recordOf(recordOf(object.parent)?.subscription_details);
     const legacyDetails = recordOf(object.subscription_details);
     subscriptionId = idOf(details?.subscription) ?? idOf(object.subscription);

@@ -336,6 +336,17 @@ describe.each(DATABASES)('POST /api/stripe/webhook on %s', (kind) => {
         expect(await outboxOf(order)).toEqual(['mail:order_confirmation', 'mail:payment_failed', 'mail:renewal_receipt']);
       });
 
+      it('a renewal that needs the buyer to authenticate (invoice.payment_action_required) is past due the same way', async () => {
+        const order = await insertStripeOrder(server, 1);
+        stripeCompletes(order, JANE);
+        await deliver(server, paidEvent(order));
+        stripe.on('GET', subscriptionPath(order), 200, renewed(order, 'past_due', 'open'));
+        const response = await deliver(server, stripeEvent('invoice.payment_action_required', invoiceFor(order, { invoiceStatus: 'open' })));
+        expect(response.json()).toEqual({ received: true, outcome: 'processed' });
+        expect(await orderOf(order)).toMatchObject({ status: 'past_due' });
+        expect(await outboxOf(order)).toEqual(['mail:order_confirmation', 'mail:payment_failed']);
+      });
+
       it('a cancellation at period end and its undo in the portal, and seats changed there', async () => {
         const order = await insertStripeOrder(server, 1);
         stripeCompletes(order, JANE);
