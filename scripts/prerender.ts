@@ -1,6 +1,6 @@
 /**
  * Writes the checkout's HTML at build time (run by `npm run build` after the client and the renderer are built):
- * dist/index.html becomes `/` already rendered in its first state, styles inline, for src/main.tsx to hydrate;
+ * dist/index.html becomes `/` already rendered in its first state, styles inline, for src/mountApp.tsx to hydrate;
  * the empty page it started from is kept as dist/shell.html for the other routes, which render in the browser.
  * Both are templates: the referrer's name and quote are placeholders the server fills, and compresses, per
  * request (server/referrals/offerPage.ts); they are never served as they are.

@@ -1,6 +1,6 @@
 /**
  * Server rendering of the checkout page at build time (`npm run build` → scripts/prerender.ts): the same tree
- * src/main.tsx hydrates, rendered at `/` in its first state (the statechart's `init`, 'Initializing secure
+ * src/mountApp.tsx hydrates, rendered at `/` in its first state (the statechart's `init`, 'Initializing secure
  * checkout...'), with the page's styles. The referrer's name and quote are placeholders the server fills per
  * request (server/referrals/offerPage.ts). Nothing here runs in the browser.
  */

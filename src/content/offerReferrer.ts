@@ -39,7 +39,7 @@ export function readOfferReferrer(document: Document): OfferReferrer {
   }
 }
 
-/** The page's referrer for the views; src/main.tsx provides the one read from the page. */
+/** The page's referrer for the views; src/mountApp.tsx provides the one read from the page. */
 export const OfferReferrerContext = createContext<OfferReferrer>(SAMPLE);
 
 /** The referrer the offer page names. */
