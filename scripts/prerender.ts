@@ -1,8 +1,10 @@
 /**
  * Writes the checkout's HTML at build time (run by `npm run build` after the client and the renderer are built):
  * dist/index.html becomes `/` already rendered in its first state, styles inline, for src/mountApp.tsx to hydrate;
- * the empty page it started from is kept as dist/shell.html for the other routes, which render in the browser.
- * Both are templates: the referrer's name and quote are placeholders the server fills, and compresses, per
+ * dist/404.html the 404 page (hydrated too) and dist/payment-success.html the success page's loading state (drawn
+ * afresh: its content depends on this browser's storage); the empty page it started from is kept as
+ * dist/shell.html for the other routes, which render in the browser.
+ * All are templates: the referrer's name and quote are placeholders the server fills, and compresses, per
  * request (server/referrals/offerPage.ts); they are never served as they are.
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,7 +21,14 @@ function writeTemplate(path: string, text: string) {
 const { renderPage } = (await import(new URL('../build/prerender/prerender.js', import.meta.url).href)) as typeof import('../src/prerender');
 const shell = readFileSync('dist/index.html', 'utf8');
 if (!shell.includes(ROOT)) throw new Error(`dist/index.html has no ${ROOT} to render into`);
-const { html, styles } = renderPage('/');
+/** Writes `path` rendered into the empty page as `file`. */
+async function prerender(path: string, file: string, waitForChunks: boolean) {
+  const { html, styles } = await renderPage(path, { waitForChunks });
+  writeTemplate(file, shell.replace('</head>', `${styles}</head>`).replace(ROOT, `<div id="root">${html}</div>`));
+  console.log(`Prerendered ${path} into ${file} (${html.length.toLocaleString('en-US')} characters of HTML)`);
+}
 writeTemplate('dist/shell.html', shell);
-writeTemplate('dist/index.html', shell.replace('</head>', `${styles}</head>`).replace(ROOT, `<div id="root">${html}</div>`));
-console.log(`Prerendered / into dist/index.html (${html.length.toLocaleString('en-US')} characters of HTML)`);
+await prerender('/', 'dist/index.html', true);
+await prerender('/payment-success', 'dist/payment-success.html', false);
+// Any path that is not a page draws the 404 page; it does not depend on the path.
+await prerender('/this-page-does-not-exist', 'dist/404.html', true);

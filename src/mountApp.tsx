@@ -11,7 +11,7 @@ import type { InspectionEvent, Observer } from 'xstate';
 import { readPendingPayment, readRecentPurchase } from './api/pendingPayment';
 import { App } from './App';
 import { OfferReferrerContext, readOfferReferrer } from './content/offerReferrer';
-import { PAGE_PATHS } from './pagePaths';
+import { isPagePath, PAGE_PATHS } from './pagePaths';
 import { GlobalStyle } from './views/GlobalStyle';
 import { AppToaster } from './views/toasts/AppToaster';
 
@@ -20,7 +20,10 @@ if (!container) throw new Error('The page has no #root element');
 
 /** True when the HTML in #root is what this browser's first render draws, so React can take it over. */
 function canHydrate(root: HTMLElement): boolean {
-  if (!root.hasChildNodes() || window.location.pathname !== PAGE_PATHS.checkout) return false;
+  if (!root.hasChildNodes()) return false;
+  // The 404 page is the same for everyone; /payment-success and the console depend on this browser.
+  if (!isPagePath(window.location.pathname)) return true;
+  if (window.location.pathname !== PAGE_PATHS.checkout) return false;
   const now = Date.now();
   return readPendingPayment(now) === null && readRecentPurchase(now) === null;
 }

@@ -1,11 +1,12 @@
 /**
- * Server rendering of the checkout page at build time (`npm run build` → scripts/prerender.ts): the same tree
- * src/mountApp.tsx hydrates, rendered at `/` in its first state (the statechart's `init`, 'Initializing secure
- * checkout...'), with the page's styles. The referrer's name and quote are placeholders the server fills per
+ * Server rendering at build time (`npm run build` → scripts/prerender.ts): the same tree src/mountApp.tsx
+ * hydrates, rendered at `/` in its first state (the statechart's `init`, 'Initializing secure checkout...'), the
+ * 404 page, and the success page's loading state, with the pages' styles. The referrer's name and quote are placeholders the server fills per
  * request (server/referrals/offerPage.ts). Nothing here runs in the browser.
  */
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
+import { prerenderToNodeStream } from 'react-dom/static';
 import { ServerStyleSheet } from 'styled-components';
 import { Router } from 'wouter';
 import { App } from './App';
@@ -13,12 +14,16 @@ import { OfferReferrerContext, REFERRER_PLACEHOLDERS } from './content/offerRefe
 import { GlobalStyle } from './views/GlobalStyle';
 import { AppToaster } from './views/toasts/AppToaster';
 
-/** The HTML of `path` and the style tags it needs. */
-export function renderPage(path: string): { html: string; styles: string } {
+/**
+ * The HTML of `path` and the style tags it needs. `waitForChunks`: React's static prerender, which waits for the
+ * pages loaded as chunks of their own (the 404 page), so their HTML is complete and the browser hydrates it;
+ * otherwise such a page renders as its loading state (the success page's 'Loading payment details...', whose
+ * content depends on what this browser stored).
+ */
+export async function renderPage(path: string, { waitForChunks }: { waitForChunks: boolean }): Promise<{ html: string; styles: string }> {
   const sheet = new ServerStyleSheet();
   try {
-    const html = renderToString(
-      sheet.collectStyles(
+    const tree = sheet.collectStyles(
         <StrictMode>
           <GlobalStyle />
           <Router ssrPath={path}>
@@ -28,8 +33,11 @@ export function renderPage(path: string): { html: string; styles: string } {
           </Router>
           <AppToaster />
         </StrictMode>,
-      ),
-    );
+      );
+    if (!waitForChunks) return { html: renderToString(tree), styles: sheet.getStyleTags() };
+    const { prelude } = await prerenderToNodeStream(tree);
+    let html = '';
+    for await (const chunk of prelude) html += String(chunk);
     return { html, styles: sheet.getStyleTags() };
   } finally {
     sheet.seal();

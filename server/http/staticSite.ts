@@ -1,7 +1,8 @@
 /**
  * Serves the built SPA (`npm run build` → dist/): `/` is dist/index.html, the checkout already rendered; a GET of
- * another of the SPA's pages (src/pagePaths.ts) answers the empty page (dist/shell.html) with 200, and any other
- * path that is not /api/* and not a file answers it with 404, and the SPA draws its 404 page (spec §2). Both
+ * another of the SPA's pages (src/pagePaths.ts) answers the empty page (dist/shell.html; for /payment-success its
+ * prerendered loading state) with 200, and any other path that is not /api/* and not a file answers the prerendered
+ * 404 page with 404 (spec §2). Both
  * pages carry the request's referrer (server/referrals/offerPage.ts); `/?ref={slug}` records a referral first. Text files go out as the
  * brotli or gzip copy the build made when the browser accepts it (`Vary: Accept-Encoding`). Source maps
  * (`*.map`) are not served.
@@ -11,7 +12,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { isPagePath } from '../../src/pagePaths';
+import { isPagePath, PAGE_PATHS } from '../../src/pagePaths';
 import { loadOfferPages } from '../referrals/offerPage';
 import type { ReferralLinks } from '../referrals/referralLinks';
 
@@ -19,7 +20,7 @@ import type { ReferralLinks } from '../referrals/referralLinks';
 const SHELL = 'shell.html';
 
 /** The page templates (scripts/prerender.ts): only ever sent filled in. */
-const TEMPLATES = new Set(['/index.html', `/${SHELL}`]);
+const TEMPLATES = new Set(['/index.html', `/${SHELL}`, '/404.html', '/payment-success.html']);
 
 /** Registers the static files of `distDir` (or none), the offer page and the not-found handler. */
 export async function registerStaticSite(app: FastifyInstance, distDir: string | undefined, referrals: ReferralLinks): Promise<void> {
@@ -53,7 +54,9 @@ export async function registerStaticSite(app: FastifyInstance, distDir: string |
     // A missing asset or a source map is a missing file, not a page of the SPA.
     const isFile = path.startsWith('/assets/') || path.endsWith('.map');
     if (pages && !isApi && !isFile && (request.method === 'GET' || request.method === 'HEAD')) {
-      return pages.send(request, reply, 'shell', (await referrals.ofRequest(request)).offer, isPagePath(path) ? 200 : 404);
+      const { offer } = await referrals.ofRequest(request);
+      if (!isPagePath(path)) return pages.send(request, reply, 'notFound', offer, 404);
+      return pages.send(request, reply, path === PAGE_PATHS.paymentSuccess ? 'paymentSuccess' : 'shell', offer);
     }
     return reply.code(404).send({ error: `Not found: ${request.method} ${path}` });
   });

@@ -5,7 +5,7 @@
  * hydrate with, so no other referrer ever flashes. Each (page, referrer) pair is rendered and compressed once.
  */
 import { Negotiator } from '@fastify/accept-negotiator';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -66,18 +66,30 @@ export async function referrerOfRequest(
   return { attributed, offer: offerReferrerOf(shown) };
 }
 
-/** The HTML pages of the built SPA (dist/index.html: `/` prerendered; dist/shell.html: every other page). */
+/**
+ * The HTML pages of the built SPA (scripts/prerender.ts): `index` is `/` prerendered, `paymentSuccess` the
+ * success page's loading state, `notFound` the 404 page, `shell` the empty page every other route starts from.
+ */
+type PageName = 'index' | 'paymentSuccess' | 'notFound' | 'shell';
 interface OfferPages {
   /** Sends `page` with `referrer` in it, compressed as the request accepts, with status `status`. */
-  send(request: FastifyRequest, reply: FastifyReply, page: 'index' | 'shell', referrer: OfferReferrer, status?: number): FastifyReply;
+  send(request: FastifyRequest, reply: FastifyReply, page: PageName, referrer: OfferReferrer, status?: number): FastifyReply;
 }
 
-/** Reads the page templates from `distDir` once. */
+/** Reads the page templates from `distDir` once; a page the build did not prerender is the shell. */
 export function loadOfferPages(distDir: string, shellFile: string): OfferPages {
-  const templates = { index: readFileSync(join(distDir, 'index.html'), 'utf8'), shell: readFileSync(join(distDir, shellFile), 'utf8') };
+  const read = (file: string) => readFileSync(join(distDir, file), 'utf8');
+  const shell = read(shellFile);
+  const orShell = (file: string) => (existsSync(join(distDir, file)) ? read(file) : shell);
+  const templates: Record<PageName, string> = {
+    index: read('index.html'),
+    paymentSuccess: orShell('payment-success.html'),
+    notFound: orShell('404.html'),
+    shell,
+  };
   const cache = new Map<string, RenderedPage>();
   const encodings = new Negotiator({ supportedValues: ['br', 'gzip'] });
-  const render = (page: 'index' | 'shell', referrer: OfferReferrer): RenderedPage => {
+  const render = (page: PageName, referrer: OfferReferrer): RenderedPage => {
     const key = JSON.stringify([page, referrer]);
     const cached = cache.get(key);
     if (cached) return cached;

@@ -99,7 +99,8 @@ describe('checkout in a real browser', () => {
     expect(response?.status()).toBe(404);
     await page.getByText('Oops! Page not found').waitFor();
     await page.getByText('404', { exact: true }).waitFor();
-    expect(consoleProblems.some((line) => line.includes('/no/such/page'))).toBe(true);
+    // The page arrives rendered; the path is logged once React has taken it over.
+    await expect.poll(() => consoleProblems.some((line) => line.includes('/no/such/page'))).toBe(true);
     await page.getByRole('link', { name: 'Return to Home' }).click();
     await page.waitForURL(`${running.server.baseUrl}/`);
   });

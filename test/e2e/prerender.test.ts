@@ -61,4 +61,33 @@ describe('the prerendered checkout', () => {
     expect(problems.filter((line) => !/\b40[24]\b/.test(line))).toEqual([]);
     await context.close();
   });
+
+  it('the 404 page and the success page’s loading state also arrive rendered; the 404 page is hydrated in place', async () => {
+    const noScript = await running.browser.newContext({ javaScriptEnabled: false });
+    const still = await noScript.newPage();
+    const missing = await still.goto(`${running.server.baseUrl}/no/such/page`);
+    expect(missing?.status()).toBe(404);
+    await still.getByText('Oops! Page not found').waitFor();
+    const success = await still.goto(`${running.server.baseUrl}/payment-success`);
+    expect(success?.status()).toBe(200);
+    await still.getByText('Loading payment details...').waitFor();
+    await noScript.close();
+
+    const context = await running.browser.newContext();
+    const page = await context.newPage();
+    const problems = watchConsole(page);
+    await page.addInitScript(() => {
+      document.addEventListener('readystatechange', () => {
+        if (document.readyState === 'interactive') (window as unknown as { prerendered: Element | null }).prerendered = document.querySelector('h1');
+      });
+    });
+    await page.goto(`${running.server.baseUrl}/no/such/page`);
+    // Hydrated: the 404 page logs the missing path from its effect, which runs only once React has taken over.
+    await expect.poll(() => problems.some((line) => line.includes('404 Error: User attempted to access non-existent route: /no/such/page'))).toBe(true);
+    expect(await page.evaluate(() => (window as unknown as { prerendered: Element | null }).prerendered === document.querySelector('h1'))).toBe(true);
+    expect(problems.filter((line) => !line.includes('404'))).toEqual([]);
+    await page.getByRole('link', { name: 'Return to Home' }).click();
+    await page.getByText('Initializing secure checkout...').or(page.getByLabel('Card number')).first().waitFor();
+    await context.close();
+  });
 });
