@@ -2,12 +2,13 @@
  * Bounded storage: checkouts abandoned longer than RETENTION_DAYS are deleted with the sandbox's records of them,
  * and so are processed webhook event ids older than that (Stripe retries an event for at most 3 days, so a
  * replay of an older one cannot arrive). Paid and cancelled orders are kept: they are the business's records.
- * Stripe's own unpaid objects expire by themselves after 23 hours.
+ * Stripe's own unpaid objects expire by themselves after 23 hours. Sent mail and webhooks, spent links to the
+ * manage page, expired console sessions and old funnel events (FUNNEL_RETENTION_DAYS) go too.
  */
-import { and, eq, lt, ne, notExists, sql } from 'drizzle-orm';
+import { and, eq, inArray, lt, ne, notExists, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { deleteExpiredFunnelEvents } from '../funnel/funnelEvents';
-import { addressDeclines, orders, ownerSessions, sandboxCustomers, sandboxSubscriptions, webhookEvents } from '../db/schema';
+import { accountLinks, addressDeclines, orders, outbox, ownerSessions, sandboxCustomers, sandboxSubscriptions, webhookEvents } from '../db/schema';
 
 /** What one retention run deleted, in rows. */
 export interface RetentionReport {
@@ -21,6 +22,10 @@ export interface RetentionReport {
   funnelEvents: number;
   /** Console sessions past their expiry. */
   ownerSessions: number;
+  /** Outbox rows sent (or given up) longer than RETENTION_DAYS ago; pending and held ones are kept. */
+  outbox: number;
+  /** Links to the manage page expired for more than a day. */
+  accountLinks: number;
 }
 
 /**
@@ -73,6 +78,15 @@ export async function deleteExpiredRecords(db: Database, retentionDays: number, 
       addressDeclines: declines.length,
       funnelEvents: await deleteExpiredFunnelEvents(tx, funnelRetentionDays),
       ownerSessions: (await tx.delete(ownerSessions).where(lt(ownerSessions.expiresAt, sql`now()`)).returning({ idHash: ownerSessions.idHash })).length,
+      outbox: (
+        await tx
+          .delete(outbox)
+          .where(and(inArray(outbox.status, ['sent', 'failed']), lt(outbox.createdAt, cutoff)))
+          .returning({ id: outbox.id })
+      ).length,
+      accountLinks: (
+        await tx.delete(accountLinks).where(lt(accountLinks.expiresAt, sql`now() - interval '1 day'`)).returning({ tokenHash: accountLinks.tokenHash })
+      ).length,
     };
   });
 }

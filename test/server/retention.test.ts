@@ -4,7 +4,7 @@
  */
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addressDeclines, orders, sandboxCustomers, sandboxSubscriptions, webhookEvents } from '../../server/db/schema';
+import { accountLinks, addressDeclines, orders, outbox, sandboxCustomers, sandboxSubscriptions, webhookEvents } from '../../server/db/schema';
 import { reconcileOrders } from '../../server/orders/reconcileOrders';
 import { confirmSandboxIntent } from '../../server/payments/sandboxIntents';
 import { completePurchase, DATABASES, openCheckout, startTestServer, type TestServer } from './helper';
@@ -61,5 +61,25 @@ describe.each(DATABASES)('retention on %s', (kind) => {
     expect(await sandboxRows(paid.transactionId)).toBe(1);
     expect(await orderExists(stranded.transactionId)).toBe(true);
     expect(await sandboxRows(stranded.transactionId)).toBe(1);
+  });
+
+  it('deletes sent outbox rows and spent links past their time, and keeps mail still to send', async () => {
+    const { session } = await completePurchase(server, 1);
+    const old = new Date(Date.now() - 31 * DAY_MS);
+    await server.db.insert(outbox).values([
+      { kind: 'mail', topic: 'renewal_receipt', dedupeKey: 'retention:sent', transactionId: session.transactionId, payload: {}, status: 'sent', createdAt: old },
+      { kind: 'mail', topic: 'renewal_receipt', dedupeKey: 'retention:pending', transactionId: session.transactionId, payload: {}, status: 'pending', createdAt: old },
+    ]);
+    await server.db.insert(accountLinks).values([
+      { tokenHash: 'retention-expired', transactionId: session.transactionId, purpose: 'manage', expiresAt: new Date(Date.now() - 2 * DAY_MS) },
+      { tokenHash: 'retention-live', transactionId: session.transactionId, purpose: 'manage', expiresAt: new Date(Date.now() + DAY_MS) },
+    ]);
+
+    const report = await reconcileOrders(server.context());
+
+    expect(report.deleted.outbox).toBe(1);
+    expect(report.deleted.accountLinks).toBe(1);
+    expect((await server.db.select().from(outbox).where(inArray(outbox.dedupeKey, ['retention:sent', 'retention:pending']))).map((row) => row.dedupeKey)).toEqual(['retention:pending']);
+    expect((await server.db.select().from(accountLinks)).map((row) => row.tokenHash)).toEqual(['retention-live']);
   });
 });
