@@ -36,6 +36,7 @@ describe('GET /api/openapi.json', () => {
       '/api/account/card',
       '/api/account/credentials',
       '/api/account/link',
+      '/api/account/portal',
       '/api/account/resume',
       '/api/account/seats',
       '/api/account/session',

@@ -319,6 +319,12 @@ describe('retrieveSubscriptionPayment', () => {
       state: 'incomplete',
       firstInvoice: { invoiceId: 'in_TestFirst0001', state: 'open', amountPaidCents: 0, currency: 'usd' },
       transactionId: 'txn_0001',
+      // The period lives on the subscription item (API 2025-03-31.basil and later); the first invoice is no renewal.
+      lifecycle: {
+        currentPeriodEnd: new Date(1769904001 * 1000).toISOString(),
+        cancelAtPeriodEnd: false,
+        latestInvoice: { invoiceId: 'in_TestFirst0001', state: 'open', amountDueCents: 100_000, renewal: false },
+      },
     });
     expect(stripe.requests[0]?.params.get('expand[0]')).toBe('latest_invoice');
   });
