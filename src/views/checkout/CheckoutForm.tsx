@@ -29,6 +29,9 @@ interface CheckoutFormProps {
  * The payment form (spec §2): name and email, the card form keyed by client secret and update counter, the
  * submit button and the billing note. Our own validation messages show, so the browser's are off (noValidate).
  */
+/** The success page's chunk is fetched this long after the buyer can pay (ms). */
+const PRELOAD_AFTER_MS = 1_500;
+
 export function CheckoutForm({ firstNameRef }: CheckoutFormProps) {
   const actorRef = CheckoutActor.useActorRef();
   const form = CheckoutActor.useSelector(selectForm);
@@ -41,7 +44,10 @@ export function CheckoutForm({ firstNameRef }: CheckoutFormProps) {
   const seats = CheckoutActor.useSelector(selectPendingSeats);
   const paymentError = CheckoutActor.useSelector(selectPaymentError);
   useEffect(() => {
-    if (canSubmit) preloadPaymentSuccessPage();
+    if (!canSubmit) return undefined;
+    // Not while the card field is still getting ready: a buyer types name, email and card for longer than this.
+    const timer = setTimeout(preloadPaymentSuccessPage, PRELOAD_AFTER_MS);
+    return () => clearTimeout(timer);
   }, [canSubmit]);
 
   const change = (field: CheckoutField) => (event: ChangeEvent<HTMLInputElement>) =>
