@@ -9,7 +9,7 @@ import type { Config } from '../config';
 import type { Database } from '../db/client';
 import { referrerOfRequest, type RequestReferrer } from './offerPage';
 import { readReferral, writeReferral } from './referralCookie';
-import { findActiveReferrer } from './referrers';
+import { findActiveReferrer, offerReferrerOf } from './referrers';
 
 /** What the offer page and the checkout calls need of referrals. */
 export interface ReferralLinks {
@@ -35,7 +35,15 @@ export function referralLinks(db: Database, config: ReferralConfig): ReferralLin
       if (!currentIsActive) writeReferral(reply, referrer.slug, config.REFERRAL_WINDOW_DAYS, request.protocol === 'https');
       return reply.header('Cache-Control', 'no-store').redirect('/', 302);
     },
-    ofRequest: (request) => referrerOfRequest(db, config, request),
+    async ofRequest(request) {
+      try {
+        return await referrerOfRequest(db, config, request);
+      } catch (error) {
+        // The offer page and GET /api/config must not fail for want of a referrer: show the sample, attribute no one.
+        request.log.error({ err: error }, 'Could not read the referrer; showing the sample offer');
+        return { attributed: null, offer: offerReferrerOf(undefined) };
+      }
+    },
   };
 }
 

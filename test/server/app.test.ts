@@ -220,6 +220,18 @@ describe('failures the buyer did not cause', () => {
     await app.close();
   });
 
+  it('still serves the offer page (with the sample referrer) and GET /api/config when the referrers cannot be read', async () => {
+    const dist = await mkdtemp(join(tmpdir(), 'checkout-dist-broken-'));
+    await writeFile(join(dist, 'index.html'), '<html><head></head><body><div id="root">For Friends of Dr. __OFFER_REFERRER_NAME__ Only</div></body></html>');
+    const app = await buildApp({ config, db: brokenDb, provider, cipher: testCipher(), distDir: dist });
+    const page = await app.inject({ method: 'GET', url: '/' });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('For Friends of Dr. Sample Only');
+    expect((await app.inject({ method: 'GET', url: '/api/config?page=%2F' })).statusCode).toBe(200);
+    await app.close();
+    await rm(dist, { recursive: true, force: true });
+  });
+
   it('without a built SPA, any unknown path is a 404 { error }', async () => {
     const app = await buildApp({ config, db: brokenDb, provider, cipher: testCipher() });
     const response = await app.inject({ method: 'GET', url: '/payment-success' });
