@@ -89,18 +89,30 @@ export async function accountRoutes(app: FastifyInstance, services: AccountOptio
   async function view(order: Order): Promise<AccountView> {
     const [account] = await db.select().from(accounts).where(eq(accounts.transactionId, order.transactionId));
     const details = sandbox ? await sandboxSubscriptionDetails(db, order.subscriptionId) : null;
+    // Stripe mode: the next charge date as Stripe reports it (card and invoices are in its portal).
+    const stripePeriodEnd = sandbox || !isPaidOrder(order) ? null : await providerPeriodEnd(order);
     return {
       email: account?.email ?? order.email ?? '',
       name: account?.name ?? order.name ?? '',
       status: order.status,
       seats: order.quantity,
       monthlyTotalCents: order.amountCents,
-      currentPeriodEnd: details?.currentPeriodEnd ?? null,
+      currentPeriodEnd: details?.currentPeriodEnd ?? stripePeriodEnd,
       cancelAt: order.cancelAt?.toISOString() ?? null,
       cardLast4: details?.cardLast4 ?? null,
       invoices: details?.invoices ?? [],
       managedByProvider: !sandbox,
     };
+  }
+
+  /** The paid period's end the provider reports; null when it cannot be read (the page then shows '—'). */
+  async function providerPeriodEnd(order: Order): Promise<string | null> {
+    try {
+      return (await provider.retrieveSubscriptionPayment(order.subscriptionId))?.lifecycle?.currentPeriodEnd ?? null;
+    } catch (error) {
+      app.log.warn({ err: error, transactionId: order.transactionId }, 'Could not read the subscription for the manage page');
+      return null;
+    }
   }
 
   const requireSandbox = () => {

@@ -7,7 +7,8 @@ import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { FinalizeResponse } from '../../src/contract/checkout';
-import { accounts, orders, outbox, webhookEvents } from '../../server/db/schema';
+import { accountLinks, accounts, orders, outbox, webhookEvents } from '../../server/db/schema';
+import { hashHandoffToken } from '../../server/security/handoffToken';
 import { STRIPE_API_VERSION } from '../../server/payments/stripeClient';
 import { DATABASES, startTestServer, type TestServer } from './helper';
 import { fixture, startStripeDouble, type StripeDouble } from './helpers/stripeDouble';
@@ -345,6 +346,35 @@ describe.each(DATABASES)('POST /api/stripe/webhook on %s', (kind) => {
         expect(response.json()).toEqual({ received: true, outcome: 'processed' });
         expect(await orderOf(order)).toMatchObject({ status: 'past_due' });
         expect(await outboxOf(order)).toEqual(['mail:order_confirmation', 'mail:payment_failed']);
+      });
+
+      it('the manage page shows the next charge date as Stripe reports it, and opens the portal for the actions', async () => {
+        const order = await insertStripeOrder(server, 1);
+        stripeCompletes(order, JANE);
+        await deliver(server, paidEvent(order));
+        const token = 'stripe-manage-link-token-0123456789abcdef';
+        await server.db.insert(accountLinks).values({ tokenHash: hashHandoffToken(token), transactionId: order.transactionId, purpose: 'manage', expiresAt: new Date(Date.now() + 60_000) });
+        stripeReports(order, {});
+        const opened = await server.post('/api/account/session', { token });
+        const cookie = opened.cookies.find((each) => each.name === 'account_session')!;
+        const account = opened.json().account;
+        expect(account).toMatchObject({ status: 'paid', seats: 1, monthlyTotalCents: 50_000, managedByProvider: true });
+        const periodEnd = fixture<{ items: { data: { current_period_end: number }[] } }>('subscription-active').items.data[0]!.current_period_end;
+        expect(account.currentPeriodEnd).toBe(new Date(periodEnd * 1000).toISOString());
+        // The sandbox's own actions are not Stripe's: they answer 501 and the portal takes over.
+        const cancel = await server.post('/api/account/cancel', {}, { cookie: `account_session=${cookie.value}` });
+        expect(cancel.statusCode).toBe(501);
+        stripe.on('GET', '/v1/billing_portal/configurations', 200, {
+          object: 'list',
+          data: [{ id: 'bpc_ours', object: 'billing_portal.configuration', active: true, metadata: { referral_checkout: 'manage-page' } }],
+          has_more: false,
+          url: '/v1/billing_portal/configurations',
+        });
+        stripe.on('POST', '/v1/billing_portal/sessions', 200, { id: 'bps_1', object: 'billing_portal.session', url: 'https://billing.stripe.com/p/session/test_1' });
+        const portal = await server.post('/api/account/portal', { flow: 'cancel' }, { cookie: `account_session=${cookie.value}` });
+        expect(portal.json()).toEqual({ url: 'https://billing.stripe.com/p/session/test_1' });
+        const session = stripe.requests.find((request) => request.path === '/v1/billing_portal/sessions')!;
+        expect(Object.fromEntries(session.params)).toMatchObject({ customer: order.customerId, 'flow_data[subscription_cancel][subscription]': order.subscriptionId });
       });
 
       it('a cancellation at period end and its undo in the portal, and seats changed there', async () => {
