@@ -46,7 +46,7 @@ export async function registerStaticSite(app: FastifyInstance, distDir: string |
     const ref = (request.query as Record<string, unknown>).ref;
     if (typeof ref === 'string') return referrals.follow(request, reply, ref.toLowerCase());
     if (!pages) return reply.code(404).send({ error: 'Not found: GET /' });
-    return pages.send(request, reply, 'index', (await referrals.ofRequest(request)).offer);
+    return pages.send(request, reply, 'index', await referrals.offer(request));
   });
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0] ?? '';
@@ -54,7 +54,7 @@ export async function registerStaticSite(app: FastifyInstance, distDir: string |
     // A missing asset or a source map is a missing file, not a page of the SPA.
     const isFile = path.startsWith('/assets/') || path.endsWith('.map');
     if (pages && !isApi && !isFile && (request.method === 'GET' || request.method === 'HEAD')) {
-      const { offer } = await referrals.ofRequest(request);
+      const offer = await referrals.offer(request);
       if (!isPagePath(path)) return pages.send(request, reply, 'notFound', offer, 404);
       return pages.send(request, reply, path === PAGE_PATHS.paymentSuccess ? 'paymentSuccess' : 'shell', offer);
     }

@@ -11,10 +11,6 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { OfferReferrer } from '../../src/contract/admin';
 import { OFFER_REFERRER_ELEMENT_ID, REFERRER_PLACEHOLDERS } from '../../src/content/offerReferrer';
-import type { Config } from '../config';
-import type { Database } from '../db/client';
-import { readReferral } from './referralCookie';
-import { findActiveReferrer, offerReferrerOf, type ReferrerRow } from './referrers';
 
 /** Where the page's referrer JSON goes: before `</head>`. */
 const HEAD_END = '</head>';
@@ -41,29 +37,6 @@ interface RenderedPage {
   identity: Buffer;
   br: Buffer;
   gzip: Buffer;
-}
-
-/** Who a request's page names, and whom its order is attributed to. */
-export interface RequestReferrer {
-  /** The referrer from the visitor's referral cookie, when it is active; null for a visit without a link. */
-  attributed: ReferrerRow | null;
-  /** What the page shows: the attributed referrer, else the default one. */
-  offer: OfferReferrer;
-}
-
-/**
- * The referrer of `request`: its referral cookie's active referrer, else DEFAULT_REFERRER_SLUG's, else the
- * compiled-in sample.
- */
-export async function referrerOfRequest(
-  db: Database,
-  config: Pick<Config, 'REFERRAL_WINDOW_DAYS' | 'DEFAULT_REFERRER_SLUG'>,
-  request: FastifyRequest,
-): Promise<RequestReferrer> {
-  const referral = readReferral(request, config.REFERRAL_WINDOW_DAYS);
-  const attributed = (referral && (await findActiveReferrer(db, referral.slug))) || null;
-  const shown = attributed ?? (await findActiveReferrer(db, config.DEFAULT_REFERRER_SLUG));
-  return { attributed, offer: offerReferrerOf(shown) };
 }
 
 /**

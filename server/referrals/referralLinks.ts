@@ -7,22 +7,38 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
-import { referrerOfRequest, type RequestReferrer } from './offerPage';
+import type { OfferReferrer } from '../../src/contract/admin';
 import { readReferral, writeReferral } from './referralCookie';
-import { findActiveReferrer, offerReferrerOf } from './referrers';
+import { findActiveReferrer, offerReferrerOf, type ReferrerRow } from './referrers';
 
 /** What the offer page and the checkout calls need of referrals. */
 export interface ReferralLinks {
   /** Records the referral of `slug` when it applies and redirects to `/` (302). */
   follow(request: FastifyRequest, reply: FastifyReply, slug: string): Promise<FastifyReply>;
-  /** The request's attributed referrer and the offer it is shown. */
-  ofRequest(request: FastifyRequest): Promise<RequestReferrer>;
+  /**
+   * The active referrer of the request's referral cookie (the order's attribution), or null: no cookie, expired,
+   * forged, the referrer disabled, or the referrers unreadable (logged).
+   */
+  attributed(request: FastifyRequest): Promise<ReferrerRow | null>;
+  /**
+   * What the page names: the attributed referrer, else DEFAULT_REFERRER_SLUG's, else the compiled-in sample (also
+   * when the referrers cannot be read: the page never fails for want of one).
+   */
+  offer(request: FastifyRequest): Promise<OfferReferrer>;
 }
 
 type ReferralConfig = Pick<Config, 'REFERRAL_WINDOW_DAYS' | 'DEFAULT_REFERRER_SLUG'>;
 
 /** Referral links on `db` with `config`'s window and default referrer. */
 export function referralLinks(db: Database, config: ReferralConfig): ReferralLinks {
+  const cookieReferrer = async (request: FastifyRequest): Promise<ReferrerRow | null> => {
+    const referral = readReferral(request, config.REFERRAL_WINDOW_DAYS);
+    return (referral && (await findActiveReferrer(db, referral.slug))) || null;
+  };
+  const unreadable = <T>(request: FastifyRequest, error: unknown, fallback: T): T => {
+    request.log.error({ err: error }, 'Could not read the referrer; showing the sample offer and attributing no one');
+    return fallback;
+  };
   return {
     async follow(request, reply, slug) {
       const referrer = slug.length <= 64 ? await findActiveReferrer(db, slug) : undefined;
@@ -35,13 +51,13 @@ export function referralLinks(db: Database, config: ReferralConfig): ReferralLin
       if (!currentIsActive) writeReferral(reply, referrer.slug, config.REFERRAL_WINDOW_DAYS, request.protocol === 'https');
       return reply.header('Cache-Control', 'no-store').redirect('/', 302);
     },
-    async ofRequest(request) {
+    attributed: (request) => cookieReferrer(request).catch((error: unknown) => unreadable(request, error, null)),
+    async offer(request) {
       try {
-        return await referrerOfRequest(db, config, request);
+        const shown = (await cookieReferrer(request)) ?? (await findActiveReferrer(db, config.DEFAULT_REFERRER_SLUG));
+        return offerReferrerOf(shown);
       } catch (error) {
-        // The offer page and GET /api/config must not fail for want of a referrer: show the sample, attribute no one.
-        request.log.error({ err: error }, 'Could not read the referrer; showing the sample offer');
-        return { attributed: null, offer: offerReferrerOf(undefined) };
+        return unreadable(request, error, offerReferrerOf(undefined));
       }
     },
   };

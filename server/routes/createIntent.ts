@@ -25,7 +25,7 @@ export const createIntentRoute: FastifyPluginAsync<OrderServices & { referrals: 
     async (request) => {
       const { productId, quantity, affiliate_id, affiliate_source } = request.body;
       if (productId !== PRODUCT_ID) throw new HttpError(400, CHECKOUT_ERRORS.unknownProduct);
-      const { attributed } = await referrals.ofRequest(request);
+      const attributed = await referrals.attributed(request);
       if (attributed && attributed.shortLabel !== affiliate_id) {
         request.log.info({ referrer: attributed.slug, affiliateId: affiliate_id }, "affiliate_id differs from the referral cookie's referrer");
       }

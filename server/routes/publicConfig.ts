@@ -31,7 +31,7 @@ export const publicConfigRoute: FastifyPluginAsync<OrderServices & { referrals: 
     },
     async (request) => {
       if (request.query.page === PAGE_PATHS.checkout) {
-        const { attributed } = await referrals.ofRequest(request);
+        const attributed = await referrals.attributed(request);
         await recordFunnelEventSafely(db, { type: 'page_view', referrerId: attributed?.id }, request.log);
       }
       return publicConfig;
