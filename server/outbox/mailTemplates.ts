@@ -6,6 +6,7 @@
 import { brand } from '../../src/content/offer';
 import { formatDollars } from '../../src/domain/pricing';
 import { PRODUCT_NAME } from '../../src/domain/product';
+import { escapeHtml } from '../http/escapeHtml';
 
 /** What a template fills in: the order as it is now, the event's details, and the links minted for this mail. */
 interface MailContext {
@@ -21,9 +22,6 @@ interface RenderedMail {
   text: string;
   html: string;
 }
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
 
 const dateOf = (iso: unknown) =>
   typeof iso === 'string' ? new Date(iso).toLocaleDateString('en-US', { dateStyle: 'long', timeZone: 'UTC' }) : 'the end of the period';

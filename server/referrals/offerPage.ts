@@ -11,14 +11,12 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { OfferReferrer } from '../../src/contract/admin';
 import { OFFER_REFERRER_ELEMENT_ID, REFERRER_PLACEHOLDERS } from '../../src/content/offerReferrer';
+import { escapeHtml } from '../http/escapeHtml';
 
 /** Where the page's referrer JSON goes: before `</head>`. */
 const HEAD_END = '</head>';
 /** Rendered pages kept; beyond this the oldest is dropped. */
 const CACHE_ENTRIES = 256;
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
 
 /** JSON safe inside a `<script>` element: `<` never appears raw, so `</script>` cannot end it. */
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
