@@ -115,48 +115,27 @@ const countOf = (condition: SQL) => sql<number>`(count(*) filter (where ${condit
 const distinctOrdersOf = (type: string) =>
   sql<number>`(count(distinct ${funnelEvents.transactionId}) filter (where ${funnelEvents.type} = ${type}))::int`;
 
-/** The dashboard's figures over `period`: totals and each referrer's funnel (every referrer, and visits without one). */
+/**
+ * The dashboard's figures over `period`: each referrer's funnel (every referrer, and visits without one) and the
+ * totals, summed from the same two grouped reads (one of orders, one of funnel events).
+ */
 export async function dashboard(db: Database, period: Period, now = new Date()): Promise<Dashboard> {
-  const inPeriod = (column: typeof orders.paidAt | typeof funnelEvents.occurredAt) => and(gte(column, period.start), lt(column, period.end));
-  const [money] = await db
+  const inPeriod = (column: typeof orders.paidAt | typeof orders.cancelledAt | typeof funnelEvents.occurredAt) =>
+    and(gte(column, period.start), lt(column, period.end))!;
+  const money = await db
     .select({
+      referrerId: orders.referrerId,
       mrrCents: sql<number>`coalesce(sum(${orders.amountCents}) filter (where ${activeAt(period.end)}), 0)::int`,
-      paidOrders: countOf(inPeriod(orders.paidAt)!),
+      paidOrders: countOf(inPeriod(orders.paidAt)),
       paidSeats: sql<number>`coalesce(sum(${orders.quantity}) filter (where ${inPeriod(orders.paidAt)}), 0)::int`,
-      cancellations: countOf(and(gte(orders.cancelledAt, period.start), lt(orders.cancelledAt, period.end))!),
+      cancellations: countOf(inPeriod(orders.cancelledAt)),
     })
-    .from(orders);
+    .from(orders)
+    .groupBy(orders.referrerId);
   const paidLater = db
     .select({ one: sql`1` })
     .from(sql`${funnelEvents} as paid_event`)
     .where(sql`paid_event.transaction_id = ${funnelEvents.transactionId} and paid_event.type = 'paid'`);
-  const [events] = await db
-    .select({
-      failedPayments: countOf(eq(funnelEvents.type, 'payment_failed')),
-      abandonedCheckouts: countOf(
-        sql`${funnelEvents.type} = 'checkout_opened' and ${funnelEvents.occurredAt} < ${new Date(now.getTime() - ABANDONED_AFTER_MS)} and not exists (${paidLater})`,
-      ),
-    })
-    .from(funnelEvents)
-    .where(inPeriod(funnelEvents.occurredAt));
-  return {
-    from: isoDay(period.start),
-    to: isoDay(new Date(period.end.getTime() - DAY_MS)),
-    mrrCents: money?.mrrCents ?? 0,
-    paidOrders: money?.paidOrders ?? 0,
-    paidSeats: money?.paidSeats ?? 0,
-    cancellations: money?.cancellations ?? 0,
-    failedPayments: events?.failedPayments ?? 0,
-    abandonedCheckouts: events?.abandonedCheckouts ?? 0,
-    byReferrer: await funnelByReferrer(db, period, inPeriod),
-  };
-}
-
-async function funnelByReferrer(
-  db: Database,
-  period: Period,
-  inPeriod: (column: typeof orders.paidAt | typeof funnelEvents.occurredAt) => SQL | undefined,
-): Promise<ReferrerFunnel[]> {
   const funnel = await db
     .select({
       referrerId: funnelEvents.referrerId,
@@ -164,22 +143,19 @@ async function funnelByReferrer(
       opened: distinctOrdersOf('checkout_opened'),
       submitted: distinctOrdersOf('payment_submitted'),
       paid: distinctOrdersOf('paid'),
+      failedPayments: countOf(eq(funnelEvents.type, 'payment_failed')),
+      abandonedCheckouts: countOf(
+        sql`${funnelEvents.type} = 'checkout_opened' and ${funnelEvents.occurredAt} < ${new Date(now.getTime() - ABANDONED_AFTER_MS)} and not exists (${paidLater})`,
+      ),
     })
     .from(funnelEvents)
     .where(inPeriod(funnelEvents.occurredAt))
     .groupBy(funnelEvents.referrerId);
-  const money = await db
-    .select({
-      referrerId: orders.referrerId,
-      paidSeats: sql<number>`coalesce(sum(${orders.quantity}) filter (where ${inPeriod(orders.paidAt)}), 0)::int`,
-      mrrCents: sql<number>`coalesce(sum(${orders.amountCents}) filter (where ${activeAt(period.end)}), 0)::int`,
-    })
-    .from(orders)
-    .groupBy(orders.referrerId);
   const all = await db
     .select({ id: referrers.id, slug: referrers.slug, displayName: referrers.displayName })
     .from(referrers)
     .orderBy(asc(referrers.createdAt), asc(referrers.slug));
+  const total = <K extends string>(rows: Record<K, number>[], key: K) => rows.reduce((sum, row) => sum + row[key], 0);
   const rowFor = (referrer: ReferrerFunnel['referrer']): ReferrerFunnel => {
     const id = referrer?.id ?? null;
     const counts = funnel.find((row) => row.referrerId === id);
@@ -194,5 +170,15 @@ async function funnelByReferrer(
       mrrCents: sums?.mrrCents ?? 0,
     };
   };
-  return [...all.map(rowFor), rowFor(null)];
+  return {
+    from: isoDay(period.start),
+    to: isoDay(new Date(period.end.getTime() - DAY_MS)),
+    mrrCents: total(money, 'mrrCents'),
+    paidOrders: total(money, 'paidOrders'),
+    paidSeats: total(money, 'paidSeats'),
+    cancellations: total(money, 'cancellations'),
+    failedPayments: total(funnel, 'failedPayments'),
+    abandonedCheckouts: total(funnel, 'abandonedCheckouts'),
+    byReferrer: [...all.map(rowFor), rowFor(null)],
+  };
 }
