@@ -2,9 +2,9 @@
  * The checkout funnel (server/db/schema.ts funnelEvents): the server appends an event when something happens,
  * in the same transaction as the change it describes where there is one. Never written from a client beacon.
  */
-import { eq, lt, sql } from 'drizzle-orm';
+import { lt, sql } from 'drizzle-orm';
 import type { Database, Transaction } from '../db/client';
-import { funnelEvents, orders, type FunnelEventType } from '../db/schema';
+import { funnelEvents, type FunnelEventType } from '../db/schema';
 
 /** One funnel event: its type, the order and referrer it belongs to (either may be null), and details. */
 interface FunnelEvent {
@@ -38,24 +38,6 @@ export async function recordFunnelEventSafely(
   log: { error(object: object, message: string): void },
 ): Promise<void> {
   await recordFunnelEvent(db, event).catch((error: unknown) => log.error({ err: error, type: event.type }, 'Could not record a funnel event'));
-}
-
-/**
- * Appends an event of `type` for the order of `transactionId`, keyed by its referrer; nothing when there is no
- * such order. Logs instead of throwing (recordFunnelEventSafely).
- */
-export async function recordOrderFunnelEvent(
-  db: Database,
-  transactionId: string,
-  event: Pick<FunnelEvent, 'type' | 'detail'>,
-  log: { error(object: object, message: string): void },
-): Promise<void> {
-  const [order] = await db
-    .select({ referrerId: orders.referrerId })
-    .from(orders)
-    .where(eq(orders.transactionId, transactionId))
-    .catch(() => []);
-  if (order) await recordFunnelEventSafely(db, { ...event, transactionId, referrerId: order.referrerId }, log);
 }
 
 /** Deletes funnel events older than `retentionDays` days; returns how many. */

@@ -5,9 +5,9 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client';
-import { sandboxSubscriptions } from '../db/schema';
+import { orders, sandboxSubscriptions } from '../db/schema';
 import type { IntentOutcome } from '../payments/sandboxIntents';
-import { recordOrderFunnelEvent } from './funnelEvents';
+import { recordFunnelEventSafely } from './funnelEvents';
 
 /** Records what `outcome` of a `step` on the intent of `clientSecret` means for the funnel; never throws. */
 export async function recordSandboxAttempt(
@@ -18,16 +18,18 @@ export async function recordSandboxAttempt(
   log: FastifyBaseLogger,
 ): Promise<void> {
   if (outcome.kind === 'unknown' || outcome.kind === 'not_payable' || outcome.kind === 'not_awaiting_authentication') return;
-  const [intent] = await db
-    .select({ transactionId: sandboxSubscriptions.transactionId })
+  // The checkout's order (and its referrer) behind the intent, in one read; nothing for an intent without one.
+  const [order] = await db
+    .select({ transactionId: orders.transactionId, referrerId: orders.referrerId })
     .from(sandboxSubscriptions)
+    .innerJoin(orders, eq(orders.transactionId, sandboxSubscriptions.transactionId))
     .where(eq(sandboxSubscriptions.clientSecret, clientSecret))
     .catch(() => []);
-  if (!intent) return;
-  if (step === 'confirmation') await recordOrderFunnelEvent(db, intent.transactionId, { type: 'payment_submitted' }, log);
+  if (!order) return;
+  if (step === 'confirmation') await recordFunnelEventSafely(db, { type: 'payment_submitted', ...order }, log);
   if (outcome.kind === 'failed' || outcome.kind === 'too_many_failures') {
     // Stripe's decline_code for a declined card, else the error code (authentication failure, too many attempts).
     const declineCode = outcome.kind === 'failed' ? (outcome.declineCode ?? outcome.code) : 'too_many_attempts';
-    await recordOrderFunnelEvent(db, intent.transactionId, { type: 'payment_failed', detail: { declineCode } }, log);
+    await recordFunnelEventSafely(db, { type: 'payment_failed', ...order, detail: { declineCode } }, log);
   }
 }
