@@ -4,11 +4,9 @@
  * one click → 'Cancelled at period end' and a mail → undo; seats 1 → 3 from the manage page; the 0341 card fails
  * at renewal → past-due mail and webhook → card updated → active again.
  */
-import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { webhookSignature } from '../../server/outbox/webhooks';
-import { freePort } from '../support/freePort';
 import { startMailCatcher, type MailCatcher } from '../support/mailCatcher';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
 import { expectPaymentSuccessful, fillBuyer, fillCard, openCheckout, submit, TEST_CARDS } from './checkoutFlow';
 import { launchBrowser, startServer, type RunningServer } from './harness';
 import type { Browser, Page } from 'playwright-core';
@@ -17,29 +15,17 @@ const SECRET = 'whsec-e2e-0123456789abcdef0123456789abcdef';
 
 describe('the manage page', () => {
   let mail: MailCatcher;
-  let receiver: Server;
+  let receiver: WebhookReceiver;
   let server: RunningServer;
   let browser: Browser;
-  const webhooks: { type: string; transactionId: string; verified: boolean }[] = [];
 
   beforeAll(async () => {
     mail = await startMailCatcher();
-    const port = await freePort();
-    receiver = createServer((request, response) => {
-      let body = '';
-      request.on('data', (chunk) => (body += String(chunk)));
-      request.on('end', () => {
-        const header = String(request.headers['checkout-signature'] ?? '');
-        const parsed = JSON.parse(body) as { type: string; data: { transactionId: string } };
-        webhooks.push({ type: parsed.type, transactionId: parsed.data.transactionId, verified: header === webhookSignature(SECRET, Number(/t=(\d+)/.exec(header)?.[1]), body) });
-        response.writeHead(204).end();
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(port, '127.0.0.1', resolve));
+    receiver = await startWebhookReceiver(SECRET);
     server = await startServer({
       SMTP_URL: mail.url,
       OUTBOX_INTERVAL_SECONDS: '1',
-      SUCCESS_SITE_WEBHOOK_URL: `http://127.0.0.1:${port}/hooks`,
+      SUCCESS_SITE_WEBHOOK_URL: receiver.url,
       SUCCESS_SITE_WEBHOOK_SECRET: SECRET,
     });
     browser = await launchBrowser();
@@ -48,7 +34,7 @@ describe('the manage page', () => {
     await browser?.close();
     await server?.stop();
     await mail?.close();
-    await new Promise((resolve) => receiver?.close(resolve));
+    await receiver?.close();
   });
 
   /** Buys one seat as `email` with `card` in a fresh browser; returns the page on the success screen. */
@@ -101,8 +87,8 @@ describe('the manage page', () => {
     });
     expect(advanced.status).toBe(200);
     const pastDue = await mail.waitFor('late.payer@example.com', /payment failed/);
-    await expect.poll(() => webhooks.filter((hook) => hook.type === 'subscription.past_due').length, { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
-    expect(webhooks.filter((hook) => hook.type === 'subscription.past_due').every((hook) => hook.verified)).toBe(true);
+    await expect.poll(() => receiver.webhooks.filter((hook) => hook.type === 'subscription.past_due').length, { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
+    expect(receiver.webhooks.filter((hook) => hook.type === 'subscription.past_due').every((hook) => hook.verified)).toBe(true);
 
     const page = await (await browser.newContext({ viewport: { width: 375, height: 812 } })).newPage();
     await page.goto(linkIn(pastDue.text, 'Update your card')!.replace(/^http:\/\/localhost:\d+/, server.baseUrl));

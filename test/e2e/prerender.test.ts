@@ -4,11 +4,29 @@
  * second render), keep their styles' class names, and the checkout goes on as usual. A browser with a payment to
  * resume draws the page afresh instead, without a hydration error.
  */
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useServerAndBrowser, watchConsole } from './harness';
 import { openCheckout } from './checkoutFlow';
 
 const running = useServerAndBrowser();
+
+/** Before the page's scripts run, keeps hold of the heading element the server sent. */
+async function keepServerHeading(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    document.addEventListener('readystatechange', () => {
+      if (document.readyState === 'interactive') (window as unknown as { prerendered: Element | null }).prerendered = document.querySelector('h1');
+    });
+  });
+}
+
+/** True when the page's heading is still the element the server sent: React took it over instead of redrawing. */
+function isServerHeading(page: Page): Promise<boolean> {
+  return page.evaluate(() => {
+    const prerendered = (window as unknown as { prerendered: Element | null }).prerendered;
+    return prerendered !== null && prerendered === document.querySelector('h1');
+  });
+}
 
 const SELECTORS = ['header', 'h1', '[aria-labelledby="seat-selector-title"]', '[aria-labelledby="order-summary-title"]'];
 
@@ -26,18 +44,10 @@ describe('the prerendered checkout', () => {
     const context = await running.browser.newContext();
     const page = await context.newPage();
     const problems = watchConsole(page);
-    // Before the module script runs, keep hold of the server's heading element.
-    await page.addInitScript(() => {
-      document.addEventListener('readystatechange', () => {
-        if (document.readyState === 'interactive') (window as unknown as { prerendered: Element | null }).prerendered = document.querySelector('h1');
-      });
-    });
+    await keepServerHeading(page);
     await openCheckout(page, running.server.baseUrl);
     await page.getByLabel('Card number').waitFor({ timeout: 20_000 });
-    const kept = await page.evaluate(() => {
-      const prerendered = (window as unknown as { prerendered: Element | null }).prerendered;
-      return prerendered !== null && prerendered === document.querySelector('h1');
-    });
+    const kept = await isServerHeading(page);
     expect(kept, 'React took over the server’s elements instead of drawing new ones').toBe(true);
     const clientClasses = await page.evaluate((selectors) => selectors.map((selector) => document.querySelector(selector)?.className), SELECTORS);
     expect(clientClasses).toEqual(serverClasses);
@@ -76,15 +86,11 @@ describe('the prerendered checkout', () => {
     const context = await running.browser.newContext();
     const page = await context.newPage();
     const problems = watchConsole(page);
-    await page.addInitScript(() => {
-      document.addEventListener('readystatechange', () => {
-        if (document.readyState === 'interactive') (window as unknown as { prerendered: Element | null }).prerendered = document.querySelector('h1');
-      });
-    });
+    await keepServerHeading(page);
     await page.goto(`${running.server.baseUrl}/no/such/page`);
     // Hydrated: the 404 page logs the missing path from its effect, which runs only once React has taken over.
     await expect.poll(() => problems.some((line) => line.includes('404 Error: User attempted to access non-existent route: /no/such/page'))).toBe(true);
-    expect(await page.evaluate(() => (window as unknown as { prerendered: Element | null }).prerendered === document.querySelector('h1'))).toBe(true);
+    expect(await isServerHeading(page)).toBe(true);
     expect(problems.filter((line) => !line.includes('404'))).toEqual([]);
     await page.getByRole('link', { name: 'Return to Home' }).click();
     await page.getByText('Initializing secure checkout...').or(page.getByLabel('Card number')).first().waitFor();

@@ -5,53 +5,33 @@
  * The manage page's API: magic links, cancel and undo, new credentials, seats, card; renewals on the sandbox
  * clock with the 0341 card (past due, recovery, exhaustion). On PGlite and PostgreSQL.
  */
-import { createServer, type Server } from 'node:http';
 import { verify } from '@node-rs/argon2';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accounts, orders, outbox } from '../../server/db/schema';
 import { deliverDue, smtpMailer, type OutboxContext } from '../../server/outbox/outboxWorker';
-import { webhookSignature } from '../../server/outbox/webhooks';
-import { freePort } from '../support/freePort';
 import { startMailCatcher, type MailCatcher } from '../support/mailCatcher';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
 import { confirmBody, DATABASES, finalize, openCheckout, startTestServer, type TestServer } from './helper';
 
 const WEBHOOK_SECRET = 'whsec-test-0123456789abcdef0123456789abcdef';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-interface ReceivedWebhook {
-  type: string;
-  data: Record<string, unknown>;
-  verified: boolean;
-}
 
 describe.each(DATABASES)('after the purchase, on %s', (kind) => {
   let server: TestServer;
   let mail: MailCatcher;
-  let receiver: Server;
-  const webhooks: ReceivedWebhook[] = [];
+  let receiver: WebhookReceiver;
   let outboxContext: OutboxContext;
 
   beforeAll(async () => {
     mail = await startMailCatcher();
-    const port = await freePort();
-    receiver = createServer((request, response) => {
-      let body = '';
-      request.on('data', (chunk) => (body += String(chunk)));
-      request.on('end', () => {
-        const header = String(request.headers['checkout-signature'] ?? '');
-        const timestamp = Number(/t=(\d+)/.exec(header)?.[1]);
-        const parsed = JSON.parse(body) as { type: string; data: Record<string, unknown> };
-        webhooks.push({ ...parsed, verified: header === webhookSignature(WEBHOOK_SECRET, timestamp, body) });
-        response.writeHead(204).end();
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(port, '127.0.0.1', resolve));
+    receiver = await startWebhookReceiver(WEBHOOK_SECRET);
     server = await startTestServer(kind, {
       env: {
         SMTP_URL: mail.url,
         PUBLIC_URL: 'https://checkout.test',
-        SUCCESS_SITE_WEBHOOK_URL: `http://127.0.0.1:${port}/hooks`,
+        SUCCESS_SITE_WEBHOOK_URL: receiver.url,
         SUCCESS_SITE_WEBHOOK_SECRET: WEBHOOK_SECRET,
         ACCOUNT_LINKS_PER_15_MINUTES: '1000',
       },
@@ -61,7 +41,7 @@ describe.each(DATABASES)('after the purchase, on %s', (kind) => {
   afterAll(async () => {
     await server.close();
     await mail.close();
-    await new Promise((resolve) => receiver.close(resolve));
+    await receiver.close();
   });
 
   let buyers = 0;
@@ -116,7 +96,7 @@ describe.each(DATABASES)('after the purchase, on %s', (kind) => {
     expect(confirmation.text).toMatch(/Manage your subscription: https:\/\/checkout\.test\/account\?token=[\w-]{43}/);
     expect(confirmation.text).not.toContain(password);
     expect(confirmation.html).toContain('<a href="https://checkout.test/account?token=');
-    expect(webhooks.find((hook) => hook.type === 'subscription.activated' && hook.data.transactionId === transactionId)).toMatchObject({
+    expect(receiver.webhooks.find((hook) => hook.type === 'subscription.activated' && hook.data.transactionId === transactionId)).toMatchObject({
       verified: true,
       data: { email, seats: 3, monthlyTotalCents: 100_000, status: 'paid' },
     });
@@ -208,7 +188,7 @@ describe.each(DATABASES)('after the purchase, on %s', (kind) => {
     await deliverDue(outboxContext);
     const received = await mail.waitFor(email, /seats changed/);
     expect(received.text).toContain('from 1 seat to 3 seats: $1,000/month');
-    expect(webhooks.find((hook) => hook.type === 'subscription.seats_changed' && hook.data.transactionId === transactionId)).toMatchObject({
+    expect(receiver.webhooks.find((hook) => hook.type === 'subscription.seats_changed' && hook.data.transactionId === transactionId)).toMatchObject({
       verified: true,
       data: { from: 1, to: 3, seats: 3 },
     });
@@ -222,7 +202,7 @@ describe.each(DATABASES)('after the purchase, on %s', (kind) => {
     await deliverDue(outboxContext);
     const failed = await mail.waitFor(email, /payment failed/);
     expect(failed.text).toMatch(/Update your card: https:\/\/checkout\.test\/account\?token=/);
-    expect(webhooks.find((hook) => hook.type === 'subscription.past_due' && hook.data.transactionId === transactionId)).toMatchObject({ verified: true });
+    expect(receiver.webhooks.find((hook) => hook.type === 'subscription.past_due' && hook.data.transactionId === transactionId)).toMatchObject({ verified: true });
 
     const updated = await act('/api/account/card', cookie, { card: { number: '4242 4242 4242 4242', expMonth: 12, expYear: new Date().getFullYear() + 2, cvc: '123', postalCode: '10001' } });
     expect(updated.json()).toMatchObject({ status: 'paid', cardLast4: '4242' });
@@ -244,7 +224,7 @@ describe.each(DATABASES)('after the purchase, on %s', (kind) => {
     expect(await statusOf(failing.transactionId)).toBe('cancelled');
     await deliverDue(outboxContext);
     for (const transactionId of [failing.transactionId, cancelling.transactionId]) {
-      expect(webhooks.find((hook) => hook.type === 'subscription.cancelled' && hook.data.transactionId === transactionId)).toMatchObject({ verified: true });
+      expect(receiver.webhooks.find((hook) => hook.type === 'subscription.cancelled' && hook.data.transactionId === transactionId)).toMatchObject({ verified: true });
     }
   });
 });
