@@ -51,31 +51,44 @@ export async function applyRenewals(db: Database, config: Config, events: Renewa
   }
 }
 
-/** Records a cancellation the provider scheduled for `cancelAt` (the end of the paid period), with its mail. */
-export function recordCancellation(db: Database, config: Config, order: Order, cancelAt: Date, reason: string | undefined): Promise<unknown> {
+/** Updates the locked order with `changes` and answers it as it now is. */
+async function updateOrder(tx: Transaction, transactionId: string, changes: Partial<typeof orders.$inferInsert>): Promise<Order> {
+  const [updated] = await tx.update(orders).set({ ...changes, updatedAt: new Date() }).where(eq(orders.transactionId, transactionId)).returning();
+  if (!updated) throw new Error(`Order ${transactionId} vanished while locked`);
+  return updated;
+}
+
+/**
+ * Records a cancellation the provider scheduled for `cancelAt` (the end of the paid period), with its mail.
+ * Answers the order as it now is.
+ */
+export function recordCancellation(db: Database, config: Config, order: Order, cancelAt: Date, reason: string | undefined): Promise<Order | undefined> {
   return withLockedOrder(db, order.transactionId, async (tx) => {
-    await tx
-      .update(orders)
-      .set({ cancelAt, cancellationReason: reason ?? null, updatedAt: new Date() })
-      .where(eq(orders.transactionId, order.transactionId));
+    const updated = await updateOrder(tx, order.transactionId, { cancelAt, cancellationReason: reason ?? null });
     await raiseOrderEvent(tx, config, { kind: 'cancel_scheduled', transactionId: order.transactionId, cancelAt: cancelAt.toISOString() });
+    return updated;
   });
 }
 
-/** Records that the buyer undid a scheduled cancellation, with its mail. */
-export function recordCancellationUndone(db: Database, config: Config, order: Order): Promise<unknown> {
+/** Records that the buyer undid a scheduled cancellation, with its mail. Answers the order as it now is. */
+export function recordCancellationUndone(db: Database, config: Config, order: Order): Promise<Order | undefined> {
   return withLockedOrder(db, order.transactionId, async (tx) => {
-    await tx.update(orders).set({ cancelAt: null, cancellationReason: null, updatedAt: new Date() }).where(eq(orders.transactionId, order.transactionId));
+    const updated = await updateOrder(tx, order.transactionId, { cancelAt: null, cancellationReason: null });
     await raiseOrderEvent(tx, config, { kind: 'cancel_undone', transactionId: order.transactionId, undoneAt: new Date().toISOString() });
+    return updated;
   });
 }
 
-/** Records a seat change made at the provider (`amountCents`: the new monthly total), with its mail and webhook. */
-export function recordSeatChange(db: Database, config: Config, order: Order, quantity: number, amountCents: number, changeId: string): Promise<unknown> {
+/**
+ * Records a seat change made at the provider (`amountCents`: the new monthly total), with its mail and webhook.
+ * Answers the order as it now is.
+ */
+export function recordSeatChange(db: Database, config: Config, order: Order, quantity: number, amountCents: number, changeId: string): Promise<Order | undefined> {
   return withLockedOrder(db, order.transactionId, async (tx, locked) => {
-    await tx.update(orders).set({ quantity, amountCents, updatedAt: new Date() }).where(eq(orders.transactionId, order.transactionId));
+    const updated = await updateOrder(tx, order.transactionId, { quantity, amountCents });
     await recordFunnelEvent(tx, { type: 'seats_changed', transactionId: order.transactionId, referrerId: order.referrerId, detail: { from: locked.quantity, to: quantity } });
     await raiseOrderEvent(tx, config, { kind: 'seats_changed', transactionId: order.transactionId, changeId, from: locked.quantity, to: quantity, amountCents });
+    return updated;
   });
 }
 

@@ -205,9 +205,9 @@ export async function accountRoutes(app: FastifyInstance, services: AccountOptio
       requireHeld(order);
       const periodEnd = await setSandboxCancelAtPeriodEnd(db, order.subscriptionId, true);
       if (!periodEnd) throw new HttpError(409, 'This subscription cannot be cancelled now.');
-      await recordCancellation(db, config, order, periodEnd, request.body.reason?.trim() || undefined);
+      const updated = await recordCancellation(db, config, order, periodEnd, request.body.reason?.trim() || undefined);
       services.nudgeOutbox();
-      return view((await findOrder(db, order.transactionId))!);
+      return view(updated ?? order);
     },
   );
 
@@ -217,9 +217,9 @@ export async function accountRoutes(app: FastifyInstance, services: AccountOptio
     requireHeld(order);
     if (!order.cancelAt) return view(order);
     if (!(await setSandboxCancelAtPeriodEnd(db, order.subscriptionId, false))) throw new HttpError(409, 'This subscription has ended.');
-    await recordCancellationUndone(db, config, order);
+    const updated = await recordCancellationUndone(db, config, order);
     services.nudgeOutbox();
-    return view((await findOrder(db, order.transactionId))!);
+    return view(updated ?? order);
   });
 
   app.post<{ Body: SeatsRequest }>(
@@ -232,9 +232,9 @@ export async function accountRoutes(app: FastifyInstance, services: AccountOptio
       if (order.quantity === request.body.quantity) return view(order);
       const amountCents = await setSandboxQuantity(db, order.subscriptionId, request.body.quantity);
       if (amountCents === null) throw new HttpError(409, 'Seats can be changed while the subscription is active and paid up.');
-      await recordSeatChange(db, config, order, request.body.quantity, amountCents, randomUUID());
+      const updated = await recordSeatChange(db, config, order, request.body.quantity, amountCents, randomUUID());
       services.nudgeOutbox();
-      return view((await findOrder(db, order.transactionId))!);
+      return view(updated ?? order);
     },
   );
 
