@@ -8,7 +8,7 @@ export default {
   mutate: ['src/machines/**/*.ts'],
   coverageAnalysis: 'perTest',
   concurrency: 2,
-  timeoutMS: 60_000,
+  timeoutMS: 20_000,
   reporters: ['clear-text', 'progress-append-only', 'json'],
   jsonReporter: { fileName: 'reports/mutation/mutation.json' },
   clearTextReporter: { allowColor: false, logTests: false, reportScoreTable: true },

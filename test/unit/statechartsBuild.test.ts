@@ -1,0 +1,27 @@
+/**
+ * Both statecharts are valid XState machines and open where the spec says. They are imported inside the tests:
+ * XState refuses an invalid chart while building it, at import, and a file that cannot import fails to load
+ * rather than failing a test (which the mutation benchmark, `npm run bench:mutation`, would not count).
+ */
+import { describe, expect, it } from 'vitest';
+import { getInitialSnapshot } from 'xstate';
+
+describe('the statecharts build', () => {
+  it("checkout: opens waiting to create the checkout, showing 'Initializing secure checkout...' (spec §4)", async () => {
+    const { checkoutMachine } = await import('../../src/machines/checkoutMachine');
+    const snapshot = getInitialSnapshot(checkoutMachine, {
+      affiliateId: 'dr-sample',
+      affiliateSource: 'http://localhost/',
+      returnUrl: 'http://localhost/payment-success',
+    });
+    expect(snapshot.value).toEqual({ init: 'waiting' });
+    expect(snapshot.context).toMatchObject({ pendingSeats: 1, confirmedSeats: 1, celebrating: false, session: null });
+  });
+
+  it('payment success: opens reading the stored record (spec §4)', async () => {
+    const { paymentSuccessMachine } = await import('../../src/machines/paymentSuccessMachine');
+    const snapshot = getInitialSnapshot(paymentSuccessMachine, { search: '' });
+    expect(snapshot.value).toBe('loading');
+    expect(snapshot.hasTag('loading')).toBe(true);
+  });
+});
