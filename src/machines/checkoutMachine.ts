@@ -6,7 +6,7 @@
  *
  * Open it in the Stately visualizer: implementations are supplied through setup(), all of them named.
  */
-import { and, assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
+import { and, assertEvent, assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
 import { createSubscriptionIntent, finalizeSubscription, updateSubscriptionIntent } from '../api/checkoutApi';
 import { ApiError } from '../api/client';
 import { preloadPublicConfig } from '../api/publicConfig';
@@ -184,9 +184,12 @@ export const checkoutMachine = setup({
     seatsMatchConfirmed: ({ context }) => context.pendingSeats === context.confirmedSeats,
     seatsDifferFromConfirmed: ({ context }) => context.pendingSeats !== context.confirmedSeats,
     formInvalid: ({ context }) => hasFieldErrors(validateCheckoutForm(context.form)),
-    paymentFormReady: ({ context }) => context.session !== null && context.paymentGateway !== null,
-    gatewayMatchesSession: ({ context, event }) =>
-      event.type === 'PAYMENT_FORM_READY' && event.clientSecret === context.session?.clientSecret,
+    /** A gateway is only ever kept for the current session's client secret (gatewayMatchesSession). */
+    paymentFormReady: ({ context }) => context.paymentGateway !== null,
+    gatewayMatchesSession: ({ context, event }) => {
+      assertEvent(event, 'PAYMENT_FORM_READY');
+      return event.clientSecret === context.session?.clientSecret;
+    },
     /**
      * The card payment went through: 'succeeded', or 'processing' (accepted, settling). Either way the buyer must
      * not pay again; finalize checks with the server whether the invoice is paid (Stripe: PaymentIntent statuses).
@@ -215,7 +218,7 @@ export const checkoutMachine = setup({
     }),
     endConfetti: assign({ celebrating: false }),
     assignField: assign(({ context, event }) => {
-      if (event.type !== 'FIELD_CHANGED') return {};
+      assertEvent(event, 'FIELD_CHANGED');
       const { [event.field]: _cleared, ...fieldErrors } = context.fieldErrors;
       return { form: { ...context.form, [event.field]: event.value }, fieldErrors };
     }),
@@ -226,7 +229,10 @@ export const checkoutMachine = setup({
       field: CHECKOUT_FIELDS.find((field) => context.fieldErrors[field]) ?? 'firstName',
     })),
     assignPaymentGateway: assign({
-      paymentGateway: ({ event }) => (event.type === 'PAYMENT_FORM_READY' ? event.gateway : null),
+      paymentGateway: ({ event }) => {
+        assertEvent(event, 'PAYMENT_FORM_READY');
+        return event.gateway;
+      },
     }),
     assignSession: assign((_, session: SubscriptionSession) => ({ session, confirmedSeats: MIN_SEATS })),
     assignUpdatedSession: assign(({ context }, output: UpdateIntentResponse) => {
@@ -284,6 +290,7 @@ export const checkoutMachine = setup({
     preloadPublicConfig: (_, _params: undefined) => preloadPublicConfig(),
     rememberPurchase: ({ context }) => rememberPurchase({ ...orderOf(context), completedAt: Date.now() }),
     storePaymentRecord: ({ context }, response: FinalizeResponse) => savePaymentRecord(paymentRecord(context, response)),
+    /** The views move to /payment-success; the event carries the record just stored (the order as paid). */
     announcePaymentCompleted: emit(({ context }, response: FinalizeResponse) => ({
       type: 'paymentCompleted' as const,
       record: paymentRecord(context, response),
@@ -445,8 +452,9 @@ export const checkoutMachine = setup({
             actions: [
               { type: 'storePaymentRecord', params: ({ event }) => event.output },
               'rememberPurchase',
-              'forgetPendingPayment',
               { type: 'announcePaymentCompleted', params: ({ event }) => event.output },
+              // Last: a resumed order is read from the pending payment until here.
+              'forgetPendingPayment',
             ],
           },
           { target: 'finalizeFailed' },
@@ -465,9 +473,12 @@ export const checkoutMachine = setup({
         ORDER_RETRY_CLICKED: { target: 'finalizing' },
       },
     },
-    /** The page opened with a pending payment: finalize it (paid → success; not paid → a fresh checkout). */
+    /**
+     * The page opened with a pending payment: finalize it (paid → success; not paid → a fresh checkout). The
+     * payment panel shows the check instead of the form, so there are no fields to lock.
+     */
     resuming: {
-      tags: ['paymentAtRisk', 'seatsLocked', 'fieldsLocked'],
+      tags: ['paymentAtRisk', 'seatsLocked'],
       invoke: {
         src: 'finalizeSubscription',
         input: ({ context }) => finalizeInput(context),
@@ -478,8 +489,9 @@ export const checkoutMachine = setup({
             actions: [
               { type: 'storePaymentRecord', params: ({ event }) => event.output },
               'rememberPurchase',
-              'forgetPendingPayment',
               { type: 'announcePaymentCompleted', params: ({ event }) => event.output },
+              // Last: a resumed order is read from the pending payment until here.
+              'forgetPendingPayment',
             ],
           },
           { target: 'resumeFailed' },
@@ -496,7 +508,7 @@ export const checkoutMachine = setup({
     },
     /** The resumed payment could not be checked (network, server): the buyer retries; nothing is paid again. */
     resumeFailed: {
-      tags: ['paymentAtRisk', 'seatsLocked', 'fieldsLocked'],
+      tags: ['paymentAtRisk', 'seatsLocked'],
       on: {
         ORDER_RETRY_CLICKED: { target: 'resuming' },
       },

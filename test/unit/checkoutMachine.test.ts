@@ -41,6 +41,8 @@ function start(overrides: {
   confirm?: () => Promise<PaymentConfirmation>;
   finalize?: (input: FinalizeActorInput) => Promise<FinalizeResponse>;
   input?: Partial<CheckoutInput>;
+  /** Keep the machine's own confirmPayment actor: the card is confirmed through PAYMENT_FORM_READY's gateway. */
+  ownConfirm?: boolean;
 } = {}) {
   const calls = { create: 0, update: [] as number[], confirm: 0, finalize: 0, finalizeInputs: [] as FinalizeActorInput[] };
   let revision = 1;
@@ -56,10 +58,14 @@ function start(overrides: {
         revision++;
         return { clientSecret: `pi_${revision}_secret`, subscriptionId: `sub_${revision}`, subscriptionItemId: `si_${revision}` };
       }),
-      confirmPayment: fromPromise(async () => {
-        calls.confirm++;
-        return overrides.confirm ? overrides.confirm() : { status: 'succeeded' as const, paymentIntentId: 'pi_1' };
-      }),
+      ...(overrides.ownConfirm
+        ? {}
+        : {
+            confirmPayment: fromPromise(async () => {
+              calls.confirm++;
+              return overrides.confirm ? overrides.confirm() : { status: 'succeeded' as const, paymentIntentId: 'pi_1' };
+            }),
+          }),
       finalizeSubscription: fromPromise(async ({ input }: { input: FinalizeActorInput }) => {
         calls.finalize++;
         calls.finalizeInputs.push(input);
@@ -300,6 +306,20 @@ describe('Get Started (spec §2)', () => {
     await advance(1);
     expect(emitted).toContainEqual({ type: 'focusRequested', field: 'firstName' });
   });
+
+  it('a second click restarts the 800 ms: the focus is asked for once, 800 ms after the last click', async () => {
+    const { actor, emitted } = await ready();
+    const focusRequests = () => emitted.filter((event) => event.type === 'focusRequested');
+    actor.send({ type: 'GET_STARTED_CLICKED' });
+    await advance(500);
+    actor.send({ type: 'GET_STARTED_CLICKED' });
+    await advance(799);
+    expect(focusRequests()).toEqual([]);
+    await advance(1);
+    expect(focusRequests()).toEqual([{ type: 'focusRequested', field: 'firstName' }]);
+    await advance(2000);
+    expect(focusRequests()).toHaveLength(1);
+  });
 });
 
 /** Types Ada Palmer's name and email. */
@@ -377,6 +397,75 @@ describe('payment submit (spec §4, §5)', () => {
     expect(actor.getSnapshot().matches('idle')).toBe(true);
     expect(calls.finalize).toBe(0);
     expect(toasts()).toEqual(['Payment Failed']);
+  });
+
+  it('shows a refusal by the pay button until the next attempt', async () => {
+    let outcome: PaymentConfirmation = { status: 'failed', message: 'Your card was declined.' };
+    const { actor } = await ready({ confirm: async () => outcome });
+    fill(actor);
+    actor.send({ type: 'PAYMENT_FORM_READY', clientSecret: session.clientSecret, gateway });
+    actor.send({ type: 'SUBMITTED' });
+    await advance(0);
+    expect(actor.getSnapshot().context.paymentError).toBe('Your card was declined.');
+    outcome = { status: 'succeeded', paymentIntentId: 'pi_1' };
+    actor.send({ type: 'SUBMITTED' });
+    expect(actor.getSnapshot().matches('submitting')).toBe(true);
+    expect(actor.getSnapshot().context.paymentError).toBeNull();
+  });
+
+  /** The 'Payment Failed' descriptions shown for `outcome` of the card confirmation. */
+  async function paymentFailedDescriptions(outcome: () => Promise<PaymentConfirmation>) {
+    const { actor, emitted } = await ready({ confirm: outcome });
+    fill(actor);
+    actor.send({ type: 'PAYMENT_FORM_READY', clientSecret: session.clientSecret, gateway });
+    actor.send({ type: 'SUBMITTED' });
+    await advance(0);
+    expect(actor.getSnapshot().matches('idle')).toBe(true);
+    return emitted.flatMap((event) => (event.type === 'toast' && event.toast.title === 'Payment Failed' ? [event.toast.description] : []));
+  }
+
+  it("shows the refusal's own message, or the spec §8 default when there is none", async () => {
+    expect(await paymentFailedDescriptions(async () => ({ status: 'failed', message: 'Your card has insufficient funds.' }))).toEqual([
+      'Your card has insufficient funds.',
+    ]);
+    // An outcome this page does not know (a newer gateway's) is a refusal with the default message.
+    expect(await paymentFailedDescriptions(async () => ({ status: 'requires_capture' }) as unknown as PaymentConfirmation)).toEqual([
+      'An error occurred during payment. Please try again.',
+    ]);
+  });
+
+  it("shows a failed confirmation's message, or the spec §8 default when it has none", async () => {
+    expect(await paymentFailedDescriptions(() => Promise.reject(new Error('Stripe.js could not load.')))).toEqual(['Stripe.js could not load.']);
+    expect(await paymentFailedDescriptions(() => Promise.reject(new Error('')))).toEqual([
+      'An error occurred during payment. Please try again.',
+    ]);
+    expect(await paymentFailedDescriptions(() => Promise.reject('Failed to fetch' as unknown as Error))).toEqual([
+      'An error occurred during payment. Please try again.',
+    ]);
+  });
+
+  it('ignores a payment form that is ready before the checkout exists', async () => {
+    const { actor } = start();
+    actor.send({ type: 'PAYMENT_FORM_READY', clientSecret: session.clientSecret, gateway });
+    expect(actor.getSnapshot().status).toBe('active');
+    expect(actor.getSnapshot().context.paymentGateway).toBeNull();
+  });
+
+  it("confirms the card through the payment form's gateway with the trimmed buyer and the return address, then finalizes the same buyer", async () => {
+    const confirmPayment = vi.fn(async () => ({ status: 'succeeded' as const, paymentIntentId: 'pi_1' }));
+    const { actor, calls } = await ready({ ownConfirm: true });
+    actor.send({ type: 'FIELD_CHANGED', field: 'firstName', value: ' Ada ' });
+    actor.send({ type: 'FIELD_CHANGED', field: 'lastName', value: 'Palmer ' });
+    actor.send({ type: 'FIELD_CHANGED', field: 'email', value: '  ada@example.com ' });
+    actor.send({ type: 'PAYMENT_FORM_READY', clientSecret: session.clientSecret, gateway: { provider: 'sandbox', confirmPayment } });
+    actor.send({ type: 'SUBMITTED' });
+    await advance(0);
+    expect(confirmPayment).toHaveBeenCalledExactlyOnceWith({
+      billingDetails: { name: 'Ada Palmer', email: 'ada@example.com' },
+      returnUrl: 'http://localhost/payment-success',
+    });
+    expect(calls.finalizeInputs.map((input) => input.billingDetails)).toEqual([{ name: 'Ada Palmer', email: 'ada@example.com' }]);
+    expect(actor.getSnapshot().matches('success')).toBe(true);
   });
 
   it("after a charge, a failed finalize is 'payment received', never 'Payment Failed'; seats and buyer locked; the retry finalizes only", async () => {
@@ -470,13 +559,26 @@ describe('a charged checkout survives a reload or a closed tab (pending payment)
   });
 
   it('resumes a pending payment on open: finalizes it with the stored order and buyer, and opens no new checkout', async () => {
-    const { actor, calls } = start({ input: { pendingPayment: pending } });
+    const { actor, calls, emitted } = start({ input: { pendingPayment: pending } });
     expect(actor.getSnapshot().matches('resuming')).toBe(true);
     await advance(0);
     expect(calls.finalizeInputs).toEqual([
       { order: pending, billingDetails: { name: 'Ada Palmer', email: 'ada@example.com' } },
     ]);
     expect(actor.getSnapshot().matches('success')).toBe(true);
+    expect(emitted.find((event) => event.type === 'paymentCompleted')).toEqual({
+      type: 'paymentCompleted',
+      record: {
+        success: true,
+        token: 'tok',
+        loginDetails: { email: 'a@b.co', password: 'p'.repeat(20), productPurchased: 'X' },
+        seatCount: pending.seats,
+        totalAmount: pending.totalAmount,
+        email: 'ada@example.com',
+        name: 'Ada Palmer',
+        transactionId: pending.transactionId,
+      },
+    });
     await advance(1000);
     expect(calls.create).toBe(0);
   });
