@@ -252,6 +252,10 @@ function expectPageShows(page: Page, state: AnyMachineSnapshot): void {
     expect(screen.getByRole('button', { name: 'Decrease seats' }).hasAttribute('disabled')).toBe(context.pendingSeats === 1);
   }
 
+  // While the card is or may have been charged and the order is not finalized, leaving asks first (decision 0006).
+  const paymentAtRisk = ['submitting', 'finalizing', 'finalizeFailed', 'resuming', 'resumeFailed'].some((name) => state.matches(name));
+  expect(leavingAsksFirst(), 'leaving asks first').toBe(paymentAtRisk);
+
   // Nothing a charge was taken for is ever called a failed payment.
   if (context.paymentAccepted || page.resumed) expect(screen.queryByText('Payment Failed')).not.toBeInTheDocument();
   if (state.matches('resuming')) {
@@ -306,6 +310,13 @@ function expectPageShows(page: Page, state: AnyMachineSnapshot): void {
     expect(screen.getByText('Loading payment form...')).toBeInTheDocument();
   }
   if (state.matches('success')) expectSuccess(page, context.confirmedSeats);
+}
+
+/** True when the page holds the buyer back from leaving (its `beforeunload` handler cancels the event). */
+function leavingAsksFirst(): boolean {
+  const event = new Event('beforeunload', { cancelable: true });
+  window.dispatchEvent(event);
+  return event.defaultPrevented;
 }
 
 /** On /payment-success with the spec §3 record of `seats` stored, the pending payment forgotten, the purchase kept. */

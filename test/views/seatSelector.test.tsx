@@ -14,9 +14,12 @@ const seatCount = () => screen.getByLabelText('Seats');
 const summaryRows = () => within(screen.getByRole('table')).getAllByRole('row').slice(1);
 
 describe('seat selector', () => {
-  it('starts at one seat with minus disabled and the $500 total', async () => {
+  it('starts at one seat with minus disabled and the $500 total, and no confetti', async () => {
     renderCheckout();
+    // Confetti comes only with reaching two seats (spec §2), never with the page.
+    expect(screen.queryByTestId('confetti')).not.toBeInTheDocument();
     await advance(500);
+    expect(screen.queryByTestId('confetti')).not.toBeInTheDocument();
     expect(seatCount()).toHaveTextContent('1');
     expect(minus()).toBeDisabled();
     expect(plus()).toBeEnabled();

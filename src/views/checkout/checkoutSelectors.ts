@@ -36,9 +36,11 @@ export const selectRecentPurchase = (snapshot: CheckoutSnapshot) => snapshot.con
 /** Name and email are locked while the order is processed and once the card payment went through. */
 export const selectFieldsLocked = (snapshot: CheckoutSnapshot) => snapshot.hasTag('fieldsLocked');
 
-/** Seat buttons are locked while updating, while the order is processed, and once the payment went through. */
-export const selectCanAddSeat = (snapshot: CheckoutSnapshot) =>
-  !snapshot.hasTag('seatsLocked') && snapshot.can({ type: 'SEAT_ADDED' });
+/**
+ * Seat buttons are locked in the states the statechart tags `seatsLocked` (updating, a failed initialisation,
+ * while the order is processed, once the payment went through); minus also at one seat (its guard).
+ */
+export const selectCanAddSeat = (snapshot: CheckoutSnapshot) => !snapshot.hasTag('seatsLocked');
 
 export const selectCanRemoveSeat = (snapshot: CheckoutSnapshot) =>
   !snapshot.hasTag('seatsLocked') && snapshot.can({ type: 'SEAT_REMOVED' });
