@@ -6,7 +6,7 @@
  * No DOM here: storage, clipboard and navigation are invoked actors or emitted events; the page passes the
  * address's query string as input.
  */
-import { assign, emit, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, emit, fromPromise, setup } from 'xstate';
 import {
   clearPaymentRecord,
   readPaymentRecord,
@@ -74,7 +74,10 @@ export const paymentSuccessMachine = setup({
     assignReturnedRecord: assign((_, record: PaymentSuccessRecord) => ({ record })),
     storeReturnedRecord: (_, record: PaymentSuccessRecord) => savePaymentRecord(record),
     assignCopyField: assign({
-      copyField: ({ event }) => (event.type === 'COPY_CLICKED' ? event.field : 'email'),
+      copyField: ({ event }) => {
+        assertEvent(event, 'COPY_CLICKED');
+        return event.field;
+      },
     }),
     clearStoredRecord: () => clearPaymentRecord(),
     notifyNoPaymentData: emit({ type: 'toast', toast: TOASTS.noPaymentData }),

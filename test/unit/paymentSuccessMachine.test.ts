@@ -2,11 +2,13 @@
  * The success-page statechart (spec §2, §4, §8, and the 3-D Secure redirect return) with its storage, clipboard,
  * finalize and config actors swapped.
  */
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import type { PaymentRecordReading, PaymentSuccessRecord } from '../../src/api/paymentRecord';
 import type { PaymentReturn } from '../../src/api/paymentReturn';
+import { resetPublicConfigCache } from '../../src/api/publicConfig';
 import { paymentSuccessMachine, type PaymentSuccessEmitted } from '../../src/machines/paymentSuccessMachine';
+import { SANDBOX_CONFIG } from '../views/support/fakeFetch';
 
 const record: PaymentSuccessRecord = {
   success: true,
@@ -166,12 +168,54 @@ describe('payment-success statechart', () => {
     expect(actor.getSnapshot().matches('ready')).toBe(true);
   });
 
-  it('keeps the record when the success-site address cannot be read', async () => {
-    const { actor, cleared } = start({ kind: 'found', record }, { configFails: true });
+  it('refuses to redirect when the stored record has no token at all', async () => {
+    const { actor, toasts, emitted } = start({ kind: 'found', record: { ...record, token: undefined } as unknown as PaymentSuccessRecord });
+    await settle();
+    actor.send({ type: 'SIGN_AGREEMENT_CLICKED' });
+    await settle();
+    expect(toasts()).toEqual(['Error: No authentication token found. Please contact support.']);
+    expect(emitted.filter((event) => event.type === 'redirectRequested')).toEqual([]);
+    expect(actor.getSnapshot().matches('ready')).toBe(true);
+  });
+
+  it('keeps the record and says so when the success-site address cannot be read', async () => {
+    const { actor, cleared, toasts } = start({ kind: 'found', record }, { configFails: true });
     await settle();
     actor.send({ type: 'SIGN_AGREEMENT_CLICKED' });
     await settle();
     expect(cleared).not.toHaveBeenCalled();
     expect(actor.getSnapshot().matches('ready')).toBe(true);
+    expect(toasts()).toEqual(['Error: Could not open the training agreement. Please try again.']);
+  });
+});
+
+describe('payment-success statechart with its own clipboard and config actors', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    resetPublicConfigCache();
+  });
+
+  it("copies with the browser's clipboard and hands off to the success site from GET /api/config", async () => {
+    const writeText = vi.fn(async () => undefined);
+    vi.stubGlobal('navigator', { clipboard: { writeText } });
+    const fetchConfig = vi.fn(async (_url: string) => ({ ok: true, status: 200, json: async () => SANDBOX_CONFIG }) as Response);
+    vi.stubGlobal('fetch', fetchConfig);
+    const machine = paymentSuccessMachine.provide({
+      actors: { loadPaymentRecord: fromPromise(async (): Promise<PaymentRecordReading> => ({ kind: 'found', record })) },
+      actions: { clearStoredRecord: () => undefined },
+    });
+    const actor = createActor(machine, { input: { search: '' } });
+    const emitted: PaymentSuccessEmitted[] = [];
+    actor.on('*', (event) => emitted.push(event as PaymentSuccessEmitted));
+    actor.start();
+    await settle();
+    actor.send({ type: 'COPY_CLICKED', field: 'password' });
+    await settle();
+    expect(writeText).toHaveBeenCalledExactlyOnceWith('Pw3xAmpLe9Pw3xAmpLe9');
+    actor.send({ type: 'SIGN_AGREEMENT_CLICKED' });
+    await settle();
+    expect(new URL(String(fetchConfig.mock.calls[0]?.[0]), 'http://localhost').pathname).toBe('/api/config');
+    expect(emitted).toContainEqual({ type: 'redirectRequested', url: `${SANDBOX_CONFIG.successSite.local}/?token=handoff-token` });
+    expect(actor.getSnapshot().status).toBe('done');
   });
 });
