@@ -17,13 +17,18 @@ interface OrderSource {
   form: CheckoutForm;
 }
 
-/** The order being paid: the resumed one, else the session's, with the seats confirmed and the buyer typed. */
+/**
+ * The order being paid: the resumed one, else the session's, with the seats confirmed and the buyer typed.
+ * @throws Error when there is neither: the statechart reads the order only once a checkout exists or resumes.
+ */
 export function orderOf(context: OrderSource): RememberedOrder {
   if (context.pendingPayment) return context.pendingPayment;
+  const { session } = context;
+  if (!session) throw new Error('No order yet: the checkout has no session and resumes no payment');
   return {
-    transactionId: context.session?.transactionId ?? '',
-    subscriptionId: context.session?.subscriptionId ?? '',
-    customerId: context.session?.customerId ?? '',
+    transactionId: session.transactionId,
+    subscriptionId: session.subscriptionId,
+    customerId: session.customerId,
     seats: context.confirmedSeats,
     totalAmount: centsToDollars(monthlyTotalCents(context.confirmedSeats)),
     name: fullName(context.form),
