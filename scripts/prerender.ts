@@ -21,9 +21,23 @@ function writeTemplate(path: string, text: string) {
 const { renderPage } = (await import(new URL('../build/prerender/prerender.js', import.meta.url).href)) as typeof import('../src/prerender');
 const shell = readFileSync('dist/index.html', 'utf8');
 if (!shell.includes(ROOT)) throw new Error(`dist/index.html has no ${ROOT} to render into`);
+/**
+ * `html` without the inline scripts React's renderer adds for its Suspense boundaries (its streaming runtime, which
+ * reveals boundaries whose content arrives later): no boundary here waits for content (each is complete, or left
+ * to the browser to draw, `<!--$!-->`), so they have nothing to do, and the page's Content-Security-Policy
+ * (`script-src 'self'`) would refuse them with a console error.
+ * @throws Error when a boundary waits for content (`<!--$?-->`).
+ */
+function withoutStreamingRuntime(html: string): string {
+  if (html.includes('<!--$?-->')) throw new Error('A Suspense boundary waits for content in the prerendered HTML');
+  return html.replace(/<script>[\s\S]*?<\/script>/g, '');
+}
+
 /** Writes `path` rendered into the empty page as `file`. */
 async function prerender(path: string, file: string, waitForChunks: boolean) {
-  const { html, styles } = await renderPage(path, { waitForChunks });
+  const rendered = await renderPage(path, { waitForChunks });
+  const { styles } = rendered;
+  const html = withoutStreamingRuntime(rendered.html);
   writeTemplate(file, shell.replace('</head>', `${styles}</head>`).replace(ROOT, `<div id="root">${html}</div>`));
   console.log(`Prerendered ${path} into ${file} (${html.length.toLocaleString('en-US')} characters of HTML)`);
 }

@@ -35,7 +35,9 @@ export async function renderPage(path: string, { waitForChunks }: { waitForChunk
         </StrictMode>,
       );
     if (!waitForChunks) return { html: renderToString(tree), styles: sheet.getStyleTags() };
-    const { prelude } = await prerenderToNodeStream(tree);
+    // Every boundary inline: React would otherwise move a large one to the end of the HTML, to be put in place by
+    // an inline script, which the page's Content-Security-Policy refuses.
+    const { prelude } = await prerenderToNodeStream(tree, { progressiveChunkSize: Number.POSITIVE_INFINITY });
     let html = '';
     for await (const chunk of prelude) html += String(chunk);
     return { html, styles: sheet.getStyleTags() };

@@ -3,6 +3,7 @@ import styled from 'styled-components';
 import type { ActorOptions } from 'xstate';
 import { checkoutMachine } from '../../machines/checkoutMachine';
 import { useOfferReferrer } from '../../content/offerReferrer';
+import { HydratedLater } from '../shared/HydratedLater';
 import { usePageTitle } from '../shared/usePageTitle';
 import { colors, media } from '../theme';
 import { BonusBlock } from './BonusBlock';
@@ -27,7 +28,11 @@ export interface CheckoutPageProps {
   inspect?: ActorOptions<CheckoutLogic>['inspect'];
 }
 
-/** The checkout landing page (/): one checkout actor for the page's lifetime, rendered top to bottom per spec §2. */
+/**
+ * The checkout landing page (/): one checkout actor for the page's lifetime, rendered top to bottom per spec §2.
+ * The parts the buyer reads but does not operate are hydrated after the seat selector, the summary and the
+ * payment form (HydratedLater), so taking over the prerendered page is not one long task.
+ */
 export function CheckoutPage({ machine = checkoutMachine, inspect }: CheckoutPageProps) {
   const referrer = useOfferReferrer();
   const [input] = useState(() => checkoutInput(referrer.shortLabel));
@@ -47,16 +52,22 @@ function CheckoutLayout() {
 
   return (
     <>
-      <CheckoutHeader />
+      <HydratedLater>
+        <CheckoutHeader />
+      </HydratedLater>
       <main>
-        <Hero />
+        <HydratedLater>
+          <Hero />
+        </HydratedLater>
         <Grid>
           <Left>
             <PhoneSlot $order={1}>
               <SeatSelector />
             </PhoneSlot>
             <PhoneSlot $order={4}>
-              <IncludedGrid />
+              <HydratedLater>
+                <IncludedGrid />
+              </HydratedLater>
             </PhoneSlot>
             <PhoneSlot $order={2}>
               <OrderSummary />
@@ -67,15 +78,21 @@ function CheckoutLayout() {
               <PaymentPanel anchorRef={checkoutFormRef} firstNameRef={firstNameRef} />
             </PhoneSlot>
             <Guarantee $order={5}>
-              <GuaranteeSeal size={96} />
+              <HydratedLater>
+                <GuaranteeSeal size={96} />
+              </HydratedLater>
             </Guarantee>
           </Right>
         </Grid>
-        <BonusBlock />
-        <Testimonials />
-        <Faq />
+        <HydratedLater>
+          <BonusBlock />
+          <Testimonials />
+          <Faq />
+        </HydratedLater>
       </main>
-      <CheckoutFooter />
+      <HydratedLater>
+        <CheckoutFooter />
+      </HydratedLater>
     </>
   );
 }
