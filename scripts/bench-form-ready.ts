@@ -1,7 +1,8 @@
 /**
  * `npm run bench:form-ready`: how soon a buyer can type a card, measured in Debian's Chromium against the bundled
  * server (sandbox, embedded database) on loopback: from navigation start to the card-number field being usable,
- * with an empty cache, over RUNS (default 20) fresh page loads. Spec §4 mandates about 500 ms before call 1, so
+ * with an empty cache, over RUNS (default 20) fresh page loads; the page itself notes the moment (a
+ * MutationObserver installed before its scripts), so Playwright's polling does not add to it. Spec §4 mandates about 500 ms before call 1, so
  * the figure that matters is what comes on top of it. Also prints the bytes the page fetched until then (as sent,
  * compressed) and how many requests. Needs `npm run build` and `npm run build:server` (the npm script does both).
  */
@@ -14,6 +15,22 @@ import { freePort } from '../test/support/freePort';
 
 const RUNS = Number(process.env.RUNS ?? 20);
 const MANDATED_MS = 500;
+
+/**
+ * Run in the page before its own scripts: notes `performance.now()` in `window.cardFieldUsableAt` at the first DOM
+ * change after which the card-number field is there, enabled, editable and laid out. A string, so that the
+ * TypeScript runner's helpers stay out of it.
+ */
+const NOTE_CARD_FIELD_USABLE = `
+  const usable = () => [...document.querySelectorAll('input')].some((input) =>
+    input.labels?.[0]?.textContent?.trim() === 'Card number' && !input.disabled && !input.readOnly && input.getClientRects().length > 0);
+  const observer = new MutationObserver(() => {
+    if (!usable()) return;
+    window.cardFieldUsableAt = performance.now();
+    observer.disconnect();
+  });
+  observer.observe(document, { subtree: true, childList: true, attributes: true });
+`;
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? NaN;
 
@@ -46,11 +63,16 @@ async function main() {
         received += event.encodedDataLength;
         count += 1;
       });
+      // The page notes the moment itself: polling from here would add Playwright's backoff (up to 500 ms).
+      await page.addInitScript(NOTE_CARD_FIELD_USABLE);
       await page.goto(base, { waitUntil: 'commit' });
+      const usableAt = await page.waitForFunction(() => (window as unknown as { cardFieldUsableAt?: number }).cardFieldUsableAt, null, {
+        timeout: 30_000,
+      });
+      readyMs.push(Number(await usableAt.jsonValue()));
+      // The same moment as Playwright judges it: the field is there and editable.
       const field = page.getByLabel('Card number');
-      await field.waitFor({ state: 'visible', timeout: 30_000 });
-      while (!(await field.isEditable())) await page.waitForTimeout(2);
-      readyMs.push(await page.evaluate(() => performance.now()));
+      if (!(await field.isEditable())) throw new Error('The page noted the card field as usable, but it is not editable');
       bytes.push(received);
       requests.push(count);
       await context.close();

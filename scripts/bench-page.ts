@@ -2,7 +2,8 @@
  * `npm run bench:page`: the checkout page on a phone, as Lighthouse 12 (mobile preset: simulated slow 4G and a
  * 4× slower CPU) sees it, performance and accessibility, against a static copy of the same page in the same run. The static copy is the page
  * as rendered once the card field is ready, saved without its scripts and served by a bare Fastify route, so it
- * is the best any client-rendered page could do. RUNS (default 3) runs of each, interleaved; medians printed.
+ * is the best any client-rendered page could do. RUNS (default 3) runs of each, interleaved; medians printed, and
+ * the long tasks behind the app's median TBT.
  * Needs `npm run build` and `npm run build:server` (the npm script does both) and Debian's Chromium.
  */
 import { spawn } from 'node:child_process';
@@ -27,6 +28,8 @@ interface Figures {
   tbt: number;
   cls: number;
   bytes: number;
+  /** Lighthouse's `long-tasks` audit: the main-thread tasks over 50 ms, simulated (4× CPU), in page order. */
+  longTasks: { url: string; startTime: number; duration: number }[];
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
@@ -60,6 +63,9 @@ async function audit(url: string, port: number): Promise<Figures> {
     tbt: value('total-blocking-time'),
     cls: value('cumulative-layout-shift'),
     bytes: value('total-byte-weight'),
+    longTasks: ((lhr.audits['long-tasks']?.details as { items?: Figures['longTasks'] } | undefined)?.items ?? [])
+      .map(({ url, startTime, duration }) => ({ url, startTime: Math.round(startTime), duration: Math.round(duration) }))
+      .sort((a, b) => a.startTime - b.startTime),
   };
 }
 
@@ -101,6 +107,10 @@ async function main() {
       row('CLS', (f) => f.cls),
       row('bytes', (f) => f.bytes),
     ]);
+    // What TBT is made of: the long tasks of the app's run with the median TBT.
+    const medianRun = [...app].sort((a, b) => a.tbt - b.tbt)[Math.floor(app.length / 2)];
+    console.log('Long tasks of the app run with the median TBT (ms, simulated):');
+    console.table(medianRun?.longTasks.map(({ url, startTime, duration }) => ({ url: url.replace(appUrl, '/'), startTime, duration })));
   } finally {
     await chrome?.kill();
     await copy.close();
