@@ -2,8 +2,8 @@
  * `npm run bench:form-ready`: how soon a buyer can type a card, measured in Debian's Chromium against the bundled
  * server (sandbox, embedded database) on loopback: from navigation start to the card-number field being usable,
  * with an empty cache, over RUNS (default 20) fresh page loads; the page itself notes the moment (a
- * MutationObserver installed before its scripts), so Playwright's polling does not add to it. Spec §4 mandates about 500 ms before call 1, so
- * the figure that matters is what comes on top of it. Also prints the bytes the page fetched until then (as sent,
+ * MutationObserver installed before its scripts), so Playwright's polling does not add to it. Spec §4 mandates
+ * about 500 ms before call 1, so the figure that matters is what comes on top of it. Also prints the bytes the page fetched until then (as sent,
  * compressed) and how many requests. Needs `npm run build` and `npm run build:server` (the npm script does both).
  */
 import { spawn } from 'node:child_process';

@@ -35,9 +35,8 @@ function withoutStreamingRuntime(html: string): string {
 
 /** Writes `path` rendered into the empty page as `file`. */
 async function prerender(path: string, file: string, waitForChunks: boolean) {
-  const rendered = await renderPage(path, { waitForChunks });
-  const { styles } = rendered;
-  const html = withoutStreamingRuntime(rendered.html);
+  const { html: rendered, styles } = await renderPage(path, { waitForChunks });
+  const html = withoutStreamingRuntime(rendered);
   writeTemplate(file, shell.replace('</head>', `${styles}</head>`).replace(ROOT, `<div id="root">${html}</div>`));
   console.log(`Prerendered ${path} into ${file} (${html.length.toLocaleString('en-US')} characters of HTML)`);
 }

@@ -19,6 +19,7 @@ import type { PaymentConfirmation } from '../../src/payments/gateway';
 import { resetPublicConfigCache } from '../../src/api/publicConfig';
 import { CheckoutPage } from '../../src/views/checkout/CheckoutPage';
 import { AppToaster } from '../../src/views/toasts/AppToaster';
+import { leavingAsksFirst } from '../views/support/checkoutHarness';
 import { SANDBOX_CONFIG } from '../views/support/fakeFetch';
 import { advance, deferred, type Deferred } from '../views/support/timers';
 import { PendingCalls } from './pendingCalls';
@@ -310,13 +311,6 @@ function expectPageShows(page: Page, state: AnyMachineSnapshot): void {
     expect(screen.getByText('Loading payment form...')).toBeInTheDocument();
   }
   if (state.matches('success')) expectSuccess(page, context.confirmedSeats);
-}
-
-/** True when the page holds the buyer back from leaving (its `beforeunload` handler cancels the event). */
-function leavingAsksFirst(): boolean {
-  const event = new Event('beforeunload', { cancelable: true });
-  window.dispatchEvent(event);
-  return event.defaultPrevented;
 }
 
 /** On /payment-success with the spec §3 record of `seats` stored, the pending payment forgotten, the purchase kept. */

@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { FinalizeResponse } from '../../src/contract/checkout';
 import { PAYMENT_RECORD_KEY } from '../../src/api/paymentRecord';
 import type { PaymentConfirmation } from '../../src/payments/gateway';
-import { FINALIZED, renderCheckout, useCheckoutTestEnvironment } from './support/checkoutHarness';
+import { FINALIZED, leavingAsksFirst, renderCheckout, useCheckoutTestEnvironment } from './support/checkoutHarness';
 import { advance, deferred } from './support/timers';
 
 useCheckoutTestEnvironment();
@@ -147,19 +147,14 @@ describe('payment form', () => {
     const held = deferred<FinalizeResponse>();
     renderCheckout({ finalize: () => held.promise });
     await advance(500);
-    const leave = () => {
-      const event = new Event('beforeunload', { cancelable: true });
-      window.dispatchEvent(event);
-      return event.defaultPrevented;
-    };
-    expect(leave()).toBe(false);
+    expect(leavingAsksFirst()).toBe(false);
     fillBuyer();
     fireEvent.click(submitButton());
     await advance();
-    expect(leave()).toBe(true);
+    expect(leavingAsksFirst()).toBe(true);
     held.resolve(FINALIZED);
     await advance();
-    expect(leave()).toBe(false);
+    expect(leavingAsksFirst()).toBe(false);
   });
 });
 

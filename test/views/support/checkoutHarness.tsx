@@ -103,3 +103,10 @@ export function useCheckoutTestEnvironment(): void {
     vi.unstubAllGlobals();
   });
 }
+
+/** True when the page holds the buyer back from leaving (its `beforeunload` handler cancels the event). */
+export function leavingAsksFirst(): boolean {
+  const event = new Event('beforeunload', { cancelable: true });
+  window.dispatchEvent(event);
+  return event.defaultPrevented;
+}
