@@ -72,19 +72,23 @@ async function main() {
       );
       const openSeconds = (performance.now() - began) / 1000;
       const afterVisits = await measure();
-      // A retention of 0 days stands for "the retention has passed" without rewriting every row to age it.
+      // A retention of 0 days stands for "the retention has passed" without rewriting every row to age it. The
+      // sweep asks the provider about each order before retention deletes it; here every one is unpaid, so the
+      // bench marks them asked (as the sweep would) instead of timing 100,000 provider reads.
+      await database.db.execute(sql`update orders set reconciled_at = now() where status = 'open'`);
       const report = await deleteExpiredRecords(database.db, 0);
+      const byProvider = (await context.provider.deleteAbandonedRecords?.(0)) ?? {};
       const afterSweep = await measure();
       // Autovacuum visits a table again and again: the first pass frees the heap and marks emptied index pages
       // deleted, the next makes those pages reusable (PostgreSQL's B-tree page recycling). Two passes stand for it.
       await database.db.execute(sql`VACUUM`);
       await database.db.execute(sql`VACUUM`);
       const afterVacuum = await measure();
-      return { openSeconds, afterVisits, report, afterSweep, afterVacuum };
+      return { openSeconds, afterVisits, report, byProvider, afterSweep, afterVacuum };
     };
     const first = await wave();
     const second = await wave();
-    const { openSeconds, afterVisits, report, afterSweep, afterVacuum } = first;
+    const { openSeconds, afterVisits, report, byProvider, afterSweep, afterVacuum } = first;
 
     const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
     const perVisit = (afterVisits.bytes - baseline.bytes) / VISITS;
@@ -98,7 +102,7 @@ async function main() {
       'second wave: after the sweep and VACUUM': { rows: second.afterVacuum.rows, size: mib(second.afterVacuum.bytes) },
     });
     console.log(`Per abandoned visit: ${Math.round(perVisit)} bytes (${mib(perVisit * 1_000_000)} per million visits).`);
-    console.log(`Sweep deleted ${report.abandonedOrders} orders, ${report.sandboxSubscriptions} sandbox subscriptions, ${report.sandboxCustomers} sandbox customers.`);
+    console.log(`Sweep deleted ${report.abandonedOrders} orders, ${byProvider.sandboxSubscriptions ?? 0} sandbox subscriptions, ${byProvider.sandboxCustomers ?? 0} sandbox customers.`);
     console.log(
       `Rows back to the baseline: ${afterSweep.rows === baseline.rows ? 'yes' : 'NO'}; ` +
         `size after VACUUM ${mib(afterVacuum.bytes)} vs baseline ${mib(baseline.bytes)} (indexes keep their emptied pages for reuse).`,

@@ -18,17 +18,14 @@ import { registerSecurityHeaders } from './http/securityHeaders';
 import { boundRequestArrival } from './http/slowRequests';
 import { registerStaticSite } from './http/staticSite';
 import type { OrderServices } from './orders/order';
-import type { PaymentProvider } from './payments/provider';
+import type { PaymentProvider, WebhookStatus } from './payments/provider';
 import type { CredentialsCipher } from './security/credentialsCipher';
 import { createIntentRoute } from './routes/createIntent';
 import { finalizeRoute } from './routes/finalize';
 import { finalizeReturnRoute } from './routes/finalizeReturn';
 import { handoffRedeemRoute } from './routes/handoffRedeem';
 import { healthRoute } from './routes/health';
-import type { WebhookStatus } from './routes/stripeWebhook';
 import { publicConfigRoute } from './routes/publicConfig';
-import { sandboxAuthenticateRoute } from './routes/sandboxAuthenticate';
-import { sandboxConfirmRoute } from './routes/sandboxConfirm';
 import { updateIntentRoute } from './routes/updateIntent';
 import { adminApi } from './admin/adminApi';
 import { accountRoutes } from './routes/account';
@@ -147,9 +144,11 @@ export async function buildApp({ config, db, provider, cipher, challengeKey, coo
   const referrals = referralLinks(db, config);
 
   const services: OrderServices = { config, db, provider, cipher };
+  const nudge = nudgeOutbox ?? (() => undefined);
   const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL, app) : undefined;
   const webhookStatus: WebhookStatus = {};
   await app.register(healthRoute, { ...services, webhookStatus });
+  const providerRouteOptions = { ...services, challengeKey: challengeKey ?? randomBytes(32).toString('hex'), nudgeOutbox: nudge, webhookStatus };
   await app.register(async (api) => {
     await api.register(rateLimit, {
       max: config.RATE_LIMIT_PER_MINUTE,
@@ -165,21 +164,12 @@ export async function buildApp({ config, db, provider, cipher, challengeKey, coo
     await api.register(finalizeRoute, services);
     await api.register(finalizeReturnRoute, services);
     await api.register(handoffRedeemRoute, services);
-    if (provider.name === 'sandbox') {
-      await api.register(sandboxConfirmRoute, { ...services, challengeKey: challengeKey ?? randomBytes(32).toString('hex') });
-      await api.register(sandboxAuthenticateRoute, services);
-    }
-    await api.register(accountRoutes, { ...services, nudgeOutbox: nudgeOutbox ?? (() => undefined) });
+    if (provider.routes) await api.register(provider.routes, providerRouteOptions);
+    await api.register(accountRoutes, { ...services, nudgeOutbox: nudge });
     await api.register(adminApi, { db, config, sessionSecret: secret });
   });
   await app.register(referralLinkRoute, { links: referrals });
-  // Config requires STRIPE_WEBHOOK_SECRET whenever STRIPE_SECRET_KEY selects Stripe (server/config.ts).
-  const webhookSecret = provider.name === 'stripe' ? config.STRIPE_WEBHOOK_SECRET : undefined;
-  if (webhookSecret) {
-    // Loaded only in Stripe mode: it brings the Stripe SDK.
-    const { stripeWebhookRoute } = await import('./routes/stripeWebhook');
-    await app.register(stripeWebhookRoute, { ...services, webhookSecret, status: webhookStatus });
-  }
+  if (provider.webhookRoutes) await app.register(provider.webhookRoutes, providerRouteOptions);
   await registerStaticSite(app, distDir, referrals);
   return app;
 }

@@ -73,6 +73,11 @@ const envSchema = z
     REQUEST_TIMEOUT_SECONDS: integerInRange(1, 600, 30),
     /** Days an abandoned checkout (and a processed webhook event id) is kept before the sweep deletes it. */
     RETENTION_DAYS: integerInRange(1, 3650, 30),
+    /**
+     * '1' registers POST /api/sandbox/clock/advance (tests, demos): it moves the billing clock of every sandbox
+     * order, so it is off unless asked for. Ignored with Stripe.
+     */
+    SANDBOX_CLOCK: oneOf(['0', '1'], '0').transform((value) => value === '1'),
     /** Seconds between reconciliation sweeps (open orders the provider reports paid are completed). */
     RECONCILE_INTERVAL_SECONDS: integerInRange(10, 24 * 60 * 60, 300),
     /** Days a referral link's cookie attributes a visitor to its referrer (first touch wins within the window). */

@@ -2,9 +2,10 @@
  * Single-use links into the buyer's manage page (table account_links): 32 random bytes as base64url, only their
  * SHA-256 stored. A link is used once: the first use marks it, on the database clock, before it is expired.
  */
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
+import { and, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { Database, Transaction } from '../db/client';
-import { accountLinks } from '../db/schema';
+import { accountLinks, accounts, handoffTokens, orders, outbox } from '../db/schema';
 import { newHandoffToken, hashHandoffToken } from '../security/handoffToken';
 
 /** Issues a link for `transactionId` valid `minutes`; returns the token for the URL. */
@@ -27,4 +28,34 @@ export async function useAccountLink(db: Database, token: string): Promise<{ tra
     .where(and(eq(accountLinks.tokenHash, hashHandoffToken(token)), isNull(accountLinks.usedAt), gt(accountLinks.expiresAt, sql`now()`)))
     .returning({ transactionId: accountLinks.transactionId, purpose: accountLinks.purpose });
   return used ?? null;
+}
+
+/**
+ * Queues a mail with a link to the manage page for the newest subscription (paid, past due or ended) whose login
+ * email is `email` (compared case-insensitively); nothing for an unknown email. Answers whether a mail was queued.
+ */
+export async function requestAccountLink(db: Database, email: string): Promise<boolean> {
+  const [latest] = await db
+    .select({ transactionId: orders.transactionId })
+    .from(orders)
+    .innerJoin(accounts, eq(accounts.transactionId, orders.transactionId))
+    .where(and(sql`lower(${accounts.email}) = ${email.trim().toLowerCase()}`, inArray(orders.status, ['paid', 'past_due', 'cancelled'])))
+    .orderBy(desc(orders.paidAt))
+    .limit(1);
+  if (!latest) return false;
+  await db.insert(outbox).values({
+    kind: 'mail',
+    topic: 'account_link',
+    dedupeKey: `mail:account_link:${latest.transactionId}:${randomUUID()}`,
+    transactionId: latest.transactionId,
+    payload: {},
+  });
+  return true;
+}
+
+/** A fresh hand-off token for the order, valid `minutes` (the agreement link of a mail); returns the token. */
+export async function issueAgreementHandoff(db: Database, transactionId: string, minutes: number): Promise<string> {
+  const { token, tokenHash } = newHandoffToken();
+  await db.insert(handoffTokens).values({ tokenHash, transactionId, expiresAt: sql`now() + make_interval(mins => ${minutes})` });
+  return token;
 }

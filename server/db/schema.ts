@@ -3,7 +3,7 @@
  * Migrations are generated from this file into server/db/migrations with `npm run db:generate`.
  */
 import { sql } from 'drizzle-orm';
-import { bigserial, boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 /**
  * A referring chiropractor: the offer page reads 'For Friends of Dr. {displayName} Only' with their quote when a
@@ -71,6 +71,10 @@ export const orders = pgTable('orders', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   paidAt: timestamp('paid_at', { withTimezone: true }),
   cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+  /** Refunded to the buyer so far, in cents (all payments together; order_refunds has each). */
+  refundedCents: integer('refunded_cents').notNull().default(0),
+  /** When the latest refund was recorded; null when there was none. */
+  refundedAt: timestamp('refunded_at', { withTimezone: true }),
 }, (table) => [
   // The reconciliation sweep reads open orders by age (server/orders/reconcileOrders.ts).
   index('orders_open_created_at_idx').on(table.createdAt).where(sql`status = 'open'`),
@@ -87,6 +91,7 @@ export const FUNNEL_EVENT_TYPES = [
   'paid',
   'handoff_redeemed',
   'cancelled',
+  'refunded',
 ] as const;
 export type FunnelEventType = (typeof FUNNEL_EVENT_TYPES)[number];
 
@@ -299,4 +304,49 @@ export const sandboxInvoices = pgTable('sandbox_invoices', {
   periodEnd: timestamp('period_end', { withTimezone: true }).notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
   paidAt: timestamp('paid_at', { withTimezone: true }),
+});
+
+/**
+ * Refunds the provider reports, one row per refunded payment of an order (server/orders/subscriptionLifecycle.ts):
+ * what was refunded on it so far, in cents, so a repeated or late refund event adds only what is new.
+ */
+export const orderRefunds = pgTable('order_refunds', {
+  transactionId: text('transaction_id')
+    .notNull()
+    .references(() => orders.transactionId),
+  /** The provider's payment (Stripe: the PaymentIntent; sandbox: the invoice). */
+  paymentId: text('payment_id').notNull(),
+  refundedCents: integer('refunded_cents').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+}, (table) => [primaryKey({ columns: [table.transactionId, table.paymentId] })]);
+
+/**
+ * Refunds the owner asked for in the console (server/orders/refundOrder.ts): one 'pending' at a time per order
+ * (a unique partial index), so two concurrent requests cannot both refund.
+ */
+export const refundRequests = pgTable('refund_requests', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  transactionId: text('transaction_id')
+    .notNull()
+    .references(() => orders.transactionId),
+  amountCents: integer('amount_cents').notNull(),
+  status: text('status', { enum: ['pending', 'succeeded', 'failed'] }).notNull().default('pending'),
+  /** The owner who asked. */
+  requestedBy: text('requested_by').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+}, (table) => [uniqueIndex('refund_requests_one_pending_idx').on(table.transactionId).where(sql`status = 'pending'`)]);
+
+/** The sandbox's refunds, against its payments (the first invoice's PaymentIntent, or a renewal invoice). */
+export const sandboxRefunds = pgTable('sandbox_refunds', {
+  id: text('id').primaryKey(),
+  subscriptionId: text('subscription_id')
+    .notNull()
+    .references(() => sandboxSubscriptions.id),
+  /** The refunded payment: the first invoice's PaymentIntent id, or a renewal's invoice id. */
+  paymentId: text('payment_id').notNull(),
+  amountCents: integer('amount_cents').notNull(),
+  /** Idempotency key of the refund call (with the payment): a repeat returns the row it made. */
+  idempotencyKey: text('idempotency_key').notNull().unique(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });

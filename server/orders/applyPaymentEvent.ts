@@ -9,13 +9,13 @@
  * - `invoice_paid`: subscription active and first invoice paid in full for the order's seats (verifiedPayment)
  *   → completeOrder without credentials: the order is marked paid and its one account is created, so a closed
  *   tab loses no order; then the buyer is recorded on the provider's customer.
- * - `invoice_paid` or `subscription_deleted`, subscription now canceled, order paid (here or at the provider)
- *   → the order is cancelled (status 'cancelled', cancelledAt).
+ * - `invoice_paid` or `subscription_deleted` on an open order whose first invoice was paid and whose subscription
+ *   is now canceled → the order is cancelled.
  * - `invoice_payment_failed`, `subscription_updated` on an unpaid order → logged; nothing changes. A replaced
  *   (seat change) subscription never touches the order.
- * - Any event on a paid order's current subscription → what Stripe reports now is compared with the order:
- *   past due, recovered, a renewal paid, seats changed, a cancellation at period end scheduled or undone
- *   (lifecyclePlan), each with its mail and webhook.
+ * - Any event on a paid (past-due, or ended) order's current subscription → the one lifecycle
+ *   (./subscriptionLifecycle.ts), under the order's row lock: past due, recovered, a renewal paid, seats changed,
+ *   a cancellation scheduled or undone, ended, refunded, each with its mail and webhook.
  *
  * Each event id is recorded in webhook_events in the same transaction as its effect, so a repeat is processed
  * once, and a failure before the commit leaves it unrecorded for the provider to retry.
@@ -24,7 +24,7 @@ import { and, eq, ne } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Transaction } from '../db/client';
 import { orders, webhookEvents } from '../db/schema';
-import type { PaymentEvent, SubscriptionPayment } from '../payments/provider';
+import type { PaymentEvent, RefundedPayment, SubscriptionPayment } from '../payments/provider';
 import { completeOrder, type VerifiedPayment } from './completeOrder';
 import { isFirstInvoicePaid, verifiedPayment } from './finalizeCheckout';
 import { findOrder, isPaidOrder, type Order, type OrderContext } from './order';
@@ -32,9 +32,9 @@ import { outcomeOf, refuse, type Outcome } from './outcome';
 import { buyerOfOrder, type Buyer } from './paymentBuyer';
 import { recordFunnelEvent } from '../funnel/funnelEvents';
 import type { Config } from '../config';
-import { monthlyTotalCents } from '../../src/domain/pricing';
 import { raiseOrderEvent } from '../outbox/orderEvents';
 import { recordBuyerOnCustomer } from './recordBuyer';
+import { applyLifecycleChanges, changesAnything, knownRefundedCents, lifecycleChanges } from './subscriptionLifecycle';
 
 /**
  * - `processed`: handled and recorded; `effect` says what changed ('none' when the order already was right).
@@ -49,21 +49,10 @@ export interface PaymentEventResult {
 /** What an event (or the sweep) changed on the order. */
 export type PaymentEffect = 'completed' | 'cancelled' | 'none';
 
-/** What the provider reports changed on a paid order's subscription since the order last heard (Stripe mode). */
-interface LifecycleChanges {
-  status?: 'paid' | 'past_due';
-  failedInvoice?: { invoiceId: string; amountCents: number };
-  paidRenewal?: { invoiceId: string; amountCents: number; recovered: boolean };
-  seats?: { from: number; to: number };
-  /** A cancellation scheduled for the period's end (a Date), or undone (null). */
-  cancelAt?: Date | null;
-}
-
 type Plan =
   | { kind: 'none' }
   | { kind: 'complete'; buyer: Buyer; verified: VerifiedPayment }
-  | { kind: 'cancel'; subscriptionId: string }
-  | { kind: 'lifecycle'; changes: LifecycleChanges };
+  | { kind: 'cancel'; subscriptionId: string };
 
 const NOTHING: Plan = { kind: 'none' };
 
@@ -89,27 +78,54 @@ async function apply(context: OrderContext, event: PaymentEvent): Promise<Paymen
     log.warn('Payment event for an order this database does not hold: ignored');
     return { outcome: 'ignored', effect: 'none' };
   }
+  if (order.status !== 'open' && order.subscriptionId === event.subscriptionId) return applyToPaidOrder(context, log, order, event);
   const plan = await planFor(context, log, order, event);
   const result = await db.transaction(async (tx): Promise<PaymentEventResult> => {
-    const recorded = await tx
-      .insert(webhookEvents)
-      .values({ eventId: event.eventId, type: event.providerType })
-      .onConflictDoNothing()
-      .returning({ eventId: webhookEvents.eventId });
-    if (recorded.length === 0) return { outcome: 'duplicate', effect: 'none' };
+    if (!(await recordEvent(tx, event))) return { outcome: 'duplicate', effect: 'none' };
     if (event.kind === 'invoice_payment_failed' && order.status === 'open') {
       // A declined first payment (Stripe confirms the card in the browser; this event is how the server hears).
       await recordFunnelEvent(tx, { type: 'payment_failed', transactionId: order.transactionId, referrerId: order.referrerId, detail: { source: event.providerType } });
-    }
-    if (plan.kind === 'lifecycle') {
-      await applyLifecycle(tx, context.config, event.eventId, order, plan.changes);
-      log.info({ changes: Object.keys(plan.changes) }, 'Paid order updated from its subscription');
-      return { outcome: 'processed', effect: 'none' };
     }
     return { outcome: 'processed', effect: await carryOut(tx, context.config, log, order, plan) };
   });
   if (result.effect === 'completed' && plan.kind === 'complete') await recordBuyerOnCustomer({ ...context, log }, order, plan.buyer);
   return result;
+}
+
+/**
+ * After the purchase: reads the subscription (and a refunded payment) as the provider reports it now, then, in one
+ * transaction under the order's row lock, records the event and applies what the one lifecycle finds changed.
+ */
+async function applyToPaidOrder(context: OrderContext, log: FastifyBaseLogger, order: Order, event: PaymentEvent): Promise<PaymentEventResult> {
+  const payment = await askProvider(log, () => context.provider.retrieveSubscriptionPayment(event.subscriptionId));
+  const refunded: RefundedPayment | null = event.paymentId
+    ? await askProvider(log, () => context.provider.retrieveRefundedPayment(event.paymentId!))
+    : null;
+  return context.db.transaction(async (tx): Promise<PaymentEventResult> => {
+    if (!(await recordEvent(tx, event))) return { outcome: 'duplicate', effect: 'none' };
+    const [locked] = await tx.select().from(orders).where(eq(orders.transactionId, order.transactionId)).for('update');
+    if (!locked || locked.subscriptionId !== event.subscriptionId) return { outcome: 'processed', effect: 'none' };
+    if (!payment || payment.transactionId !== locked.transactionId) {
+      log.warn({ found: !!payment }, 'The provider does not report this subscription as the order’s; unchanged');
+      return { outcome: 'processed', effect: 'none' };
+    }
+    const known = await knownRefundedCents(tx, locked.transactionId, refunded?.paymentId);
+    const changes = lifecycleChanges(locked, payment, event, refunded, known);
+    if (!changesAnything(changes)) return { outcome: 'processed', effect: 'none' };
+    await applyLifecycleChanges(tx, context.config, locked, event, changes);
+    log.info({ changes: Object.keys(changes) }, 'Paid order updated from its subscription');
+    return { outcome: 'processed', effect: changes.ended ? 'cancelled' : 'none' };
+  });
+}
+
+/** Records the event's id in `tx`; false when it was recorded before (a repeat). */
+async function recordEvent(tx: Transaction, event: PaymentEvent): Promise<boolean> {
+  const recorded = await tx
+    .insert(webhookEvents)
+    .values({ eventId: event.eventId, type: event.providerType })
+    .onConflictDoNothing()
+    .returning({ eventId: webhookEvents.eventId });
+  return recorded.length > 0;
 }
 
 /**
@@ -138,17 +154,11 @@ async function wasRecorded({ db }: OrderContext, eventId: string): Promise<boole
 
 /** Decides the effect from the provider's current view of the subscription; reads only, writes nothing. */
 async function planFor(context: OrderContext, log: FastifyBaseLogger, order: Order, event: PaymentEvent): Promise<Plan> {
-  if (isPaidOrder(order) && order.subscriptionId === event.subscriptionId) {
-    // After the purchase every event is read against the subscription as the provider reports it now.
-    const payment = await askProvider(log, () => context.provider.retrieveSubscriptionPayment(event.subscriptionId));
-    if (payment?.state === 'canceled' || event.kind === 'subscription_deleted') return planFromPayment(context, log, order, 'subscription_deleted', payment);
-    return payment?.transactionId === order.transactionId ? lifecyclePlan(order, payment, event) : NOTHING;
-  }
   if (event.kind === 'invoice_payment_failed') {
     log.warn({ orderStatus: order.status }, 'A payment attempt failed; the order is unchanged');
     return NOTHING;
   }
-  if (event.kind === 'subscription_updated') {
+  if (event.kind === 'subscription_updated' || event.kind === 'payment_refunded') {
     log.info({ orderStatus: order.status }, 'Subscription updated; the order is unchanged');
     return NOTHING;
   }
@@ -201,57 +211,6 @@ async function planFromPayment(
   return { kind: 'complete', buyer, verified };
 }
 
-/**
- * A paid order's changes from the provider's view of its subscription (Stripe mode: renewals, Smart Retries, the
- * Customer Portal): past due when the subscription is; paid again, with a receipt, when it recovers; a receipt
- * for each paid renewal; seats changed in the portal; a cancellation at period end scheduled or undone.
- */
-function lifecyclePlan(order: Order, payment: SubscriptionPayment, event: PaymentEvent): Plan {
-  const life = payment.lifecycle;
-  if (!life) return NOTHING;
-  const invoice = life.latestInvoice;
-  const changes: LifecycleChanges = {};
-  if (payment.state === 'past_due' && order.status === 'paid') {
-    changes.status = 'past_due';
-    if (invoice) changes.failedInvoice = { invoiceId: invoice.invoiceId, amountCents: invoice.amountDueCents };
-  } else if (payment.state === 'active' && order.status === 'past_due') {
-    changes.status = 'paid';
-    if (invoice?.state === 'paid') changes.paidRenewal = { invoiceId: invoice.invoiceId, amountCents: invoice.amountDueCents, recovered: true };
-  } else if (event.kind === 'invoice_paid' && invoice?.renewal && invoice.state === 'paid') {
-    changes.paidRenewal = { invoiceId: invoice.invoiceId, amountCents: invoice.amountDueCents, recovered: false };
-  }
-  if (payment.quantity !== order.quantity) changes.seats = { from: order.quantity, to: payment.quantity };
-  if (life.cancelAtPeriodEnd && !order.cancelAt && life.currentPeriodEnd) changes.cancelAt = new Date(life.currentPeriodEnd);
-  if (!life.cancelAtPeriodEnd && order.cancelAt) changes.cancelAt = null;
-  return Object.keys(changes).length > 0 ? { kind: 'lifecycle', changes } : NOTHING;
-}
-
-/** Applies a paid order's lifecycle changes with their funnel events and outbox rows, inside `tx`. */
-async function applyLifecycle(tx: Transaction, config: Config, eventId: string, order: Order, changes: LifecycleChanges): Promise<void> {
-  const { transactionId } = order;
-  const now = new Date();
-  await tx
-    .update(orders)
-    .set({
-      ...(changes.status ? { status: changes.status } : {}),
-      ...(changes.seats ? { quantity: changes.seats.to, amountCents: monthlyTotalCents(changes.seats.to) } : {}),
-      ...(changes.cancelAt !== undefined ? { cancelAt: changes.cancelAt } : {}),
-      updatedAt: now,
-    })
-    .where(and(eq(orders.transactionId, transactionId), ne(orders.status, 'cancelled')));
-  if (changes.failedInvoice) {
-    await recordFunnelEvent(tx, { type: 'payment_failed', transactionId, referrerId: order.referrerId, detail: { invoice: changes.failedInvoice.invoiceId } });
-    await raiseOrderEvent(tx, config, { kind: 'payment_failed', transactionId, ...changes.failedInvoice });
-  }
-  if (changes.paidRenewal) await raiseOrderEvent(tx, config, { kind: 'renewal_paid', transactionId, ...changes.paidRenewal });
-  if (changes.seats) {
-    await recordFunnelEvent(tx, { type: 'seats_changed', transactionId, referrerId: order.referrerId, detail: changes.seats });
-    await raiseOrderEvent(tx, config, { kind: 'seats_changed', transactionId, changeId: eventId, ...changes.seats, amountCents: monthlyTotalCents(changes.seats.to) });
-  }
-  if (changes.cancelAt) await raiseOrderEvent(tx, config, { kind: 'cancel_scheduled', transactionId, cancelAt: changes.cancelAt.toISOString() });
-  if (changes.cancelAt === null) await raiseOrderEvent(tx, config, { kind: 'cancel_undone', transactionId, undoneAt: eventId });
-}
-
 /** Runs a provider read; a failure is logged and refuses with 'provider_unavailable' (the event is retried). */
 async function askProvider<T>(log: FastifyBaseLogger, read: () => Promise<T>): Promise<T> {
   try {
@@ -265,7 +224,6 @@ async function askProvider<T>(log: FastifyBaseLogger, read: () => Promise<T>): P
 async function carryOut(tx: Transaction, config: Config, log: FastifyBaseLogger, order: Order, plan: Plan): Promise<PaymentEffect> {
   switch (plan.kind) {
     case 'none':
-    case 'lifecycle':
       return 'none';
     case 'complete': {
       const result = await completeOrder(tx, { transactionId: order.transactionId, buyer: plan.buyer, verified: plan.verified, events: config });

@@ -8,9 +8,12 @@
  *
  * Runs at start and every RECONCILE_INTERVAL_SECONDS (startReconciliation), and once from `npm run reconcile`.
  * Each run reads at most `batchSize` open orders, least recently checked first, created within `maxAgeHours`:
- * Stripe expires an unpaid `default_incomplete` subscription after 23 hours, so older open orders cannot be paid.
+ * Stripe expires an unpaid `default_incomplete` subscription after 23 hours, so older open orders are rarely paid.
+ * Rarely is not never (a completion that failed for days: a wrong webhook secret, an amount that did not match),
+ * so before retention deletes an open order the sweep asks the provider once more (askBeforeDeleting); one found
+ * paid then is completed and logged as an alert.
  */
-import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, lt, or, isNull, sql } from 'drizzle-orm';
 import { orders } from '../db/schema';
 import { settleWithProvider, type PaymentEffect } from './applyPaymentEvent';
 import { wipeSpentCredentials } from './completeOrder';
@@ -26,6 +29,10 @@ interface ReconcileReport {
   wipedCredentials: number;
   /** Abandoned checkouts and old event ids deleted past RETENTION_DAYS (./retention.ts). */
   deleted: RetentionReport;
+  /** The provider's own records of abandoned checkouts it deleted, by table. */
+  deletedByProvider: Record<string, number>;
+  /** Open orders past RETENTION_DAYS asked about before deletion; those found paid are in `completed` too. */
+  askedBeforeDeleting: number;
 }
 
 interface ReconcileOptions {
@@ -50,7 +57,9 @@ export async function reconcileOrders(context: OrderContext, { batchSize = 100, 
     cancelled: 0,
     failed: 0,
     wipedCredentials: 0,
-    deleted: { abandonedOrders: 0, sandboxSubscriptions: 0, sandboxCustomers: 0, webhookEvents: 0, addressDeclines: 0, funnelEvents: 0, ownerSessions: 0, outbox: 0, accountLinks: 0 },
+    deleted: { abandonedOrders: 0, webhookEvents: 0, addressDeclines: 0, funnelEvents: 0, ownerSessions: 0, outbox: 0, accountLinks: 0 },
+    deletedByProvider: {},
+    askedBeforeDeleting: 0,
   };
   if (open.length > 0) {
     await db
@@ -74,10 +83,50 @@ export async function reconcileOrders(context: OrderContext, { batchSize = 100, 
   }
   const wiped = await wipeSpentCredentials(db);
   report.wipedCredentials = wiped.accounts;
+  await askBeforeDeleting(context, report, batchSize);
   report.deleted = await deleteExpiredRecords(db, context.config.RETENTION_DAYS, context.config.FUNNEL_RETENTION_DAYS);
+  report.deletedByProvider = (await context.provider.deleteAbandonedRecords?.(context.config.RETENTION_DAYS)) ?? {};
   if (report.completed > 0 || report.cancelled > 0 || report.failed > 0) log.warn({ report }, 'Reconciliation changed orders');
   else log.debug({ report }, 'Reconciliation found nothing to change');
   return report;
+}
+
+/**
+ * Asks the provider about open orders past RETENTION_DAYS not yet asked since (at most `batchSize` a run), and
+ * marks each asked (retention deletes only those). One found paid is completed and logged as an error: no event
+ * completed it for longer than the retention period. One the provider cannot be asked about now is left unmarked,
+ * so it is kept and asked again next run.
+ */
+async function askBeforeDeleting(context: OrderContext, report: ReconcileReport, batchSize: number): Promise<void> {
+  const { db, log } = context;
+  const days = context.config.RETENTION_DAYS;
+  const candidates = await db
+    .select()
+    .from(orders)
+    .where(
+      and(
+        eq(orders.status, 'open'),
+        lt(orders.createdAt, sql`now() - make_interval(days => ${days})`),
+        or(isNull(orders.reconciledAt), sql`${orders.reconciledAt} <= ${orders.createdAt} + make_interval(days => ${days})`),
+      ),
+    )
+    .orderBy(asc(orders.createdAt))
+    .limit(batchSize);
+  for (const order of candidates) {
+    report.askedBeforeDeleting += 1;
+    try {
+      const settled = await settleWithProvider(context, order);
+      if (!settled.ok) throw new Error(`Refused: ${settled.refusal}`);
+      if (settled.value === 'completed') {
+        report.completed += 1;
+        log.error({ transactionId: order.transactionId, alert: 'paid_order_found_at_retention' }, 'A paid order was about to be deleted as abandoned: completed now');
+      }
+      await db.update(orders).set({ reconciledAt: new Date() }).where(eq(orders.transactionId, order.transactionId));
+    } catch (error) {
+      report.failed += 1;
+      log.error({ err: error, transactionId: order.transactionId }, 'Could not ask the provider about an abandoned order; it is kept');
+    }
+  }
 }
 
 /**

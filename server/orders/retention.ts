@@ -1,20 +1,19 @@
 /**
- * Bounded storage: checkouts abandoned longer than RETENTION_DAYS are deleted with the sandbox's records of them,
+ * Bounded storage: checkouts abandoned longer than RETENTION_DAYS are deleted once the provider, asked after that
+ * age, still reports them unpaid (the provider deletes its own records: PaymentProvider.deleteAbandonedRecords),
  * and so are processed webhook event ids older than that (Stripe retries an event for at most 3 days, so a
  * replay of an older one cannot arrive). Paid and cancelled orders are kept: they are the business's records.
  * Stripe's own unpaid objects expire by themselves after 23 hours. Sent mail and webhooks, spent links to the
  * manage page, expired console sessions and old funnel events (FUNNEL_RETENTION_DAYS) go too.
  */
-import { and, eq, inArray, lt, ne, notExists, sql } from 'drizzle-orm';
+import { and, eq, inArray, lt, notExists, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { deleteExpiredFunnelEvents } from '../funnel/funnelEvents';
-import { accountLinks, addressDeclines, orders, outbox, ownerSessions, sandboxCustomers, sandboxSubscriptions, webhookEvents } from '../db/schema';
+import { accountLinks, addressDeclines, orderRefunds, orders, outbox, ownerSessions, webhookEvents } from '../db/schema';
 
 /** What one retention run deleted, in rows. */
 export interface RetentionReport {
   abandonedOrders: number;
-  sandboxSubscriptions: number;
-  sandboxCustomers: number;
   webhookEvents: number;
   /** Per-address refusal counts whose hour is long over (they only matter within it). */
   addressDeclines: number;
@@ -36,35 +35,19 @@ export interface RetentionReport {
 export async function deleteExpiredRecords(db: Database, retentionDays: number, funnelRetentionDays = retentionDays): Promise<RetentionReport> {
   const cutoff = sql`now() - make_interval(days => ${retentionDays})`;
   return db.transaction(async (tx) => {
-    const paidInSandbox = tx
-      .select({ one: sql`1` })
-      .from(sandboxSubscriptions)
-      .where(and(eq(sandboxSubscriptions.transactionId, orders.transactionId), eq(sandboxSubscriptions.status, 'active')));
+    // Only an open order the sweep asked the provider about after it passed the cutoff, and found unpaid
+    // (./reconcileOrders.ts askBeforeDeleting): a payment that no event reached is never deleted with its order.
     const deletedOrders = await tx
       .delete(orders)
-      .where(and(eq(orders.status, 'open'), lt(orders.createdAt, cutoff), notExists(paidInSandbox)))
+      .where(
+        and(
+          eq(orders.status, 'open'),
+          lt(orders.createdAt, cutoff),
+          sql`${orders.reconciledAt} > ${orders.createdAt} + make_interval(days => ${retentionDays})`,
+          notExists(tx.select({ one: sql`1` }).from(orderRefunds).where(eq(orderRefunds.transactionId, orders.transactionId))),
+        ),
+      )
       .returning({ transactionId: orders.transactionId });
-    // Every sandbox subscription of a checkout that no longer exists, unless it was paid (then it is kept for
-    // an operator: a payment without its order).
-    const subscriptions = await tx
-      .delete(sandboxSubscriptions)
-      .where(
-        and(
-          ne(sandboxSubscriptions.status, 'active'),
-          lt(sandboxSubscriptions.createdAt, cutoff),
-          notExists(tx.select({ one: sql`1` }).from(orders).where(eq(orders.transactionId, sandboxSubscriptions.transactionId))),
-        ),
-      )
-      .returning({ id: sandboxSubscriptions.id });
-    const customers = await tx
-      .delete(sandboxCustomers)
-      .where(
-        and(
-          lt(sandboxCustomers.createdAt, cutoff),
-          notExists(tx.select({ one: sql`1` }).from(sandboxSubscriptions).where(eq(sandboxSubscriptions.customerId, sandboxCustomers.id))),
-        ),
-      )
-      .returning({ id: sandboxCustomers.id });
     const events = await tx.delete(webhookEvents).where(lt(webhookEvents.receivedAt, cutoff)).returning({ eventId: webhookEvents.eventId });
     const declines = await tx
       .delete(addressDeclines)
@@ -72,8 +55,6 @@ export async function deleteExpiredRecords(db: Database, retentionDays: number, 
       .returning({ address: addressDeclines.address });
     return {
       abandonedOrders: deletedOrders.length,
-      sandboxSubscriptions: subscriptions.length,
-      sandboxCustomers: customers.length,
       webhookEvents: events.length,
       addressDeclines: declines.length,
       funnelEvents: await deleteExpiredFunnelEvents(tx, funnelRetentionDays),

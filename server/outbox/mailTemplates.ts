@@ -84,6 +84,14 @@ const TEMPLATES: Record<string, (context: MailContext) => RenderedMail> = {
       ['Manage your subscription', links.manage],
       'If you did not ask for it, you can ignore this mail.',
     ]),
+  refund_issued: ({ buyer, payload }) =>
+    compose(`Your ${brand.name} refund`, buyer.name, [
+      `We refunded ${formatDollars(Number(payload.amountCents))} to your card. It usually shows on your statement within 5 to 10 business days.`,
+      payload.subscription === 'ended'
+        ? 'Your subscription has ended and you will not be charged again.'
+        : 'Your subscription continues as before.',
+      'Questions? Reply to this mail.',
+    ]),
   cancellation_undone: ({ buyer, links }) =>
     compose(`Your ${brand.name} subscription continues`, buyer.name, [
       'You undid your cancellation: your subscription continues and renews as before.',

@@ -15,9 +15,10 @@ type OrderEvent =
   | { kind: 'renewal_paid'; transactionId: string; invoiceId: string; amountCents: number; recovered: boolean }
   | { kind: 'payment_failed'; transactionId: string; invoiceId: string; amountCents: number }
   | { kind: 'seats_changed'; transactionId: string; changeId: string; from: number; to: number; amountCents: number }
-  | { kind: 'cancel_scheduled'; transactionId: string; cancelAt: string }
-  | { kind: 'cancel_undone'; transactionId: string; undoneAt: string }
-  | { kind: 'cancelled'; transactionId: string; cancelledAt: string };
+  | { kind: 'cancel_scheduled'; transactionId: string; changeId: string; cancelAt: string }
+  | { kind: 'cancel_undone'; transactionId: string; changeId: string; undoneAt: string }
+  | { kind: 'cancelled'; transactionId: string; cancelledAt: string }
+  | { kind: 'refunded'; transactionId: string; changeId: string; amountCents: number; subscription: 'ended' | 'continues' };
 
 /** The mail template each event sends (server/outbox/mailTemplates.ts), if any. */
 const MAIL: Record<OrderEvent['kind'], string | null> = {
@@ -28,6 +29,7 @@ const MAIL: Record<OrderEvent['kind'], string | null> = {
   cancel_scheduled: 'cancellation_confirmed',
   cancel_undone: 'cancellation_undone',
   cancelled: null,
+  refunded: 'refund_issued',
 };
 
 /** The webhook type each event sends to the agreement site, if any. */
@@ -39,24 +41,26 @@ const WEBHOOK: Record<OrderEvent['kind'], string | null> = {
   cancel_scheduled: null,
   cancel_undone: null,
   cancelled: 'subscription.cancelled',
+  refunded: 'subscription.refunded',
 };
 
-/** The part of the event that tells one occurrence from another of the same kind. */
+/**
+ * The part of the event that tells one occurrence from another of the same kind: the invoice for a renewal or a
+ * failed charge, the provider event for a change (so a second cancellation after an undo mails again).
+ */
 function occurrence(event: OrderEvent): string {
   switch (event.kind) {
     case 'activated':
+    case 'cancelled':
       return '';
     case 'renewal_paid':
     case 'payment_failed':
       return event.invoiceId;
     case 'seats_changed':
-      return event.changeId;
     case 'cancel_scheduled':
-      return event.cancelAt;
     case 'cancel_undone':
-      return event.undoneAt;
-    case 'cancelled':
-      return '';
+    case 'refunded':
+      return event.changeId;
   }
 }
 

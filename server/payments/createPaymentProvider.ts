@@ -6,7 +6,7 @@
 import { paymentProviderName, type Config } from '../config';
 import type { Database } from '../db/client';
 import type { PaymentProvider } from './provider';
-import { createSandboxProvider } from './sandbox';
+import { createSandboxProvider } from './sandbox/provider';
 
 /**
  * The provider the configuration selects; the sandbox keeps its records in `db`.
@@ -19,5 +19,6 @@ export async function createPaymentProvider(config: Config, db: Database): Promi
     secretKey: config.STRIPE_SECRET_KEY,
     apiBase: config.STRIPE_API_BASE,
     priceLookupKey: config.STRIPE_PRICE_LOOKUP_KEY,
+    webhookSecret: config.STRIPE_WEBHOOK_SECRET,
   });
 }

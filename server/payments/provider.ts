@@ -1,16 +1,23 @@
 /**
- * The provider-neutral payment interface. The sandbox (server/payments/sandbox.ts, the offline default) and
- * Stripe (server/payments/stripe.ts) both implement it; routes and the order logic speak only to this.
+ * The provider-neutral payment interface. The sandbox (server/payments/sandbox/, the offline default) and
+ * Stripe (server/payments/stripe.ts) both implement it; routes and the order logic speak only to this, before the
+ * purchase (customer, subscription, payment) and after it (cancel, undo, seats, card, refund).
  *
  * Money is integer cents. Every call that creates or changes money state takes an idempotency key derived
  * from the transaction and the step (style.md; Stripe "Idempotent requests").
  */
 
+import type { FastifyPluginAsync } from 'fastify';
+import type { SandboxCard } from '../../src/contract/sandbox';
+import type { Config } from '../config';
+import type { Database } from '../db/client';
+import type { CredentialsCipher } from '../security/credentialsCipher';
+
 /** Which provider serves this process. */
 export type ProviderName = 'sandbox' | 'stripe';
 
 /** Our own small enum for a subscription's state; anything unmapped is 'not_supported', never a crash. */
-export type SubscriptionState = 'incomplete' | 'active' | 'past_due' | 'canceled' | 'not_supported';
+export type SubscriptionState = 'incomplete' | 'active' | 'past_due' | 'unpaid' | 'paused' | 'canceled' | 'not_supported';
 
 /** Our own small enum for an invoice's state (Stripe's invoice statuses we act on). */
 export type InvoiceState = 'draft' | 'open' | 'paid' | 'void' | 'uncollectible' | 'not_supported';
@@ -62,14 +69,15 @@ export interface SubscriptionPayment {
   /** Our transactionId, read from the provider's metadata; null when the object is not ours. */
   transactionId: string | null;
   /**
-   * After the purchase (providers whose own portal and renewals change the subscription: Stripe): the paid
-   * period's end, a cancellation scheduled for it, and the latest invoice. Absent for the sandbox, whose manage
-   * page and renewals change orders directly (server/account/subscriptionLife.ts).
+   * After the purchase: the paid period's end, a cancellation scheduled for a date (Stripe: `cancel_at`, which
+   * flexible billing mode sets for a cancel at period end, or `cancel_at_period_end`), and the latest invoice.
+   * The one lifecycle (server/orders/subscriptionLifecycle.ts) compares it with the order.
    */
-  lifecycle?: {
-    /** ISO 8601; null when the provider does not say. */
+  lifecycle: {
+    /** ISO 8601; null when the provider does not say (before the first payment). */
     currentPeriodEnd: string | null;
-    cancelAtPeriodEnd: boolean;
+    /** ISO 8601 date the subscription ends on, scheduled; null when none is. */
+    cancelAt: string | null;
     latestInvoice: { invoiceId: string; state: InvoiceState; amountDueCents: number; renewal: boolean } | null;
   };
 }
@@ -94,6 +102,47 @@ export interface PortalSessionInput {
   idempotencyKey: string;
 }
 
+/** A refund of part of what a subscription's buyer paid, read back from the provider. */
+export interface RefundedPayment {
+  /** The provider's payment that was refunded (Stripe: the PaymentIntent; sandbox: the invoice). */
+  paymentId: string;
+  /** Paid on that payment, in cents. */
+  amountCents: number;
+  /** Refunded on that payment so far (all its refunds together), in cents. */
+  refundedCents: number;
+}
+
+/** What the manage page shows of a subscription beyond the order (null where the provider's portal shows it). */
+export interface SubscriptionDetails {
+  /** ISO 8601 end of the paid period (the next charge date); null when unknown. */
+  currentPeriodEnd: string | null;
+  cardLast4: string | null;
+  invoices: { id: string; amountCents: number; status: 'paid' | 'open' | 'uncollectible'; date: string }[];
+}
+
+/** The outcome of putting a new card on a subscription. */
+export type CardReplacement =
+  /** The card is on file; `events` are the charges it made at once (an unpaid renewal), for the lifecycle. */
+  | { kind: 'replaced'; events: PaymentEvent[] }
+  /** The card was refused when it was verified (Stripe: a SetupIntent's decline); nothing changed. */
+  | { kind: 'declined'; message: string }
+  /** The card's details are wrong (number, expiry, security code); nothing changed. */
+  | { kind: 'invalid'; message: string }
+  /** The subscription has ended (or was never paid): no card can be put on it. */
+  | { kind: 'not_allowed' }
+  /** The provider collects the card on its own page (Stripe's Customer Portal): send the buyer to `url`. */
+  | { kind: 'redirect'; url: string };
+
+/** Why a provider refused an after-purchase operation, in our words. */
+export type OperationRefusal =
+  /** The subscription is not in a state that allows it (ended, unpaid, not yet paid). */
+  | 'not_allowed'
+  /** The amount is above what can still be refunded. */
+  | 'amount_too_high';
+
+/** An after-purchase operation's answer: the provider event it amounts to, or a refusal. */
+export type OperationResult = { ok: true; events: PaymentEvent[] } | { ok: false; refusal: OperationRefusal };
+
 export interface PaymentProvider {
   readonly name: ProviderName;
   /** Creates the provider's customer record for an anonymous buyer. */
@@ -116,14 +165,89 @@ export interface PaymentProvider {
    * Used when the browser did not finalize (a webhook, a 3-D Secure redirect return). Null for an unknown id.
    */
   retrievePaymentBuyer(paymentIntentId: string): Promise<PaymentBuyer | null>;
+  /** Records the buyer's email and name on the customer once they are known (at finalize). */
+  updateCustomer(customerId: string, details: { email: string; name: string }, idempotencyKey: string): Promise<void>;
+
+  // After the purchase. Each change answers the PaymentEvents it amounts to; the caller runs them through the
+  // one lifecycle at once (the provider's own webhook for the same change later finds nothing left to do).
+
+  /** The card and invoices the manage page shows; null for an unknown subscription. @throws on provider failure. */
+  retrieveSubscriptionDetails(subscriptionId: string): Promise<SubscriptionDetails | null>;
+  /** Schedules the end of a paid subscription at the end of its paid period. @throws on provider failure. */
+  scheduleCancel(subscriptionId: string, idempotencyKey: string): Promise<OperationResult>;
+  /** Undoes a scheduled cancellation. @throws on provider failure. */
+  undoCancel(subscriptionId: string, idempotencyKey: string): Promise<OperationResult>;
+  /** Changes the seats of an active, paid-up subscription (prorated at the next charge). @throws on provider failure. */
+  changeSeats(subscriptionId: string, quantity: number, idempotencyKey: string): Promise<OperationResult>;
+  /**
+   * Puts a new card on the subscription (the sandbox verifies a test card and charges an unpaid renewal with it),
+   * or answers where the provider collects it. @throws on provider failure.
+   */
+  replaceCard(input: ReplaceCardInput): Promise<CardReplacement>;
+  /**
+   * Refunds `amountCents` of what was paid on the subscription (newest payments first) and, when `endNow`,
+   * ends the subscription at once. Refuses an amount above what is left to refund. @throws on provider failure.
+   */
+  refund(input: RefundInput): Promise<OperationResult>;
+  /** Reads a refunded payment (after a refund event); null for an unknown id. @throws on provider failure. */
+  retrieveRefundedPayment(paymentId: string): Promise<RefundedPayment | null>;
   /**
    * A Customer Portal session for the buyer, opened on `flow` (Stripe: `flow_data` deep links); returns its URL.
    * Only providers with a hosted portal have it (Stripe); the sandbox's manage page does the same itself.
    * @throws on provider failure.
    */
   createPortalSession?(input: PortalSessionInput): Promise<string>;
-  /** Records the buyer's email and name on the customer once they are known (at finalize). */
-  updateCustomer(customerId: string, details: { email: string; name: string }, idempotencyKey: string): Promise<void>;
+  /** The provider's own API routes, under the API's per-address rate limit: the sandbox's card form and clock (./sandbox/routes.ts). */
+  routes?: FastifyPluginAsync<ProviderRouteOptions>;
+  /** The provider's webhook endpoint, outside the rate limit (the provider delivers from few addresses): Stripe's (./stripeWebhookRoute.ts). */
+  webhookRoutes?: FastifyPluginAsync<ProviderRouteOptions>;
+  /**
+   * Deletes the provider's own records of checkouts abandoned more than `retentionDays` ago (the sandbox keeps
+   * them in this database; Stripe keeps its own). Answers how many rows went, by table.
+   */
+  deleteAbandonedRecords?(retentionDays: number): Promise<Record<string, number>>;
+}
+
+/** What a provider's routes are given (server/app.ts). */
+export interface ProviderRouteOptions {
+  config: Config;
+  db: Database;
+  provider: PaymentProvider;
+  cipher: CredentialsCipher;
+  /** Signs the sandbox's proof-of-work challenges; the same in every process. */
+  challengeKey: string;
+  /** Sends the outbox now (mail a change causes should not wait for the next run). */
+  nudgeOutbox(): void;
+  /** Where a webhook route reports the API version of the events it receives (GET /healthz shows it). */
+  webhookStatus: WebhookStatus;
+}
+
+/**
+ * The API version of the webhook events this process received, against the version the server is pinned to.
+ * Stripe builds an event's payload for the endpoint's API version, not the SDK's: a mismatch means payloads the
+ * handlers may not read (docs/operations.md).
+ */
+export interface WebhookStatus {
+  apiVersion?: { expected: string; lastReceived: string | null; matches: boolean };
+}
+
+export interface ReplaceCardInput {
+  subscriptionId: string;
+  customerId: string;
+  /** The card as the sandbox's card form sends it; absent when the provider collects the card itself. */
+  card?: SandboxCard;
+  /** Where the provider's page returns the buyer (the manage page). */
+  returnUrl: string;
+  idempotencyKey: string;
+}
+
+export interface RefundInput {
+  subscriptionId: string;
+  /** Cents, > 0. */
+  amountCents: number;
+  /** End the subscription at once (the console's refund does). */
+  endNow: boolean;
+  idempotencyKey: string;
 }
 
 /**
@@ -132,12 +256,16 @@ export interface PaymentProvider {
  * copy, since events repeat and arrive out of order.
  */
 export interface PaymentEvent {
-  /** The provider's event id (Stripe `evt_…`), recorded so a repeat is processed once. */
+  /** The provider's event id (Stripe `evt_…`; the sandbox's own), recorded so a repeat is processed once. */
   eventId: string;
-  kind: 'invoice_paid' | 'invoice_payment_failed' | 'subscription_updated' | 'subscription_deleted';
+  kind: 'invoice_paid' | 'invoice_payment_failed' | 'subscription_updated' | 'subscription_deleted' | 'payment_refunded';
   /** The provider's own event type, for the logs ('invoice.paid'). */
   providerType: string;
   subscriptionId: string;
   /** Our transactionId from the object's metadata. */
   transactionId: string;
+  /** `payment_refunded`: the payment whose refunds to read (Stripe: the PaymentIntent). */
+  paymentId?: string;
+  /** A cancellation the buyer asked for: the reason they gave, if any. */
+  reason?: string;
 }

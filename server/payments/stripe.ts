@@ -16,17 +16,21 @@
  */
 import type Stripe from 'stripe';
 import { isValidSeatCount } from '../../src/domain/pricing';
+import type { FastifyPluginAsync } from 'fastify';
 import type {
   CreateCustomerInput,
   CreateSubscriptionInput,
   CreatedSubscription,
   InvoiceState,
   PaymentBuyer,
+  PaymentEvent,
   PaymentProvider,
   PortalSessionInput,
+  ProviderRouteOptions,
   SubscriptionPayment,
   SubscriptionState,
 } from './provider';
+import { stripeWebhookRoute } from './stripeWebhookRoute';
 import { createStripeClient } from './stripeClient';
 import { isResourceMissing, StripeProviderError, toProviderError } from './stripeErrors';
 import { PORTAL_CONFIGURATION_METADATA } from './stripeSetup';
@@ -38,6 +42,8 @@ interface StripeProviderOptions {
   apiBase?: string;
   /** Lookup key of the monthly Price created by `npm run stripe:setup`. */
   priceLookupKey: string;
+  /** The webhook endpoint's signing secret (`whsec_…`); without it POST /api/stripe/webhook is not registered. */
+  webhookSecret?: string;
 }
 
 /** Stripe keeps metadata values up to 500 characters (Stripe docs, "Metadata"). */
@@ -80,6 +86,16 @@ function requireIdempotencyKey(key: string): string {
     throw new RangeError(`Idempotency key must be 1 to ${IDEMPOTENCY_KEY_MAX} characters, got ${key.length}`);
   }
   return key;
+}
+
+/**
+ * When the subscription is scheduled to end, ISO 8601, or null. Flexible billing mode (API 2025-09-30.clover and
+ * later) records a cancel at period end from the Customer Portal as `cancel_at` with `cancel_at_period_end`
+ * false; older subscriptions set `cancel_at_period_end` (and `cancel_at`, the period's end). Either counts.
+ */
+function cancelAtOf(subscription: Stripe.Subscription): string | null {
+  if (typeof subscription.cancel_at === 'number') return new Date(subscription.cancel_at * 1000).toISOString();
+  return subscription.cancel_at_period_end ? periodEndOf(subscription.items.data[0]?.current_period_end) : null;
 }
 
 /** A Unix time in seconds as ISO 8601, or null. */
@@ -308,7 +324,7 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
         lifecycle: {
           // Since API version 2025-03-31.basil the period lives on the subscription item.
           currentPeriodEnd: periodEndOf(subscription.items.data[0]?.current_period_end),
-          cancelAtPeriodEnd: subscription.cancel_at_period_end,
+          cancelAt: cancelAtOf(subscription),
           latestInvoice: invoice && {
             invoiceId: invoice.id,
             state: invoiceStateOf(invoice.status),
@@ -348,5 +364,127 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
         ),
       );
     },
+
+    ...(options.webhookSecret ? { webhookRoutes: webhookRoutes(options.webhookSecret) } : {}),
+
+    /** The next charge date; the card and invoices are on the Customer Portal. */
+    async retrieveSubscriptionDetails(subscriptionId: string) {
+      const payment = await this.retrieveSubscriptionPayment(subscriptionId);
+      return payment && { currentPeriodEnd: payment.lifecycle.currentPeriodEnd, cardLast4: null, invoices: [] };
+    },
+
+    async scheduleCancel(subscriptionId: string, idempotencyKey: string) {
+      return updateSubscription(subscriptionId, 'schedule cancel', { cancel_at_period_end: true }, idempotencyKey);
+    },
+
+    /** Clears the scheduled end, whichever way it was set (`cancel_at` in flexible billing mode, or at period end). */
+    async undoCancel(subscriptionId: string, idempotencyKey: string) {
+      const current = await call('undo cancel', () => stripe.subscriptions.retrieve(subscriptionId));
+      const params: Stripe.SubscriptionUpdateParams = current.cancel_at_period_end ? { cancel_at_period_end: false } : { cancel_at: '' };
+      return updateSubscription(subscriptionId, 'undo cancel', params, idempotencyKey);
+    },
+
+    /** New quantity on the subscription item, prorated into the next invoice (Stripe's default proration). */
+    async changeSeats(subscriptionId: string, quantity: number, idempotencyKey: string) {
+      if (!isValidSeatCount(quantity)) throw new RangeError(`Seat count must be an integer ≥ 1, got ${quantity}`);
+      const current = await call('change seats', () => stripe.subscriptions.retrieve(subscriptionId));
+      const item = current.items.data[0];
+      if (!item || current.status !== 'active') return { ok: false as const, refusal: 'not_allowed' as const };
+      return updateSubscription(subscriptionId, 'change seats', { items: [{ id: item.id, quantity }], proration_behavior: 'create_prorations' }, idempotencyKey);
+    },
+
+    /** Stripe collects the card on the Customer Portal's payment method page. */
+    async replaceCard({ customerId, subscriptionId, returnUrl, idempotencyKey }) {
+      const url = await this.createPortalSession!({ customerId, subscriptionId, flow: 'card', returnUrl, idempotencyKey });
+      return { kind: 'redirect' as const, url };
+    },
+
+    /**
+     * Refunds `amountCents` across the subscription's paid invoices, newest first: one Refund per PaymentIntent
+     * (Stripe API reference, "Create a refund": `payment_intent` and `amount`, at most what is left on its charge),
+     * each with its own idempotency key; then cancels the subscription at once when `endNow` (cancelling a paid
+     * subscription succeeds and keeps the money, which was refunded).
+     */
+    async refund({ subscriptionId, amountCents, endNow, idempotencyKey }) {
+      const action = 'refund';
+      const subscription = await call(action, () => stripe.subscriptions.retrieve(subscriptionId));
+      const transactionId = subscription.metadata.transactionId;
+      if (!transactionId) return { ok: false as const, refusal: 'not_allowed' as const };
+      const invoices = await call(action, () =>
+        stripe.invoices.list({ subscription: subscriptionId, status: 'paid', limit: 24, expand: ['data.payments'] }),
+      );
+      const payments: { paymentIntentId: string; refundableCents: number }[] = [];
+      for (const invoice of invoices.data) {
+        const intentId = paymentIntentIdOf(invoice, '');
+        if (!intentId) continue;
+        const refunded = await this.retrieveRefundedPayment(intentId);
+        if (refunded && refunded.amountCents > refunded.refundedCents) payments.push({ paymentIntentId: intentId, refundableCents: refunded.amountCents - refunded.refundedCents });
+      }
+      const refundable = payments.reduce((sum, payment) => sum + payment.refundableCents, 0);
+      if (payments.length === 0) return { ok: false as const, refusal: 'not_allowed' as const };
+      if (amountCents <= 0 || amountCents > refundable) return { ok: false as const, refusal: 'amount_too_high' as const };
+      const events: PaymentEvent[] = [];
+      let left = amountCents;
+      for (const payment of payments) {
+        const cents = Math.min(left, payment.refundableCents);
+        if (cents <= 0) continue;
+        const refund = await call(action, () =>
+          stripe.refunds.create(
+            { payment_intent: payment.paymentIntentId, amount: cents, metadata: { transactionId: metadataValue(transactionId) } },
+            { idempotencyKey: requireIdempotencyKey(`${idempotencyKey}:${payment.paymentIntentId}`) },
+          ),
+        );
+        events.push({
+          eventId: `stripe:${refund.id}:refunded`,
+          kind: 'payment_refunded',
+          providerType: 'refund.created',
+          subscriptionId,
+          transactionId,
+          paymentId: payment.paymentIntentId,
+        });
+        left -= cents;
+        if (left === 0) break;
+      }
+      if (endNow && subscription.status !== 'canceled') {
+        await call(action, () => stripe.subscriptions.cancel(subscriptionId));
+      }
+      return { ok: true as const, events };
+    },
+
+    /** The PaymentIntent's amount received and what its charge has refunded (`latest_charge.amount_refunded`). */
+    async retrieveRefundedPayment(paymentIntentId: string) {
+      let intent: Stripe.PaymentIntent;
+      try {
+        intent = await stripe.paymentIntents.retrieve(paymentIntentId, { expand: ['latest_charge'] });
+      } catch (error) {
+        if (isResourceMissing(error)) return null;
+        throw toProviderError(error, 'retrieve refunded payment');
+      }
+      const charge = intent.latest_charge;
+      const refundedCents = charge && typeof charge !== 'string' ? charge.amount_refunded : 0;
+      return { paymentId: intent.id, amountCents: intent.amount_received, refundedCents };
+    },
+  };
+
+  /** Updates the subscription and answers the change as a PaymentEvent for the lifecycle. */
+  async function updateSubscription(subscriptionId: string, action: string, params: Stripe.SubscriptionUpdateParams, idempotencyKey: string) {
+    const updated = await call(action, () => stripe.subscriptions.update(subscriptionId, params, { idempotencyKey: requireIdempotencyKey(idempotencyKey) }));
+    const transactionId = updated.metadata.transactionId;
+    if (!transactionId) return { ok: false as const, refusal: 'not_allowed' as const };
+    const event: PaymentEvent = {
+      eventId: `stripe:${subscriptionId}:updated:${idempotencyKey}`,
+      kind: 'subscription_updated',
+      providerType: 'customer.subscription.updated',
+      subscriptionId,
+      transactionId,
+    };
+    return { ok: true as const, events: [event] };
+  }
+}
+
+/** The webhook endpoint with its signing secret. */
+function webhookRoutes(webhookSecret: string): FastifyPluginAsync<ProviderRouteOptions> {
+  return async (app, options) => {
+    await app.register(stripeWebhookRoute, { ...options, webhookSecret });
   };
 }

@@ -6,7 +6,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { pingDatabase } from '../db/client';
 import { HttpError } from '../http/httpError';
 import type { OrderServices } from '../orders/order';
-import type { WebhookStatus } from './stripeWebhook';
+import type { WebhookStatus } from '../payments/provider';
 
 interface HealthOptions extends OrderServices {
   /** Filled by the Stripe webhook route, when it is registered. */

@@ -27,6 +27,7 @@ describe('the manage page', () => {
       OUTBOX_INTERVAL_SECONDS: '1',
       SUCCESS_SITE_WEBHOOK_URL: receiver.url,
       SUCCESS_SITE_WEBHOOK_SECRET: SECRET,
+      SANDBOX_CLOCK: '1',
     });
     browser = await launchBrowser();
   });

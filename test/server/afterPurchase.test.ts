@@ -34,6 +34,7 @@ describe.each(DATABASES)('after the purchase, on %s', (kind) => {
         SUCCESS_SITE_WEBHOOK_URL: receiver.url,
         SUCCESS_SITE_WEBHOOK_SECRET: WEBHOOK_SECRET,
         ACCOUNT_LINKS_PER_15_MINUTES: '1000',
+        SANDBOX_CLOCK: '1',
       },
     });
     outboxContext = { db: server.db, config: server.config, log: server.app.log, mailer: smtpMailer(mail.url, server.config.MAIL_FROM) };

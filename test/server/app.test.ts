@@ -192,6 +192,13 @@ describe('failures the buyer did not cause', () => {
     retrieveSubscriptionPayment: async () => null,
     retrievePaymentBuyer: async () => null,
     updateCustomer: async () => undefined,
+    retrieveSubscriptionDetails: async () => null,
+    scheduleCancel: async () => ({ ok: false, refusal: 'not_allowed' }),
+    undoCancel: async () => ({ ok: false, refusal: 'not_allowed' }),
+    changeSeats: async () => ({ ok: false, refusal: 'not_allowed' }),
+    replaceCard: async () => ({ kind: 'not_allowed' }),
+    refund: async () => ({ ok: false, refusal: 'not_allowed' }),
+    retrieveRefundedPayment: async () => null,
   };
   const brokenDb = {
     execute: () => Promise.reject(new Error('connection refused')),

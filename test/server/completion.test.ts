@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FinalizeResponse } from '../../src/contract/checkout';
 import { accounts, orders, sandboxCustomers, sandboxSubscriptions } from '../../server/db/schema';
 import { reconcileOrders } from '../../server/orders/reconcileOrders';
-import { confirmSandboxIntent } from '../../server/payments/sandboxIntents';
+import { confirmSandboxIntent } from '../../server/payments/sandbox/intents';
 import { DATABASES, finalize, openCheckout, payWithCard, startTestServer, TEST_CARDS, type TestServer } from './helper';
 
 describe.each(DATABASES)('order completion on %s', (kind) => {

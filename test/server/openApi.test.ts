@@ -57,7 +57,6 @@ describe('GET /api/openapi.json', () => {
       '/api/finalize-anon-subscription',
       '/api/finalize-from-payment-intent',
       '/api/handoff/redeem',
-      '/api/sandbox/clock/advance',
       '/api/sandbox/payment-intents/authenticate',
       '/api/sandbox/payment-intents/confirm',
       '/api/update-anon-subscription-intent',

@@ -6,7 +6,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountLinks, addressDeclines, orders, outbox, sandboxCustomers, sandboxSubscriptions, webhookEvents } from '../../server/db/schema';
 import { reconcileOrders } from '../../server/orders/reconcileOrders';
-import { confirmSandboxIntent } from '../../server/payments/sandboxIntents';
+import { confirmSandboxIntent } from '../../server/payments/sandbox/intents';
 import { completePurchase, DATABASES, openCheckout, startTestServer, type TestServer } from './helper';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -61,6 +61,9 @@ describe.each(DATABASES)('retention on %s', (kind) => {
     expect(await sandboxRows(paid.transactionId)).toBe(1);
     expect(await orderExists(stranded.transactionId)).toBe(true);
     expect(await sandboxRows(stranded.transactionId)).toBe(1);
+    // Asked before deletion, the provider reported the stranded order paid: it is completed, not deleted.
+    expect(report.askedBeforeDeleting).toBeGreaterThanOrEqual(2);
+    expect((await server.db.select().from(orders).where(eq(orders.transactionId, stranded.transactionId)))[0]?.status).toBe('paid');
   });
 
   it('deletes sent outbox rows and spent links past their time, and keeps mail still to send', async () => {

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxSubscriptions } from '../../server/db/schema';
-import { createSandboxProvider } from '../../server/payments/sandbox';
+import { createSandboxProvider } from '../../server/payments/sandbox/provider';
 import {
   confirmBody,
   DATABASES,

@@ -1,7 +1,7 @@
 /** The one card rule the sandbox card form and the sandbox server share (src/domain/cardRules.ts). */
 import { describe, expect, it } from 'vitest';
 import { CARD_ERROR_MESSAGES, cardNumberError, cvcError, expiryError, fourDigitYear, passesLuhn } from '../../src/domain/cardRules';
-import { checkSandboxCard } from '../../server/payments/sandboxCards';
+import { checkSandboxCard } from '../../server/payments/sandbox/cards';
 import { validateCard } from '../../src/payments/cardValidation';
 
 describe('card rules', () => {

@@ -6,10 +6,10 @@
  * Paying marks the subscription active with amount_paid = amount_due (integer cents).
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { Database } from '../db/client';
-import { sandboxSubscriptions } from '../db/schema';
-import { SANDBOX_NOW } from './sandboxBilling';
-import type { TestCardBehaviour } from './sandboxCards';
+import type { Database } from '../../db/client';
+import { sandboxSubscriptions } from '../../db/schema';
+import { SANDBOX_NOW } from './billing';
+import { DECLINE_MESSAGES, type TestCardBehaviour } from './cards';
 
 /** A first payment starts a month on the sandbox clock. */
 const FIRST_PERIOD_END = sql`${SANDBOX_NOW} + interval '1 month'`;
@@ -31,14 +31,6 @@ export type IntentOutcome =
   /** The checkout had MAX_FAILED_ATTEMPTS refused confirmations: its intent is closed. */
   | { kind: 'too_many_failures' }
   | { kind: 'not_awaiting_authentication' };
-
-/** Stripe's decline messages for the sandbox's failing cards. */
-const DECLINES = {
-  declined: 'Your card was declined.',
-  insufficient_funds: 'Your card has insufficient funds.',
-  authentication:
-    'We are unable to authenticate your payment method. Please choose a different payment method and try again.',
-} as const;
 
 const paidIntentColumns = {
   paymentIntentId: sandboxSubscriptions.paymentIntentId,
@@ -109,10 +101,10 @@ export async function confirmSandboxIntent(
       return { kind: 'requires_action', paymentIntentId: row.paymentIntentId };
     case 'declined':
       await closeAfterTooManyFailures(db, row.transactionId);
-      return { kind: 'failed', message: DECLINES.declined, code: 'card_declined', declineCode: 'generic_decline' };
+      return { kind: 'failed', message: DECLINE_MESSAGES.declined, code: 'card_declined', declineCode: 'generic_decline' };
     case 'insufficient_funds':
       await closeAfterTooManyFailures(db, row.transactionId);
-      return { kind: 'failed', message: DECLINES.insufficient_funds, code: 'card_declined', declineCode: 'insufficient_funds' };
+      return { kind: 'failed', message: DECLINE_MESSAGES.insufficient_funds, code: 'card_declined', declineCode: 'insufficient_funds' };
   }
 }
 
@@ -168,7 +160,7 @@ export async function authenticateSandboxIntent(
   if (row && outcome === 'completed') return { kind: 'succeeded', ...row };
   if (row) {
     await closeAfterTooManyFailures(db, row.transactionId);
-    return { kind: 'failed', message: DECLINES.authentication, code: 'payment_intent_authentication_failure' };
+    return { kind: 'failed', message: DECLINE_MESSAGES.authentication, code: 'payment_intent_authentication_failure' };
   }
   const settled = await settledOutcome(db, clientSecret);
   if (settled.kind === 'succeeded' && outcome === 'completed') return settled;

@@ -4,14 +4,13 @@
  * requires_payment_method. Registered only when the provider is the sandbox.
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { ErrorResponse } from '../../src/contract/checkout';
-import { SandboxAuthenticateRequest, SandboxDeclineResponse, SandboxIntentResponse } from '../../src/contract/sandbox';
-import type { OrderServices } from '../orders/order';
-import { raiseSandboxPayment } from '../orders/sandboxPaymentEvent';
-import { authenticateSandboxIntent } from '../payments/sandboxIntents';
-import { recordDecline } from '../security/confirmationChallenge';
-import { recordSandboxAttempt } from '../funnel/sandboxAttempts';
-import { replyWithIntentOutcome } from './sandboxOutcome';
+import { ErrorResponse } from '../../../src/contract/checkout';
+import { SandboxAuthenticateRequest, SandboxDeclineResponse, SandboxIntentResponse } from '../../../src/contract/sandbox';
+import type { OrderServices } from '../../orders/order';
+import { recordDecline } from '../../security/confirmationChallenge';
+import { replyWithIntentOutcome } from './intentReplies';
+import { authenticateSandboxIntent } from './intents';
+import { raiseSandboxPayment, recordSandboxAttempt } from './paymentEvents';
 
 const schema = {
   summary: 'Sandbox: complete or fail the authentication challenge of a PaymentIntent',
@@ -28,7 +27,7 @@ export const sandboxAuthenticateRoute: FastifyPluginAsync<OrderServices> = async
     },
     async (request, reply) => {
       const outcome = await authenticateSandboxIntent(services.db, request.body.clientSecret, request.body.outcome);
-      await recordSandboxAttempt(services.db, request.body.clientSecret, outcome, 'authentication', request.log);
+      await recordSandboxAttempt({ ...services, log: request.log }, request.body.clientSecret, outcome, 'authentication');
       if (outcome.kind === 'succeeded') await raiseSandboxPayment({ ...services, log: request.log }, outcome);
       // A failed authentication is a refusal like a decline (server/security/confirmationChallenge.ts).
       if (outcome.kind === 'failed' || outcome.kind === 'too_many_failures') await recordDecline(services.db, request.ip);

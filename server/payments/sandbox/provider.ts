@@ -1,15 +1,28 @@
 /**
  * The sandbox payment provider (architecture.md, "Payment providers"): the Stripe flow, offline, kept in the
  * sandbox_* tables so that any server process can serve any call. Ids look like Stripe's with a sandbox marker
- * (cus_sbx_…, sub_sbx_…, si_sbx_…, pi_sbx_…). The buyer pays through the sandbox confirmation routes
- * (server/routes/sandboxConfirm.ts and sandboxAuthenticate.ts, rules in ./sandboxIntents.ts). Money is integer cents.
+ * (cus_sbx_…, sub_sbx_…, si_sbx_…, pi_sbx_…). The buyer pays through the sandbox's own routes (./routes.ts, rules
+ * in ./intents.ts); after the purchase its billing (./billing.ts) renews, retries, cancels and refunds as Stripe
+ * would, and answers PaymentEvents for the one lifecycle. Money is integer cents.
  */
-import { and, eq, ne } from 'drizzle-orm';
-import { monthlyTotalCents } from '../../src/domain/pricing';
-import type { Database } from '../db/client';
-import { sandboxCustomers, sandboxSubscriptions } from '../db/schema';
-import { randomAlphanumeric } from '../security/randomText';
-import type { InvoiceState, PaymentProvider, SubscriptionPayment, SubscriptionState } from './provider';
+import { and, eq, ne, sql } from 'drizzle-orm';
+import { monthlyTotalCents } from '../../../src/domain/pricing';
+import type { Database } from '../../db/client';
+import { sandboxCustomers, sandboxInvoices, sandboxSubscriptions } from '../../db/schema';
+import { randomAlphanumeric } from '../../security/randomText';
+import type { InvoiceState, PaymentProvider, SubscriptionPayment, SubscriptionState } from '../provider';
+import {
+  firstInvoiceId,
+  latestRenewalInvoice,
+  refundSandboxPayments,
+  sandboxRefundedPayment,
+  sandboxSubscriptionDetails,
+  setSandboxCancelAtPeriodEnd,
+  setSandboxQuantity,
+  updateSandboxCard,
+} from './billing';
+import { checkSandboxCard, DECLINE_MESSAGES } from './cards';
+import { sandboxRoutes } from './routes';
 
 /** A request the sandbox refuses, as Stripe would (unknown id, idempotency key reused with other parameters). */
 class SandboxError extends Error {
@@ -94,18 +107,27 @@ export function createSandboxProvider(db: Database): PaymentProvider {
     async retrieveSubscriptionPayment(subscriptionId): Promise<SubscriptionPayment | null> {
       const [row] = await db.select().from(sandboxSubscriptions).where(eq(sandboxSubscriptions.id, subscriptionId));
       if (!row) return null;
+      const firstInvoice = {
+        invoiceId: firstInvoiceId(row.id),
+        state: invoiceState(row.paymentStatus, row.status),
+        amountPaidCents: row.amountPaidCents,
+        currency: 'usd',
+      };
+      const renewal = await latestRenewalInvoice(db, row.id);
       return {
         subscriptionId: row.id,
         customerId: row.customerId,
         quantity: row.quantity,
         state: row.status satisfies SubscriptionState,
-        firstInvoice: {
-          invoiceId: row.id.replace(/^sub_/, 'in_'),
-          state: invoiceState(row.paymentStatus, row.status),
-          amountPaidCents: row.amountPaidCents,
-          currency: 'usd',
-        },
+        firstInvoice,
         transactionId: row.transactionId,
+        lifecycle: {
+          currentPeriodEnd: row.currentPeriodEnd?.toISOString() ?? null,
+          cancelAt: row.cancelAtPeriodEnd && row.currentPeriodEnd ? row.currentPeriodEnd.toISOString() : null,
+          latestInvoice: renewal
+            ? { invoiceId: renewal.id, state: renewal.status, amountDueCents: renewal.amountCents, renewal: true }
+            : { invoiceId: firstInvoice.invoiceId, state: firstInvoice.state, amountDueCents: row.amountDueCents, renewal: false },
+        },
       };
     },
 
@@ -125,6 +147,60 @@ export function createSandboxProvider(db: Database): PaymentProvider {
         .where(eq(sandboxCustomers.id, customerId))
         .returning({ id: sandboxCustomers.id });
       if (updated.length === 0) throw new SandboxError(`No such customer: ${customerId}`);
+    },
+
+    routes: sandboxRoutes,
+
+    retrieveSubscriptionDetails: (subscriptionId) => sandboxSubscriptionDetails(db, subscriptionId),
+    scheduleCancel: (subscriptionId, idempotencyKey) => setSandboxCancelAtPeriodEnd(db, subscriptionId, true, idempotencyKey),
+    undoCancel: (subscriptionId, idempotencyKey) => setSandboxCancelAtPeriodEnd(db, subscriptionId, false, idempotencyKey),
+    changeSeats: (subscriptionId, quantity, idempotencyKey) => setSandboxQuantity(db, subscriptionId, quantity, idempotencyKey),
+
+    /**
+     * Verifies the test card as Stripe verifies a card it saves (a SetupIntent): one that declines is refused and
+     * nothing changes; one that needs authentication is taken as authenticated. Then an unpaid renewal is charged.
+     */
+    async replaceCard({ subscriptionId, card }) {
+      if (!card) return { kind: 'invalid', message: 'Please enter your card.' };
+      const checked = checkSandboxCard(card);
+      if (!checked.ok) return { kind: 'invalid', message: checked.message };
+      if (checked.behaviour === 'declined' || checked.behaviour === 'insufficient_funds') {
+        return { kind: 'declined', message: DECLINE_MESSAGES[checked.behaviour] };
+      }
+      const behaviour = checked.behaviour === 'requires_authentication' ? 'succeeds' : checked.behaviour;
+      const events = await updateSandboxCard(db, subscriptionId, { behaviour, last4: checked.last4 });
+      return events ? { kind: 'replaced', events } : { kind: 'not_allowed' };
+    },
+
+    refund: (input) => refundSandboxPayments(db, input),
+    retrieveRefundedPayment: (paymentId) => sandboxRefundedPayment(db, paymentId),
+
+    /**
+     * Deletes the sandbox's records of checkouts that no longer have an order and were created more than
+     * `retentionDays` ago, unless paid (a payment without its order is kept for an operator to see).
+     */
+    async deleteAbandonedRecords(retentionDays) {
+      const cutoff = sql`now() - make_interval(days => ${retentionDays})`;
+      return db.transaction(async (tx) => {
+        const unpaidWithoutOrder = and(
+          ne(sandboxSubscriptions.status, 'active'),
+          eq(sandboxSubscriptions.amountPaidCents, 0),
+          sql`${sandboxSubscriptions.createdAt} < ${cutoff}`,
+          sql`not exists (select 1 from orders where orders.transaction_id = ${sandboxSubscriptions.transactionId})`,
+        );
+        await tx.delete(sandboxInvoices).where(sql`${sandboxInvoices.subscriptionId} in (select id from sandbox_subscriptions where ${unpaidWithoutOrder})`);
+        const subscriptions = await tx.delete(sandboxSubscriptions).where(unpaidWithoutOrder).returning({ id: sandboxSubscriptions.id });
+        const customers = await tx
+          .delete(sandboxCustomers)
+          .where(
+            and(
+              sql`${sandboxCustomers.createdAt} < ${cutoff}`,
+              sql`not exists (select 1 from sandbox_subscriptions where sandbox_subscriptions.customer_id = ${sandboxCustomers.id})`,
+            ),
+          )
+          .returning({ id: sandboxCustomers.id });
+        return { sandboxSubscriptions: subscriptions.length, sandboxCustomers: customers.length };
+      });
     },
   };
 }

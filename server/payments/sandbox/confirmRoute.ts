@@ -2,27 +2,26 @@
  * POST /api/sandbox/payment-intents/confirm: the sandbox card form confirms its PaymentIntent with a test card
  * (architecture.md, "sandbox"; rules in server/payments/sandboxCards.ts and sandboxIntents.ts). Registered only
  * when the provider is the sandbox. 200 succeeded / requires_action; 402 declined; 400 bad card; 404 unknown.
- * An accepted payment completes its order before the answer (server/orders/sandboxPaymentEvent.ts).
+ * An accepted payment completes its order before the answer (./paymentEvents.ts).
  * 428 with a proof-of-work challenge once the client address has too many refusals this hour
  * (server/security/confirmationChallenge.ts); the card form solves it and sends the card again with the solution.
  * Each confirmation of a checkout's intent is a 'payment_submitted' funnel event, each refusal also 'payment_failed'.
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { recordSandboxAttempt } from '../funnel/sandboxAttempts';
-import { HttpError } from '../http/httpError';
-import { ErrorResponse } from '../../src/contract/checkout';
+import { ErrorResponse } from '../../../src/contract/checkout';
 import {
   ChallengeRequiredResponse,
   SandboxConfirmRequest,
   SandboxDeclineResponse,
   SandboxIntentResponse,
-} from '../../src/contract/sandbox';
-import type { OrderServices } from '../orders/order';
-import { raiseSandboxPayment } from '../orders/sandboxPaymentEvent';
-import { checkSandboxCard } from '../payments/sandboxCards';
-import { confirmSandboxIntent } from '../payments/sandboxIntents';
-import { challengeRequired, isSolved, issueChallenge, recordDecline } from '../security/confirmationChallenge';
-import { replyWithIntentOutcome } from './sandboxOutcome';
+} from '../../../src/contract/sandbox';
+import { HttpError } from '../../http/httpError';
+import type { OrderServices } from '../../orders/order';
+import { challengeRequired, isSolved, issueChallenge, recordDecline } from '../../security/confirmationChallenge';
+import { checkSandboxCard } from './cards';
+import { replyWithIntentOutcome } from './intentReplies';
+import { confirmSandboxIntent } from './intents';
+import { raiseSandboxPayment, recordSandboxAttempt } from './paymentEvents';
 
 /** The buyer sees this only if their browser could not solve the challenge by itself. */
 export const CHALLENGE_REQUIRED = 'Please wait a moment while we verify this payment, then try again.';
@@ -51,7 +50,7 @@ export const sandboxConfirmRoute: FastifyPluginAsync<SandboxConfirmOptions> = as
     const card = checkSandboxCard(request.body.card);
     if (!card.ok) throw new HttpError(400, card.message);
     const outcome = await confirmSandboxIntent(services.db, clientSecret, card, request.body.billingDetails);
-    await recordSandboxAttempt(services.db, clientSecret, outcome, 'confirmation', request.log);
+    await recordSandboxAttempt({ ...services, log: request.log }, clientSecret, outcome, 'confirmation');
     if (outcome.kind === 'succeeded') await raiseSandboxPayment({ ...services, log: request.log }, outcome);
     if (outcome.kind === 'failed' || outcome.kind === 'too_many_failures') await recordDecline(services.db, request.ip);
     return replyWithIntentOutcome(reply, outcome);

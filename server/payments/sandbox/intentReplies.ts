@@ -1,7 +1,7 @@
 /** How the two sandbox confirmation routes answer a PaymentIntent outcome (Stripe's statuses and codes). */
 import type { FastifyReply } from 'fastify';
-import { HttpError } from '../http/httpError';
-import type { IntentOutcome } from '../payments/sandboxIntents';
+import { HttpError } from '../../http/httpError';
+import type { IntentOutcome } from './intents';
 
 /**
  * 200 `{ status, paymentIntentId }` for succeeded / requires_action; 402 `{ error, code }` for a failure, and

@@ -1,5 +1,5 @@
 /**
- * POST /api/stripe/webhook (architecture.md), registered only when Stripe is the provider. This plugin alone
+ * POST /api/stripe/webhook (architecture.md), the Stripe provider's route (PaymentProvider.routes). This plugin alone
  * reads the raw body: it replaces the JSON parser, in its own encapsulated context, with one that hands the
  * handler the bytes as a Buffer, since the signature is computed over the exact bytes Stripe sent.
  *
@@ -13,24 +13,13 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { HttpError, WEBHOOK_ERRORS } from '../http/httpError';
 import { applyPaymentEvent, type PaymentEventResult } from '../orders/applyPaymentEvent';
-import type { OrderServices } from '../orders/order';
-import { STRIPE_API_VERSION } from '../payments/stripeClient';
-import { readStripeEvent, verifyStripeEvent, WebhookSignatureError } from '../payments/stripeWebhook';
+import type { ProviderRouteOptions } from './provider';
+import { STRIPE_API_VERSION } from './stripeClient';
+import { readStripeEvent, verifyStripeEvent, WebhookSignatureError } from './stripeWebhook';
 
-interface StripeWebhookOptions extends OrderServices {
+interface StripeWebhookOptions extends ProviderRouteOptions {
   /** The endpoint's signing secret, `whsec_…` (STRIPE_WEBHOOK_SECRET). */
   webhookSecret: string;
-  /** Where this route reports the API version of the events it receives (GET /healthz shows it). */
-  status: WebhookStatus;
-}
-
-/**
- * The API version of the webhook events this process received, against the version the server is pinned to.
- * Stripe builds an event's payload for the endpoint's API version, not the SDK's: a mismatch means payloads the
- * handlers may not read (docs/operations.md).
- */
-export interface WebhookStatus {
-  apiVersion?: { expected: string; lastReceived: string | null; matches: boolean };
 }
 
 /** Stripe's event payloads exceed the API's 16 KiB body limit (an invoice with its lines); 1 MiB is ample. */
@@ -42,7 +31,7 @@ interface WebhookReply {
   outcome: PaymentEventResult['outcome'];
 }
 
-export const stripeWebhookRoute: FastifyPluginAsync<StripeWebhookOptions> = async (app, { webhookSecret, status, ...services }) => {
+export const stripeWebhookRoute: FastifyPluginAsync<StripeWebhookOptions> = async (app, { webhookSecret, webhookStatus: status, challengeKey: _challengeKey, nudgeOutbox, ...services }) => {
   status.apiVersion = { expected: STRIPE_API_VERSION, lastReceived: null, matches: true };
   const apiVersion = status.apiVersion;
   app.removeAllContentTypeParsers();

@@ -2,8 +2,8 @@
  * The sandbox's cards (architecture.md, "sandbox"): Stripe's test cards and their behaviour, after the card rules
  * the card form also applies (src/domain/cardRules.ts). Pure; the full number and CVC are never kept.
  */
-import type { SandboxCard } from '../../src/contract/sandbox';
-import { cardNumberError, cvcError, expiryError } from '../../src/domain/cardRules';
+import type { SandboxCard } from '../../../src/contract/sandbox';
+import { cardNumberError, cvcError, expiryError } from '../../../src/domain/cardRules';
 
 /** What the sandbox confirmation route receives from the card form (src/contract/sandbox.ts). */
 export type { SandboxCard };
@@ -20,6 +20,13 @@ const TEST_CARDS: Readonly<Record<string, TestCardBehaviour>> = {
   // Attaches and pays the first invoice, then declines every later charge (Stripe: "decline after attaching").
   '4000000000000341': 'fails_later',
 };
+
+/** Stripe's decline messages for the sandbox's failing cards. */
+export const DECLINE_MESSAGES = {
+  declined: 'Your card was declined.',
+  insufficient_funds: 'Your card has insufficient funds.',
+  authentication: 'We are unable to authenticate your payment method. Please choose a different payment method and try again.',
+} as const;
 
 /** The refusal for a well-formed card that is not one of TEST_CARDS. */
 export const TEST_CARDS_ONLY = 'Sandbox mode accepts test cards only.';

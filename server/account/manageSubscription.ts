@@ -1,0 +1,147 @@
+/**
+ * What the buyer does with a paid subscription on the manage page (/account): cancel at the end of the paid
+ * period and undo, change seats, put on a new card, new login credentials. Each change asks the provider through
+ * the PaymentProvider interface, then runs the provider's answer through the one lifecycle
+ * (server/orders/applyPaymentEvent.ts → subscriptionLifecycle.ts), which updates the order under its row lock with
+ * its mail and webhook. Nothing here knows which provider it is.
+ */
+import { randomUUID } from 'node:crypto';
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { AccountView } from '../../src/contract/account';
+import type { SandboxCard } from '../../src/contract/sandbox';
+import type { Database } from '../db/client';
+import { accounts, handoffTokens } from '../db/schema';
+import { applyPaymentEvent } from '../orders/applyPaymentEvent';
+import { findOrder, isPaidOrder, type Order, type OrderContext } from '../orders/order';
+import type { OperationResult, PaymentEvent } from '../payments/provider';
+import { generatePassword, hashPassword } from '../security/password';
+
+/** Why a manage-page change was refused: the route maps each to a status and a message. */
+export type ManageRefusal =
+  /** The subscription ended (or the provider refuses the change in its state). */
+  | 'ended'
+  /** Seats change only while the subscription is active and paid up. */
+  | 'not_paid_up'
+  | 'card_declined'
+  | 'card_invalid';
+
+export type ManageResult = { ok: true; order: Order } | { ok: false; refusal: ManageRefusal; message?: string };
+
+/** The subscription as the manage page shows it; the provider's card and invoices when it has them. */
+export async function accountView(context: OrderContext, order: Order): Promise<AccountView> {
+  const [account] = await context.db.select().from(accounts).where(eq(accounts.transactionId, order.transactionId));
+  const details = isPaidOrder(order) || order.status === 'cancelled' ? await subscriptionDetails(context, order) : null;
+  return {
+    email: account?.email ?? order.email ?? '',
+    name: account?.name ?? order.name ?? '',
+    status: order.status,
+    seats: order.quantity,
+    monthlyTotalCents: order.amountCents,
+    currentPeriodEnd: details?.currentPeriodEnd ?? null,
+    cancelAt: order.cancelAt?.toISOString() ?? null,
+    cardLast4: details?.cardLast4 ?? null,
+    invoices: details?.invoices ?? [],
+    managedByProvider: context.provider.createPortalSession !== undefined,
+  };
+}
+
+/** The provider's details; null when it cannot be read now (the page then shows '—'). */
+async function subscriptionDetails(context: OrderContext, order: Order) {
+  try {
+    return await context.provider.retrieveSubscriptionDetails(order.subscriptionId);
+  } catch (error) {
+    context.log.warn({ err: error, transactionId: order.transactionId }, 'Could not read the subscription for the manage page');
+    return null;
+  }
+}
+
+/** Runs the provider's answer through the lifecycle and answers the order as it now is. */
+async function settle(context: OrderContext, order: Order, result: OperationResult, refusal: ManageRefusal, reason?: string): Promise<ManageResult> {
+  if (!result.ok) return { ok: false, refusal };
+  await applyEvents(context, result.events.map((event) => (reason ? { ...event, reason } : event)));
+  return { ok: true, order: (await findOrder(context.db, order.transactionId)) ?? order };
+}
+
+/**
+ * Runs provider events through applyPaymentEvent, in order.
+ * @throws Error when the provider could not be asked (the change is made; its webhook or the next event applies it).
+ */
+export async function applyEvents(context: OrderContext, events: PaymentEvent[]): Promise<void> {
+  for (const event of events) {
+    const applied = await applyPaymentEvent(context, event);
+    if (!applied.ok) throw new Error(`Payment event ${event.eventId} refused: ${applied.refusal}`);
+  }
+}
+
+const changeKey = (order: Order, change: string) => `${order.transactionId}:${change}:${randomUUID()}`;
+
+/** Cancels at the end of the paid period, with the buyer's reason (trimmed, optional). */
+export async function cancelAtPeriodEnd(context: OrderContext, order: Order, reason: string | undefined): Promise<ManageResult> {
+  if (!isPaidOrder(order)) return { ok: false, refusal: 'ended' };
+  const result = await context.provider.scheduleCancel(order.subscriptionId, changeKey(order, 'cancel'));
+  return settle(context, order, result, 'ended', reason?.trim() || undefined);
+}
+
+/** Undoes a scheduled cancellation; an order with none is answered as it is. */
+export async function undoCancellation(context: OrderContext, order: Order): Promise<ManageResult> {
+  if (!isPaidOrder(order)) return { ok: false, refusal: 'ended' };
+  if (!order.cancelAt) return { ok: true, order };
+  return settle(context, order, await context.provider.undoCancel(order.subscriptionId, changeKey(order, 'undo-cancel')), 'ended');
+}
+
+/** Changes the seats (the provider prorates the rest of the period into the next charge). */
+export async function changeSeats(context: OrderContext, order: Order, quantity: number): Promise<ManageResult> {
+  if (order.status !== 'paid') return { ok: false, refusal: 'not_paid_up' };
+  if (order.quantity === quantity) return { ok: true, order };
+  return settle(context, order, await context.provider.changeSeats(order.subscriptionId, quantity, changeKey(order, 'seats')), 'not_paid_up');
+}
+
+/** A new card, or where the provider collects it (`redirect`). */
+export async function replaceCard(
+  context: OrderContext,
+  order: Order,
+  input: { card?: SandboxCard; returnUrl: string },
+): Promise<ManageResult | { ok: true; redirect: string }> {
+  if (!isPaidOrder(order)) return { ok: false, refusal: 'ended' };
+  const replaced = await context.provider.replaceCard({
+    subscriptionId: order.subscriptionId,
+    customerId: order.customerId,
+    ...input,
+    idempotencyKey: changeKey(order, 'card'),
+  });
+  switch (replaced.kind) {
+    case 'redirect':
+      return { ok: true, redirect: replaced.url };
+    case 'declined':
+      return { ok: false, refusal: 'card_declined', message: replaced.message };
+    case 'invalid':
+      return { ok: false, refusal: 'card_invalid', message: replaced.message };
+    case 'not_allowed':
+      return { ok: false, refusal: 'ended' };
+    case 'replaced':
+      return settle(context, order, { ok: true, events: replaced.events }, 'ended');
+  }
+}
+
+/**
+ * New login credentials for the order's account: a new generated password (shown once), whose hash replaces
+ * the old one, so the old password stops working; any unredeemed hand-off token is revoked with it.
+ * Returns the login email and the password, or undefined when the order has no account.
+ */
+export async function issueNewPassword(db: Database, transactionId: string): Promise<{ email: string; password: string } | undefined> {
+  const password = generatePassword();
+  const passwordHash = await hashPassword(password);
+  return db.transaction(async (tx) => {
+    const [account] = await tx
+      .update(accounts)
+      .set({ passwordHash, passwordCiphertext: null, credentialsIssuedAt: new Date() })
+      .where(eq(accounts.transactionId, transactionId))
+      .returning({ email: accounts.email });
+    if (!account) return undefined;
+    await tx
+      .update(handoffTokens)
+      .set({ revokedAt: sql`now()`, tokenCiphertext: null })
+      .where(and(eq(handoffTokens.transactionId, transactionId), isNull(handoffTokens.redeemedAt), isNull(handoffTokens.revokedAt)));
+    return { email: account.email, password };
+  });
+}

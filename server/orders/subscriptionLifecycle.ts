@@ -1,0 +1,158 @@
+/**
+ * The one lifecycle of a paid subscription (issue 18, "One lifecycle"): the only code that turns a provider's
+ * report about a paid order's subscription into the order's state, its funnel events and its outbox rows (mail,
+ * the agreement site's webhooks). Stripe's webhooks, the sandbox's billing clock and the after-purchase operations
+ * of the manage page and the console all reach it through applyPaymentEvent (./applyPaymentEvent.ts).
+ *
+ * The report is the subscription as the provider describes it now (SubscriptionPayment), not the event's copy:
+ * events repeat and arrive out of order. `lifecycleChanges` compares it with the order, read under its row lock,
+ * so two events racing each other change the order once: the second finds nothing left to change.
+ *
+ * What is compared (each change with its funnel event and outbox rows):
+ * - ended: the subscription is canceled (or `unpaid`: retries exhausted) → 'cancelled', webhook.
+ * - past due: the subscription is past due (or paused) on a paid order → 'past_due', 'payment failed' mail and webhook.
+ * - recovered: active again on a past-due order → 'paid', receipt when the open renewal was paid.
+ * - renewal paid: an `invoice_paid` event for a paid renewal → receipt.
+ * - seats: the quantity differs → the order's seats and monthly total, mail and webhook.
+ * - cancel scheduled (Stripe `cancel_at`, or `cancel_at_period_end`) or undone → mail.
+ * - refunded: a refund event whose payment reports more refunded than the order knew → 'refunded' mail and webhook.
+ * Outbox rows are keyed by the provider event (renewals and failures by their invoice), so every cancellation,
+ * undo and seat change mails once, however often the same event arrives.
+ */
+import { and, eq, sql } from 'drizzle-orm';
+import { monthlyTotalCents } from '../../src/domain/pricing';
+import type { Config } from '../config';
+import type { Transaction } from '../db/client';
+import { orderRefunds, orders } from '../db/schema';
+import { recordFunnelEvent } from '../funnel/funnelEvents';
+import { raiseOrderEvent } from '../outbox/orderEvents';
+import type { PaymentEvent, RefundedPayment, SubscriptionPayment } from '../payments/provider';
+import type { Order } from './order';
+
+/** Why an order ended, for the funnel and the console. */
+export type EndReason = 'cancelled_at_period_end' | 'unpaid' | 'refunded' | 'deleted';
+
+/** What the provider's report changes on a paid (or past-due, or ended and now refunded) order. */
+export interface LifecycleChanges {
+  ended?: { reason: EndReason };
+  status?: 'paid' | 'past_due';
+  failedInvoice?: { invoiceId: string; amountCents: number };
+  paidRenewal?: { invoiceId: string; amountCents: number; recovered: boolean };
+  seats?: { from: number; to: number };
+  /** A cancellation scheduled for this date, or undone (null). */
+  cancelAt?: Date | null;
+  refund?: { paymentId: string; refundedCents: number; addedCents: number };
+}
+
+/**
+ * Compares the order (read under its row lock) with the provider's report. Pure.
+ * @param refunded the refunded payment a `payment_refunded` event names, as the provider reports it now.
+ * @param knownRefundedCents what the order already recorded as refunded on that payment, in cents.
+ */
+export function lifecycleChanges(
+  order: Order,
+  payment: SubscriptionPayment,
+  event: PaymentEvent,
+  refunded: RefundedPayment | null,
+  knownRefundedCents: number,
+): LifecycleChanges {
+  const changes: LifecycleChanges = {};
+  if (refunded && refunded.refundedCents > knownRefundedCents) {
+    changes.refund = { paymentId: refunded.paymentId, refundedCents: refunded.refundedCents, addedCents: refunded.refundedCents - knownRefundedCents };
+  }
+  if (order.status === 'cancelled') return changes;
+  if (payment.state === 'canceled' || payment.state === 'unpaid') {
+    changes.ended = { reason: endReason(order, payment, event, changes) };
+    return changes;
+  }
+  const life = payment.lifecycle;
+  const invoice = life.latestInvoice;
+  if ((payment.state === 'past_due' || payment.state === 'paused') && order.status === 'paid') {
+    changes.status = 'past_due';
+    if (invoice) changes.failedInvoice = { invoiceId: invoice.invoiceId, amountCents: invoice.amountDueCents };
+  } else if (payment.state === 'active' && order.status === 'past_due') {
+    changes.status = 'paid';
+    if (invoice?.state === 'paid') changes.paidRenewal = { invoiceId: invoice.invoiceId, amountCents: invoice.amountDueCents, recovered: true };
+  } else if (event.kind === 'invoice_paid' && invoice?.renewal && invoice.state === 'paid') {
+    changes.paidRenewal = { invoiceId: invoice.invoiceId, amountCents: invoice.amountDueCents, recovered: false };
+  }
+  if (payment.quantity !== order.quantity) changes.seats = { from: order.quantity, to: payment.quantity };
+  const cancelAt = life.cancelAt ? new Date(life.cancelAt) : null;
+  if (cancelAt && cancelAt.getTime() !== order.cancelAt?.getTime()) changes.cancelAt = cancelAt;
+  if (!cancelAt && order.cancelAt) changes.cancelAt = null;
+  return changes;
+}
+
+function endReason(order: Order, payment: SubscriptionPayment, event: PaymentEvent, changes: LifecycleChanges): EndReason {
+  if (changes.refund || event.kind === 'payment_refunded') return 'refunded';
+  if (payment.state === 'unpaid' || order.status === 'past_due') return 'unpaid';
+  return order.cancelAt ? 'cancelled_at_period_end' : 'deleted';
+}
+
+/**
+ * Applies `changes` to the locked `order` inside `tx`, with their funnel events and outbox rows; `eventId` keys
+ * the rows of changes that have no invoice of their own.
+ * @throws database errors: the caller's transaction is rolled back with everything it raised.
+ */
+export async function applyLifecycleChanges(
+  tx: Transaction,
+  config: Config,
+  order: Order,
+  event: PaymentEvent,
+  changes: LifecycleChanges,
+): Promise<void> {
+  const { transactionId, referrerId } = order;
+  const now = new Date();
+  const changeKey = event.eventId;
+  await tx
+    .update(orders)
+    .set({
+      ...(changes.status ? { status: changes.status } : {}),
+      ...(changes.ended ? { status: 'cancelled' as const, cancelledAt: now } : {}),
+      ...(changes.seats ? { quantity: changes.seats.to, amountCents: monthlyTotalCents(changes.seats.to) } : {}),
+      ...(changes.cancelAt !== undefined ? { cancelAt: changes.cancelAt, cancellationReason: changes.cancelAt ? (event.reason ?? null) : null } : {}),
+      ...(changes.refund ? { refundedCents: sql`${orders.refundedCents} + ${changes.refund.addedCents}`, refundedAt: now } : {}),
+      updatedAt: now,
+    })
+    .where(eq(orders.transactionId, transactionId));
+  if (changes.refund) {
+    const { paymentId, refundedCents, addedCents } = changes.refund;
+    await tx
+      .insert(orderRefunds)
+      .values({ transactionId, paymentId, refundedCents })
+      .onConflictDoUpdate({ target: [orderRefunds.transactionId, orderRefunds.paymentId], set: { refundedCents, updatedAt: now } });
+    await recordFunnelEvent(tx, { type: 'refunded', transactionId, referrerId, detail: { amountCents: addedCents } });
+    const subscription = changes.ended || order.status === 'cancelled' ? 'ended' : 'continues';
+    await raiseOrderEvent(tx, config, { kind: 'refunded', transactionId, changeId: changeKey, amountCents: addedCents, subscription });
+  }
+  if (changes.failedInvoice) {
+    await recordFunnelEvent(tx, { type: 'payment_failed', transactionId, referrerId, detail: { invoice: changes.failedInvoice.invoiceId } });
+    await raiseOrderEvent(tx, config, { kind: 'payment_failed', transactionId, ...changes.failedInvoice });
+  }
+  if (changes.paidRenewal) await raiseOrderEvent(tx, config, { kind: 'renewal_paid', transactionId, ...changes.paidRenewal });
+  if (changes.seats) {
+    await recordFunnelEvent(tx, { type: 'seats_changed', transactionId, referrerId, detail: changes.seats });
+    await raiseOrderEvent(tx, config, { kind: 'seats_changed', transactionId, changeId: changeKey, ...changes.seats, amountCents: monthlyTotalCents(changes.seats.to) });
+  }
+  if (changes.cancelAt) await raiseOrderEvent(tx, config, { kind: 'cancel_scheduled', transactionId, changeId: changeKey, cancelAt: changes.cancelAt.toISOString() });
+  if (changes.cancelAt === null) await raiseOrderEvent(tx, config, { kind: 'cancel_undone', transactionId, changeId: changeKey, undoneAt: now.toISOString() });
+  if (changes.ended) {
+    await recordFunnelEvent(tx, { type: 'cancelled', transactionId, referrerId, detail: { reason: changes.ended.reason } });
+    await raiseOrderEvent(tx, config, { kind: 'cancelled', transactionId, cancelledAt: now.toISOString() });
+  }
+}
+
+/** What the order already recorded as refunded on `paymentId`, in cents (0 when nothing was). */
+export async function knownRefundedCents(tx: Transaction, transactionId: string, paymentId: string | undefined): Promise<number> {
+  if (!paymentId) return 0;
+  const [row] = await tx
+    .select({ refundedCents: orderRefunds.refundedCents })
+    .from(orderRefunds)
+    .where(and(eq(orderRefunds.transactionId, transactionId), eq(orderRefunds.paymentId, paymentId)));
+  return row?.refundedCents ?? 0;
+}
+
+/** True when anything changes. */
+export function changesAnything(changes: LifecycleChanges): boolean {
+  return Object.keys(changes).length > 0;
+}

@@ -1,0 +1,302 @@
+/**
+ * The sandbox's billing after the first payment, so the whole life of a subscription runs offline as it would at
+ * Stripe: a clock that tests can move forward (`POST /api/sandbox/clock/advance`, with SANDBOX_CLOCK=1), a monthly period, renewals
+ * charged to the card on file (4000 0000 0000 0341 pays the first invoice and declines every later charge, as
+ * Stripe's "decline after attaching" card), past-due retries on each clock advance, the end of the subscription
+ * after RENEWAL_ATTEMPTS failed charges, cancellation at period end and its undo, and a card update that charges
+ * the open invoice at once, and refunds against its payments. What happens is answered as PaymentEvents, the same
+ * Stripe's webhooks become, for the one lifecycle (server/orders/subscriptionLifecycle.ts). Money in integer cents.
+ */
+import { and, asc, desc, eq, inArray, lte, ne, sql } from 'drizzle-orm';
+import { monthlyTotalCents } from '../../../src/domain/pricing';
+import type { Database, Transaction } from '../../db/client';
+import { sandboxClock, sandboxInvoices, sandboxRefunds, sandboxSubscriptions } from '../../db/schema';
+import { randomAlphanumeric } from '../../security/randomText';
+import type { OperationResult, PaymentEvent, RefundedPayment, SubscriptionDetails } from '../provider';
+import type { TestCardBehaviour } from './cards';
+
+/** The sandbox clock: the database's now() plus the offset tests moved it by. */
+export const SANDBOX_NOW = sql`(now() + make_interval(secs => coalesce((select ${sandboxClock.offsetSeconds} from ${sandboxClock} where ${sandboxClock.id} = 1), 0)))`;
+
+/** Charges of one renewal before the subscription ends unpaid (Stripe's default Smart Retries: a few tries). */
+const RENEWAL_ATTEMPTS = 3;
+
+type Subject = { subscriptionId: string; transactionId: string };
+
+/** The sandbox's payment events, named like Stripe's (`sandbox.invoice.paid`); ids unique per occurrence. */
+const sandboxEvent = {
+  invoicePaid: (subject: Subject, invoiceId: string): PaymentEvent => ({
+    eventId: `sandbox:${invoiceId}:paid`,
+    kind: 'invoice_paid',
+    providerType: 'sandbox.invoice.paid',
+    ...subject,
+  }),
+  paymentFailed: (subject: Subject, invoiceId: string, attempt: number): PaymentEvent => ({
+    eventId: `sandbox:${invoiceId}:failed:${attempt}`,
+    kind: 'invoice_payment_failed',
+    providerType: 'sandbox.invoice.payment_failed',
+    ...subject,
+  }),
+  deleted: (subject: Subject): PaymentEvent => ({
+    eventId: `sandbox:${subject.subscriptionId}:deleted`,
+    kind: 'subscription_deleted',
+    providerType: 'sandbox.subscription.deleted',
+    ...subject,
+  }),
+  updated: (subject: Subject, idempotencyKey: string): PaymentEvent => ({
+    eventId: `sandbox:${subject.subscriptionId}:updated:${idempotencyKey}`,
+    kind: 'subscription_updated',
+    providerType: 'sandbox.subscription.updated',
+    ...subject,
+  }),
+  refunded: (subject: Subject, refundId: string, paymentId: string): PaymentEvent => ({
+    eventId: `sandbox:${refundId}:refunded`,
+    kind: 'payment_refunded',
+    providerType: 'sandbox.charge.refunded',
+    paymentId,
+    ...subject,
+  }),
+};
+
+/** Moves the sandbox clock forward by `seconds`; returns the new sandbox time. */
+export async function advanceSandboxClock(db: Database, seconds: number): Promise<Date> {
+  await db
+    .insert(sandboxClock)
+    .values({ id: 1, offsetSeconds: seconds })
+    .onConflictDoUpdate({ target: sandboxClock.id, set: { offsetSeconds: sql`${sandboxClock.offsetSeconds} + ${seconds}` } });
+  const [row] = await db.select({ now: sql<string>`${SANDBOX_NOW}::text` }).from(sql`(select 1) as one`);
+  return new Date(row!.now);
+}
+
+const newInvoiceId = () => `in_sbx_${randomAlphanumeric(24)}`;
+
+/** The subscription's card and invoices (the first payment, then each renewal), or null for an unknown id. */
+export async function sandboxSubscriptionDetails(db: Database, subscriptionId: string): Promise<SubscriptionDetails | null> {
+  const [row] = await db.select().from(sandboxSubscriptions).where(eq(sandboxSubscriptions.id, subscriptionId));
+  if (!row) return null;
+  const later = await db.select().from(sandboxInvoices).where(eq(sandboxInvoices.subscriptionId, subscriptionId)).orderBy(asc(sandboxInvoices.createdAt));
+  const first = row.amountPaidCents > 0 ? [{ id: firstInvoiceId(row.id), amountCents: row.amountPaidCents, status: 'paid' as const, date: row.updatedAt.toISOString() }] : [];
+  return {
+    currentPeriodEnd: row.currentPeriodEnd?.toISOString() ?? null,
+    cardLast4: row.cardLast4,
+    invoices: [...first, ...later.map((invoice) => ({ id: invoice.id, amountCents: invoice.amountCents, status: invoice.status, date: invoice.createdAt.toISOString() }))],
+  };
+}
+
+/** The id of a subscription's first invoice (the sandbox keeps it on the subscription row). */
+export const firstInvoiceId = (subscriptionId: string) => subscriptionId.replace(/^sub_/, 'in_');
+
+/** The newest invoice of a subscription after the first, or undefined. */
+export async function latestRenewalInvoice(db: Database, subscriptionId: string) {
+  const [invoice] = await db
+    .select()
+    .from(sandboxInvoices)
+    .where(eq(sandboxInvoices.subscriptionId, subscriptionId))
+    .orderBy(desc(sandboxInvoices.createdAt))
+    .limit(1);
+  return invoice;
+}
+
+const refused = (refusal: 'not_allowed' | 'amount_too_high'): OperationResult => ({ ok: false, refusal });
+
+/**
+ * Sets (`cancel`) or clears cancellation at the end of the paid period of an active or past-due subscription, as
+ * Stripe's `cancel_at_period_end`. Refuses an unknown, unpaid or ended subscription.
+ */
+export async function setSandboxCancelAtPeriodEnd(db: Database, subscriptionId: string, cancel: boolean, idempotencyKey: string): Promise<OperationResult> {
+  const [row] = await db
+    .update(sandboxSubscriptions)
+    .set({ cancelAtPeriodEnd: cancel, updatedAt: new Date() })
+    .where(and(eq(sandboxSubscriptions.id, subscriptionId), inArray(sandboxSubscriptions.status, ['active', 'past_due'])))
+    .returning({ subscriptionId: sandboxSubscriptions.id, transactionId: sandboxSubscriptions.transactionId });
+  return row ? { ok: true, events: [sandboxEvent.updated(row, idempotencyKey)] } : refused('not_allowed');
+}
+
+/**
+ * Changes the seats of an active subscription now; the difference for the rest of the period is charged (or
+ * credited) at the next renewal, as Stripe's proration does by default. Refuses one that is not active.
+ */
+export async function setSandboxQuantity(db: Database, subscriptionId: string, quantity: number, idempotencyKey: string): Promise<OperationResult> {
+  const [row] = await db
+    .update(sandboxSubscriptions)
+    .set({ quantity, amountDueCents: monthlyTotalCents(quantity), updatedAt: new Date() })
+    .where(and(eq(sandboxSubscriptions.id, subscriptionId), eq(sandboxSubscriptions.status, 'active')))
+    .returning({ subscriptionId: sandboxSubscriptions.id, transactionId: sandboxSubscriptions.transactionId });
+  return row ? { ok: true, events: [sandboxEvent.updated(row, idempotencyKey)] } : refused('not_allowed');
+}
+
+/**
+ * Puts a new card on the subscription and, if a renewal is open, charges it at once. Answers the events of that
+ * charge (none when nothing was open), or null for a subscription that is not active or past due.
+ */
+export async function updateSandboxCard(
+  db: Database,
+  subscriptionId: string,
+  card: { behaviour: TestCardBehaviour; last4: string },
+): Promise<PaymentEvent[] | null> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(sandboxSubscriptions)
+      .set({ cardLast4: card.last4, cardBehaviour: card.behaviour, updatedAt: new Date() })
+      .where(and(eq(sandboxSubscriptions.id, subscriptionId), inArray(sandboxSubscriptions.status, ['active', 'past_due'])))
+      .returning();
+    if (!row) return null;
+    if (row.status !== 'past_due') return [];
+    const charged = await chargeOpenInvoice(tx, row);
+    return charged ? [charged] : [];
+  });
+}
+
+/** One payment the sandbox took: the first invoice's PaymentIntent or a paid renewal invoice, in cents. */
+interface SandboxPayment {
+  paymentId: string;
+  amountCents: number;
+  refundedCents: number;
+}
+
+/** The subscription's payments, newest first, with what was refunded on each. */
+async function paymentsOf(tx: Transaction, row: SubscriptionRow): Promise<SandboxPayment[]> {
+  const renewals = await tx
+    .select({ paymentId: sandboxInvoices.id, amountCents: sandboxInvoices.amountCents })
+    .from(sandboxInvoices)
+    .where(and(eq(sandboxInvoices.subscriptionId, row.id), eq(sandboxInvoices.status, 'paid')))
+    .orderBy(desc(sandboxInvoices.createdAt));
+  const first = row.amountPaidCents > 0 ? [{ paymentId: row.paymentIntentId, amountCents: row.amountPaidCents }] : [];
+  const refunds = await tx
+    .select({ paymentId: sandboxRefunds.paymentId, cents: sql<number>`sum(${sandboxRefunds.amountCents})::int` })
+    .from(sandboxRefunds)
+    .where(eq(sandboxRefunds.subscriptionId, row.id))
+    .groupBy(sandboxRefunds.paymentId);
+  const refunded = new Map(refunds.map((refund) => [refund.paymentId, refund.cents]));
+  return [...renewals, ...first].map((payment) => ({ ...payment, refundedCents: refunded.get(payment.paymentId) ?? 0 }));
+}
+
+/**
+ * Refunds `amountCents` of the subscription's payments, newest first (a refund per payment, as Stripe refunds a
+ * charge), and ends the subscription at once when `endNow`. A repeat with the same idempotency key answers the
+ * same refunds. Refuses an amount above what is left to refund, or a subscription never paid.
+ */
+export async function refundSandboxPayments(
+  db: Database,
+  input: { subscriptionId: string; amountCents: number; endNow: boolean; idempotencyKey: string },
+): Promise<OperationResult> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx.select().from(sandboxSubscriptions).where(eq(sandboxSubscriptions.id, input.subscriptionId)).for('update');
+    if (!row || row.amountPaidCents === 0) return refused('not_allowed');
+    const subject = { subscriptionId: row.id, transactionId: row.transactionId };
+    const prefix = `${input.idempotencyKey}:`;
+    const repeated = await tx.select().from(sandboxRefunds).where(sql`left(${sandboxRefunds.idempotencyKey}, ${prefix.length}) = ${prefix}`);
+    if (repeated.length > 0) return { ok: true, events: repeated.map((refund) => sandboxEvent.refunded(subject, refund.id, refund.paymentId)) };
+    const payments = await paymentsOf(tx, row);
+    const refundable = payments.reduce((sum, payment) => sum + payment.amountCents - payment.refundedCents, 0);
+    if (input.amountCents <= 0 || input.amountCents > refundable) return refused('amount_too_high');
+    const events: PaymentEvent[] = [];
+    let left = input.amountCents;
+    for (const payment of payments) {
+      const cents = Math.min(left, payment.amountCents - payment.refundedCents);
+      if (cents <= 0) continue;
+      const id = `re_sbx_${randomAlphanumeric(24)}`;
+      await tx.insert(sandboxRefunds).values({ id, subscriptionId: row.id, paymentId: payment.paymentId, amountCents: cents, idempotencyKey: `${input.idempotencyKey}:${payment.paymentId}` });
+      events.push(sandboxEvent.refunded(subject, id, payment.paymentId));
+      left -= cents;
+      if (left === 0) break;
+    }
+    if (input.endNow) {
+      await tx
+        .update(sandboxSubscriptions)
+        .set({ status: 'canceled', cancelAtPeriodEnd: false, updatedAt: new Date() })
+        .where(and(eq(sandboxSubscriptions.id, row.id), ne(sandboxSubscriptions.status, 'canceled')));
+    }
+    return { ok: true, events };
+  });
+}
+
+/** A payment the sandbox took (`paymentId`: PaymentIntent or renewal invoice) and its refunds; null when unknown. */
+export async function sandboxRefundedPayment(db: Database, paymentId: string): Promise<RefundedPayment | null> {
+  const [first] = await db.select({ amountCents: sandboxSubscriptions.amountPaidCents }).from(sandboxSubscriptions).where(eq(sandboxSubscriptions.paymentIntentId, paymentId));
+  const [renewal] = first ? [] : await db.select({ amountCents: sandboxInvoices.amountCents }).from(sandboxInvoices).where(eq(sandboxInvoices.id, paymentId));
+  const paid = first ?? renewal;
+  if (!paid) return null;
+  const [refunded] = await db
+    .select({ cents: sql<number>`coalesce(sum(${sandboxRefunds.amountCents}), 0)::int` })
+    .from(sandboxRefunds)
+    .where(eq(sandboxRefunds.paymentId, paymentId));
+  return { paymentId, amountCents: paid.amountCents, refundedCents: refunded?.cents ?? 0 };
+}
+
+type SubscriptionRow = typeof sandboxSubscriptions.$inferSelect;
+
+const charges = (row: SubscriptionRow) => row.cardBehaviour !== 'fails_later' && row.cardBehaviour !== 'declined' && row.cardBehaviour !== 'insufficient_funds';
+
+/** Charges the open renewal of a past-due subscription again (a retry, or after a card update). */
+async function chargeOpenInvoice(tx: Transaction, row: SubscriptionRow): Promise<PaymentEvent | null> {
+  const [invoice] = await tx
+    .select()
+    .from(sandboxInvoices)
+    .where(and(eq(sandboxInvoices.subscriptionId, row.id), eq(sandboxInvoices.status, 'open')))
+    .for('update');
+  if (!invoice) return null;
+  const subject = { subscriptionId: row.id, transactionId: row.transactionId };
+  if (charges(row)) {
+    await tx.update(sandboxInvoices).set({ status: 'paid', paidAt: sql`${SANDBOX_NOW}`, attempts: invoice.attempts + 1 }).where(eq(sandboxInvoices.id, invoice.id));
+    await tx
+      .update(sandboxSubscriptions)
+      .set({ status: 'active', currentPeriodEnd: invoice.periodEnd, updatedAt: new Date() })
+      .where(eq(sandboxSubscriptions.id, row.id));
+    return sandboxEvent.invoicePaid(subject, invoice.id);
+  }
+  const attempts = invoice.attempts + 1;
+  if (attempts >= RENEWAL_ATTEMPTS) {
+    await tx.update(sandboxInvoices).set({ status: 'uncollectible', attempts }).where(eq(sandboxInvoices.id, invoice.id));
+    await tx.update(sandboxSubscriptions).set({ status: 'canceled', updatedAt: new Date() }).where(eq(sandboxSubscriptions.id, row.id));
+    return sandboxEvent.deleted(subject);
+  }
+  await tx.update(sandboxInvoices).set({ attempts }).where(eq(sandboxInvoices.id, invoice.id));
+  return sandboxEvent.paymentFailed(subject, invoice.id, attempts);
+}
+
+/**
+ * Renews every subscription whose period has ended on the sandbox clock: ends it when cancelled at period end,
+ * charges a new month otherwise (past due when the card declines), and retries an open renewal. Answers the
+ * payment events of what happened, for the lifecycle.
+ */
+export async function renewDueSandboxSubscriptions(db: Database): Promise<PaymentEvent[]> {
+  const due = await db
+    .select({ id: sandboxSubscriptions.id })
+    .from(sandboxSubscriptions)
+    .where(and(inArray(sandboxSubscriptions.status, ['active', 'past_due']), lte(sandboxSubscriptions.currentPeriodEnd, SANDBOX_NOW)));
+  const events: PaymentEvent[] = [];
+  for (const { id } of due) {
+    const event = await db.transaction(async (tx): Promise<PaymentEvent | null> => {
+      const [row] = await tx.select().from(sandboxSubscriptions).where(eq(sandboxSubscriptions.id, id)).for('update');
+      if (!row?.currentPeriodEnd || (row.status !== 'active' && row.status !== 'past_due')) return null;
+      const subject = { subscriptionId: id, transactionId: row.transactionId };
+      if (row.cancelAtPeriodEnd) {
+        await tx.update(sandboxSubscriptions).set({ status: 'canceled', updatedAt: new Date() }).where(eq(sandboxSubscriptions.id, id));
+        return sandboxEvent.deleted(subject);
+      }
+      if (row.status === 'past_due') return chargeOpenInvoice(tx, row);
+      const periodEnd = sql`${row.currentPeriodEnd.toISOString()}::timestamptz + interval '1 month'`;
+      const invoiceId = newInvoiceId();
+      const amountCents = row.amountDueCents;
+      const paid = charges(row);
+      await tx.insert(sandboxInvoices).values({
+        id: invoiceId,
+        subscriptionId: id,
+        amountCents,
+        status: paid ? 'paid' : 'open',
+        periodStart: row.currentPeriodEnd,
+        periodEnd,
+        createdAt: sql`${SANDBOX_NOW}`,
+        paidAt: paid ? sql`${SANDBOX_NOW}` : null,
+      });
+      await tx
+        .update(sandboxSubscriptions)
+        .set(paid ? { currentPeriodEnd: periodEnd, updatedAt: new Date() } : { status: 'past_due', updatedAt: new Date() })
+        .where(eq(sandboxSubscriptions.id, id));
+      return paid ? sandboxEvent.invoicePaid(subject, invoiceId) : sandboxEvent.paymentFailed(subject, invoiceId, 1);
+    });
+    if (event) events.push(event);
+  }
+  return events;
+}
