@@ -167,6 +167,27 @@ describe.each(DATABASES)('after the purchase, on %s', (kind) => {
     expect(resumed.json()).toMatchObject({ cancelAt: null, status: 'paid' });
     await deliverDue(outboxContext);
     await mail.waitFor(email, /continues/);
+
+    // Cancelled again after the undo: a second cancellation, a second mail (the same date does not dedupe it).
+    expect((await act('/api/account/cancel', cookie)).json()).toMatchObject({ cancelAt: periodEnd });
+    await deliverDue(outboxContext);
+    const cancellations = () => mail.mails.filter((each) => each.to.includes(email) && /is cancelled/.test(each.subject));
+    await expect.poll(() => cancellations().length).toBe(2);
+    const [row] = await server.db.select().from(orders).where(eq(orders.transactionId, transactionId));
+    expect(row).toMatchObject({ cancellationReason: null, status: 'paid' });
+  });
+
+  it('refuses a card that declines as the new card on file, and changes nothing', async () => {
+    const { email, transactionId } = await buy(1);
+    const cookie = await manageSession(email, /subscription is active/);
+    const card = (number: string) => ({ card: { number, expMonth: 12, expYear: new Date().getFullYear() + 2, cvc: '123', postalCode: '10001' } });
+    const declined = await act('/api/account/card', cookie, card('4000 0000 0000 0002'));
+    expect(declined.statusCode).toBe(402);
+    expect(declined.json()).toEqual({ error: 'Your card was declined.' });
+    expect((await act('/api/account/card', cookie, card('4000 0000 0000 9995'))).json()).toEqual({ error: 'Your card has insufficient funds.' });
+    expect((await act('/api/account/card', cookie, card('4111 1111 1111 1111'))).statusCode).toBe(400);
+    expect((await account(cookie)).json()).toMatchObject({ cardLast4: '4242', status: 'paid' });
+    expect(await statusOf(transactionId)).toBe('paid');
   });
 
   it('gives new login credentials: the new password works and the old one stops', async () => {
@@ -210,6 +231,16 @@ describe.each(DATABASES)('after the purchase, on %s', (kind) => {
     expect(updated.json().invoices.map((invoice: { status: string }) => invoice.status)).toEqual(['paid', 'paid']);
     await deliverDue(outboxContext);
     expect((await mail.waitFor(email, /Receipt/)).text).toContain('active again');
+  });
+
+  it('registers the billing clock only with SANDBOX_CLOCK=1', async () => {
+    const withoutClock = await server.derive({ env: { SANDBOX_CLOCK: '0' } });
+    try {
+      expect((await withoutClock.post('/api/sandbox/clock/advance', { days: 31 })).statusCode).toBe(404);
+    } finally {
+      await withoutClock.close();
+    }
+    expect((await advance(1)).statusCode).toBe(200);
   });
 
   it('ends the subscription after the last failed retry, and at the end of a cancelled period', async () => {
