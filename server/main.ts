@@ -1,5 +1,5 @@
 /**
- * Starts the checkout server: configuration → database (migrated) → payment provider and credentials key →
+ * Starts the checkout server: configuration → database (migrated, the sample referrer seeded) → payment provider and credentials key →
  * HTTP app → reconciliation sweep (server/orders/reconcileOrders.ts) → listen on HOST:PORT. Stops cleanly on SIGINT/SIGTERM (in-flight requests finish, then the database closes).
  * Run with `npm start` (builds the SPA and bundles the server into build/server first) or `tsx server/main.ts`.
  */
@@ -12,6 +12,7 @@ import { startReconciliation } from './orders/reconcileOrders';
 import { smtpMailer, startOutboxWorker } from './outbox/outboxWorker';
 import { createPaymentProvider } from './payments/createPaymentProvider';
 import { DIST_DIR } from './paths';
+import { seedReferrers } from './referrals/referrers';
 import { createCredentialsCipher } from './security/credentialsCipher';
 import { challengeKeyFrom } from './security/confirmationChallenge';
 import { cookieSecretFrom, loadCredentialsKey } from './security/credentialsKey';
@@ -34,6 +35,7 @@ async function main(): Promise<void> {
     log ? log.error({ err: error }, 'PostgreSQL connection error; the pool reconnects') : console.error(error),
   );
   try {
+    await seedReferrers(database.db);
     const provider = await createPaymentProvider(config, database.db);
     const credentialsKey = await loadCredentialsKey(config);
     const cipher = createCredentialsCipher(credentialsKey);

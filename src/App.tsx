@@ -1,7 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { Route, Switch } from 'wouter';
+import { PAGE_PATHS } from './domain/pagePaths';
 import { loadAccountPage, loadAdminPage, loadNotFoundPage, loadPaymentSuccessPage } from './pageChunks';
-import { PAGE_PATHS } from './pagePaths';
 import { CheckoutPage, type CheckoutPageProps } from './views/checkout/CheckoutPage';
 import { RedirectToHomePage } from './views/RedirectToHomePage';
 import type { PaymentSuccessPageProps } from './views/success/PaymentSuccessPage';

@@ -11,7 +11,7 @@ import type { InspectionEvent, Observer } from 'xstate';
 import { readPendingPayment, readRecentPurchase } from './api/pendingPayment';
 import { App } from './App';
 import { OfferReferrerContext, readOfferReferrer } from './content/offerReferrer';
-import { isPagePath, PAGE_PATHS } from './pagePaths';
+import { isPagePath, PAGE_PATHS } from './domain/pagePaths';
 import { GlobalStyle } from './views/GlobalStyle';
 import { AppToaster } from './views/toasts/AppToaster';
 

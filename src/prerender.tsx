@@ -10,7 +10,8 @@ import { prerenderToNodeStream } from 'react-dom/static';
 import { ServerStyleSheet } from 'styled-components';
 import { Router } from 'wouter';
 import { App } from './App';
-import { OfferReferrerContext, REFERRER_PLACEHOLDERS } from './content/offerReferrer';
+import { OfferReferrerContext } from './content/offerReferrer';
+import { REFERRER_PLACEHOLDERS } from './domain/offerReferrer';
 import { GlobalStyle } from './views/GlobalStyle';
 import { AppToaster } from './views/toasts/AppToaster';
 

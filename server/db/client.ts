@@ -1,8 +1,8 @@
 /**
  * Opens the database and brings its schema up to date (architecture.md, "Database"): PGlite, embedded
  * PostgreSQL kept in DATA_DIR, by default; PostgreSQL through a pg Pool when DATABASE_URL is set.
- * One schema (./schema.ts), one set of migrations (./migrations), applied by the driver's own migrator; then
- * the first start's data (the sample referrer, server/referrals/referrers.ts).
+ * One schema (./schema.ts), one set of migrations (./migrations), applied by the driver's own migrator. The first
+ * start's data (the sample referrer) is the caller's: server/main.ts runs `seedReferrers` once the database is open.
  */
 import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
@@ -15,7 +15,6 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import type { Config } from '../config';
 import { MIGRATIONS_DIR } from '../paths';
-import { seedReferrers } from '../referrals/referrers';
 import { lockDataDir } from './dataDirLock';
 import * as schema from './schema';
 
@@ -72,7 +71,6 @@ export async function openPglite(dataDir: string): Promise<OpenDatabase> {
     client = new PGlite(inMemory ? undefined : dataDir);
     const db = drizzlePglite({ client, schema });
     await migratePglite(db, { migrationsFolder });
-    await seedReferrers(db);
     const opened = client;
     return {
       db,
@@ -105,7 +103,6 @@ export async function openPostgres(
       await migrationClient.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
       const migrationDb = drizzleNodePg({ client: migrationClient, schema });
       await migrateNodePg(migrationDb, { migrationsFolder });
-      await seedReferrers(migrationDb);
     } finally {
       await migrationClient.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => undefined);
       migrationClient.release();

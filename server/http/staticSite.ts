@@ -1,6 +1,6 @@
 /**
  * Serves the built SPA (`npm run build` → dist/): `/` is dist/index.html, the checkout already rendered; a GET of
- * another of the SPA's pages (src/pagePaths.ts) answers the empty page (dist/shell.html; for /payment-success its
+ * another of the SPA's pages (src/domain/pagePaths.ts) answers the empty page (dist/shell.html; for /payment-success its
  * prerendered loading state) with 200, and any other path that is not /api/* and not a file answers the prerendered
  * 404 page with 404 (spec §2). Both
  * pages carry the request's referrer (server/referrals/offerPage.ts); `/?ref={slug}` records a referral first. Text files go out as the
@@ -12,7 +12,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { isPagePath, PAGE_PATHS } from '../../src/pagePaths';
+import { isPagePath, PAGE_PATHS } from '../../src/domain/pagePaths';
 import { loadOfferPages } from '../referrals/offerPage';
 import type { ReferralLinks } from '../referrals/referralLinks';
 

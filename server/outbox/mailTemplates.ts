@@ -1,11 +1,10 @@
 /**
  * Every mail the checkout sends, in one place, as plain text and HTML (issue: after the purchase). Money arrives
- * in integer cents and is shown in dollars; names come from the offer (src/content/offer.ts). No mail ever
+ * in integer cents and is shown in dollars; names come from the product (src/domain/product.ts). No mail ever
  * carries a password: the buyer's was shown once, and the manage page issues new ones.
  */
-import { brand } from '../../src/content/offer';
 import { formatDollars } from '../../src/domain/pricing';
-import { PRODUCT_NAME } from '../../src/domain/product';
+import { brand, PRODUCT_NAME } from '../../src/domain/product';
 import { escapeHtml } from '../http/escapeHtml';
 
 /** What a template fills in: the order as it is now, the event's details, and the links minted for this mail. */

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { OfferReferrer } from '../../src/contract/admin';
-import { OFFER_REFERRER_ELEMENT_ID, REFERRER_PLACEHOLDERS } from '../../src/content/offerReferrer';
+import { OFFER_REFERRER_ELEMENT_ID, REFERRER_PLACEHOLDERS } from '../../src/domain/offerReferrer';
 import { escapeHtml } from '../http/escapeHtml';
 
 /** Where the page's referrer JSON goes: before `</head>`. */

@@ -1,11 +1,11 @@
 /**
  * Referrers as data (docs/decisions/0017-referral-attribution.md): who the offer page names, looked up by the
- * slug of their link; seeded on first start with the sample referrer of src/content/offer.ts so a fresh
+ * slug of their link; seeded on first start with the sample referrer of src/domain/offerReferrer.ts so a fresh
  * `npm start` shows an offer.
  */
 import { asc, eq, sql } from 'drizzle-orm';
 import type { OfferReferrer, Referrer } from '../../src/contract/admin';
-import { referrer as sampleReferrer } from '../../src/content/offer';
+import { sampleReferrer } from '../../src/domain/offerReferrer';
 import type { Database } from '../db/client';
 import { referrers } from '../db/schema';
 

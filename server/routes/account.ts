@@ -21,7 +21,7 @@ import {
   SeatsRequest,
 } from '../../src/contract/account';
 import { ErrorResponse } from '../../src/contract/checkout';
-import { pickBaseAddress } from '../../src/api/baseAddress';
+import { pickBaseAddress } from '../../src/domain/baseAddress';
 import { issueAgreementHandoff, requestAccountLink, useAccountLink } from '../account/accountLinks';
 import {
   accountView,

@@ -6,7 +6,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
 import { PublicConfig } from '../../src/contract/checkout';
-import { PAGE_PATHS } from '../../src/pagePaths';
+import { PAGE_PATHS } from '../../src/domain/pagePaths';
 import { paymentProviderName } from '../config';
 import { recordFunnelEventSafely } from '../funnel/funnelEvents';
 import type { OrderServices } from '../orders/order';

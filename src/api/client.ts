@@ -2,7 +2,7 @@
  * The browser's HTTP client for our server (spec §7): JSON in and out; a non-OK response raises the
  * body's `error` or the caller's default message (spec §8).
  */
-import { pickBaseAddress } from './baseAddress';
+import { pickBaseAddress } from '../domain/baseAddress';
 
 /** Error raised for any failed call; `message` is what the buyer is shown. */
 export class ApiError extends Error {

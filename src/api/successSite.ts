@@ -2,7 +2,7 @@
  * The success site, where the buyer signs the training agreement (spec §2, §7): its address follows the same
  * local/production host rule as the API, and the buyer arrives at its root with `?token=`.
  */
-import { pickBaseAddress } from './baseAddress';
+import { pickBaseAddress } from '../domain/baseAddress';
 import { loadPublicConfig } from './publicConfig';
 
 /** The URL to send the buyer to: `{success site}/?token={token}` for the page's `hostname`. */

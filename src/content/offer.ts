@@ -1,26 +1,9 @@
 /**
  * The offer's editable copy, in one place (spec §1, §2, §9). Change names and text here; no component
  * holds copy of its own except the spec's fixed strings. Practitioner names are sample content.
+ * The brand's name (src/domain/product.ts) and the sample referrer (src/domain/offerReferrer.ts) are there
+ * because the server's mails and referrers use them too.
  */
-
-/** The brand shown as the header's logo. */
-export const brand = {
-  name: 'Chiro AI Academy',
-} as const;
-
-/**
- * The sample referrer: seeded into the referrers table on first start (server/referrals/referrers.ts) and shown
- * when the page carries no referrer (./offerReferrer.ts). Referrers are managed in the owner's console.
- */
-export const referrer = {
-  /** Shown in the badge and the hero quote. */
-  name: 'Sample',
-  /** The referrer's short label, sent as affiliate_id with the create call (spec §3). */
-  shortLabel: 'dr-sample',
-  /** The referrer's quote in the hero; clicking it scrolls to the checkout form. */
-  quote:
-    'I built these AI systems for my own practice and got my evenings back. I am opening this to friends only, because I want to support the people who will actually use it.',
-} as const;
 
 /** The hero's headline (spec §2: "a headline about reclaiming 60+ hours monthly"). */
 export const heroHeadline = 'Reclaim 60+ Hours Monthly With AI Systems Built For Chiropractic Practices';

@@ -1,27 +1,12 @@
 /**
- * The referrer the offer page names ('For Friends of Dr. {name} Only', the hero quote, the affiliate_id of
- * call 1). The server writes it into each page it sends (server/referrals/offerPage.ts) as JSON in
- * `<script id="offer-referrer">`; the page reads it once. Without it (tests, an older build) the page names the
- * sample referrer of ./offer.ts.
+ * How the page reads the referrer the server wrote into it (src/domain/offerReferrer.ts: the element and the
+ * sample), and hands it to the views. Without it (tests, an older build) the page names the sample referrer.
  */
 import { createContext, useContext } from 'react';
 import type { OfferReferrer } from '../contract/admin';
-import { referrer as sampleReferrer } from './offer';
+import { OFFER_REFERRER_ELEMENT_ID, sampleReferrer } from '../domain/offerReferrer';
 
-/** The id of the `<script type="application/json">` element carrying the referrer. */
-export const OFFER_REFERRER_ELEMENT_ID = 'offer-referrer';
-
-/**
- * What the build renders in place of the referrer (src/prerender.tsx); the server replaces each per request.
- * Plain ASCII that React's HTML escaping leaves as it is.
- */
-export const REFERRER_PLACEHOLDERS: OfferReferrer = {
-  name: '__OFFER_REFERRER_NAME__',
-  shortLabel: '__OFFER_REFERRER_SHORT_LABEL__',
-  quote: '__OFFER_REFERRER_QUOTE__',
-};
-
-const SAMPLE: OfferReferrer = { name: sampleReferrer.name, shortLabel: sampleReferrer.shortLabel, quote: sampleReferrer.quote };
+const SAMPLE: OfferReferrer = sampleReferrer;
 
 const isText = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
 

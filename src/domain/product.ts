@@ -1,5 +1,5 @@
 /**
- * The product sold and the limits both sides agree on.
+ * The product sold, its brand, and the limits both sides agree on.
  * Source: spec §3 ("productId (a fixed constant)") and §7 (the calls' bodies).
  */
 
@@ -8,3 +8,8 @@ export const PRODUCT_ID = 'chiro-ai-training-monthly';
 
 /** Name shown as the product on the success page and returned as loginDetails.productPurchased. */
 export const PRODUCT_NAME = 'AI Training Subscription (Monthly)';
+
+/** The brand: the header's logo and the name the mails go out under. */
+export const brand = {
+  name: 'Chiro AI Academy',
+} as const;

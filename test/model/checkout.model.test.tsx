@@ -10,7 +10,7 @@ import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import type { AnyActorRef, AnyEventObject, AnyMachineSnapshot } from 'xstate';
 import { PAYMENT_RECORD_KEY } from '../../src/api/paymentRecord';
-import { referrer } from '../../src/content/offer';
+import { sampleReferrer } from '../../src/domain/offerReferrer';
 import { formatDollars, monthlyTotalCents } from '../../src/domain/pricing';
 import { checkoutMachine, type ConfirmPaymentActorInput } from '../../src/machines/checkoutMachine';
 import { CONFETTI_PIECES } from '../../src/machines/checkoutTimings';
@@ -210,7 +210,7 @@ async function execute(page: Page, event: AnyEventObject, state: AnyMachineSnaps
         click(screen.getByRole('button', { name: /YES! I Want To Train My Team With AI|Processing\.\.\./ }), event);
         break;
       case 'QUOTE_CLICKED':
-        fireEvent.click(screen.getByRole('button', { name: new RegExp(referrer.quote.slice(0, 30)) }));
+        fireEvent.click(screen.getByRole('button', { name: new RegExp(sampleReferrer.quote.slice(0, 30)) }));
         break;
       case 'GET_STARTED_CLICKED':
         fireEvent.click(screen.getByText('Get Started'));
@@ -336,7 +336,7 @@ function rememberSession(page: Page, event: AnyEventObject): void {
 /** The calls the page sent since the last check are exactly those the spec asks for on entering `after`. */
 function expectRequests(page: Page, before: AnyMachineSnapshot | null, after: AnyMachineSnapshot, when: string): void {
   const expected = expectedRequests(before, after, {
-    affiliateId: referrer.shortLabel,
+    affiliateId: sampleReferrer.shortLabel,
     pageAddress: window.location.href,
     session: page.session,
     resumed: page.resumed ? MODEL_PENDING_PAYMENT : null,

@@ -16,6 +16,7 @@ import { openPglite, openPostgres, type Database, type OpenDatabase } from '../.
 import type { OrderContext } from '../../server/orders/order';
 import { createPaymentProvider } from '../../server/payments/createPaymentProvider';
 import type { PaymentProvider } from '../../server/payments/provider';
+import { seedReferrers } from '../../server/referrals/referrers';
 import { createCredentialsCipher, type CredentialsCipher } from '../../server/security/credentialsCipher';
 
 type DatabaseKind = 'pglite' | 'postgres';
@@ -59,9 +60,10 @@ export interface TestServerOptions {
   logStream?: { write(line: string): void };
 }
 
-/** Starts the app on a fresh database of `kind`, with the sandbox provider and quiet logs. */
+/** Starts the app on a fresh database of `kind` (the sample referrer seeded, as server/main.ts does), sandbox provider, quiet logs. */
 export async function startTestServer(kind: DatabaseKind, options: TestServerOptions = {}): Promise<TestServer> {
   const database = kind === 'pglite' ? await openPglite('memory://') : await openFreshPostgres();
+  await seedReferrers(database.db);
   return serve(database, options, () => database.close());
 }
 

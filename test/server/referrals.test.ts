@@ -11,7 +11,7 @@ import { brotliDecompressSync } from 'node:zlib';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { funnelEvents, orders, referrers, sandboxCustomers, sandboxSubscriptions } from '../../server/db/schema';
-import { REFERRER_PLACEHOLDERS } from '../../src/content/offerReferrer';
+import { REFERRER_PLACEHOLDERS } from '../../src/domain/offerReferrer';
 import {
   createBody,
   DATABASES,

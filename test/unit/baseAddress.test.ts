@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isLocalHostname, pickBaseAddress } from '../../src/api/baseAddress';
+import { isLocalHostname, pickBaseAddress } from '../../src/domain/baseAddress';
 
 describe('isLocalHostname (spec §7)', () => {
   it.each(['localhost', '127.0.0.1', '[::1]', '192.168.1.20', '10.0.0.5', 'clinic-mac.local', 'LOCALHOST'])(

@@ -1,7 +1,8 @@
 /** The checkout page's content and navigation aids (spec §2), with the statechart's actors faked. */
 import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
-import { bonus, faq, heroHeadline, includedItems, offerLine, referrer, securityBadges, testimonials } from '../../src/content/offer';
+import { bonus, faq, heroHeadline, includedItems, offerLine, securityBadges, testimonials } from '../../src/content/offer';
+import { sampleReferrer } from '../../src/domain/offerReferrer';
 import { renderCheckout, SESSION, useCheckoutTestEnvironment } from './support/checkoutHarness';
 import { advance } from './support/timers';
 
@@ -22,7 +23,7 @@ describe('checkout page', () => {
     renderCheckout();
 
     const header = screen.getByRole('banner');
-    expect(within(header).getByText(`For Friends of Dr. ${referrer.name} Only`)).toBeInTheDocument();
+    expect(within(header).getByText(`For Friends of Dr. ${sampleReferrer.name} Only`)).toBeInTheDocument();
     expect(within(header).getByText('Secure Checkout')).toBeInTheDocument();
     expect(screen.getByRole('heading', { level: 1, name: heroHeadline })).toBeInTheDocument();
     expect(
@@ -31,7 +32,7 @@ describe('checkout page', () => {
       ),
     ).toBeInTheDocument();
     expect(offerLine).toContain('Save $6,000/Year');
-    expect(screen.getByRole('button', { name: new RegExp(referrer.quote.slice(0, 30)) })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: new RegExp(sampleReferrer.quote.slice(0, 30)) })).toBeInTheDocument();
 
     expect(screen.getByRole('heading', { name: "What's Included" })).toBeInTheDocument();
     for (const item of includedItems) expect(screen.getByText(item.title)).toBeInTheDocument();
@@ -115,7 +116,7 @@ describe('checkout page', () => {
 
   it('scrolls to the checkout form when the referrer quote is clicked', async () => {
     renderCheckout();
-    fireEvent.click(screen.getByRole('button', { name: new RegExp(referrer.quote.slice(0, 30)) }));
+    fireEvent.click(screen.getByRole('button', { name: new RegExp(sampleReferrer.quote.slice(0, 30)) }));
     expect(scrollIntoView).toHaveBeenCalledTimes(1);
     expect(scrollIntoView.mock.contexts[0]).toBe(document.getElementById('checkout-form'));
   });

@@ -4,8 +4,8 @@ import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { App } from '../../src/App';
+import { sampleReferrer } from '../../src/domain/offerReferrer';
 import { loadNotFoundPage, loadPaymentSuccessPage } from '../../src/pageChunks';
-import { referrer } from '../../src/content/offer';
 import { testCheckoutMachine } from './support/checkoutHarness';
 import { advance } from './support/timers';
 
@@ -50,7 +50,7 @@ describe('routes', () => {
   it('/ is the checkout page', () => {
     renderApp('/');
     expect(screen.getByText('Initializing secure checkout...')).toBeInTheDocument();
-    expect(document.title).toBe(`For Friends of Dr. ${referrer.name} Only – AI Training for Chiropractors`);
+    expect(document.title).toBe(`For Friends of Dr. ${sampleReferrer.name} Only – AI Training for Chiropractors`);
   });
 
   it('/payment-success has its own title', async () => {

@@ -1,5 +1,5 @@
 import styled from 'styled-components';
-import { brand } from '../../content/offer';
+import { brand } from '../../domain/product';
 import { colors, media } from '../theme';
 
 /** The brand's text logo with a small spine-and-spark mark. */

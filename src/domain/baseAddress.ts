@@ -1,6 +1,6 @@
 /**
  * The base-address rule of spec §7: local hosts talk to the local address, everything else to production.
- * Pure; used for the API and for the success site.
+ * Pure; used for the API and for the success site, by the page and by the server (the manage page's agreement link).
  */
 
 /**
