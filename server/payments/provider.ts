@@ -243,8 +243,8 @@ export interface ReplaceCardInput {
 
 export interface RefundInput {
   subscriptionId: string;
-  /** Cents, > 0. */
-  amountCents: number;
+  /** Cents, > 0; 'all' for everything paid and not yet refunded. */
+  amountCents: number | 'all';
   /** End the subscription at once (the console's refund does). */
   endNow: boolean;
   idempotencyKey: string;

@@ -422,15 +422,16 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
       }
       const refundable = payments.reduce((sum, payment) => sum + payment.refundableCents, 0);
       if (payments.length === 0) return { ok: false as const, refusal: 'not_allowed' as const };
-      if (amountCents <= 0 || amountCents > refundable) return { ok: false as const, refusal: 'amount_too_high' as const };
+      const cents = amountCents === 'all' ? refundable : amountCents;
+      if (cents <= 0 || cents > refundable) return { ok: false as const, refusal: 'amount_too_high' as const };
       const events: PaymentEvent[] = [];
-      let left = amountCents;
+      let left = cents;
       for (const payment of payments) {
-        const cents = Math.min(left, payment.refundableCents);
-        if (cents <= 0) continue;
+        const part = Math.min(left, payment.refundableCents);
+        if (part <= 0) continue;
         const refund = await call(action, () =>
           stripe.refunds.create(
-            { payment_intent: payment.paymentIntentId, amount: cents, metadata: { transactionId: metadataValue(transactionId) } },
+            { payment_intent: payment.paymentIntentId, amount: part, metadata: { transactionId: metadataValue(transactionId) } },
             { idempotencyKey: requireIdempotencyKey(`${idempotencyKey}:${payment.paymentIntentId}`) },
           ),
         );
@@ -442,7 +443,7 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
           transactionId,
           paymentId: payment.paymentIntentId,
         });
-        left -= cents;
+        left -= part;
         if (left === 0) break;
       }
       if (endNow && subscription.status !== 'canceled') {

@@ -178,7 +178,7 @@ async function paymentsOf(tx: Transaction, row: SubscriptionRow): Promise<Sandbo
  */
 export async function refundSandboxPayments(
   db: Database,
-  input: { subscriptionId: string; amountCents: number; endNow: boolean; idempotencyKey: string },
+  input: { subscriptionId: string; amountCents: number | 'all'; endNow: boolean; idempotencyKey: string },
 ): Promise<OperationResult> {
   return db.transaction(async (tx) => {
     const [row] = await tx.select().from(sandboxSubscriptions).where(eq(sandboxSubscriptions.id, input.subscriptionId)).for('update');
@@ -189,9 +189,10 @@ export async function refundSandboxPayments(
     if (repeated.length > 0) return { ok: true, events: repeated.map((refund) => sandboxEvent.refunded(subject, refund.id, refund.paymentId)) };
     const payments = await paymentsOf(tx, row);
     const refundable = payments.reduce((sum, payment) => sum + payment.amountCents - payment.refundedCents, 0);
-    if (input.amountCents <= 0 || input.amountCents > refundable) return refused('amount_too_high');
+    const amountCents = input.amountCents === 'all' ? refundable : input.amountCents;
+    if (amountCents <= 0 || amountCents > refundable) return refused('amount_too_high');
     const events: PaymentEvent[] = [];
-    let left = input.amountCents;
+    let left = amountCents;
     for (const payment of payments) {
       const cents = Math.min(left, payment.amountCents - payment.refundedCents);
       if (cents <= 0) continue;

@@ -1,0 +1,82 @@
+/**
+ * The owner refunds an order from the console (issue 18, "Refunds"). The offer promises a money-back guarantee
+ * and a 30-day AI Challenge: within REFUND_GUARANTEE_DAYS of the first payment the owner refunds everything paid
+ * (or a part of it); after that only a part, named in cents, never more than was paid and not yet refunded.
+ * Either way the subscription ends at once (PaymentProvider.refund with `endNow`), and the provider's answer runs
+ * through the one lifecycle (./applyPaymentEvent.ts → ./subscriptionLifecycle.ts): the order 'cancelled' with
+ * its refunded amount, the buyer's mail, the agreement site's `subscription.refunded` webhook, a 'refunded' funnel
+ * event. One refund at a time per order: a second request while one runs is refused (a unique partial index on
+ * refund_requests), so two clicks cannot refund twice.
+ */
+import { and, eq, sql } from 'drizzle-orm';
+import { refundRequests } from '../db/schema';
+import { applyPaymentEvent } from './applyPaymentEvent';
+import { findOrder, type Order, type OrderContext } from './order';
+
+/** Days after the first payment in which a full refund is the guarantee (the offer's 30-day AI Challenge). */
+export const REFUND_GUARANTEE_DAYS = 30;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Why a refund was refused; the console's route maps each to a status and a message. */
+export type RefundRefusal =
+  | 'unknown_order'
+  /** The order was never paid: there is nothing to refund. */
+  | 'not_paid'
+  /** After the guarantee window a refund names its amount. */
+  | 'amount_required'
+  /** More than was paid and not yet refunded (or not a positive number of cents). */
+  | 'amount_too_high'
+  /** Another refund of this order is running. */
+  | 'in_progress';
+
+export type RefundResult = { ok: true; order: Order } | { ok: false; refusal: RefundRefusal };
+
+/**
+ * Refunds `amountCents` of the order `transactionId` (undefined: everything left, within the guarantee window)
+ * and ends its subscription, for the owner `ownerId`.
+ * @throws provider and database errors: the request is marked failed, nothing is recorded on the order (a
+ * refund the provider did make reaches the order through its webhook, or the next refund's idempotent repeat).
+ */
+export async function refundOrder(
+  context: OrderContext,
+  { transactionId, amountCents, ownerId, now = new Date() }: { transactionId: string; amountCents?: number; ownerId: string; now?: Date },
+): Promise<RefundResult> {
+  const order = await findOrder(context.db, transactionId);
+  if (!order) return { ok: false, refusal: 'unknown_order' };
+  if (!order.paidAt) return { ok: false, refusal: 'not_paid' };
+  const withinGuarantee = now.getTime() - order.paidAt.getTime() <= REFUND_GUARANTEE_DAYS * DAY_MS;
+  if (amountCents === undefined && !withinGuarantee) return { ok: false, refusal: 'amount_required' };
+  if (amountCents !== undefined && (!Number.isInteger(amountCents) || amountCents <= 0)) return { ok: false, refusal: 'amount_too_high' };
+
+  const [request] = await context.db
+    .insert(refundRequests)
+    .values({ transactionId, amountCents: amountCents ?? 0, requestedBy: ownerId })
+    .onConflictDoNothing()
+    .returning({ id: refundRequests.id });
+  if (!request) return { ok: false, refusal: 'in_progress' };
+  const finish = (status: 'succeeded' | 'failed') =>
+    context.db.update(refundRequests).set({ status, updatedAt: sql`now()` }).where(and(eq(refundRequests.id, request.id), eq(refundRequests.status, 'pending')));
+  try {
+    const refunded = await context.provider.refund({
+      subscriptionId: order.subscriptionId,
+      amountCents: amountCents ?? 'all',
+      endNow: true,
+      idempotencyKey: `${transactionId}:refund:${request.id}`,
+    });
+    if (!refunded.ok) {
+      await finish('failed');
+      return { ok: false, refusal: refunded.refusal === 'amount_too_high' ? 'amount_too_high' : 'not_paid' };
+    }
+    for (const event of refunded.events) {
+      const applied = await applyPaymentEvent(context, event);
+      if (!applied.ok) throw new Error(`Refund event ${event.eventId} refused: ${applied.refusal}`);
+    }
+    await finish('succeeded');
+    context.log.info({ transactionId, ownerId, amountCents: amountCents ?? 'all' }, 'Order refunded from the console');
+    return { ok: true, order: (await findOrder(context.db, transactionId)) ?? order };
+  } catch (error) {
+    await finish('failed');
+    throw error;
+  }
+}
