@@ -30,9 +30,10 @@ import { publicConfigRoute } from './routes/publicConfig';
 import { sandboxAuthenticateRoute } from './routes/sandboxAuthenticate';
 import { sandboxConfirmRoute } from './routes/sandboxConfirm';
 import { updateIntentRoute } from './routes/updateIntent';
-import { adminApi } from './admin/adminApi';
+import { adminRoutes } from './routes/admin';
 import { accountRoutes } from './routes/account';
 import { referralLinkRoute, referralLinks } from './referrals/referralLinks';
+import { refuseCrossSiteRequests } from './sessions/sameOrigin';
 
 interface AppOptions {
   config: Config;
@@ -46,8 +47,8 @@ interface AppOptions {
    */
   challengeKey?: string;
   /**
-   * Signs the referral cookie and the console's session cookie; every process must have the same (server/main.ts
-   * derives it from CREDENTIALS_KEY). Default: a random key, for a single process.
+   * Signs the referral cookie; every process must have the same (server/main.ts derives it from CREDENTIALS_KEY).
+   * Default: a random key, for a single process.
    */
   cookieSecret?: string;
   /** Sends the outbox now (server/outbox/outboxWorker.ts); tests without a worker leave it out. */
@@ -158,6 +159,8 @@ export async function buildApp({ config, db, provider, cipher, challengeKey, coo
       ...(redis ? { redis, nameSpace: `${config.REDIS_KEY_PREFIX}rate-limit:`, skipOnError: true } : {}),
       errorResponseBuilder: () => new HttpError(429, 'Too many requests. Please wait a minute and try again.'),
     });
+    // Before any route of /api/account and /api/admin: a state-changing request from another site is refused.
+    refuseCrossSiteRequests(api, config);
     await api.register(openApiRoute);
     await api.register(publicConfigRoute, { ...services, referrals });
     await api.register(createIntentRoute, { ...services, referrals });
@@ -170,7 +173,7 @@ export async function buildApp({ config, db, provider, cipher, challengeKey, coo
       await api.register(sandboxAuthenticateRoute, services);
     }
     await api.register(accountRoutes, { ...services, nudgeOutbox: nudgeOutbox ?? (() => undefined) });
-    await api.register(adminApi, { db, config, sessionSecret: secret });
+    await api.register(adminRoutes, { db, config });
   });
   await app.register(referralLinkRoute, { links: referrals });
   // Config requires STRIPE_WEBHOOK_SECRET whenever STRIPE_SECRET_KEY selects Stripe (server/config.ts).

@@ -50,7 +50,7 @@ export async function reconcileOrders(context: OrderContext, { batchSize = 100, 
     cancelled: 0,
     failed: 0,
     wipedCredentials: 0,
-    deleted: { abandonedOrders: 0, sandboxSubscriptions: 0, sandboxCustomers: 0, webhookEvents: 0, addressDeclines: 0, funnelEvents: 0, ownerSessions: 0, outbox: 0, accountLinks: 0 },
+    deleted: { abandonedOrders: 0, sandboxSubscriptions: 0, sandboxCustomers: 0, webhookEvents: 0, addressDeclines: 0, funnelEvents: 0, sessions: 0, outbox: 0, accountLinks: 0 },
   };
   if (open.length > 0) {
     await db
