@@ -1,9 +1,9 @@
 /**
  * `npm run owner:create -- owner@example.com`: creates an owner account for the console at /admin (or gives an
- * existing owner a new password). The password is OWNER_PASSWORD when set (at least 12 characters), else a new
- * random 20-character one printed once. Without an email argument (or OWNER_EMAIL) it asks for one. Uses the
- * database the environment names, as the server does; with the embedded database, run it while the server is
- * stopped (PGlite is one process's).
+ * existing owner a new password, which ends every console session of that owner: saveOwner). The password is
+ * OWNER_PASSWORD when set (at least 12 characters), else a new random 20-character one printed once. Without an
+ * email argument (or OWNER_EMAIL) it asks for one. Uses the database the environment names, as the server does;
+ * with the embedded database, run it while the server is stopped (PGlite is one process's).
  */
 import { createInterface } from 'node:readline/promises';
 import { OwnerInputError, saveOwner } from '../server/admin/owners';

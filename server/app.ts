@@ -27,9 +27,10 @@ import { handoffRedeemRoute } from './routes/handoffRedeem';
 import { healthRoute } from './routes/health';
 import { publicConfigRoute } from './routes/publicConfig';
 import { updateIntentRoute } from './routes/updateIntent';
-import { adminApi } from './admin/adminApi';
+import { adminRoutes } from './routes/admin';
 import { accountRoutes } from './routes/account';
 import { referralLinkRoute, referralLinks } from './referrals/referralLinks';
+import { refuseCrossSiteRequests } from './sessions/sameOrigin';
 
 interface AppOptions {
   config: Config;
@@ -43,8 +44,8 @@ interface AppOptions {
    */
   challengeKey?: string;
   /**
-   * Signs the referral cookie and the console's session cookie; every process must have the same (server/main.ts
-   * derives it from CREDENTIALS_KEY). Default: a random key, for a single process.
+   * Signs the referral cookie; every process must have the same (server/main.ts derives it from CREDENTIALS_KEY).
+   * Default: a random key, for a single process.
    */
   cookieSecret?: string;
   /** Sends the outbox now (server/outbox/outboxWorker.ts); tests without a worker leave it out. */
@@ -157,6 +158,8 @@ export async function buildApp({ config, db, provider, cipher, challengeKey, coo
       ...(redis ? { redis, nameSpace: `${config.REDIS_KEY_PREFIX}rate-limit:`, skipOnError: true } : {}),
       errorResponseBuilder: () => new HttpError(429, 'Too many requests. Please wait a minute and try again.'),
     });
+    // Before any route of /api/account and /api/admin: a state-changing request from another site is refused.
+    refuseCrossSiteRequests(api, config);
     await api.register(openApiRoute);
     await api.register(publicConfigRoute, { ...services, referrals });
     await api.register(createIntentRoute, { ...services, referrals });
@@ -166,7 +169,7 @@ export async function buildApp({ config, db, provider, cipher, challengeKey, coo
     await api.register(handoffRedeemRoute, services);
     if (provider.routes) await api.register(provider.routes, providerRouteOptions);
     await api.register(accountRoutes, { ...services, nudgeOutbox: nudge });
-    await api.register(adminApi, { db, config, sessionSecret: secret });
+    await api.register(adminRoutes, { db, config });
   });
   await app.register(referralLinkRoute, { links: referrals });
   if (provider.webhookRoutes) await app.register(provider.webhookRoutes, providerRouteOptions);

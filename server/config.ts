@@ -88,6 +88,8 @@ const envSchema = z
     FUNNEL_RETENTION_DAYS: integerInRange(1, 3650, 400),
     /** Hours an owner's console session lasts without use. */
     OWNER_SESSION_HOURS: integerInRange(1, 24 * 30, 12),
+    /** Hours an owner's console session lasts from sign-in however much it is used (server/sessions/sessions.ts). */
+    OWNER_SESSION_MAX_HOURS: integerInRange(1, 24 * 90, 24),
     /** Sign-in attempts to the owner's console one client address may make per 15 minutes. */
     SIGN_INS_PER_15_MINUTES: integerInRange(1, 1_000_000, 10),
     /** Where mail goes out (smtp:// or smtps://, with user:password@ if the server needs it); unset: mails are held. */
@@ -106,6 +108,8 @@ const envSchema = z
     CONFIRMATION_LINK_DAYS: integerInRange(1, 90, 7),
     /** Links to /account requested per address per 15 minutes. */
     ACCOUNT_LINKS_PER_15_MINUTES: integerInRange(1, 1_000_000, 5),
+    /** Hours a manage-page session lasts from sign-in however much it is used (idle: an hour). */
+    ACCOUNT_SESSION_MAX_HOURS: integerInRange(1, 24 * 30, 12),
     SUCCESS_SITE_URL: optionalText.pipe(absoluteUrl.default('https://agreement.example.com')),
     SUCCESS_SITE_LOCAL_URL: optionalText.pipe(absoluteUrl.default('http://localhost:5174')),
     RATE_LIMIT_PER_MINUTE: integerInRange(1, 1_000_000, 300),

@@ -7,6 +7,7 @@ import { hash, verify, type Algorithm } from '@node-rs/argon2';
 import { eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { owners } from '../db/schema';
+import { endOwnerSessions } from '../sessions/sessions';
 
 /** @node-rs/argon2's Algorithm.Argon2id (a const enum, which isolatedModules cannot read). */
 const ARGON2ID = 2 as Algorithm;
@@ -25,7 +26,8 @@ let decoyHash: Promise<string> | undefined;
 export class OwnerInputError extends Error {}
 
 /**
- * Creates the owner `email` with `password`, or sets a new password when that owner exists.
+ * Creates the owner `email` with `password`, or sets a new password when that owner exists; a new password ends
+ * every console session of that owner (whoever knew the old one is signed out).
  * @throws OwnerInputError for an email without '@' or a password shorter than MIN_OWNER_PASSWORD_LENGTH.
  */
 export async function saveOwner(db: Database, email: string, password: string): Promise<'created' | 'updated'> {
@@ -37,7 +39,10 @@ export async function saveOwner(db: Database, email: string, password: string): 
   const passwordHash = await hash(password, OWNER_PASSWORD_HASH);
   const [existing] = await db.select({ id: owners.id }).from(owners).where(eq(owners.email, address));
   if (existing) {
-    await db.update(owners).set({ passwordHash }).where(eq(owners.id, existing.id));
+    await db.transaction(async (tx) => {
+      await tx.update(owners).set({ passwordHash }).where(eq(owners.id, existing.id));
+      await endOwnerSessions(tx, existing.id);
+    });
     return 'updated';
   }
   await db.insert(owners).values({ email: address, passwordHash });

@@ -121,18 +121,21 @@ export const owners = pgTable('owners', {
 });
 
 /**
- * Console sessions (@fastify/session's store, server/admin/sessionStore.ts), keyed by the SHA-256 of the
- * session id so a database read does not yield a usable cookie.
+ * Signed-in sessions of owners (/admin) and buyers (/account), server/sessions/sessions.ts
+ * (docs/decisions/0022-one-session-mechanism.md). Keyed by the SHA-256 of the cookie's session id, so a database
+ * read does not yield a usable cookie. Deleting a row ends that session everywhere.
  */
-export const ownerSessions = pgTable('owner_sessions', {
+export const sessions = pgTable('sessions', {
   idHash: text('id_hash').primaryKey(),
-  ownerId: uuid('owner_id')
-    .notNull()
-    .references(() => owners.id),
-  /** The session as @fastify/session keeps it (its cookie settings and `ownerId`). */
-  data: jsonb('data').$type<Record<string, unknown>>().notNull(),
+  kind: text('kind').$type<'owner' | 'buyer'>().notNull(),
+  /** Who is signed in: the owner's id (kind 'owner') or the order's transactionId (kind 'buyer'). */
+  subject: text('subject').notNull(),
+  /** Sign-in; the absolute lifetime counts from here. */
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull(),
+  /** The idle end (last use + idle lifetime), never past sign-in + absolute lifetime. */
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-});
+}, (table) => [index('sessions_kind_subject_idx').on(table.kind, table.subject)]);
 
 /**
  * The buyer's account: exactly one per paid order. The password's argon2id hash is kept for good; it is null

@@ -4,12 +4,13 @@
  * and so are processed webhook event ids older than that (Stripe retries an event for at most 3 days, so a
  * replay of an older one cannot arrive). Paid and cancelled orders are kept: they are the business's records.
  * Stripe's own unpaid objects expire by themselves after 23 hours. Sent mail and webhooks, spent links to the
- * manage page, expired console sessions and old funnel events (FUNNEL_RETENTION_DAYS) go too.
+ * manage page, ended sessions (console and manage page) and old funnel events (FUNNEL_RETENTION_DAYS) go too.
  */
 import { and, eq, inArray, lt, notExists, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { deleteExpiredFunnelEvents } from '../funnel/funnelEvents';
-import { accountLinks, addressDeclines, orderRefunds, orders, outbox, ownerSessions, webhookEvents } from '../db/schema';
+import { deleteEndedSessions } from '../sessions/sessions';
+import { accountLinks, addressDeclines, orderRefunds, orders, outbox, webhookEvents } from '../db/schema';
 
 /** What one retention run deleted, in rows. */
 export interface RetentionReport {
@@ -19,8 +20,8 @@ export interface RetentionReport {
   addressDeclines: number;
   /** Funnel events older than FUNNEL_RETENTION_DAYS. */
   funnelEvents: number;
-  /** Console sessions past their expiry. */
-  ownerSessions: number;
+  /** Sessions of owners and buyers that have ended (server/sessions/sessions.ts). */
+  sessions: number;
   /** Outbox rows sent (or given up) longer than RETENTION_DAYS ago; pending and held ones are kept. */
   outbox: number;
   /** Links to the manage page expired for more than a day. */
@@ -58,7 +59,7 @@ export async function deleteExpiredRecords(db: Database, retentionDays: number, 
       webhookEvents: events.length,
       addressDeclines: declines.length,
       funnelEvents: await deleteExpiredFunnelEvents(tx, funnelRetentionDays),
-      ownerSessions: (await tx.delete(ownerSessions).where(lt(ownerSessions.expiresAt, sql`now()`)).returning({ idHash: ownerSessions.idHash })).length,
+      sessions: await deleteEndedSessions(tx),
       outbox: (
         await tx
           .delete(outbox)

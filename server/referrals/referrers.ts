@@ -4,7 +4,7 @@
  * `npm start` shows an offer.
  */
 import { asc, eq, sql } from 'drizzle-orm';
-import type { OfferReferrer, Referrer } from '../../src/contract/admin';
+import type { CreateReferrerRequest, OfferReferrer, Referrer, UpdateReferrerRequest } from '../../src/contract/admin';
 import { sampleReferrer } from '../../src/domain/offerReferrer';
 import type { Database } from '../db/client';
 import { referrers } from '../db/schema';
@@ -55,4 +55,21 @@ export function listReferrers(db: Database): Promise<ReferrerRow[]> {
 /** A referrer row as the console API answers it (times in ISO 8601). */
 export function referrerJson(row: ReferrerRow): Referrer {
   return { ...row, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() };
+}
+
+/** Adds the referrer `values`; undefined when its slug is taken (nothing changes). */
+export async function createReferrer(db: Database, values: CreateReferrerRequest): Promise<ReferrerRow | undefined> {
+  const [created] = await db.insert(referrers).values(values).onConflictDoNothing({ target: referrers.slug }).returning();
+  return created;
+}
+
+/** Edits, disables or enables referrer `id`; undefined when there is no such referrer (or `id` is no UUID). */
+export async function updateReferrer(db: Database, id: string, changes: UpdateReferrerRequest): Promise<ReferrerRow | undefined> {
+  if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
+  const [updated] = await db
+    .update(referrers)
+    .set({ ...changes, updatedAt: new Date() })
+    .where(eq(referrers.id, id))
+    .returning();
+  return updated;
 }

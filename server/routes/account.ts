@@ -1,12 +1,12 @@
 /**
  * The buyer's manage page API, /api/account/* (issue: after the purchase). A link by email (POST
  * /api/account/link: rate-limited, the same answer whether or not the email has a subscription) opens a session:
- * the page POSTs the link's token (a mail scanner's GET uses nothing), and gets a signed, httpOnly, SameSite=Strict
- * cookie for /api/account, valid an hour. Then: the subscription, new login credentials, cancel at period end and
- * undo, seats, card, each a step of server/account/manageSubscription.ts through the provider interface. A
+ * the page POSTs the link's token (a mail scanner's GET uses nothing), and gets a server-side session (httpOnly,
+ * SameSite=Strict cookie for /api/account; an hour idle, ACCOUNT_SESSION_MAX_HOURS at most; server/sessions/).
+ * Then: the subscription, new login credentials, cancel at period end and undo, seats, card, each a step of server/account/manageSubscription.ts through the provider interface. A
  * provider with a hosted portal (Stripe) also opens it on the matching flow (POST /api/account/portal).
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import {
   AccountLinkRequest,
@@ -34,9 +34,8 @@ import {
 } from '../account/manageSubscription';
 import { HttpError } from '../http/httpError';
 import { findOrder, isPaidOrder, type Order, type OrderServices } from '../orders/order';
+import { buyerSessionRules, endBuyerSessions, sessionKeeper } from '../sessions/sessions';
 
-const SESSION_COOKIE = 'account_session';
-const SESSION_SECONDS = 60 * 60;
 const LINK_SENT = 'If that email has a subscription, a link to manage it is on its way. It works once, for a limited time.';
 const SIGN_IN_AGAIN = 'Your session has ended. Please ask for a new link.';
 
@@ -64,26 +63,14 @@ export async function accountRoutes(app: FastifyInstance, services: AccountOptio
   const { db, config, provider } = services;
   const error4xx = { '4xx': ErrorResponse, '5xx': ErrorResponse };
 
+  const buyerSessions = sessionKeeper(db, config, buyerSessionRules(config));
+
   /** The signed-in buyer's order, or a 401. */
   async function sessionOrder(request: FastifyRequest): Promise<Order> {
-    const raw = request.cookies[SESSION_COOKIE];
-    const unsigned = raw ? request.unsignCookie(raw) : undefined;
-    const match = unsigned?.valid && unsigned.value ? /^(.+)\.(\d+)$/.exec(unsigned.value) : null;
-    if (!match || Number(match[2]) * 1000 < Date.now()) throw new HttpError(401, SIGN_IN_AGAIN);
-    const order = await findOrder(db, match[1]!);
+    const session = await buyerSessions.current(request);
+    const order = session ? await findOrder(db, session.subject) : undefined;
     if (!order || order.status === 'open') throw new HttpError(401, SIGN_IN_AGAIN);
     return order;
-  }
-
-  function openSession(reply: FastifyReply, request: FastifyRequest, transactionId: string): void {
-    reply.setCookie(SESSION_COOKIE, `${transactionId}.${Math.floor(Date.now() / 1000) + SESSION_SECONDS}`, {
-      signed: true,
-      httpOnly: true,
-      sameSite: 'strict',
-      secure: request.protocol === 'https',
-      path: '/api/account',
-      maxAge: SESSION_SECONDS,
-    });
   }
 
   const view = (request: FastifyRequest, order: Order) => accountView({ ...services, log: request.log }, order);
@@ -115,7 +102,7 @@ export async function accountRoutes(app: FastifyInstance, services: AccountOptio
       if (!link) throw new HttpError(401, 'This link has expired or was already used. Please ask for a new one.');
       const order = await findOrder(db, link.transactionId);
       if (!order) throw new HttpError(401, SIGN_IN_AGAIN);
-      openSession(reply, request, order.transactionId);
+      await buyerSessions.open(request, reply, order.transactionId);
       let agreementUrl: string | null = null;
       if (link.purpose === 'agreement' && isPaidOrder(order)) {
         const token = await issueAgreementHandoff(db, order.transactionId, config.HANDOFF_TTL_MINUTES);
@@ -130,9 +117,10 @@ export async function accountRoutes(app: FastifyInstance, services: AccountOptio
     view(request, await sessionOrder(request)),
   );
 
-  app.post('/api/account/sign-out', { schema: { summary: 'Manage page: end the session', response: { 204: Type.Null() } } }, async (_request, reply) =>
-    reply.clearCookie(SESSION_COOKIE, { path: '/api/account' }).code(204).send(),
-  );
+  app.post('/api/account/sign-out', { schema: { summary: 'Manage page: end the session', response: { 204: Type.Null() } } }, async (request, reply) => {
+    await buyerSessions.close(request, reply);
+    return reply.code(204).send();
+  });
 
   app.post(
     '/api/account/credentials',
@@ -142,6 +130,9 @@ export async function accountRoutes(app: FastifyInstance, services: AccountOptio
       requireHeld(order);
       const issued = await issueNewPassword(db, order.transactionId);
       if (!issued) throw new HttpError(409, 'This order has no login yet.');
+      // The old password's sessions end with it (other devices sign in again); this one goes on.
+      const current = await buyerSessions.current(request);
+      await endBuyerSessions(db, order.transactionId, { except: current?.idHash });
       request.log.info({ transactionId: order.transactionId }, 'New login credentials issued from the manage page');
       return issued;
     },

@@ -1,5 +1,5 @@
 /**
- * The owner's console's calls to /api/admin/* (src/contract/admin.ts; server/admin/adminApi.ts). Each raises
+ * The owner's console's calls to /api/admin/* (src/contract/admin.ts; server/routes/admin/). Each raises
  * ApiError with the server's `error` text; status 401 means the owner must sign in.
  */
 import type {

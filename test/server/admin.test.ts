@@ -6,7 +6,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveOwner } from '../../server/admin/owners';
-import { funnelEvents, orders, ownerSessions, referrers } from '../../server/db/schema';
+import { funnelEvents, orders, referrers, sessions } from '../../server/db/schema';
 import { completePurchase, DATABASES, startTestServer, type TestServer } from './helper';
 import { deliverDue } from '../../server/outbox/outboxWorker';
 
@@ -206,9 +206,9 @@ describe.each(DATABASES)("the owner's console API on %s", (kind) => {
   it('signing out ends the session on the server', async () => {
     const cookie = await sessionCookie();
     expect((await call({ method: 'GET', url: '/api/admin/session' }, cookie)).json()).toEqual({ email: OWNER.email });
-    const sessionsBefore = (await server.db.select().from(ownerSessions)).length;
+    const sessionsBefore = (await server.db.select().from(sessions)).length;
     expect((await call({ method: 'POST', url: '/api/admin/sign-out' }, cookie)).statusCode).toBe(204);
-    expect((await server.db.select().from(ownerSessions)).length).toBe(sessionsBefore - 1);
+    expect((await server.db.select().from(sessions)).length).toBe(sessionsBefore - 1);
     expect((await call({ method: 'GET', url: '/api/admin/session' }, cookie)).statusCode).toBe(401);
   });
 

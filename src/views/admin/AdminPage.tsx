@@ -1,8 +1,8 @@
 /**
  * The owner's console at /admin (a chunk of its own, src/pageChunks.ts; its routes are nested under /admin):
  * sign-in, then the dashboard (/admin), orders (/admin/orders, /admin/orders/{transactionId}) and referrers
- * (/admin/referrers), and the outbox's mail (/admin/mail). Every figure comes from /api/admin/* (server/admin/adminApi.ts); a 401 from any of them
- * shows the sign-in form again.
+ * (/admin/referrers), and the outbox's mail (/admin/mail). Every figure comes from /api/admin/* (server/routes/admin/);
+ * a 401 from any of them shows the sign-in form again.
  */
 import { useCallback, useEffect, useState } from 'react';
 import styled from 'styled-components';

@@ -1,0 +1,38 @@
+/**
+ * The console's CSV exports (csv-stringify with `escape_formulas`: a cell starting with = + - @ cannot run as a
+ * spreadsheet formula, OWASP CSV injection). Money in dollars with two decimals, from integer cents.
+ */
+import { stringify } from 'csv-stringify/sync';
+import type { Dashboard, OrderRow } from '../../src/contract/admin';
+
+const csvOf = (header: string[], rows: (string | number | null)[][]) => stringify([header, ...rows], { escape_formulas: true });
+
+const dollars = (cents: number) => (cents / 100).toFixed(2);
+
+/** The headers of a CSV download named `filename`. */
+export const csvHeaders = (filename: string) => ({
+  'Content-Type': 'text/csv; charset=utf-8',
+  'Content-Disposition': `attachment; filename="${filename}"`,
+});
+
+/** Orders as CSV, one line each. */
+export function ordersCsv(rows: OrderRow[]): string {
+  return csvOf(
+    ['transaction_id', 'status', 'seats', 'monthly_total_usd', 'email', 'name', 'referrer', 'affiliate_id', 'provider', 'customer_id', 'subscription_id', 'created_at', 'paid_at', 'cancelled_at'],
+    rows.map((row) => [
+      row.transactionId, row.status, row.quantity, dollars(row.amountCents), row.email, row.name, row.referrer?.slug ?? '',
+      row.affiliateId, row.provider, row.customerId, row.subscriptionId, row.createdAt, row.paidAt, row.cancelledAt,
+    ]),
+  );
+}
+
+/** The dashboard's funnel by referrer as CSV, one line per referrer, with the period on each. */
+export function referrerReportCsv(figures: Dashboard): string {
+  return csvOf(
+    ['referrer', 'name', 'page_views', 'checkouts_opened', 'payments_submitted', 'paid_orders', 'paid_seats', 'mrr_usd', 'from', 'to'],
+    figures.byReferrer.map((row) => [
+      row.referrer?.slug ?? '(no link)', row.referrer?.displayName ?? '', row.views, row.opened, row.submitted, row.paid, row.paidSeats,
+      dollars(row.mrrCents), figures.from, figures.to,
+    ]),
+  );
+}

@@ -1,0 +1,30 @@
+/**
+ * The owner's console API, /api/admin/* (docs/decisions/0018-owner-console.md), one file per resource: the
+ * session (sign-in, sign-out, who), orders, referrers, mail, the dashboard. Every route but sign-in and sign-out
+ * answers 401 `{ error }` without a signed-in owner who still exists. Sessions: server/sessions/ (decision 0022);
+ * a cross-site state-changing request never gets here (server/sessions/sameOrigin.ts).
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../config';
+import type { Database } from '../../db/client';
+import { ownerSessionRules, sessionKeeper } from '../../sessions/sessions';
+import { adminDashboardRoutes } from './dashboard';
+import { adminMailRoutes } from './mail';
+import { adminOrderRoutes } from './orders';
+import { adminReferrerRoutes } from './referrers';
+import { adminSessionRoutes, signedInOwner } from './session';
+
+/** Registers /api/admin/*. */
+export async function adminRoutes(app: FastifyInstance, { db, config }: { db: Database; config: Config }): Promise<void> {
+  const ownerSessions = sessionKeeper(db, config, ownerSessionRules(config));
+  await app.register(adminSessionRoutes, { db, config, ownerSessions });
+  await app.register(async (owned) => {
+    owned.addHook('preHandler', async (request) => {
+      await signedInOwner(db, ownerSessions, request);
+    });
+    await owned.register(adminOrderRoutes, { db });
+    await owned.register(adminReferrerRoutes, { db });
+    await owned.register(adminMailRoutes, { db });
+    await owned.register(adminDashboardRoutes, { db });
+  });
+}

@@ -1,0 +1,37 @@
+/** The console's referrers: the list, add one, edit, disable or enable one (server/referrals/referrers.ts). */
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { CreateReferrerRequest, Referrer, UpdateReferrerRequest } from '../../../src/contract/admin';
+import { ErrorResponse } from '../../../src/contract/checkout';
+import type { Database } from '../../db/client';
+import { HttpError } from '../../http/httpError';
+import { createReferrer, listReferrers, referrerJson, updateReferrer } from '../../referrals/referrers';
+
+/** Registers GET and POST /api/admin/referrers and PATCH /api/admin/referrers/:id (signed in). */
+export async function adminReferrerRoutes(app: FastifyInstance, { db }: { db: Database }): Promise<void> {
+  app.get('/api/admin/referrers', { schema: { summary: 'Console: referrers', response: { 200: Type.Object({ referrers: Type.Array(Referrer) }), 401: ErrorResponse } } }, async () => ({
+    referrers: (await listReferrers(db)).map(referrerJson),
+  }));
+
+  app.post<{ Body: CreateReferrerRequest }>(
+    '/api/admin/referrers',
+    { schema: { summary: 'Console: add a referrer', body: CreateReferrerRequest, response: { 201: Referrer, '4xx': ErrorResponse } } },
+    async (request, reply) => {
+      const created = await createReferrer(db, request.body);
+      if (!created) throw new HttpError(409, `The link /r/${request.body.slug} is taken: choose another.`);
+      request.log.info({ referrer: created.slug }, 'Referrer added');
+      return reply.code(201).send(referrerJson(created));
+    },
+  );
+
+  app.patch<{ Params: { id: string }; Body: UpdateReferrerRequest }>(
+    '/api/admin/referrers/:id',
+    { schema: { summary: 'Console: edit, disable or enable a referrer', body: UpdateReferrerRequest, response: { 200: Referrer, '4xx': ErrorResponse } } },
+    async (request) => {
+      const updated = await updateReferrer(db, request.params.id, request.body);
+      if (!updated) throw new HttpError(404, 'No such referrer.');
+      request.log.info({ referrer: updated.slug, status: updated.status }, 'Referrer changed');
+      return referrerJson(updated);
+    },
+  );
+}

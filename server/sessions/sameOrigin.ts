@@ -1,0 +1,50 @@
+/**
+ * The one Origin check for the APIs that act on a signed-in session, /api/account and /api/admin
+ * (docs/decisions/0022-one-session-mechanism.md): a state-changing request (anything but GET and HEAD) whose
+ * `Origin` names another site is refused with 403 before any route runs. The session cookies' SameSite=Strict is
+ * the first guard and JSON-only bodies (a cross-site form cannot send one without a CORS preflight) the second;
+ * this one also covers a same-site page on another origin (a sibling subdomain) and the sign-in and link routes,
+ * which have no session yet. A request without `Origin` (not a browser's cross-site request) passes.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Config } from '../config';
+import { HttpError } from '../http/httpError';
+
+/** The API paths the check covers. */
+const GUARDED = ['/api/account', '/api/admin'];
+
+const CROSS_SITE_REFUSED = 'This request must come from this site.';
+
+const guarded = (url: string) => {
+  const path = url.split('?', 1)[0]!;
+  return GUARDED.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+};
+
+/** The site's origin: PUBLIC_URL's when set, else the request's own (protocol and host follow TRUST_PROXY). */
+function siteOrigin(config: Config, request: FastifyRequest): string {
+  return new URL(config.PUBLIC_URL ?? `${request.protocol}://${request.host}`).origin;
+}
+
+/** Whether `request` may go on: not state-changing, outside the guarded APIs, without Origin, or from this site. */
+function isSameOriginOrSafe(config: Config, request: FastifyRequest): boolean {
+  if (request.method === 'GET' || request.method === 'HEAD') return true;
+  if (!guarded(request.url)) return true;
+  const origin = request.headers.origin;
+  if (origin === undefined) return true;
+  try {
+    // URL() drops default ports on both sides; an unparsable Origin ('null' from a sandboxed frame) is refused.
+    return new URL(origin).origin === siteOrigin(config, request);
+  } catch {
+    return false;
+  }
+}
+
+/** Adds the check to `app` as an onRequest hook (before the body is read). */
+export function refuseCrossSiteRequests(app: FastifyInstance, config: Config): void {
+  app.addHook('onRequest', async (request) => {
+    if (!isSameOriginOrSafe(config, request)) {
+      request.log.warn({ origin: request.headers.origin }, 'Cross-site request refused');
+      throw new HttpError(403, CROSS_SITE_REFUSED);
+    }
+  });
+}
