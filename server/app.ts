@@ -169,7 +169,7 @@ export async function buildApp({ config, db, provider, cipher, challengeKey, coo
     await api.register(handoffRedeemRoute, services);
     if (provider.routes) await api.register(provider.routes, providerRouteOptions);
     await api.register(accountRoutes, { ...services, nudgeOutbox: nudge });
-    await api.register(adminRoutes, { db, config });
+    await api.register(adminRoutes, services);
   });
   await app.register(referralLinkRoute, { links: referrals });
   if (provider.webhookRoutes) await app.register(provider.webhookRoutes, providerRouteOptions);

@@ -18,10 +18,10 @@ export const csvHeaders = (filename: string) => ({
 /** Orders as CSV, one line each. */
 export function ordersCsv(rows: OrderRow[]): string {
   return csvOf(
-    ['transaction_id', 'status', 'seats', 'monthly_total_usd', 'email', 'name', 'referrer', 'affiliate_id', 'provider', 'customer_id', 'subscription_id', 'created_at', 'paid_at', 'cancelled_at'],
+    ['transaction_id', 'status', 'seats', 'monthly_total_usd', 'email', 'name', 'referrer', 'affiliate_id', 'provider', 'customer_id', 'subscription_id', 'created_at', 'paid_at', 'cancelled_at', 'refunded_usd'],
     rows.map((row) => [
       row.transactionId, row.status, row.quantity, dollars(row.amountCents), row.email, row.name, row.referrer?.slug ?? '',
-      row.affiliateId, row.provider, row.customerId, row.subscriptionId, row.createdAt, row.paidAt, row.cancelledAt,
+      row.affiliateId, row.provider, row.customerId, row.subscriptionId, row.createdAt, row.paidAt, row.cancelledAt, dollars(row.refundedCents),
     ]),
   );
 }

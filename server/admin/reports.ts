@@ -62,6 +62,7 @@ function orderRow({ order, referrer }: OrderWithReferrer): OrderRow {
     createdAt: order.createdAt.toISOString(),
     paidAt: order.paidAt?.toISOString() ?? null,
     cancelledAt: order.cancelledAt?.toISOString() ?? null,
+    refundedCents: order.refundedCents,
   };
 }
 

@@ -12,6 +12,7 @@ import type {
   OwnerSession,
   PeriodQuery,
   Referrer,
+  RefundRequest,
   SignInRequest,
   UpdateReferrerRequest,
 } from '../contract/admin';
@@ -36,6 +37,8 @@ export const adminApi = {
   referrers: () => requestJson<{ referrers: Referrer[] }>('GET', '/api/admin/referrers', undefined, FAILED),
   createReferrer: (body: CreateReferrerRequest) => requestJson<Referrer>('POST', '/api/admin/referrers', body, FAILED),
   updateReferrer: (id: string, body: UpdateReferrerRequest) => requestJson<Referrer>('PATCH', `/api/admin/referrers/${id}`, body, FAILED),
+  refund: (transactionId: string, body: RefundRequest) =>
+    requestJson<OrderDetail>('POST', `/api/admin/orders/${encodeURIComponent(transactionId)}/refund`, body, FAILED),
   mail: () => requestJson<{ mails: OutboxMail[] }>('GET', '/api/admin/mail', undefined, FAILED),
   dashboard: (period: PeriodQuery) => requestJson<Dashboard>('GET', `/api/admin/dashboard${queryString(period)}`, undefined, FAILED),
 };

@@ -97,8 +97,17 @@ export const OrderRow = Type.Object({
   createdAt: Type.String(),
   paidAt: Type.Union([Type.String(), Type.Null()]),
   cancelledAt: Type.Union([Type.String(), Type.Null()]),
+  /** Refunded to the buyer so far, in cents (0 when nothing was). */
+  refundedCents: Type.Integer(),
 });
 export type OrderRow = Static<typeof OrderRow>;
+
+/**
+ * Body of POST /api/admin/orders/:transactionId/refund: the amount in cents; left out for a full refund, which
+ * only the first 30 days after the first payment allow (the offer's guarantee).
+ */
+export const RefundRequest = Type.Object({ amountCents: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000_000 })) }, { additionalProperties: false });
+export type RefundRequest = Static<typeof RefundRequest>;
 
 /** A funnel event in an order's timeline. */
 export const FunnelEventRow = Type.Object({

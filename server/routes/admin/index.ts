@@ -5,17 +5,18 @@
  * a cross-site state-changing request never gets here (server/sessions/sameOrigin.ts).
  */
 import type { FastifyInstance } from 'fastify';
-import type { Config } from '../../config';
-import type { Database } from '../../db/client';
+import type { OrderServices } from '../../orders/order';
 import { ownerSessionRules, sessionKeeper } from '../../sessions/sessions';
 import { adminDashboardRoutes } from './dashboard';
 import { adminMailRoutes } from './mail';
 import { adminOrderRoutes } from './orders';
 import { adminReferrerRoutes } from './referrers';
+import { adminRefundRoutes } from './refunds';
 import { adminSessionRoutes, signedInOwner } from './session';
 
 /** Registers /api/admin/*. */
-export async function adminRoutes(app: FastifyInstance, { db, config }: { db: Database; config: Config }): Promise<void> {
+export async function adminRoutes(app: FastifyInstance, services: OrderServices): Promise<void> {
+  const { db, config } = services;
   const ownerSessions = sessionKeeper(db, config, ownerSessionRules(config));
   await app.register(adminSessionRoutes, { db, config, ownerSessions });
   await app.register(async (owned) => {
@@ -23,6 +24,7 @@ export async function adminRoutes(app: FastifyInstance, { db, config }: { db: Da
       await signedInOwner(db, ownerSessions, request);
     });
     await owned.register(adminOrderRoutes, { db });
+    await owned.register(adminRefundRoutes, { ...services, ownerOf: (request) => signedInOwner(db, ownerSessions, request) });
     await owned.register(adminReferrerRoutes, { db });
     await owned.register(adminMailRoutes, { db });
     await owned.register(adminDashboardRoutes, { db });
