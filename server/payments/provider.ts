@@ -9,8 +9,12 @@
 /** Which provider serves this process. */
 export type ProviderName = 'sandbox' | 'stripe';
 
-/** Our own small enum for a subscription's state; anything unmapped is 'not_supported', never a crash. */
-export type SubscriptionState = 'incomplete' | 'active' | 'past_due' | 'canceled' | 'not_supported';
+/**
+ * Our own small enum for a subscription's state; anything unmapped is 'not_supported', never a crash. `unpaid`
+ * (retries exhausted, the subscription kept open) and `paused` (a trial ended without a payment method) are
+ * Stripe's states in which service should stop (Stripe docs, "Subscription statuses").
+ */
+export type SubscriptionState = 'incomplete' | 'active' | 'past_due' | 'unpaid' | 'paused' | 'canceled' | 'not_supported';
 
 /** Our own small enum for an invoice's state (Stripe's invoice statuses we act on). */
 export type InvoiceState = 'draft' | 'open' | 'paid' | 'void' | 'uncollectible' | 'not_supported';
@@ -70,6 +74,12 @@ export interface SubscriptionPayment {
     /** ISO 8601; null when the provider does not say. */
     currentPeriodEnd: string | null;
     cancelAtPeriodEnd: boolean;
+    /**
+     * ISO 8601: when a scheduled cancellation ends the subscription. Stripe's `cancel_at` when set (flexible
+     * billing mode: the Customer Portal's cancellation sets only it), else the period's end when
+     * `cancel_at_period_end`; null when nothing is scheduled.
+     */
+    cancelAt: string | null;
     latestInvoice: { invoiceId: string; state: InvoiceState; amountDueCents: number; renewal: boolean } | null;
   };
 }
@@ -122,6 +132,14 @@ export interface PaymentProvider {
    * @throws on provider failure.
    */
   createPortalSession?(input: PortalSessionInput): Promise<string>;
+  /**
+   * After the buyer changed the customer's default payment method (Stripe: the Customer Portal's card update
+   * sets `invoice_settings.default_payment_method`), makes the customer's subscriptions charge it: a
+   * subscription's own default payment method, which would take precedence, is cleared. Resolves how many
+   * subscriptions changed. Only providers with a hosted portal have it (Stripe).
+   * @throws on provider failure.
+   */
+  syncDefaultPaymentMethod?(customerId: string, idempotencyKey: string): Promise<number>;
   /** Records the buyer's email and name on the customer once they are known (at finalize). */
   updateCustomer(customerId: string, details: { email: string; name: string }, idempotencyKey: string): Promise<void>;
 }

@@ -21,6 +21,16 @@ export const HANDLED_STRIPE_EVENTS = {
   'customer.subscription.deleted': 'subscription_deleted',
 } as const satisfies Record<string, PaymentEvent['kind']>;
 
+/**
+ * The event after which the subscriptions' payment method is brought in line with the customer's default: the
+ * Customer Portal's card update sets the customer's `invoice_settings.default_payment_method` (stripe.ts,
+ * `syncDefaultPaymentMethod`). Not a PaymentEvent: the order does not change.
+ */
+export const DEFAULT_PAYMENT_METHOD_EVENT = 'customer.updated';
+
+/** Every event type the webhook endpoint subscribes to (`npm run stripe:setup`). */
+export const STRIPE_WEBHOOK_EVENTS: string[] = [...Object.keys(HANDLED_STRIPE_EVENTS), DEFAULT_PAYMENT_METHOD_EVENT];
+
 /** The signature header is missing, does not match the secret, is older than the tolerance, or the body is not JSON. */
 export class WebhookSignatureError extends Error {
   override readonly name = 'WebhookSignatureError';
@@ -110,4 +120,19 @@ export function readStripeEvent(
   const subject = subjectOf(event);
   if (!subject) return { ignored: 'not_ours' };
   return { event: { eventId: event.id, kind, providerType: event.type, ...subject } };
+}
+
+/**
+ * The customer whose default payment method an event changed: a `customer.updated` about one of our customers
+ * (transactionId metadata) whose `previous_attributes.invoice_settings` names `default_payment_method`; null for
+ * any other event.
+ */
+export function readDefaultPaymentMethodChange(event: Stripe.Event): { customerId: string } | null {
+  if (event.type !== DEFAULT_PAYMENT_METHOD_EVENT) return null;
+  const data = recordOf(event.data);
+  const customer = recordOf(data?.object);
+  const previous = recordOf(recordOf(data?.previous_attributes)?.invoice_settings);
+  const customerId = idOf(customer?.id);
+  if (!customerId || !transactionIdIn(customer?.metadata) || !previous || !('default_payment_method' in previous)) return null;
+  return { customerId };
 }

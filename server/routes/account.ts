@@ -265,7 +265,7 @@ export async function accountRoutes(app: FastifyInstance, services: AccountOptio
         customerId: order.customerId,
         subscriptionId: order.subscriptionId,
         flow: request.body.flow,
-        returnUrl: `${request.protocol}://${request.host}/account`,
+        returnUrl: `${config.PUBLIC_URL?.replace(/\/+$/, '') ?? `${request.protocol}://${request.host}`}/account`,
         idempotencyKey: `${order.transactionId}:portal:${randomUUID()}`,
       });
       return { url };

@@ -176,6 +176,8 @@ describe('createSubscription', () => {
       'items[0][price]': 'price_TestSeatsMonthly',
       'items[0][quantity]': '3',
       payment_behavior: 'default_incomplete',
+      // Sent disabled explicitly: an account taxing by default would otherwise tax the first invoice.
+      'automatic_tax[enabled]': 'false',
       'payment_settings[save_default_payment_method]': 'on_subscription',
       'payment_settings[payment_method_types][0]': 'card',
       'metadata[transactionId]': 'txn_0001',
@@ -323,10 +325,23 @@ describe('retrieveSubscriptionPayment', () => {
       lifecycle: {
         currentPeriodEnd: new Date(1769904001 * 1000).toISOString(),
         cancelAtPeriodEnd: false,
+        cancelAt: null,
         latestInvoice: { invoiceId: 'in_TestFirst0001', state: 'open', amountDueCents: 100_000, renewal: false },
       },
     });
     expect(stripe.requests[0]?.params.get('expand[0]')).toBe('latest_invoice');
+  });
+
+  it.each([
+    ['flexible mode: the portal sets cancel_at only', { cancel_at: 1767225600, cancel_at_period_end: false }, new Date(1767225600 * 1000).toISOString()],
+    ['cancel_at_period_end: the period’s end', { cancel_at: null, cancel_at_period_end: true }, new Date(1769904001 * 1000).toISOString()],
+    ['nothing scheduled', { cancel_at: null, cancel_at_period_end: false }, null],
+  ])('reads when a scheduled cancellation ends it (%s)', async (_case, fields, cancelAt) => {
+    stripe.on('GET', '/v1/subscriptions/sub_TestChiro0001', 200, { ...fixture('subscription-active'), ...fields });
+
+    const payment = await provider().retrieveSubscriptionPayment('sub_TestChiro0001');
+
+    expect(payment?.lifecycle).toMatchObject({ cancelAt, cancelAtPeriodEnd: fields.cancel_at_period_end });
   });
 
   it('reads a paid subscription with the amount paid in cents', async () => {
@@ -402,10 +417,11 @@ describe('status mapping', () => {
     ['active', 'active'],
     ['past_due', 'past_due'],
     ['canceled', 'canceled'],
-    ['incomplete_expired', 'not_supported'],
+    // Never paid within 23 hours: over, as a cancelled one is.
+    ['incomplete_expired', 'canceled'],
     ['trialing', 'not_supported'],
-    ['unpaid', 'not_supported'],
-    ['paused', 'not_supported'],
+    ['unpaid', 'unpaid'],
+    ['paused', 'paused'],
     ['a_status_from_the_future', 'not_supported'],
   ])('subscription %s → %s', (status, state) => {
     expect(subscriptionStateOf(status)).toBe(state);
