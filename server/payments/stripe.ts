@@ -79,7 +79,7 @@ export function invoiceStateOf(status: string | null): InvoiceState {
  * surrogate pair, and without lone surrogates, which stripe-node cannot form-encode (`encodeURIComponent`
  * throws URIError).
  */
-export function metadataValue(value: string): string {
+function metadataValue(value: string): string {
   return Array.from(value.replace(/[\uD800-\uDFFF]/gu, '')).slice(0, METADATA_VALUE_MAX).join('');
 }
 

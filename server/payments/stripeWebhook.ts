@@ -12,7 +12,7 @@ import Stripe from 'stripe';
 import type { PaymentEvent } from './provider';
 
 /** The Stripe event types the webhook acts on, each mapped to our kind; any other type is acknowledged and ignored. */
-export const HANDLED_STRIPE_EVENTS = {
+const HANDLED_STRIPE_EVENTS = {
   'invoice.paid': 'invoice_paid',
   'invoice.payment_failed': 'invoice_payment_failed',
   // A renewal whose card asks for authentication (3-D Secure) is unpaid like a failed one: the same mail, past due.
@@ -26,7 +26,7 @@ export const HANDLED_STRIPE_EVENTS = {
  * Customer Portal's card update sets the customer's `invoice_settings.default_payment_method` (stripe.ts,
  * `syncDefaultPaymentMethod`). Not a PaymentEvent: the order does not change.
  */
-export const DEFAULT_PAYMENT_METHOD_EVENT = 'customer.updated';
+const DEFAULT_PAYMENT_METHOD_EVENT = 'customer.updated';
 
 /** Every event type the webhook endpoint subscribes to (`npm run stripe:setup`). */
 export const STRIPE_WEBHOOK_EVENTS: string[] = [...Object.keys(HANDLED_STRIPE_EVENTS), DEFAULT_PAYMENT_METHOD_EVENT];
