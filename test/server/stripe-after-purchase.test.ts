@@ -105,7 +105,7 @@ describe.each(DATABASES)('after a Stripe purchase on %s', (kind) => {
     expect(order.subscriptionId).toBe(session.subscriptionId);
   });
 
-  it('a customer.updated that did not change the default payment method asks Stripe nothing', async () => {
+  it('a customer.updated that did not change our customer’s default payment method asks Stripe nothing', async () => {
     const session = await buy();
     const customer = stripe.customer(session.customerId)!;
     const event = {
@@ -114,8 +114,15 @@ describe.each(DATABASES)('after a Stripe purchase on %s', (kind) => {
       type: 'customer.updated',
       data: { object: { id: customer.id, object: 'customer', metadata: customer.metadata, invoice_settings: { default_payment_method: null } }, previous_attributes: { name: null } },
     };
+    // A card change on a customer that is not one of ours (no transactionId metadata) is not ours to act on either.
+    const notOurs = {
+      ...event,
+      id: 'evt_someoneElsesCard',
+      data: { object: { id: 'cus_notOurs', object: 'customer', metadata: {}, invoice_settings: { default_payment_method: 'pm_x' } }, previous_attributes: { invoice_settings: { default_payment_method: null } } },
+    };
     const before = stripe.log.length;
     expect((await deliver(server, event)).json()).toEqual({ received: true, outcome: 'ignored' });
+    expect((await deliver(server, notOurs)).json()).toEqual({ received: true, outcome: 'ignored' });
     expect(stripe.log.slice(before)).toEqual([]);
   });
 });
