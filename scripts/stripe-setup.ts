@@ -6,13 +6,14 @@
  * endpoint's signing secret, once. Running it again changes nothing.
  *
  * Reads STRIPE_SECRET_KEY (required), STRIPE_API_BASE (optional, e.g. stripe-mock at http://127.0.0.1:12111) and
- * STRIPE_PRICE_LOOKUP_KEY (default chiro_ai_training_monthly). Exits with status 1 and a message on failure.
+ * STRIPE_PRICE_LOOKUP_KEY (default chiro_ai_training_monthly) and MAX_SEATS (default 100, as the server: the most
+ * seats the portal lets a buyer choose). Exits with status 1 and a message on failure.
  */
 import { z } from 'zod';
 import { DEFAULT_PRICE_LOOKUP_KEY } from '../server/payments/stripeCatalogue';
 import { createStripeClient, STRIPE_API_VERSION } from '../server/payments/stripeClient';
 import { ensurePortalConfiguration, ensureStripeCatalogue, ensureWebhookEndpoint } from '../server/payments/stripeSetup';
-import { HANDLED_STRIPE_EVENTS } from '../server/payments/stripeWebhook';
+import { STRIPE_WEBHOOK_EVENTS } from '../server/payments/stripeWebhook';
 
 const blankAsMissing = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
 
@@ -20,6 +21,7 @@ const envSchema = z.object({
   STRIPE_SECRET_KEY: z.string({ message: 'is required' }).startsWith('sk_', 'must start with "sk_"'),
   STRIPE_API_BASE: z.preprocess(blankAsMissing, z.string().optional()),
   STRIPE_PRICE_LOOKUP_KEY: z.preprocess(blankAsMissing, z.string().default(DEFAULT_PRICE_LOOKUP_KEY)),
+  MAX_SEATS: z.preprocess(blankAsMissing, z.coerce.number().int().min(1).max(10_000).default(100)),
   PUBLIC_URL: z.preprocess(blankAsMissing, z.url({ protocol: /^https?$/, message: 'must be an absolute http(s) URL' }).optional()),
 });
 
@@ -41,6 +43,7 @@ async function main(): Promise<void> {
   const portal = await ensurePortalConfiguration(stripe, {
     productId: result.productId,
     priceId: result.priceId,
+    maxSeats: env.MAX_SEATS,
     ...(env.PUBLIC_URL ? { returnUrl: `${env.PUBLIC_URL.replace(/\/+$/, '')}/account` } : {}),
   });
   console.log(`Customer portal configuration: ${portal.configurationId} (${portal.outcome})`);
@@ -50,7 +53,7 @@ async function main(): Promise<void> {
     return;
   }
   const url = `${env.PUBLIC_URL.replace(/\/+$/, '')}/api/stripe/webhook`;
-  const endpoint = await ensureWebhookEndpoint(stripe, { url, events: Object.keys(HANDLED_STRIPE_EVENTS), apiVersion: STRIPE_API_VERSION });
+  const endpoint = await ensureWebhookEndpoint(stripe, { url, events: STRIPE_WEBHOOK_EVENTS, apiVersion: STRIPE_API_VERSION });
   console.log(`Webhook: ${endpoint.endpointId} (${endpoint.outcome}) at ${url}, API version ${STRIPE_API_VERSION}`);
   if (endpoint.secret) console.log(`Webhook signing secret (shown once; set STRIPE_WEBHOOK_SECRET to it): ${endpoint.secret}`);
   for (const warning of endpoint.warnings) console.warn(`Warning: ${warning}`);

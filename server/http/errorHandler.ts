@@ -1,10 +1,12 @@
 /**
  * Every error leaves as `{ "error": "…" }` (architecture.md). Client mistakes (schema, malformed JSON, wrong
- * content type) are 400 with a clear message and never a 500; anything unexpected is logged and answered
- * 500 'Internal server error' without details.
+ * content type) are 400 with a clear message and never a 500; a payment provider's failure a route did not
+ * handle itself (a Customer Portal session Stripe refused) is 502 with the provider error's browser-safe message;
+ * anything unexpected is logged and answered 500 'Internal server error' without details.
  */
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { HttpError } from './httpError';
+import { StripeProviderError } from '../payments/stripeErrors';
 import { PLAIN_TEXT_PATTERN } from '../../src/contract/fields';
 
 const CLIENT_ERROR_MESSAGES: Record<string, { status: number; message: string }> = {
@@ -19,6 +21,10 @@ const CLIENT_ERROR_MESSAGES: Record<string, { status: number; message: string }>
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler<FastifyError | HttpError>((error, request, reply) => {
     if (error instanceof HttpError) return reply.code(error.statusCode).send({ error: error.message });
+    if (error instanceof StripeProviderError) {
+      request.log.error({ err: error, action: error.action, stripe: error.stripe }, 'Payment provider failed');
+      return reply.code(502).send({ error: error.message });
+    }
     if ('validation' in error && error.validation) {
       return reply.code(400).send({ error: `Invalid request: ${describeValidation(error)}` });
     }

@@ -16,7 +16,11 @@ import type { CredentialsCipher } from '../security/credentialsCipher';
 /** Which provider serves this process. */
 export type ProviderName = 'sandbox' | 'stripe';
 
-/** Our own small enum for a subscription's state; anything unmapped is 'not_supported', never a crash. */
+/**
+ * Our own small enum for a subscription's state; anything unmapped is 'not_supported', never a crash. `unpaid`
+ * (retries exhausted, the subscription kept open) and `paused` (a trial ended without a payment method) are
+ * Stripe's states in which service should stop (Stripe docs, "Subscription statuses").
+ */
 export type SubscriptionState = 'incomplete' | 'active' | 'past_due' | 'unpaid' | 'paused' | 'canceled' | 'not_supported';
 
 /** Our own small enum for an invoice's state (Stripe's invoice statuses we act on). */
@@ -76,7 +80,11 @@ export interface SubscriptionPayment {
   lifecycle: {
     /** ISO 8601; null when the provider does not say (before the first payment). */
     currentPeriodEnd: string | null;
-    /** ISO 8601 date the subscription ends on, scheduled; null when none is. */
+    /**
+     * ISO 8601: when a scheduled cancellation ends the subscription. Stripe's `cancel_at` when set (flexible
+     * billing mode: the Customer Portal's cancellation sets only it), else the period's end when
+     * `cancel_at_period_end`; null when nothing is scheduled.
+     */
     cancelAt: string | null;
     latestInvoice: { invoiceId: string; state: InvoiceState; amountDueCents: number; renewal: boolean } | null;
   };
@@ -197,6 +205,14 @@ export interface PaymentProvider {
    * @throws on provider failure.
    */
   createPortalSession?(input: PortalSessionInput): Promise<string>;
+  /**
+   * After the buyer changed the customer's default payment method (Stripe: the Customer Portal's card update
+   * sets `invoice_settings.default_payment_method`), makes the customer's subscriptions charge it: a
+   * subscription's own default payment method, which would take precedence, is cleared. Resolves how many
+   * subscriptions changed. Only providers with a hosted portal have it (Stripe).
+   * @throws on provider failure.
+   */
+  syncDefaultPaymentMethod?(customerId: string, idempotencyKey: string): Promise<number>;
   /** The provider's own API routes, under the API's per-address rate limit: the sandbox's card form and clock (./sandbox/routes.ts). */
   routes?: FastifyPluginAsync<ProviderRouteOptions>;
   /** The provider's webhook endpoint, outside the rate limit (the provider delivers from few addresses): Stripe's (./stripeWebhookRoute.ts). */

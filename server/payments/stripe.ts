@@ -53,8 +53,12 @@ const IDEMPOTENCY_KEY_MAX = 255;
 
 const SUBSCRIPTION_STATES: Record<string, SubscriptionState> = {
   incomplete: 'incomplete',
+  // Never paid within 23 hours: ended, as a cancelled one is (nothing can pay it any more).
+  incomplete_expired: 'canceled',
   active: 'active',
   past_due: 'past_due',
+  unpaid: 'unpaid',
+  paused: 'paused',
   canceled: 'canceled',
 };
 
@@ -66,7 +70,7 @@ const INVOICE_STATES: Record<string, InvoiceState> = {
   uncollectible: 'uncollectible',
 };
 
-/** Maps Stripe's subscription status onto ours; `trialing`, `unpaid`, `paused`, … are 'not_supported'. */
+/** Maps Stripe's subscription status onto ours (`incomplete_expired` is 'canceled'); `trialing`, … are 'not_supported'. */
 export function subscriptionStateOf(status: string): SubscriptionState {
   return SUBSCRIPTION_STATES[status] ?? 'not_supported';
 }
@@ -76,8 +80,13 @@ export function invoiceStateOf(status: string | null): InvoiceState {
   return (status && INVOICE_STATES[status]) || 'not_supported';
 }
 
+/**
+ * A metadata value Stripe keeps: at most 500 characters, counted in code points so a cut never splits a
+ * surrogate pair, and without lone surrogates, which stripe-node cannot form-encode (`encodeURIComponent`
+ * throws URIError).
+ */
 function metadataValue(value: string): string {
-  return value.slice(0, METADATA_VALUE_MAX);
+  return Array.from(value.replace(/[\uD800-\uDFFF]/gu, '')).slice(0, METADATA_VALUE_MAX).join('');
 }
 
 /** @throws RangeError when the key is empty or longer than Stripe allows: a bug in the caller. */
@@ -225,6 +234,9 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
             customer: input.customerId,
             items: [{ price: await monthlyPriceId(), quantity: input.quantity }],
             payment_behavior: 'default_incomplete',
+            // Explicit: an account with tax "on by default" would otherwise add tax, and the amount paid would
+            // never equal the seats' total that finalize checks.
+            automatic_tax: { enabled: false },
             payment_settings: { save_default_payment_method: 'on_subscription', payment_method_types: ['card'] },
             metadata: {
               transactionId: metadataValue(input.transactionId),
@@ -308,6 +320,7 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
       const quantity = subscription.items.data[0]?.quantity;
       if (quantity === undefined) throw new StripeProviderError('unexpected', action);
       const invoice = expandedInvoice(subscription, action);
+      const currentPeriodEnd = periodEndOf(subscription.items.data[0]?.current_period_end);
       return {
         subscriptionId: subscription.id,
         customerId: idOf(subscription.customer),
@@ -323,7 +336,7 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
         transactionId: subscription.metadata.transactionId || null,
         lifecycle: {
           // Since API version 2025-03-31.basil the period lives on the subscription item.
-          currentPeriodEnd: periodEndOf(subscription.items.data[0]?.current_period_end),
+          currentPeriodEnd,
           cancelAt: cancelAtOf(subscription),
           latestInvoice: invoice && {
             invoiceId: invoice.id,
@@ -353,6 +366,34 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
       if (method === null) return { name: null, email: null };
       if (typeof method === 'string') throw new StripeProviderError('unexpected', action);
       return { name: method.billing_details.name || null, email: method.billing_details.email || null };
+    },
+
+    /**
+     * Reads the customer's `invoice_settings.default_payment_method` now (events arrive out of order) and clears
+     * `default_payment_method` on each of the customer's live subscriptions that has another one, so the
+     * customer's default is charged (Stripe API reference, "The Subscription object": the subscription's default
+     * takes precedence over the customer's). Nothing changes while the customer has no default.
+     */
+    async syncDefaultPaymentMethod(customerId: string, idempotencyKey: string) {
+      const action = 'sync default payment method';
+      const key = requireIdempotencyKey(idempotencyKey);
+      const customer = await call(action, () => stripe.customers.retrieve(customerId));
+      if (customer.deleted) return 0;
+      const wanted = customer.invoice_settings.default_payment_method;
+      if (!wanted) return 0;
+      const wantedId = idOf(wanted);
+      const live = await call(action, () => stripe.subscriptions.list({ customer: customerId, limit: 100 }));
+      const stale = live.data.filter((subscription) => subscription.default_payment_method && idOf(subscription.default_payment_method) !== wantedId);
+      for (const subscription of stale) {
+        await call(action, () =>
+          stripe.subscriptions.update(
+            subscription.id,
+            { default_payment_method: '' },
+            { idempotencyKey: requireIdempotencyKey(`${key}:${subscription.id}`.slice(0, IDEMPOTENCY_KEY_MAX)) },
+          ),
+        );
+      }
+      return stale.length;
     },
 
     async updateCustomer(customerId: string, details: { email: string; name: string }, idempotencyKey: string) {

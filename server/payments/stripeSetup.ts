@@ -127,12 +127,14 @@ export const PORTAL_CONFIGURATION_METADATA = { referral_checkout: 'manage-page' 
 /**
  * Makes sure a Customer Portal configuration for the manage page exists (Stripe API reference, "Customer portal
  * configuration"): cancellation at the end of the period with a reason, quantity updates on the monthly Price
- * (prorated), payment-method updates and invoice history. Found by its metadata; created once.
+ * (prorated) from 1 to `maxSeats` seats (`products[].adjustable_quantity`, the same bounds as the checkout's
+ * MAX_SEATS), payment-method updates and invoice history. Found by its metadata; created once, so a configuration
+ * made before `adjustable_quantity` was set keeps Stripe's default bounds until it is deactivated in the Dashboard.
  * @throws the Stripe SDK's errors unchanged (this runs in a terminal, for an operator).
  */
 export async function ensurePortalConfiguration(
   stripe: Stripe,
-  { productId, priceId, returnUrl }: { productId: string; priceId: string; returnUrl?: string },
+  { productId, priceId, maxSeats, returnUrl }: { productId: string; priceId: string; maxSeats: number; returnUrl?: string },
 ): Promise<{ configurationId: string; outcome: 'created' | 'unchanged' }> {
   const existing = (await stripe.billingPortal.configurations.list({ active: true, limit: 100 })).data.find(
     (configuration) => configuration.metadata?.referral_checkout === PORTAL_CONFIGURATION_METADATA.referral_checkout,
@@ -148,7 +150,7 @@ export async function ensurePortalConfiguration(
           enabled: true,
           default_allowed_updates: ['quantity'],
           proration_behavior: 'create_prorations',
-          products: [{ product: productId, prices: [priceId] }],
+          products: [{ product: productId, prices: [priceId], adjustable_quantity: { enabled: true, minimum: 1, maximum: maxSeats } }],
         },
         payment_method_update: { enabled: true },
         invoice_history: { enabled: true },

@@ -12,7 +12,7 @@ import Stripe from 'stripe';
 import type { PaymentEvent } from './provider';
 
 /** The Stripe event types the webhook acts on, each mapped to our kind; any other type is acknowledged and ignored. */
-export const HANDLED_STRIPE_EVENTS = {
+const HANDLED_STRIPE_EVENTS = {
   'invoice.paid': 'invoice_paid',
   'invoice.payment_failed': 'invoice_payment_failed',
   // A renewal whose card asks for authentication (3-D Secure) is unpaid like a failed one: the same mail, past due.
@@ -20,6 +20,16 @@ export const HANDLED_STRIPE_EVENTS = {
   'customer.subscription.updated': 'subscription_updated',
   'customer.subscription.deleted': 'subscription_deleted',
 } as const satisfies Record<string, PaymentEvent['kind']>;
+
+/**
+ * The event after which the subscriptions' payment method is brought in line with the customer's default: the
+ * Customer Portal's card update sets the customer's `invoice_settings.default_payment_method` (stripe.ts,
+ * `syncDefaultPaymentMethod`). Not a PaymentEvent: the order does not change.
+ */
+const DEFAULT_PAYMENT_METHOD_EVENT = 'customer.updated';
+
+/** Every event type the webhook endpoint subscribes to (`npm run stripe:setup`). */
+export const STRIPE_WEBHOOK_EVENTS: string[] = [...Object.keys(HANDLED_STRIPE_EVENTS), DEFAULT_PAYMENT_METHOD_EVENT];
 
 /** The signature header is missing, does not match the secret, is older than the tolerance, or the body is not JSON. */
 export class WebhookSignatureError extends Error {
@@ -110,4 +120,19 @@ export function readStripeEvent(
   const subject = subjectOf(event);
   if (!subject) return { ignored: 'not_ours' };
   return { event: { eventId: event.id, kind, providerType: event.type, ...subject } };
+}
+
+/**
+ * The customer whose default payment method an event changed: a `customer.updated` about one of our customers
+ * (transactionId metadata) whose `previous_attributes.invoice_settings` names `default_payment_method`; null for
+ * any other event.
+ */
+export function readDefaultPaymentMethodChange(event: Stripe.Event): { customerId: string } | null {
+  if (event.type !== DEFAULT_PAYMENT_METHOD_EVENT) return null;
+  const data = recordOf(event.data);
+  const customer = recordOf(data?.object);
+  const previous = recordOf(recordOf(data?.previous_attributes)?.invoice_settings);
+  const customerId = idOf(customer?.id);
+  if (!customerId || !transactionIdIn(customer?.metadata) || !previous || !('default_payment_method' in previous)) return null;
+  return { customerId };
 }

@@ -4,8 +4,9 @@
  * handler the bytes as a Buffer, since the signature is computed over the exact bytes Stripe sent.
  *
  * The `Stripe-Signature` header is verified first (server/payments/stripeWebhook.ts); a missing or bad one is
- * 400 `{ error }` with no effect. Allow-listed events about our subscriptions go to applyPaymentEvent; anything
- * else is acknowledged with 200 and ignored. 500 only for our own transient failures, so Stripe retries them
+ * 400 `{ error }` with no effect. A `customer.updated` that changed one of our customers' default payment method
+ * makes their subscriptions charge it (the provider's syncDefaultPaymentMethod). Allow-listed events about our
+ * subscriptions go to applyPaymentEvent; anything else is acknowledged with 200 and ignored. 500 only for our own transient failures, so Stripe retries them
  * (Stripe docs, "Receive Stripe events in your webhook endpoint": any non-2xx answer is retried).
  *
  * Outside the per-IP rate limit: Stripe delivers from a handful of addresses, and a forged request costs one HMAC.
@@ -15,7 +16,7 @@ import { HttpError, WEBHOOK_ERRORS } from '../http/httpError';
 import { applyPaymentEvent, type PaymentEventResult } from '../orders/applyPaymentEvent';
 import type { ProviderRouteOptions } from './provider';
 import { STRIPE_API_VERSION } from './stripeClient';
-import { readStripeEvent, verifyStripeEvent, WebhookSignatureError } from './stripeWebhook';
+import { readDefaultPaymentMethodChange, readStripeEvent, verifyStripeEvent, WebhookSignatureError } from './stripeWebhook';
 
 interface StripeWebhookOptions extends ProviderRouteOptions {
   /** The endpoint's signing secret, `whsec_…` (STRIPE_WEBHOOK_SECRET). */
@@ -56,6 +57,18 @@ export const stripeWebhookRoute: FastifyPluginAsync<StripeWebhookOptions> = asyn
         { eventId: verified.id, eventApiVersion: received, pinnedApiVersion: STRIPE_API_VERSION },
         'Webhook event built for another Stripe API version than the server is pinned to: recreate the endpoint with the pinned version (npm run stripe:setup)',
       );
+    }
+    const cardChange = readDefaultPaymentMethodChange(verified);
+    if (cardChange && services.provider.syncDefaultPaymentMethod) {
+      // The buyer's new card (Customer Portal) must be the one the next retry or renewal charges.
+      try {
+        const changed = await services.provider.syncDefaultPaymentMethod(cardChange.customerId, verified.id);
+        request.log.info({ eventId: verified.id, customerId: cardChange.customerId, subscriptions: changed }, 'Subscriptions now charge the customer’s default payment method');
+      } catch (error) {
+        request.log.error({ err: error, eventId: verified.id }, 'Could not bring the subscriptions’ payment method in line; Stripe will deliver the event again');
+        throw new HttpError(500, WEBHOOK_ERRORS.retryLater);
+      }
+      return { received: true, outcome: 'processed' };
     }
     const read = readStripeEvent(verified);
     if ('ignored' in read) {

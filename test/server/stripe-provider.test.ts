@@ -138,6 +138,19 @@ describe('createCustomer', () => {
     expect(stripe.requests[0]?.params.get('metadata[affiliate_source]')).toBe(longAddress.slice(0, 500));
   });
 
+  it('cuts metadata values on code points and drops lone surrogates, which stripe-node cannot encode', async () => {
+    stripe.on('POST', '/v1/customers', 200, fixture('customer'));
+    // 499 characters, then an emoji (two UTF-16 units) across the 500th: kept whole, the cut falls after it.
+    const acrossTheLimit = `${'x'.repeat(499)}😀tail`;
+    const loneSurrogate = `dr\uD800smith`;
+
+    await provider().createCustomer({ transactionId: 'txn_0001', affiliateId: loneSurrogate, affiliateSource: acrossTheLimit, idempotencyKey: 'txn_0001:customer' });
+
+    const params = stripe.requests[0]?.params;
+    expect(params?.get('metadata[affiliate_source]')).toBe(`${'x'.repeat(499)}😀`);
+    expect(params?.get('metadata[affiliate_id]')).toBe('drsmith');
+  });
+
   it('retries a 409 once with the same idempotency key, then succeeds', async () => {
     stripe
       .on('POST', '/v1/customers', 409, fixture('error-api'))
@@ -176,6 +189,8 @@ describe('createSubscription', () => {
       'items[0][price]': 'price_TestSeatsMonthly',
       'items[0][quantity]': '3',
       payment_behavior: 'default_incomplete',
+      // Sent disabled explicitly: an account taxing by default would otherwise tax the first invoice.
+      'automatic_tax[enabled]': 'false',
       'payment_settings[save_default_payment_method]': 'on_subscription',
       'payment_settings[payment_method_types][0]': 'card',
       'metadata[transactionId]': 'txn_0001',
@@ -323,10 +338,23 @@ describe('retrieveSubscriptionPayment', () => {
       lifecycle: {
         currentPeriodEnd: new Date(1769904001 * 1000).toISOString(),
         cancelAtPeriodEnd: false,
+        cancelAt: null,
         latestInvoice: { invoiceId: 'in_TestFirst0001', state: 'open', amountDueCents: 100_000, renewal: false },
       },
     });
     expect(stripe.requests[0]?.params.get('expand[0]')).toBe('latest_invoice');
+  });
+
+  it.each([
+    ['flexible mode: the portal sets cancel_at only', { cancel_at: 1767225600, cancel_at_period_end: false }, new Date(1767225600 * 1000).toISOString()],
+    ['cancel_at_period_end: the period’s end', { cancel_at: null, cancel_at_period_end: true }, new Date(1769904001 * 1000).toISOString()],
+    ['nothing scheduled', { cancel_at: null, cancel_at_period_end: false }, null],
+  ])('reads when a scheduled cancellation ends it (%s)', async (_case, fields: Record<string, unknown>, cancelAt) => {
+    stripe.on('GET', '/v1/subscriptions/sub_TestChiro0001', 200, { ...fixture<Record<string, unknown>>('subscription-active'), ...fields });
+
+    const payment = await provider().retrieveSubscriptionPayment('sub_TestChiro0001');
+
+    expect(payment?.lifecycle).toMatchObject({ cancelAt, cancelAtPeriodEnd: fields.cancel_at_period_end });
   });
 
   it('reads a paid subscription with the amount paid in cents', async () => {
@@ -402,10 +430,11 @@ describe('status mapping', () => {
     ['active', 'active'],
     ['past_due', 'past_due'],
     ['canceled', 'canceled'],
-    ['incomplete_expired', 'not_supported'],
+    // Never paid within 23 hours: over, as a cancelled one is.
+    ['incomplete_expired', 'canceled'],
     ['trialing', 'not_supported'],
-    ['unpaid', 'not_supported'],
-    ['paused', 'not_supported'],
+    ['unpaid', 'unpaid'],
+    ['paused', 'paused'],
     ['a_status_from_the_future', 'not_supported'],
   ])('subscription %s → %s', (status, state) => {
     expect(subscriptionStateOf(status)).toBe(state);

@@ -192,11 +192,11 @@ describe('ensurePortalConfiguration', () => {
   const configurations = (data: unknown[]) => ({ object: 'list', data, has_more: false, url: '/v1/billing_portal/configurations' });
   const configuration = (fields: Record<string, unknown>) => ({ id: 'bpc_1', object: 'billing_portal.configuration', active: true, metadata: {}, ...fields });
 
-  it('creates the manage page’s configuration: cancel at period end, quantity on the Price, card, invoices', async () => {
+  it('creates the manage page’s configuration: cancel at period end, 1 to MAX_SEATS seats on the Price, card, invoices', async () => {
     stripe
       .on('GET', '/v1/billing_portal/configurations', 200, configurations([configuration({ id: 'bpc_other' })]))
       .on('POST', '/v1/billing_portal/configurations', 200, configuration({ id: 'bpc_new', metadata: { referral_checkout: 'manage-page' } }));
-    const result = await ensurePortalConfiguration(client(), { productId: 'prod_chiro_ai_training', priceId: 'price_TestSeatsMonthly', returnUrl: 'https://checkout.example.com/account' });
+    const result = await ensurePortalConfiguration(client(), { productId: 'prod_chiro_ai_training', priceId: 'price_TestSeatsMonthly', maxSeats: 40, returnUrl: 'https://checkout.example.com/account' });
     expect(result).toEqual({ configurationId: 'bpc_new', outcome: 'created' });
     const params = Object.fromEntries(stripe.requests.find((request) => request.method === 'POST')!.params);
     expect(params).toMatchObject({
@@ -208,6 +208,9 @@ describe('ensurePortalConfiguration', () => {
       'features[subscription_update][proration_behavior]': 'create_prorations',
       'features[subscription_update][products][0][product]': 'prod_chiro_ai_training',
       'features[subscription_update][products][0][prices][0]': 'price_TestSeatsMonthly',
+      'features[subscription_update][products][0][adjustable_quantity][enabled]': 'true',
+      'features[subscription_update][products][0][adjustable_quantity][minimum]': '1',
+      'features[subscription_update][products][0][adjustable_quantity][maximum]': '40',
       'features[payment_method_update][enabled]': 'true',
       'features[invoice_history][enabled]': 'true',
       'metadata[referral_checkout]': 'manage-page',
@@ -216,7 +219,7 @@ describe('ensurePortalConfiguration', () => {
 
   it('leaves an existing one alone', async () => {
     stripe.on('GET', '/v1/billing_portal/configurations', 200, configurations([configuration({ id: 'bpc_ours', metadata: { referral_checkout: 'manage-page' } })]));
-    expect(await ensurePortalConfiguration(client(), { productId: 'prod_1', priceId: 'price_1' })).toEqual({ configurationId: 'bpc_ours', outcome: 'unchanged' });
+    expect(await ensurePortalConfiguration(client(), { productId: 'prod_1', priceId: 'price_1', maxSeats: 100 })).toEqual({ configurationId: 'bpc_ours', outcome: 'unchanged' });
     expect(sent()).toEqual(['GET /v1/billing_portal/configurations']);
   });
 });

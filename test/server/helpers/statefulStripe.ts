@@ -1,60 +1,129 @@
 /**
- * A stateful Stripe API double: an HTTP server on 127.0.0.1 that keeps customers, subscriptions, their first
- * invoices and PaymentIntents, and answers the requests the Stripe adapter (server/payments/stripe.ts) sends, as
- * Stripe does where it matters to the checkout (Stripe API reference, "Idempotent requests", "Cancel a
- * subscription", "Void an invoice"):
+ * A stateful Stripe API double: an HTTP server on 127.0.0.1 that keeps products, prices, Customer Portal
+ * configurations, customers, payment methods, subscriptions, invoices, PaymentIntents, charges, refunds and
+ * events, and answers the requests the Stripe adapter (server/payments/stripe.ts) and `npm run stripe:setup`
+ * (server/payments/stripeSetup.ts) send, as Stripe does (Stripe API reference, API 2026-10-28.endive):
  *
- * - an Idempotency-Key seen before replays the first answer when the parameters are the same, and is refused
- *   400 `idempotency_error` when they differ;
- * - DELETE /v1/subscriptions/:id cancels any subscription, a paid (active) one too; a canceled one is 404
- *   `resource_missing`;
- * - POST /v1/invoices/:id/void voids an open invoice and cancels its PaymentIntent, and refuses a paid one;
- * - a subscription is created `incomplete` with an open first invoice priced by the graduated tiers (seat 1
- *   $500, seat 2 $0, seats 3+ $500 each), whose confirmation secret is its PaymentIntent's client secret.
- *
- * Payments happen through test controls (`pay`), not the API: the browser confirms with Stripe.js, which this
- * double does not serve. It does not reproduce Stripe's other objects, events, pagination or errors.
+ * - Expansion: an expandable field is an id (`latest_invoice`, `payment_method`), and an includable one
+ *   (`confirmation_secret`, `payments`, a Price's `tiers`) is absent, unless the request's `expand[]` names it;
+ *   expanding anything else is refused 400, as Stripe does ("Expanding responses").
+ * - Idempotency ("Idempotent requests"): only a successful (2xx) answer is kept under its Idempotency-Key and
+ *   replayed for the same parameters; the same key with other parameters after a success is 400
+ *   `idempotency_error`. A refused (4xx) request is not kept: the same key may be used again.
+ * - Parameters: each endpoint accepts the parameters the app sends, in Stripe's bracket notation; any other is
+ *   refused 400 `parameter_unknown`.
+ * - Prices: a subscription's invoices are priced from its Price's tiers (graduated or volume, `flat_amount`
+ *   too), never from the app's pricing rule. The double starts with the catalogue and portal configuration made
+ *   by the app's own setup (`ensureStripeCatalogue`, `ensurePortalConfiguration`) unless `setup: false`.
+ * - Subscriptions are created in flexible billing mode: `incomplete` with an open first invoice; one still
+ *   incomplete 23 hours later (the double's clock, `advanceClock`) is `incomplete_expired` and its invoice void.
+ *   A portal cancellation sets `cancel_at` to the period's end and leaves `cancel_at_period_end` false.
+ * - Payments happen through test controls (`pay`, `authenticate`, `renew`, `retry`), since the browser
+ *   confirms with Stripe.js. The payment method charged for a renewal is the invoice's subscription's
+ *   `default_payment_method`, else the customer's `invoice_settings.default_payment_method` ("Subscription
+ *   object": the subscription's default overrides the customer's).
+ * - Refunds: POST /v1/refunds on a charge or a PaymentIntent, at most what is left unrefunded, else 400.
+ * - Events: every change a webhook would report is recorded as a Stripe event (`events`), with
+ *   `previous_attributes` for updates, for a test to deliver to the webhook route.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { monthlyTotalCents } from '../../../src/domain/pricing';
+import { createStripeClient, STRIPE_API_VERSION } from '../../../server/payments/stripeClient';
+import { DEFAULT_PRICE_LOOKUP_KEY } from '../../../server/payments/stripeCatalogue';
+import { ensurePortalConfiguration, ensureStripeCatalogue } from '../../../server/payments/stripeSetup';
+import { TEST_SECRET_KEY } from './stripeDouble';
 
 type Json = Record<string, unknown>;
 
+interface Tier {
+  up_to: number | null;
+  unit_amount: number | null;
+  flat_amount: number | null;
+}
+interface Price {
+  id: string;
+  product: string;
+  currency: string;
+  active: boolean;
+  lookup_key: string | null;
+  billing_scheme: string;
+  tiers_mode: string | null;
+  tiers: Tier[];
+  unit_amount: number | null;
+  recurring: { interval: string; interval_count: number; usage_type: string };
+  nickname: string | null;
+  metadata: Record<string, string>;
+}
 interface Customer {
   id: string;
   email: string | null;
   name: string | null;
+  default_payment_method: string | null;
   metadata: Record<string, string>;
+}
+interface PaymentMethod {
+  id: string;
+  customer: string | null;
+  /** A card that declines every charge from now on (expired, stolen, insufficient funds). */
+  declines: boolean;
+  billing_details: { name: string | null; email: string | null };
 }
 interface Invoice {
   id: string;
   subscription: string;
   customer: string;
   status: 'open' | 'paid' | 'void';
+  billing_reason: 'subscription_create' | 'subscription_cycle';
   amount_due: number;
   amount_paid: number;
   payment_intent: string;
   metadata: Record<string, string>;
+  attempt_count: number;
 }
 interface PaymentIntent {
   id: string;
   client_secret: string;
-  status: 'requires_payment_method' | 'succeeded' | 'canceled';
-  billing: { name: string; email: string } | null;
+  amount: number;
+  amount_received: number;
+  customer: string;
+  status: 'requires_payment_method' | 'requires_action' | 'succeeded' | 'canceled';
+  payment_method: string | null;
+  latest_charge: string | null;
+}
+interface Charge {
+  id: string;
+  payment_intent: string;
+  amount: number;
+  amount_refunded: number;
 }
 interface Subscription {
   id: string;
   customer: string;
-  status: 'incomplete' | 'active' | 'canceled';
+  status: 'incomplete' | 'incomplete_expired' | 'active' | 'past_due' | 'canceled' | 'unpaid' | 'paused';
+  price: string;
   quantity: number;
   item: string;
-  invoice: string;
+  latest_invoice: string;
+  created: number;
+  current_period_start: number;
+  current_period_end: number;
+  cancel_at: number | null;
+  cancel_at_period_end: boolean;
+  default_payment_method: string | null;
+  save_default_payment_method: boolean;
+  automatic_tax: boolean;
   metadata: Record<string, string>;
 }
+interface Answer {
+  status: number;
+  body: unknown;
+}
 
-const PRICE_ID = 'price_double_monthly';
+/** How long an incomplete subscription waits for its first payment (Stripe docs, "Subscription statuses"). */
+const INCOMPLETE_WINDOW_SECONDS = 23 * 60 * 60;
+const MONTH_SECONDS = 30 * 24 * 60 * 60;
+
 const newId = (prefix: string) => `${prefix}_${randomBytes(8).toString('hex')}`;
 
 async function readBody(request: IncomingMessage): Promise<string> {
@@ -63,75 +132,456 @@ async function readBody(request: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-function stripeError(status: number, type: string, message: string, code?: string) {
-  return { status, body: { error: { type, message, ...(code ? { code } : {}) } } };
+function stripeError(status: number, type: string, message: string, extra: { code?: string; param?: string } = {}): Answer {
+  return { status, body: { error: { type, message, ...extra } } };
+}
+
+const missing = (what: string, id: string) => stripeError(404, 'invalid_request_error', `No such ${what}: '${id}'`, { code: 'resource_missing', param: 'id' });
+
+/**
+ * The parameters each endpoint accepts, as bracket paths with list indices written `[]` and metadata keys `[*]`
+ * (what stripe-node sends for the app's calls; Stripe API reference of each endpoint).
+ */
+const PORTAL_FLOW = [
+  'flow_data[type]',
+  'flow_data[subscription_cancel][subscription]',
+  'flow_data[subscription_update][subscription]',
+  'flow_data[after_completion][type]',
+  'flow_data[after_completion][redirect][return_url]',
+];
+const ALLOWED_PARAMS: Array<[method: string, path: RegExp, params: string[]]> = [
+  ['GET', /^\/v1\/prices$/, ['lookup_keys[]', 'active', 'limit', 'expand[]']],
+  [
+    'POST',
+    /^\/v1\/prices$/,
+    [
+      'product', 'currency', 'recurring[interval]', 'recurring[usage_type]', 'billing_scheme', 'tiers_mode', 'tiers[][up_to]',
+      'tiers[][unit_amount]', 'tiers[][flat_amount]', 'unit_amount', 'lookup_key', 'transfer_lookup_key', 'nickname', 'metadata[*]',
+    ],
+  ],
+  ['GET', /^\/v1\/products\/[^/]+$/, []],
+  ['POST', /^\/v1\/products$/, ['id', 'name', 'metadata[*]']],
+  ['GET', /^\/v1\/billing_portal\/configurations$/, ['active', 'limit']],
+  [
+    'POST',
+    /^\/v1\/billing_portal\/configurations$/,
+    [
+      'business_profile[headline]', 'default_return_url', 'metadata[*]',
+      'features[subscription_cancel][enabled]', 'features[subscription_cancel][mode]', 'features[subscription_cancel][proration_behavior]',
+      'features[subscription_cancel][cancellation_reason][enabled]', 'features[subscription_cancel][cancellation_reason][options][]',
+      'features[subscription_update][enabled]', 'features[subscription_update][default_allowed_updates][]',
+      'features[subscription_update][proration_behavior]', 'features[subscription_update][products][][product]',
+      'features[subscription_update][products][][prices][]', 'features[subscription_update][products][][adjustable_quantity][enabled]',
+      'features[subscription_update][products][][adjustable_quantity][minimum]', 'features[subscription_update][products][][adjustable_quantity][maximum]',
+      'features[payment_method_update][enabled]', 'features[invoice_history][enabled]',
+    ],
+  ],
+  ['POST', /^\/v1\/billing_portal\/sessions$/, ['customer', 'configuration', 'return_url', ...PORTAL_FLOW]],
+  ['POST', /^\/v1\/customers$/, ['metadata[*]', 'email', 'name']],
+  ['GET', /^\/v1\/customers\/[^/]+$/, ['expand[]']],
+  ['POST', /^\/v1\/customers\/[^/]+$/, ['email', 'name', 'metadata[*]']],
+  [
+    'POST',
+    /^\/v1\/subscriptions$/,
+    [
+      'customer', 'items[][price]', 'items[][quantity]', 'payment_behavior', 'payment_settings[save_default_payment_method]',
+      'payment_settings[payment_method_types][]', 'automatic_tax[enabled]', 'metadata[*]', 'expand[]',
+    ],
+  ],
+  ['GET', /^\/v1\/subscriptions$/, ['customer', 'status', 'limit']],
+  ['GET', /^\/v1\/subscriptions\/[^/]+$/, ['expand[]']],
+  ['POST', /^\/v1\/subscriptions\/[^/]+$/, ['default_payment_method', 'cancel_at', 'cancel_at_period_end']],
+  ['DELETE', /^\/v1\/subscriptions\/[^/]+$/, []],
+  ['GET', /^\/v1\/invoices\/[^/]+$/, ['expand[]']],
+  ['POST', /^\/v1\/invoices\/[^/]+\/void$/, []],
+  ['GET', /^\/v1\/payment_intents\/[^/]+$/, ['expand[]']],
+  ['POST', /^\/v1\/refunds$/, ['charge', 'payment_intent', 'amount', 'reason', 'metadata[*]']],
+];
+
+/** The first parameter `params` holds that the endpoint does not accept, or null. */
+function unknownParameter(method: string, path: string, params: URLSearchParams): string | null {
+  const allowed = ALLOWED_PARAMS.find(([m, p]) => m === method && p.test(path))?.[2];
+  if (!allowed) return null;
+  for (const key of params.keys()) {
+    const shape = key.replace(/\[\d+\]/g, '[]').replace(/^metadata\[[^\]]+\]$/, 'metadata[*]');
+    if (!allowed.includes(shape)) return key;
+  }
+  return null;
+}
+
+/** The `expand[]` paths of a request, in order. */
+function expandsOf(params: URLSearchParams): string[] {
+  return [...params].filter(([key]) => /^expand\[\d+\]$/.test(key)).map(([, value]) => value);
+}
+
+/** True when `field` (a path such as `latest_invoice`) is expanded, itself or through a path below it. */
+function expanded(expand: string[], field: string): boolean {
+  return expand.some((path) => path === field || path.startsWith(`${field}.`));
+}
+
+/** The expand paths below `field`, relative to it: `latest_invoice.payments` → `payments`. */
+function below(expand: string[], field: string): string[] {
+  return expand.filter((path) => path.startsWith(`${field}.`)).map((path) => path.slice(field.length + 1));
+}
+
+/** Stripe's charge for `quantity` units under tiers: graduated sums each unit at its tier, volume prices all at one. */
+function tieredAmount(price: Price, quantity: number): number {
+  if (price.billing_scheme !== 'tiered') return (price.unit_amount ?? 0) * quantity;
+  if (price.tiers_mode === 'volume') {
+    const tier = price.tiers.find((t) => t.up_to === null || quantity <= t.up_to)!;
+    return (tier.unit_amount ?? 0) * quantity + (tier.flat_amount ?? 0);
+  }
+  let total = 0;
+  let from = 0;
+  for (const tier of price.tiers) {
+    const to = tier.up_to ?? Number.POSITIVE_INFINITY;
+    if (quantity > from) total += (Math.min(quantity, to) - from) * (tier.unit_amount ?? 0) + (tier.flat_amount ?? 0);
+    if (quantity <= to) break;
+    from = to;
+  }
+  return total;
+}
+
+/** Options of the double. */
+interface StatefulStripeOptions {
+  /** Run the app's `npm run stripe:setup` logic against it first (catalogue and portal); default true. */
+  setup?: boolean;
+  /** MAX_SEATS given to the portal configuration when set up. */
+  maxSeats?: number;
 }
 
 /** Starts the double on a free port; `url` goes to STRIPE_API_BASE. */
-export async function startStatefulStripe() {
+export async function startStatefulStripe({ setup = true, maxSeats = 100 }: StatefulStripeOptions = {}) {
+  const products = new Map<string, Json>();
+  const prices = new Map<string, Price>();
+  const portalConfigurations = new Map<string, Json>();
+  const portalSessions: Json[] = [];
   const customers = new Map<string, Customer>();
+  const paymentMethods = new Map<string, PaymentMethod>();
   const subscriptions = new Map<string, Subscription>();
   const invoices = new Map<string, Invoice>();
   const intents = new Map<string, PaymentIntent>();
-  const idempotency = new Map<string, { fingerprint: string; status: number; body: unknown }>();
-  const failures: Array<{ method: string; path: RegExp; status: number; body: unknown }> = [];
+  const charges = new Map<string, Charge>();
+  const refunds: Json[] = [];
+  const events: Json[] = [];
+  const idempotency = new Map<string, { fingerprint: string } & Answer>();
+  const failures: Array<{ method: string; path: RegExp } & Answer> = [];
   const hooks: Array<{ method: string; path: RegExp; run: () => void | Promise<void> }> = [];
   const log: string[] = [];
+  let clockOffsetSeconds = 0;
+  const now = () => Math.floor(Date.now() / 1000) + clockOffsetSeconds;
 
-  const invoiceJson = (invoice: Invoice): Json => ({
-    id: invoice.id,
-    object: 'invoice',
-    customer: invoice.customer,
-    status: invoice.status,
-    currency: 'usd',
-    amount_due: invoice.amount_due,
-    amount_paid: invoice.amount_paid,
-    confirmation_secret: { client_secret: intents.get(invoice.payment_intent)!.client_secret, type: 'payment_intent' },
-    payments: { object: 'list', data: [{ id: `inpay_${invoice.id}`, is_default: true, payment: { type: 'payment_intent', payment_intent: invoice.payment_intent } }] },
-    parent: { type: 'subscription_details', subscription_details: { subscription: invoice.subscription, metadata: invoice.metadata } },
-  });
-  const subscriptionJson = (subscription: Subscription, expandInvoice: boolean): Json => ({
-    id: subscription.id,
-    object: 'subscription',
-    customer: subscription.customer,
-    status: subscription.status,
-    metadata: subscription.metadata,
-    items: { object: 'list', data: [{ id: subscription.item, object: 'subscription_item', quantity: subscription.quantity, price: { id: PRICE_ID } }] },
-    latest_invoice: expandInvoice ? invoiceJson(invoices.get(subscription.invoice)!) : subscription.invoice,
-  });
-  const missing = (what: string, id: string) => stripeError(404, 'invalid_request_error', `No such ${what}: '${id}'`, 'resource_missing');
+  // --- Rendering, as Stripe answers (expanded fields only when asked) ---
 
-  function handle(method: string, path: string, params: URLSearchParams): { status: number; body: unknown } {
-    const expand = params.getAll('expand[0]').concat(params.getAll('expand[1]'));
+  const metadataOf = (params: URLSearchParams): Record<string, string> =>
+    Object.fromEntries([...params].flatMap(([key, value]) => {
+      const name = /^metadata\[([^\]]+)\]$/.exec(key)?.[1];
+      return name ? [[name, value]] : [];
+    }));
+  const priceJson = (price: Price, expand: string[]): Json => ({
+    id: price.id,
+    object: 'price',
+    active: price.active,
+    billing_scheme: price.billing_scheme,
+    currency: price.currency,
+    lookup_key: price.lookup_key,
+    metadata: price.metadata,
+    nickname: price.nickname,
+    product: price.product,
+    recurring: price.recurring,
+    tiers_mode: price.tiers_mode,
+    type: 'recurring',
+    unit_amount: price.unit_amount,
+    // `tiers` is includable: present only when expanded (Prices API, "tiers").
+    ...(expanded(expand, 'tiers') ? { tiers: price.tiers } : {}),
+  });
+  const paymentMethodJson = (method: PaymentMethod): Json => ({
+    id: method.id,
+    object: 'payment_method',
+    type: 'card',
+    customer: method.customer,
+    billing_details: { address: null, phone: null, ...method.billing_details },
+  });
+  const customerJson = (customer: Customer): Json => ({
+    id: customer.id,
+    object: 'customer',
+    email: customer.email,
+    name: customer.name,
+    invoice_settings: { custom_fields: null, default_payment_method: customer.default_payment_method, footer: null, rendering_options: null },
+    metadata: customer.metadata,
+  });
+  const paymentIntentJson = (intent: PaymentIntent, expand: string[]): Json => {
+    const method = intent.payment_method ? paymentMethods.get(intent.payment_method)! : null;
+    return {
+      id: intent.id,
+      object: 'payment_intent',
+      amount: intent.amount,
+      amount_received: intent.amount_received,
+      currency: 'usd',
+      customer: intent.customer,
+      status: intent.status,
+      latest_charge: intent.latest_charge,
+      next_action: intent.status === 'requires_action' ? { type: 'use_stripe_sdk', use_stripe_sdk: {} } : null,
+      payment_method: method && expanded(expand, 'payment_method') ? paymentMethodJson(method) : (method?.id ?? null),
+    };
+  };
+  const invoiceJson = (invoice: Invoice, expand: string[]): Json => {
+    const intent = intents.get(invoice.payment_intent)!;
+    const subscription = subscriptions.get(invoice.subscription)!;
+    return {
+      id: invoice.id,
+      object: 'invoice',
+      customer: invoice.customer,
+      status: invoice.status,
+      billing_reason: invoice.billing_reason,
+      collection_method: 'charge_automatically',
+      currency: 'usd',
+      amount_due: invoice.amount_due,
+      amount_paid: invoice.amount_paid,
+      amount_remaining: invoice.amount_due - invoice.amount_paid,
+      attempt_count: invoice.attempt_count,
+      automatic_tax: { enabled: subscription.automatic_tax, status: subscription.automatic_tax ? 'complete' : null },
+      total: invoice.amount_due,
+      parent: { type: 'subscription_details', subscription_details: { subscription: invoice.subscription, metadata: invoice.metadata } },
+      // Includable since API 2025-03-31.basil: absent unless expanded.
+      ...(expanded(expand, 'confirmation_secret') ? { confirmation_secret: { client_secret: intent.client_secret, type: 'payment_intent' } } : {}),
+      ...(expanded(expand, 'payments')
+        ? {
+            payments: {
+              object: 'list',
+              data: [{ id: `inpay_${invoice.id.slice(3)}`, object: 'invoice_payment', is_default: true, status: intent.status === 'succeeded' ? 'paid' : 'open', payment: { type: 'payment_intent', payment_intent: intent.id } }],
+              has_more: false,
+            },
+          }
+        : {}),
+    };
+  };
+  const subscriptionJson = (subscription: Subscription, expand: string[]): Json => {
+    const invoice = invoices.get(subscription.latest_invoice)!;
+    return {
+      id: subscription.id,
+      object: 'subscription',
+      billing_mode: { type: 'flexible', flexible: { proration_discounts: 'included' } },
+      automatic_tax: { enabled: subscription.automatic_tax, liability: null },
+      cancel_at: subscription.cancel_at,
+      cancel_at_period_end: subscription.cancel_at_period_end,
+      canceled_at: subscription.status === 'canceled' ? now() : null,
+      created: subscription.created,
+      customer: subscription.customer,
+      default_payment_method: subscription.default_payment_method,
+      status: subscription.status,
+      metadata: subscription.metadata,
+      items: {
+        object: 'list',
+        data: [
+          {
+            id: subscription.item,
+            object: 'subscription_item',
+            quantity: subscription.quantity,
+            current_period_start: subscription.current_period_start,
+            current_period_end: subscription.current_period_end,
+            price: priceJson(prices.get(subscription.price)!, []),
+            subscription: subscription.id,
+          },
+        ],
+        has_more: false,
+      },
+      latest_invoice: expanded(expand, 'latest_invoice') ? invoiceJson(invoice, below(expand, 'latest_invoice')) : invoice.id,
+    };
+  };
+
+  function emit(type: string, object: Json, previousAttributes?: Json): void {
+    events.push({
+      id: newId('evt'),
+      object: 'event',
+      api_version: STRIPE_API_VERSION,
+      created: now(),
+      data: { object, ...(previousAttributes ? { previous_attributes: previousAttributes } : {}) },
+      livemode: false,
+      pending_webhooks: 1,
+      request: { id: null, idempotency_key: null },
+      type,
+    });
+  }
+
+  // --- State changes ---
+
+  /** Incomplete subscriptions older than 23 h expire; their first invoice is voided (its intent canceled). */
+  function expireIncomplete(): void {
+    for (const subscription of subscriptions.values()) {
+      if (subscription.status !== 'incomplete' || now() - subscription.created < INCOMPLETE_WINDOW_SECONDS) continue;
+      subscription.status = 'incomplete_expired';
+      const invoice = invoices.get(subscription.latest_invoice)!;
+      if (invoice.status === 'open') {
+        invoice.status = 'void';
+        intents.get(invoice.payment_intent)!.status = 'canceled';
+      }
+      emit('customer.subscription.updated', subscriptionJson(subscription, []), { status: 'incomplete' });
+    }
+  }
+
+  function newInvoice(subscription: Subscription, reason: Invoice['billing_reason']): Invoice {
+    const amount = tieredAmount(prices.get(subscription.price)!, subscription.quantity);
+    const intent: PaymentIntent = {
+      id: newId('pi'), client_secret: '', amount, amount_received: 0, customer: subscription.customer,
+      status: 'requires_payment_method', payment_method: null, latest_charge: null,
+    };
+    intent.client_secret = `${intent.id}_secret_${randomBytes(8).toString('hex')}`;
+    intents.set(intent.id, intent);
+    const invoice: Invoice = {
+      id: newId('in'), subscription: subscription.id, customer: subscription.customer, status: 'open', billing_reason: reason,
+      amount_due: amount, amount_paid: 0, payment_intent: intent.id, metadata: subscription.metadata, attempt_count: 0,
+    };
+    invoices.set(invoice.id, invoice);
+    subscription.latest_invoice = invoice.id;
+    return invoice;
+  }
+
+  /** Charges the invoice's intent with `method`; the invoice is paid unless the card declines. */
+  function charge(invoice: Invoice, method: PaymentMethod): boolean {
+    const intent = intents.get(invoice.payment_intent)!;
+    invoice.attempt_count += 1;
+    intent.payment_method = method.id;
+    if (method.declines) {
+      intent.status = 'requires_payment_method';
+      emit('invoice.payment_failed', invoiceJson(invoice, []));
+      return false;
+    }
+    const paid: Charge = { id: newId('ch'), payment_intent: intent.id, amount: intent.amount, amount_refunded: 0 };
+    charges.set(paid.id, paid);
+    intent.status = 'succeeded';
+    intent.amount_received = intent.amount;
+    intent.latest_charge = paid.id;
+    invoice.status = 'paid';
+    invoice.amount_paid = invoice.amount_due;
+    const subscription = subscriptions.get(invoice.subscription)!;
+    const before = subscription.status;
+    if (subscription.save_default_payment_method) subscription.default_payment_method = method.id;
+    if (subscription.status === 'incomplete' || subscription.status === 'past_due' || subscription.status === 'unpaid') subscription.status = 'active';
+    emit('invoice.paid', invoiceJson(invoice, []));
+    if (before !== subscription.status) emit('customer.subscription.updated', subscriptionJson(subscription, []), { status: before });
+    return true;
+  }
+
+  function newPaymentMethod(customer: string | null, billing: { name: string | null; email: string | null }, declines = false): PaymentMethod {
+    const method: PaymentMethod = { id: newId('pm'), customer, declines, billing_details: billing };
+    paymentMethods.set(method.id, method);
+    return method;
+  }
+
+  // --- The API ---
+
+  function handle(method: string, path: string, params: URLSearchParams): Answer {
+    const expand = expandsOf(params);
     let match: RegExpExecArray | null;
+
     if (method === 'GET' && path === '/v1/prices') {
-      return { status: 200, body: { object: 'list', data: [{ id: PRICE_ID, object: 'price', active: true, lookup_keys: params.get('lookup_keys[0]') }], has_more: false } };
+      const keys = [...params].filter(([key]) => key.startsWith('lookup_keys[')).map(([, value]) => value);
+      const active = params.get('active');
+      const data = [...prices.values()].filter(
+        (price) => (keys.length === 0 || (price.lookup_key !== null && keys.includes(price.lookup_key))) && (active === null || String(price.active) === active),
+      );
+      return { status: 200, body: { object: 'list', data: data.map((price) => priceJson(price, below(expand, 'data'))), has_more: false, url: '/v1/prices' } };
+    }
+    if (method === 'POST' && path === '/v1/prices') {
+      const lookupKey = params.get('lookup_key');
+      const holder = lookupKey ? [...prices.values()].find((price) => price.lookup_key === lookupKey) : undefined;
+      if (holder && params.get('transfer_lookup_key') !== 'true') {
+        return stripeError(400, 'invalid_request_error', `A price (\`${holder.id}\`) already uses that lookup key.`, { param: 'lookup_key' });
+      }
+      if (holder) holder.lookup_key = null;
+      const tiers: Tier[] = [];
+      for (let i = 0; params.has(`tiers[${i}][up_to]`); i++) {
+        const upTo = params.get(`tiers[${i}][up_to]`)!;
+        const unit = params.get(`tiers[${i}][unit_amount]`);
+        const flat = params.get(`tiers[${i}][flat_amount]`);
+        tiers.push({ up_to: upTo === 'inf' ? null : Number(upTo), unit_amount: unit === null ? null : Number(unit), flat_amount: flat === null ? null : Number(flat) });
+      }
+      const price: Price = {
+        id: newId('price'),
+        product: params.get('product') ?? '',
+        currency: params.get('currency') ?? 'usd',
+        active: true,
+        lookup_key: lookupKey,
+        billing_scheme: params.get('billing_scheme') ?? 'per_unit',
+        tiers_mode: params.get('tiers_mode'),
+        tiers,
+        unit_amount: params.has('unit_amount') ? Number(params.get('unit_amount')) : null,
+        recurring: { interval: params.get('recurring[interval]') ?? 'month', interval_count: 1, usage_type: params.get('recurring[usage_type]') ?? 'licensed' },
+        nickname: params.get('nickname'),
+        metadata: metadataOf(params),
+      };
+      if (!products.has(price.product)) return missing('product', price.product);
+      prices.set(price.id, price);
+      return { status: 200, body: priceJson(price, []) };
+    }
+    if (method === 'GET' && (match = /^\/v1\/products\/([^/]+)$/.exec(path))) {
+      const product = products.get(match[1]!);
+      return product ? { status: 200, body: product } : missing('product', match[1]!);
+    }
+    if (method === 'POST' && path === '/v1/products') {
+      const id = params.get('id') ?? newId('prod');
+      if (products.has(id)) return stripeError(400, 'invalid_request_error', `Product already exists.`, { code: 'resource_already_exists', param: 'id' });
+      const product = { id, object: 'product', active: true, name: params.get('name'), metadata: metadataOf(params) };
+      products.set(id, product);
+      return { status: 200, body: product };
+    }
+    if (method === 'GET' && path === '/v1/billing_portal/configurations') {
+      return { status: 200, body: { object: 'list', data: [...portalConfigurations.values()], has_more: false, url: path } };
+    }
+    if (method === 'POST' && path === '/v1/billing_portal/configurations') {
+      const configuration: Json = { id: newId('bpc'), object: 'billing_portal.configuration', active: true, ...nested(params) };
+      portalConfigurations.set(configuration.id as string, configuration);
+      return { status: 200, body: configuration };
+    }
+    if (method === 'POST' && path === '/v1/billing_portal/sessions') {
+      const customerId = params.get('customer') ?? '';
+      if (!customers.has(customerId)) return missing('customer', customerId);
+      const configuration = params.get('configuration');
+      if (configuration && !portalConfigurations.has(configuration)) return missing('billing_portal.configuration', configuration);
+      const session = { id: newId('bps'), object: 'billing_portal.session', url: `https://billing.stripe.com/p/session/test_${randomBytes(6).toString('hex')}`, ...nested(params) };
+      portalSessions.push(session);
+      return { status: 200, body: session };
     }
     if (method === 'POST' && path === '/v1/customers') {
-      const customer: Customer = { id: newId('cus'), email: null, name: null, metadata: Object.fromEntries([...params].filter(([k]) => k.startsWith('metadata[')).map(([k, v]) => [k.slice(9, -1), v])) };
+      const customer: Customer = { id: newId('cus'), email: params.get('email'), name: params.get('name'), default_payment_method: null, metadata: metadataOf(params) };
       customers.set(customer.id, customer);
-      return { status: 200, body: { id: customer.id, object: 'customer', metadata: customer.metadata } };
+      return { status: 200, body: customerJson(customer) };
     }
-    if (method === 'POST' && (match = /^\/v1\/customers\/([^/]+)$/.exec(path))) {
+    if ((match = /^\/v1\/customers\/([^/]+)$/.exec(path))) {
       const customer = customers.get(match[1]!);
       if (!customer) return missing('customer', match[1]!);
-      customer.email = params.get('email') ?? customer.email;
-      customer.name = params.get('name') ?? customer.name;
-      return { status: 200, body: { id: customer.id, object: 'customer', email: customer.email, name: customer.name } };
+      if (method === 'POST') {
+        customer.email = params.get('email') ?? customer.email;
+        customer.name = params.get('name') ?? customer.name;
+        customer.metadata = { ...customer.metadata, ...metadataOf(params) };
+      }
+      return { status: 200, body: customerJson(customer) };
     }
     if (method === 'POST' && path === '/v1/subscriptions') {
       const customerId = params.get('customer') ?? '';
       if (!customers.has(customerId)) return missing('customer', customerId);
-      const quantity = Number(params.get('items[0][quantity]'));
-      const metadata = { transactionId: params.get('metadata[transactionId]') ?? '' };
-      const intent: PaymentIntent = { id: newId('pi'), client_secret: '', status: 'requires_payment_method', billing: null };
-      intent.client_secret = `${intent.id}_secret_${randomBytes(8).toString('hex')}`;
-      const subscription: Subscription = { id: newId('sub'), customer: customerId, status: 'incomplete', quantity, item: newId('si'), invoice: newId('in'), metadata };
-      const invoice: Invoice = { id: subscription.invoice, subscription: subscription.id, customer: customerId, status: 'open', amount_due: monthlyTotalCents(quantity), amount_paid: 0, payment_intent: intent.id, metadata };
-      intents.set(intent.id, intent);
+      const price = prices.get(params.get('items[0][price]') ?? '');
+      if (!price || !price.active) return missing('price', params.get('items[0][price]') ?? '');
+      const quantity = Number(params.get('items[0][quantity]') ?? '1');
+      const created = now();
+      const subscription: Subscription = {
+        id: newId('sub'), customer: customerId, status: 'incomplete', price: price.id, quantity, item: newId('si'), latest_invoice: '', created,
+        current_period_start: created, current_period_end: created + MONTH_SECONDS, cancel_at: null, cancel_at_period_end: false,
+        default_payment_method: null, save_default_payment_method: params.get('payment_settings[save_default_payment_method]') === 'on_subscription',
+        automatic_tax: params.get('automatic_tax[enabled]') === 'true', metadata: metadataOf(params),
+      };
       subscriptions.set(subscription.id, subscription);
-      invoices.set(invoice.id, invoice);
-      return { status: 200, body: subscriptionJson(subscription, true) };
+      newInvoice(subscription, 'subscription_create');
+      emit('customer.subscription.created', subscriptionJson(subscription, []));
+      return { status: 200, body: subscriptionJson(subscription, expand) };
+    }
+    if (method === 'GET' && path === '/v1/subscriptions') {
+      const status = params.get('status');
+      const data = [...subscriptions.values()].filter(
+        (s) => s.customer === params.get('customer') && (status === 'all' || (status ? s.status === status : s.status !== 'canceled' && s.status !== 'incomplete_expired')),
+      );
+      return { status: 200, body: { object: 'list', data: data.map((s) => subscriptionJson(s, [])), has_more: false, url: path } };
     }
     if ((match = /^\/v1\/subscriptions\/([^/]+)$/.exec(path))) {
       const subscription = subscriptions.get(match[1]!);
@@ -139,29 +589,101 @@ export async function startStatefulStripe() {
       if (method === 'DELETE') {
         // As at Stripe: a paid subscription is cancelled too; its open invoice (if any) stays as it is.
         subscription.status = 'canceled';
-        return { status: 200, body: subscriptionJson(subscription, false) };
+        emit('customer.subscription.deleted', subscriptionJson(subscription, []));
+        return { status: 200, body: subscriptionJson(subscription, expand) };
       }
-      return { status: 200, body: subscriptionJson(subscription, expand.includes('latest_invoice')) };
+      if (method === 'POST') {
+        const previous: Json = {};
+        if (params.has('default_payment_method')) {
+          const id = params.get('default_payment_method')!;
+          if (id !== '' && paymentMethods.get(id)?.customer !== subscription.customer) return missing('payment_method', id);
+          previous.default_payment_method = subscription.default_payment_method;
+          subscription.default_payment_method = id === '' ? null : id;
+        }
+        if (params.has('cancel_at')) {
+          previous.cancel_at = subscription.cancel_at;
+          subscription.cancel_at = params.get('cancel_at') === '' ? null : Number(params.get('cancel_at'));
+        }
+        if (params.has('cancel_at_period_end')) {
+          previous.cancel_at_period_end = subscription.cancel_at_period_end;
+          subscription.cancel_at_period_end = params.get('cancel_at_period_end') === 'true';
+          subscription.cancel_at = subscription.cancel_at_period_end ? subscription.current_period_end : null;
+        }
+        emit('customer.subscription.updated', subscriptionJson(subscription, []), previous);
+      }
+      return { status: 200, body: subscriptionJson(subscription, expand) };
     }
     if ((match = /^\/v1\/invoices\/([^/]+)(\/void)?$/.exec(path))) {
       const invoice = invoices.get(match[1]!);
       if (!invoice) return missing('invoice', match[1]!);
       if (method === 'POST' && match[2]) {
         if (invoice.status !== 'open') {
-          return stripeError(400, 'invalid_request_error', `You can only void open invoices. This invoice is ${invoice.status}.`);
+          return stripeError(400, 'invalid_request_error', `You can only void open invoices. This invoice is ${invoice.status}.`, { code: 'invoice_not_editable' });
         }
         invoice.status = 'void';
         intents.get(invoice.payment_intent)!.status = 'canceled';
+        emit('invoice.voided', invoiceJson(invoice, []));
       }
-      return { status: 200, body: invoiceJson(invoice) };
+      return { status: 200, body: invoiceJson(invoice, expand) };
     }
     if (method === 'GET' && (match = /^\/v1\/payment_intents\/([^/]+)$/.exec(path))) {
       const intent = intents.get(match[1]!);
       if (!intent) return missing('payment_intent', match[1]!);
-      const paymentMethod = intent.billing ? { id: 'pm_double', object: 'payment_method', billing_details: intent.billing } : null;
-      return { status: 200, body: { id: intent.id, object: 'payment_intent', status: intent.status, payment_method: paymentMethod } };
+      return { status: 200, body: paymentIntentJson(intent, expand) };
+    }
+    if (method === 'POST' && path === '/v1/refunds') {
+      const chargeId = params.get('charge');
+      const intentId = params.get('payment_intent');
+      if (!chargeId === !intentId) return stripeError(400, 'invalid_request_error', 'You must pass either a charge or a payment_intent.');
+      const refunded = chargeId ? charges.get(chargeId) : charges.get(intents.get(intentId!)?.latest_charge ?? '');
+      if (!refunded) return chargeId ? missing('charge', chargeId) : stripeError(400, 'invalid_request_error', `This PaymentIntent (${intentId}) does not have a successful charge to refund.`, { param: 'payment_intent' });
+      const left = refunded.amount - refunded.amount_refunded;
+      if (left === 0) return stripeError(400, 'invalid_request_error', `Charge ${refunded.id} has already been refunded.`, { code: 'charge_already_refunded' });
+      const amount = params.has('amount') ? Number(params.get('amount')) : left;
+      if (!Number.isInteger(amount) || amount < 1) return stripeError(400, 'invalid_request_error', 'Invalid positive integer', { code: 'parameter_invalid_integer', param: 'amount' });
+      if (amount > left) {
+        return stripeError(400, 'invalid_request_error', `Refund amount ($${(amount / 100).toFixed(2)}) is greater than unrefunded amount on charge ($${(left / 100).toFixed(2)})`, { param: 'amount' });
+      }
+      refunded.amount_refunded += amount;
+      const refund = { id: newId('re'), object: 'refund', amount, charge: refunded.id, payment_intent: refunded.payment_intent, currency: 'usd', status: 'succeeded', reason: params.get('reason'), metadata: metadataOf(params) };
+      refunds.push(refund);
+      emit('charge.refunded', { id: refunded.id, object: 'charge', amount: refunded.amount, amount_refunded: refunded.amount_refunded, refunded: refunded.amount_refunded === refunded.amount, payment_intent: refunded.payment_intent });
+      return { status: 200, body: refund };
     }
     return stripeError(404, 'invalid_request_error', `Unrecognized request URL (${method}: ${path})`);
+  }
+
+  /** The expand paths each endpoint can expand (Stripe refuses any other: "This property cannot be expanded"). */
+  function unexpandable(method: string, path: string, params: URLSearchParams): string | null {
+    const allowed =
+      path === '/v1/prices' ? ['data.tiers']
+        : /^\/v1\/subscriptions(\/[^/]+)?$/.test(path) ? ['latest_invoice', 'latest_invoice.confirmation_secret', 'latest_invoice.payments', 'default_payment_method']
+          : /^\/v1\/invoices\/[^/]+$/.test(path) ? ['confirmation_secret', 'payments']
+            : /^\/v1\/payment_intents\/[^/]+$/.test(path) ? ['payment_method', 'latest_charge']
+              : [];
+    return expandsOf(params).find((field) => !allowed.includes(field)) ?? null;
+  }
+
+  function answer(method: string, path: string, params: URLSearchParams, key: string | undefined): Answer {
+    const fingerprint = `${method} ${path} ${[...params].sort().join('&')}`;
+    const seen = key !== undefined ? idempotency.get(key) : undefined;
+    if (seen && seen.fingerprint !== fingerprint) {
+      return stripeError(
+        400,
+        'idempotency_error',
+        `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`,
+      );
+    }
+    if (seen) return seen;
+    const unknown = unknownParameter(method, path, params);
+    if (unknown) return stripeError(400, 'invalid_request_error', `Received unknown parameter: ${unknown}`, { code: 'parameter_unknown', param: unknown });
+    const notExpandable = unexpandable(method, path, params);
+    if (notExpandable) return stripeError(400, 'invalid_request_error', `This property cannot be expanded (${notExpandable}).`, { param: 'expand' });
+    expireIncomplete();
+    const result = handle(method, path, params);
+    // Stripe keeps the answer of a request that ran; this double keeps successful ones only.
+    if (key !== undefined && method === 'POST' && result.status >= 200 && result.status < 300) idempotency.set(key, { fingerprint, ...result });
+    return result;
   }
 
   const server = createServer(async (request, response) => {
@@ -174,61 +696,136 @@ export async function startStatefulStripe() {
       hooks.splice(hooks.indexOf(hook), 1);
       await hook.run();
     }
-    let answer: { status: number; body: unknown };
     const failure = failures.find((candidate) => candidate.method === method && candidate.path.test(url.pathname));
+    if (failure) failures.splice(failures.indexOf(failure), 1);
     const key = request.headers['idempotency-key'];
-    const fingerprint = `${method} ${url.pathname} ${[...params].sort().join('&')}`;
-    const seen = typeof key === 'string' ? idempotency.get(key) : undefined;
-    if (failure) {
-      failures.splice(failures.indexOf(failure), 1);
-      answer = failure;
-    } else if (seen && seen.fingerprint !== fingerprint) {
-      answer = stripeError(
-        400,
-        'idempotency_error',
-        `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${String(key)}' if you meant to execute a different request.`,
-      );
-    } else if (seen) {
-      answer = seen;
-    } else {
-      answer = handle(method, url.pathname, params);
-      if (typeof key === 'string' && method === 'POST') idempotency.set(key, { fingerprint, ...answer });
-    }
-    response.writeHead(answer.status, { 'content-type': 'application/json', 'request-id': `req_double_${log.length}`, 'stripe-should-retry': 'false' });
-    response.end(JSON.stringify(answer.body));
+    const result = failure ?? answer(method, url.pathname, params, typeof key === 'string' ? key : undefined);
+    response.writeHead(result.status, { 'content-type': 'application/json', 'request-id': `req_double_${log.length}`, 'stripe-should-retry': 'false' });
+    response.end(JSON.stringify(result.body));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
 
-  return {
-    url: `http://127.0.0.1:${port}`,
+  /** The invoice whose intent has `clientSecret`, if it can still be paid. */
+  function payable(clientSecret: string): Invoice | undefined {
+    expireIncomplete();
+    const intent = [...intents.values()].find((candidate) => candidate.client_secret === clientSecret);
+    const invoice = intent && [...invoices.values()].find((candidate) => candidate.payment_intent === intent.id);
+    if (!intent || !invoice || invoice.status !== 'open' || intent.status === 'succeeded' || intent.status === 'canceled') return undefined;
+    return invoice;
+  }
+
+  const double = {
+    url,
     /** Every request, as `METHOD /path`. */
     log,
+    /** Every event, oldest first, as Stripe would deliver it (API version pinned by the server). */
+    events,
+    refunds,
+    portalSessions,
+    /** The portal configurations, as created (nested objects, form values as strings). */
+    portalConfigurations: () => [...portalConfigurations.values()],
     subscription: (id: string) => subscriptions.get(id),
-    invoiceOf: (subscriptionId: string) => invoices.get(subscriptions.get(subscriptionId)?.invoice ?? ''),
+    invoiceOf: (subscriptionId: string) => invoices.get(subscriptions.get(subscriptionId)?.latest_invoice ?? ''),
+    intentOf: (subscriptionId: string) => intents.get(invoices.get(subscriptions.get(subscriptionId)?.latest_invoice ?? '')?.payment_intent ?? ''),
     customer: (id: string) => customers.get(id),
+    paymentMethod: (id: string) => paymentMethods.get(id),
     /** All subscriptions of a transaction. */
     subscriptionsOf: (transactionId: string) => [...subscriptions.values()].filter((s) => s.metadata.transactionId === transactionId),
+    /** The latest event of `type`, or undefined. */
+    lastEvent: (type: string) => events.filter((event) => event.type === type).at(-1),
+    /** Moves the double's clock forward (incomplete subscriptions expire after 23 h). */
+    advanceClock(seconds: number) {
+      clockOffsetSeconds += seconds;
+      expireIncomplete();
+    },
     /**
-     * The buyer pays the PaymentIntent behind `clientSecret` (Stripe.js's confirmPayment with a card that
-     * succeeds). Returns false, and changes nothing, when the intent cannot be paid (voided, canceled, paid).
+     * The buyer pays the PaymentIntent behind `clientSecret` (Stripe.js's confirmPayment). With
+     * `{ authentication: true }` the card asks for 3-D Secure first: the intent stays `requires_action` until
+     * `authenticate`. Returns false, and changes nothing, when the intent cannot be paid (voided, canceled, paid).
      */
-    pay(clientSecret: string, billing = { name: 'Jane Doe', email: 'jane@example.com' }): boolean {
-      const intent = [...intents.values()].find((candidate) => candidate.client_secret === clientSecret);
-      const invoice = intent && [...invoices.values()].find((candidate) => candidate.payment_intent === intent.id);
-      if (!intent || !invoice || intent.status !== 'requires_payment_method' || invoice.status !== 'open') return false;
-      intent.status = 'succeeded';
-      intent.billing = billing;
-      invoice.status = 'paid';
-      invoice.amount_paid = invoice.amount_due;
+    pay(clientSecret: string, billing = { name: 'Jane Doe', email: 'jane@example.com' }, options: { authentication?: boolean; declines?: boolean } = {}): boolean {
+      const invoice = payable(clientSecret);
+      if (!invoice) return false;
+      const method = newPaymentMethod(invoice.customer, billing, options.declines);
+      const intent = intents.get(invoice.payment_intent)!;
+      if (options.authentication) {
+        intent.status = 'requires_action';
+        intent.payment_method = method.id;
+        return true;
+      }
+      return charge(invoice, method);
+    },
+    /** The buyer completes 3-D Secure on an intent in `requires_action`; false when there is none to complete. */
+    authenticate(clientSecret: string): boolean {
+      const invoice = payable(clientSecret);
+      const intent = invoice && intents.get(invoice.payment_intent);
+      if (!invoice || intent?.status !== 'requires_action') return false;
+      return charge(invoice, paymentMethods.get(intent.payment_method!)!);
+    },
+    /** The card from now on declines every charge (expired, stolen). */
+    declineFromNow(paymentMethodId: string) {
+      paymentMethods.get(paymentMethodId)!.declines = true;
+    },
+    /**
+     * A new period begins: a renewal invoice for the subscription's seats, charged at once to the subscription's
+     * default payment method, else the customer's. A decline makes the subscription `past_due`. Returns the invoice.
+     */
+    renew(subscriptionId: string): Invoice {
+      const subscription = subscriptions.get(subscriptionId)!;
+      subscription.current_period_start = subscription.current_period_end;
+      subscription.current_period_end += MONTH_SECONDS;
+      const invoice = newInvoice(subscription, 'subscription_cycle');
+      double.retry(invoice.id);
+      return invoice;
+    },
+    /** Stripe retries an open invoice (Smart Retries) with the payment method in effect now; true when paid. */
+    retry(invoiceId: string): boolean {
+      const invoice = invoices.get(invoiceId)!;
       const subscription = subscriptions.get(invoice.subscription)!;
-      if (subscription.status === 'incomplete') subscription.status = 'active';
-      return true;
+      const methodId = subscription.default_payment_method ?? customers.get(subscription.customer)!.default_payment_method;
+      const method = methodId ? paymentMethods.get(methodId) : undefined;
+      const paid = method ? charge(invoice, method) : false;
+      if (!paid && subscription.status === 'active') {
+        subscription.status = 'past_due';
+        emit('customer.subscription.updated', subscriptionJson(subscription, []), { status: 'active' });
+      }
+      return paid;
+    },
+    /**
+     * The Customer Portal's cancellation at period end in flexible billing mode: `cancel_at` becomes the period's
+     * end, `cancel_at_period_end` stays false.
+     */
+    portalCancel(subscriptionId: string) {
+      const subscription = subscriptions.get(subscriptionId)!;
+      subscription.cancel_at = subscription.current_period_end;
+      emit('customer.subscription.updated', subscriptionJson(subscription, []), { cancel_at: null });
+    },
+    /**
+     * The Customer Portal's payment-method update: a new card attached to the customer and made the customer's
+     * `invoice_settings.default_payment_method` (the subscription's own default, if any, is left as it is).
+     * Returns the new payment method's id.
+     */
+    portalUpdateCard(customerId: string, billing = { name: 'Jane Doe', email: 'jane@example.com' }): string {
+      const customer = customers.get(customerId)!;
+      const method = newPaymentMethod(customerId, billing);
+      emit('payment_method.attached', paymentMethodJson(method));
+      const previous = customer.default_payment_method;
+      customer.default_payment_method = method.id;
+      emit('customer.updated', customerJson(customer), { invoice_settings: { default_payment_method: previous } });
+      return method.id;
+    },
+    /** Sets a subscription's status directly (the Dashboard, dunning settings ending in `unpaid` or `paused`). */
+    setStatus(subscriptionId: string, status: Subscription['status']) {
+      const subscription = subscriptions.get(subscriptionId)!;
+      const before = subscription.status;
+      subscription.status = status;
+      emit(status === 'canceled' ? 'customer.subscription.deleted' : 'customer.subscription.updated', subscriptionJson(subscription, []), { status: before });
     },
     /** Cancels a subscription directly (the Dashboard, a retention rule). */
     cancel(subscriptionId: string) {
-      const subscription = subscriptions.get(subscriptionId);
-      if (subscription) subscription.status = 'canceled';
+      if (subscriptions.has(subscriptionId)) double.setStatus(subscriptionId, 'canceled');
     },
     /** The next request matching `method` and `path` is answered `status` with `body` instead. */
     failNext(method: string, path: RegExp, status = 500, body: unknown = { error: { type: 'api_error', message: 'Injected failure' } }) {
@@ -243,6 +840,30 @@ export async function startStatefulStripe() {
       await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
     },
   };
+
+  if (setup) {
+    const client = createStripeClient({ secretKey: TEST_SECRET_KEY, apiBase: url });
+    const catalogue = await ensureStripeCatalogue(client, DEFAULT_PRICE_LOOKUP_KEY);
+    await ensurePortalConfiguration(client, { productId: catalogue.productId, priceId: catalogue.priceId, maxSeats });
+    log.length = 0;
+  }
+  return double;
+}
+
+/** Stripe's bracket notation as nested objects: `a[b][0]=x` → `{ a: { b: ['x'] } }`; values stay strings. */
+function nested(params: URLSearchParams): Json {
+  const root: Json = {};
+  for (const [key, value] of params) {
+    const parts = key.replace(/\]/g, '').split('[');
+    let node: Record<string, unknown> = root;
+    parts.forEach((part, i) => {
+      const last = i === parts.length - 1;
+      const nextIsIndex = !last && /^\d+$/.test(parts[i + 1]!);
+      if (last) node[part] = value;
+      else node = (node[part] ??= nextIsIndex ? [] : {}) as Record<string, unknown>;
+    });
+  }
+  return root;
 }
 
 export type StatefulStripe = Awaited<ReturnType<typeof startStatefulStripe>>;
