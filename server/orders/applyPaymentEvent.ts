@@ -93,10 +93,39 @@ async function apply(context: OrderContext, event: PaymentEvent): Promise<Paymen
 }
 
 /**
+ * A refund the provider reports by customer and payment (Stripe's `charge.refunded`, from our console or its
+ * Dashboard): the order of that customer, then the one lifecycle as for any event. 'ignored' when no order of
+ * ours has that customer.
+ */
+export async function applyRefundNotice(
+  context: OrderContext,
+  notice: { eventId: string; providerType: string; customerId: string; paymentId: string },
+): Promise<Outcome<PaymentEventResult>> {
+  const [order] = await context.db.select().from(orders).where(eq(orders.customerId, notice.customerId)).limit(1);
+  if (!order) {
+    context.log.info({ eventId: notice.eventId }, 'Refund of a customer this database does not hold: ignored');
+    return { ok: true, value: { outcome: 'ignored', effect: 'none' } };
+  }
+  return applyPaymentEvent(context, {
+    eventId: notice.eventId,
+    kind: 'payment_refunded',
+    providerType: notice.providerType,
+    subscriptionId: order.subscriptionId,
+    transactionId: order.transactionId,
+    paymentId: notice.paymentId,
+  });
+}
+
+/**
  * After the purchase: reads the subscription (and a refunded payment) as the provider reports it now, then, in one
  * transaction under the order's row lock, records the event and applies what the one lifecycle finds changed.
  */
 async function applyToPaidOrder(context: OrderContext, log: FastifyBaseLogger, order: Order, event: PaymentEvent): Promise<PaymentEventResult> {
+  if (order.status === 'cancelled' && !event.paymentId) {
+    // An ended order changes only by a refund: record the event, ask the provider nothing.
+    const recorded = await context.db.transaction((tx) => recordEvent(tx, event));
+    return { outcome: recorded ? 'processed' : 'duplicate', effect: 'none' };
+  }
   const payment = await askProvider(log, () => context.provider.retrieveSubscriptionPayment(event.subscriptionId));
   const refunded: RefundedPayment | null = event.paymentId
     ? await askProvider(log, () => context.provider.retrieveRefundedPayment(event.paymentId!))

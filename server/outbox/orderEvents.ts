@@ -38,8 +38,8 @@ const WEBHOOK: Record<OrderEvent['kind'], string | null> = {
   renewal_paid: null,
   payment_failed: 'subscription.past_due',
   seats_changed: 'subscription.seats_changed',
-  cancel_scheduled: null,
-  cancel_undone: null,
+  cancel_scheduled: 'subscription.cancel_scheduled',
+  cancel_undone: 'subscription.cancel_undone',
   cancelled: 'subscription.cancelled',
   refunded: 'subscription.refunded',
 };

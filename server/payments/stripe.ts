@@ -455,14 +455,16 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
         stripe.invoices.list({ subscription: subscriptionId, status: 'paid', limit: 24, expand: ['data.payments'] }),
       );
       const payments: { paymentIntentId: string; refundableCents: number }[] = [];
+      let paidSomething = false;
       for (const invoice of invoices.data) {
         const intentId = paymentIntentIdOf(invoice, '');
         if (!intentId) continue;
+        paidSomething = true;
         const refunded = await this.retrieveRefundedPayment(intentId);
         if (refunded && refunded.amountCents > refunded.refundedCents) payments.push({ paymentIntentId: intentId, refundableCents: refunded.amountCents - refunded.refundedCents });
       }
       const refundable = payments.reduce((sum, payment) => sum + payment.refundableCents, 0);
-      if (payments.length === 0) return { ok: false as const, refusal: 'not_allowed' as const };
+      if (!paidSomething) return { ok: false as const, refusal: 'not_allowed' as const };
       const cents = amountCents === 'all' ? refundable : amountCents;
       if (cents <= 0 || cents > refundable) return { ok: false as const, refusal: 'amount_too_high' as const };
       const events: PaymentEvent[] = [];

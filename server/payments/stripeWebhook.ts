@@ -28,8 +28,23 @@ const HANDLED_STRIPE_EVENTS = {
  */
 const DEFAULT_PAYMENT_METHOD_EVENT = 'customer.updated';
 
+/**
+ * A refund, from our console (refunds.create) or from Stripe's Dashboard: the charge names its customer and
+ * PaymentIntent but not our transactionId, so the order is found by its customer (one per checkout).
+ */
+const REFUND_EVENT = 'charge.refunded';
+
 /** Every event type the webhook endpoint subscribes to (`npm run stripe:setup`). */
-export const STRIPE_WEBHOOK_EVENTS: string[] = [...Object.keys(HANDLED_STRIPE_EVENTS), DEFAULT_PAYMENT_METHOD_EVENT];
+export const STRIPE_WEBHOOK_EVENTS: string[] = [...Object.keys(HANDLED_STRIPE_EVENTS), DEFAULT_PAYMENT_METHOD_EVENT, REFUND_EVENT];
+
+/** A `charge.refunded` event's customer and PaymentIntent; null for any other event or a charge without them. */
+export function readRefundedCharge(event: Stripe.Event): { customerId: string; paymentIntentId: string } | null {
+  if (event.type !== REFUND_EVENT) return null;
+  const charge = recordOf(recordOf(event.data)?.object);
+  const customerId = idOf(charge?.customer);
+  const paymentIntentId = idOf(charge?.payment_intent);
+  return customerId && paymentIntentId ? { customerId, paymentIntentId } : null;
+}
 
 /** The signature header is missing, does not match the secret, is older than the tolerance, or the body is not JSON. */
 export class WebhookSignatureError extends Error {

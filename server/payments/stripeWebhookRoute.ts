@@ -13,10 +13,10 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { HttpError, WEBHOOK_ERRORS } from '../http/httpError';
-import { applyPaymentEvent, type PaymentEventResult } from '../orders/applyPaymentEvent';
+import { applyPaymentEvent, applyRefundNotice, type PaymentEventResult } from '../orders/applyPaymentEvent';
 import type { ProviderRouteOptions } from './provider';
 import { STRIPE_API_VERSION } from './stripeClient';
-import { readDefaultPaymentMethodChange, readStripeEvent, verifyStripeEvent, WebhookSignatureError } from './stripeWebhook';
+import { readDefaultPaymentMethodChange, readRefundedCharge, readStripeEvent, verifyStripeEvent, WebhookSignatureError } from './stripeWebhook';
 
 interface StripeWebhookOptions extends ProviderRouteOptions {
   /** The endpoint's signing secret, `whsec_…` (STRIPE_WEBHOOK_SECRET). */
@@ -69,6 +69,15 @@ export const stripeWebhookRoute: FastifyPluginAsync<StripeWebhookOptions> = asyn
         throw new HttpError(500, WEBHOOK_ERRORS.retryLater);
       }
       return { received: true, outcome: 'processed' };
+    }
+    const refunded = readRefundedCharge(verified);
+    if (refunded) {
+      const applied = await applyRefundNotice(
+        { ...services, log: request.log },
+        { eventId: verified.id, providerType: verified.type, customerId: refunded.customerId, paymentId: refunded.paymentIntentId },
+      );
+      if (!applied.ok) throw new HttpError(500, WEBHOOK_ERRORS.retryLater);
+      return { received: true, outcome: applied.value.outcome };
     }
     const read = readStripeEvent(verified);
     if ('ignored' in read) {

@@ -7,7 +7,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SubscriptionSession } from '../../src/contract/checkout';
-import { accountLinks, orders } from '../../server/db/schema';
+import { accountLinks, orders, outbox } from '../../server/db/schema';
+import { refundOrder } from '../../server/orders/refundOrder';
 import { createStripeProvider } from '../../server/payments/stripe';
 import { DEFAULT_PRICE_LOOKUP_KEY } from '../../server/payments/stripeCatalogue';
 import { hashHandoffToken } from '../../server/security/handoffToken';
@@ -24,7 +25,9 @@ describe.each(DATABASES)('after a Stripe purchase on %s', (kind) => {
   let server: TestServer;
   beforeAll(async () => {
     stripe = await startStatefulStripe();
-    server = await startTestServer(kind, { env: { ...stripeTestEnv(stripe.url), PUBLIC_URL } });
+    server = await startTestServer(kind, {
+      env: { ...stripeTestEnv(stripe.url), PUBLIC_URL, SUCCESS_SITE_WEBHOOK_URL: 'https://agreement.test/hooks', SUCCESS_SITE_WEBHOOK_SECRET: 'whsec-agreement-0123456789abcdef0123456789' },
+    });
   });
   afterAll(async () => {
     await server.close();
@@ -105,6 +108,59 @@ describe.each(DATABASES)('after a Stripe purchase on %s', (kind) => {
     expect(order.subscriptionId).toBe(session.subscriptionId);
   });
 
+  const orderOf = async (session: SubscriptionSession) => (await server.db.select().from(orders).where(eq(orders.transactionId, session.transactionId)))[0]!;
+  const outboxOf = async (session: SubscriptionSession) =>
+    (await server.db.select().from(outbox).where(eq(outbox.transactionId, session.transactionId))).map((row) => `${row.kind}:${row.topic}`).sort();
+
+  it('a portal cancellation carrying only cancel_at (flexible billing mode) sends the cancellation mail and webhook', async () => {
+    const session = await buy();
+    stripe.portalCancel(session.subscriptionId);
+    const event = stripe.lastEvent('customer.subscription.updated')!;
+    expect(event.data.object).toMatchObject({ cancel_at_period_end: false, cancel_at: expect.any(Number) });
+    expect((await deliver(server, event)).json()).toEqual({ received: true, outcome: 'processed' });
+    const periodEnd = new Date(stripe.subscription(session.subscriptionId)!.current_period_end * 1000);
+    expect((await orderOf(session)).cancelAt).toEqual(periodEnd);
+    expect(await outboxOf(session)).toEqual(expect.arrayContaining(['mail:cancellation_confirmed', 'webhook:subscription.cancel_scheduled']));
+    // The manage page then offers the undo, not Cancel: the order knows the end date.
+    expect((await server.app.inject({ method: 'GET', url: '/api/account', headers: { cookie: await signIn(session) } })).json()).toMatchObject({
+      cancelAt: periodEnd.toISOString(),
+    });
+  });
+
+  it('the console’s refund: refunds.create with an idempotency key, the subscription ended, mail and webhook; its charge.refunded adds nothing', async () => {
+    const session = await buy(3);
+    const refunded = await refundOrder(server.context(), { transactionId: session.transactionId, ownerId: 'owner-test' });
+    expect(refunded.ok).toBe(true);
+    expect(stripe.refunds).toEqual([expect.objectContaining({ amount: 100_000, payment_intent: stripe.intentOf(session.subscriptionId)!.id })]);
+    const request = stripe.log.find((line) => line.startsWith('POST /v1/refunds'));
+    expect(request).toBeDefined();
+    expect(stripe.subscription(session.subscriptionId)?.status).toBe('canceled');
+    expect(await orderOf(session)).toMatchObject({ status: 'cancelled', refundedCents: 100_000 });
+    expect(await outboxOf(session)).toEqual(expect.arrayContaining(['mail:refund_issued', 'webhook:subscription.refunded', 'webhook:subscription.cancelled']));
+    // Stripe's own events for the same refund and cancellation find nothing left to change.
+    await deliver(server, stripe.lastEvent('charge.refunded')!);
+    await deliver(server, stripe.lastEvent('customer.subscription.deleted')!);
+    expect(await orderOf(session)).toMatchObject({ status: 'cancelled', refundedCents: 100_000 });
+    expect((await outboxOf(session)).filter((row) => row === 'mail:refund_issued')).toHaveLength(1);
+    // Nothing is left to refund.
+    expect(await refundOrder(server.context(), { transactionId: session.transactionId, amountCents: 1, ownerId: 'owner-test' })).toEqual({ ok: false, refusal: 'amount_too_high' });
+  });
+
+  it('a refund made in Stripe’s Dashboard (charge.refunded) reaches the order: its amount, a mail and a webhook', async () => {
+    const session = await buy();
+    const response = await fetch(`${stripe.url}/v1/refunds`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_SECRET_KEY}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ payment_intent: stripe.intentOf(session.subscriptionId)!.id, amount: '20000' }),
+    });
+    expect(response.status).toBe(200);
+    expect((await deliver(server, stripe.lastEvent('charge.refunded')!)).json()).toEqual({ received: true, outcome: 'processed' });
+    expect(await orderOf(session)).toMatchObject({ status: 'paid', refundedCents: 20_000 });
+    expect(await outboxOf(session)).toEqual(expect.arrayContaining(['mail:refund_issued', 'webhook:subscription.refunded']));
+    const mail = (await server.db.select().from(outbox).where(eq(outbox.transactionId, session.transactionId))).find((row) => row.topic === 'refund_issued')!;
+    expect(mail.payload).toMatchObject({ amountCents: 20_000, subscription: 'continues' });
+  });
+
   it('a customer.updated that did not change our customer’s default payment method asks Stripe nothing', async () => {
     const session = await buy();
     const customer = stripe.customer(session.customerId)!;
@@ -154,7 +210,7 @@ describe('what the Stripe adapter reads from the double', () => {
     stripe.portalCancel(created.subscriptionId);
     const payment = await provider().retrieveSubscriptionPayment(created.subscriptionId);
     const periodEnd = new Date(stripe.subscription(created.subscriptionId)!.current_period_end * 1000).toISOString();
-    expect(payment?.lifecycle).toMatchObject({ cancelAtPeriodEnd: false, cancelAt: periodEnd, currentPeriodEnd: periodEnd });
+    expect(payment?.lifecycle).toMatchObject({ cancelAt: periodEnd, currentPeriodEnd: periodEnd });
   });
 
   it('reads unpaid and paused as such', async () => {

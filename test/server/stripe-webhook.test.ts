@@ -256,7 +256,7 @@ describe.each(DATABASES)('POST /api/stripe/webhook on %s', (kind) => {
 
     it('deleted before paid: the order ends cancelled, with no account', async () => {
       const order = await insertStripeOrder(server, 1);
-      stripeReports(order, { status: 'canceled' });
+      // Once the order has ended, a later event (not a refund) is recorded without asking Stripe again.
       stripeReports(order, { status: 'canceled' });
 
       const deleted = await deliver(server, subscriptionEvent('customer.subscription.deleted', order, 'canceled'));
@@ -361,9 +361,16 @@ describe.each(DATABASES)('POST /api/stripe/webhook on %s', (kind) => {
         expect(account).toMatchObject({ status: 'paid', seats: 1, monthlyTotalCents: 50_000, managedByProvider: true });
         const periodEnd = fixture<{ items: { data: { current_period_end: number }[] } }>('subscription-active').items.data[0]!.current_period_end;
         expect(account.currentPeriodEnd).toBe(new Date(periodEnd * 1000).toISOString());
-        // The sandbox's own actions are not Stripe's: they answer 501 and the portal takes over.
+        // A cancellation from the manage page goes through Stripe's API (cancel_at_period_end), then the lifecycle.
+        stripe.on('POST', subscriptionPath(order), 200, renewed(order, 'active', 'paid', { cancel_at_period_end: true }));
+        // Read twice: by the lifecycle, then for the page's next charge date.
+        stripe.on('GET', subscriptionPath(order), 200, renewed(order, 'active', 'paid', { cancel_at_period_end: true }));
+        stripe.on('GET', subscriptionPath(order), 200, renewed(order, 'active', 'paid', { cancel_at_period_end: true }));
         const cancel = await server.post('/api/account/cancel', {}, { cookie: `account_session=${cookie.value}` });
-        expect(cancel.statusCode).toBe(501);
+        expect(cancel.json()).toMatchObject({ cancelAt: new Date(periodEnd * 1000).toISOString() });
+        const update = stripe.requests.find((request) => request.method === 'POST' && request.path === subscriptionPath(order))!;
+        expect(Object.fromEntries(update.params)).toEqual({ cancel_at_period_end: 'true' });
+        expect(update.headers['idempotency-key']).toMatch(new RegExp(`^${order.transactionId}:cancel:`));
         stripe.on('GET', '/v1/billing_portal/configurations', 200, {
           object: 'list',
           data: [{ id: 'bpc_ours', object: 'billing_portal.configuration', active: true, metadata: { referral_checkout: 'manage-page' } }],
@@ -377,14 +384,15 @@ describe.each(DATABASES)('POST /api/stripe/webhook on %s', (kind) => {
         expect(Object.fromEntries(session.params)).toMatchObject({ customer: order.customerId, 'flow_data[subscription_cancel][subscription]': order.subscriptionId });
       });
 
-      it('a cancellation at period end and its undo in the portal, and seats changed there', async () => {
+      it('a cancellation at period end (flexible billing mode: cancel_at only) and its undo in the portal, and seats changed there', async () => {
         const order = await insertStripeOrder(server, 1);
         stripeCompletes(order, JANE);
         await deliver(server, paidEvent(order));
 
-        stripe.on('GET', subscriptionPath(order), 200, renewed(order, 'active', 'paid', { cancel_at_period_end: true }));
-        await deliver(server, subscriptionEvent('customer.subscription.updated', order, 'active'));
         const periodEnd = new Date(fixture<{ items: { data: { current_period_end: number }[] } }>('subscription-active').items.data[0]!.current_period_end * 1000);
+        // Flexible billing mode: the portal's cancel at period end sets cancel_at, cancel_at_period_end stays false.
+        stripe.on('GET', subscriptionPath(order), 200, renewed(order, 'active', 'paid', { cancel_at: periodEnd.getTime() / 1000, cancel_at_period_end: false }));
+        await deliver(server, subscriptionEvent('customer.subscription.updated', order, 'active'));
         expect((await orderOf(order)).cancelAt).toEqual(periodEnd);
 
         stripe.on('GET', subscriptionPath(order), 200, renewed(order, 'active', 'paid'));

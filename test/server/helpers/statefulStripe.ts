@@ -94,6 +94,7 @@ interface PaymentIntent {
 interface Charge {
   id: string;
   payment_intent: string;
+  customer: string;
   amount: number;
   amount_refunded: number;
 }
@@ -190,8 +191,9 @@ const ALLOWED_PARAMS: Array<[method: string, path: RegExp, params: string[]]> = 
   ],
   ['GET', /^\/v1\/subscriptions$/, ['customer', 'status', 'limit']],
   ['GET', /^\/v1\/subscriptions\/[^/]+$/, ['expand[]']],
-  ['POST', /^\/v1\/subscriptions\/[^/]+$/, ['default_payment_method', 'cancel_at', 'cancel_at_period_end']],
+  ['POST', /^\/v1\/subscriptions\/[^/]+$/, ['default_payment_method', 'cancel_at', 'cancel_at_period_end', 'items[][id]', 'items[][quantity]', 'proration_behavior']],
   ['DELETE', /^\/v1\/subscriptions\/[^/]+$/, []],
+  ['GET', /^\/v1\/invoices$/, ['subscription', 'status', 'limit', 'expand[]']],
   ['GET', /^\/v1\/invoices\/[^/]+$/, ['expand[]']],
   ['POST', /^\/v1\/invoices\/[^/]+\/void$/, []],
   ['GET', /^\/v1\/payment_intents\/[^/]+$/, ['expand[]']],
@@ -320,11 +322,20 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
       currency: 'usd',
       customer: intent.customer,
       status: intent.status,
-      latest_charge: intent.latest_charge,
+      latest_charge: intent.latest_charge && expanded(expand, 'latest_charge') ? chargeJson(charges.get(intent.latest_charge)!) : intent.latest_charge,
       next_action: intent.status === 'requires_action' ? { type: 'use_stripe_sdk', use_stripe_sdk: {} } : null,
       payment_method: method && expanded(expand, 'payment_method') ? paymentMethodJson(method) : (method?.id ?? null),
     };
   };
+  const chargeJson = (charge: Charge): Json => ({
+    id: charge.id,
+    object: 'charge',
+    amount: charge.amount,
+    amount_refunded: charge.amount_refunded,
+    refunded: charge.amount_refunded === charge.amount,
+    customer: charge.customer,
+    payment_intent: charge.payment_intent,
+  });
   const invoiceJson = (invoice: Invoice, expand: string[]): Json => {
     const intent = intents.get(invoice.payment_intent)!;
     const subscription = subscriptions.get(invoice.subscription)!;
@@ -447,7 +458,7 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
       emit('invoice.payment_failed', invoiceJson(invoice, []));
       return false;
     }
-    const paid: Charge = { id: newId('ch'), payment_intent: intent.id, amount: intent.amount, amount_refunded: 0 };
+    const paid: Charge = { id: newId('ch'), payment_intent: intent.id, customer: intent.customer, amount: intent.amount, amount_refunded: 0 };
     charges.set(paid.id, paid);
     intent.status = 'succeeded';
     intent.amount_received = intent.amount;
@@ -604,6 +615,11 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
           previous.cancel_at = subscription.cancel_at;
           subscription.cancel_at = params.get('cancel_at') === '' ? null : Number(params.get('cancel_at'));
         }
+        if (params.has('items[0][quantity]')) {
+          if (params.get('items[0][id]') !== subscription.item) return missing('subscription_item', params.get('items[0][id]') ?? '');
+          previous.items = { data: [{ quantity: subscription.quantity }] };
+          subscription.quantity = Number(params.get('items[0][quantity]'));
+        }
         if (params.has('cancel_at_period_end')) {
           previous.cancel_at_period_end = subscription.cancel_at_period_end;
           subscription.cancel_at_period_end = params.get('cancel_at_period_end') === 'true';
@@ -612,6 +628,15 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
         emit('customer.subscription.updated', subscriptionJson(subscription, []), previous);
       }
       return { status: 200, body: subscriptionJson(subscription, expand) };
+    }
+    if (method === 'GET' && path === '/v1/invoices') {
+      const status = params.get('status');
+      const data = [...invoices.values()]
+        .filter((invoice) => invoice.subscription === params.get('subscription') && (!status || invoice.status === status))
+        .reverse()
+        .slice(0, Number(params.get('limit') ?? 10));
+      const itemExpand = expandsOf(params).filter((field) => field.startsWith('data.')).map((field) => field.slice(5));
+      return { status: 200, body: { object: 'list', data: data.map((invoice) => invoiceJson(invoice, itemExpand)), has_more: false, url: path } };
     }
     if ((match = /^\/v1\/invoices\/([^/]+)(\/void)?$/.exec(path))) {
       const invoice = invoices.get(match[1]!);
@@ -647,7 +672,7 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
       refunded.amount_refunded += amount;
       const refund = { id: newId('re'), object: 'refund', amount, charge: refunded.id, payment_intent: refunded.payment_intent, currency: 'usd', status: 'succeeded', reason: params.get('reason'), metadata: metadataOf(params) };
       refunds.push(refund);
-      emit('charge.refunded', { id: refunded.id, object: 'charge', amount: refunded.amount, amount_refunded: refunded.amount_refunded, refunded: refunded.amount_refunded === refunded.amount, payment_intent: refunded.payment_intent });
+      emit('charge.refunded', chargeJson(refunded));
       return { status: 200, body: refund };
     }
     return stripeError(404, 'invalid_request_error', `Unrecognized request URL (${method}: ${path})`);
@@ -659,6 +684,7 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
       path === '/v1/prices' ? ['data.tiers']
         : /^\/v1\/subscriptions(\/[^/]+)?$/.test(path) ? ['latest_invoice', 'latest_invoice.confirmation_secret', 'latest_invoice.payments', 'default_payment_method']
           : /^\/v1\/invoices\/[^/]+$/.test(path) ? ['confirmation_secret', 'payments']
+            : path === '/v1/invoices' ? ['data.payments']
             : /^\/v1\/payment_intents\/[^/]+$/.test(path) ? ['payment_method', 'latest_charge']
               : [];
     return expandsOf(params).find((field) => !allowed.includes(field)) ?? null;
