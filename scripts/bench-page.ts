@@ -112,7 +112,7 @@ async function main() {
     console.log('Long tasks of the app run with the median TBT (ms, simulated):');
     console.table(medianRun?.longTasks.map(({ url, startTime, duration }) => ({ url: url.replace(appUrl, '/'), startTime, duration })));
   } finally {
-    await chrome?.kill();
+    chrome?.kill();
     await copy.close();
     const exited = new Promise((resolve) => server.once('exit', resolve));
     server.kill('SIGTERM');

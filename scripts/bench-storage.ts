@@ -50,7 +50,7 @@ async function main() {
       const result = (await database.db.execute(
         sql.raw(`SELECT ${TABLES.map((table) => `pg_total_relation_size('${table}')`).join(' + ')} AS bytes,
                         ${TABLES.map((table) => `(SELECT count(*) FROM ${table})`).join(' + ')} AS rows`),
-      )) as unknown as { rows: { bytes: string; rows: string }[] };
+      )) as { rows: { bytes: string; rows: string }[] };
       const sizes = result.rows[0];
       return { bytes: Number(sizes!.bytes), rows: Number(sizes!.rows) };
     };

@@ -24,7 +24,7 @@ function nameOf(item: unknown): string {
     if (check === 'checkNot') return `not ${parts.join(', ')}`;
     return parts.join(check === 'checkOr' ? ' or ' : ' and ');
   }
-  if (item && typeof item === 'object' && 'type' in item) return String((item as { type: unknown }).type);
+  if (item && typeof item === 'object' && 'type' in item) return String(item.type);
   return '(inline)';
 }
 
@@ -76,7 +76,7 @@ function definitionsOf(node: AnyStateNode): Definition[] {
 function actionsLabel(actions: readonly unknown[]): string {
   return actions
     .map(nameOf)
-    .map((name) => (RAISED_TIMERS[name] ? `${name} (starts ${RAISED_TIMERS[name]!.timer})` : name))
+    .map((name) => (RAISED_TIMERS[name] ? `${name} (starts ${RAISED_TIMERS[name].timer})` : name))
     .join(', ');
 }
 

@@ -52,6 +52,7 @@ type PaymentSuccessTag = 'loading' | 'unreadable';
 export const paymentSuccessMachine = setup({
   types: {
     context: {} as PaymentSuccessContext,
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- XState takes the input's type from this assertion
     input: {} as PaymentSuccessInput | undefined,
     events: {} as PaymentSuccessEvent,
     emitted: {} as PaymentSuccessEmitted,

@@ -116,7 +116,7 @@ function renderPage(resumed = false): Page {
       const path = new URL(url, 'http://localhost').pathname;
       const kind = kindByPath[path];
       if (kind) {
-        requests.push({ path, body: JSON.parse(String(init?.body)) });
+        requests.push({ path, body: JSON.parse(init?.body as string) });
         return calls.http(kind);
       }
       await configGate.promise;
@@ -354,7 +354,7 @@ async function runPath(statePath: ReturnType<typeof replay>['statePath'], resume
   coverage.record(initial);
   page.previous = initial;
   try {
-    await pathModel.testPath(statePath as never, {
+    await pathModel.testPath(statePath, {
       events: new Proxy({}, {
         get: () => async (step: { event: AnyEventObject; state: AnyMachineSnapshot }) => {
           await execute(page, step.event, step.state);

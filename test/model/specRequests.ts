@@ -56,7 +56,7 @@ export function expectedRequests(
   world: RequestWorld,
 ): SentRequest[] {
   const sent: SentRequest[] = [];
-  const isEntry = (state: string | object) => after.matches(state as never) && !before?.matches(state as never);
+  const isEntry = (state: string | object) => after.matches(state) && !before?.matches(state);
   if (isEntry({ init: 'creatingIntent' })) {
     sent.push({
       path: CALL_PATHS.create,

@@ -75,7 +75,7 @@ export function createTimedMachine<TMachine extends AnyStateMachine>(machine: TM
 
   const step = (snapshot: AnyMachineSnapshot, event: AnyEventObject, now: number, pending: Timer[]) => {
     vi.setSystemTime(now);
-    const taken = machine.getTransitionData(snapshot as never, event as never);
+    const taken = machine.getTransitionData(snapshot as never, event);
     const [result, actions] = transition(machine, snapshot as never, event as never);
     // XState returns the same object when nothing in the snapshot changed; the side table needs its own.
     const next = (result === snapshot ? { ...(result as object) } : result) as AnyMachineSnapshot;

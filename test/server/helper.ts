@@ -131,7 +131,7 @@ async function openFreshPostgres(): Promise<OpenDatabase> {
     async close() {
       await database.close();
       await created.drop();
-      if (connectionErrors.length > 0) throw connectionErrors[0];
+      if (connectionErrors[0]) throw connectionErrors[0];
     },
   };
 }

@@ -460,7 +460,7 @@ describe.each(DATABASES)('POST /api/stripe/webhook on %s', (kind) => {
       ['no event id', (event: Record<string, unknown>) => ({ ...event, id: undefined })],
     ])('acknowledges a signed event with %s and ignores it (never a 500)', async (_case, mangle) => {
       const order = await insertStripeOrder(server, 1);
-      const response = await deliver(server, mangle(paidEvent(order) as Record<string, unknown>) as never);
+      const response = await deliver(server, mangle(paidEvent(order)));
       expect(response.statusCode).toBe(200);
       expect(response.json()).toEqual({ received: true, outcome: 'ignored' });
       expect(await orderOf(order)).toMatchObject({ status: 'open' });

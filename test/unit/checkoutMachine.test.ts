@@ -80,7 +80,7 @@ function start(overrides: {
     input: { affiliateId: 'dr-sample', affiliateSource: 'http://localhost/', returnUrl: 'http://localhost/payment-success', ...overrides.input },
   });
   const emitted: CheckoutEmitted[] = [];
-  actor.on('*', (event) => emitted.push(event as CheckoutEmitted));
+  actor.on('*', (event) => emitted.push(event));
   actor.start();
   return { actor, calls, emitted, toasts: () => emitted.flatMap((e) => (e.type === 'toast' ? [e.toast.title] : [])) };
 }
@@ -439,7 +439,8 @@ describe('payment submit (spec §4, §5)', () => {
     expect(await paymentFailedDescriptions(() => Promise.reject(new Error('')))).toEqual([
       'An error occurred during payment. Please try again.',
     ]);
-    expect(await paymentFailedDescriptions(() => Promise.reject('Failed to fetch' as unknown as Error))).toEqual([
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the case itself: a rejection that is not an Error
+    expect(await paymentFailedDescriptions(() => Promise.reject('Failed to fetch'))).toEqual([
       'An error occurred during payment. Please try again.',
     ]);
   });

@@ -58,7 +58,7 @@ function start(reading: PaymentRecordReading, options: StartOptions = {}) {
   });
   const actor = createActor(machine, { input: { search: options.search ?? '' } });
   const emitted: PaymentSuccessEmitted[] = [];
-  actor.on('*', (event) => emitted.push(event as PaymentSuccessEmitted));
+  actor.on('*', (event) => emitted.push(event));
   actor.start();
   const toasts = () => emitted.flatMap((e) => (e.type === 'toast' ? [`${e.toast.title}: ${e.toast.description}`] : []));
   return { actor, emitted, copied, cleared, stored, finalized, toasts };
@@ -206,7 +206,7 @@ describe('payment-success statechart with its own clipboard and config actors', 
     });
     const actor = createActor(machine, { input: { search: '' } });
     const emitted: PaymentSuccessEmitted[] = [];
-    actor.on('*', (event) => emitted.push(event as PaymentSuccessEmitted));
+    actor.on('*', (event) => emitted.push(event));
     actor.start();
     await settle();
     actor.send({ type: 'COPY_CLICKED', field: 'password' });

@@ -29,10 +29,10 @@ describe('sandbox gateway and the confirmation challenge', () => {
     vi.stubGlobal(
       'fetch',
       vi.fn(async (_url: string, init: RequestInit) => {
-        const body = JSON.parse(String(init.body)) as Record<string, unknown>;
+        const body = JSON.parse(init.body as string) as { challenge?: string };
         bodies.push(body);
         if (!body.challenge) return reply(428, { error: 'Please wait a moment while we verify this payment, then try again.', challenge });
-        return (await verifySolution(String(body.challenge), HMAC_KEY)) ? reply(200, { status: 'succeeded', paymentIntentId: 'pi_sbx_1' }) : reply(428, { error: 'x', challenge });
+        return (await verifySolution(body.challenge, HMAC_KEY)) ? reply(200, { status: 'succeeded', paymentIntentId: 'pi_sbx_1' }) : reply(428, { error: 'x', challenge });
       }),
     );
     const confirmation = await gateway().confirmPayment({ billingDetails: { name: 'Ada Palmer', email: 'ada@example.com' }, returnUrl: 'http://localhost/payment-success' });

@@ -4,10 +4,10 @@ import { describe, expect, it, vi } from 'vitest';
 import type { FinalizeResponse } from '../../src/contract/checkout';
 import { PAYMENT_RECORD_KEY } from '../../src/api/paymentRecord';
 import type { PaymentConfirmation } from '../../src/payments/gateway';
-import { FINALIZED, leavingAsksFirst, renderCheckout, useCheckoutTestEnvironment } from './support/checkoutHarness';
+import { FINALIZED, leavingAsksFirst, renderCheckout, registerCheckoutTestEnvironment } from './support/checkoutHarness';
 import { advance, deferred } from './support/timers';
 
-useCheckoutTestEnvironment();
+registerCheckoutTestEnvironment();
 
 const submitButton = () => screen.getByRole('button', { name: /YES! I Want To Train My Team With AI|Processing\.\.\./ });
 const field = (label: string) => screen.getByLabelText(label);

@@ -3,12 +3,12 @@ import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { bonus, faq, heroHeadline, includedItems, offerLine, securityBadges, testimonials } from '../../src/content/offer';
 import { sampleReferrer } from '../../src/domain/offerReferrer';
-import { renderCheckout, SESSION, useCheckoutTestEnvironment } from './support/checkoutHarness';
+import { renderCheckout, SESSION, registerCheckoutTestEnvironment } from './support/checkoutHarness';
 import { advance } from './support/timers';
 
 let scrollIntoView: MockInstance<Element['scrollIntoView']>;
 
-useCheckoutTestEnvironment();
+registerCheckoutTestEnvironment();
 
 beforeEach(() => {
   scrollIntoView = vi.spyOn(Element.prototype, 'scrollIntoView');
@@ -142,15 +142,15 @@ describe('checkout page', () => {
 
     fireEvent.click(first!);
     expect(first).toHaveAttribute('aria-expanded', 'true');
-    expect(screen.getByText(faq[0]!.answer)).toBeVisible();
+    expect(screen.getByText(faq[0].answer)).toBeVisible();
 
     fireEvent.click(second!);
     expect(first).toHaveAttribute('aria-expanded', 'false');
     expect(second).toHaveAttribute('aria-expanded', 'true');
-    expect(screen.getByText(faq[0]!.answer)).not.toBeVisible();
+    expect(screen.getByText(faq[0].answer)).not.toBeVisible();
 
     fireEvent.click(second!);
     expect(second).toHaveAttribute('aria-expanded', 'false');
-    expect(screen.getByText(faq[1]!.answer)).not.toBeVisible();
+    expect(screen.getByText(faq[1].answer)).not.toBeVisible();
   });
 });

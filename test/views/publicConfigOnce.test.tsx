@@ -6,11 +6,11 @@ import { screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { SubscriptionSession } from '../../src/contract/checkout';
 import { resolveSuccessSiteUrl } from '../../src/api/successSite';
-import { renderCheckout, useCheckoutTestEnvironment } from './support/checkoutHarness';
+import { renderCheckout, registerCheckoutTestEnvironment } from './support/checkoutHarness';
 import { stubFetch } from './support/fakeFetch';
 import { advance, deferred } from './support/timers';
 
-useCheckoutTestEnvironment();
+registerCheckoutTestEnvironment();
 
 const configRequests = (fetchMock: ReturnType<typeof vi.fn>) =>
   fetchMock.mock.calls.filter(([url]) => new URL(String(url), 'http://localhost').pathname === '/api/config').length;

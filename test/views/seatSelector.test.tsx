@@ -3,10 +3,10 @@ import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { UpdateIntentResponse } from '../../src/contract/checkout';
 import { CONFETTI_PIECES } from '../../src/machines/checkoutTimings';
-import { renderCheckout, updatedSession, useCheckoutTestEnvironment } from './support/checkoutHarness';
+import { renderCheckout, updatedSession, registerCheckoutTestEnvironment } from './support/checkoutHarness';
 import { advance, deferred } from './support/timers';
 
-useCheckoutTestEnvironment();
+registerCheckoutTestEnvironment();
 
 const plus = () => screen.getByRole('button', { name: 'Increase seats' });
 const minus = () => screen.getByRole('button', { name: 'Decrease seats' });

@@ -8,10 +8,10 @@ import { describe, expect, it, vi } from 'vitest';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { CheckoutPage } from '../../src/views/checkout/CheckoutPage';
-import { SESSION, testCheckoutMachine, useCheckoutTestEnvironment } from './support/checkoutHarness';
+import { SESSION, testCheckoutMachine, registerCheckoutTestEnvironment } from './support/checkoutHarness';
 import { advance } from './support/timers';
 
-useCheckoutTestEnvironment();
+registerCheckoutTestEnvironment();
 
 describe('initialisation under React StrictMode', () => {
   it('creates the subscription intent exactly once, after 500 ms', async () => {

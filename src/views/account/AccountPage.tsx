@@ -9,6 +9,7 @@ import { accountApi } from '../../api/accountApi';
 import { ApiError } from '../../api/client';
 import type { AccountView, NewCredentials } from '../../contract/account';
 import { formatDollars, monthlyTotalCents } from '../../domain/pricing';
+import { formText } from '../shared/formText';
 import { Button, Card, ErrorText, Field, Form, Heading, Muted, Page, SubHeading, Table } from '../shared/panelStyles';
 import { usePageTitle } from '../shared/usePageTitle';
 
@@ -46,7 +47,7 @@ function RequestLink({ error }: { error?: string }) {
   const [failure, setFailure] = useState(error);
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const email = String(new FormData(event.currentTarget).get('email') ?? '').trim();
+    const email = formText(new FormData(event.currentTarget), 'email').trim();
     accountApi.requestLink(email).then(({ message }) => setSent(message), (caught: unknown) => setFailure(messageOf(caught)));
   };
   return (
@@ -80,7 +81,7 @@ function statusText(account: AccountView): string {
   return 'Active';
 }
 
-function Subscription({ account, onChange, onSignedOut }: { account: AccountView; onChange(view: AccountView): void; onSignedOut(): void }) {
+function Subscription({ account, onChange, onSignedOut }: { account: AccountView; onChange: (view: AccountView) => void; onSignedOut: () => void }) {
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const [credentials, setCredentials] = useState<NewCredentials>();
@@ -103,20 +104,20 @@ function Subscription({ account, onChange, onSignedOut }: { account: AccountView
   const held = account.status === 'paid' || account.status === 'past_due';
   const cancel = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const reason = String(new FormData(event.currentTarget).get('reason') ?? '').trim();
+    const reason = formText(new FormData(event.currentTarget), 'reason').trim();
     run(() => accountApi.cancel(reason));
   };
   const updateCard = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const [month, year] = String(form.get('expiry') ?? '').split('/').map((part) => Number(part.trim()));
+    const [month, year] = formText(form, 'expiry').split('/').map((part) => Number(part.trim()));
     run(() =>
       accountApi.updateCard({
-        number: String(form.get('number') ?? ''),
+        number: formText(form, 'number'),
         expMonth: month || 0,
         expYear: year ? 2000 + (year % 100) : 0,
-        cvc: String(form.get('cvc') ?? ''),
-        postalCode: String(form.get('postalCode') ?? ''),
+        cvc: formText(form, 'cvc'),
+        postalCode: formText(form, 'postalCode'),
       }),
     );
   };
@@ -128,7 +129,7 @@ function Subscription({ account, onChange, onSignedOut }: { account: AccountView
       <Card>
         <Table aria-label="Subscription">
           <tbody>
-            <tr><th>Status</th><td role="status">{statusText(account)}</td></tr>
+            <tr><th>Status</th><td><span role="status">{statusText(account)}</span></td></tr>
             <tr><th>Login email</th><td>{account.email}</td></tr>
             <tr><th>Seats</th><td>{account.seats}</td></tr>
             <tr><th>Monthly total</th><td>{formatDollars(account.monthlyTotalCents)}/month</td></tr>

@@ -4,6 +4,7 @@ import { adminApi, queryString } from '../../api/adminApi';
 import type { PeriodQuery } from '../../contract/admin';
 import { formatDollars } from '../../domain/pricing';
 import { colors } from '../theme';
+import { formText } from '../shared/formText';
 import { Button, Card, ErrorText, Field, Form, Heading, Muted, SubHeading, Table } from '../shared/panelStyles';
 import { useAdminData } from './useAdminData';
 
@@ -11,13 +12,13 @@ import { useAdminData } from './useAdminData';
 const percent = (part: number, whole: number) => (whole > 0 ? `${Math.round((part / whole) * 100)}%` : '—');
 
 /** Revenue, orders and each referrer's funnel over a period (default: the last 30 days). */
-export function AdminDashboard({ onUnauthorised }: { onUnauthorised(): void }) {
+export function AdminDashboard({ onUnauthorised }: { onUnauthorised: () => void }) {
   const [period, setPeriod] = useState<PeriodQuery>({});
   const { data, error } = useAdminData(() => adminApi.dashboard(period), JSON.stringify(period), onUnauthorised);
   const choose = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    setPeriod({ from: String(form.get('from') || '') || undefined, to: String(form.get('to') || '') || undefined });
+    setPeriod({ from: formText(form, 'from') || undefined, to: formText(form, 'to') || undefined });
   };
   return (
     <>

@@ -3,7 +3,7 @@ import { Card, ErrorText, Heading, Muted, Table } from '../shared/panelStyles';
 import { useAdminData } from './useAdminData';
 
 /** The outbox's mail, newest first: sent, waiting to be retried, failed, or held (no SMTP_URL) with its text. */
-export function AdminMail({ onUnauthorised }: { onUnauthorised(): void }) {
+export function AdminMail({ onUnauthorised }: { onUnauthorised: () => void }) {
   const { data, error } = useAdminData(() => adminApi.mail(), 'mail', onUnauthorised);
   return (
     <>

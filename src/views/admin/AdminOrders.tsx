@@ -3,20 +3,21 @@ import { Link } from 'wouter';
 import { adminApi, queryString } from '../../api/adminApi';
 import { ORDER_STATUSES, type OrdersQuery } from '../../contract/admin';
 import { formatDollars } from '../../domain/pricing';
+import { formText } from '../shared/formText';
 import { Button, Card, ErrorText, Field, Form, Heading, Muted, SubHeading, Table } from '../shared/panelStyles';
 import { useAdminData } from './useAdminData';
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' }) : '—');
 
 /** Orders, newest first, filtered by status, referrer and the days they opened; CSV of the same. */
-export function AdminOrders({ onUnauthorised }: { onUnauthorised(): void }) {
+export function AdminOrders({ onUnauthorised }: { onUnauthorised: () => void }) {
   const [query, setQuery] = useState<OrdersQuery>({});
   const orders = useAdminData(() => adminApi.orders(query), JSON.stringify(query), onUnauthorised);
   const referrers = useAdminData(() => adminApi.referrers(), 'referrers', onUnauthorised);
   const filter = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const value = (name: string) => String(form.get(name) || '') || undefined;
+    const value = (name: string) => formText(form, name) || undefined;
     setQuery({ status: value('status') as OrdersQuery['status'], referrer: value('referrer'), from: value('from'), to: value('to') });
   };
   return (
@@ -98,7 +99,7 @@ export function AdminOrders({ onUnauthorised }: { onUnauthorised(): void }) {
 }
 
 /** One order: what was bought, by whom, through whom, the provider's ids, and its funnel events. */
-export function AdminOrderDetail({ transactionId, onUnauthorised }: { transactionId: string; onUnauthorised(): void }) {
+export function AdminOrderDetail({ transactionId, onUnauthorised }: { transactionId: string; onUnauthorised: () => void }) {
   const { data, error } = useAdminData(() => adminApi.order(transactionId), transactionId, onUnauthorised);
   if (error) return <ErrorText role="alert">{error}</ErrorText>;
   if (!data) return <p aria-busy="true">Loading…</p>;

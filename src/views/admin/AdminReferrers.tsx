@@ -1,14 +1,15 @@
 import { useState, type FormEvent } from 'react';
 import { adminApi } from '../../api/adminApi';
 import { SLUG_PATTERN, type Referrer } from '../../contract/admin';
+import { formText } from '../shared/formText';
 import { Button, Card, ErrorText, Field, Form, Heading, Muted, SubHeading, Table } from '../shared/panelStyles';
 import { useAdminData } from './useAdminData';
 
 const linkOf = (slug: string) => `${window.location.origin}/r/${slug}`;
-const text = (form: FormData, name: string) => String(form.get(name) ?? '').trim();
+const text = (form: FormData, name: string) => formText(form, name).trim();
 
 /** Referrers: each with its link (copyable), editable name, label and quote, and disable / enable; a form to add one. */
-export function AdminReferrers({ onUnauthorised }: { onUnauthorised(): void }) {
+export function AdminReferrers({ onUnauthorised }: { onUnauthorised: () => void }) {
   const { data, error, reload } = useAdminData(() => adminApi.referrers(), 'referrers', onUnauthorised);
   const [formError, setFormError] = useState<string>();
   const [editing, setEditing] = useState<string>();

@@ -1,9 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { adminApi } from '../../api/adminApi';
+import { formText } from '../shared/formText';
 import { Button, ErrorText, Field, Heading, Page } from '../shared/panelStyles';
 
 /** The console's sign-in form (an owner account made with `npm run owner:create`). */
-export function AdminSignIn({ onSignedIn }: { onSignedIn(owner: { email: string }): void }) {
+export function AdminSignIn({ onSignedIn }: { onSignedIn: (owner: { email: string }) => void }) {
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const submit = (event: FormEvent<HTMLFormElement>) => {
@@ -11,7 +12,7 @@ export function AdminSignIn({ onSignedIn }: { onSignedIn(owner: { email: string 
     const form = new FormData(event.currentTarget);
     setBusy(true);
     adminApi
-      .signIn({ email: String(form.get('email') ?? ''), password: String(form.get('password') ?? '') })
+      .signIn({ email: formText(form, 'email'), password: formText(form, 'password') })
       .then(onSignedIn, (failure: unknown) => {
         setError(failure instanceof Error ? failure.message : String(failure));
         setBusy(false);

@@ -1,11 +1,11 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useEffectEvent, useState } from 'react';
 import { ApiError } from '../../api/client';
 
 /** What a console page has loaded: the data, the error's message, and a way to load again. */
 interface AdminData<T> {
   data: T | undefined;
   error: string | undefined;
-  reload(): void;
+  reload: () => void;
 }
 
 /**
@@ -16,9 +16,12 @@ export function useAdminData<T>(load: () => Promise<T>, key: string, onUnauthori
   const [data, setData] = useState<T>();
   const [error, setError] = useState<string>();
   const [round, setRound] = useState(0);
+  // `load` and `onUnauthorised` are new functions on each render; the effect calls the latest ones.
+  const loadLatest = useEffectEvent(load);
+  const unauthorised = useEffectEvent(onUnauthorised);
   useEffect(() => {
     let current = true;
-    load().then(
+    loadLatest().then(
       (loaded) => {
         if (!current) return;
         setData(loaded);
@@ -26,14 +29,14 @@ export function useAdminData<T>(load: () => Promise<T>, key: string, onUnauthori
       },
       (failure: unknown) => {
         if (!current) return;
-        if (failure instanceof ApiError && failure.status === 401) onUnauthorised();
+        if (failure instanceof ApiError && failure.status === 401) unauthorised();
         else setError(failure instanceof Error ? failure.message : String(failure));
       },
     );
     return () => {
       current = false;
     };
-    // `load` is a new function on each render; `key` names what it loads.
+    // `key` names what `load` loads.
   }, [key, round]);
   const reload = useCallback(() => setRound((value) => value + 1), []);
   return { data, error, reload };

@@ -24,14 +24,14 @@ export function SeatSelector() {
   const updating = CheckoutActor.useSelector(selectUpdating);
   const celebrating = CheckoutActor.useSelector(selectCelebrating);
   const savingCents = monthlySavingCents(seats);
-  const focus = useFocusThroughLock(canAdd, canRemove);
+  const { increaseRef, decreaseRef, countRef } = useFocusThroughLock(canAdd, canRemove);
 
   return (
     <Card aria-labelledby="seat-selector-title">
       <CardTitle id="seat-selector-title">Select Your Team Size</CardTitle>
       <Controls>
         <StepButton
-          ref={focus.decrease}
+          ref={decreaseRef}
           type="button"
           aria-label="Decrease seats"
           disabled={!canRemove}
@@ -39,11 +39,11 @@ export function SeatSelector() {
         >
           −
         </StepButton>
-        <Count ref={focus.count} tabIndex={-1} aria-label="Seats" aria-live="polite">
+        <Count ref={countRef} tabIndex={-1} aria-label="Seats" aria-live="polite">
           {seats}
         </Count>
         <StepButton
-          ref={focus.increase}
+          ref={increaseRef}
           type="button"
           aria-label="Increase seats"
           disabled={!canAdd}
@@ -104,7 +104,7 @@ function useFocusThroughLock(canAdd: boolean, canRemove: boolean) {
     }
   }, [canAdd, canRemove]);
 
-  return { increase, decrease, count };
+  return { increaseRef: increase, decreaseRef: decrease, countRef: count };
 }
 
 const Controls = styled.div`

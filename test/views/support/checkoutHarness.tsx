@@ -89,7 +89,7 @@ function clearToasts(): void {
  * Registers, for the calling test file, the checkout page's test environment: before each test a fake clock, a
  * fresh payment configuration and the fake server behind fetch; after each, no toasts, the real clock and fetch.
  */
-export function useCheckoutTestEnvironment(): void {
+export function registerCheckoutTestEnvironment(): void {
   beforeEach(() => {
     vi.useFakeTimers({ shouldAdvanceTime: false });
     resetPublicConfigCache();
