@@ -138,7 +138,7 @@ export async function buildApp({ config, db, provider, cipher, challengeKey, coo
   boundRequestArrival(app, config.REQUEST_TIMEOUT_SECONDS * 1000);
   installErrorHandler(app);
   await registerOpenApi(app);
-  await registerSecurityHeaders(app, { publicUrl: config.PUBLIC_URL, provider: provider.name });
+  await registerSecurityHeaders(app, { publicUrl: config.PUBLIC_URL, providerHosts: provider.pageHosts });
 
   const secret = cookieSecret ?? randomBytes(32).toString('hex');
   await app.register(fastifyCookie, { secret });

@@ -213,6 +213,8 @@ export interface PaymentProvider {
    * @throws on provider failure.
    */
   syncDefaultPaymentMethod?(customerId: string, idempotencyKey: string): Promise<number>;
+  /** The hosts the page needs for the provider's browser library (the Content-Security-Policy); none for the sandbox. */
+  readonly pageHosts?: PageHosts;
   /** The provider's own API routes, under the API's per-address rate limit: the sandbox's card form and clock (./sandbox/routes.ts). */
   routes?: FastifyPluginAsync<ProviderRouteOptions>;
   /** The provider's webhook endpoint, outside the rate limit (the provider delivers from few addresses): Stripe's (./stripeWebhookRoute.ts). */
@@ -224,6 +226,14 @@ export interface PaymentProvider {
   deleteAbandonedRecords?(retentionDays: number): Promise<Record<string, number>>;
 }
 
+/** Hosts the checkout page loads scripts and frames from, calls, and lets use the Payment Request API. */
+export interface PageHosts {
+  script: readonly string[];
+  frame: readonly string[];
+  connect: readonly string[];
+  payment: readonly string[];
+}
+
 /** What a provider's routes are given (server/app.ts). */
 export interface ProviderRouteOptions {
   config: Config;
@@ -233,7 +243,7 @@ export interface ProviderRouteOptions {
   /** Signs the sandbox's proof-of-work challenges; the same in every process. */
   challengeKey: string;
   /** Sends the outbox now (mail a change causes should not wait for the next run). */
-  nudgeOutbox(): void;
+  nudgeOutbox: () => void;
   /** Where a webhook route reports the API version of the events it receives (GET /healthz shows it). */
   webhookStatus: WebhookStatus;
 }

@@ -46,6 +46,14 @@ interface StripeProviderOptions {
   webhookSecret?: string;
 }
 
+/** Where Stripe.js loads from and talks to (Stripe docs, "Content Security Policy"). */
+const STRIPE_PAGE_HOSTS = {
+  script: ['https://js.stripe.com', 'https://*.js.stripe.com'],
+  frame: ['https://js.stripe.com', 'https://*.js.stripe.com', 'https://hooks.stripe.com'],
+  connect: ['https://api.stripe.com'],
+  payment: ['https://js.stripe.com'],
+} as const;
+
 /** Stripe keeps metadata values up to 500 characters (Stripe docs, "Metadata"). */
 const METADATA_VALUE_MAX = 500;
 /** Stripe accepts idempotency keys up to 255 characters (Stripe docs, "Idempotent requests"). */
@@ -185,6 +193,7 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
 
   return {
     name: 'stripe',
+    pageHosts: STRIPE_PAGE_HOSTS,
 
     async createPortalSession({ customerId, subscriptionId, flow, returnUrl, idempotencyKey }: PortalSessionInput) {
       const afterCompletion = { type: 'redirect' as const, redirect: { return_url: returnUrl } };

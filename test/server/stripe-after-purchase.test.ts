@@ -116,7 +116,7 @@ describe.each(DATABASES)('after a Stripe purchase on %s', (kind) => {
     const session = await buy();
     stripe.portalCancel(session.subscriptionId);
     const event = stripe.lastEvent('customer.subscription.updated')!;
-    expect(event.data.object).toMatchObject({ cancel_at_period_end: false, cancel_at: expect.any(Number) });
+    expect((event.data as { object: unknown }).object).toMatchObject({ cancel_at_period_end: false, cancel_at: expect.any(Number) });
     expect((await deliver(server, event)).json()).toEqual({ received: true, outcome: 'processed' });
     const periodEnd = new Date(stripe.subscription(session.subscriptionId)!.current_period_end * 1000);
     expect((await orderOf(session)).cancelAt).toEqual(periodEnd);

@@ -1,6 +1,7 @@
 /**
  * The server's boundaries (issue 18), read from the source of every .ts file under server/: what it may import
- * from the browser's code, and no import cycle. Imports are read with TypeScript's own pre-processor, so
+ * from the browser's code, no import cycle, the sandbox kept behind the provider interface, and SQL kept out of
+ * the routes. Imports are read with TypeScript's own pre-processor, so
  * `import type`, `export … from` and `import()` all count.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -16,10 +17,13 @@ const SRC_DIR = join(REPO_ROOT, 'src');
 /** The folders of src/ the server may import: the calls' shapes and the rules both sides share. */
 const SHARED_WITH_SERVER = ['contract', 'domain'];
 
-/** A server file: its repo-relative path and the repo-relative paths its relative imports resolve to. */
+/** A server file: its repo-relative path, the repo-relative paths its relative imports resolve to, and its text. */
 interface ServerFile {
   path: string;
   imports: string[];
+  /** Bare package imports (`drizzle-orm`, `fastify`). */
+  packages: string[];
+  source: string;
 }
 
 /** `specifier` (relative) from `fromFile` as a file that exists (`.ts`, `.tsx`, `/index.ts`), or as written. */
@@ -35,12 +39,12 @@ function readServerFiles(): ServerFile[] {
     .sort()
     .map((name) => {
       const file = join(SERVER_DIR, name);
-      const { importedFiles } = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
-      const imports = importedFiles
-        .map((imported) => imported.fileName)
-        .filter((specifier) => specifier.startsWith('.'))
-        .map((specifier) => relative(REPO_ROOT, resolveRelative(file, specifier)));
-      return { path: relative(REPO_ROOT, file), imports };
+      const source = readFileSync(file, 'utf8');
+      const { importedFiles } = ts.preProcessFile(source, true, true);
+      const specifiers = importedFiles.map((imported) => imported.fileName);
+      const imports = specifiers.filter((specifier) => specifier.startsWith('.')).map((specifier) => relative(REPO_ROOT, resolveRelative(file, specifier)));
+      const packages = specifiers.filter((specifier) => !specifier.startsWith('.'));
+      return { path: relative(REPO_ROOT, file), imports, packages, source };
     });
 }
 
@@ -83,5 +87,24 @@ describe('server/ boundaries', () => {
   it('has no import cycle', () => {
     const cycles = findCycles(serverFiles).map((cycle) => cycle.join(' → '));
     expect(cycles, 'server files that import each other').toEqual([]);
+  });
+
+  it('keeps the sandbox behind the provider interface: only server/payments/ imports it or asks which provider runs', () => {
+    const outside = serverFiles.filter((file) => !file.path.startsWith('server/payments/'));
+    const imports = outside.flatMap((file) =>
+      file.imports.filter((path) => path.startsWith('server/payments/sandbox')).map((path) => `${file.path} imports ${path}`),
+    );
+    const comparisons = outside
+      .filter((file) => /provider\.name\s*[!=]==|[!=]==\s*provider\.name|provider\s*[!=]==\s*'(sandbox|stripe)'/.test(file.source))
+      .map((file) => `${file.path} compares the provider's name`);
+    expect([...imports, ...comparisons], 'extend PaymentProvider (server/payments/provider.ts) instead').toEqual([]);
+  });
+
+  it('has no SQL in server/routes/: a route validates, calls a step, maps its outcome', () => {
+    const withSql = serverFiles
+      .filter((file) => file.path.startsWith('server/routes/'))
+      .filter((file) => file.packages.includes('drizzle-orm') || file.imports.includes('server/db/schema.ts') || /\bdb\.(select|insert|update|delete|execute|transaction)\(/.test(file.source))
+      .map((file) => file.path);
+    expect(withSql, 'move the query into server/orders, server/account or server/admin').toEqual([]);
   });
 });

@@ -22,7 +22,7 @@ const REFUSALS: Record<RefundRefusal, [status: number, message: string]> = {
 /** Registers the refund route; `ownerOf` answers the signed-in owner (the preHandler already checked one is). */
 export async function adminRefundRoutes(
   app: FastifyInstance,
-  { ownerOf, ...services }: OrderServices & { ownerOf(request: FastifyRequest): Promise<{ id: string }> },
+  { ownerOf, ...services }: OrderServices & { ownerOf: (request: FastifyRequest) => Promise<{ id: string }> },
 ): Promise<void> {
   app.post<{ Params: { transactionId: string }; Body: RefundRequest }>(
     '/api/admin/orders/:transactionId/refund',
