@@ -1,10 +1,12 @@
-import { useState, type FormEvent } from 'react';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
 import { adminApi, queryString } from '../../api/adminApi';
 import { ORDER_STATUSES, type OrdersQuery } from '../../contract/admin';
 import { formatDollars } from '../../domain/pricing';
 import { formText } from '../shared/formText';
 import { Button, Card, ErrorText, Field, Form, Heading, Muted, SubHeading, Table } from '../shared/panelStyles';
+import { refundMachine } from '../../machines/refundMachine';
 import { useAdminData } from './useAdminData';
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' }) : '—');
@@ -100,7 +102,7 @@ export function AdminOrders({ onUnauthorised }: { onUnauthorised: () => void }) 
 
 /** One order: what was bought, by whom, through whom, the provider's ids, and its funnel events. */
 export function AdminOrderDetail({ transactionId, onUnauthorised }: { transactionId: string; onUnauthorised: () => void }) {
-  const { data, error } = useAdminData(() => adminApi.order(transactionId), transactionId, onUnauthorised);
+  const { data, error, reload } = useAdminData(() => adminApi.order(transactionId), transactionId, onUnauthorised);
   if (error) return <ErrorText role="alert">{error}</ErrorText>;
   if (!data) return <p aria-busy="true">Loading…</p>;
   const { order, events } = data;
@@ -125,9 +127,11 @@ export function AdminOrderDetail({ transactionId, onUnauthorised }: { transactio
             <tr><th>Opened</th><td>{when(order.createdAt)}</td></tr>
             <tr><th>Paid</th><td>{when(order.paidAt)}</td></tr>
             <tr><th>Cancelled</th><td>{when(order.cancelledAt)}</td></tr>
+            <tr><th>Refunded</th><td>{order.refundedCents > 0 ? formatDollars(order.refundedCents) : '—'}</td></tr>
           </tbody>
         </Table>
       </Card>
+      {order.paidAt && <RefundPanel transactionId={order.transactionId} paidAt={order.paidAt} onRefunded={reload} onUnauthorised={onUnauthorised} />}
       <SubHeading>Events</SubHeading>
       <Card>
         <ol aria-label="Events">
@@ -138,6 +142,81 @@ export function AdminOrderDetail({ transactionId, onUnauthorised }: { transactio
             </li>
           ))}
         </ol>
+      </Card>
+    </>
+  );
+}
+
+/** Days after the first payment in which the whole amount is refunded (the offer's guarantee; server/orders/refundOrder.ts). */
+const GUARANTEE_DAYS = 30;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Refund this order (src/machines/refundMachine.ts): everything within the 30-day guarantee, else an amount in
+ * dollars; asks once more before it refunds. The subscription ends at once.
+ */
+function RefundPanel({ transactionId, paidAt, onRefunded, onUnauthorised }: { transactionId: string; paidAt: string; onRefunded: () => void; onUnauthorised: () => void }) {
+  const actorRef = useActorRef(refundMachine, { input: { transactionId } });
+  const state = useSelector(actorRef, (snapshot) => snapshot.value);
+  const { amountCents, error } = useSelector(actorRef, (snapshot) => snapshot.context);
+  const [amountError, setAmountError] = useState<string>();
+  useEffect(() => {
+    const refunded = actorRef.on('refunded', onRefunded);
+    const unauthorised = actorRef.on('unauthorised', onUnauthorised);
+    return () => {
+      refunded.unsubscribe();
+      unauthorised.unsubscribe();
+    };
+  }, [actorRef, onRefunded, onUnauthorised]);
+  const [openedAt] = useState(() => Date.now());
+  const withinGuarantee = openedAt - new Date(paidAt).getTime() <= GUARANTEE_DAYS * DAY_MS;
+  const request = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const text = formText(new FormData(event.currentTarget), 'amount').trim();
+    if (text === '' && withinGuarantee) {
+      setAmountError(undefined);
+      actorRef.send({ type: 'REFUND_REQUESTED', amountCents: null });
+      return;
+    }
+    const dollars = /^\d+(\.\d{1,2})?$/.test(text) ? Number(text) : NaN;
+    if (!(dollars > 0)) {
+      setAmountError(withinGuarantee ? 'Leave it empty for a full refund, or enter an amount such as 250.00.' : 'Enter the amount to refund, such as 250.00.');
+      return;
+    }
+    setAmountError(undefined);
+    actorRef.send({ type: 'REFUND_REQUESTED', amountCents: Math.round(dollars * 100) });
+  };
+  if (state === 'refunded') return null;
+  return (
+    <>
+      <SubHeading>Refund</SubHeading>
+      <Card>
+        {state === 'idle' && (
+          <Form onSubmit={request} aria-label="Refund">
+            <Field>
+              Amount in dollars {withinGuarantee ? '(empty: everything paid, within the 30-day guarantee)' : '(required after the 30-day guarantee)'}
+              <input name="amount" inputMode="decimal" aria-invalid={amountError ? true : undefined} aria-describedby="refund-amount-error" />
+            </Field>
+            {amountError && <ErrorText id="refund-amount-error">{amountError}</ErrorText>}
+            <Button type="submit">Refund…</Button>
+            {error && <ErrorText role="alert">{error}</ErrorText>}
+          </Form>
+        )}
+        {state === 'confirming' && (
+          <div role="alertdialog" aria-label="Confirm the refund">
+            <p>
+              Refund {amountCents === null ? 'everything paid' : formatDollars(amountCents)} and end the subscription now? The buyer is mailed and
+              loses access.
+            </p>
+            <Button type="button" onClick={() => actorRef.send({ type: 'REFUND_CONFIRMED' })}>
+              Refund and end the subscription
+            </Button>{' '}
+            <Button type="button" onClick={() => actorRef.send({ type: 'REFUND_ABANDONED' })}>
+              Keep the subscription
+            </Button>
+          </div>
+        )}
+        {state === 'refunding' && <p aria-busy="true">Refunding…</p>}
       </Card>
     </>
   );

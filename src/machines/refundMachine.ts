@@ -1,0 +1,95 @@
+/**
+ * The console's refund statechart (issue 18, "Refunds"): the owner asks for a refund of one order, everything
+ * (only within the 30-day guarantee) or an amount in cents, confirms it, and the server refunds and ends the
+ * subscription (POST /api/admin/orders/:transactionId/refund, server/orders/refundOrder.ts). The view renders a
+ * snapshot and sends events; the call is an invoked actor. Money in integer cents.
+ */
+import { assertEvent, assign, emit, fromPromise, setup } from 'xstate';
+import { adminApi } from '../api/adminApi';
+import { ApiError } from '../api/client';
+import type { OrderDetail } from '../contract/admin';
+
+interface RefundInput {
+  transactionId: string;
+}
+
+interface RefundContext {
+  transactionId: string;
+  /** The amount asked for, in cents; null for everything left (the guarantee's full refund). */
+  amountCents: number | null;
+  /** The server's refusal or the network's failure, shown under the form. */
+  error: string | null;
+}
+
+type RefundEvent =
+  /** The owner asked for a refund: `amountCents` null for everything left. */
+  | { type: 'REFUND_REQUESTED'; amountCents: number | null }
+  | { type: 'REFUND_CONFIRMED' }
+  | { type: 'REFUND_ABANDONED' };
+
+export type RefundEmitted =
+  /** The order as the server now reports it (cancelled, with its refunded amount). */
+  | { type: 'refunded'; detail: OrderDetail }
+  /** The console session ended: the console shows its sign-in form. */
+  | { type: 'unauthorised' };
+
+/** The failure of an invoked actor (its error event's `error`). */
+const errorOf = ({ event }: { event: { error: unknown } }) => event.error;
+
+export const refundMachine = setup({
+  types: {
+    context: {} as RefundContext,
+    input: {} as RefundInput,
+    events: {} as RefundEvent,
+    emitted: {} as RefundEmitted,
+  },
+  actors: {
+    refundOrder: fromPromise<OrderDetail, { transactionId: string; amountCents: number | null }>(({ input }) =>
+      adminApi.refund(input.transactionId, input.amountCents === null ? {} : { amountCents: input.amountCents }),
+    ),
+  },
+  guards: {
+    sessionEnded: (_, error: unknown) => error instanceof ApiError && error.status === 401,
+  },
+  actions: {
+    assignRequest: assign({
+      amountCents: ({ event }) => {
+        assertEvent(event, 'REFUND_REQUESTED');
+        return event.amountCents;
+      },
+      error: null,
+    }),
+    assignError: assign((_, error: unknown) => ({
+      error: error instanceof Error && error.message ? error.message : 'The refund could not be made. Please try again.',
+    })),
+    emitRefunded: emit((_, detail: OrderDetail) => ({ type: 'refunded' as const, detail })),
+    emitUnauthorised: emit({ type: 'unauthorised' as const }),
+  },
+}).createMachine({
+  id: 'refund',
+  context: ({ input }) => ({ transactionId: input.transactionId, amountCents: null, error: null }),
+  initial: 'idle',
+  states: {
+    idle: {
+      on: { REFUND_REQUESTED: { target: 'confirming', actions: 'assignRequest' } },
+    },
+    confirming: {
+      on: {
+        REFUND_CONFIRMED: 'refunding',
+        REFUND_ABANDONED: 'idle',
+      },
+    },
+    refunding: {
+      invoke: {
+        src: 'refundOrder',
+        input: ({ context }) => ({ transactionId: context.transactionId, amountCents: context.amountCents }),
+        onDone: { target: 'refunded', actions: { type: 'emitRefunded', params: ({ event }) => event.output } },
+        onError: [
+          { guard: { type: 'sessionEnded', params: errorOf }, target: 'idle', actions: 'emitUnauthorised' },
+          { target: 'idle', actions: { type: 'assignError', params: errorOf } },
+        ],
+      },
+    },
+    refunded: { type: 'final' },
+  },
+});
