@@ -11,9 +11,9 @@ import type { AccountView } from '../../src/contract/account';
 import type { SandboxCard } from '../../src/contract/sandbox';
 import type { Database } from '../db/client';
 import { accounts, handoffTokens } from '../db/schema';
-import { applyPaymentEvent } from '../orders/applyPaymentEvent';
+import { applyPaymentEvents } from '../orders/applyPaymentEvent';
 import { findOrder, isPaidOrder, type Order, type OrderContext } from '../orders/order';
-import type { OperationResult, PaymentEvent } from '../payments/provider';
+import type { OperationResult } from '../payments/provider';
 import { generatePassword, hashPassword } from '../security/password';
 
 /** Why a manage-page change was refused: the route maps each to a status and a message. */
@@ -58,19 +58,8 @@ async function subscriptionDetails(context: OrderContext, order: Order) {
 /** Runs the provider's answer through the lifecycle and answers the order as it now is. */
 async function settle(context: OrderContext, order: Order, result: OperationResult, refusal: ManageRefusal, reason?: string): Promise<ManageResult> {
   if (!result.ok) return { ok: false, refusal };
-  await applyEvents(context, result.events.map((event) => (reason ? { ...event, reason } : event)));
+  await applyPaymentEvents(context, result.events.map((event) => (reason ? { ...event, reason } : event)));
   return { ok: true, order: (await findOrder(context.db, order.transactionId)) ?? order };
-}
-
-/**
- * Runs provider events through applyPaymentEvent, in order.
- * @throws Error when the provider could not be asked (the change is made; its webhook or the next event applies it).
- */
-export async function applyEvents(context: OrderContext, events: PaymentEvent[]): Promise<void> {
-  for (const event of events) {
-    const applied = await applyPaymentEvent(context, event);
-    if (!applied.ok) throw new Error(`Payment event ${event.eventId} refused: ${applied.refusal}`);
-  }
 }
 
 const changeKey = (order: Order, change: string) => `${order.transactionId}:${change}:${randomUUID()}`;

@@ -10,7 +10,7 @@ import { orders } from '../db/schema';
 import { recordFunnelEventSafely } from './funnelEvents';
 
 /** One card step of the checkout `transactionId`: submitted, and refused with `declineCode` when it was. */
-export interface PaymentAttempt {
+interface PaymentAttempt {
   step: 'confirmation' | 'authentication';
   /** Stripe's decline_code for a declined card, else the error code; absent when the step was not refused. */
   declineCode?: string;

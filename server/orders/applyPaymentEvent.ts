@@ -93,6 +93,19 @@ async function apply(context: OrderContext, event: PaymentEvent): Promise<Paymen
 }
 
 /**
+ * Applies each of `events` in order: what an after-purchase operation answered (a cancellation, a seat change, a
+ * card that paid a renewal, a refund).
+ * @throws Error when one is refused (the provider could not be asked): the provider made the change; its webhook,
+ * or the next event, brings the order in line.
+ */
+export async function applyPaymentEvents(context: OrderContext, events: PaymentEvent[]): Promise<void> {
+  for (const event of events) {
+    const applied = await applyPaymentEvent(context, event);
+    if (!applied.ok) throw new Error(`Payment event ${event.eventId} refused: ${applied.refusal}`);
+  }
+}
+
+/**
  * A refund the provider reports by customer and payment (Stripe's `charge.refunded`, from our console or its
  * Dashboard): the order of that customer, then the one lifecycle as for any event. 'ignored' when no order of
  * ours has that customer.

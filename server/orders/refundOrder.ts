@@ -10,7 +10,7 @@
  */
 import { and, eq, sql } from 'drizzle-orm';
 import { refundRequests } from '../db/schema';
-import { applyPaymentEvent } from './applyPaymentEvent';
+import { applyPaymentEvents } from './applyPaymentEvent';
 import { findOrder, type Order, type OrderContext } from './order';
 
 /** Days after the first payment in which a full refund is the guarantee (the offer's 30-day AI Challenge). */
@@ -30,7 +30,7 @@ export type RefundRefusal =
   /** Another refund of this order is running. */
   | 'in_progress';
 
-export type RefundResult = { ok: true; order: Order } | { ok: false; refusal: RefundRefusal };
+type RefundResult = { ok: true; order: Order } | { ok: false; refusal: RefundRefusal };
 
 /**
  * Refunds `amountCents` of the order `transactionId` (undefined: everything left, within the guarantee window)
@@ -68,10 +68,7 @@ export async function refundOrder(
       await finish('failed');
       return { ok: false, refusal: refunded.refusal === 'amount_too_high' ? 'amount_too_high' : 'not_paid' };
     }
-    for (const event of refunded.events) {
-      const applied = await applyPaymentEvent(context, event);
-      if (!applied.ok) throw new Error(`Refund event ${event.eventId} refused: ${applied.refusal}`);
-    }
+    await applyPaymentEvents(context, refunded.events);
     await finish('succeeded');
     context.log.info({ transactionId, ownerId, amountCents: amountCents ?? 'all' }, 'Order refunded from the console');
     return { ok: true, order: (await findOrder(context.db, transactionId)) ?? order };

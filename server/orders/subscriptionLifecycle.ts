@@ -30,10 +30,10 @@ import type { PaymentEvent, RefundedPayment, SubscriptionPayment } from '../paym
 import type { Order } from './order';
 
 /** Why an order ended, for the funnel and the console. */
-export type EndReason = 'cancelled_at_period_end' | 'unpaid' | 'refunded' | 'deleted';
+type EndReason = 'cancelled_at_period_end' | 'unpaid' | 'refunded' | 'deleted';
 
 /** What the provider's report changes on a paid (or past-due, or ended and now refunded) order. */
-export interface LifecycleChanges {
+interface LifecycleChanges {
   ended?: { reason: EndReason };
   status?: 'paid' | 'past_due';
   failedInvoice?: { invoiceId: string; amountCents: number };

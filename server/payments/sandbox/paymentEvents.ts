@@ -9,7 +9,7 @@ import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { sandboxSubscriptions } from '../../db/schema';
 import { recordPaymentAttempt } from '../../funnel/paymentAttempts';
-import { applyPaymentEvent } from '../../orders/applyPaymentEvent';
+import { applyPaymentEvents } from '../../orders/applyPaymentEvent';
 import type { OrderContext } from '../../orders/order';
 import type { PaymentEvent } from '../provider';
 import type { IntentOutcome, PaidIntent } from './intents';
@@ -37,8 +37,7 @@ export async function raiseSandboxPayment(context: OrderContext, paid: PaidInten
 export async function applySandboxEvents(context: OrderContext, events: PaymentEvent[]): Promise<void> {
   for (const event of events) {
     try {
-      const applied = await applyPaymentEvent(context, event);
-      if (!applied.ok) throw new Error(`Refused: ${applied.refusal}`);
+      await applyPaymentEvents(context, [event]);
     } catch (error) {
       context.log.error({ err: error, eventId: event.eventId, transactionId: event.transactionId }, 'Sandbox payment event failed');
     }
