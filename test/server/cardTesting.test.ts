@@ -8,7 +8,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { solveChallenge } from 'altcha-lib';
 import { orders } from '../../server/db/schema';
-import { CHALLENGE_REQUIRED } from '../../server/payments/sandbox/confirmRoute';
+import { CHALLENGE_REQUIRED } from '../../server/payments/sandbox/routes';
 import { confirmBody, createBody, DATABASES, openCheckout, payWithCard, startTestServer, TEST_CARDS, updateBody, type TestServer } from './helper';
 
 describe.each(DATABASES)('card testing on %s', (kind) => {

@@ -178,3 +178,12 @@ async function settledOutcome(db: Database, clientSecret: string): Promise<Inten
   if (paymentStatus === 'succeeded') return { kind: 'succeeded', ...paid };
   return failedAttempts >= MAX_FAILED_ATTEMPTS ? { kind: 'too_many_failures' } : { kind: 'not_payable' };
 }
+
+/** The checkout (our transactionId) whose intent has `clientSecret`, or undefined. */
+export async function transactionOfClientSecret(db: Database, clientSecret: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ transactionId: sandboxSubscriptions.transactionId })
+    .from(sandboxSubscriptions)
+    .where(eq(sandboxSubscriptions.clientSecret, clientSecret));
+  return row?.transactionId;
+}

@@ -1,26 +1,96 @@
 /**
- * The sandbox's own routes, one Fastify plugin registered only when the sandbox is the provider (server/app.ts):
- * - POST /api/sandbox/payment-intents/confirm and …/authenticate: the sandbox card form (./confirmRoute.ts,
- *   ./authenticateRoute.ts).
+ * The sandbox's own routes, one Fastify plugin (PaymentProvider.routes), registered under the API's rate limit
+ * when the sandbox is the provider (server/app.ts), and what they tell the order steps:
+ * - POST /api/sandbox/payment-intents/confirm: the sandbox card form confirms its PaymentIntent with a test card
+ *   (rules in ./cards.ts and ./intents.ts). 200 succeeded / requires_action; 402 declined; 400 bad card; 404
+ *   unknown. 428 with a proof-of-work challenge once the client address has too many refusals this hour
+ *   (server/security/confirmationChallenge.ts); the card form solves it and sends the card again with the solution.
+ * - POST /api/sandbox/payment-intents/authenticate: the buyer completes or fails the authentication challenge (test
+ *   card 4000 0025 0000 3155); only for an intent in requires_action, a failure sends it back to
+ *   requires_payment_method.
  * - POST /api/sandbox/clock/advance `{ days }`: moves the sandbox clock forward and runs its renewals, so tests and
  *   demos see a subscription's months in seconds. It changes the billing of every order, so it exists only when
  *   SANDBOX_CLOCK=1 (tests, demos); otherwise it answers 404 like any unknown path.
+ * An accepted payment is the sandbox's `invoice.paid`: it runs through the same code path as Stripe's events
+ * (server/orders/applyPaymentEvent.ts) before the answer, so the order is paid and its account exists even if the
+ * tab closes right after the charge; its event id is the PaymentIntent's, so a repeated confirmation counts once.
+ * Each confirmation of a checkout's intent is a 'payment_submitted' funnel event, each refusal also 'payment_failed'.
  */
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { ClockAdvanceRequest } from '../../../src/contract/account';
 import { ErrorResponse } from '../../../src/contract/checkout';
-import type { ProviderRouteOptions } from '../provider';
-import { sandboxAuthenticateRoute } from './authenticateRoute';
+import {
+  ChallengeRequiredResponse,
+  SandboxAuthenticateRequest,
+  SandboxConfirmRequest,
+  SandboxDeclineResponse,
+  SandboxIntentResponse,
+} from '../../../src/contract/sandbox';
+import { recordPaymentAttempt } from '../../funnel/paymentAttempts';
+import { HttpError } from '../../http/httpError';
+import { applyPaymentEvents } from '../../orders/applyPaymentEvent';
+import type { OrderContext } from '../../orders/order';
+import { challengeRequired, isSolved, issueChallenge, recordDecline } from '../../security/confirmationChallenge';
+import type { PaymentEvent, ProviderRouteOptions } from '../provider';
 import { advanceSandboxClock, renewDueSandboxSubscriptions } from './billing';
-import { sandboxConfirmRoute } from './confirmRoute';
-import { applySandboxEvents } from './paymentEvents';
+import { checkSandboxCard } from './cards';
+import { authenticateSandboxIntent, confirmSandboxIntent, transactionOfClientSecret, type IntentOutcome } from './intents';
+
+/** The buyer sees this only if their browser could not solve the challenge by itself. */
+export const CHALLENGE_REQUIRED = 'Please wait a moment while we verify this payment, then try again.';
 
 const DAY_SECONDS = 24 * 60 * 60;
 
 export const sandboxRoutes: FastifyPluginAsync<ProviderRouteOptions> = async (app, { challengeKey, nudgeOutbox, webhookStatus: _status, ...services }) => {
-  await app.register(sandboxConfirmRoute, { ...services, challengeKey });
-  await app.register(sandboxAuthenticateRoute, services);
+  const rateLimit = { max: services.config.CONFIRMATIONS_PER_MINUTE, timeWindow: '1 minute', groupId: 'sandbox-confirmations' };
+
+  app.post<{ Body: SandboxConfirmRequest }>(
+    '/api/sandbox/payment-intents/confirm',
+    {
+      schema: {
+        summary: 'Sandbox: confirm a PaymentIntent with a test card',
+        body: SandboxConfirmRequest,
+        response: { 200: SandboxIntentResponse, 402: SandboxDeclineResponse, 428: ChallengeRequiredResponse, '4xx': ErrorResponse },
+      },
+      config: { rateLimit },
+    },
+    async (request, reply) => {
+      const { clientSecret, challenge } = request.body;
+      if (await challengeRequired(services.db, request.ip, services.config.DECLINES_BEFORE_CHALLENGE)) {
+        if (!challenge || !(await isSolved(challengeKey, challenge, clientSecret))) {
+          request.log.info('Confirmation needs a solved challenge');
+          return reply.code(428).send({ error: CHALLENGE_REQUIRED, challenge: await issueChallenge(challengeKey, clientSecret) });
+        }
+      }
+      const card = checkSandboxCard(request.body.card);
+      if (!card.ok) throw new HttpError(400, card.message);
+      const outcome = await confirmSandboxIntent(services.db, clientSecret, card, request.body.billingDetails);
+      await settleAttempt({ ...services, log: request.log }, clientSecret, outcome, 'confirmation');
+      if (outcome.kind === 'failed' || outcome.kind === 'too_many_failures') await recordDecline(services.db, request.ip);
+      return replyWithIntentOutcome(reply, outcome);
+    },
+  );
+
+  app.post<{ Body: SandboxAuthenticateRequest }>(
+    '/api/sandbox/payment-intents/authenticate',
+    {
+      schema: {
+        summary: 'Sandbox: complete or fail the authentication challenge of a PaymentIntent',
+        body: SandboxAuthenticateRequest,
+        response: { 200: SandboxIntentResponse, 402: SandboxDeclineResponse, '4xx': ErrorResponse },
+      },
+      config: { rateLimit },
+    },
+    async (request, reply) => {
+      const outcome = await authenticateSandboxIntent(services.db, request.body.clientSecret, request.body.outcome);
+      await settleAttempt({ ...services, log: request.log }, request.body.clientSecret, outcome, 'authentication');
+      // A failed authentication is a refusal like a decline (server/security/confirmationChallenge.ts).
+      if (outcome.kind === 'failed' || outcome.kind === 'too_many_failures') await recordDecline(services.db, request.ip);
+      return replyWithIntentOutcome(reply, outcome);
+    },
+  );
+
   if (!services.config.SANDBOX_CLOCK) return;
   app.post<{ Body: { days: number } }>(
     '/api/sandbox/clock/advance',
@@ -40,3 +110,67 @@ export const sandboxRoutes: FastifyPluginAsync<ProviderRouteOptions> = async (ap
     },
   );
 };
+
+/**
+ * What a card step means for the order: its funnel events, and for an accepted payment the sandbox's
+ * `invoice.paid`. Never throws: the payment is taken whatever happens here, so a failure is logged and left to the
+ * reconciliation sweep (server/orders/reconcileOrders.ts).
+ */
+async function settleAttempt(context: OrderContext, clientSecret: string, outcome: IntentOutcome, step: 'confirmation' | 'authentication') {
+  if (outcome.kind === 'unknown' || outcome.kind === 'not_payable' || outcome.kind === 'not_awaiting_authentication') return;
+  const transactionId = await transactionOfClientSecret(context.db, clientSecret).catch(() => undefined);
+  if (transactionId) {
+    const declineCode = outcome.kind === 'failed' ? (outcome.declineCode ?? outcome.code) : outcome.kind === 'too_many_failures' ? 'too_many_attempts' : undefined;
+    await recordPaymentAttempt(context.db, transactionId, { step, ...(declineCode ? { declineCode } : {}) }, context.log);
+  }
+  if (outcome.kind !== 'succeeded') return;
+  await applySandboxEvents(context, [
+    {
+      eventId: `sandbox:${outcome.paymentIntentId}:paid`,
+      kind: 'invoice_paid',
+      providerType: 'sandbox.invoice.paid',
+      subscriptionId: outcome.subscriptionId,
+      transactionId: outcome.transactionId,
+    },
+  ]);
+}
+
+/**
+ * Applies what the sandbox did (a payment, renewals, retries, endings), in order. Never throws: the sandbox already
+ * did it; a failure is logged (the next event or the sweep catches up).
+ */
+async function applySandboxEvents(context: OrderContext, events: PaymentEvent[]): Promise<void> {
+  for (const event of events) {
+    try {
+      await applyPaymentEvents(context, [event]);
+    } catch (error) {
+      context.log.error({ err: error, eventId: event.eventId, transactionId: event.transactionId }, 'Sandbox payment event failed; the sweep catches up');
+    }
+  }
+}
+
+/**
+ * 200 `{ status, paymentIntentId }` for succeeded / requires_action; 402 `{ error, code }` for a failure, and
+ * for a checkout closed after too many refused confirmations (Stripe's statuses and codes).
+ * @throws HttpError 404 unknown client secret; 400 cancelled intent or one not awaiting authentication.
+ */
+function replyWithIntentOutcome(reply: FastifyReply, outcome: IntentOutcome) {
+  switch (outcome.kind) {
+    case 'succeeded':
+    case 'requires_action':
+      return { status: outcome.kind, paymentIntentId: outcome.paymentIntentId };
+    case 'failed':
+      return reply.code(402).send({ error: outcome.message, code: outcome.code });
+    case 'unknown':
+      throw new HttpError(404, 'No such payment intent.');
+    case 'too_many_failures':
+      return reply.code(402).send({
+        error: 'This payment was declined too many times. Please refresh the page to start again.',
+        code: 'too_many_attempts',
+      });
+    case 'not_payable':
+      throw new HttpError(400, 'This payment can no longer be confirmed. Please refresh the page.');
+    case 'not_awaiting_authentication':
+      throw new HttpError(400, 'This payment is not waiting for authentication.');
+  }
+}
