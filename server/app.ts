@@ -13,7 +13,8 @@ import type { Config } from './config';
 import type { Database } from './db/client';
 import { installErrorHandler } from './http/errorHandler';
 import { HttpError } from './http/httpError';
-import { openApiRoute, registerOpenApi } from './http/openApi';
+import { registerOpenApi } from './http/openApi';
+import { openApiRoute } from './routes/openApi';
 import { registerSecurityHeaders } from './http/securityHeaders';
 import { boundRequestArrival } from './http/slowRequests';
 import { registerStaticSite } from './http/staticSite';
@@ -29,7 +30,8 @@ import { publicConfigRoute } from './routes/publicConfig';
 import { updateIntentRoute } from './routes/updateIntent';
 import { adminRoutes } from './routes/admin';
 import { accountRoutes } from './routes/account';
-import { referralLinkRoute, referralLinks } from './referrals/referralLinks';
+import { referralLinks } from './referrals/referralLinks';
+import { referralLinkRoute } from './routes/referralLink';
 import { refuseCrossSiteRequests } from './sessions/sameOrigin';
 
 interface AppOptions {

@@ -28,8 +28,3 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     },
   });
 }
-
-/** The route that serves the document; register it inside the /api scope (rate-limited like the rest). */
-export async function openApiRoute(app: FastifyInstance): Promise<void> {
-  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-}

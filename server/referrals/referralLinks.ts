@@ -4,7 +4,7 @@
  * a cookie that names a disabled referrer or has expired is replaced. An unknown or disabled slug is logged and
  * leads to the default offer, never to an error page.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
 import type { OfferReferrer } from '../../src/contract/admin';
@@ -61,11 +61,4 @@ export function referralLinks(db: Database, config: ReferralConfig): ReferralLin
       }
     },
   };
-}
-
-/** GET /r/:slug, the referral link of a referrer. */
-export async function referralLinkRoute(app: FastifyInstance, { links }: { links: ReferralLinks }): Promise<void> {
-  app.get<{ Params: { slug: string } }>('/r/:slug', { schema: { hide: true } }, (request, reply) =>
-    links.follow(request, reply, request.params.slug.toLowerCase()),
-  );
 }
