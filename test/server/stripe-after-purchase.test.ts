@@ -127,6 +127,21 @@ describe.each(DATABASES)('after a Stripe purchase on %s', (kind) => {
     });
   });
 
+  it('two events reporting the same change at once change the order and mail once, in either order of arrival', async () => {
+    for (const order of ['first', 'second'] as const) {
+      const session = await buy();
+      stripe.portalCancel(session.subscriptionId);
+      const event = stripe.lastEvent('customer.subscription.updated')!;
+      // Stripe sends a subscription.updated and, say, a retried copy under another id: both read the same state.
+      const copy = { ...event, id: `${String(event.id)}_copy` };
+      const pair = order === 'first' ? [event, copy] : [copy, event];
+      const answers = await Promise.all(pair.map((each) => deliver(server, each)));
+      expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200]);
+      expect((await outboxOf(session)).filter((row) => row === 'mail:cancellation_confirmed')).toHaveLength(1);
+      expect((await outboxOf(session)).filter((row) => row === 'webhook:subscription.cancel_scheduled')).toHaveLength(1);
+    }
+  });
+
   it('the console’s refund: refunds.create with an idempotency key, the subscription ended, mail and webhook; its charge.refunded adds nothing', async () => {
     const session = await buy(3);
     const refunded = await refundOrder(server.context(), { transactionId: session.transactionId, ownerId: 'owner-test' });
