@@ -14,7 +14,14 @@ export default defineConfig(({ isSsrBuild }) => ({
     // browser accepts (@fastify/static preCompressed). Source maps are never served, so not compressed.
     ...(isSsrBuild
       ? []
-      : [compression({ algorithms: ['brotliCompress', 'gzip'], include: /\.(html|js|css|svg|txt|json)$/, exclude: /\.map$/, threshold: 0 })]),
+      : [
+          compression({
+            algorithms: ['brotliCompress', 'gzip'],
+            include: /\.(html|js|css|svg|txt|json)$/,
+            exclude: /\.map$/,
+            threshold: 0,
+          }),
+        ]),
   ],
   // 'hidden': maps are written for debugging but not referenced by the bundles; the server does not serve them.
   build: isSsrBuild ? { outDir: 'build/prerender', sourcemap: false } : { outDir: 'dist', sourcemap: 'hidden' },

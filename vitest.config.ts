@@ -15,51 +15,51 @@ const UNDER_LOAD_TIMEOUT_MS = 30_000;
 
 /** The five test projects; `vitest.mutation.config.ts` runs three of them. */
 export const PROJECTS = [
-      {
-        extends: true as const,
-        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node', testTimeout: UNDER_LOAD_TIMEOUT_MS },
-      },
-      {
-        extends: true as const,
-        test: {
-          name: 'views',
-          include: ['test/views/**/*.test.{ts,tsx}'],
-          environment: 'jsdom',
-          setupFiles: ['test/setup/dom.ts'],
-          testTimeout: UNDER_LOAD_TIMEOUT_MS,
-        },
-      },
-      {
-        extends: true as const,
-        test: {
-          name: 'model',
-          include: ['test/model/**/*.test.{ts,tsx}'],
-          environment: 'jsdom',
-          setupFiles: ['test/setup/dom.ts'],
-          testTimeout: 120_000,
-        },
-      },
-      {
-        extends: true as const,
-        test: {
-          name: 'server',
-          include: ['test/server/**/*.test.ts'],
-          environment: 'node',
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-        },
-      },
-      {
-        extends: true as const,
-        test: {
-          name: 'e2e',
-          include: ['test/e2e/**/*.test.ts'],
-          environment: 'node',
-          testTimeout: 90_000,
-          hookTimeout: 120_000,
-          fileParallelism: false,
-        },
-      },
+  {
+    extends: true as const,
+    test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node', testTimeout: UNDER_LOAD_TIMEOUT_MS },
+  },
+  {
+    extends: true as const,
+    test: {
+      name: 'views',
+      include: ['test/views/**/*.test.{ts,tsx}'],
+      environment: 'jsdom',
+      setupFiles: ['test/setup/dom.ts'],
+      testTimeout: UNDER_LOAD_TIMEOUT_MS,
+    },
+  },
+  {
+    extends: true as const,
+    test: {
+      name: 'model',
+      include: ['test/model/**/*.test.{ts,tsx}'],
+      environment: 'jsdom',
+      setupFiles: ['test/setup/dom.ts'],
+      testTimeout: 120_000,
+    },
+  },
+  {
+    extends: true as const,
+    test: {
+      name: 'server',
+      include: ['test/server/**/*.test.ts'],
+      environment: 'node',
+      testTimeout: 30_000,
+      hookTimeout: 60_000,
+    },
+  },
+  {
+    extends: true as const,
+    test: {
+      name: 'e2e',
+      include: ['test/e2e/**/*.test.ts'],
+      environment: 'node',
+      testTimeout: 90_000,
+      hookTimeout: 120_000,
+      fileParallelism: false,
+    },
+  },
 ];
 
 export default defineConfig({

@@ -31,7 +31,13 @@ async function main(): Promise<void> {
   });
   const base = `http://127.0.0.1:${port}`;
   try {
-    while (!(await fetch(`${base}/healthz`).then((r) => r.ok, () => false))) await new Promise((resolve) => setTimeout(resolve, 50));
+    while (
+      !(await fetch(`${base}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      ))
+    )
+      await new Promise((resolve) => setTimeout(resolve, 50));
 
     const post = async (path: string, body: unknown, forwardedFor: string) => {
       const started = performance.now();
@@ -62,7 +68,11 @@ async function main(): Promise<void> {
             statuses.set(429, (statuses.get(429) ?? 0) + 1);
             continue;
           }
-          const confirmed = await post('/api/sandbox/payment-intents/confirm', { clientSecret: secret, card: DECLINED, billingDetails: { name: 'Card Tester', email: 'tester@example.com' } }, forwardedFor(attempt));
+          const confirmed = await post(
+            '/api/sandbox/payment-intents/confirm',
+            { clientSecret: secret, card: DECLINED, billingDetails: { name: 'Card Tester', email: 'tester@example.com' } },
+            forwardedFor(attempt),
+          );
           statuses.set(confirmed.status, (statuses.get(confirmed.status) ?? 0) + 1);
           if (confirmed.status === 402 && confirmed.json.code === 'card_declined') reached += 1;
         }
@@ -82,11 +92,21 @@ async function main(): Promise<void> {
         const created = await post('/api/create-anon-subscription-intent', createBody, BUYER);
         buyerLatencies.push(created.ms);
         if (created.status !== 200) continue;
-        const paid = await post('/api/sandbox/payment-intents/confirm', { clientSecret: created.json.clientSecret, card: GOOD, billingDetails: { name: 'Real Buyer', email: 'buyer@example.com' } }, BUYER);
+        const paid = await post(
+          '/api/sandbox/payment-intents/confirm',
+          { clientSecret: created.json.clientSecret, card: GOOD, billingDetails: { name: 'Real Buyer', email: 'buyer@example.com' } },
+          BUYER,
+        );
         buyerLatencies.push(paid.ms);
         const finalized = await post(
           '/api/finalize-anon-subscription',
-          { subscriptionId: created.json.subscriptionId, customerId: created.json.customerId, transactionId: created.json.transactionId, email: 'buyer@example.com', name: 'Real Buyer' },
+          {
+            subscriptionId: created.json.subscriptionId,
+            customerId: created.json.customerId,
+            transactionId: created.json.transactionId,
+            email: 'buyer@example.com',
+            name: 'Real Buyer',
+          },
           BUYER,
         );
         buyerLatencies.push(finalized.ms);
@@ -107,7 +127,9 @@ async function main(): Promise<void> {
     console.log(`|---|---|---|`);
     console.log(`| one address | ${single.reached} | ${JSON.stringify(single.statuses)} |`);
     console.log(`| rotating X-Forwarded-For | ${rotating.reached} | ${JSON.stringify(rotating.statuses)} |`);
-    console.log(`\nReal buyers meanwhile (one checkout each, their own addresses): ${buyerCompleted} of ${buyerTried} checkouts completed, request p99 ${p99.toFixed(0)} ms`);
+    console.log(
+      `\nReal buyers meanwhile (one checkout each, their own addresses): ${buyerCompleted} of ${buyerTried} checkouts completed, request p99 ${p99.toFixed(0)} ms`,
+    );
   } finally {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');

@@ -47,7 +47,13 @@ async function main() {
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
   });
   try {
-    while (!(await fetch(`${base}/healthz`).then((r) => r.ok, () => false))) await new Promise((resolve) => setTimeout(resolve, 50));
+    while (
+      !(await fetch(`${base}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      ))
+    )
+      await new Promise((resolve) => setTimeout(resolve, 50));
     const readyMs: number[] = [];
     const bytes: number[] = [];
     const requests: number[] = [];

@@ -73,14 +73,28 @@ async function main() {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'checkout-page-bench-'));
   const server = spawn(process.execPath, ['build/server/main.js'], {
-    env: { PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'error', RATE_LIMIT_PER_MINUTE: '100000', CHECKOUTS_PER_HOUR: '100000' },
+    env: {
+      PATH: process.env.PATH ?? '',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'error',
+      RATE_LIMIT_PER_MINUTE: '100000',
+      CHECKOUTS_PER_HOUR: '100000',
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const appUrl = `http://127.0.0.1:${port}/`;
   const copy = Fastify();
   let chrome: chromeLauncher.LaunchedChrome | undefined;
   try {
-    while (!(await fetch(`${appUrl}healthz`).then((r) => r.ok, () => false))) await new Promise((resolve) => setTimeout(resolve, 50));
+    while (
+      !(await fetch(`${appUrl}healthz`).then(
+        (r) => r.ok,
+        () => false,
+      ))
+    )
+      await new Promise((resolve) => setTimeout(resolve, 50));
     const html = await staticCopyOf(appUrl);
     copy.get('/', async (_request, reply) => reply.type('text/html').send(html));
     const copyUrl = await copy.listen({ port: await freePort(), host: '127.0.0.1' });
@@ -95,7 +109,12 @@ async function main() {
     const row = (name: string, of: (figures: Figures) => number, unit = '') => {
       const a = median(app.map(of));
       const s = median(stat.map(of));
-      return { figure: name, app: `${Math.round(a * 1000) / 1000}${unit}`, 'static copy': `${Math.round(s * 1000) / 1000}${unit}`, ratio: s ? (a / s).toFixed(2) : '' };
+      return {
+        figure: name,
+        app: `${Math.round(a * 1000) / 1000}${unit}`,
+        'static copy': `${Math.round(s * 1000) / 1000}${unit}`,
+        ratio: s ? (a / s).toFixed(2) : '',
+      };
     };
     console.log(`Lighthouse ${RUNS}× each, mobile preset, interleaved; medians:`);
     console.table([

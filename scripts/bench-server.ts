@@ -34,13 +34,26 @@ async function start(args: string[], env: Record<string, string>): Promise<Start
   const port = await freePort();
   const began = performance.now();
   const child = spawn(process.execPath, args, {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/root',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited with ${child.exitCode}`);
-    if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${url}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   const startMs = performance.now() - began;
@@ -129,11 +142,21 @@ async function main(): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const idleRss = await rssMiB(onPostgres.child.pid);
     const createPg = await load(`${onPostgres.url}/api/create-anon-subscription-intent`, { method: 'POST', body: createBody });
-    const createPgAt500 = await load(`${onPostgres.url}/api/create-anon-subscription-intent`, { method: 'POST', body: createBody, rate: 500 });
+    const createPgAt500 = await load(`${onPostgres.url}/api/create-anon-subscription-intent`, {
+      method: 'POST',
+      body: createBody,
+      rate: 500,
+    });
     await onPostgres.stop();
     row('create on PostgreSQL', createPg, `${((createPg.requestsPerSecond / bareLoad.requestsPerSecond) * 100).toFixed(1)} %`);
     row('create on PostgreSQL, 500 req/s offered', createPgAt500);
-    rows.push(['cold start on PostgreSQL (migrated)', '', '', '', `${onPostgres.startMs.toFixed(0)} ms, idle RSS ${idleRss.toFixed(0)} MiB`]);
+    rows.push([
+      'cold start on PostgreSQL (migrated)',
+      '',
+      '',
+      '',
+      `${onPostgres.startMs.toFixed(0)} ms, idle RSS ${idleRss.toFixed(0)} MiB`,
+    ]);
   } finally {
     await admin.query(`drop database if exists ${database} with (force)`);
     await admin.end();
@@ -148,7 +171,13 @@ async function main(): Promise<void> {
     const createPglite = await load(`${onPglite.url}/api/create-anon-subscription-intent`, { method: 'POST', body: createBody });
     await onPglite.stop();
     row('create on PGlite', createPglite, `${((createPglite.requestsPerSecond / bareLoad.requestsPerSecond) * 100).toFixed(1)} %`);
-    rows.push(['cold start on PGlite (new folder / existing)', '', '', '', `${fresh.startMs.toFixed(0)} ms / ${onPglite.startMs.toFixed(0)} ms, idle RSS ${idleRss.toFixed(0)} MiB`]);
+    rows.push([
+      'cold start on PGlite (new folder / existing)',
+      '',
+      '',
+      '',
+      `${fresh.startMs.toFixed(0)} ms / ${onPglite.startMs.toFixed(0)} ms, idle RSS ${idleRss.toFixed(0)} MiB`,
+    ]);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }

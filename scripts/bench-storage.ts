@@ -65,7 +65,12 @@ async function main() {
         Array.from({ length: CONCURRENCY }, async () => {
           while (next < VISITS) {
             next += 1;
-            const opened = await openCheckout(context, { quantity: 1, affiliateId: 'dr-sample', affiliateSource: 'https://checkout.example.com/', referrer: null });
+            const opened = await openCheckout(context, {
+              quantity: 1,
+              affiliateId: 'dr-sample',
+              affiliateSource: 'https://checkout.example.com/',
+              referrer: null,
+            });
             if (!opened.ok) throw new Error(`openCheckout refused: ${opened.refusal}`);
           }
         }),
@@ -102,7 +107,9 @@ async function main() {
       'second wave: after the sweep and VACUUM': { rows: second.afterVacuum.rows, size: mib(second.afterVacuum.bytes) },
     });
     console.log(`Per abandoned visit: ${Math.round(perVisit)} bytes (${mib(perVisit * 1_000_000)} per million visits).`);
-    console.log(`Sweep deleted ${report.abandonedOrders} orders, ${byProvider.sandboxSubscriptions ?? 0} sandbox subscriptions, ${byProvider.sandboxCustomers ?? 0} sandbox customers.`);
+    console.log(
+      `Sweep deleted ${report.abandonedOrders} orders, ${byProvider.sandboxSubscriptions ?? 0} sandbox subscriptions, ${byProvider.sandboxCustomers ?? 0} sandbox customers.`,
+    );
     console.log(
       `Rows back to the baseline: ${afterSweep.rows === baseline.rows ? 'yes' : 'NO'}; ` +
         `size after VACUUM ${mib(afterVacuum.bytes)} vs baseline ${mib(baseline.bytes)} (indexes keep their emptied pages for reuse).`,

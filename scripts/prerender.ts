@@ -18,7 +18,9 @@ function writeTemplate(path: string, text: string) {
   rmSync(`${path}.gz`, { force: true });
 }
 
-const { renderPage } = (await import(new URL('../build/prerender/prerender.js', import.meta.url).href)) as typeof import('../src/prerender');
+const { renderPage } = (await import(
+  new URL('../build/prerender/prerender.js', import.meta.url).href
+)) as typeof import('../src/prerender');
 const shell = readFileSync('dist/index.html', 'utf8');
 if (!shell.includes(ROOT)) throw new Error(`dist/index.html has no ${ROOT} to render into`);
 /**

@@ -41,11 +41,18 @@ export async function renderStatechartSvgs(outDir: string = STATECHART_SVG_DIR):
     mkdirSync(outDir, { recursive: true });
     const written: string[] = [];
     for (const { name, code } of blocks) {
-      const svg = await page.evaluate(async ([id, source]) => {
-        const mermaid = (globalThis as unknown as { mermaid: { initialize(options: object): void; render(id: string, code: string): Promise<{ svg: string }> } }).mermaid;
-        mermaid.initialize({ startOnLoad: false, theme: 'default', securityLevel: 'strict', deterministicIds: true, htmlLabels: false });
-        return (await mermaid.render(id, source)).svg;
-      }, [name, code] as const);
+      const svg = await page.evaluate(
+        async ([id, source]) => {
+          const mermaid = (
+            globalThis as unknown as {
+              mermaid: { initialize(options: object): void; render(id: string, code: string): Promise<{ svg: string }> };
+            }
+          ).mermaid;
+          mermaid.initialize({ startOnLoad: false, theme: 'default', securityLevel: 'strict', deterministicIds: true, htmlLabels: false });
+          return (await mermaid.render(id, source)).svg;
+        },
+        [name, code] as const,
+      );
       const file = join(outDir, `${name}.svg`);
       writeFileSync(file, `${svg}\n`);
       written.push(file);

@@ -38,7 +38,9 @@ async function main(): Promise<void> {
 
   const result = await ensureStripeCatalogue(stripe, env.STRIPE_PRICE_LOOKUP_KEY);
   console.log(`Product: ${result.productId}${result.createdProduct ? ' (created)' : ''}`);
-  console.log(`Price:   ${result.priceId}${result.createdPrice ? ' (created)' : ' (already there)'}, lookup key "${env.STRIPE_PRICE_LOOKUP_KEY}"`);
+  console.log(
+    `Price:   ${result.priceId}${result.createdPrice ? ' (created)' : ' (already there)'}, lookup key "${env.STRIPE_PRICE_LOOKUP_KEY}"`,
+  );
   for (const warning of result.warnings) console.warn(`Warning: ${warning}`);
   const portal = await ensurePortalConfiguration(stripe, {
     productId: result.productId,

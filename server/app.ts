@@ -116,7 +116,17 @@ function trustProxyOption(trust: Config['TRUST_PROXY']): false | string[] | ((ad
 }
 
 /** Builds the Fastify app; call `listen()` or `inject()` on it, and `close()` when done. */
-export async function buildApp({ config, db, provider, cipher, challengeKey, cookieSecret, nudgeOutbox, distDir, logStream }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  db,
+  provider,
+  cipher,
+  challengeKey,
+  cookieSecret,
+  nudgeOutbox,
+  distDir,
+  logStream,
+}: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
       level: config.LOG_LEVEL,
@@ -151,7 +161,12 @@ export async function buildApp({ config, db, provider, cipher, challengeKey, coo
   const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL, app) : undefined;
   const webhookStatus: WebhookStatus = {};
   await app.register(healthRoute, { ...services, webhookStatus });
-  const providerRouteOptions = { ...services, challengeKey: challengeKey ?? randomBytes(32).toString('hex'), nudgeOutbox: nudge, webhookStatus };
+  const providerRouteOptions = {
+    ...services,
+    challengeKey: challengeKey ?? randomBytes(32).toString('hex'),
+    nudgeOutbox: nudge,
+    webhookStatus,
+  };
   await app.register(async (api) => {
     await api.register(rateLimit, {
       max: config.RATE_LIMIT_PER_MINUTE,

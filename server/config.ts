@@ -28,8 +28,7 @@ const integerInRange = (min: number, max: number, fallback: number) =>
 const oneOf = <const T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) =>
   optionalText.pipe(z.enum(values, { message: `must be one of ${values.join(', ')}` }).default(fallback));
 
-const withPrefix = (prefix: string) =>
-  optionalText.pipe(z.string().startsWith(prefix, `must start with "${prefix}"`).optional());
+const withPrefix = (prefix: string) => optionalText.pipe(z.string().startsWith(prefix, `must start with "${prefix}"`).optional());
 
 /** An IPv4 or IPv6 address, optionally with a /prefix length (what Fastify's trustProxy accepts). */
 function isAddressOrRange(text: string): boolean {
@@ -134,11 +133,15 @@ const envSchema = z
         .transform((value, ctx): false | number | string[] => {
           if (value === 'false') return false;
           if (/^\d+$/.test(value) && Number(value) >= 1 && Number(value) <= 10) return Number(value);
-          const addresses = value.split(',').map((part) => part.trim()).filter(Boolean);
+          const addresses = value
+            .split(',')
+            .map((part) => part.trim())
+            .filter(Boolean);
           if (value !== 'true' && addresses.length > 0 && addresses.every((address) => isAddressOrRange(address))) return addresses;
           ctx.addIssue({
             code: 'custom',
-            message: "must be false, the number of proxies in front (1-10), or their addresses or CIDR ranges; 'true' would trust any client-written address",
+            message:
+              "must be false, the number of proxies in front (1-10), or their addresses or CIDR ranges; 'true' would trust any client-written address",
           });
           return z.NEVER;
         }),

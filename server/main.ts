@@ -17,7 +17,6 @@ import { createCredentialsCipher } from './security/credentialsCipher';
 import { challengeKeyFrom } from './security/confirmationChallenge';
 import { cookieSecretFrom, loadCredentialsKey } from './security/credentialsKey';
 
-
 function readConfig(): Config {
   try {
     return loadConfig();
@@ -61,7 +60,12 @@ async function main(): Promise<void> {
     );
     // Mails and webhooks: sent now and every OUTBOX_INTERVAL_SECONDS; held in the outbox without SMTP_URL.
     outboxWorker = startOutboxWorker(
-      { db: database.db, config, log: app.log.child({ task: 'outbox' }), mailer: config.SMTP_URL ? smtpMailer(config.SMTP_URL, config.MAIL_FROM) : null },
+      {
+        db: database.db,
+        config,
+        log: app.log.child({ task: 'outbox' }),
+        mailer: config.SMTP_URL ? smtpMailer(config.SMTP_URL, config.MAIL_FROM) : null,
+      },
       config.OUTBOX_INTERVAL_SECONDS * 1000,
     );
     if (!config.SMTP_URL) app.log.warn('No SMTP_URL: mails are held in the outbox (read them in /admin → Mail)');

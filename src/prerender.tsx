@@ -25,16 +25,16 @@ export async function renderPage(path: string, { waitForChunks }: { waitForChunk
   const sheet = new ServerStyleSheet();
   try {
     const tree = sheet.collectStyles(
-        <StrictMode>
-          <GlobalStyle />
-          <Router ssrPath={path}>
-            <OfferReferrerContext.Provider value={REFERRER_PLACEHOLDERS}>
-              <App />
-            </OfferReferrerContext.Provider>
-          </Router>
-          <AppToaster />
-        </StrictMode>,
-      );
+      <StrictMode>
+        <GlobalStyle />
+        <Router ssrPath={path}>
+          <OfferReferrerContext.Provider value={REFERRER_PLACEHOLDERS}>
+            <App />
+          </OfferReferrerContext.Provider>
+        </Router>
+        <AppToaster />
+      </StrictMode>,
+    );
     if (!waitForChunks) return { html: renderToString(tree), styles: sheet.getStyleTags() };
     // Every boundary inline: React would otherwise move a large one to the end of the HTML, to be put in place by
     // an inline script, which the page's Content-Security-Policy refuses.

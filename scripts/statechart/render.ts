@@ -66,7 +66,10 @@ type Definition = { eventType: string; t: AnyStateNode['always'] extends (infer 
 
 /** Every transition of `node` in XState's order, its guard named, a guardless branch after a guarded one 'otherwise'. */
 function definitionsOf(node: AnyStateNode): Definition[] {
-  const lists: [string, Definition['t'][]][] = [...node.transitions.entries(), ...(node.always ? [['always', node.always] as [string, Definition['t'][]]] : [])];
+  const lists: [string, Definition['t'][]][] = [
+    ...node.transitions.entries(),
+    ...(node.always ? [['always', node.always] as [string, Definition['t'][]]] : []),
+  ];
   return lists.flatMap(([eventType, list]) =>
     list.map((t, index) => ({ eventType, t, guard: t.guard ? nameOf(t.guard) : index > 0 ? 'otherwise' : '' })),
   );

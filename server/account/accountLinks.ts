@@ -21,7 +21,10 @@ export async function issueAccountLink(
 }
 
 /** Uses `token`: its order and purpose, or null when it is unknown, expired or already used. */
-export async function useAccountLink(db: Database, token: string): Promise<{ transactionId: string; purpose: 'manage' | 'agreement' } | null> {
+export async function useAccountLink(
+  db: Database,
+  token: string,
+): Promise<{ transactionId: string; purpose: 'manage' | 'agreement' } | null> {
   const [used] = await db
     .update(accountLinks)
     .set({ usedAt: sql`now()` })

@@ -56,9 +56,18 @@ async function subscriptionDetails(context: OrderContext, order: Order) {
 }
 
 /** Runs the provider's answer through the lifecycle and answers the order as it now is. */
-async function settle(context: OrderContext, order: Order, result: OperationResult, refusal: ManageRefusal, reason?: string): Promise<ManageResult> {
+async function settle(
+  context: OrderContext,
+  order: Order,
+  result: OperationResult,
+  refusal: ManageRefusal,
+  reason?: string,
+): Promise<ManageResult> {
   if (!result.ok) return { ok: false, refusal };
-  await applyPaymentEvents(context, result.events.map((event) => (reason ? { ...event, reason } : event)));
+  await applyPaymentEvents(
+    context,
+    result.events.map((event) => (reason ? { ...event, reason } : event)),
+  );
   return { ok: true, order: (await findOrder(context.db, order.transactionId)) ?? order };
 }
 
@@ -82,7 +91,12 @@ export async function undoCancellation(context: OrderContext, order: Order): Pro
 export async function changeSeats(context: OrderContext, order: Order, quantity: number): Promise<ManageResult> {
   if (order.status !== 'paid') return { ok: false, refusal: 'not_paid_up' };
   if (order.quantity === quantity) return { ok: true, order };
-  return settle(context, order, await context.provider.changeSeats(order.subscriptionId, quantity, changeKey(order, 'seats')), 'not_paid_up');
+  return settle(
+    context,
+    order,
+    await context.provider.changeSeats(order.subscriptionId, quantity, changeKey(order, 'seats')),
+    'not_paid_up',
+  );
 }
 
 /** A new card, or where the provider collects it (`redirect`). */

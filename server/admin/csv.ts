@@ -18,10 +18,39 @@ export const csvHeaders = (filename: string) => ({
 /** Orders as CSV, one line each. */
 export function ordersCsv(rows: OrderRow[]): string {
   return csvOf(
-    ['transaction_id', 'status', 'seats', 'monthly_total_usd', 'email', 'name', 'referrer', 'affiliate_id', 'provider', 'customer_id', 'subscription_id', 'created_at', 'paid_at', 'cancelled_at', 'refunded_usd'],
+    [
+      'transaction_id',
+      'status',
+      'seats',
+      'monthly_total_usd',
+      'email',
+      'name',
+      'referrer',
+      'affiliate_id',
+      'provider',
+      'customer_id',
+      'subscription_id',
+      'created_at',
+      'paid_at',
+      'cancelled_at',
+      'refunded_usd',
+    ],
     rows.map((row) => [
-      row.transactionId, row.status, row.quantity, dollars(row.amountCents), row.email, row.name, row.referrer?.slug ?? '',
-      row.affiliateId, row.provider, row.customerId, row.subscriptionId, row.createdAt, row.paidAt, row.cancelledAt, dollars(row.refundedCents),
+      row.transactionId,
+      row.status,
+      row.quantity,
+      dollars(row.amountCents),
+      row.email,
+      row.name,
+      row.referrer?.slug ?? '',
+      row.affiliateId,
+      row.provider,
+      row.customerId,
+      row.subscriptionId,
+      row.createdAt,
+      row.paidAt,
+      row.cancelledAt,
+      dollars(row.refundedCents),
     ]),
   );
 }
@@ -31,8 +60,16 @@ export function referrerReportCsv(figures: Dashboard): string {
   return csvOf(
     ['referrer', 'name', 'page_views', 'checkouts_opened', 'payments_submitted', 'paid_orders', 'paid_seats', 'mrr_usd', 'from', 'to'],
     figures.byReferrer.map((row) => [
-      row.referrer?.slug ?? '(no link)', row.referrer?.displayName ?? '', row.views, row.opened, row.submitted, row.paid, row.paidSeats,
-      dollars(row.mrrCents), figures.from, figures.to,
+      row.referrer?.slug ?? '(no link)',
+      row.referrer?.displayName ?? '',
+      row.views,
+      row.opened,
+      row.submitted,
+      row.paid,
+      row.paidSeats,
+      dollars(row.mrrCents),
+      figures.from,
+      figures.to,
     ]),
   );
 }

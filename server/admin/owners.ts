@@ -51,7 +51,10 @@ export async function saveOwner(db: Database, email: string, password: string): 
 
 /** The owner whose email and password these are, or null (same work either way). */
 export async function verifyOwner(db: Database, email: string, password: string): Promise<{ id: string; email: string } | null> {
-  const [owner] = await db.select().from(owners).where(eq(owners.email, normalEmail(email)));
+  const [owner] = await db
+    .select()
+    .from(owners)
+    .where(eq(owners.email, normalEmail(email)));
   if (!owner) {
     decoyHash ??= hash('decoy password for unknown owners', OWNER_PASSWORD_HASH);
     await verify(await decoyHash, password).catch(() => false);

@@ -11,7 +11,9 @@ import { bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, text, t
  * pointing at them (docs/decisions/0017-referral-attribution.md).
  */
 export const referrers = pgTable('referrers', {
-  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  id: uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
   /** The link's last segment: lower-case letters, digits and dashes (src/contract/admin.ts Slug). */
   slug: text('slug').notNull().unique(),
   /** The name in the badge and under the quote, without 'Dr.'. */
@@ -20,66 +22,76 @@ export const referrers = pgTable('referrers', {
   shortLabel: text('short_label').notNull(),
   /** The hero quote. */
   quote: text('quote').notNull(),
-  status: text('status', { enum: ['active', 'disabled'] }).notNull().default('active'),
+  status: text('status', { enum: ['active', 'disabled'] })
+    .notNull()
+    .default('active'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
 /** One checkout: created by call 1, its subscription replaced by call 2, paid and completed by call 3. */
-export const orders = pgTable('orders', {
-  transactionId: text('transaction_id').primaryKey(),
-  provider: text('provider').notNull(),
-  customerId: text('customer_id').notNull(),
-  /** The current subscription; a seat change replaces it. */
-  subscriptionId: text('subscription_id').notNull().unique(),
-  subscriptionItemId: text('subscription_item_id').notNull(),
-  /** The current first invoice's PaymentIntent, when known (maps a redirect return to its order). */
-  paymentIntentId: text('payment_intent_id').unique(),
-  /** The current subscription's confirmation secret: returned again when a seat update changes nothing. */
-  clientSecret: text('client_secret').notNull(),
-  quantity: integer('quantity').notNull(),
-  /** Monthly total for `quantity`, in cents, computed by the server (src/domain/pricing.ts). */
-  amountCents: integer('amount_cents').notNull(),
-  /** How many subscriptions this order has had (each seat change replaces one). */
-  revision: integer('revision').notNull().default(0),
-  /**
-   * A seat change in progress holds the order until this time (a lease, so a crashed process cannot hold it for
-   * ever); another change meanwhile is refused with 409. Null when no change runs.
-   */
-  seatChangeLockedUntil: timestamp('seat_change_locked_until', { withTimezone: true }),
-  /** The attempt holding the lease; it names the replacement subscription's idempotency key. */
-  seatChangeAttempt: text('seat_change_attempt'),
-  /** When the reconciliation sweep last asked the provider about this open order. */
-  reconciledAt: timestamp('reconciled_at', { withTimezone: true }),
-  /**
-   * 'open' until paid, then 'paid'; 'past_due' while a renewal is unpaid, 'paid' again on recovery; 'cancelled'
-   * when the paid subscription ends (cancelled at period end, deleted, or unpaid renewals exhausted).
-   */
-  status: text('status', { enum: ['open', 'paid', 'past_due', 'cancelled'] }).notNull().default('open'),
-  /** When a cancellation the buyer scheduled takes effect (the end of the paid period); null when none is. */
-  cancelAt: timestamp('cancel_at', { withTimezone: true }),
-  /** The reason the buyer gave when cancelling, if any. */
-  cancellationReason: text('cancellation_reason'),
-  /** What the page sent as affiliate_id (spec §3), recorded as sent; attribution is `referrerId`. */
-  affiliateId: text('affiliate_id').notNull(),
-  affiliateSource: text('affiliate_source').notNull(),
-  /** The referrer the server resolved from the visitor's referral cookie; null for a visit without a link. */
-  referrerId: uuid('referrer_id').references(() => referrers.id),
-  email: text('email'),
-  name: text('name'),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-  paidAt: timestamp('paid_at', { withTimezone: true }),
-  cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
-  /** Refunded to the buyer so far, in cents (all payments together; order_refunds has each). */
-  refundedCents: integer('refunded_cents').notNull().default(0),
-  /** When the latest refund was recorded; null when there was none. */
-  refundedAt: timestamp('refunded_at', { withTimezone: true }),
-}, (table) => [
-  // The reconciliation sweep reads open orders by age (server/orders/reconcileOrders.ts).
-  index('orders_open_created_at_idx').on(table.createdAt).where(sql`status = 'open'`),
-  index('orders_referrer_id_idx').on(table.referrerId),
-]);
+export const orders = pgTable(
+  'orders',
+  {
+    transactionId: text('transaction_id').primaryKey(),
+    provider: text('provider').notNull(),
+    customerId: text('customer_id').notNull(),
+    /** The current subscription; a seat change replaces it. */
+    subscriptionId: text('subscription_id').notNull().unique(),
+    subscriptionItemId: text('subscription_item_id').notNull(),
+    /** The current first invoice's PaymentIntent, when known (maps a redirect return to its order). */
+    paymentIntentId: text('payment_intent_id').unique(),
+    /** The current subscription's confirmation secret: returned again when a seat update changes nothing. */
+    clientSecret: text('client_secret').notNull(),
+    quantity: integer('quantity').notNull(),
+    /** Monthly total for `quantity`, in cents, computed by the server (src/domain/pricing.ts). */
+    amountCents: integer('amount_cents').notNull(),
+    /** How many subscriptions this order has had (each seat change replaces one). */
+    revision: integer('revision').notNull().default(0),
+    /**
+     * A seat change in progress holds the order until this time (a lease, so a crashed process cannot hold it for
+     * ever); another change meanwhile is refused with 409. Null when no change runs.
+     */
+    seatChangeLockedUntil: timestamp('seat_change_locked_until', { withTimezone: true }),
+    /** The attempt holding the lease; it names the replacement subscription's idempotency key. */
+    seatChangeAttempt: text('seat_change_attempt'),
+    /** When the reconciliation sweep last asked the provider about this open order. */
+    reconciledAt: timestamp('reconciled_at', { withTimezone: true }),
+    /**
+     * 'open' until paid, then 'paid'; 'past_due' while a renewal is unpaid, 'paid' again on recovery; 'cancelled'
+     * when the paid subscription ends (cancelled at period end, deleted, or unpaid renewals exhausted).
+     */
+    status: text('status', { enum: ['open', 'paid', 'past_due', 'cancelled'] })
+      .notNull()
+      .default('open'),
+    /** When a cancellation the buyer scheduled takes effect (the end of the paid period); null when none is. */
+    cancelAt: timestamp('cancel_at', { withTimezone: true }),
+    /** The reason the buyer gave when cancelling, if any. */
+    cancellationReason: text('cancellation_reason'),
+    /** What the page sent as affiliate_id (spec §3), recorded as sent; attribution is `referrerId`. */
+    affiliateId: text('affiliate_id').notNull(),
+    affiliateSource: text('affiliate_source').notNull(),
+    /** The referrer the server resolved from the visitor's referral cookie; null for a visit without a link. */
+    referrerId: uuid('referrer_id').references(() => referrers.id),
+    email: text('email'),
+    name: text('name'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+    /** Refunded to the buyer so far, in cents (all payments together; order_refunds has each). */
+    refundedCents: integer('refunded_cents').notNull().default(0),
+    /** When the latest refund was recorded; null when there was none. */
+    refundedAt: timestamp('refunded_at', { withTimezone: true }),
+  },
+  (table) => [
+    // The reconciliation sweep reads open orders by age (server/orders/reconcileOrders.ts).
+    index('orders_open_created_at_idx')
+      .on(table.createdAt)
+      .where(sql`status = 'open'`),
+    index('orders_referrer_id_idx').on(table.referrerId),
+  ],
+);
 
 /** The kinds of funnel event the server records (issue: referrers and the owner's console). */
 export const FUNNEL_EVENT_TYPES = [
@@ -99,22 +111,28 @@ export type FunnelEventType = (typeof FUNNEL_EVENT_TYPES)[number];
  * The checkout funnel, append-only, written by the server as things happen (never from a client beacon). Kept
  * FUNNEL_RETENTION_DAYS; `transactionId` is not a foreign key, so an abandoned order's events outlive its row.
  */
-export const funnelEvents = pgTable('funnel_events', {
-  id: bigserial('id', { mode: 'number' }).primaryKey(),
-  type: text('type', { enum: FUNNEL_EVENT_TYPES }).notNull(),
-  occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull().defaultNow(),
-  transactionId: text('transaction_id'),
-  referrerId: uuid('referrer_id').references(() => referrers.id),
-  /** Event details: seats for seats_changed, the provider's decline code for payment_failed. */
-  detail: jsonb('detail').$type<Record<string, string | number>>(),
-}, (table) => [
-  index('funnel_events_occurred_at_idx').on(table.occurredAt),
-  index('funnel_events_transaction_id_idx').on(table.transactionId),
-]);
+export const funnelEvents = pgTable(
+  'funnel_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    type: text('type', { enum: FUNNEL_EVENT_TYPES }).notNull(),
+    occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull().defaultNow(),
+    transactionId: text('transaction_id'),
+    referrerId: uuid('referrer_id').references(() => referrers.id),
+    /** Event details: seats for seats_changed, the provider's decline code for payment_failed. */
+    detail: jsonb('detail').$type<Record<string, string | number>>(),
+  },
+  (table) => [
+    index('funnel_events_occurred_at_idx').on(table.occurredAt),
+    index('funnel_events_transaction_id_idx').on(table.transactionId),
+  ],
+);
 
 /** The business owner's console accounts (`npm run owner:create`); the password as an argon2id hash. */
 export const owners = pgTable('owners', {
-  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  id: uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
   email: text('email').notNull().unique(),
   passwordHash: text('password_hash').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -125,17 +143,21 @@ export const owners = pgTable('owners', {
  * (docs/decisions/0022-one-session-mechanism.md). Keyed by the SHA-256 of the cookie's session id, so a database
  * read does not yield a usable cookie. Deleting a row ends that session everywhere.
  */
-export const sessions = pgTable('sessions', {
-  idHash: text('id_hash').primaryKey(),
-  kind: text('kind').$type<'owner' | 'buyer'>().notNull(),
-  /** Who is signed in: the owner's id (kind 'owner') or the order's transactionId (kind 'buyer'). */
-  subject: text('subject').notNull(),
-  /** Sign-in; the absolute lifetime counts from here. */
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
-  lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull(),
-  /** The idle end (last use + idle lifetime), never past sign-in + absolute lifetime. */
-  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-}, (table) => [index('sessions_kind_subject_idx').on(table.kind, table.subject)]);
+export const sessions = pgTable(
+  'sessions',
+  {
+    idHash: text('id_hash').primaryKey(),
+    kind: text('kind').$type<'owner' | 'buyer'>().notNull(),
+    /** Who is signed in: the owner's id (kind 'owner') or the order's transactionId (kind 'buyer'). */
+    subject: text('subject').notNull(),
+    /** Sign-in; the absolute lifetime counts from here. */
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull(),
+    /** The idle end (last use + idle lifetime), never past sign-in + absolute lifetime. */
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('sessions_kind_subject_idx').on(table.kind, table.subject)],
+);
 
 /**
  * The buyer's account: exactly one per paid order. The password's argon2id hash is kept for good; it is null
@@ -145,7 +167,9 @@ export const sessions = pgTable('sessions', {
  * token is redeemed or expires.
  */
 export const accounts = pgTable('accounts', {
-  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  id: uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
   transactionId: text('transaction_id')
     .notNull()
     .unique()
@@ -164,19 +188,23 @@ export const accounts = pgTable('accounts', {
  * Single-use, expiring hand-off tokens for the agreement site, looked up by SHA-256 hash. The live token is also
  * kept encrypted, like the password, until it is redeemed, revoked or expires.
  */
-export const handoffTokens = pgTable('handoff_tokens', {
-  tokenHash: text('token_hash').primaryKey(),
-  /** The token, encrypted (server/security/credentialsCipher.ts); null once wiped. */
-  tokenCiphertext: text('token_ciphertext'),
-  transactionId: text('transaction_id')
-    .notNull()
-    .references(() => orders.transactionId),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-  redeemedAt: timestamp('redeemed_at', { withTimezone: true }),
-  /** Set when a newer token for the same order replaces this one. */
-  revokedAt: timestamp('revoked_at', { withTimezone: true }),
-}, (table) => [index('handoff_tokens_transaction_id_idx').on(table.transactionId)]);
+export const handoffTokens = pgTable(
+  'handoff_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    /** The token, encrypted (server/security/credentialsCipher.ts); null once wiped. */
+    tokenCiphertext: text('token_ciphertext'),
+    transactionId: text('transaction_id')
+      .notNull()
+      .references(() => orders.transactionId),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    redeemedAt: timestamp('redeemed_at', { withTimezone: true }),
+    /** Set when a newer token for the same order replaces this one. */
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (table) => [index('handoff_tokens_transaction_id_idx').on(table.transactionId)],
+);
 
 /** Provider webhook events already processed, so a repeat is processed once. */
 export const webhookEvents = pgTable('webhook_events', {
@@ -222,7 +250,9 @@ export const sandboxSubscriptions = pgTable('sandbox_subscriptions', {
   /** First invoice total, in cents. */
   amountDueCents: integer('amount_due_cents').notNull(),
   amountPaidCents: integer('amount_paid_cents').notNull().default(0),
-  status: text('status', { enum: ['incomplete', 'active', 'past_due', 'canceled'] }).notNull().default('incomplete'),
+  status: text('status', { enum: ['incomplete', 'active', 'past_due', 'canceled'] })
+    .notNull()
+    .default('incomplete'),
   paymentIntentId: text('payment_intent_id').notNull().unique(),
   clientSecret: text('client_secret').notNull().unique(),
   /** Stripe's PaymentIntent statuses that the sandbox uses. */
@@ -250,27 +280,37 @@ export const sandboxSubscriptions = pgTable('sandbox_subscriptions', {
  * Mails and outbound webhooks to send (server/outbox/): written in the same transaction as the change that causes
  * them, sent by the outbox worker with retries. `dedupeKey` makes one row per event however often it is raised.
  */
-export const outbox = pgTable('outbox', {
-  id: bigserial('id', { mode: 'number' }).primaryKey(),
-  kind: text('kind', { enum: ['mail', 'webhook'] }).notNull(),
-  /** The mail template or webhook event type (server/outbox/mailTemplates.ts, webhooks.ts). */
-  topic: text('topic').notNull(),
-  dedupeKey: text('dedupe_key').notNull().unique(),
-  transactionId: text('transaction_id'),
-  /** What the template or webhook needs beyond the order (e.g. the seats before a change). */
-  payload: jsonb('payload').$type<Record<string, string | number | null>>().notNull(),
-  /** pending → sent; 'held' when there is nowhere to send to (no SMTP_URL); 'failed' after the last attempt. */
-  status: text('status', { enum: ['pending', 'sent', 'held', 'failed'] }).notNull().default('pending'),
-  attempts: integer('attempts').notNull().default(0),
-  nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
-  /** A worker claimed the row until then (a crashed worker's claim expires and the row is sent again). */
-  lockedUntil: timestamp('locked_until', { withTimezone: true }),
-  lastError: text('last_error'),
-  /** A held mail as it would have been sent (development without SMTP: read it in the console). */
-  rendered: jsonb('rendered').$type<{ to: string; subject: string; text: string }>(),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  sentAt: timestamp('sent_at', { withTimezone: true }),
-}, (table) => [index('outbox_due_idx').on(table.nextAttemptAt).where(sql`status = 'pending'`)]);
+export const outbox = pgTable(
+  'outbox',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    kind: text('kind', { enum: ['mail', 'webhook'] }).notNull(),
+    /** The mail template or webhook event type (server/outbox/mailTemplates.ts, webhooks.ts). */
+    topic: text('topic').notNull(),
+    dedupeKey: text('dedupe_key').notNull().unique(),
+    transactionId: text('transaction_id'),
+    /** What the template or webhook needs beyond the order (e.g. the seats before a change). */
+    payload: jsonb('payload').$type<Record<string, string | number | null>>().notNull(),
+    /** pending → sent; 'held' when there is nowhere to send to (no SMTP_URL); 'failed' after the last attempt. */
+    status: text('status', { enum: ['pending', 'sent', 'held', 'failed'] })
+      .notNull()
+      .default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    /** A worker claimed the row until then (a crashed worker's claim expires and the row is sent again). */
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    lastError: text('last_error'),
+    /** A held mail as it would have been sent (development without SMTP: read it in the console). */
+    rendered: jsonb('rendered').$type<{ to: string; subject: string; text: string }>(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (table) => [
+    index('outbox_due_idx')
+      .on(table.nextAttemptAt)
+      .where(sql`status = 'pending'`),
+  ],
+);
 
 /**
  * Single-use links into the buyer's manage page (/account), looked up by SHA-256 hash: requested on /account
@@ -313,32 +353,46 @@ export const sandboxInvoices = pgTable('sandbox_invoices', {
  * Refunds the provider reports, one row per refunded payment of an order (server/orders/subscriptionLifecycle.ts):
  * what was refunded on it so far, in cents, so a repeated or late refund event adds only what is new.
  */
-export const orderRefunds = pgTable('order_refunds', {
-  transactionId: text('transaction_id')
-    .notNull()
-    .references(() => orders.transactionId),
-  /** The provider's payment (Stripe: the PaymentIntent; sandbox: the invoice). */
-  paymentId: text('payment_id').notNull(),
-  refundedCents: integer('refunded_cents').notNull(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-}, (table) => [primaryKey({ columns: [table.transactionId, table.paymentId] })]);
+export const orderRefunds = pgTable(
+  'order_refunds',
+  {
+    transactionId: text('transaction_id')
+      .notNull()
+      .references(() => orders.transactionId),
+    /** The provider's payment (Stripe: the PaymentIntent; sandbox: the invoice). */
+    paymentId: text('payment_id').notNull(),
+    refundedCents: integer('refunded_cents').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.transactionId, table.paymentId] })],
+);
 
 /**
  * Refunds the owner asked for in the console (server/orders/refundOrder.ts): one 'pending' at a time per order
  * (a unique partial index), so two concurrent requests cannot both refund.
  */
-export const refundRequests = pgTable('refund_requests', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  transactionId: text('transaction_id')
-    .notNull()
-    .references(() => orders.transactionId),
-  amountCents: integer('amount_cents').notNull(),
-  status: text('status', { enum: ['pending', 'succeeded', 'failed'] }).notNull().default('pending'),
-  /** The owner who asked. */
-  requestedBy: text('requested_by').notNull(),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-}, (table) => [uniqueIndex('refund_requests_one_pending_idx').on(table.transactionId).where(sql`status = 'pending'`)]);
+export const refundRequests = pgTable(
+  'refund_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    transactionId: text('transaction_id')
+      .notNull()
+      .references(() => orders.transactionId),
+    amountCents: integer('amount_cents').notNull(),
+    status: text('status', { enum: ['pending', 'succeeded', 'failed'] })
+      .notNull()
+      .default('pending'),
+    /** The owner who asked. */
+    requestedBy: text('requested_by').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('refund_requests_one_pending_idx')
+      .on(table.transactionId)
+      .where(sql`status = 'pending'`),
+  ],
+);
 
 /** The sandbox's refunds, against its payments (the first invoice's PaymentIntent, or a renewal invoice). */
 export const sandboxRefunds = pgTable('sandbox_refunds', {

@@ -37,7 +37,9 @@ export async function recordFunnelEventSafely(
   event: FunnelEvent,
   log: { error(object: object, message: string): void },
 ): Promise<void> {
-  await recordFunnelEvent(db, event).catch((error: unknown) => log.error({ err: error, type: event.type }, 'Could not record a funnel event'));
+  await recordFunnelEvent(db, event).catch((error: unknown) =>
+    log.error({ err: error, type: event.type }, 'Could not record a funnel event'),
+  );
 }
 
 /** Deletes funnel events older than `retentionDays` days; returns how many. */

@@ -17,7 +17,12 @@ interface PaymentAttempt {
 }
 
 /** Records what `attempt` means for the funnel of the order `transactionId`; never throws. */
-export async function recordPaymentAttempt(db: Database, transactionId: string, attempt: PaymentAttempt, log: FastifyBaseLogger): Promise<void> {
+export async function recordPaymentAttempt(
+  db: Database,
+  transactionId: string,
+  attempt: PaymentAttempt,
+  log: FastifyBaseLogger,
+): Promise<void> {
   const [order] = await db
     .select({ transactionId: orders.transactionId, referrerId: orders.referrerId })
     .from(orders)
@@ -25,5 +30,6 @@ export async function recordPaymentAttempt(db: Database, transactionId: string, 
     .catch(() => []);
   if (!order) return;
   if (attempt.step === 'confirmation') await recordFunnelEventSafely(db, { type: 'payment_submitted', ...order }, log);
-  if (attempt.declineCode) await recordFunnelEventSafely(db, { type: 'payment_failed', ...order, detail: { declineCode: attempt.declineCode } }, log);
+  if (attempt.declineCode)
+    await recordFunnelEventSafely(db, { type: 'payment_failed', ...order, detail: { declineCode: attempt.declineCode } }, log);
 }

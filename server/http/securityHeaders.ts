@@ -18,7 +18,9 @@ const NO_HOSTS: PageHosts = { script: [], frame: [], connect: [], payment: [] };
 /** The Permissions-Policy value for the provider's `hosts`. */
 function permissionsPolicy(hosts: PageHosts): string {
   const payment = `payment=(${hosts.payment.map((host) => `"${host}"`).join(' ')})`;
-  return ['camera=()', 'microphone=()', 'geolocation=()', 'usb=()', 'accelerometer=()', 'gyroscope=()', 'magnetometer=()', payment].join(', ');
+  return ['camera=()', 'microphone=()', 'geolocation=()', 'usb=()', 'accelerometer=()', 'gyroscope=()', 'magnetometer=()', payment].join(
+    ', ',
+  );
 }
 
 interface SecurityHeaderOptions {

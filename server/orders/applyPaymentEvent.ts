@@ -49,10 +49,7 @@ export interface PaymentEventResult {
 /** What an event (or the sweep) changed on the order. */
 export type PaymentEffect = 'completed' | 'cancelled' | 'none';
 
-type Plan =
-  | { kind: 'none' }
-  | { kind: 'complete'; buyer: Buyer; verified: VerifiedPayment }
-  | { kind: 'cancel'; subscriptionId: string };
+type Plan = { kind: 'none' } | { kind: 'complete'; buyer: Buyer; verified: VerifiedPayment } | { kind: 'cancel'; subscriptionId: string };
 
 const NOTHING: Plan = { kind: 'none' };
 
@@ -84,7 +81,12 @@ async function apply(context: OrderContext, event: PaymentEvent): Promise<Paymen
     if (!(await recordEvent(tx, event))) return { outcome: 'duplicate', effect: 'none' };
     if (event.kind === 'invoice_payment_failed' && order.status === 'open') {
       // A declined first payment (Stripe confirms the card in the browser; this event is how the server hears).
-      await recordFunnelEvent(tx, { type: 'payment_failed', transactionId: order.transactionId, referrerId: order.referrerId, detail: { source: event.providerType } });
+      await recordFunnelEvent(tx, {
+        type: 'payment_failed',
+        transactionId: order.transactionId,
+        referrerId: order.referrerId,
+        detail: { source: event.providerType },
+      });
     }
     return { outcome: 'processed', effect: await carryOut(tx, context.config, log, order, plan) };
   });
@@ -133,7 +135,12 @@ export async function applyRefundNotice(
  * After the purchase: reads the subscription (and a refunded payment) as the provider reports it now, then, in one
  * transaction under the order's row lock, records the event and applies what the one lifecycle finds changed.
  */
-async function applyToPaidOrder(context: OrderContext, log: FastifyBaseLogger, order: Order, event: PaymentEvent): Promise<PaymentEventResult> {
+async function applyToPaidOrder(
+  context: OrderContext,
+  log: FastifyBaseLogger,
+  order: Order,
+  event: PaymentEvent,
+): Promise<PaymentEventResult> {
   if (order.status === 'cancelled' && !event.paymentId) {
     // An ended order changes only by a refund: record the event, ask the provider nothing.
     const recorded = await context.db.transaction((tx) => recordEvent(tx, event));
@@ -268,7 +275,12 @@ async function carryOut(tx: Transaction, config: Config, log: FastifyBaseLogger,
     case 'none':
       return 'none';
     case 'complete': {
-      const result = await completeOrder(tx, { transactionId: order.transactionId, buyer: plan.buyer, verified: plan.verified, events: config });
+      const result = await completeOrder(tx, {
+        transactionId: order.transactionId,
+        buyer: plan.buyer,
+        verified: plan.verified,
+        events: config,
+      });
       if (result.kind !== 'completed') {
         log.info({ result: result.kind }, 'Paid invoice, but the order could not be completed; unchanged');
         return 'none';

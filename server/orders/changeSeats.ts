@@ -58,9 +58,7 @@ async function replaceSubscription(context: OrderContext, input: ChangeSeatsInpu
   const { transactionId, subscriptionId: oldSubscriptionId } = leased;
   try {
     // A card may have just paid the current subscription (finalize not called yet): never replace a paid one.
-    const payment = await callProvider(log, 'retrieve subscription payment', () =>
-      provider.retrieveSubscriptionPayment(oldSubscriptionId),
-    );
+    const payment = await callProvider(log, 'retrieve subscription payment', () => provider.retrieveSubscriptionPayment(oldSubscriptionId));
     if (payment?.firstInvoice?.state === 'paid') refuse('order_paid');
     const referrer = await referrerSlugOf(context.db, leased.referrerId);
     const created = await callProvider(log, 'create replacement subscription', () =>

@@ -111,9 +111,7 @@ export async function completeOrder(db: Database | Transaction, input: CompleteO
 
 function matchesVerified(order: Order, verified: VerifiedPayment): boolean {
   return (
-    order.subscriptionId === verified.subscriptionId &&
-    order.quantity === verified.quantity &&
-    order.amountCents === verified.amountCents
+    order.subscriptionId === verified.subscriptionId && order.quantity === verified.quantity && order.amountCents === verified.amountCents
   );
 }
 

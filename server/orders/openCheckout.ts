@@ -68,7 +68,12 @@ async function open(context: OrderContext, input: OpenCheckoutInput): Promise<Su
         affiliateSource: input.affiliateSource,
         referrerId: input.referrer?.id ?? null,
       });
-      await recordFunnelEvent(tx, { type: 'checkout_opened', transactionId, referrerId: input.referrer?.id, detail: { seats: input.quantity } });
+      await recordFunnelEvent(tx, {
+        type: 'checkout_opened',
+        transactionId,
+        referrerId: input.referrer?.id,
+        detail: { seats: input.quantity },
+      });
     });
   } catch (error) {
     // Without its order the subscription can never be finalized: cancel it so it cannot be paid.

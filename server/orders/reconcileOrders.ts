@@ -43,7 +43,10 @@ interface ReconcileOptions {
 }
 
 /** Runs one sweep. Never throws for one order's failure (logged, counted in `failed`); database errors of the read propagate. */
-export async function reconcileOrders(context: OrderContext, { batchSize = 100, maxAgeHours = 24 }: ReconcileOptions = {}): Promise<ReconcileReport> {
+export async function reconcileOrders(
+  context: OrderContext,
+  { batchSize = 100, maxAgeHours = 24 }: ReconcileOptions = {},
+): Promise<ReconcileReport> {
   const { db, log } = context;
   const open = await db
     .select()
@@ -65,7 +68,12 @@ export async function reconcileOrders(context: OrderContext, { batchSize = 100, 
     await db
       .update(orders)
       .set({ reconciledAt: new Date() })
-      .where(inArray(orders.transactionId, open.map((order) => order.transactionId)));
+      .where(
+        inArray(
+          orders.transactionId,
+          open.map((order) => order.transactionId),
+        ),
+      );
   }
   for (const order of open) {
     let effect: PaymentEffect;
@@ -119,7 +127,10 @@ async function askBeforeDeleting(context: OrderContext, report: ReconcileReport,
       if (!settled.ok) throw new Error(`Refused: ${settled.refusal}`);
       if (settled.value === 'completed') {
         report.completed += 1;
-        log.error({ transactionId: order.transactionId, alert: 'paid_order_found_at_retention' }, 'A paid order was about to be deleted as abandoned: completed now');
+        log.error(
+          { transactionId: order.transactionId, alert: 'paid_order_found_at_retention' },
+          'A paid order was about to be deleted as abandoned: completed now',
+        );
       }
       await db.update(orders).set({ reconciledAt: new Date() }).where(eq(orders.transactionId, order.transactionId));
     } catch (error) {

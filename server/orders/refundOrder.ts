@@ -56,7 +56,10 @@ export async function refundOrder(
     .returning({ id: refundRequests.id });
   if (!request) return { ok: false, refusal: 'in_progress' };
   const finish = (status: 'succeeded' | 'failed') =>
-    context.db.update(refundRequests).set({ status, updatedAt: sql`now()` }).where(and(eq(refundRequests.id, request.id), eq(refundRequests.status, 'pending')));
+    context.db
+      .update(refundRequests)
+      .set({ status, updatedAt: sql`now()` })
+      .where(and(eq(refundRequests.id, request.id), eq(refundRequests.status, 'pending')));
   try {
     const refunded = await context.provider.refund({
       subscriptionId: order.subscriptionId,

@@ -33,7 +33,11 @@ export interface RetentionReport {
  * `funnelRetentionDays` (default: kept as long as abandoned checkouts), in one transaction.
  * @throws database errors (nothing is deleted then).
  */
-export async function deleteExpiredRecords(db: Database, retentionDays: number, funnelRetentionDays = retentionDays): Promise<RetentionReport> {
+export async function deleteExpiredRecords(
+  db: Database,
+  retentionDays: number,
+  funnelRetentionDays = retentionDays,
+): Promise<RetentionReport> {
   const cutoff = sql`now() - make_interval(days => ${retentionDays})`;
   return db.transaction(async (tx) => {
     // Only an open order the sweep asked the provider about after it passed the cutoff, and found unpaid
@@ -45,7 +49,12 @@ export async function deleteExpiredRecords(db: Database, retentionDays: number, 
           eq(orders.status, 'open'),
           lt(orders.createdAt, cutoff),
           sql`${orders.reconciledAt} > ${orders.createdAt} + make_interval(days => ${retentionDays})`,
-          notExists(tx.select({ one: sql`1` }).from(orderRefunds).where(eq(orderRefunds.transactionId, orders.transactionId))),
+          notExists(
+            tx
+              .select({ one: sql`1` })
+              .from(orderRefunds)
+              .where(eq(orderRefunds.transactionId, orders.transactionId)),
+          ),
         ),
       )
       .returning({ transactionId: orders.transactionId });
@@ -67,7 +76,10 @@ export async function deleteExpiredRecords(db: Database, retentionDays: number, 
           .returning({ id: outbox.id })
       ).length,
       accountLinks: (
-        await tx.delete(accountLinks).where(lt(accountLinks.expiresAt, sql`now() - interval '1 day'`)).returning({ tokenHash: accountLinks.tokenHash })
+        await tx
+          .delete(accountLinks)
+          .where(lt(accountLinks.expiresAt, sql`now() - interval '1 day'`))
+          .returning({ tokenHash: accountLinks.tokenHash })
       ).length,
     };
   });

@@ -58,7 +58,11 @@ export function lifecycleChanges(
 ): LifecycleChanges {
   const changes: LifecycleChanges = {};
   if (refunded && refunded.refundedCents > knownRefundedCents) {
-    changes.refund = { paymentId: refunded.paymentId, refundedCents: refunded.refundedCents, addedCents: refunded.refundedCents - knownRefundedCents };
+    changes.refund = {
+      paymentId: refunded.paymentId,
+      refundedCents: refunded.refundedCents,
+      addedCents: refunded.refundedCents - knownRefundedCents,
+    };
   }
   if (order.status === 'cancelled') return changes;
   if (payment.state === 'canceled' || payment.state === 'unpaid') {
@@ -72,7 +76,8 @@ export function lifecycleChanges(
     if (invoice) changes.failedInvoice = { invoiceId: invoice.invoiceId, amountCents: invoice.amountDueCents };
   } else if (payment.state === 'active' && order.status === 'past_due') {
     changes.status = 'paid';
-    if (invoice?.state === 'paid') changes.paidRenewal = { invoiceId: invoice.invoiceId, amountCents: invoice.amountDueCents, recovered: true };
+    if (invoice?.state === 'paid')
+      changes.paidRenewal = { invoiceId: invoice.invoiceId, amountCents: invoice.amountDueCents, recovered: true };
   } else if (event.kind === 'invoice_paid' && invoice?.renewal && invoice.state === 'paid') {
     changes.paidRenewal = { invoiceId: invoice.invoiceId, amountCents: invoice.amountDueCents, recovered: false };
   }
@@ -110,7 +115,9 @@ export async function applyLifecycleChanges(
       ...(changes.status ? { status: changes.status } : {}),
       ...(changes.ended ? { status: 'cancelled' as const, cancelledAt: now } : {}),
       ...(changes.seats ? { quantity: changes.seats.to, amountCents: monthlyTotalCents(changes.seats.to) } : {}),
-      ...(changes.cancelAt !== undefined ? { cancelAt: changes.cancelAt, cancellationReason: changes.cancelAt ? (event.reason ?? null) : null } : {}),
+      ...(changes.cancelAt !== undefined
+        ? { cancelAt: changes.cancelAt, cancellationReason: changes.cancelAt ? (event.reason ?? null) : null }
+        : {}),
       ...(changes.refund ? { refundedCents: sql`${orders.refundedCents} + ${changes.refund.addedCents}`, refundedAt: now } : {}),
       updatedAt: now,
     })
@@ -126,16 +133,34 @@ export async function applyLifecycleChanges(
     await raiseOrderEvent(tx, config, { kind: 'refunded', transactionId, changeId: changeKey, amountCents: addedCents, subscription });
   }
   if (changes.failedInvoice) {
-    await recordFunnelEvent(tx, { type: 'payment_failed', transactionId, referrerId, detail: { invoice: changes.failedInvoice.invoiceId } });
+    await recordFunnelEvent(tx, {
+      type: 'payment_failed',
+      transactionId,
+      referrerId,
+      detail: { invoice: changes.failedInvoice.invoiceId },
+    });
     await raiseOrderEvent(tx, config, { kind: 'payment_failed', transactionId, ...changes.failedInvoice });
   }
   if (changes.paidRenewal) await raiseOrderEvent(tx, config, { kind: 'renewal_paid', transactionId, ...changes.paidRenewal });
   if (changes.seats) {
     await recordFunnelEvent(tx, { type: 'seats_changed', transactionId, referrerId, detail: changes.seats });
-    await raiseOrderEvent(tx, config, { kind: 'seats_changed', transactionId, changeId: changeKey, ...changes.seats, amountCents: monthlyTotalCents(changes.seats.to) });
+    await raiseOrderEvent(tx, config, {
+      kind: 'seats_changed',
+      transactionId,
+      changeId: changeKey,
+      ...changes.seats,
+      amountCents: monthlyTotalCents(changes.seats.to),
+    });
   }
-  if (changes.cancelAt) await raiseOrderEvent(tx, config, { kind: 'cancel_scheduled', transactionId, changeId: changeKey, cancelAt: changes.cancelAt.toISOString() });
-  if (changes.cancelAt === null) await raiseOrderEvent(tx, config, { kind: 'cancel_undone', transactionId, changeId: changeKey, undoneAt: now.toISOString() });
+  if (changes.cancelAt)
+    await raiseOrderEvent(tx, config, {
+      kind: 'cancel_scheduled',
+      transactionId,
+      changeId: changeKey,
+      cancelAt: changes.cancelAt.toISOString(),
+    });
+  if (changes.cancelAt === null)
+    await raiseOrderEvent(tx, config, { kind: 'cancel_undone', transactionId, changeId: changeKey, undoneAt: now.toISOString() });
   if (changes.ended) {
     await recordFunnelEvent(tx, { type: 'cancelled', transactionId, referrerId, detail: { reason: changes.ended.reason } });
     await raiseOrderEvent(tx, config, { kind: 'cancelled', transactionId, cancelledAt: now.toISOString() });

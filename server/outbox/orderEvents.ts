@@ -76,6 +76,7 @@ export async function raiseOrderEvent(tx: Transaction, config: Pick<Config, 'SUC
   const mail = MAIL[kind];
   if (mail) rows.push({ kind: 'mail', topic: mail, dedupeKey: `mail:${key}`, transactionId, payload });
   const webhook = WEBHOOK[kind];
-  if (webhook && config.SUCCESS_SITE_WEBHOOK_URL) rows.push({ kind: 'webhook', topic: webhook, dedupeKey: `webhook:${key}`, transactionId, payload });
+  if (webhook && config.SUCCESS_SITE_WEBHOOK_URL)
+    rows.push({ kind: 'webhook', topic: webhook, dedupeKey: `webhook:${key}`, transactionId, payload });
   if (rows.length > 0) await tx.insert(outbox).values(rows).onConflictDoNothing({ target: outbox.dedupeKey });
 }

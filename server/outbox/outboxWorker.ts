@@ -70,7 +70,9 @@ export async function deliverDue(context: OutboxContext, limit = 20): Promise<Ou
     const due = await tx
       .select({ id: outbox.id })
       .from(outbox)
-      .where(sql`${outbox.status} = 'pending' and ${outbox.nextAttemptAt} <= now() and (${outbox.lockedUntil} is null or ${outbox.lockedUntil} < now())`)
+      .where(
+        sql`${outbox.status} = 'pending' and ${outbox.nextAttemptAt} <= now() and (${outbox.lockedUntil} is null or ${outbox.lockedUntil} < now())`,
+      )
       .orderBy(outbox.id)
       .limit(limit)
       .for('update', { skipLocked: true });
@@ -78,7 +80,12 @@ export async function deliverDue(context: OutboxContext, limit = 20): Promise<Ou
     return tx
       .update(outbox)
       .set({ lockedUntil: sql`now() + make_interval(secs => ${CLAIM_SECONDS})`, attempts: sql`${outbox.attempts} + 1` })
-      .where(sql`${outbox.id} in (${sql.join(due.map((row) => sql`${row.id}`), sql`, `)})`)
+      .where(
+        sql`${outbox.id} in (${sql.join(
+          due.map((row) => sql`${row.id}`),
+          sql`, `,
+        )})`,
+      )
       .returning();
   });
   const report: OutboxReport = { sent: 0, held: 0, retried: 0, failed: 0 };
@@ -87,13 +94,22 @@ export async function deliverDue(context: OutboxContext, limit = 20): Promise<Ou
       const outcome = await deliver(context, row);
       await db
         .update(outbox)
-        .set({ status: outcome.status, sentAt: outcome.status === 'sent' ? new Date() : null, lockedUntil: null, lastError: null, rendered: outcome.rendered ?? null })
+        .set({
+          status: outcome.status,
+          sentAt: outcome.status === 'sent' ? new Date() : null,
+          lockedUntil: null,
+          lastError: null,
+          rendered: outcome.rendered ?? null,
+        })
         .where(eq(outbox.id, row.id));
       report[outcome.status] += 1;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       const giveUp = row.attempts >= MAX_ATTEMPTS;
-      context.log.warn({ outboxId: row.id, topic: row.topic, attempts: row.attempts, err: message }, giveUp ? 'Outbox row failed for good' : 'Outbox row failed; retrying later');
+      context.log.warn(
+        { outboxId: row.id, topic: row.topic, attempts: row.attempts, err: message },
+        giveUp ? 'Outbox row failed for good' : 'Outbox row failed; retrying later',
+      );
       await db
         .update(outbox)
         .set({
@@ -109,7 +125,10 @@ export async function deliverDue(context: OutboxContext, limit = 20): Promise<Ou
   return report;
 }
 
-async function deliver(context: OutboxContext, row: OutboxRow): Promise<{ status: 'sent' | 'held'; rendered?: { to: string; subject: string; text: string } }> {
+async function deliver(
+  context: OutboxContext,
+  row: OutboxRow,
+): Promise<{ status: 'sent' | 'held'; rendered?: { to: string; subject: string; text: string } }> {
   const { db, config } = context;
   const [order] = await db
     .select({ order: orders, account: accounts })
@@ -153,7 +172,10 @@ async function deliver(context: OutboxContext, row: OutboxRow): Promise<{ status
     links: { manage, agreement },
   });
   if (!context.mailer) {
-    context.log.info({ outboxId: row.id, to: buyer.email, subject: mail.subject, text: mail.text }, 'Mail held: no SMTP_URL (read it in /admin → Mail)');
+    context.log.info(
+      { outboxId: row.id, to: buyer.email, subject: mail.subject, text: mail.text },
+      'Mail held: no SMTP_URL (read it in /admin → Mail)',
+    );
     return { status: 'held', rendered: { to: buyer.email, subject: mail.subject, text: mail.text } };
   }
   await context.mailer.send({ to: buyer.email, ...mail });

@@ -94,7 +94,9 @@ export function invoiceStateOf(status: string | null): InvoiceState {
  * throws URIError).
  */
 function metadataValue(value: string): string {
-  return Array.from(value.replace(/[\uD800-\uDFFF]/gu, '')).slice(0, METADATA_VALUE_MAX).join('');
+  return Array.from(value.replace(/[\uD800-\uDFFF]/gu, ''))
+    .slice(0, METADATA_VALUE_MAX)
+    .join('');
 }
 
 /** @throws RangeError when the key is empty or longer than Stripe allows: a bug in the caller. */
@@ -177,7 +179,12 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
     const configurations = await stripe.billingPortal.configurations.list({ active: true, limit: 100 });
     const ours = configurations.data.find((each) => each.metadata?.referral_checkout === PORTAL_CONFIGURATION_METADATA.referral_checkout);
     if (!ours) {
-      throw new StripeProviderError('misconfigured', 'find portal configuration', undefined, 'Customer Portal configuration not found; run npm run stripe:setup');
+      throw new StripeProviderError(
+        'misconfigured',
+        'find portal configuration',
+        undefined,
+        'Customer Portal configuration not found; run npm run stripe:setup',
+      );
     }
     portalConfigurationId = ours.id;
     return portalConfigurationId;
@@ -206,12 +213,15 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
               ? { type: 'payment_method_update', after_completion: afterCompletion }
               : undefined;
       const session = await call('create portal session', async () =>
-        stripe.billingPortal.sessions.create({
-          customer: customerId,
-          configuration: await portalConfiguration(),
-          return_url: returnUrl,
-          ...(flowData ? { flow_data: flowData } : {}),
-        }, { idempotencyKey: requireIdempotencyKey(idempotencyKey) }),
+        stripe.billingPortal.sessions.create(
+          {
+            customer: customerId,
+            configuration: await portalConfiguration(),
+            return_url: returnUrl,
+            ...(flowData ? { flow_data: flowData } : {}),
+          },
+          { idempotencyKey: requireIdempotencyKey(idempotencyKey) },
+        ),
       );
       return session.url;
     },
@@ -392,7 +402,9 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
       if (!wanted) return 0;
       const wantedId = idOf(wanted);
       const live = await call(action, () => stripe.subscriptions.list({ customer: customerId, limit: 100 }));
-      const stale = live.data.filter((subscription) => subscription.default_payment_method && idOf(subscription.default_payment_method) !== wantedId);
+      const stale = live.data.filter(
+        (subscription) => subscription.default_payment_method && idOf(subscription.default_payment_method) !== wantedId,
+      );
       for (const subscription of stale) {
         await call(action, () =>
           stripe.subscriptions.update(
@@ -440,7 +452,12 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
       const current = await call('change seats', () => stripe.subscriptions.retrieve(subscriptionId));
       const item = current.items.data[0];
       if (!item || current.status !== 'active') return { ok: false as const, refusal: 'not_allowed' as const };
-      return updateSubscription(subscriptionId, 'change seats', { items: [{ id: item.id, quantity }], proration_behavior: 'create_prorations' }, idempotencyKey);
+      return updateSubscription(
+        subscriptionId,
+        'change seats',
+        { items: [{ id: item.id, quantity }], proration_behavior: 'create_prorations' },
+        idempotencyKey,
+      );
     },
 
     /** Stripe collects the card on the Customer Portal's payment method page. */
@@ -470,7 +487,8 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
         if (!intentId) continue;
         paidSomething = true;
         const refunded = await this.retrieveRefundedPayment(intentId);
-        if (refunded && refunded.amountCents > refunded.refundedCents) payments.push({ paymentIntentId: intentId, refundableCents: refunded.amountCents - refunded.refundedCents });
+        if (refunded && refunded.amountCents > refunded.refundedCents)
+          payments.push({ paymentIntentId: intentId, refundableCents: refunded.amountCents - refunded.refundedCents });
       }
       const refundable = payments.reduce((sum, payment) => sum + payment.refundableCents, 0);
       if (!paidSomething) return { ok: false as const, refusal: 'not_allowed' as const };
@@ -520,8 +538,15 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
   };
 
   /** Updates the subscription and answers the change as a PaymentEvent for the lifecycle. */
-  async function updateSubscription(subscriptionId: string, action: string, params: Stripe.SubscriptionUpdateParams, idempotencyKey: string) {
-    const updated = await call(action, () => stripe.subscriptions.update(subscriptionId, params, { idempotencyKey: requireIdempotencyKey(idempotencyKey) }));
+  async function updateSubscription(
+    subscriptionId: string,
+    action: string,
+    params: Stripe.SubscriptionUpdateParams,
+    idempotencyKey: string,
+  ) {
+    const updated = await call(action, () =>
+      stripe.subscriptions.update(subscriptionId, params, { idempotencyKey: requireIdempotencyKey(idempotencyKey) }),
+    );
     const transactionId = updated.metadata.transactionId;
     if (!transactionId) return { ok: false as const, refusal: 'not_allowed' as const };
     const event: PaymentEvent = {

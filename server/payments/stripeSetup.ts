@@ -106,7 +106,10 @@ export async function ensureWebhookEndpoint(
     if (wanted.join(',') === enabled.join(',') && current.status === 'enabled') {
       return { endpointId: current.id, outcome: 'unchanged', secret: null, warnings };
     }
-    await stripe.webhookEndpoints.update(current.id, { enabled_events: events as Stripe.WebhookEndpointUpdateParams.EnabledEvent[], disabled: false });
+    await stripe.webhookEndpoints.update(current.id, {
+      enabled_events: events as Stripe.WebhookEndpointUpdateParams.EnabledEvent[],
+      disabled: false,
+    });
     return { endpointId: current.id, outcome: 'updated', secret: null, warnings };
   }
   const created = await stripe.webhookEndpoints.create(
@@ -145,7 +148,11 @@ export async function ensurePortalConfiguration(
       business_profile: { headline: 'Manage your AI training subscription' },
       ...(returnUrl ? { default_return_url: returnUrl } : {}),
       features: {
-        subscription_cancel: { enabled: true, mode: 'at_period_end', cancellation_reason: { enabled: true, options: ['too_expensive', 'unused', 'other'] } },
+        subscription_cancel: {
+          enabled: true,
+          mode: 'at_period_end',
+          cancellation_reason: { enabled: true, options: ['too_expensive', 'unused', 'other'] },
+        },
         subscription_update: {
           enabled: true,
           default_allowed_updates: ['quantity'],

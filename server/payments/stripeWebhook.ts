@@ -127,9 +127,7 @@ function subjectOf(event: Stripe.Event): { subscriptionId: string; transactionId
  * ignored ('unhandled_type', or 'not_ours' when the object is missing, malformed, has no subscription or no
  * transactionId metadata). Never throws for a signed event, so Stripe is never answered 500 for its shape.
  */
-export function readStripeEvent(
-  event: Stripe.Event,
-): { event: PaymentEvent } | { ignored: 'unhandled_type' | 'not_ours' } {
+export function readStripeEvent(event: Stripe.Event): { event: PaymentEvent } | { ignored: 'unhandled_type' | 'not_ours' } {
   const kind = (HANDLED_STRIPE_EVENTS as Record<string, PaymentEvent['kind']>)[event.type];
   if (!kind || typeof event.id !== 'string' || event.id === '') return { ignored: 'unhandled_type' };
   const subject = subjectOf(event);

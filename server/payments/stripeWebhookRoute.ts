@@ -16,7 +16,13 @@ import { HttpError, WEBHOOK_ERRORS } from '../http/httpError';
 import { applyPaymentEvent, applyRefundNotice, type PaymentEventResult } from '../orders/applyPaymentEvent';
 import type { ProviderRouteOptions } from './provider';
 import { STRIPE_API_VERSION } from './stripeClient';
-import { readDefaultPaymentMethodChange, readRefundedCharge, readStripeEvent, verifyStripeEvent, WebhookSignatureError } from './stripeWebhook';
+import {
+  readDefaultPaymentMethodChange,
+  readRefundedCharge,
+  readStripeEvent,
+  verifyStripeEvent,
+  WebhookSignatureError,
+} from './stripeWebhook';
 
 interface StripeWebhookOptions extends ProviderRouteOptions {
   /** The endpoint's signing secret, `whsec_…` (STRIPE_WEBHOOK_SECRET). */
@@ -32,7 +38,10 @@ interface WebhookReply {
   outcome: PaymentEventResult['outcome'];
 }
 
-export const stripeWebhookRoute: FastifyPluginAsync<StripeWebhookOptions> = async (app, { webhookSecret, webhookStatus: status, challengeKey: _challengeKey, nudgeOutbox, ...services }) => {
+export const stripeWebhookRoute: FastifyPluginAsync<StripeWebhookOptions> = async (
+  app,
+  { webhookSecret, webhookStatus: status, challengeKey: _challengeKey, nudgeOutbox, ...services },
+) => {
   status.apiVersion = { expected: STRIPE_API_VERSION, lastReceived: null, matches: true };
   const apiVersion = status.apiVersion;
   app.removeAllContentTypeParsers();
@@ -63,9 +72,15 @@ export const stripeWebhookRoute: FastifyPluginAsync<StripeWebhookOptions> = asyn
       // The buyer's new card (Customer Portal) must be the one the next retry or renewal charges.
       try {
         const changed = await services.provider.syncDefaultPaymentMethod(cardChange.customerId, verified.id);
-        request.log.info({ eventId: verified.id, customerId: cardChange.customerId, subscriptions: changed }, 'Subscriptions now charge the customer’s default payment method');
+        request.log.info(
+          { eventId: verified.id, customerId: cardChange.customerId, subscriptions: changed },
+          'Subscriptions now charge the customer’s default payment method',
+        );
       } catch (error) {
-        request.log.error({ err: error, eventId: verified.id }, 'Could not bring the subscriptions’ payment method in line; Stripe will deliver the event again');
+        request.log.error(
+          { err: error, eventId: verified.id },
+          'Could not bring the subscriptions’ payment method in line; Stripe will deliver the event again',
+        );
         throw new HttpError(500, WEBHOOK_ERRORS.retryLater);
       }
       return { received: true, outcome: 'processed' };

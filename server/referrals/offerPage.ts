@@ -19,7 +19,11 @@ const HEAD_END = '</head>';
 const CACHE_ENTRIES = 256;
 
 /** JSON safe inside a `<script>` element: `<` never appears raw, so `</script>` cannot end it. */
-const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+const scriptJson = (value: unknown) =>
+  JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 
 /** The page `template` with `referrer` in it. */
 function fillTemplate(template: string, referrer: OfferReferrer): string {
@@ -79,7 +83,11 @@ export function loadOfferPages(distDir: string, shellFile: string): OfferPages {
       const rendered = render(page, referrer);
       const accepted = request.headers['accept-encoding'];
       const encoding = typeof accepted === 'string' ? encodings.negotiate(accepted) : null;
-      reply.code(status).header('Content-Type', 'text/html; charset=utf-8').header('Cache-Control', 'no-cache').header('Vary', 'Accept-Encoding, Cookie');
+      reply
+        .code(status)
+        .header('Content-Type', 'text/html; charset=utf-8')
+        .header('Cache-Control', 'no-cache')
+        .header('Vary', 'Accept-Encoding, Cookie');
       if (encoding) reply.header('Content-Encoding', encoding);
       return reply.send(encoding ? rendered[encoding] : rendered.identity);
     },

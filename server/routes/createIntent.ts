@@ -12,7 +12,10 @@ import { replyWith } from '../http/refusalReplies';
 import type { OrderServices } from '../orders/order';
 import type { ReferralLinks } from '../referrals/referralLinks';
 
-export const createIntentRoute: FastifyPluginAsync<OrderServices & { referrals: ReferralLinks }> = async (app, { referrals, ...services }) => {
+export const createIntentRoute: FastifyPluginAsync<OrderServices & { referrals: ReferralLinks }> = async (
+  app,
+  { referrals, ...services },
+) => {
   const schema = {
     summary: 'Call 1 (spec §7): open a checkout, an unpaid subscription for `quantity` seats',
     body: CreateIntentRequest(services.config.MAX_SEATS),
@@ -27,7 +30,10 @@ export const createIntentRoute: FastifyPluginAsync<OrderServices & { referrals: 
       if (productId !== PRODUCT_ID) throw new HttpError(400, CHECKOUT_ERRORS.unknownProduct);
       const attributed = await referrals.attributed(request);
       if (attributed && attributed.shortLabel !== affiliate_id) {
-        request.log.info({ referrer: attributed.slug, affiliateId: affiliate_id }, "affiliate_id differs from the referral cookie's referrer");
+        request.log.info(
+          { referrer: attributed.slug, affiliateId: affiliate_id },
+          "affiliate_id differs from the referral cookie's referrer",
+        );
       }
       const opened = await openCheckout(
         { ...services, log: request.log },

@@ -14,15 +14,11 @@ const schema = {
 };
 
 export const finalizeRoute: FastifyPluginAsync<OrderServices> = async (app, services) => {
-  app.post<{ Body: FinalizeRequest; Reply: FinalizeResponse }>(
-    '/api/finalize-anon-subscription',
-    { schema },
-    async (request) => {
-      const email = request.body.email.trim();
-      const name = request.body.name.trim();
-      if (!EMAIL_PATTERN.test(email)) throw new HttpError(400, CHECKOUT_ERRORS.emailInvalid);
-      if (!name) throw new HttpError(400, CHECKOUT_ERRORS.nameRequired);
-      return replyWith(await finalizeCheckout({ ...services, log: request.log }, { ...request.body, email, name }));
-    },
-  );
+  app.post<{ Body: FinalizeRequest; Reply: FinalizeResponse }>('/api/finalize-anon-subscription', { schema }, async (request) => {
+    const email = request.body.email.trim();
+    const name = request.body.name.trim();
+    if (!EMAIL_PATTERN.test(email)) throw new HttpError(400, CHECKOUT_ERRORS.emailInvalid);
+    if (!name) throw new HttpError(400, CHECKOUT_ERRORS.nameRequired);
+    return replyWith(await finalizeCheckout({ ...services, log: request.log }, { ...request.body, email, name }));
+  });
 };

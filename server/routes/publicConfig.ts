@@ -14,7 +14,10 @@ import type { ReferralLinks } from '../referrals/referralLinks';
 
 const ConfigQuery = Type.Object({ page: Type.Optional(Type.String({ maxLength: 2048 })) });
 
-export const publicConfigRoute: FastifyPluginAsync<OrderServices & { referrals: ReferralLinks }> = async (app, { config, db, referrals }) => {
+export const publicConfigRoute: FastifyPluginAsync<OrderServices & { referrals: ReferralLinks }> = async (
+  app,
+  { config, db, referrals },
+) => {
   const publicConfig: PublicConfig = {
     paymentProvider: paymentProviderName(config),
     stripePublishableKey: paymentProviderName(config) === 'stripe' ? (config.STRIPE_PUBLISHABLE_KEY ?? null) : null,

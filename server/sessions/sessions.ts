@@ -157,7 +157,11 @@ export function sessionKeeper(db: Database, config: Config, rules: SessionRules)
  * Ends the buyer sessions of order `transactionId` but `except` (a session's idHash: the one that asked for the
  * change). Called whenever the order's credentials change. Returns how many ended.
  */
-export async function endBuyerSessions(db: Database | Transaction, transactionId: string, { except }: { except?: string } = {}): Promise<number> {
+export async function endBuyerSessions(
+  db: Database | Transaction,
+  transactionId: string,
+  { except }: { except?: string } = {},
+): Promise<number> {
   const ended = await db
     .delete(sessions)
     .where(and(eq(sessions.kind, 'buyer'), eq(sessions.subject, transactionId), except ? ne(sessions.idHash, except) : undefined))

@@ -33,7 +33,8 @@ export const adminApi = {
   signIn: (body: SignInRequest) => requestJson<OwnerSession>('POST', '/api/admin/sign-in', body, FAILED),
   signOut: () => fetch('/api/admin/sign-out', { method: 'POST' }).then(() => undefined),
   orders: (query: OrdersQuery) => requestJson<{ orders: OrderRow[] }>('GET', `/api/admin/orders${queryString(query)}`, undefined, FAILED),
-  order: (transactionId: string) => requestJson<OrderDetail>('GET', `/api/admin/orders/${encodeURIComponent(transactionId)}`, undefined, FAILED),
+  order: (transactionId: string) =>
+    requestJson<OrderDetail>('GET', `/api/admin/orders/${encodeURIComponent(transactionId)}`, undefined, FAILED),
   referrers: () => requestJson<{ referrers: Referrer[] }>('GET', '/api/admin/referrers', undefined, FAILED),
   createReferrer: (body: CreateReferrerRequest) => requestJson<Referrer>('POST', '/api/admin/referrers', body, FAILED),
   updateReferrer: (id: string, body: UpdateReferrerRequest) => requestJson<Referrer>('PATCH', `/api/admin/referrers/${id}`, body, FAILED),

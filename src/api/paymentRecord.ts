@@ -20,10 +20,7 @@ export interface PaymentSuccessRecord extends FinalizeResponse {
   transactionId: string;
 }
 
-export type PaymentRecordReading =
-  | { kind: 'found'; record: PaymentSuccessRecord }
-  | { kind: 'missing' }
-  | { kind: 'corrupt' };
+export type PaymentRecordReading = { kind: 'found'; record: PaymentSuccessRecord } | { kind: 'missing' } | { kind: 'corrupt' };
 
 type RecordStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 

@@ -52,7 +52,9 @@ function isRememberedOrder(value: unknown): value is RememberedOrder {
   if (!value || typeof value !== 'object') return false;
   const record = value as Record<string, unknown>;
   return (
-    ['transactionId', 'subscriptionId', 'customerId', 'name', 'email'].every((key) => typeof record[key] === 'string' && record[key] !== '') &&
+    ['transactionId', 'subscriptionId', 'customerId', 'name', 'email'].every(
+      (key) => typeof record[key] === 'string' && record[key] !== '',
+    ) &&
     Number.isInteger(record.seats) &&
     typeof record.totalAmount === 'number'
   );

@@ -9,8 +9,7 @@
 export const heroHeadline = 'Reclaim 60+ Hours Monthly With AI Systems Built For Chiropractic Practices';
 
 /** The offer line, verbatim from spec §2. */
-export const offerLine =
-  'Complete Your Order Now To Access The Realtime System Only $500/Month With Second Seat FREE (Save $6,000/Year)';
+export const offerLine = 'Complete Your Order Now To Access The Realtime System Only $500/Month With Second Seat FREE (Save $6,000/Year)';
 
 /** What's Included (spec §1). */
 export const includedItems = [

@@ -55,7 +55,10 @@ export const CardRequest = Type.Object({ card: SandboxCard }, { additionalProper
 export type CardRequest = Static<typeof CardRequest>;
 
 /** Body of POST /api/account/portal (Stripe mode): which page of the Customer Portal to open. */
-export const PortalRequest = Type.Object({ flow: Type.Union([Type.Literal('home'), Type.Literal('cancel'), Type.Literal('seats'), Type.Literal('card')]) }, { additionalProperties: false });
+export const PortalRequest = Type.Object(
+  { flow: Type.Union([Type.Literal('home'), Type.Literal('cancel'), Type.Literal('seats'), Type.Literal('card')]) },
+  { additionalProperties: false },
+);
 export type PortalRequest = Static<typeof PortalRequest>;
 
 /** The answer to POST /api/account/credentials: the new password, shown once. */

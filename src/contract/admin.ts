@@ -51,10 +51,7 @@ export const UpdateReferrerRequest = Type.Object(
 export type UpdateReferrerRequest = Static<typeof UpdateReferrerRequest>;
 
 /** Body of POST /api/admin/sign-in. */
-export const SignInRequest = Type.Object(
-  { email: Text(1, 254), password: Text(1, 200) },
-  { additionalProperties: false },
-);
+export const SignInRequest = Type.Object({ email: Text(1, 254), password: Text(1, 200) }, { additionalProperties: false });
 export type SignInRequest = Static<typeof SignInRequest>;
 
 /** The signed-in owner (GET /api/admin/session, and the answer to sign-in). */
@@ -106,7 +103,10 @@ export type OrderRow = Static<typeof OrderRow>;
  * Body of POST /api/admin/orders/:transactionId/refund: the amount in cents; left out for a full refund, which
  * only the first 30 days after the first payment allow (the offer's guarantee).
  */
-export const RefundRequest = Type.Object({ amountCents: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000_000 })) }, { additionalProperties: false });
+export const RefundRequest = Type.Object(
+  { amountCents: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000_000 })) },
+  { additionalProperties: false },
+);
 export type RefundRequest = Static<typeof RefundRequest>;
 
 /** A funnel event in an order's timeline. */

@@ -30,12 +30,7 @@ import {
   type CheckoutForm,
   type FieldErrors,
 } from '../domain/validation';
-import {
-  DEFAULT_PAYMENT_ERROR,
-  type BillingDetails,
-  type PaymentConfirmation,
-  type PaymentGateway,
-} from '../payments/gateway';
+import { DEFAULT_PAYMENT_ERROR, type BillingDetails, type PaymentConfirmation, type PaymentGateway } from '../payments/gateway';
 import { finalizeInput, orderOf, paymentRecord, type FinalizeActorInput } from './checkoutOrder';
 import { CONFETTI_SEAT_COUNT, TIMINGS } from './checkoutTimings';
 import { TOASTS, type ToastMessage } from './toasts';
@@ -139,24 +134,22 @@ export const checkoutMachine = setup({
     emitted: {} as CheckoutEmitted,
   },
   actors: {
-    createSubscriptionIntent: fromPromise<SubscriptionSession, { affiliateId: string; affiliateSource: string }>(
-      ({ input }) =>
-        createSubscriptionIntent({
-          productId: PRODUCT_ID,
-          quantity: MIN_SEATS,
-          affiliate_id: input.affiliateId,
-          affiliate_source: input.affiliateSource,
-        }),
+    createSubscriptionIntent: fromPromise<SubscriptionSession, { affiliateId: string; affiliateSource: string }>(({ input }) =>
+      createSubscriptionIntent({
+        productId: PRODUCT_ID,
+        quantity: MIN_SEATS,
+        affiliate_id: input.affiliateId,
+        affiliate_source: input.affiliateSource,
+      }),
     ),
-    updateSubscriptionIntent: fromPromise<UpdateIntentResponse, { session: SubscriptionSession; quantity: number }>(
-      ({ input }) =>
-        updateSubscriptionIntent({
-          subscriptionId: input.session.subscriptionId,
-          subscriptionItemId: input.session.subscriptionItemId,
-          transactionId: input.session.transactionId,
-          quantity: input.quantity,
-          productId: PRODUCT_ID,
-        }),
+    updateSubscriptionIntent: fromPromise<UpdateIntentResponse, { session: SubscriptionSession; quantity: number }>(({ input }) =>
+      updateSubscriptionIntent({
+        subscriptionId: input.session.subscriptionId,
+        subscriptionItemId: input.session.subscriptionItemId,
+        transactionId: input.session.transactionId,
+        quantity: input.quantity,
+        productId: PRODUCT_ID,
+      }),
     ),
     confirmPayment: fromPromise<PaymentConfirmation, ConfirmPaymentActorInput>(({ input }) =>
       input.gateway.confirmPayment({ billingDetails: input.billingDetails, returnUrl: input.returnUrl }),
@@ -194,8 +187,7 @@ export const checkoutMachine = setup({
      * The card payment went through: 'succeeded', or 'processing' (accepted, settling). Either way the buyer must
      * not pay again; finalize checks with the server whether the invoice is paid (Stripe: PaymentIntent statuses).
      */
-    paymentAccepted: (_, confirmation: PaymentConfirmation) =>
-      confirmation.status === 'succeeded' || confirmation.status === 'processing',
+    paymentAccepted: (_, confirmation: PaymentConfirmation) => confirmation.status === 'succeeded' || confirmation.status === 'processing',
     /** The card form refused the card itself and shows why under its fields: nothing was sent. */
     cardIncomplete: (_, confirmation: PaymentConfirmation) => confirmation.status === 'incomplete',
     finalizeSucceeded: (_, response: FinalizeResponse) => response.success === true,

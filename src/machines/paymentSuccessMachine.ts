@@ -34,9 +34,7 @@ interface PaymentSuccessContext {
   paymentReturn: PaymentReturn | null;
 }
 
-type PaymentSuccessEvent =
-  | { type: 'COPY_CLICKED'; field: CredentialField }
-  | { type: 'SIGN_AGREEMENT_CLICKED' };
+type PaymentSuccessEvent = { type: 'COPY_CLICKED'; field: CredentialField } | { type: 'SIGN_AGREEMENT_CLICKED' };
 
 export type PaymentSuccessEmitted =
   | { type: 'toast'; toast: ToastMessage }

@@ -23,9 +23,7 @@ interface RefundContext {
 
 type RefundEvent =
   /** The owner asked for a refund: `amountCents` null for everything left. */
-  | { type: 'REFUND_REQUESTED'; amountCents: number | null }
-  | { type: 'REFUND_CONFIRMED' }
-  | { type: 'REFUND_ABANDONED' };
+  { type: 'REFUND_REQUESTED'; amountCents: number | null } | { type: 'REFUND_CONFIRMED' } | { type: 'REFUND_ABANDONED' };
 
 export type RefundEmitted =
   /** The order as the server now reports it (cancelled, with its refunded amount). */

@@ -12,10 +12,7 @@ export interface ToastMessage {
 const destructive = (title: string, description: string): ToastMessage => ({ title, description, variant: 'destructive' });
 
 export const TOASTS = {
-  initializationError: destructive(
-    'Initialization Error',
-    'Failed to initialize checkout. Please refresh the page and try again.',
-  ),
+  initializationError: destructive('Initialization Error', 'Failed to initialize checkout. Please refresh the page and try again.'),
   updateError: destructive('Update Error', 'Failed to update subscription. Please refresh and try again.'),
   updateFailed: destructive('Update Failed', 'Failed to update team size. Please try again.'),
   paymentFailed: (message: string) => destructive('Payment Failed', message),

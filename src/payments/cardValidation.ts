@@ -47,7 +47,9 @@ export function firstCardError(errors: CardErrors): string | undefined {
 
 /** Card number as typed, grouped in fours: '4242424242424242' → '4242 4242 4242 4242'. */
 export function formatCardNumber(input: string): string {
-  return digitsOf(input).slice(0, MAX_CARD_DIGITS).replace(/(\d{4})(?=\d)/g, '$1 ');
+  return digitsOf(input)
+    .slice(0, MAX_CARD_DIGITS)
+    .replace(/(\d{4})(?=\d)/g, '$1 ');
 }
 
 /** Expiry as typed, shown as 'MM / YY'; a first digit above 1 is read as a one-digit month ('4' → '04 / '). */

@@ -13,7 +13,6 @@ import { expectPaymentSuccessful, fillBuyer, fillCard, openCheckout, submit, TES
 const AXE_SCRIPT = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
-
 let server: RunningServer;
 let browser: Browser;
 let context: BrowserContext;
@@ -93,7 +92,9 @@ describe('accessibility at 375×812 (axe-core, WCAG 2.2 AA)', () => {
     await page.evaluate(() => {
       const seen: string[] = [];
       (globalThis as unknown as { focusTrail: string[] }).focusTrail = seen;
-      document.addEventListener('focusin', (event) => seen.push((event.target as Element).getAttribute('aria-label') ?? (event.target as Element).tagName));
+      document.addEventListener('focusin', (event) =>
+        seen.push((event.target as Element).getAttribute('aria-label') ?? (event.target as Element).tagName),
+      );
     });
     await page.getByRole('button', { name: 'Increase seats' }).focus();
     await page.keyboard.press('Enter');

@@ -88,7 +88,9 @@ describe('the manage page', () => {
     });
     expect(advanced.status).toBe(200);
     const pastDue = await mail.waitFor('late.payer@example.com', /payment failed/);
-    await expect.poll(() => receiver.webhooks.filter((hook) => hook.type === 'subscription.past_due').length, { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
+    await expect
+      .poll(() => receiver.webhooks.filter((hook) => hook.type === 'subscription.past_due').length, { timeout: 15_000 })
+      .toBeGreaterThanOrEqual(1);
     expect(receiver.webhooks.filter((hook) => hook.type === 'subscription.past_due').every((hook) => hook.verified)).toBe(true);
 
     const page = await (await browser.newContext({ viewport: { width: 375, height: 812 } })).newPage();

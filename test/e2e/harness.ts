@@ -16,7 +16,6 @@ import { freePort } from '../support/freePort';
 /** Chromium from Debian's package; CHROMIUM_PATH overrides. */
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-
 export interface RunningServer {
   baseUrl: string;
   stop(): Promise<void>;

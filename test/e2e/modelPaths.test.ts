@@ -24,9 +24,7 @@ const isSuccess = (seats: number) => (snapshot: AnyMachineSnapshot) =>
   snapshot.matches('success') && snapshot.context.confirmedSeats === seats;
 
 function shortestEventsTo(goal: (snapshot: AnyMachineSnapshot) => boolean): AnyEventObject[] {
-  const [path] = model
-    .getShortestPaths({ toState: goal as never })
-    .sort((a, b) => a.steps.length - b.steps.length);
+  const [path] = model.getShortestPaths({ toState: goal as never }).sort((a, b) => a.steps.length - b.steps.length);
   if (!path) throw new Error('The model has no path to that goal');
   return path.steps.map((step) => step.event).filter((event) => event.type !== 'xstate.init');
 }
@@ -98,7 +96,10 @@ async function perform(page: Page, plan: BrowserPath, event: AnyEventObject, nex
     }
   } else if (/checkout\.updating$/.test(event.type) && event.type.startsWith('xstate.done.')) {
     const seats = state.context.confirmedSeats as number;
-    await page.getByText(`Team size updated to ${seats} ${seats === 1 ? 'member' : 'members'}.`).first().waitFor({ timeout: 15_000 });
+    await page
+      .getByText(`Team size updated to ${seats} ${seats === 1 ? 'member' : 'members'}.`)
+      .first()
+      .waitFor({ timeout: 15_000 });
   } else if (/checkout\.finalizing$/.test(event.type)) {
     await expectPaymentSuccessful(page, formatDollars(monthlyTotalCents(plan.seats)), plan.seats);
   }
@@ -107,24 +108,27 @@ async function perform(page: Page, plan: BrowserPath, event: AnyEventObject, nex
 }
 
 describe('statechart paths in a real browser', () => {
-  it.each(REPLAYED.map(({ plan, replayed }) => [`${plan.name}: ${replayed.description}`, plan, replayed] as const))('%s', async (_name, plan, replayed) => {
-    expect(replayed.statePath.state.matches('success'), 'the model accepts this path').toBe(true);
-    const context = await running.browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
-    const problems = watchConsole(page);
-    try {
-      await openCheckout(page, running.server.baseUrl);
-      const steps = replayed.statePath.steps;
-      for (const [index, step] of steps.entries()) {
-        await perform(page, plan, step.event, steps[index + 1]?.event, step.state);
-        // Once the payment is confirmed the page may already have moved on to the success page: the seats are
-        // checked there instead.
-        const checkoutShown = !step.state.matches('finalizing') && !step.state.matches('success');
-        if (checkoutShown) await expectSeats(page, step.state.context.pendingSeats as number);
+  it.each(REPLAYED.map(({ plan, replayed }) => [`${plan.name}: ${replayed.description}`, plan, replayed] as const))(
+    '%s',
+    async (_name, plan, replayed) => {
+      expect(replayed.statePath.state.matches('success'), 'the model accepts this path').toBe(true);
+      const context = await running.browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const page = await context.newPage();
+      const problems = watchConsole(page);
+      try {
+        await openCheckout(page, running.server.baseUrl);
+        const steps = replayed.statePath.steps;
+        for (const [index, step] of steps.entries()) {
+          await perform(page, plan, step.event, steps[index + 1]?.event, step.state);
+          // Once the payment is confirmed the page may already have moved on to the success page: the seats are
+          // checked there instead.
+          const checkoutShown = !step.state.matches('finalizing') && !step.state.matches('success');
+          if (checkoutShown) await expectSeats(page, step.state.context.pendingSeats as number);
+        }
+        expect(problems.filter((line) => !line.includes('402'))).toEqual([]);
+      } finally {
+        await context.close();
       }
-      expect(problems.filter((line) => !line.includes('402'))).toEqual([]);
-    } finally {
-      await context.close();
-    }
-  });
+    },
+  );
 });

@@ -15,7 +15,8 @@ const running = useServerAndBrowser();
 async function keepServerHeading(page: Page): Promise<void> {
   await page.addInitScript(() => {
     document.addEventListener('readystatechange', () => {
-      if (document.readyState === 'interactive') (window as unknown as { prerendered: Element | null }).prerendered = document.querySelector('h1');
+      if (document.readyState === 'interactive')
+        (window as unknown as { prerendered: Element | null }).prerendered = document.querySelector('h1');
     });
   });
 }
@@ -38,7 +39,10 @@ describe('the prerendered checkout', () => {
     expect(response?.headers()['content-type']).toMatch(/text\/html/);
     await still.getByText('Initializing secure checkout...').waitFor();
     await still.getByRole('heading', { name: 'Select Your Team Size' }).waitFor();
-    const serverClasses = await still.evaluate((selectors) => selectors.map((selector) => document.querySelector(selector)?.className), SELECTORS);
+    const serverClasses = await still.evaluate(
+      (selectors) => selectors.map((selector) => document.querySelector(selector)?.className),
+      SELECTORS,
+    );
     await noScript.close();
 
     const context = await running.browser.newContext();
@@ -49,7 +53,10 @@ describe('the prerendered checkout', () => {
     await page.getByLabel('Card number').waitFor({ timeout: 20_000 });
     const kept = await isServerHeading(page);
     expect(kept, 'React took over the server’s elements instead of drawing new ones').toBe(true);
-    const clientClasses = await page.evaluate((selectors) => selectors.map((selector) => document.querySelector(selector)?.className), SELECTORS);
+    const clientClasses = await page.evaluate(
+      (selectors) => selectors.map((selector) => document.querySelector(selector)?.className),
+      SELECTORS,
+    );
     expect(clientClasses).toEqual(serverClasses);
     expect(problems).toEqual([]);
     await context.close();
@@ -62,7 +69,16 @@ describe('the prerendered checkout', () => {
     await page.addInitScript(() => {
       window.localStorage.setItem(
         'pendingPayment',
-        JSON.stringify({ transactionId: 'txn_x', subscriptionId: 'sub_x', customerId: 'cus_x', seats: 1, totalAmount: 500, name: 'Ada Palmer', email: 'ada@example.com', savedAt: Date.now() }),
+        JSON.stringify({
+          transactionId: 'txn_x',
+          subscriptionId: 'sub_x',
+          customerId: 'cus_x',
+          seats: 1,
+          totalAmount: 500,
+          name: 'Ada Palmer',
+          email: 'ada@example.com',
+          savedAt: Date.now(),
+        }),
       );
     });
     await page.goto(running.server.baseUrl);
@@ -89,7 +105,9 @@ describe('the prerendered checkout', () => {
     await keepServerHeading(page);
     await page.goto(`${running.server.baseUrl}/no/such/page`);
     // Hydrated: the 404 page logs the missing path from its effect, which runs only once React has taken over.
-    await expect.poll(() => problems.some((line) => line.includes('404 Error: User attempted to access non-existent route: /no/such/page'))).toBe(true);
+    await expect
+      .poll(() => problems.some((line) => line.includes('404 Error: User attempted to access non-existent route: /no/such/page')))
+      .toBe(true);
     expect(await isServerHeading(page)).toBe(true);
     expect(problems.filter((line) => !line.includes('404'))).toEqual([]);
     await page.getByRole('link', { name: 'Return to Home' }).click();

@@ -24,7 +24,10 @@ describe('a charged checkout in a real browser', () => {
 
   /** Paid subscriptions (charges) and orders of `email`. */
   async function chargesOf(email: string) {
-    const orders = await running.server.database.query<{ transaction_id: string; status: string }>('select transaction_id, status from orders where email = $1', [email]);
+    const orders = await running.server.database.query<{ transaction_id: string; status: string }>(
+      'select transaction_id, status from orders where email = $1',
+      [email],
+    );
     const charges = await running.server.database.query(
       "select s.id from sandbox_subscriptions s join orders o on o.transaction_id = s.transaction_id where o.email = $1 and s.status = 'active'",
       [email],
@@ -60,18 +63,24 @@ describe('a charged checkout in a real browser', () => {
       customerId: string;
     };
     expect(await page.evaluate(() => localStorage.getItem('pendingPayment'))).toBeNull();
-    const repeat = await page.evaluate(async (order) => {
-      const response = await fetch('/api/finalize-anon-subscription', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ ...order, email: 'ada.resume@example.com', name: 'Ada Palmer' }),
-      });
-      return (await response.json()) as { token: string; loginDetails: { password: string } };
-    }, { transactionId: recent.transactionId, subscriptionId: recent.subscriptionId, customerId: recent.customerId });
+    const repeat = await page.evaluate(
+      async (order) => {
+        const response = await fetch('/api/finalize-anon-subscription', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ ...order, email: 'ada.resume@example.com', name: 'Ada Palmer' }),
+        });
+        return (await response.json()) as { token: string; loginDetails: { password: string } };
+      },
+      { transactionId: recent.transactionId, subscriptionId: recent.subscriptionId, customerId: recent.customerId },
+    );
     expect(repeat.loginDetails.password).toBe(record.loginDetails.password);
     expect(repeat.token).toBe(record.token);
 
-    expect(await chargesOf('ada.resume@example.com')).toEqual({ orders: [{ transaction_id: recent.transactionId, status: 'paid' }], charges: 1 });
+    expect(await chargesOf('ada.resume@example.com')).toEqual({
+      orders: [{ transaction_id: recent.transactionId, status: 'paid' }],
+      charges: 1,
+    });
     expect(problems.filter((problem) => !problem.includes('Failed to load resource'))).toEqual([]);
   });
 

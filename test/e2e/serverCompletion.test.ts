@@ -18,7 +18,9 @@ describe('a tab closed right after the charge', () => {
       finalizeCalls += 1;
       return route.abort('connectionreset');
     });
-    const charged = page.waitForResponse((response) => response.url().endsWith('/api/sandbox/payment-intents/confirm') && response.status() === 200);
+    const charged = page.waitForResponse(
+      (response) => response.url().endsWith('/api/sandbox/payment-intents/confirm') && response.status() === 200,
+    );
 
     await openCheckout(page, running.server.baseUrl);
     await fillBuyer(page, { firstName: 'Grace', lastName: 'Hopper', email: 'grace@example.com' });
@@ -34,7 +36,10 @@ describe('a tab closed right after the charge', () => {
     const transactionId = orders.rows[0]!.transaction_id;
     const accounts = await running.server.database.query('select email, name from accounts where transaction_id = $1', [transactionId]);
     expect(accounts.rows).toEqual([{ email: 'grace@example.com', name: 'Grace Hopper' }]);
-    const charges = await running.server.database.query("select id from sandbox_subscriptions where transaction_id = $1 and status = 'active'", [transactionId]);
+    const charges = await running.server.database.query(
+      "select id from sandbox_subscriptions where transaction_id = $1 and status = 'active'",
+      [transactionId],
+    );
     expect(charges.rows).toHaveLength(1);
     expect(finalizeCalls).toBeLessThanOrEqual(1);
   });

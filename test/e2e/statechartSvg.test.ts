@@ -14,7 +14,10 @@ import { paymentSuccessMachine } from '../../src/machines/paymentSuccessMachine'
 const MACHINES: Record<string, AnyStateMachine> = { checkout: checkoutMachine, paymentSuccess: paymentSuccessMachine };
 
 function statesAndEvents(machine: AnyStateMachine): string[] {
-  const nodes = (node: AnyStateNode): AnyStateNode[] => [node, ...Object.values(node.states).flatMap((child) => nodes(child as AnyStateNode))];
+  const nodes = (node: AnyStateNode): AnyStateNode[] => [
+    node,
+    ...Object.values(node.states).flatMap((child) => nodes(child as AnyStateNode)),
+  ];
   const all = nodes(machine.root);
   const states = all.filter((node) => node !== machine.root).map((node) => node.key);
   const events = all.flatMap((node) => [...node.transitions.keys()].filter((type) => !type.startsWith('xstate.')));

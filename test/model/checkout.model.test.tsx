@@ -60,11 +60,10 @@ const resumePaths = chooseCoveringPaths(
   ),
   (path) => coverage.keysOf(path.statePath.steps.map((step) => step.state)),
 );
-const simplePaths = boundedSimplePaths(
-  createCheckoutTestModel(SIMPLE_PATH_SCOPE) as never,
-  (snapshot) => snapshot.matches('success'),
-  { maxSteps: 14, maxPaths: 8 },
-).map(replay);
+const simplePaths = boundedSimplePaths(createCheckoutTestModel(SIMPLE_PATH_SCOPE) as never, (snapshot) => snapshot.matches('success'), {
+  maxSteps: 14,
+  maxPaths: 8,
+}).map(replay);
 
 type ActorKind = 'create' | 'update' | 'confirm' | 'finalize';
 
@@ -154,7 +153,6 @@ function renderPage(resumed = false): Page {
     session: null,
   };
 }
-
 
 const FIELD_LABELS = { firstName: 'First Name', lastName: 'Last Name', email: 'Email Address' } as const;
 
@@ -322,7 +320,10 @@ function expectSuccess(page: Page, seats: number): void {
     totalAmount: monthlyTotalCents(seats) / 100,
   });
   expect(window.localStorage.getItem('pendingPayment'), 'the pending payment is forgotten').toBeNull();
-  expect(JSON.parse(window.localStorage.getItem('recentPurchase') ?? 'null')).toMatchObject({ seats, totalAmount: monthlyTotalCents(seats) / 100 });
+  expect(JSON.parse(window.localStorage.getItem('recentPurchase') ?? 'null')).toMatchObject({
+    seats,
+    totalAmount: monthlyTotalCents(seats) / 100,
+  });
 }
 
 /** Keeps what call 1 and call 2 answered: the ids the next calls must carry. */
@@ -355,18 +356,21 @@ async function runPath(statePath: ReturnType<typeof replay>['statePath'], resume
   page.previous = initial;
   try {
     await pathModel.testPath(statePath, {
-      events: new Proxy({}, {
-        get: () => async (step: { event: AnyEventObject; state: AnyMachineSnapshot }) => {
-          await execute(page, step.event, step.state);
-          // Every toast the step must show, with its description, and no other (spec §4, §8).
-          const expected = expectedToasts(step.event, page.previous!).sort(byText);
-          expect(visibleToasts(), `toasts after ${step.event.type}`).toEqual(expected);
-          rememberSession(page, step.event);
-          expectRequests(page, page.previous, step.state, `after ${step.event.type}`);
-          act(() => toast.remove());
-          await advance(0);
+      events: new Proxy(
+        {},
+        {
+          get: () => async (step: { event: AnyEventObject; state: AnyMachineSnapshot }) => {
+            await execute(page, step.event, step.state);
+            // Every toast the step must show, with its description, and no other (spec §4, §8).
+            const expected = expectedToasts(step.event, page.previous!).sort(byText);
+            expect(visibleToasts(), `toasts after ${step.event.type}`).toEqual(expected);
+            rememberSession(page, step.event);
+            expectRequests(page, page.previous, step.state, `after ${step.event.type}`);
+            act(() => toast.remove());
+            await advance(0);
+          },
         },
-      }),
+      ),
       states: {
         '*': (state) => {
           expectPageShows(page, state as AnyMachineSnapshot);

@@ -151,8 +151,7 @@ export function checkoutEvents(snapshot: Snapshot, scope: CheckoutModelScope = F
   const { context } = snapshot;
   if (scope.resumeOnly && !snapshot.matches('resuming') && !snapshot.matches('resumeFailed')) return [];
   const initFailed = snapshot.matches({ init: 'failed' });
-  const editable =
-    (snapshot.matches('init') && !initFailed) || snapshot.matches('idle') || snapshot.matches('pendingSeats');
+  const editable = (snapshot.matches('init') && !initFailed) || snapshot.matches('idle') || snapshot.matches('pendingSeats');
   // The card form mounts by itself once a session exists: nothing else happens before it is ready.
   if (editable && context.session && !context.paymentGateway) {
     const ready = { type: 'PAYMENT_FORM_READY', clientSecret: context.session.clientSecret, gateway: MODEL_GATEWAY };
@@ -214,7 +213,11 @@ export function serializeCheckout(snapshot: Snapshot): string {
  * The checkout test model: @xstate/graph's TestModel over the timed machine. (`createTestModel` refuses machines
  * with `after` transitions; the timed machine is what makes them testable, docs/decisions/0001.)
  */
-export function createCheckoutTestModel(scope: CheckoutModelScope = FULL_SCOPE, serialize = serializeCheckout, input: object = MODEL_INPUT) {
+export function createCheckoutTestModel(
+  scope: CheckoutModelScope = FULL_SCOPE,
+  serialize = serializeCheckout,
+  input: object = MODEL_INPUT,
+) {
   return new TestModel(timedMachine as never, {
     events: ((snapshot: Snapshot) => checkoutEvents(snapshot, scope)) as never,
     serializeState: serialize as never,

@@ -118,7 +118,6 @@ function renderPage(search: string) {
 
 type Page = ReturnType<typeof renderPage>;
 
-
 async function execute(page: Page, event: AnyEventObject): Promise<void> {
   if (page.calls.answer(event)) {
     // settled: the flush below lets the page take the answer
@@ -139,9 +138,7 @@ function expectToast(text: string): void {
 /** What the buyer sees in `state`, and the toast or redirect that the step into it caused. */
 function expectPageShows(page: Page, state: AnyMachineSnapshot, event: AnyEventObject | undefined): void {
   const record = state.context.record as PaymentSuccessRecord | null;
-  expect(screen.queryByText('Loading payment details...') !== null).toBe(
-    state.matches('loading') || state.matches('finalizingReturn'),
-  );
+  expect(screen.queryByText('Loading payment details...') !== null).toBe(state.matches('loading') || state.matches('finalizingReturn'));
   if (state.matches('noData')) {
     expect(screen.getByText('No payment found')).toBeInTheDocument();
     expectToast(TOASTS.noPaymentData.description);
@@ -202,9 +199,12 @@ describe(`payment-success statechart: ${simplePaths.length} simple paths`, () =>
 });
 
 describe(`payment-success statechart after a redirect return: ${returnShortestPaths.length} shortest and ${returnSimplePaths.length} simple paths`, () => {
-  it.each([...returnShortestPaths, ...returnSimplePaths].map((path) => [path.description, path] as const))('%s', async (_description, path) => {
-    await runPath(path, RETURN_INPUT);
-  });
+  it.each([...returnShortestPaths, ...returnSimplePaths].map((path) => [path.description, path] as const))(
+    '%s',
+    async (_description, path) => {
+      await runPath(path, RETURN_INPUT);
+    },
+  );
 });
 
 describe('payment-success statechart coverage', () => {

@@ -50,11 +50,7 @@ interface RequestWorld {
  * - entering `updating`: call 2 for the pending seats with the current session's ids and productId (§4, §7);
  * - entering `finalizing` or `resuming`: call 3 with the paid order's ids, the trimmed email and 'first last' (§7).
  */
-export function expectedRequests(
-  before: AnyMachineSnapshot | null,
-  after: AnyMachineSnapshot,
-  world: RequestWorld,
-): SentRequest[] {
+export function expectedRequests(before: AnyMachineSnapshot | null, after: AnyMachineSnapshot, world: RequestWorld): SentRequest[] {
   const sent: SentRequest[] = [];
   const isEntry = (state: string | object) => after.matches(state) && !before?.matches(state);
   if (isEntry({ init: 'creatingIntent' })) {

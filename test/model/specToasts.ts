@@ -12,7 +12,10 @@ interface ExpectedToast {
 
 /** Spec §8, verbatim. */
 const SPEC = {
-  initializationError: { title: 'Initialization Error', description: 'Failed to initialize checkout. Please refresh the page and try again.' },
+  initializationError: {
+    title: 'Initialization Error',
+    description: 'Failed to initialize checkout. Please refresh the page and try again.',
+  },
   updateError: { title: 'Update Error', description: 'Failed to update subscription. Please refresh and try again.' },
   updateFailed: { title: 'Update Failed', description: 'Failed to update team size. Please try again.' },
   paymentFailedDefault: 'An error occurred during payment. Please try again.',

@@ -8,7 +8,14 @@
  * earliest-due timer may fire next, so a path found here plays out identically in the real views driven by
  * vitest's fake timers.
  */
-import { initialTransition, transition, type AnyEventObject, type AnyMachineSnapshot, type AnyStateMachine, type AnyStateNode } from 'xstate';
+import {
+  initialTransition,
+  transition,
+  type AnyEventObject,
+  type AnyMachineSnapshot,
+  type AnyStateMachine,
+  type AnyStateNode,
+} from 'xstate';
 import { vi } from 'vitest';
 
 /** A scheduled delayed event: fires at `due` (ms, virtual clock). */

@@ -20,7 +20,12 @@ const ROUTES = [
   { method: 'GET', url: '/api/admin/orders.csv' },
   { method: 'GET', url: '/api/admin/orders/FIXTURE' },
   { method: 'GET', url: '/api/admin/referrers' },
-  { method: 'POST', url: '/api/admin/referrers', body: { slug: 'route-check', displayName: 'Route Check', shortLabel: 'dr-route', quote: 'Hello.' }, status: 201 },
+  {
+    method: 'POST',
+    url: '/api/admin/referrers',
+    body: { slug: 'route-check', displayName: 'Route Check', shortLabel: 'dr-route', quote: 'Hello.' },
+    status: 201,
+  },
   { method: 'PATCH', url: '/api/admin/referrers/SAMPLE', body: { quote: 'Still the sample.' } },
   { method: 'GET', url: '/api/admin/dashboard' },
   { method: 'GET', url: '/api/admin/mail' },
@@ -62,7 +67,13 @@ describe.each(DATABASES)("the owner's console API on %s", (kind) => {
         .insert(referrers)
         .values({ slug: 'jane-doe', displayName: 'Jane Doe', shortLabel: 'dr-jane', quote: 'Q' })
         .returning();
-      const order = (transactionId: string, quantity: number, amountCents: number, referrerId: string | null, extra: Partial<typeof orders.$inferInsert> = {}) => ({
+      const order = (
+        transactionId: string,
+        quantity: number,
+        amountCents: number,
+        referrerId: string | null,
+        extra: Partial<typeof orders.$inferInsert> = {},
+      ) => ({
         transactionId,
         provider: 'sandbox',
         customerId: `cus_${transactionId}`,
@@ -79,37 +90,54 @@ describe.each(DATABASES)("the owner's console API on %s", (kind) => {
       });
       await server.db.insert(orders).values([
         // Jane: 3 seats paid ($1,000/month), 1 open (abandoned), 2 seats paid then cancelled.
-        order('txn-fixture-paid', 3, 100_000, jane!.id, { status: 'paid', paidAt: new Date(now - DAY_MS), email: '=cmd|calc!A1', name: 'Ada Palmer' }),
+        order('txn-fixture-paid', 3, 100_000, jane!.id, {
+          status: 'paid',
+          paidAt: new Date(now - DAY_MS),
+          email: '=cmd|calc!A1',
+          name: 'Ada Palmer',
+        }),
         order('txn-fixture-open', 1, 50_000, jane!.id),
-        order('txn-fixture-cancelled', 2, 50_000, jane!.id, { status: 'cancelled', paidAt: new Date(now - 2 * DAY_MS), cancelledAt: new Date(now - DAY_MS) }),
+        order('txn-fixture-cancelled', 2, 50_000, jane!.id, {
+          status: 'cancelled',
+          paidAt: new Date(now - 2 * DAY_MS),
+          cancelledAt: new Date(now - DAY_MS),
+        }),
         // No link: 1 seat paid ($500/month).
         order('txn-fixture-direct', 1, 50_000, null, { status: 'paid', paidAt: new Date(now - DAY_MS) }),
       ]);
       const at = (hoursAgo: number) => new Date(now - hoursAgo * 60 * 60 * 1000);
-      const event = (type: typeof funnelEvents.$inferInsert.type, transactionId: string | null, referrerId: string | null, hoursAgo: number, detail?: Record<string, string | number>) => ({
+      const event = (
+        type: typeof funnelEvents.$inferInsert.type,
+        transactionId: string | null,
+        referrerId: string | null,
+        hoursAgo: number,
+        detail?: Record<string, string | number>,
+      ) => ({
         type,
         transactionId,
         referrerId,
         occurredAt: at(hoursAgo),
         detail: detail ?? null,
       });
-      await server.db.insert(funnelEvents).values([
-        ...Array.from({ length: 8 }, () => event('page_view', null, jane!.id, 50)),
-        event('checkout_opened', 'txn-fixture-paid', jane!.id, 48),
-        event('checkout_opened', 'txn-fixture-open', jane!.id, 48),
-        event('checkout_opened', 'txn-fixture-cancelled', jane!.id, 48),
-        event('payment_submitted', 'txn-fixture-paid', jane!.id, 47),
-        event('payment_failed', 'txn-fixture-paid', jane!.id, 47, { declineCode: 'insufficient_funds' }),
-        event('payment_submitted', 'txn-fixture-paid', jane!.id, 46),
-        event('paid', 'txn-fixture-paid', jane!.id, 24),
-        event('payment_submitted', 'txn-fixture-cancelled', jane!.id, 47),
-        event('paid', 'txn-fixture-cancelled', jane!.id, 47),
-        event('cancelled', 'txn-fixture-cancelled', jane!.id, 24),
-        ...Array.from({ length: 4 }, () => event('page_view', null, null, 30)),
-        event('checkout_opened', 'txn-fixture-direct', null, 30),
-        event('payment_submitted', 'txn-fixture-direct', null, 29),
-        event('paid', 'txn-fixture-direct', null, 24),
-      ]);
+      await server.db
+        .insert(funnelEvents)
+        .values([
+          ...Array.from({ length: 8 }, () => event('page_view', null, jane!.id, 50)),
+          event('checkout_opened', 'txn-fixture-paid', jane!.id, 48),
+          event('checkout_opened', 'txn-fixture-open', jane!.id, 48),
+          event('checkout_opened', 'txn-fixture-cancelled', jane!.id, 48),
+          event('payment_submitted', 'txn-fixture-paid', jane!.id, 47),
+          event('payment_failed', 'txn-fixture-paid', jane!.id, 47, { declineCode: 'insufficient_funds' }),
+          event('payment_submitted', 'txn-fixture-paid', jane!.id, 46),
+          event('paid', 'txn-fixture-paid', jane!.id, 24),
+          event('payment_submitted', 'txn-fixture-cancelled', jane!.id, 47),
+          event('paid', 'txn-fixture-cancelled', jane!.id, 47),
+          event('cancelled', 'txn-fixture-cancelled', jane!.id, 24),
+          ...Array.from({ length: 4 }, () => event('page_view', null, null, 30)),
+          event('checkout_opened', 'txn-fixture-direct', null, 30),
+          event('payment_submitted', 'txn-fixture-direct', null, 29),
+          event('paid', 'txn-fixture-direct', null, 24),
+        ]);
     });
 
     it('answers 401 { error } on every route without a session, and 2xx with one', async () => {
@@ -159,7 +187,13 @@ describe.each(DATABASES)("the owner's console API on %s", (kind) => {
       expect(direct.map((row: { transactionId: string }) => row.transactionId)).toEqual(['txn-fixture-direct']);
 
       const detail = (await call({ method: 'GET', url: '/api/admin/orders/txn-fixture-paid' }, cookie)).json();
-      expect(detail.events.map((event: { type: string }) => event.type)).toEqual(['checkout_opened', 'payment_submitted', 'payment_failed', 'payment_submitted', 'paid']);
+      expect(detail.events.map((event: { type: string }) => event.type)).toEqual([
+        'checkout_opened',
+        'payment_submitted',
+        'payment_failed',
+        'payment_submitted',
+        'paid',
+      ]);
       expect((await call({ method: 'GET', url: '/api/admin/orders/txn-nope' }, cookie)).statusCode).toBe(404);
 
       const csv = await call({ method: 'GET', url: '/api/admin/orders.csv?status=paid' }, cookie);
@@ -199,7 +233,11 @@ describe.each(DATABASES)("the owner's console API on %s", (kind) => {
     const cookie = await sessionCookie();
     const mails = (await call({ method: 'GET', url: '/api/admin/mail' }, cookie)).json().mails;
     const held = mails.find((mail: { transactionId: string }) => mail.transactionId === session.transactionId);
-    expect(held).toMatchObject({ topic: 'order_confirmation', status: 'held', rendered: { to: 'ada@example.com', subject: expect.stringContaining('is active') } });
+    expect(held).toMatchObject({
+      topic: 'order_confirmation',
+      status: 'held',
+      rendered: { to: 'ada@example.com', subject: expect.stringContaining('is active') },
+    });
     expect(held.rendered.text).toContain('2 seats');
   });
 
@@ -235,9 +273,14 @@ describe.each(DATABASES)("the owner's console API on %s", (kind) => {
       expect(refused.json().error).toEqual(expect.any(String));
     }
     const id = created.json().id;
-    const edited = await call({ method: 'PATCH', url: `/api/admin/referrers/${id}`, body: { displayName: 'Mary Major-Minor', status: 'disabled' } }, cookie);
+    const edited = await call(
+      { method: 'PATCH', url: `/api/admin/referrers/${id}`, body: { displayName: 'Mary Major-Minor', status: 'disabled' } },
+      cookie,
+    );
     expect(edited.json()).toMatchObject({ displayName: 'Mary Major-Minor', status: 'disabled' });
-    expect((await server.app.inject({ method: 'GET', url: '/r/mary-major' })).cookies.find((each) => each.name === 'referral')).toBeUndefined();
+    expect(
+      (await server.app.inject({ method: 'GET', url: '/r/mary-major' })).cookies.find((each) => each.name === 'referral'),
+    ).toBeUndefined();
     expect((await call({ method: 'PATCH', url: '/api/admin/referrers/not-an-id', body: { quote: 'Q' } }, cookie)).statusCode).toBe(404);
     expect((await call({ method: 'PATCH', url: `/api/admin/referrers/${id}`, body: {} }, cookie)).statusCode).toBe(400);
   });

@@ -17,7 +17,6 @@ import { confirmBody, DATABASES, finalize, openCheckout, startTestServer, type T
 const WEBHOOK_SECRET = 'whsec-test-0123456789abcdef0123456789abcdef';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-
 describe.each(DATABASES)('after the purchase, on %s', (kind) => {
   let server: TestServer;
   let mail: MailCatcher;
@@ -51,7 +50,10 @@ describe.each(DATABASES)('after the purchase, on %s', (kind) => {
     buyers += 1;
     const email = `buyer${buyers}@example.com`;
     const session = await openCheckout(server, quantity);
-    const paid = await server.post('/api/sandbox/payment-intents/confirm', { ...confirmBody(session.clientSecret, card), billingDetails: { name: 'Ada Palmer', email } });
+    const paid = await server.post('/api/sandbox/payment-intents/confirm', {
+      ...confirmBody(session.clientSecret, card),
+      billingDetails: { name: 'Ada Palmer', email },
+    });
     expect(paid.statusCode).toBe(200);
     const finalized = await server.post('/api/finalize-anon-subscription', {
       subscriptionId: session.subscriptionId,
@@ -79,14 +81,18 @@ describe.each(DATABASES)('after the purchase, on %s', (kind) => {
   const account = (cookie: string) => server.app.inject({ method: 'GET', url: '/api/account', headers: { cookie } });
   const act = (url: string, cookie: string, body: unknown = {}) => server.post(url, body, { cookie });
   const advance = (days: number) => server.post('/api/sandbox/clock/advance', { days });
-  const statusOf = async (transactionId: string) => (await server.db.select().from(orders).where(eq(orders.transactionId, transactionId)))[0]!.status;
+  const statusOf = async (transactionId: string) =>
+    (await server.db.select().from(orders).where(eq(orders.transactionId, transactionId)))[0]!.status;
 
   it('sends the order confirmation once, with the agreement and manage links and no password, and the activation webhook', async () => {
     const { transactionId, email, session, password } = await buy(3);
     // A repeated finalize raises nothing new: one mail, one webhook per event.
     expect((await finalize(server, session)).statusCode).toBe(200);
     const rows = await server.db.select().from(outbox).where(eq(outbox.transactionId, transactionId));
-    expect(rows.map((row) => [row.kind, row.topic]).sort()).toEqual([['mail', 'order_confirmation'], ['webhook', 'subscription.activated']]);
+    expect(rows.map((row) => [row.kind, row.topic]).sort()).toEqual([
+      ['mail', 'order_confirmation'],
+      ['webhook', 'subscription.activated'],
+    ]);
 
     await deliverDue(outboxContext);
     const confirmation = await mail.waitFor(email, /subscription is active/);
@@ -97,18 +103,27 @@ describe.each(DATABASES)('after the purchase, on %s', (kind) => {
     expect(confirmation.text).toMatch(/Manage your subscription: https:\/\/checkout\.test\/account\?token=[\w-]{43}/);
     expect(confirmation.text).not.toContain(password);
     expect(confirmation.html).toContain('<a href="https://checkout.test/account?token=');
-    expect(receiver.webhooks.find((hook) => hook.type === 'subscription.activated' && hook.data.transactionId === transactionId)).toMatchObject({
+    expect(
+      receiver.webhooks.find((hook) => hook.type === 'subscription.activated' && hook.data.transactionId === transactionId),
+    ).toMatchObject({
       verified: true,
       data: { email, seats: 3, monthlyTotalCents: 100_000, status: 'paid' },
     });
-    expect((await server.db.select().from(outbox).where(eq(outbox.transactionId, transactionId))).map((row) => row.status)).toEqual(['sent', 'sent']);
+    expect((await server.db.select().from(outbox).where(eq(outbox.transactionId, transactionId))).map((row) => row.status)).toEqual([
+      'sent',
+      'sent',
+    ]);
 
     // The agreement link opens a session and hands the buyer to the agreement site with a fresh hand-off token.
     const agreementToken = /agreement: https:\/\/checkout\.test\/account\?token=([\w-]+)/.exec(confirmation.text)![1];
     const opened = await server.post('/api/account/session', { token: agreementToken });
     expect(opened.json().agreementUrl).toMatch(/^http:\/\/localhost:5174\/\?token=[\w-]{43}$/);
     const handoff = new URL(opened.json().agreementUrl).searchParams.get('token')!;
-    const redeemed = await server.post('/api/handoff/redeem', { token: handoff }, { authorization: `Bearer ${server.config.HANDOFF_API_KEY}` });
+    const redeemed = await server.post(
+      '/api/handoff/redeem',
+      { token: handoff },
+      { authorization: `Bearer ${server.config.HANDOFF_API_KEY}` },
+    );
     expect(redeemed.json()).toMatchObject({ transactionId, email });
     // Each link works once.
     expect((await server.post('/api/account/session', { token: agreementToken })).statusCode).toBe(401);
@@ -119,16 +134,25 @@ describe.each(DATABASES)('after the purchase, on %s', (kind) => {
     const { transactionId, email } = await buy(1);
     const first = await deliverDue(outboxContext);
     expect(first.retried).toBeGreaterThanOrEqual(1);
-    const [waiting] = await server.db.select().from(outbox).where(eq(outbox.dedupeKey, `mail:activated:${transactionId}:`));
+    const [waiting] = await server.db
+      .select()
+      .from(outbox)
+      .where(eq(outbox.dedupeKey, `mail:activated:${transactionId}:`));
     expect(waiting).toMatchObject({ status: 'pending', attempts: 1 });
     expect(waiting!.lastError).toBeTruthy();
     expect(waiting!.nextAttemptAt.getTime()).toBeGreaterThan(Date.now() + 20_000);
     mail.refuse(false);
 
     // A worker that claimed the row and died before sending: its claim runs out and the next run sends it.
-    await server.db.update(outbox).set({ nextAttemptAt: sql`now()`, lockedUntil: sql`now() + interval '60 seconds'` }).where(eq(outbox.id, waiting!.id));
+    await server.db
+      .update(outbox)
+      .set({ nextAttemptAt: sql`now()`, lockedUntil: sql`now() + interval '60 seconds'` })
+      .where(eq(outbox.id, waiting!.id));
     expect((await deliverDue(outboxContext)).sent).toBe(0);
-    await server.db.update(outbox).set({ lockedUntil: sql`now() - interval '1 second'` }).where(eq(outbox.id, waiting!.id));
+    await server.db
+      .update(outbox)
+      .set({ lockedUntil: sql`now() - interval '1 second'` })
+      .where(eq(outbox.id, waiting!.id));
     await deliverDue(outboxContext);
     await mail.waitFor(email, /subscription is active/);
     expect((await server.db.select().from(outbox).where(eq(outbox.id, waiting!.id)))[0]).toMatchObject({ status: 'sent', attempts: 2 });
@@ -144,7 +168,15 @@ describe.each(DATABASES)('after the purchase, on %s', (kind) => {
     expect(known.json()).toEqual(unknown.json());
     const cookie = await manageSession(email, /Your link to manage/);
     const view = (await account(cookie)).json();
-    expect(view).toMatchObject({ email, seats: 1, monthlyTotalCents: 50_000, status: 'paid', cardLast4: '4242', cancelAt: null, managedByProvider: false });
+    expect(view).toMatchObject({
+      email,
+      seats: 1,
+      monthlyTotalCents: 50_000,
+      status: 'paid',
+      cardLast4: '4242',
+      cancelAt: null,
+      managedByProvider: false,
+    });
     expect(new Date(view.currentPeriodEnd).getTime()).toBeGreaterThan(Date.now() + 27 * DAY_MS);
     expect(view.invoices).toEqual([expect.objectContaining({ amountCents: 50_000, status: 'paid' })]);
     expect((await account('account_session=forged.123')).statusCode).toBe(401);
@@ -160,8 +192,12 @@ describe.each(DATABASES)('after the purchase, on %s', (kind) => {
     expect(cancelled.json()).toMatchObject({ cancelAt: periodEnd, status: 'paid' });
     await deliverDue(outboxContext);
     const confirmation = await mail.waitFor(email, /is cancelled/);
-    expect(confirmation.text).toContain(`ends on ${new Date(periodEnd).toLocaleDateString('en-US', { dateStyle: 'long', timeZone: 'UTC' })}`);
-    expect((await server.db.select().from(orders).where(eq(orders.transactionId, transactionId)))[0]!.cancellationReason).toBe('Too busy this quarter');
+    expect(confirmation.text).toContain(
+      `ends on ${new Date(periodEnd).toLocaleDateString('en-US', { dateStyle: 'long', timeZone: 'UTC' })}`,
+    );
+    expect((await server.db.select().from(orders).where(eq(orders.transactionId, transactionId)))[0]!.cancellationReason).toBe(
+      'Too busy this quarter',
+    );
 
     const resumed = await act('/api/account/resume', cookie);
     expect(resumed.json()).toMatchObject({ cancelAt: null, status: 'paid' });
@@ -180,11 +216,15 @@ describe.each(DATABASES)('after the purchase, on %s', (kind) => {
   it('refuses a card that declines as the new card on file, and changes nothing', async () => {
     const { email, transactionId } = await buy(1);
     const cookie = await manageSession(email, /subscription is active/);
-    const card = (number: string) => ({ card: { number, expMonth: 12, expYear: new Date().getFullYear() + 2, cvc: '123', postalCode: '10001' } });
+    const card = (number: string) => ({
+      card: { number, expMonth: 12, expYear: new Date().getFullYear() + 2, cvc: '123', postalCode: '10001' },
+    });
     const declined = await act('/api/account/card', cookie, card('4000 0000 0000 0002'));
     expect(declined.statusCode).toBe(402);
     expect(declined.json()).toEqual({ error: 'Your card was declined.' });
-    expect((await act('/api/account/card', cookie, card('4000 0000 0000 9995'))).json()).toEqual({ error: 'Your card has insufficient funds.' });
+    expect((await act('/api/account/card', cookie, card('4000 0000 0000 9995'))).json()).toEqual({
+      error: 'Your card has insufficient funds.',
+    });
     expect((await act('/api/account/card', cookie, card('4111 1111 1111 1111'))).statusCode).toBe(400);
     expect((await account(cookie)).json()).toMatchObject({ cardLast4: '4242', status: 'paid' });
     expect(await statusOf(transactionId)).toBe('paid');
@@ -210,7 +250,9 @@ describe.each(DATABASES)('after the purchase, on %s', (kind) => {
     await deliverDue(outboxContext);
     const received = await mail.waitFor(email, /seats changed/);
     expect(received.text).toContain('from 1 seat to 3 seats: $1,000/month');
-    expect(receiver.webhooks.find((hook) => hook.type === 'subscription.seats_changed' && hook.data.transactionId === transactionId)).toMatchObject({
+    expect(
+      receiver.webhooks.find((hook) => hook.type === 'subscription.seats_changed' && hook.data.transactionId === transactionId),
+    ).toMatchObject({
       verified: true,
       data: { from: 1, to: 3, seats: 3 },
     });
@@ -224,9 +266,13 @@ describe.each(DATABASES)('after the purchase, on %s', (kind) => {
     await deliverDue(outboxContext);
     const failed = await mail.waitFor(email, /payment failed/);
     expect(failed.text).toMatch(/Update your card: https:\/\/checkout\.test\/account\?token=/);
-    expect(receiver.webhooks.find((hook) => hook.type === 'subscription.past_due' && hook.data.transactionId === transactionId)).toMatchObject({ verified: true });
+    expect(
+      receiver.webhooks.find((hook) => hook.type === 'subscription.past_due' && hook.data.transactionId === transactionId),
+    ).toMatchObject({ verified: true });
 
-    const updated = await act('/api/account/card', cookie, { card: { number: '4242 4242 4242 4242', expMonth: 12, expYear: new Date().getFullYear() + 2, cvc: '123', postalCode: '10001' } });
+    const updated = await act('/api/account/card', cookie, {
+      card: { number: '4242 4242 4242 4242', expMonth: 12, expYear: new Date().getFullYear() + 2, cvc: '123', postalCode: '10001' },
+    });
     expect(updated.json()).toMatchObject({ status: 'paid', cardLast4: '4242' });
     expect(updated.json().invoices.map((invoice: { status: string }) => invoice.status)).toEqual(['paid', 'paid']);
     await deliverDue(outboxContext);
@@ -256,7 +302,9 @@ describe.each(DATABASES)('after the purchase, on %s', (kind) => {
     expect(await statusOf(failing.transactionId)).toBe('cancelled');
     await deliverDue(outboxContext);
     for (const transactionId of [failing.transactionId, cancelling.transactionId]) {
-      expect(receiver.webhooks.find((hook) => hook.type === 'subscription.cancelled' && hook.data.transactionId === transactionId)).toMatchObject({ verified: true });
+      expect(
+        receiver.webhooks.find((hook) => hook.type === 'subscription.cancelled' && hook.data.transactionId === transactionId),
+      ).toMatchObject({ verified: true });
     }
   });
 });

@@ -181,13 +181,17 @@ describe.each(DATABASES)('the app on %s', (kind) => {
   });
 });
 
-
 describe('failures the buyer did not cause', () => {
   const config = loadConfig({ LOG_LEVEL: 'silent' });
   const provider: PaymentProvider = {
     name: 'sandbox',
     createCustomer: async () => ({ customerId: 'cus_sbx_1' }),
-    createSubscription: async () => ({ subscriptionId: 'sub_sbx_1', subscriptionItemId: 'si_sbx_1', clientSecret: 'pi_sbx_1_secret_1', paymentIntentId: 'pi_sbx_1' }),
+    createSubscription: async () => ({
+      subscriptionId: 'sub_sbx_1',
+      subscriptionItemId: 'si_sbx_1',
+      clientSecret: 'pi_sbx_1_secret_1',
+      paymentIntentId: 'pi_sbx_1',
+    }),
     cancelUnpaidSubscription: async () => 'cancelled',
     retrieveSubscriptionPayment: async () => null,
     retrievePaymentBuyer: async () => null,
@@ -229,7 +233,10 @@ describe('failures the buyer did not cause', () => {
 
   it('still serves the offer page (with the sample referrer) and GET /api/config when the referrers cannot be read', async () => {
     const dist = await mkdtemp(join(tmpdir(), 'checkout-dist-broken-'));
-    await writeFile(join(dist, 'index.html'), '<html><head></head><body><div id="root">For Friends of Dr. __OFFER_REFERRER_NAME__ Only</div></body></html>');
+    await writeFile(
+      join(dist, 'index.html'),
+      '<html><head></head><body><div id="root">For Friends of Dr. __OFFER_REFERRER_NAME__ Only</div></body></html>',
+    );
     const app = await buildApp({ config, db: brokenDb, provider, cipher: testCipher(), distDir: dist });
     const page = await app.inject({ method: 'GET', url: '/' });
     expect(page.statusCode).toBe(200);

@@ -9,7 +9,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { solveChallenge } from 'altcha-lib';
 import { orders } from '../../server/db/schema';
 import { CHALLENGE_REQUIRED } from '../../server/payments/sandbox/routes';
-import { confirmBody, createBody, DATABASES, openCheckout, payWithCard, startTestServer, TEST_CARDS, updateBody, type TestServer } from './helper';
+import {
+  confirmBody,
+  createBody,
+  DATABASES,
+  openCheckout,
+  payWithCard,
+  startTestServer,
+  TEST_CARDS,
+  updateBody,
+  type TestServer,
+} from './helper';
 
 describe.each(DATABASES)('card testing on %s', (kind) => {
   let server: TestServer;
@@ -23,12 +33,18 @@ describe.each(DATABASES)('card testing on %s', (kind) => {
     expect((await payWithCard(server, session.clientSecret, TEST_CARDS.declined)).statusCode).toBe(402);
     expect((await payWithCard(server, session.clientSecret, TEST_CARDS.insufficientFunds)).statusCode).toBe(402);
     await payWithCard(server, session.clientSecret, TEST_CARDS.authentication);
-    const failedAuthentication = await server.post('/api/sandbox/payment-intents/authenticate', { clientSecret: session.clientSecret, outcome: 'failed' });
+    const failedAuthentication = await server.post('/api/sandbox/payment-intents/authenticate', {
+      clientSecret: session.clientSecret,
+      outcome: 'failed',
+    });
     expect(failedAuthentication.statusCode).toBe(402);
 
     const good = await payWithCard(server, session.clientSecret, TEST_CARDS.succeeds);
     expect(good.statusCode).toBe(402);
-    expect(good.json()).toEqual({ error: 'This payment was declined too many times. Please refresh the page to start again.', code: 'too_many_attempts' });
+    expect(good.json()).toEqual({
+      error: 'This payment was declined too many times. Please refresh the page to start again.',
+      code: 'too_many_attempts',
+    });
 
     const changed = await server.post('/api/update-anon-subscription-intent', updateBody(session, 2));
     expect(changed.statusCode).toBe(200);
@@ -55,19 +71,31 @@ describe.each(DATABASES)('card testing on %s', (kind) => {
     afterAll(() => limited.close());
 
     const from = (remoteAddress: string, url: string, body: unknown) =>
-      limited.app.inject({ method: 'POST', url, remoteAddress, headers: { 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+      limited.app.inject({
+        method: 'POST',
+        url,
+        remoteAddress,
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify(body),
+      });
 
     it('refuses a fourth checkout from one address, not from another', async () => {
       const statuses = [];
-      for (let i = 0; i < 4; i += 1) statuses.push((await from('198.51.100.1', '/api/create-anon-subscription-intent', createBody())).statusCode);
+      for (let i = 0; i < 4; i += 1)
+        statuses.push((await from('198.51.100.1', '/api/create-anon-subscription-intent', createBody())).statusCode);
       expect(statuses).toEqual([200, 200, 200, 429]);
       expect((await from('198.51.100.2', '/api/create-anon-subscription-intent', createBody())).statusCode).toBe(200);
     });
 
     it('refuses a third confirmation within a minute from one address, not from another', async () => {
       const session = (await from('198.51.100.3', '/api/create-anon-subscription-intent', createBody())).json<{ clientSecret: string }>();
-      const confirm = (address: string) => from(address, '/api/sandbox/payment-intents/confirm', confirmBody(session.clientSecret, TEST_CARDS.declined));
-      const statuses = [(await confirm('198.51.100.4')).statusCode, (await confirm('198.51.100.4')).statusCode, (await confirm('198.51.100.4')).statusCode];
+      const confirm = (address: string) =>
+        from(address, '/api/sandbox/payment-intents/confirm', confirmBody(session.clientSecret, TEST_CARDS.declined));
+      const statuses = [
+        (await confirm('198.51.100.4')).statusCode,
+        (await confirm('198.51.100.4')).statusCode,
+        (await confirm('198.51.100.4')).statusCode,
+      ];
       expect(statuses).toEqual([402, 402, 429]);
       expect((await confirm('198.51.100.5')).statusCode).toBe(402);
     });
@@ -81,7 +109,13 @@ describe.each(DATABASES)('card testing on %s', (kind) => {
     afterAll(() => guarded.close());
 
     const from = (remoteAddress: string, url: string, body: unknown) =>
-      guarded.app.inject({ method: 'POST', url, remoteAddress, headers: { 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+      guarded.app.inject({
+        method: 'POST',
+        url,
+        remoteAddress,
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify(body),
+      });
     const newCheckout = async (address: string) =>
       (await from(address, '/api/create-anon-subscription-intent', createBody())).json<{ clientSecret: string; transactionId: string }>();
     const confirm = (address: string, clientSecret: string, card: string, challenge?: string) =>
@@ -89,7 +123,9 @@ describe.each(DATABASES)('card testing on %s', (kind) => {
 
     /** Solves a 428's challenge as the card form does. */
     async function solved(response: { json: () => unknown }): Promise<string> {
-      const { challenge } = response.json() as { challenge: { algorithm: string; challenge: string; maxnumber: number; salt: string; signature: string } };
+      const { challenge } = response.json() as {
+        challenge: { algorithm: string; challenge: string; maxnumber: number; salt: string; signature: string };
+      };
       const solution = await solveChallenge(challenge.challenge, challenge.salt, challenge.algorithm, challenge.maxnumber).promise;
       return Buffer.from(JSON.stringify({ ...challenge, number: solution!.number })).toString('base64');
     }
@@ -127,7 +163,10 @@ describe.each(DATABASES)('card testing on %s', (kind) => {
       for (let i = 0; i < 3; i += 1) {
         const attempt = await newCheckout(other);
         expect((await confirm(other, attempt.clientSecret, TEST_CARDS.authentication)).statusCode).toBe(200);
-        const failed = await from(other, '/api/sandbox/payment-intents/authenticate', { clientSecret: attempt.clientSecret, outcome: 'failed' });
+        const failed = await from(other, '/api/sandbox/payment-intents/authenticate', {
+          clientSecret: attempt.clientSecret,
+          outcome: 'failed',
+        });
         expect(failed.statusCode).toBe(402);
       }
       const after = await newCheckout(other);

@@ -39,7 +39,13 @@ describe.each(DATABASES)('order completion on %s', (kind) => {
     const session = await openCheckout(server, 3);
     expect((await payWithCard(server, session.clientSecret)).json()).toMatchObject({ status: 'succeeded' });
 
-    expect(await orderRow(session.transactionId)).toMatchObject({ status: 'paid', quantity: 3, amountCents: 100_000, email: 'ada@example.com', name: 'Ada Palmer' });
+    expect(await orderRow(session.transactionId)).toMatchObject({
+      status: 'paid',
+      quantity: 3,
+      amountCents: 100_000,
+      email: 'ada@example.com',
+      name: 'Ada Palmer',
+    });
     const [account, ...more] = await accountsOf(session.transactionId);
     expect(more).toHaveLength(0);
     expect(account).toMatchObject({ email: 'ada@example.com', passwordHash: null });

@@ -85,9 +85,18 @@ describe('loadConfig', () => {
     [{ TRUST_PROXY: '0' }, 'TRUST_PROXY must be false'],
     [{ TRUST_PROXY: '10.0.0.1, 10.0.0.0/33' }, 'TRUST_PROXY must be false'],
     [{ REDIS_URL: 'http://cache:6379' }, 'REDIS_URL must be a redis:// or rediss:// URL'],
-    [{ STRIPE_SECRET_KEY: 'pk_live_1', STRIPE_PUBLISHABLE_KEY: 'pk_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' }, 'STRIPE_SECRET_KEY must start with "sk_"'],
-    [{ STRIPE_SECRET_KEY: 'sk_1', STRIPE_PUBLISHABLE_KEY: 'sk_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' }, 'STRIPE_PUBLISHABLE_KEY must start with "pk_"'],
-    [{ STRIPE_SECRET_KEY: 'sk_1', STRIPE_PUBLISHABLE_KEY: 'pk_1', STRIPE_WEBHOOK_SECRET: 'wh_1' }, 'STRIPE_WEBHOOK_SECRET must start with "whsec_"'],
+    [
+      { STRIPE_SECRET_KEY: 'pk_live_1', STRIPE_PUBLISHABLE_KEY: 'pk_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' },
+      'STRIPE_SECRET_KEY must start with "sk_"',
+    ],
+    [
+      { STRIPE_SECRET_KEY: 'sk_1', STRIPE_PUBLISHABLE_KEY: 'sk_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' },
+      'STRIPE_PUBLISHABLE_KEY must start with "pk_"',
+    ],
+    [
+      { STRIPE_SECRET_KEY: 'sk_1', STRIPE_PUBLISHABLE_KEY: 'pk_1', STRIPE_WEBHOOK_SECRET: 'wh_1' },
+      'STRIPE_WEBHOOK_SECRET must start with "whsec_"',
+    ],
     [{ STRIPE_SECRET_KEY: 'sk_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' }, 'STRIPE_PUBLISHABLE_KEY is required when STRIPE_SECRET_KEY is set'],
     [{ STRIPE_SECRET_KEY: 'sk_1', STRIPE_PUBLISHABLE_KEY: 'pk_1' }, 'STRIPE_WEBHOOK_SECRET is required when STRIPE_SECRET_KEY is set'],
     [{ STRIPE_API_BASE: 'localhost:12111' }, 'STRIPE_API_BASE must be an absolute http(s) URL'],

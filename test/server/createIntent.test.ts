@@ -38,10 +38,7 @@ describe.each(DATABASES)('POST /api/create-anon-subscription-intent on %s', (kin
       affiliateId: 'dr-sample',
       affiliateSource: 'https://checkout.test/',
     });
-    const [subscription] = await server.db
-      .select()
-      .from(sandboxSubscriptions)
-      .where(eq(sandboxSubscriptions.id, session.subscriptionId));
+    const [subscription] = await server.db.select().from(sandboxSubscriptions).where(eq(sandboxSubscriptions.id, session.subscriptionId));
     expect(subscription).toMatchObject({ quantity: 3, amountDueCents: 100_000, status: 'incomplete', amountPaidCents: 0 });
     expect(order?.paymentIntentId).toBe(subscription?.paymentIntentId);
   });

@@ -56,7 +56,14 @@ describe('the DATA_DIR lock', () => {
     const dir = await newDir();
     const start = (port: number) =>
       spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', DATA_DIR: dir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: process.env.HOME ?? '/root',
+          DATA_DIR: dir,
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          LOG_LEVEL: 'warn',
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
     const first = start(0);

@@ -28,12 +28,10 @@ describe.each(DATABASES)('POST /api/finalize-anon-subscription on %s', (kind) =>
   });
   afterAll(() => server.close());
 
-  const accountOf = async (transactionId: string) =>
-    server.db.select().from(accounts).where(eq(accounts.transactionId, transactionId));
+  const accountOf = async (transactionId: string) => server.db.select().from(accounts).where(eq(accounts.transactionId, transactionId));
   const tokensOf = async (transactionId: string) =>
     server.db.select().from(handoffTokens).where(eq(handoffTokens.transactionId, transactionId));
-  const redeem = (token: string) =>
-    server.post('/api/handoff/redeem', { token }, { authorization: `Bearer ${HANDOFF_KEY}` });
+  const redeem = (token: string) => server.post('/api/handoff/redeem', { token }, { authorization: `Bearer ${HANDOFF_KEY}` });
 
   it('creates the account once the card payment succeeded and hands over credentials and a token', async () => {
     const session = await openCheckout(server, 3);

@@ -32,8 +32,13 @@ describe.each(DATABASES)('POST /api/finalize-from-payment-intent with the sandbo
 
   /** Pays `session` with the card that asks for authentication, and completes the challenge. */
   async function payWithAuthentication(session: SubscriptionSession) {
-    expect((await payWithCard(server, session.clientSecret, TEST_CARDS.authentication)).json()).toMatchObject({ status: 'requires_action' });
-    const completed = await server.post('/api/sandbox/payment-intents/authenticate', { clientSecret: session.clientSecret, outcome: 'completed' });
+    expect((await payWithCard(server, session.clientSecret, TEST_CARDS.authentication)).json()).toMatchObject({
+      status: 'requires_action',
+    });
+    const completed = await server.post('/api/sandbox/payment-intents/authenticate', {
+      clientSecret: session.clientSecret,
+      outcome: 'completed',
+    });
     expect(completed.json()).toMatchObject({ status: 'succeeded' });
   }
 
@@ -102,7 +107,10 @@ describe.each(DATABASES)('POST /api/finalize-from-payment-intent with the sandbo
     const session = await openCheckout(server, 1);
     await payWithCard(server, session.clientSecret);
 
-    const response = await server.post(RETURN, { ...returnBody(session), clientSecret: `${returnBody(session).paymentIntentId}_secret_guessed` });
+    const response = await server.post(RETURN, {
+      ...returnBody(session),
+      clientSecret: `${returnBody(session).paymentIntentId}_secret_guessed`,
+    });
 
     expect(response.statusCode).toBe(404);
     expect(response.json()).toEqual({ error: 'Unknown checkout' });
@@ -111,7 +119,11 @@ describe.each(DATABASES)('POST /api/finalize-from-payment-intent with the sandbo
 
   it("answers 404 'Unknown checkout' for an unknown PaymentIntent, or one a seat change replaced", async () => {
     const session = await openCheckout(server, 1);
-    const unknown = await server.post(RETURN, { paymentIntentId: 'pi_sbx_unknown', clientSecret: 'pi_sbx_unknown_secret_x', email: 'ada@example.com' });
+    const unknown = await server.post(RETURN, {
+      paymentIntentId: 'pi_sbx_unknown',
+      clientSecret: 'pi_sbx_unknown_secret_x',
+      email: 'ada@example.com',
+    });
     const changed = await server.post('/api/update-anon-subscription-intent', updateBody(session, 2));
     expect(changed.statusCode).toBe(200);
     const replaced = await server.post(RETURN, returnBody(session));
@@ -184,11 +196,20 @@ describe.each(DATABASES)('POST /api/finalize-from-payment-intent with Stripe on 
   it('reads the buyer from the PaymentIntent’s billing details and finalizes the paid order', async () => {
     const order = await insertStripeOrder(server, 3);
     stripe
-      .on('GET', `/v1/payment_intents/${order.paymentIntentId}`, 200, paymentIntentFor(order, { name: 'Jane Doe', email: 'jane@example.com' }))
+      .on(
+        'GET',
+        `/v1/payment_intents/${order.paymentIntentId}`,
+        200,
+        paymentIntentFor(order, { name: 'Jane Doe', email: 'jane@example.com' }),
+      )
       .on('GET', `/v1/subscriptions/${order.subscriptionId}`, 200, subscriptionFor(order))
       .on('POST', `/v1/customers/${order.customerId}`, 200, fixture('customer-updated'));
 
-    const response = await server.post(RETURN, { paymentIntentId: order.paymentIntentId, clientSecret: order.clientSecret, email: 'jane@example.com' });
+    const response = await server.post(RETURN, {
+      paymentIntentId: order.paymentIntentId,
+      clientSecret: order.clientSecret,
+      email: 'jane@example.com',
+    });
 
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({
@@ -208,7 +229,11 @@ describe.each(DATABASES)('POST /api/finalize-from-payment-intent with Stripe on 
     const order = await insertStripeOrder(server, 1);
     stripe.on('GET', `/v1/payment_intents/${order.paymentIntentId}`, 500, fixture('error-api'), { 'stripe-should-retry': 'false' });
 
-    const response = await server.post(RETURN, { paymentIntentId: order.paymentIntentId, clientSecret: order.clientSecret, email: 'jane@example.com' });
+    const response = await server.post(RETURN, {
+      paymentIntentId: order.paymentIntentId,
+      clientSecret: order.clientSecret,
+      email: 'jane@example.com',
+    });
 
     expect(response.statusCode).toBe(502);
     expect(await server.db.select().from(accounts).where(eq(accounts.transactionId, order.transactionId))).toEqual([]);

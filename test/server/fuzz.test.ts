@@ -17,16 +17,39 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 1000);
 /** Strings a careless or hostile client sends. */
 const hostileText = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 40 }),
-  fc.constantFrom('\u0000', 'a\u0000b', '\uD800', 'x\uDFFFy', '\uDBFF\uDFFF', '😀', ' ', '', 'a'.repeat(300), '<script>', "'; drop table orders; --"),
+  fc.constantFrom(
+    '\u0000',
+    'a\u0000b',
+    '\uD800',
+    'x\uDFFFy',
+    '\uDBFF\uDFFF',
+    '😀',
+    ' ',
+    '',
+    'a'.repeat(300),
+    '<script>',
+    "'; drop table orders; --",
+  ),
 );
-const hostileValue = fc.oneof(hostileText, fc.integer(), fc.double(), fc.constant(null), fc.boolean(), fc.array(fc.string(), { maxLength: 2 }), fc.object({ maxDepth: 1 }));
+const hostileValue = fc.oneof(
+  hostileText,
+  fc.integer(),
+  fc.double(),
+  fc.constant(null),
+  fc.boolean(),
+  fc.array(fc.string(), { maxLength: 2 }),
+  fc.object({ maxDepth: 1 }),
+);
 const quantity = fc.oneof(fc.integer({ min: -5, max: 150 }), fc.constantFrom(1e308, -0, 2 ** 53, 1.5), hostileValue);
 
 /** A body of the endpoint's shape, every field either plausible or hostile, sometimes one missing or extra. */
 function shaped(fields: Record<string, fc.Arbitrary<unknown>>) {
-  return fc
-    .record(fields, { requiredKeys: [] })
-    .chain((body) => fc.oneof(fc.constant(body), fc.record({ extra: hostileValue }).map((extra) => ({ ...body, ...extra }))));
+  return fc.record(fields, { requiredKeys: [] }).chain((body) =>
+    fc.oneof(
+      fc.constant(body),
+      fc.record({ extra: hostileValue }).map((extra) => ({ ...body, ...extra })),
+    ),
+  );
 }
 
 function endpoints(session: SubscriptionSession): Record<string, fc.Arbitrary<unknown>> {
@@ -61,17 +84,29 @@ function endpoints(session: SubscriptionSession): Record<string, fc.Arbitrary<un
     '/api/sandbox/payment-intents/confirm': shaped({
       clientSecret: id(session.clientSecret),
       card: fc.oneof(
-        shaped({ number: id('4000 0000 0000 0002'), expMonth: fc.oneof(fc.integer({ min: -1, max: 13 }), hostileValue), expYear: fc.oneof(fc.integer({ min: 0, max: 2200 }), hostileValue), cvc: id('123'), postalCode: id('10001') }),
+        shaped({
+          number: id('4000 0000 0000 0002'),
+          expMonth: fc.oneof(fc.integer({ min: -1, max: 13 }), hostileValue),
+          expYear: fc.oneof(fc.integer({ min: 0, max: 2200 }), hostileValue),
+          cvc: id('123'),
+          postalCode: id('10001'),
+        }),
         hostileValue,
       ),
       billingDetails: fc.oneof(shaped({ name: id('Ada Palmer'), email: id('ada@example.com') }), hostileValue),
     }),
-    '/api/sandbox/payment-intents/authenticate': shaped({ clientSecret: id(session.clientSecret), outcome: fc.oneof(fc.constantFrom('completed', 'failed'), hostileValue) }),
+    '/api/sandbox/payment-intents/authenticate': shaped({
+      clientSecret: id(session.clientSecret),
+      outcome: fc.oneof(fc.constantFrom('completed', 'failed'), hostileValue),
+    }),
   };
 }
 
 /** Arbitrary JSON documents, and texts that are not JSON at all. */
-const anyBody = fc.oneof(fc.jsonValue().map((value) => JSON.stringify(value)), fc.string({ unit: 'binary', maxLength: 60 }));
+const anyBody = fc.oneof(
+  fc.jsonValue().map((value) => JSON.stringify(value)),
+  fc.string({ unit: 'binary', maxLength: 60 }),
+);
 
 describe.each(DATABASES)('fuzzed bodies on %s', (kind) => {
   let server: TestServer;
@@ -101,12 +136,18 @@ describe.each(DATABASES)('fuzzed bodies on %s', (kind) => {
     let created = 0;
     for (const [url, body] of Object.entries(endpoints(session))) {
       await fc.assert(
-        fc.asyncProperty(fc.oneof(body.map((value) => JSON.stringify(value)), anyBody), async (payload) => {
-          const response = await send(url, payload);
-          if (url.includes('create') && response.statusCode === 200) created += 1;
-          expect(response.statusCode, `${url} ${payload.slice(0, 200)} → ${response.body}`).toBeLessThan(500);
-          if (response.statusCode >= 400) expect(response.json()).toEqual({ error: expect.any(String) });
-        }),
+        fc.asyncProperty(
+          fc.oneof(
+            body.map((value) => JSON.stringify(value)),
+            anyBody,
+          ),
+          async (payload) => {
+            const response = await send(url, payload);
+            if (url.includes('create') && response.statusCode === 200) created += 1;
+            expect(response.statusCode, `${url} ${payload.slice(0, 200)} → ${response.body}`).toBeLessThan(500);
+            if (response.statusCode >= 400) expect(response.json()).toEqual({ error: expect.any(String) });
+          },
+        ),
         { numRuns: RUNS * 2 },
       );
     }

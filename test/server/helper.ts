@@ -93,7 +93,13 @@ async function serve(database: OpenDatabase, options: TestServerOptions, closeDa
     config,
     cipher,
     /** The order steps' context on this server's database, provider and cipher, with quiet logs. */
-    context: (log = app.log) => ({ config, db: database.db, provider: options.wrapProvider ? options.wrapProvider(sandbox) : sandbox, cipher, log }),
+    context: (log = app.log) => ({
+      config,
+      db: database.db,
+      provider: options.wrapProvider ? options.wrapProvider(sandbox) : sandbox,
+      cipher,
+      log,
+    }),
     post: (url, body, headers = {}) =>
       app.inject({
         method: 'POST',
@@ -166,7 +172,10 @@ export function createBody(quantity = 1) {
 }
 
 /** A valid body for call 2: move `session`'s checkout to `quantity` seats. */
-export function updateBody(session: Pick<SubscriptionSession, 'subscriptionId' | 'subscriptionItemId' | 'transactionId'>, quantity: number) {
+export function updateBody(
+  session: Pick<SubscriptionSession, 'subscriptionId' | 'subscriptionItemId' | 'transactionId'>,
+  quantity: number,
+) {
   return {
     subscriptionId: session.subscriptionId,
     subscriptionItemId: session.subscriptionItemId,

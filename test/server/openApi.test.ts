@@ -10,7 +10,13 @@ import { startTestServer, type TestServer } from './helper';
 
 interface OpenApiDocument {
   openapi: string;
-  paths: Record<string, Record<string, { requestBody?: { content: { 'application/json': { schema: unknown } } }; security?: unknown; responses: Record<string, unknown> }>>;
+  paths: Record<
+    string,
+    Record<
+      string,
+      { requestBody?: { content: { 'application/json': { schema: unknown } } }; security?: unknown; responses: Record<string, unknown> }
+    >
+  >;
   components: { securitySchemes: Record<string, { type: string; scheme: string }> };
 }
 

@@ -39,7 +39,11 @@ describe.each(DATABASES)('referrals on %s', (kind) => {
     await mkdir(join(distDir, 'assets'));
     await writeFile(join(distDir, 'index.html'), TEMPLATE);
     await writeFile(join(distDir, 'shell.html'), '<!doctype html><html><head></head><body><div id="root"></div></body></html>');
-    server = await startTestServer(kind, { distDir, env: { LOG_LEVEL: 'info', REFERRAL_WINDOW_DAYS: '60' }, logStream: { write: (line) => void lines.push(line) } });
+    server = await startTestServer(kind, {
+      distDir,
+      env: { LOG_LEVEL: 'info', REFERRAL_WINDOW_DAYS: '60' },
+      logStream: { write: (line) => void lines.push(line) },
+    });
     await server.db.insert(referrers).values([
       { slug: 'jane-doe', displayName: 'Jane Doe', shortLabel: 'dr-jane', quote: 'My friends <b>deserve</b> this & more.' },
       { slug: 'john-roe', displayName: 'John Roe', shortLabel: 'dr-john', quote: 'Built for busy clinics.' },
@@ -63,7 +67,8 @@ describe.each(DATABASES)('referrals on %s', (kind) => {
     `referral=${encodeURIComponent(server.app.signCookie(`${slug}.${Math.floor((Date.now() - ageMs) / 1000)}`))}`;
   const create = (cookie?: string, affiliateId = 'dr-jane') =>
     server.post('/api/create-anon-subscription-intent', { ...createBody(3), affiliate_id: affiliateId }, cookie ? { cookie } : {});
-  const orderOf = async (transactionId: string) => (await server.db.select().from(orders).where(eq(orders.transactionId, transactionId)))[0]!;
+  const orderOf = async (transactionId: string) =>
+    (await server.db.select().from(orders).where(eq(orders.transactionId, transactionId)))[0]!;
   const referrerId = async (slug: string) => (await server.db.select().from(referrers).where(eq(referrers.slug, slug)))[0]!.id;
 
   it('seeds the sample referrer on first start', async () => {
@@ -138,8 +143,13 @@ describe.each(DATABASES)('referrals on %s', (kind) => {
     expect(order.affiliateId).toBe('dr-someone-else');
     const [customer] = await server.db.select().from(sandboxCustomers).where(eq(sandboxCustomers.id, session.customerId));
     expect(customer!.metadata.referrer).toBe('jane-doe');
-    const updated = await server.post('/api/update-anon-subscription-intent', updateBody(session, 4), { cookie: cookieFor('jane-doe', DAY_MS) });
-    const [subscription] = await server.db.select().from(sandboxSubscriptions).where(eq(sandboxSubscriptions.id, updated.json().subscriptionId));
+    const updated = await server.post('/api/update-anon-subscription-intent', updateBody(session, 4), {
+      cookie: cookieFor('jane-doe', DAY_MS),
+    });
+    const [subscription] = await server.db
+      .select()
+      .from(sandboxSubscriptions)
+      .where(eq(sandboxSubscriptions.id, updated.json().subscriptionId));
     expect(subscription!.referrer).toBe('jane-doe');
   });
 

@@ -46,14 +46,22 @@ describe.each(DATABASES)('console refunds on %s', (kind) => {
     buyers += 1;
     const email = `refund-buyer${buyers}@example.com`;
     const session = await openCheckout(server, quantity);
-    const paid = await server.post('/api/sandbox/payment-intents/confirm', { ...confirmBody(session.clientSecret), billingDetails: { name: 'Ada Palmer', email } });
+    const paid = await server.post('/api/sandbox/payment-intents/confirm', {
+      ...confirmBody(session.clientSecret),
+      billingDetails: { name: 'Ada Palmer', email },
+    });
     expect(paid.statusCode).toBe(200);
     return { ...session, email };
   }
-  const refund = (transactionId: string, body: unknown = {}, cookie = owner) => server.post(`/api/admin/orders/${transactionId}/refund`, body, { cookie });
-  const orderOf = async (transactionId: string) => (await server.db.select().from(orders).where(eq(orders.transactionId, transactionId)))[0]!;
+  const refund = (transactionId: string, body: unknown = {}, cookie = owner) =>
+    server.post(`/api/admin/orders/${transactionId}/refund`, body, { cookie });
+  const orderOf = async (transactionId: string) =>
+    (await server.db.select().from(orders).where(eq(orders.transactionId, transactionId)))[0]!;
   const backdatePayment = (transactionId: string, days: number) =>
-    server.db.update(orders).set({ paidAt: new Date(Date.now() - days * DAY_MS) }).where(eq(orders.transactionId, transactionId));
+    server.db
+      .update(orders)
+      .set({ paidAt: new Date(Date.now() - days * DAY_MS) })
+      .where(eq(orders.transactionId, transactionId));
 
   it('within 30 days refunds everything: the subscription ends at once, the buyer gets a mail, the agreement site a signed webhook', async () => {
     const { transactionId, subscriptionId, email } = await buy(3);
@@ -61,7 +69,9 @@ describe.each(DATABASES)('console refunds on %s', (kind) => {
     expect(refunded.statusCode, refunded.body).toBe(200);
     expect(refunded.json().order).toMatchObject({ status: 'cancelled', refundedCents: 100_000 });
     expect(await orderOf(transactionId)).toMatchObject({ status: 'cancelled', refundedCents: 100_000 });
-    expect((await server.db.select().from(sandboxSubscriptions).where(eq(sandboxSubscriptions.id, subscriptionId)))[0]?.status).toBe('canceled');
+    expect((await server.db.select().from(sandboxSubscriptions).where(eq(sandboxSubscriptions.id, subscriptionId)))[0]?.status).toBe(
+      'canceled',
+    );
     expect(await server.db.select().from(sandboxRefunds).where(eq(sandboxRefunds.subscriptionId, subscriptionId))).toEqual([
       expect.objectContaining({ amountCents: 100_000 }),
     ]);
@@ -73,11 +83,15 @@ describe.each(DATABASES)('console refunds on %s', (kind) => {
     const received = await mail.waitFor(email, /refund/);
     expect(received.text).toContain('We refunded $1,000 to your card.');
     expect(received.text).toContain('Your subscription has ended');
-    expect(receiver.webhooks.find((hook) => hook.type === 'subscription.refunded' && hook.data.transactionId === transactionId)).toMatchObject({
+    expect(
+      receiver.webhooks.find((hook) => hook.type === 'subscription.refunded' && hook.data.transactionId === transactionId),
+    ).toMatchObject({
       verified: true,
       data: { amountCents: 100_000, status: 'cancelled' },
     });
-    expect(receiver.webhooks.find((hook) => hook.type === 'subscription.cancelled' && hook.data.transactionId === transactionId)).toMatchObject({ verified: true });
+    expect(
+      receiver.webhooks.find((hook) => hook.type === 'subscription.cancelled' && hook.data.transactionId === transactionId),
+    ).toMatchObject({ verified: true });
 
     // Nothing is left: a second refund is refused and changes nothing.
     const again = await refund(transactionId, { amountCents: 1 });
@@ -90,7 +104,10 @@ describe.each(DATABASES)('console refunds on %s', (kind) => {
     expect((await server.post('/api/sandbox/clock/advance', { days: 31 })).statusCode).toBe(200);
     await backdatePayment(transactionId, 31);
     const unnamed = await refund(transactionId);
-    expect([unnamed.statusCode, unnamed.json()]).toEqual([400, { error: 'More than 30 days after the first payment, give the amount to refund.' }]);
+    expect([unnamed.statusCode, unnamed.json()]).toEqual([
+      400,
+      { error: 'More than 30 days after the first payment, give the amount to refund.' },
+    ]);
     // Paid: $500 first, $500 for the renewal.
     const tooMuch = await refund(transactionId, { amountCents: 100_001 });
     expect(tooMuch.statusCode).toBe(400);
@@ -99,7 +116,12 @@ describe.each(DATABASES)('console refunds on %s', (kind) => {
     expect(partial.statusCode, partial.body).toBe(200);
     expect(await orderOf(transactionId)).toMatchObject({ status: 'cancelled', refundedCents: 70_000 });
     const rows = await server.db.select().from(outbox).where(eq(outbox.transactionId, transactionId));
-    expect(rows.filter((row) => row.topic === 'refund_issued').map((row) => row.payload.amountCents).sort()).toEqual([20_000, 50_000]);
+    expect(
+      rows
+        .filter((row) => row.topic === 'refund_issued')
+        .map((row) => row.payload.amountCents)
+        .sort(),
+    ).toEqual([20_000, 50_000]);
   });
 
   it('refuses an unpaid order, bad amounts, no session, a cross-site request and a second refund while one runs', async () => {
@@ -113,7 +135,9 @@ describe.each(DATABASES)('console refunds on %s', (kind) => {
       expect((await refund(transactionId, body)).statusCode).toBe(400);
     }
     expect((await server.post(`/api/admin/orders/${transactionId}/refund`, {})).statusCode).toBe(401);
-    expect((await server.post(`/api/admin/orders/${transactionId}/refund`, {}, { cookie: owner, origin: 'https://evil.example' })).statusCode).toBe(403);
+    expect(
+      (await server.post(`/api/admin/orders/${transactionId}/refund`, {}, { cookie: owner, origin: 'https://evil.example' })).statusCode,
+    ).toBe(403);
 
     // A refund still running (its request row pending) holds the order: the second is refused, nothing changes.
     await server.db.insert(refundRequests).values({ transactionId, amountCents: 0, requestedBy: 'another-owner' });

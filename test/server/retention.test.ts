@@ -4,7 +4,15 @@
  */
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountLinks, addressDeclines, orders, outbox, sandboxCustomers, sandboxSubscriptions, webhookEvents } from '../../server/db/schema';
+import {
+  accountLinks,
+  addressDeclines,
+  orders,
+  outbox,
+  sandboxCustomers,
+  sandboxSubscriptions,
+  webhookEvents,
+} from '../../server/db/schema';
 import { reconcileOrders } from '../../server/orders/reconcileOrders';
 import { confirmSandboxIntent } from '../../server/payments/sandbox/intents';
 import { completePurchase, DATABASES, openCheckout, startTestServer, type TestServer } from './helper';
@@ -26,7 +34,12 @@ describe.each(DATABASES)('retention on %s', (kind) => {
     await server.db
       .update(sandboxCustomers)
       .set({ createdAt: then })
-      .where(inArray(sandboxCustomers.id, subscriptions.map((subscription) => subscription.customerId)));
+      .where(
+        inArray(
+          sandboxCustomers.id,
+          subscriptions.map((subscription) => subscription.customerId),
+        ),
+      );
   }
   const orderExists = async (transactionId: string) =>
     (await server.db.select().from(orders).where(eq(orders.transactionId, transactionId))).length === 1;
@@ -38,10 +51,17 @@ describe.each(DATABASES)('retention on %s', (kind) => {
     const recent = await openCheckout(server, 1);
     const { session: paid } = await completePurchase(server, 1);
     const stranded = await openCheckout(server, 1);
-    await confirmSandboxIntent(server.db, stranded.clientSecret, { behaviour: 'succeeds', last4: '4242' }, { name: 'A B', email: 'a@b.co' });
+    await confirmSandboxIntent(
+      server.db,
+      stranded.clientSecret,
+      { behaviour: 'succeeds', last4: '4242' },
+      { name: 'A B', email: 'a@b.co' },
+    );
     for (const session of [abandoned, paid, stranded]) await age(session.transactionId, 31);
     await age(recent.transactionId, 29);
-    await server.db.insert(webhookEvents).values({ eventId: 'evt_old', type: 'invoice.paid', receivedAt: new Date(Date.now() - 31 * DAY_MS) });
+    await server.db
+      .insert(webhookEvents)
+      .values({ eventId: 'evt_old', type: 'invoice.paid', receivedAt: new Date(Date.now() - 31 * DAY_MS) });
     await server.db.insert(addressDeclines).values([
       { address: '203.0.113.7', declines: 5, windowStartedAt: new Date(Date.now() - 2 * DAY_MS) },
       { address: '203.0.113.8', declines: 5 },
@@ -70,11 +90,32 @@ describe.each(DATABASES)('retention on %s', (kind) => {
     const { session } = await completePurchase(server, 1);
     const old = new Date(Date.now() - 31 * DAY_MS);
     await server.db.insert(outbox).values([
-      { kind: 'mail', topic: 'renewal_receipt', dedupeKey: 'retention:sent', transactionId: session.transactionId, payload: {}, status: 'sent', createdAt: old },
-      { kind: 'mail', topic: 'renewal_receipt', dedupeKey: 'retention:pending', transactionId: session.transactionId, payload: {}, status: 'pending', createdAt: old },
+      {
+        kind: 'mail',
+        topic: 'renewal_receipt',
+        dedupeKey: 'retention:sent',
+        transactionId: session.transactionId,
+        payload: {},
+        status: 'sent',
+        createdAt: old,
+      },
+      {
+        kind: 'mail',
+        topic: 'renewal_receipt',
+        dedupeKey: 'retention:pending',
+        transactionId: session.transactionId,
+        payload: {},
+        status: 'pending',
+        createdAt: old,
+      },
     ]);
     await server.db.insert(accountLinks).values([
-      { tokenHash: 'retention-expired', transactionId: session.transactionId, purpose: 'manage', expiresAt: new Date(Date.now() - 2 * DAY_MS) },
+      {
+        tokenHash: 'retention-expired',
+        transactionId: session.transactionId,
+        purpose: 'manage',
+        expiresAt: new Date(Date.now() - 2 * DAY_MS),
+      },
       { tokenHash: 'retention-live', transactionId: session.transactionId, purpose: 'manage', expiresAt: new Date(Date.now() + DAY_MS) },
     ]);
 
@@ -82,7 +123,14 @@ describe.each(DATABASES)('retention on %s', (kind) => {
 
     expect(report.deleted.outbox).toBe(1);
     expect(report.deleted.accountLinks).toBe(1);
-    expect((await server.db.select().from(outbox).where(inArray(outbox.dedupeKey, ['retention:sent', 'retention:pending']))).map((row) => row.dedupeKey)).toEqual(['retention:pending']);
+    expect(
+      (
+        await server.db
+          .select()
+          .from(outbox)
+          .where(inArray(outbox.dedupeKey, ['retention:sent', 'retention:pending']))
+      ).map((row) => row.dedupeKey),
+    ).toEqual(['retention:pending']);
     expect((await server.db.select().from(accountLinks)).map((row) => row.tokenHash)).toEqual(['retention-live']);
   });
 });

@@ -2,21 +2,11 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxSubscriptions } from '../../server/db/schema';
 import { createSandboxProvider } from '../../server/payments/sandbox/provider';
-import {
-  confirmBody,
-  DATABASES,
-  finalize,
-  openCheckout,
-  payWithCard,
-  startTestServer,
-  TEST_CARDS,
-  type TestServer,
-} from './helper';
+import { confirmBody, DATABASES, finalize, openCheckout, payWithCard, startTestServer, TEST_CARDS, type TestServer } from './helper';
 
 const CONFIRM = '/api/sandbox/payment-intents/confirm';
 const AUTHENTICATE = '/api/sandbox/payment-intents/authenticate';
-const AUTH_FAILED =
-  'We are unable to authenticate your payment method. Please choose a different payment method and try again.';
+const AUTH_FAILED = 'We are unable to authenticate your payment method. Please choose a different payment method and try again.';
 
 describe.each(DATABASES)('sandbox payment confirmation on %s', (kind) => {
   let server: TestServer;

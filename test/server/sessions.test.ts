@@ -104,9 +104,15 @@ describe.each(DATABASES)('sessions on %s', (kind) => {
     const idHash = createHash('sha256').update(cookie.slice('owner_session='.length)).digest('hex');
     // Signed in just under the absolute lifetime ago and used a minute ago: still live, then one minute too old.
     const maxMs = server.config.OWNER_SESSION_MAX_HOURS * HOUR_MS;
-    await server.db.update(sessions).set({ createdAt: new Date(Date.now() - maxMs + MINUTE_MS) }).where(eq(sessions.idHash, idHash));
+    await server.db
+      .update(sessions)
+      .set({ createdAt: new Date(Date.now() - maxMs + MINUTE_MS) })
+      .where(eq(sessions.idHash, idHash));
     expect((await ownerSession(cookie)).statusCode).toBe(200);
-    await server.db.update(sessions).set({ createdAt: new Date(Date.now() - maxMs - MINUTE_MS) }).where(eq(sessions.idHash, idHash));
+    await server.db
+      .update(sessions)
+      .set({ createdAt: new Date(Date.now() - maxMs - MINUTE_MS) })
+      .where(eq(sessions.idHash, idHash));
     expect((await ownerSession(cookie)).statusCode).toBe(401);
   });
 
@@ -128,7 +134,8 @@ describe.each(DATABASES)('sessions on %s', (kind) => {
   it('refuses a cross-site Origin on POST /api/account/credentials and an admin POST, changing nothing; same-origin passes', async () => {
     const { session } = await completePurchase(server);
     const cookie = await buyerCookie(session.transactionId);
-    const passwordHash = async () => (await server.db.select().from(accounts).where(eq(accounts.transactionId, session.transactionId)))[0]!.passwordHash;
+    const passwordHash = async () =>
+      (await server.db.select().from(accounts).where(eq(accounts.transactionId, session.transactionId)))[0]!.passwordHash;
     const before = await passwordHash();
     for (const origin of ['https://evil.example', 'https://shop.checkout.test', 'http://checkout.test', 'null']) {
       const forged = await server.post('/api/account/credentials', {}, { cookie, origin });
@@ -148,7 +155,9 @@ describe.each(DATABASES)('sessions on %s', (kind) => {
     expect((await server.post('/api/account/session', { token: 'x'.repeat(43) }, { origin: 'https://evil.example' })).statusCode).toBe(403);
     expect((await server.post('/api/admin/sign-in', OWNER, { origin: 'https://evil.example' })).statusCode).toBe(403);
     // Reading is not refused (GET changes nothing).
-    expect((await server.app.inject({ method: 'GET', url: '/api/account', headers: { cookie, origin: 'https://evil.example' } })).statusCode).toBe(200);
+    expect(
+      (await server.app.inject({ method: 'GET', url: '/api/account', headers: { cookie, origin: 'https://evil.example' } })).statusCode,
+    ).toBe(200);
 
     const own = await server.post('/api/account/credentials', {}, { cookie, origin: SITE });
     expect(own.statusCode).toBe(200);
@@ -175,7 +184,11 @@ describe.each(DATABASES)('sessions on %s', (kind) => {
       expect(secureOf(await viaProxy(proxied), 'account_session')).toBe(true);
       expect(secureOf(await ownerSignIn(OWNER, plain), 'owner_session')).toBe(false);
       const opened = await buyerSession(session.transactionId, plain);
-      expect(opened.cookies.find((each) => each.name === 'account_session')).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/api/account' });
+      expect(opened.cookies.find((each) => each.name === 'account_session')).toMatchObject({
+        httpOnly: true,
+        sameSite: 'Strict',
+        path: '/api/account',
+      });
     } finally {
       await plain.close();
       await proxied.close();

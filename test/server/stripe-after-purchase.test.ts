@@ -26,7 +26,12 @@ describe.each(DATABASES)('after a Stripe purchase on %s', (kind) => {
   beforeAll(async () => {
     stripe = await startStatefulStripe();
     server = await startTestServer(kind, {
-      env: { ...stripeTestEnv(stripe.url), PUBLIC_URL, SUCCESS_SITE_WEBHOOK_URL: 'https://agreement.test/hooks', SUCCESS_SITE_WEBHOOK_SECRET: 'whsec-agreement-0123456789abcdef0123456789' },
+      env: {
+        ...stripeTestEnv(stripe.url),
+        PUBLIC_URL,
+        SUCCESS_SITE_WEBHOOK_URL: 'https://agreement.test/hooks',
+        SUCCESS_SITE_WEBHOOK_SECRET: 'whsec-agreement-0123456789abcdef0123456789',
+      },
     });
   });
   afterAll(async () => {
@@ -53,7 +58,12 @@ describe.each(DATABASES)('after a Stripe purchase on %s', (kind) => {
   /** The manage page's session cookie for the order, as the emailed link opens it. */
   async function signIn(session: SubscriptionSession): Promise<string> {
     const token = `stripe-after-purchase-${session.transactionId}`;
-    await server.db.insert(accountLinks).values({ tokenHash: hashHandoffToken(token), transactionId: session.transactionId, purpose: 'manage', expiresAt: new Date(Date.now() + 60_000) });
+    await server.db.insert(accountLinks).values({
+      tokenHash: hashHandoffToken(token),
+      transactionId: session.transactionId,
+      purpose: 'manage',
+      expiresAt: new Date(Date.now() + 60_000),
+    });
     const opened = await server.post('/api/account/session', { token });
     expect(opened.statusCode, opened.body).toBe(200);
     return `account_session=${opened.cookies.find((each) => each.name === 'account_session')!.value}`;
@@ -61,7 +71,11 @@ describe.each(DATABASES)('after a Stripe purchase on %s', (kind) => {
 
   it('the portal returns the buyer to PUBLIC_URL’s manage page, not to the request’s host', async () => {
     const session = await buy();
-    const portal = await server.post('/api/account/portal', { flow: 'card' }, { cookie: await signIn(session), host: 'internal-host:3000' });
+    const portal = await server.post(
+      '/api/account/portal',
+      { flow: 'card' },
+      { cookie: await signIn(session), host: 'internal-host:3000' },
+    );
     expect(portal.statusCode, portal.body).toBe(200);
     expect(portal.json()).toEqual({ url: expect.stringMatching(/^https:\/\/billing\.stripe\.com\//) });
     expect(stripe.portalSessions.at(-1)).toMatchObject({
@@ -74,7 +88,9 @@ describe.each(DATABASES)('after a Stripe purchase on %s', (kind) => {
   it('a portal session Stripe refuses answers 502 with a message, not a bare 500', async () => {
     const session = await buy();
     const cookie = await signIn(session);
-    stripe.failNext('POST', /^\/v1\/billing_portal\/sessions$/, 400, { error: { type: 'invalid_request_error', message: 'No configuration provided' } });
+    stripe.failNext('POST', /^\/v1\/billing_portal\/sessions$/, 400, {
+      error: { type: 'invalid_request_error', message: 'No configuration provided' },
+    });
     const portal = await server.post('/api/account/portal', { flow: 'home' }, { cookie });
     expect(portal.statusCode).toBe(502);
     expect(portal.json()).toEqual({ error: 'The payment service could not process this request.' });
@@ -108,9 +124,12 @@ describe.each(DATABASES)('after a Stripe purchase on %s', (kind) => {
     expect(order.subscriptionId).toBe(session.subscriptionId);
   });
 
-  const orderOf = async (session: SubscriptionSession) => (await server.db.select().from(orders).where(eq(orders.transactionId, session.transactionId)))[0]!;
+  const orderOf = async (session: SubscriptionSession) =>
+    (await server.db.select().from(orders).where(eq(orders.transactionId, session.transactionId)))[0]!;
   const outboxOf = async (session: SubscriptionSession) =>
-    (await server.db.select().from(outbox).where(eq(outbox.transactionId, session.transactionId))).map((row) => `${row.kind}:${row.topic}`).sort();
+    (await server.db.select().from(outbox).where(eq(outbox.transactionId, session.transactionId)))
+      .map((row) => `${row.kind}:${row.topic}`)
+      .sort();
 
   it('a portal cancellation carrying only cancel_at (flexible billing mode) sends the cancellation mail and webhook', async () => {
     const session = await buy();
@@ -120,9 +139,13 @@ describe.each(DATABASES)('after a Stripe purchase on %s', (kind) => {
     expect((await deliver(server, event)).json()).toEqual({ received: true, outcome: 'processed' });
     const periodEnd = new Date(stripe.subscription(session.subscriptionId)!.current_period_end * 1000);
     expect((await orderOf(session)).cancelAt).toEqual(periodEnd);
-    expect(await outboxOf(session)).toEqual(expect.arrayContaining(['mail:cancellation_confirmed', 'webhook:subscription.cancel_scheduled']));
+    expect(await outboxOf(session)).toEqual(
+      expect.arrayContaining(['mail:cancellation_confirmed', 'webhook:subscription.cancel_scheduled']),
+    );
     // The manage page then offers the undo, not Cancel: the order knows the end date.
-    expect((await server.app.inject({ method: 'GET', url: '/api/account', headers: { cookie: await signIn(session) } })).json()).toMatchObject({
+    expect(
+      (await server.app.inject({ method: 'GET', url: '/api/account', headers: { cookie: await signIn(session) } })).json(),
+    ).toMatchObject({
       cancelAt: periodEnd.toISOString(),
     });
   });
@@ -146,19 +169,26 @@ describe.each(DATABASES)('after a Stripe purchase on %s', (kind) => {
     const session = await buy(3);
     const refunded = await refundOrder(server.context(), { transactionId: session.transactionId, ownerId: 'owner-test' });
     expect(refunded.ok).toBe(true);
-    expect(stripe.refunds).toEqual([expect.objectContaining({ amount: 100_000, payment_intent: stripe.intentOf(session.subscriptionId)!.id })]);
+    expect(stripe.refunds).toEqual([
+      expect.objectContaining({ amount: 100_000, payment_intent: stripe.intentOf(session.subscriptionId)!.id }),
+    ]);
     const request = stripe.log.find((line) => line.startsWith('POST /v1/refunds'));
     expect(request).toBeDefined();
     expect(stripe.subscription(session.subscriptionId)?.status).toBe('canceled');
     expect(await orderOf(session)).toMatchObject({ status: 'cancelled', refundedCents: 100_000 });
-    expect(await outboxOf(session)).toEqual(expect.arrayContaining(['mail:refund_issued', 'webhook:subscription.refunded', 'webhook:subscription.cancelled']));
+    expect(await outboxOf(session)).toEqual(
+      expect.arrayContaining(['mail:refund_issued', 'webhook:subscription.refunded', 'webhook:subscription.cancelled']),
+    );
     // Stripe's own events for the same refund and cancellation find nothing left to change.
     await deliver(server, stripe.lastEvent('charge.refunded')!);
     await deliver(server, stripe.lastEvent('customer.subscription.deleted')!);
     expect(await orderOf(session)).toMatchObject({ status: 'cancelled', refundedCents: 100_000 });
     expect((await outboxOf(session)).filter((row) => row === 'mail:refund_issued')).toHaveLength(1);
     // Nothing is left to refund.
-    expect(await refundOrder(server.context(), { transactionId: session.transactionId, amountCents: 1, ownerId: 'owner-test' })).toEqual({ ok: false, refusal: 'amount_too_high' });
+    expect(await refundOrder(server.context(), { transactionId: session.transactionId, amountCents: 1, ownerId: 'owner-test' })).toEqual({
+      ok: false,
+      refusal: 'amount_too_high',
+    });
   });
 
   it('a refund made in Stripe’s Dashboard (charge.refunded) reaches the order: its amount, a mail and a webhook', async () => {
@@ -172,7 +202,9 @@ describe.each(DATABASES)('after a Stripe purchase on %s', (kind) => {
     expect((await deliver(server, stripe.lastEvent('charge.refunded')!)).json()).toEqual({ received: true, outcome: 'processed' });
     expect(await orderOf(session)).toMatchObject({ status: 'paid', refundedCents: 20_000 });
     expect(await outboxOf(session)).toEqual(expect.arrayContaining(['mail:refund_issued', 'webhook:subscription.refunded']));
-    const mail = (await server.db.select().from(outbox).where(eq(outbox.transactionId, session.transactionId))).find((row) => row.topic === 'refund_issued')!;
+    const mail = (await server.db.select().from(outbox).where(eq(outbox.transactionId, session.transactionId))).find(
+      (row) => row.topic === 'refund_issued',
+    )!;
     expect(mail.payload).toMatchObject({ amountCents: 20_000, subscription: 'continues' });
   });
 
@@ -183,13 +215,19 @@ describe.each(DATABASES)('after a Stripe purchase on %s', (kind) => {
       ...stripe.lastEvent('invoice.paid')!,
       id: 'evt_customerNameChanged',
       type: 'customer.updated',
-      data: { object: { id: customer.id, object: 'customer', metadata: customer.metadata, invoice_settings: { default_payment_method: null } }, previous_attributes: { name: null } },
+      data: {
+        object: { id: customer.id, object: 'customer', metadata: customer.metadata, invoice_settings: { default_payment_method: null } },
+        previous_attributes: { name: null },
+      },
     };
     // A card change on a customer that is not one of ours (no transactionId metadata) is not ours to act on either.
     const notOurs = {
       ...event,
       id: 'evt_someoneElsesCard',
-      data: { object: { id: 'cus_notOurs', object: 'customer', metadata: {}, invoice_settings: { default_payment_method: 'pm_x' } }, previous_attributes: { invoice_settings: { default_payment_method: null } } },
+      data: {
+        object: { id: 'cus_notOurs', object: 'customer', metadata: {}, invoice_settings: { default_payment_method: 'pm_x' } },
+        previous_attributes: { invoice_settings: { default_payment_method: null } },
+      },
     };
     const before = stripe.log.length;
     expect((await deliver(server, event)).json()).toEqual({ received: true, outcome: 'ignored' });
@@ -200,15 +238,26 @@ describe.each(DATABASES)('after a Stripe purchase on %s', (kind) => {
 
 describe('what the Stripe adapter reads from the double', () => {
   let stripe: StatefulStripe;
-  const provider = () => createStripeProvider({ secretKey: TEST_SECRET_KEY, apiBase: stripe.url, priceLookupKey: DEFAULT_PRICE_LOOKUP_KEY });
+  const provider = () =>
+    createStripeProvider({ secretKey: TEST_SECRET_KEY, apiBase: stripe.url, priceLookupKey: DEFAULT_PRICE_LOOKUP_KEY });
   beforeAll(async () => {
     stripe = await startStatefulStripe();
   });
   afterAll(() => stripe.close());
 
   async function paidSubscription(quantity = 1) {
-    const { customerId } = await provider().createCustomer({ transactionId: 'txn_read', affiliateId: 'dr', affiliateSource: 'https://x.test/', idempotencyKey: `c-${Math.random()}` });
-    const created = await provider().createSubscription({ transactionId: 'txn_read', customerId, quantity, idempotencyKey: `s-${Math.random()}` });
+    const { customerId } = await provider().createCustomer({
+      transactionId: 'txn_read',
+      affiliateId: 'dr',
+      affiliateSource: 'https://x.test/',
+      idempotencyKey: `c-${Math.random()}`,
+    });
+    const created = await provider().createSubscription({
+      transactionId: 'txn_read',
+      customerId,
+      quantity,
+      idempotencyKey: `s-${Math.random()}`,
+    });
     return created;
   }
 

@@ -97,7 +97,10 @@ describe('prices', () => {
         recurring: { interval: 'month', usage_type: 'licensed' },
         billing_scheme: 'tiered',
         tiers_mode: 'graduated',
-        tiers: [{ up_to: 1, unit_amount: 1_000 }, { up_to: 'inf', unit_amount: 300 }],
+        tiers: [
+          { up_to: 1, unit_amount: 1_000 },
+          { up_to: 'inf', unit_amount: 300 },
+        ],
       },
       { idempotencyKey: nextKey() },
     );
@@ -111,12 +114,21 @@ describe('idempotency and parameters', () => {
     const refused = { customer: 'cus_missing', items: [{ price: priceId, quantity: 1 }] };
     await expect(client.subscriptions.create(refused, { idempotencyKey: 'k-refused-first' })).rejects.toMatchObject({ statusCode: 404 });
     const customer = await client.customers.create({}, { idempotencyKey: nextKey() });
-    const created = await client.subscriptions.create({ customer: customer.id, items: [{ price: priceId, quantity: 1 }] }, { idempotencyKey: 'k-refused-first' });
+    const created = await client.subscriptions.create(
+      { customer: customer.id, items: [{ price: priceId, quantity: 1 }] },
+      { idempotencyKey: 'k-refused-first' },
+    );
     expect(created.status).toBe('incomplete');
-    const replay = await client.subscriptions.create({ customer: customer.id, items: [{ price: priceId, quantity: 1 }] }, { idempotencyKey: 'k-refused-first' });
+    const replay = await client.subscriptions.create(
+      { customer: customer.id, items: [{ price: priceId, quantity: 1 }] },
+      { idempotencyKey: 'k-refused-first' },
+    );
     expect(replay.id).toBe(created.id);
     await expect(
-      client.subscriptions.create({ customer: customer.id, items: [{ price: priceId, quantity: 2 }] }, { idempotencyKey: 'k-refused-first' }),
+      client.subscriptions.create(
+        { customer: customer.id, items: [{ price: priceId, quantity: 2 }] },
+        { idempotencyKey: 'k-refused-first' },
+      ),
     ).rejects.toMatchObject({ type: 'StripeIdempotencyError' });
   });
 
@@ -177,7 +189,9 @@ describe('the subscription’s life', () => {
     const paymentIntent = stripe.intentOf(subscription.id)!.id;
     const partial = await client.refunds.create({ payment_intent: paymentIntent, amount: 40_000 }, { idempotencyKey: nextKey() });
     expect(partial).toMatchObject({ amount: 40_000, status: 'succeeded' });
-    await expect(client.refunds.create({ payment_intent: paymentIntent, amount: 60_001 }, { idempotencyKey: nextKey() })).rejects.toMatchObject({
+    await expect(
+      client.refunds.create({ payment_intent: paymentIntent, amount: 60_001 }, { idempotencyKey: nextKey() }),
+    ).rejects.toMatchObject({
       type: 'StripeInvalidRequestError',
       param: 'amount',
     });

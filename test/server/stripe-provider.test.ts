@@ -44,7 +44,12 @@ function subscriptionInput(quantity = 3) {
 }
 
 describe('createPortalSession', () => {
-  const configurations = { object: 'list', data: [{ id: 'bpc_ours', object: 'billing_portal.configuration', active: true, metadata: { referral_checkout: 'manage-page' } }], has_more: false, url: '/v1/billing_portal/configurations' };
+  const configurations = {
+    object: 'list',
+    data: [{ id: 'bpc_ours', object: 'billing_portal.configuration', active: true, metadata: { referral_checkout: 'manage-page' } }],
+    has_more: false,
+    url: '/v1/billing_portal/configurations',
+  };
   const session = { id: 'bps_1', object: 'billing_portal.session', url: 'https://billing.stripe.com/p/session/test_1' };
 
   it('opens the portal on the flow asked for, with the manage page’s configuration, returning to the manage page', async () => {
@@ -55,7 +60,13 @@ describe('createPortalSession', () => {
       .on('POST', '/v1/billing_portal/sessions', 200, session);
     const stripeProvider = provider();
     const open = (flow: 'cancel' | 'seats' | 'card') =>
-      stripeProvider.createPortalSession!({ customerId: 'cus_1', subscriptionId: 'sub_1', flow, returnUrl: 'https://checkout.example.com/account', idempotencyKey: `txn_0001:portal:${flow}` });
+      stripeProvider.createPortalSession!({
+        customerId: 'cus_1',
+        subscriptionId: 'sub_1',
+        flow,
+        returnUrl: 'https://checkout.example.com/account',
+        idempotencyKey: `txn_0001:portal:${flow}`,
+      });
     expect(await open('cancel')).toBe('https://billing.stripe.com/p/session/test_1');
     await open('seats');
     await open('card');
@@ -77,7 +88,15 @@ describe('createPortalSession', () => {
 
   it('says to run stripe:setup when the configuration is missing', async () => {
     stripe.on('GET', '/v1/billing_portal/configurations', 200, { ...configurations, data: [] });
-    await expect(provider().createPortalSession!({ customerId: 'cus_1', subscriptionId: 'sub_1', flow: 'home', returnUrl: 'https://x.test/account', idempotencyKey: 'txn_0001:portal:home' })).rejects.toMatchObject({
+    await expect(
+      provider().createPortalSession!({
+        customerId: 'cus_1',
+        subscriptionId: 'sub_1',
+        flow: 'home',
+        returnUrl: 'https://x.test/account',
+        idempotencyKey: 'txn_0001:portal:home',
+      }),
+    ).rejects.toMatchObject({
       kind: 'misconfigured',
     });
   });
@@ -121,7 +140,10 @@ describe('createCustomer', () => {
 
     const [customer, , subscription] = stripe.requests;
     expect(Object.fromEntries(customer?.params ?? [])).toMatchObject({ 'metadata[referrer]': 'jane-doe' });
-    expect(Object.fromEntries(subscription?.params ?? [])).toMatchObject({ 'metadata[transactionId]': 'txn_0001', 'metadata[referrer]': 'jane-doe' });
+    expect(Object.fromEntries(subscription?.params ?? [])).toMatchObject({
+      'metadata[transactionId]': 'txn_0001',
+      'metadata[referrer]': 'jane-doe',
+    });
   });
 
   it('cuts metadata values to Stripe’s 500 characters', async () => {
@@ -144,7 +166,12 @@ describe('createCustomer', () => {
     const acrossTheLimit = `${'x'.repeat(499)}😀tail`;
     const loneSurrogate = `dr\uD800smith`;
 
-    await provider().createCustomer({ transactionId: 'txn_0001', affiliateId: loneSurrogate, affiliateSource: acrossTheLimit, idempotencyKey: 'txn_0001:customer' });
+    await provider().createCustomer({
+      transactionId: 'txn_0001',
+      affiliateId: loneSurrogate,
+      affiliateSource: acrossTheLimit,
+      idempotencyKey: 'txn_0001:customer',
+    });
 
     const params = stripe.requests[0]?.params;
     expect(params?.get('metadata[affiliate_source]')).toBe(`${'x'.repeat(499)}😀`);
@@ -152,9 +179,7 @@ describe('createCustomer', () => {
   });
 
   it('retries a 409 once with the same idempotency key, then succeeds', async () => {
-    stripe
-      .on('POST', '/v1/customers', 409, fixture('error-api'))
-      .on('POST', '/v1/customers', 200, fixture('customer'));
+    stripe.on('POST', '/v1/customers', 409, fixture('error-api')).on('POST', '/v1/customers', 200, fixture('customer'));
 
     const result = await provider().createCustomer({
       transactionId: 'txn_0001',
@@ -232,9 +257,7 @@ describe('createSubscription', () => {
     const stripeProvider = provider();
 
     const failure = stripeProvider.createSubscription(subscriptionInput());
-    await expect(failure).rejects.toThrow(
-      'Stripe price with lookup key "chiro_ai_training_monthly" not found; run npm run stripe:setup',
-    );
+    await expect(failure).rejects.toThrow('Stripe price with lookup key "chiro_ai_training_monthly" not found; run npm run stripe:setup');
     await expect(failure).rejects.toMatchObject({ kind: 'misconfigured' });
     await expect(stripeProvider.createSubscription(subscriptionInput())).rejects.toBeInstanceOf(StripeProviderError);
     expect(stripe.requests.every((request) => request.path === '/v1/prices')).toBe(true);
@@ -274,10 +297,12 @@ describe('cancelUnpaidSubscription', () => {
   it('voids the open first invoice (with an idempotency key), then cancels the subscription', async () => {
     stripe
       .on('GET', SUBSCRIPTION, 200, fixture('subscription-incomplete'))
-      .on('POST', `/v1/invoices/${INVOICE}/void`, 200, { ...fixture('subscription-incomplete').latest_invoice as object, status: 'void' })
+      .on('POST', `/v1/invoices/${INVOICE}/void`, 200, { ...(fixture('subscription-incomplete').latest_invoice as object), status: 'void' })
       .on('DELETE', SUBSCRIPTION, 200, fixture('subscription-canceled'));
 
-    await expect(provider().cancelUnpaidSubscription('sub_TestChiro0001', 'txn_0001:cancel:sub_TestChiro0001:a1')).resolves.toBe('cancelled');
+    await expect(provider().cancelUnpaidSubscription('sub_TestChiro0001', 'txn_0001:cancel:sub_TestChiro0001:a1')).resolves.toBe(
+      'cancelled',
+    );
 
     expect(stripe.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
       `GET ${SUBSCRIPTION}`,
@@ -299,7 +324,7 @@ describe('cancelUnpaidSubscription', () => {
     stripe
       .on('GET', SUBSCRIPTION, 200, fixture('subscription-incomplete'))
       .on('POST', `/v1/invoices/${INVOICE}/void`, 400, fixture('error-invalid-request'))
-      .on('GET', `/v1/invoices/${INVOICE}`, 200, { ...fixture('subscription-incomplete').latest_invoice as object, status: 'paid' });
+      .on('GET', `/v1/invoices/${INVOICE}`, 200, { ...(fixture('subscription-incomplete').latest_invoice as object), status: 'paid' });
 
     await expect(provider().cancelUnpaidSubscription('sub_TestChiro0001', 'txn_0001:cancel:x')).resolves.toBe('paid');
     expect(stripe.requests.some((request) => request.method === 'DELETE')).toBe(false);
@@ -345,7 +370,11 @@ describe('retrieveSubscriptionPayment', () => {
   });
 
   it.each([
-    ['flexible mode: the portal sets cancel_at only', { cancel_at: 1767225600, cancel_at_period_end: false }, new Date(1767225600 * 1000).toISOString()],
+    [
+      'flexible mode: the portal sets cancel_at only',
+      { cancel_at: 1767225600, cancel_at_period_end: false },
+      new Date(1767225600 * 1000).toISOString(),
+    ],
     ['cancel_at_period_end: the period’s end', { cancel_at: null, cancel_at_period_end: true }, new Date(1769904001 * 1000).toISOString()],
     ['nothing scheduled', { cancel_at: null, cancel_at_period_end: false }, null],
   ])('reads when a scheduled cancellation ends it (%s)', async (_case, fields: Record<string, unknown>, cancelAt) => {
@@ -396,9 +425,7 @@ describe('retrievePaymentBuyer', () => {
     const unpaid = { ...fixture('payment-intent-succeeded'), status: 'requires_payment_method', payment_method: null };
     const blank = fixture<{ payment_method: { billing_details: Record<string, unknown> } }>('payment-intent-succeeded');
     blank.payment_method.billing_details = { ...blank.payment_method.billing_details, name: '', email: null };
-    stripe
-      .on('GET', '/v1/payment_intents/pi_3TestIntent0001', 200, unpaid)
-      .on('GET', '/v1/payment_intents/pi_3TestIntent0001', 200, blank);
+    stripe.on('GET', '/v1/payment_intents/pi_3TestIntent0001', 200, unpaid).on('GET', '/v1/payment_intents/pi_3TestIntent0001', 200, blank);
 
     await expect(provider().retrievePaymentBuyer('pi_3TestIntent0001')).resolves.toEqual({ name: null, email: null });
     await expect(provider().retrievePaymentBuyer('pi_3TestIntent0001')).resolves.toEqual({ name: null, email: null });
@@ -467,7 +494,9 @@ describe('errors', () => {
   ] as const)('maps HTTP %i %s to %s with a message safe for the browser', async (status, body, kind) => {
     stripe.on('POST', '/v1/customers', status, fixture(body));
 
-    const error = await provider().createCustomer(customerInput).catch((caught: unknown) => caught);
+    const error = await provider()
+      .createCustomer(customerInput)
+      .catch((caught: unknown) => caught);
 
     expect(error).toBeInstanceOf(StripeProviderError);
     const providerError = error as StripeProviderError;
@@ -479,8 +508,14 @@ describe('errors', () => {
   it('maps a Stripe outage to unavailable and retryable', async () => {
     stripe.on('POST', '/v1/customers', 500, fixture('error-api'), { 'stripe-should-retry': 'false' });
 
-    const error = (await provider().createCustomer(customerInput).catch((caught: unknown) => caught)) as StripeProviderError;
+    const error = (await provider()
+      .createCustomer(customerInput)
+      .catch((caught: unknown) => caught)) as StripeProviderError;
 
-    expect(error).toMatchObject({ kind: 'unavailable', retryable: true, message: 'The payment service is temporarily unavailable. Please try again.' });
+    expect(error).toMatchObject({
+      kind: 'unavailable',
+      retryable: true,
+      message: 'The payment service is temporarily unavailable. Please try again.',
+    });
   });
 });

@@ -31,7 +31,8 @@ describe.each(DATABASES)('seat changes and payments against a stateful Stripe on
     await stripe.close();
   });
 
-  const orderOf = async (transactionId: string) => (await server.db.select().from(orders).where(eq(orders.transactionId, transactionId)))[0]!;
+  const orderOf = async (transactionId: string) =>
+    (await server.db.select().from(orders).where(eq(orders.transactionId, transactionId)))[0]!;
   const accountsOf = (transactionId: string) => server.db.select().from(accounts).where(eq(accounts.transactionId, transactionId));
 
   async function open(quantity = 1): Promise<SubscriptionSession> {
@@ -42,7 +43,12 @@ describe.each(DATABASES)('seat changes and payments against a stateful Stripe on
   const change = (session: Pick<SubscriptionSession, 'subscriptionId' | 'subscriptionItemId' | 'transactionId'>, quantity: number) =>
     server.post(UPDATE, updateBody(session, quantity));
   const finalize = (session: SubscriptionSession) =>
-    server.post(FINALIZE, { subscriptionId: session.subscriptionId, customerId: session.customerId, transactionId: session.transactionId, ...BUYER });
+    server.post(FINALIZE, {
+      subscriptionId: session.subscriptionId,
+      customerId: session.customerId,
+      transactionId: session.transactionId,
+      ...BUYER,
+    });
 
   /** The order's current subscription as the double holds it. */
   const currentSubscription = async (transactionId: string) => stripe.subscription((await orderOf(transactionId)).subscriptionId)!;
@@ -67,7 +73,13 @@ describe.each(DATABASES)('seat changes and payments against a stateful Stripe on
     await step(5);
     await step(4);
     await step(3);
-    expect(moves).toEqual([[3, 200], [4, 502], [5, 200], [4, 200], [3, 200]]);
+    expect(moves).toEqual([
+      [3, 200],
+      [4, 502],
+      [5, 200],
+      [4, 200],
+      [3, 200],
+    ]);
     // Every replaced subscription is cancelled with its invoice voided: nothing but the current one can be paid.
     const others = stripe.subscriptionsOf(session.transactionId).filter((subscription) => subscription.id !== session.subscriptionId);
     expect(others.map((subscription) => subscription.status)).toEqual(others.map(() => 'canceled'));
@@ -160,14 +172,21 @@ describe('the stateful Stripe double behaves as Stripe does', () => {
     });
     const prices = await client.prices.list({ lookup_keys: ['chiro_ai_training_monthly'] });
     const subscription = await client.subscriptions.create(
-      { customer: first.id, items: [{ price: prices.data[0]!.id, quantity: 3 }], metadata: { transactionId: 't1' }, expand: ['latest_invoice.confirmation_secret'] },
+      {
+        customer: first.id,
+        items: [{ price: prices.data[0]!.id, quantity: 3 }],
+        metadata: { transactionId: 't1' },
+        expand: ['latest_invoice.confirmation_secret'],
+      },
       { idempotencyKey: 'k2' },
     );
     expect(subscription.status).toBe('incomplete');
     const invoice = subscription.latest_invoice as { amount_due: number; confirmation_secret: { client_secret: string } };
     expect(invoice.amount_due).toBe(100_000);
     expect(stripe.pay(invoice.confirmation_secret.client_secret)).toBe(true);
-    await expect(client.invoices.voidInvoice(stripe.invoiceOf(subscription.id)!.id)).rejects.toMatchObject({ type: 'StripeInvalidRequestError' });
+    await expect(client.invoices.voidInvoice(stripe.invoiceOf(subscription.id)!.id)).rejects.toMatchObject({
+      type: 'StripeInvalidRequestError',
+    });
     expect((await client.subscriptions.cancel(subscription.id)).status).toBe('canceled');
   });
 });

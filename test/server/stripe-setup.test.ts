@@ -139,7 +139,9 @@ describe('ensureStripeCatalogue', () => {
     const result = await ensureStripeCatalogue(client(), LOOKUP_KEY);
 
     expect(stripe.requests[2]?.params.get('transfer_lookup_key')).toBe('true');
-    expect(result.warnings).toEqual([expect.stringMatching(/Archived Price price_Archived0001 .* moved to the new Price price_TestSeatsMonthly/)]);
+    expect(result.warnings).toEqual([
+      expect.stringMatching(/Archived Price price_Archived0001 .* moved to the new Price price_TestSeatsMonthly/),
+    ]);
   });
 });
 
@@ -166,14 +168,22 @@ describe('ensureWebhookEndpoint', () => {
     const create = stripe.requests.find((request) => request.method === 'POST')!;
     expect(create.params.get('url')).toBe(url);
     expect(create.params.get('api_version')).toBe('2026-10-28.endive');
-    expect([...create.params.entries()].filter(([key]) => key.startsWith('enabled_events')).map(([, value]) => value).sort()).toEqual([...events].sort());
+    expect(
+      [...create.params.entries()]
+        .filter(([key]) => key.startsWith('enabled_events'))
+        .map(([, value]) => value)
+        .sort(),
+    ).toEqual([...events].sort());
   });
 
   it('updates the events of an endpoint on the pinned version, and leaves a matching one unchanged', async () => {
     stripe
       .on('GET', '/v1/webhook_endpoints', 200, list([endpoint({ enabled_events: ['invoice.paid'] })]))
       .on('POST', '/v1/webhook_endpoints/we_1', 200, endpoint({}));
-    expect(await ensureWebhookEndpoint(client(), { url, events, apiVersion: '2026-10-28.endive' })).toMatchObject({ outcome: 'updated', secret: null });
+    expect(await ensureWebhookEndpoint(client(), { url, events, apiVersion: '2026-10-28.endive' })).toMatchObject({
+      outcome: 'updated',
+      secret: null,
+    });
     stripe.on('GET', '/v1/webhook_endpoints', 200, list([endpoint({})]));
     expect(await ensureWebhookEndpoint(client(), { url, events, apiVersion: '2026-10-28.endive' })).toMatchObject({ outcome: 'unchanged' });
   });
@@ -190,13 +200,29 @@ describe('ensureWebhookEndpoint', () => {
 
 describe('ensurePortalConfiguration', () => {
   const configurations = (data: unknown[]) => ({ object: 'list', data, has_more: false, url: '/v1/billing_portal/configurations' });
-  const configuration = (fields: Record<string, unknown>) => ({ id: 'bpc_1', object: 'billing_portal.configuration', active: true, metadata: {}, ...fields });
+  const configuration = (fields: Record<string, unknown>) => ({
+    id: 'bpc_1',
+    object: 'billing_portal.configuration',
+    active: true,
+    metadata: {},
+    ...fields,
+  });
 
   it('creates the manage page’s configuration: cancel at period end, 1 to MAX_SEATS seats on the Price, card, invoices', async () => {
     stripe
       .on('GET', '/v1/billing_portal/configurations', 200, configurations([configuration({ id: 'bpc_other' })]))
-      .on('POST', '/v1/billing_portal/configurations', 200, configuration({ id: 'bpc_new', metadata: { referral_checkout: 'manage-page' } }));
-    const result = await ensurePortalConfiguration(client(), { productId: 'prod_chiro_ai_training', priceId: 'price_TestSeatsMonthly', maxSeats: 40, returnUrl: 'https://checkout.example.com/account' });
+      .on(
+        'POST',
+        '/v1/billing_portal/configurations',
+        200,
+        configuration({ id: 'bpc_new', metadata: { referral_checkout: 'manage-page' } }),
+      );
+    const result = await ensurePortalConfiguration(client(), {
+      productId: 'prod_chiro_ai_training',
+      priceId: 'price_TestSeatsMonthly',
+      maxSeats: 40,
+      returnUrl: 'https://checkout.example.com/account',
+    });
     expect(result).toEqual({ configurationId: 'bpc_new', outcome: 'created' });
     const params = Object.fromEntries(stripe.requests.find((request) => request.method === 'POST')!.params);
     expect(params).toMatchObject({
@@ -218,8 +244,16 @@ describe('ensurePortalConfiguration', () => {
   });
 
   it('leaves an existing one alone', async () => {
-    stripe.on('GET', '/v1/billing_portal/configurations', 200, configurations([configuration({ id: 'bpc_ours', metadata: { referral_checkout: 'manage-page' } })]));
-    expect(await ensurePortalConfiguration(client(), { productId: 'prod_1', priceId: 'price_1', maxSeats: 100 })).toEqual({ configurationId: 'bpc_ours', outcome: 'unchanged' });
+    stripe.on(
+      'GET',
+      '/v1/billing_portal/configurations',
+      200,
+      configurations([configuration({ id: 'bpc_ours', metadata: { referral_checkout: 'manage-page' } })]),
+    );
+    expect(await ensurePortalConfiguration(client(), { productId: 'prod_1', priceId: 'price_1', maxSeats: 100 })).toEqual({
+      configurationId: 'bpc_ours',
+      outcome: 'unchanged',
+    });
     expect(sent()).toEqual(['GET /v1/billing_portal/configurations']);
   });
 });

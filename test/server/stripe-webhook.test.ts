@@ -55,7 +55,12 @@ describe.each(DATABASES)('POST /api/stripe/webhook on %s', (kind) => {
     (await server.db.select().from(orders).where(eq(orders.transactionId, order.transactionId)))[0]!;
   const accountsOf = (order: TestOrder) => server.db.select().from(accounts).where(eq(accounts.transactionId, order.transactionId));
   const recorded = async (eventId: unknown) =>
-    (await server.db.select().from(webhookEvents).where(eq(webhookEvents.eventId, String(eventId)))).length;
+    (
+      await server.db
+        .select()
+        .from(webhookEvents)
+        .where(eq(webhookEvents.eventId, String(eventId)))
+    ).length;
   const subscriptionPath = (order: TestOrder) => `/v1/subscriptions/${order.subscriptionId}`;
   const intentPath = (order: TestOrder) => `/v1/payment_intents/${order.paymentIntentId}`;
 
@@ -197,7 +202,11 @@ describe.each(DATABASES)('POST /api/stripe/webhook on %s', (kind) => {
       stripeCompletes(order, JANE);
       const { parent: _parent, ...invoice } = invoiceFor(order) as Record<string, unknown>;
       const legacy = {
-        ...stripeEvent('invoice.paid', { ...invoice, subscription: order.subscriptionId, subscription_details: { metadata: { transactionId: order.transactionId } } }),
+        ...stripeEvent('invoice.paid', {
+          ...invoice,
+          subscription: order.subscriptionId,
+          subscription_details: { metadata: { transactionId: order.transactionId } },
+        }),
         api_version: '2024-06-20',
       };
 
@@ -216,7 +225,9 @@ describe.each(DATABASES)('POST /api/stripe/webhook on %s', (kind) => {
         stripeWebhook: { apiVersion: { expected: STRIPE_API_VERSION, lastReceived: '2024-06-20', matches: false } },
       });
       await deliver(server, stripeEvent('customer.created', fixture('customer')));
-      expect((await server.app.inject({ method: 'GET', url: '/healthz' })).json().stripeWebhook.apiVersion).toMatchObject({ matches: true });
+      expect((await server.app.inject({ method: 'GET', url: '/healthz' })).json().stripeWebhook.apiVersion).toMatchObject({
+        matches: true,
+      });
       expect(order).toBeDefined();
     });
   });
@@ -313,11 +324,19 @@ describe.each(DATABASES)('POST /api/stripe/webhook on %s', (kind) => {
 
     describe('a paid order’s life, as Stripe reports it (renewals, Smart Retries, the Customer Portal)', () => {
       const outboxOf = async (order: TestOrder) =>
-        (await server.db.select().from(outbox).where(eq(outbox.transactionId, order.transactionId))).map((row) => `${row.kind}:${row.topic}`).sort();
+        (await server.db.select().from(outbox).where(eq(outbox.transactionId, order.transactionId)))
+          .map((row) => `${row.kind}:${row.topic}`)
+          .sort();
       /** The subscription as Stripe reports it after the purchase: `status`, the latest invoice a renewal. */
       const renewed = (order: TestOrder, status: string, invoiceStatus: string, extra: Record<string, unknown> = {}) => {
-        const subscription = subscriptionFor(order, { status, invoiceStatus }) as Record<string, unknown> & { latest_invoice: Record<string, unknown> };
-        return { ...subscription, latest_invoice: { ...subscription.latest_invoice, id: 'in_Renewal0001', billing_reason: 'subscription_cycle' }, ...extra };
+        const subscription = subscriptionFor(order, { status, invoiceStatus }) as Record<string, unknown> & {
+          latest_invoice: Record<string, unknown>;
+        };
+        return {
+          ...subscription,
+          latest_invoice: { ...subscription.latest_invoice, id: 'in_Renewal0001', billing_reason: 'subscription_cycle' },
+          ...extra,
+        };
       };
 
       it('past due on a failed renewal, with its mail; paid again, with a receipt, when the retry succeeds', async () => {
@@ -342,7 +361,10 @@ describe.each(DATABASES)('POST /api/stripe/webhook on %s', (kind) => {
         stripeCompletes(order, JANE);
         await deliver(server, paidEvent(order));
         stripe.on('GET', subscriptionPath(order), 200, renewed(order, 'past_due', 'open'));
-        const response = await deliver(server, stripeEvent('invoice.payment_action_required', invoiceFor(order, { invoiceStatus: 'open' })));
+        const response = await deliver(
+          server,
+          stripeEvent('invoice.payment_action_required', invoiceFor(order, { invoiceStatus: 'open' })),
+        );
         expect(response.json()).toEqual({ received: true, outcome: 'processed' });
         expect(await orderOf(order)).toMatchObject({ status: 'past_due' });
         expect(await outboxOf(order)).toEqual(['mail:order_confirmation', 'mail:payment_failed']);
@@ -353,13 +375,19 @@ describe.each(DATABASES)('POST /api/stripe/webhook on %s', (kind) => {
         stripeCompletes(order, JANE);
         await deliver(server, paidEvent(order));
         const token = 'stripe-manage-link-token-0123456789abcdef';
-        await server.db.insert(accountLinks).values({ tokenHash: hashHandoffToken(token), transactionId: order.transactionId, purpose: 'manage', expiresAt: new Date(Date.now() + 60_000) });
+        await server.db.insert(accountLinks).values({
+          tokenHash: hashHandoffToken(token),
+          transactionId: order.transactionId,
+          purpose: 'manage',
+          expiresAt: new Date(Date.now() + 60_000),
+        });
         stripeReports(order, {});
         const opened = await server.post('/api/account/session', { token });
         const cookie = opened.cookies.find((each) => each.name === 'account_session')!;
         const account = opened.json().account;
         expect(account).toMatchObject({ status: 'paid', seats: 1, monthlyTotalCents: 50_000, managedByProvider: true });
-        const periodEnd = fixture<{ items: { data: { current_period_end: number }[] } }>('subscription-active').items.data[0]!.current_period_end;
+        const periodEnd = fixture<{ items: { data: { current_period_end: number }[] } }>('subscription-active').items.data[0]!
+          .current_period_end;
         expect(account.currentPeriodEnd).toBe(new Date(periodEnd * 1000).toISOString());
         // A cancellation from the manage page goes through Stripe's API (cancel_at_period_end), then the lifecycle.
         stripe.on('POST', subscriptionPath(order), 200, renewed(order, 'active', 'paid', { cancel_at_period_end: true }));
@@ -377,11 +405,18 @@ describe.each(DATABASES)('POST /api/stripe/webhook on %s', (kind) => {
           has_more: false,
           url: '/v1/billing_portal/configurations',
         });
-        stripe.on('POST', '/v1/billing_portal/sessions', 200, { id: 'bps_1', object: 'billing_portal.session', url: 'https://billing.stripe.com/p/session/test_1' });
+        stripe.on('POST', '/v1/billing_portal/sessions', 200, {
+          id: 'bps_1',
+          object: 'billing_portal.session',
+          url: 'https://billing.stripe.com/p/session/test_1',
+        });
         const portal = await server.post('/api/account/portal', { flow: 'cancel' }, { cookie: `account_session=${cookie.value}` });
         expect(portal.json()).toEqual({ url: 'https://billing.stripe.com/p/session/test_1' });
         const session = stripe.requests.find((request) => request.path === '/v1/billing_portal/sessions')!;
-        expect(Object.fromEntries(session.params)).toMatchObject({ customer: order.customerId, 'flow_data[subscription_cancel][subscription]': order.subscriptionId });
+        expect(Object.fromEntries(session.params)).toMatchObject({
+          customer: order.customerId,
+          'flow_data[subscription_cancel][subscription]': order.subscriptionId,
+        });
       });
 
       it('a cancellation at period end (flexible billing mode: cancel_at only) and its undo in the portal, and seats changed there', async () => {
@@ -389,9 +424,16 @@ describe.each(DATABASES)('POST /api/stripe/webhook on %s', (kind) => {
         stripeCompletes(order, JANE);
         await deliver(server, paidEvent(order));
 
-        const periodEnd = new Date(fixture<{ items: { data: { current_period_end: number }[] } }>('subscription-active').items.data[0]!.current_period_end * 1000);
+        const periodEnd = new Date(
+          fixture<{ items: { data: { current_period_end: number }[] } }>('subscription-active').items.data[0]!.current_period_end * 1000,
+        );
         // Flexible billing mode: the portal's cancel at period end sets cancel_at, cancel_at_period_end stays false.
-        stripe.on('GET', subscriptionPath(order), 200, renewed(order, 'active', 'paid', { cancel_at: periodEnd.getTime() / 1000, cancel_at_period_end: false }));
+        stripe.on(
+          'GET',
+          subscriptionPath(order),
+          200,
+          renewed(order, 'active', 'paid', { cancel_at: periodEnd.getTime() / 1000, cancel_at_period_end: false }),
+        );
         await deliver(server, subscriptionEvent('customer.subscription.updated', order, 'active'));
         expect((await orderOf(order)).cancelAt).toEqual(periodEnd);
 
@@ -443,7 +485,11 @@ describe.each(DATABASES)('POST /api/stripe/webhook on %s', (kind) => {
     it('ignores an invoice without our transactionId metadata', async () => {
       const order = await insertStripeOrder(server, 1);
       const invoice = invoiceFor(order);
-      invoice.parent = { quote_details: null, subscription_details: { metadata: {}, subscription: order.subscriptionId }, type: 'subscription_details' };
+      invoice.parent = {
+        quote_details: null,
+        subscription_details: { metadata: {}, subscription: order.subscriptionId },
+        type: 'subscription_details',
+      };
 
       expect((await deliver(server, stripeEvent('invoice.paid', invoice))).json()).toEqual({ received: true, outcome: 'ignored' });
       expect(await orderOf(order)).toMatchObject({ status: 'open' });
@@ -453,10 +499,13 @@ describe.each(DATABASES)('POST /api/stripe/webhook on %s', (kind) => {
       ['no data.object', (event: Record<string, unknown>) => ({ ...event, data: {} })],
       ['a null data.object', (event: Record<string, unknown>) => ({ ...event, data: { object: null } })],
       ['data that is a string', (event: Record<string, unknown>) => ({ ...event, data: 'invoice' })],
-      ['a subscription id that is a number', (event: Record<string, unknown>) => ({
-        ...event,
-        data: { object: { parent: { subscription_details: { subscription: 42, metadata: { transactionId: 7 } } } } },
-      })],
+      [
+        'a subscription id that is a number',
+        (event: Record<string, unknown>) => ({
+          ...event,
+          data: { object: { parent: { subscription_details: { subscription: 42, metadata: { transactionId: 7 } } } } },
+        }),
+      ],
       ['no event id', (event: Record<string, unknown>) => ({ ...event, id: undefined })],
     ])('acknowledges a signed event with %s and ignores it (never a 500)', async (_case, mangle) => {
       const order = await insertStripeOrder(server, 1);

@@ -169,7 +169,11 @@ describe.each(DATABASES)('POST /api/update-anon-subscription-intent on %s', (kin
       failNextCancel = true;
       const refused = await flaky.post(UPDATE, updateBody(session, 3));
       expect(refused.statusCode).toBe(502);
-      expect(await orderRow(session.transactionId)).toMatchObject({ quantity: 1, subscriptionId: session.subscriptionId, seatChangeAttempt: null });
+      expect(await orderRow(session.transactionId)).toMatchObject({
+        quantity: 1,
+        subscriptionId: session.subscriptionId,
+        seatChangeAttempt: null,
+      });
 
       const toFour = await flaky.post(UPDATE, updateBody(session, 4));
       expect(toFour.statusCode).toBe(200);

@@ -38,7 +38,12 @@ export async function startMailCatcher(): Promise<MailCatcher> {
       simpleParser(stream).then(
         (parsed: ParsedMail) => {
           const to = Array.isArray(parsed.to) ? parsed.to.map((each) => each.text).join(', ') : (parsed.to?.text ?? '');
-          mails.push({ to, subject: parsed.subject ?? '', text: parsed.text ?? '', html: typeof parsed.html === 'string' ? parsed.html : '' });
+          mails.push({
+            to,
+            subject: parsed.subject ?? '',
+            text: parsed.text ?? '',
+            html: typeof parsed.html === 'string' ? parsed.html : '',
+          });
           callback();
         },
         (error: Error) => callback(error),
@@ -55,7 +60,8 @@ export async function startMailCatcher(): Promise<MailCatcher> {
       for (;;) {
         const mail = mails.find((each) => each.to.includes(to) && subject.test(each.subject));
         if (mail) return mail;
-        if (Date.now() > deadline) throw new Error(`No mail to ${to} matching ${subject}; got: ${mails.map((each) => `${each.to}: ${each.subject}`).join('; ')}`);
+        if (Date.now() > deadline)
+          throw new Error(`No mail to ${to} matching ${subject}; got: ${mails.map((each) => `${each.to}: ${each.subject}`).join('; ')}`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     },

@@ -2,13 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { isLocalHostname, pickBaseAddress } from '../../src/domain/baseAddress';
 
 describe('isLocalHostname (spec §7)', () => {
-  it.each(['localhost', '127.0.0.1', '[::1]', '192.168.1.20', '10.0.0.5', 'clinic-mac.local', 'LOCALHOST'])(
-    '%s is local',
-    (host) => expect(isLocalHostname(host)).toBe(true),
+  it.each(['localhost', '127.0.0.1', '[::1]', '192.168.1.20', '10.0.0.5', 'clinic-mac.local', 'LOCALHOST'])('%s is local', (host) =>
+    expect(isLocalHostname(host)).toBe(true),
   );
-  it.each(['checkout.example.com', '172.16.0.1', '11.0.0.1', 'localhost.example.com', 'local', '192.169.0.1'])(
-    '%s is not local',
-    (host) => expect(isLocalHostname(host)).toBe(false),
+  it.each(['checkout.example.com', '172.16.0.1', '11.0.0.1', 'localhost.example.com', 'local', '192.169.0.1'])('%s is not local', (host) =>
+    expect(isLocalHostname(host)).toBe(false),
   );
 });
 

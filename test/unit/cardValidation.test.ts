@@ -18,9 +18,7 @@ describe('sandbox card rules', () => {
       postalCode: 'Your postal code is incomplete.',
     });
     expect(validateCard({ ...VALID, number: '4242 4242 4242 4241' }, NOW).number).toBe('Your card number is invalid.');
-    expect(firstCardError(validateCard({ ...VALID, cvc: '12', postalCode: '' }, NOW))).toBe(
-      "Your card's security code is incomplete.",
-    );
+    expect(firstCardError(validateCard({ ...VALID, cvc: '12', postalCode: '' }, NOW))).toBe("Your card's security code is incomplete.");
   });
 
   it('accepts a card expiring this month and refuses last month', () => {

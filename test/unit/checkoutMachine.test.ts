@@ -35,15 +35,17 @@ function deferred<T>(): Deferred<T> {
   return { promise, resolve, reject };
 }
 
-function start(overrides: {
-  create?: () => Promise<SubscriptionSession>;
-  update?: (input: { quantity: number }) => Promise<UpdateIntentResponse>;
-  confirm?: () => Promise<PaymentConfirmation>;
-  finalize?: (input: FinalizeActorInput) => Promise<FinalizeResponse>;
-  input?: Partial<CheckoutInput>;
-  /** Keep the machine's own confirmPayment actor: the card is confirmed through PAYMENT_FORM_READY's gateway. */
-  ownConfirm?: boolean;
-} = {}) {
+function start(
+  overrides: {
+    create?: () => Promise<SubscriptionSession>;
+    update?: (input: { quantity: number }) => Promise<UpdateIntentResponse>;
+    confirm?: () => Promise<PaymentConfirmation>;
+    finalize?: (input: FinalizeActorInput) => Promise<FinalizeResponse>;
+    input?: Partial<CheckoutInput>;
+    /** Keep the machine's own confirmPayment actor: the card is confirmed through PAYMENT_FORM_READY's gateway. */
+    ownConfirm?: boolean;
+  } = {},
+) {
   const calls = { create: 0, update: [] as number[], confirm: 0, finalize: 0, finalizeInputs: [] as FinalizeActorInput[] };
   let revision = 1;
   const machine = checkoutMachine.provide({
@@ -77,7 +79,12 @@ function start(overrides: {
     actions: { storePaymentRecord: () => {} },
   });
   const actor = createActor(machine, {
-    input: { affiliateId: 'dr-sample', affiliateSource: 'http://localhost/', returnUrl: 'http://localhost/payment-success', ...overrides.input },
+    input: {
+      affiliateId: 'dr-sample',
+      affiliateSource: 'http://localhost/',
+      returnUrl: 'http://localhost/payment-success',
+      ...overrides.input,
+    },
   });
   const emitted: CheckoutEmitted[] = [];
   actor.on('*', (event) => emitted.push(event));
@@ -223,7 +230,13 @@ describe('seat changes (spec §4)', () => {
     await advance(2000);
     const { context } = actor.getSnapshot();
     expect(context.confirmedSeats).toBe(3);
-    expect(context.session).toMatchObject({ clientSecret: 'pi_2_secret', subscriptionId: 'sub_2', subscriptionItemId: 'si_2', customerId: 'cus_1', transactionId: 'txn_1' });
+    expect(context.session).toMatchObject({
+      clientSecret: 'pi_2_secret',
+      subscriptionId: 'sub_2',
+      subscriptionItemId: 'si_2',
+      customerId: 'cus_1',
+      transactionId: 'txn_1',
+    });
     expect(context.updateCounter).toBe(1);
     expect(emitted).toContainEqual({
       type: 'toast',
@@ -366,7 +379,15 @@ describe('payment submit (spec §4, §5)', () => {
     expect(actor.getSnapshot().matches('success')).toBe(true);
     const completed = emitted.find((e) => e.type === 'paymentCompleted');
     expect(completed).toMatchObject({
-      record: { success: true, token: 'tok', seatCount: 1, totalAmount: 500, email: 'ada@example.com', name: 'Ada Palmer', transactionId: 'txn_1' },
+      record: {
+        success: true,
+        token: 'tok',
+        seatCount: 1,
+        totalAmount: 500,
+        email: 'ada@example.com',
+        name: 'Ada Palmer',
+        transactionId: 'txn_1',
+      },
     });
   });
 
@@ -435,7 +456,9 @@ describe('payment submit (spec §4, §5)', () => {
   });
 
   it("shows a failed confirmation's message, or the spec §8 default when it has none", async () => {
-    expect(await paymentFailedDescriptions(() => Promise.reject(new Error('Stripe.js could not load.')))).toEqual(['Stripe.js could not load.']);
+    expect(await paymentFailedDescriptions(() => Promise.reject(new Error('Stripe.js could not load.')))).toEqual([
+      'Stripe.js could not load.',
+    ]);
     expect(await paymentFailedDescriptions(() => Promise.reject(new Error('')))).toEqual([
       'An error occurred during payment. Please try again.',
     ]);
@@ -495,7 +518,16 @@ describe('payment submit (spec §4, §5)', () => {
     await advance(0);
     expect(calls).toMatchObject({ confirm: 1, finalize: 2 });
     expect(calls.finalizeInputs[1]).toEqual({
-      order: { transactionId: 'txn_1', subscriptionId: 'sub_1', customerId: 'cus_1', seats: 1, totalAmount: 500, name: 'Ada Palmer', email: 'ada@example.com', savedAt: expect.any(Number) },
+      order: {
+        transactionId: 'txn_1',
+        subscriptionId: 'sub_1',
+        customerId: 'cus_1',
+        seats: 1,
+        totalAmount: 500,
+        name: 'Ada Palmer',
+        email: 'ada@example.com',
+        savedAt: expect.any(Number),
+      },
       billingDetails: { name: 'Ada Palmer', email: 'ada@example.com' },
     });
     expect(actor.getSnapshot().matches('success')).toBe(true);
@@ -537,11 +569,21 @@ describe('a charged checkout survives a reload or a closed tab (pending payment)
     actor.send({ type: 'PAYMENT_FORM_READY', clientSecret: session.clientSecret, gateway });
     actor.send({ type: 'SUBMITTED' });
     await advance(0);
-    expect(JSON.parse(seen[0] ?? 'null')).toMatchObject({ transactionId: 'txn_1', subscriptionId: 'sub_1', customerId: 'cus_1', seats: 1, email: 'ada@example.com' });
+    expect(JSON.parse(seen[0] ?? 'null')).toMatchObject({
+      transactionId: 'txn_1',
+      subscriptionId: 'sub_1',
+      customerId: 'cus_1',
+      seats: 1,
+      email: 'ada@example.com',
+    });
     expect(seen[0]).not.toContain('secret');
     expect(actor.getSnapshot().matches('success')).toBe(true);
     expect(globalThis.localStorage.getItem(PENDING_PAYMENT_KEY)).toBeNull();
-    expect(JSON.parse(globalThis.localStorage.getItem(RECENT_PURCHASE_KEY) ?? 'null')).toMatchObject({ transactionId: 'txn_1', seats: 1, totalAmount: 500 });
+    expect(JSON.parse(globalThis.localStorage.getItem(RECENT_PURCHASE_KEY) ?? 'null')).toMatchObject({
+      transactionId: 'txn_1',
+      seats: 1,
+      totalAmount: 500,
+    });
   });
 
   it('forgets the pending payment when the card is declined, keeps it when the outcome is unknown', async () => {
@@ -563,9 +605,7 @@ describe('a charged checkout survives a reload or a closed tab (pending payment)
     const { actor, calls, emitted } = start({ input: { pendingPayment: pending } });
     expect(actor.getSnapshot().matches('resuming')).toBe(true);
     await advance(0);
-    expect(calls.finalizeInputs).toEqual([
-      { order: pending, billingDetails: { name: 'Ada Palmer', email: 'ada@example.com' } },
-    ]);
+    expect(calls.finalizeInputs).toEqual([{ order: pending, billingDetails: { name: 'Ada Palmer', email: 'ada@example.com' } }]);
     expect(actor.getSnapshot().matches('success')).toBe(true);
     expect(emitted.find((event) => event.type === 'paymentCompleted')).toEqual({
       type: 'paymentCompleted',

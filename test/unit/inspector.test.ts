@@ -16,7 +16,10 @@ describe('redactSecrets', () => {
       form: { firstName: 'Ada', lastName: 'Palmer', email: '[redacted]' },
       pendingPayment: null,
     });
-    const event = { type: 'xstate.done.actor.0.checkout.finalizing', output: { success: true, token: 'tok', loginDetails: { email: 'a@b.co', password: 'p' } } };
+    const event = {
+      type: 'xstate.done.actor.0.checkout.finalizing',
+      output: { success: true, token: 'tok', loginDetails: { email: 'a@b.co', password: 'p' } },
+    };
     expect(JSON.stringify(redactSecrets(event))).not.toMatch(/tok"|a@b\.co|"p"/);
     expect(context.session.clientSecret).toBe('pi_1_secret_x');
   });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { clearPaymentRecord, PAYMENT_RECORD_KEY, readPaymentRecord, savePaymentRecord, type PaymentSuccessRecord } from '../../src/api/paymentRecord';
+import {
+  clearPaymentRecord,
+  PAYMENT_RECORD_KEY,
+  readPaymentRecord,
+  savePaymentRecord,
+  type PaymentSuccessRecord,
+} from '../../src/api/paymentRecord';
 
 function memoryStorage() {
   const items = new Map<string, string>();

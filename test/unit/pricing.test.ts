@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  formatDollars,
-  monthlySavingCents,
-  monthlyTotalCents,
-  SEAT_PRICE_CENTS,
-  seatPriceCents,
-} from '../../src/domain/pricing';
+import { formatDollars, monthlySavingCents, monthlyTotalCents, SEAT_PRICE_CENTS, seatPriceCents } from '../../src/domain/pricing';
 
 describe('monthlyTotalCents (spec §9)', () => {
   it.each([

@@ -32,10 +32,15 @@ describe('sandbox gateway and the confirmation challenge', () => {
         const body = JSON.parse(init.body as string) as { challenge?: string };
         bodies.push(body);
         if (!body.challenge) return reply(428, { error: 'Please wait a moment while we verify this payment, then try again.', challenge });
-        return (await verifySolution(body.challenge, HMAC_KEY)) ? reply(200, { status: 'succeeded', paymentIntentId: 'pi_sbx_1' }) : reply(428, { error: 'x', challenge });
+        return (await verifySolution(body.challenge, HMAC_KEY))
+          ? reply(200, { status: 'succeeded', paymentIntentId: 'pi_sbx_1' })
+          : reply(428, { error: 'x', challenge });
       }),
     );
-    const confirmation = await gateway().confirmPayment({ billingDetails: { name: 'Ada Palmer', email: 'ada@example.com' }, returnUrl: 'http://localhost/payment-success' });
+    const confirmation = await gateway().confirmPayment({
+      billingDetails: { name: 'Ada Palmer', email: 'ada@example.com' },
+      returnUrl: 'http://localhost/payment-success',
+    });
     expect(confirmation).toEqual({ status: 'succeeded', paymentIntentId: 'pi_sbx_1' });
     expect(bodies).toHaveLength(2);
     expect(bodies[1]).toMatchObject({ clientSecret: 'pi_sbx_1_secret_a', card: { number: '4242424242424242' } });
@@ -44,7 +49,10 @@ describe('sandbox gateway and the confirmation challenge', () => {
   it('shows a decline as it is, without a second attempt', async () => {
     const fetchMock = vi.fn(async () => reply(402, { error: 'Your card was declined.', code: 'card_declined' }));
     vi.stubGlobal('fetch', fetchMock);
-    const confirmation = await gateway().confirmPayment({ billingDetails: { name: 'Ada Palmer', email: 'ada@example.com' }, returnUrl: 'http://localhost/payment-success' });
+    const confirmation = await gateway().confirmPayment({
+      billingDetails: { name: 'Ada Palmer', email: 'ada@example.com' },
+      returnUrl: 'http://localhost/payment-success',
+    });
     expect(confirmation).toEqual({ status: 'failed', message: 'Your card was declined.' });
     expect(fetchMock).toHaveBeenCalledTimes(1);
   });

@@ -42,7 +42,9 @@ function readServerFiles(): ServerFile[] {
       const source = readFileSync(file, 'utf8');
       const { importedFiles } = ts.preProcessFile(source, true, true);
       const specifiers = importedFiles.map((imported) => imported.fileName);
-      const imports = specifiers.filter((specifier) => specifier.startsWith('.')).map((specifier) => relative(REPO_ROOT, resolveRelative(file, specifier)));
+      const imports = specifiers
+        .filter((specifier) => specifier.startsWith('.'))
+        .map((specifier) => relative(REPO_ROOT, resolveRelative(file, specifier)));
       const packages = specifiers.filter((specifier) => !specifier.startsWith('.'));
       return { path: relative(REPO_ROOT, file), imports, packages, source };
     });
@@ -103,7 +105,12 @@ describe('server/ boundaries', () => {
   it('has no SQL in server/routes/: a route validates, calls a step, maps its outcome', () => {
     const withSql = serverFiles
       .filter((file) => file.path.startsWith('server/routes/'))
-      .filter((file) => file.packages.includes('drizzle-orm') || file.imports.includes('server/db/schema.ts') || /\bdb\.(select|insert|update|delete|execute|transaction)\(/.test(file.source))
+      .filter(
+        (file) =>
+          file.packages.includes('drizzle-orm') ||
+          file.imports.includes('server/db/schema.ts') ||
+          /\bdb\.(select|insert|update|delete|execute|transaction)\(/.test(file.source),
+      )
       .map((file) => file.path);
     expect(withSql, 'move the query into server/orders, server/account or server/admin').toEqual([]);
   });

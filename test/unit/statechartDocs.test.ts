@@ -29,7 +29,11 @@ describe('docs/statechart.md (a diagram that cannot drift)', () => {
         .filter((item) => item.type === 'xstate.raise')
         .map((item) => item.params as { id?: string; delay?: number; event: AnyEventObject });
       expect(raised, action).toContainEqual(
-        expect.objectContaining({ id: documented.timer, delay: TIMINGS[documented.delay as keyof typeof TIMINGS], event: { type: documented.event } }),
+        expect.objectContaining({
+          id: documented.timer,
+          delay: TIMINGS[documented.delay as keyof typeof TIMINGS],
+          event: { type: documented.event },
+        }),
       );
     }
   });

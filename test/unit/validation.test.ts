@@ -17,12 +17,9 @@ describe('validateCheckoutForm (spec §5)', () => {
     });
   });
 
-  it.each(['ada', 'ada@', 'ada@example', '@example.com', 'ada@example.', 'a da@example.com'])(
-    'calls %j invalid',
-    (email) => {
-      expect(validateCheckoutForm({ ...valid, email }).email).toBe('Email is invalid');
-    },
-  );
+  it.each(['ada', 'ada@', 'ada@example', '@example.com', 'ada@example.', 'a da@example.com'])('calls %j invalid', (email) => {
+    expect(validateCheckoutForm({ ...valid, email }).email).toBe('Email is invalid');
+  });
 
   it.each(['a@b.co', 'ada.palmer+chiro@clinic.example.org'])('accepts %j', (email) => {
     expect(validateCheckoutForm({ ...valid, email }).email).toBeUndefined();

@@ -176,7 +176,11 @@ describe('a payment this browser started earlier', () => {
     expect(screen.getByText('Checking your earlier payment…')).toBeInTheDocument();
     await advance(1000);
     expect(location.history.at(-1)).toBe('/payment-success');
-    expect(JSON.parse(window.sessionStorage.getItem(PAYMENT_RECORD_KEY) ?? 'null')).toMatchObject({ seatCount: 3, totalAmount: 1000, transactionId: 'txn_9' });
+    expect(JSON.parse(window.sessionStorage.getItem(PAYMENT_RECORD_KEY) ?? 'null')).toMatchObject({
+      seatCount: 3,
+      totalAmount: 1000,
+      transactionId: 'txn_9',
+    });
     expect(createIntent).not.toHaveBeenCalled();
   });
 

@@ -27,9 +27,7 @@ describe('checkout page', () => {
     expect(within(header).getByText('Secure Checkout')).toBeInTheDocument();
     expect(screen.getByRole('heading', { level: 1, name: heroHeadline })).toBeInTheDocument();
     expect(
-      screen.getByText(
-        'Complete Your Order Now To Access The Realtime System Only $500/Month With Second Seat FREE (Save $6,000/Year)',
-      ),
+      screen.getByText('Complete Your Order Now To Access The Realtime System Only $500/Month With Second Seat FREE (Save $6,000/Year)'),
     ).toBeInTheDocument();
     expect(offerLine).toContain('Save $6,000/Year');
     expect(screen.getByRole('button', { name: new RegExp(sampleReferrer.quote.slice(0, 30)) })).toBeInTheDocument();
@@ -38,11 +36,11 @@ describe('checkout page', () => {
     for (const item of includedItems) expect(screen.getByText(item.title)).toBeInTheDocument();
 
     const table = screen.getByRole('table');
-    expect(within(table).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual([
-      'Seat #',
-      'Deliverable',
-      'Price',
-    ]);
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent),
+    ).toEqual(['Seat #', 'Deliverable', 'Price']);
     expect(screen.getByText('Total (monthly)')).toBeInTheDocument();
     expect(screen.getByText('HI & AZ residents may see applicable GET/sales tax.')).toBeInTheDocument();
 
@@ -76,7 +74,10 @@ describe('checkout page', () => {
   });
 
   it("shows 'Loading payment form...' while the payment form is not ready", async () => {
-    vi.stubGlobal('fetch', vi.fn(() => new Promise(() => undefined)));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => new Promise(() => undefined)),
+    );
     renderCheckout();
     await advance(500);
     expect(screen.getByText('Loading payment form...')).toBeInTheDocument();

@@ -126,9 +126,26 @@ describe('payment-success page', () => {
       // The checkout wrote this browser's pending payment just before confirming it.
       window.localStorage.setItem(
         'pendingPayment',
-        JSON.stringify({ transactionId: 't', subscriptionId: 's', customerId: 'c', seats: 1, totalAmount: 500, name: 'Ada Palmer', email: 'ada@example.com', savedAt: Date.now() }),
+        JSON.stringify({
+          transactionId: 't',
+          subscriptionId: 's',
+          customerId: 'c',
+          seats: 1,
+          totalAmount: 500,
+          name: 'Ada Palmer',
+          email: 'ada@example.com',
+          savedAt: Date.now(),
+        }),
       );
-      const { location } = renderSuccess({ load: async () => { await finalize.promise; return { kind: 'missing' }; } }, RETURN_SEARCH);
+      const { location } = renderSuccess(
+        {
+          load: async () => {
+            await finalize.promise;
+            return { kind: 'missing' };
+          },
+        },
+        RETURN_SEARCH,
+      );
       expect(screen.getByText('Loading payment details...')).toBeInTheDocument();
       expect(location.history).toEqual([`/payment-success?${RETURN_SEARCH}`]);
 

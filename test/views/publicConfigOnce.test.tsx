@@ -23,7 +23,13 @@ describe('the public configuration', () => {
     expect(configRequests(fetchMock)).toBe(1);
 
     await advance(500);
-    create.resolve({ clientSecret: 'pi_sbx_1_secret_a', subscriptionId: 'sub_sbx_1', subscriptionItemId: 'si_sbx_1', customerId: 'cus_sbx_1', transactionId: 'txn_1' });
+    create.resolve({
+      clientSecret: 'pi_sbx_1_secret_a',
+      subscriptionId: 'sub_sbx_1',
+      subscriptionItemId: 'si_sbx_1',
+      customerId: 'cus_sbx_1',
+      transactionId: 'txn_1',
+    });
     await advance(0);
     expect(screen.getByLabelText('Card number')).toBeInTheDocument();
 

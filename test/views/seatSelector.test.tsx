@@ -63,7 +63,11 @@ describe('seat selector', () => {
     expect(screen.getByTestId('summary-total')).toHaveTextContent('$1,000');
     expect(screen.getByText('Additional seats (1 × $500)')).toBeInTheDocument();
     expect(summaryRows()).toHaveLength(3);
-    expect(screen.getByText("$500 per seat/$1,000 total billed monthly. Cancel anytime with one click. Offer valid exclusively through the referrer's referral.")).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        "$500 per seat/$1,000 total billed monthly. Cancel anytime with one click. Offer valid exclusively through the referrer's referral.",
+      ),
+    ).toBeInTheDocument();
     expect(update).not.toHaveBeenCalled();
   });
 

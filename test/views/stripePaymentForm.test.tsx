@@ -72,7 +72,9 @@ afterEach(() => {
 /** Renders the Stripe form, waits for Stripe.js and the element, and returns the gateway it handed over. */
 async function renderReadyForm(disabled = false): Promise<PaymentGateway> {
   const onReady = vi.fn<(gateway: PaymentGateway) => void>();
-  render(<StripePaymentForm publishableKey="pk_test_referralCheckout" clientSecret={CLIENT_SECRET} disabled={disabled} onReady={onReady} />);
+  render(
+    <StripePaymentForm publishableKey="pk_test_referralCheckout" clientSecret={CLIENT_SECRET} disabled={disabled} onReady={onReady} />,
+  );
   await screen.findByTestId('payment-element');
   act(() => lastPaymentElement().onReady());
   expect(onReady).toHaveBeenCalledTimes(1);
@@ -97,7 +99,10 @@ describe('loading Stripe.js', () => {
     await screen.findByTestId('payment-element');
 
     expect(stripeMocks.loadStripe.mock.calls).toEqual([['pk_test_referralCheckout']]);
-    expect(stripeMocks.elementsProps.at(-1)).toMatchObject({ stripe: stripeMocks.stripe, options: { clientSecret: 'pi_3Other_secret_Def' } });
+    expect(stripeMocks.elementsProps.at(-1)).toMatchObject({
+      stripe: stripeMocks.stripe,
+      options: { clientSecret: 'pi_3Other_secret_Def' },
+    });
   });
 
   it("reads 'Loading payment form...' until the Payment Element is ready", async () => {

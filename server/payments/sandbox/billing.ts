@@ -74,12 +74,27 @@ const newInvoiceId = () => `in_sbx_${randomAlphanumeric(24)}`;
 export async function sandboxSubscriptionDetails(db: Database, subscriptionId: string): Promise<SubscriptionDetails | null> {
   const [row] = await db.select().from(sandboxSubscriptions).where(eq(sandboxSubscriptions.id, subscriptionId));
   if (!row) return null;
-  const later = await db.select().from(sandboxInvoices).where(eq(sandboxInvoices.subscriptionId, subscriptionId)).orderBy(asc(sandboxInvoices.createdAt));
-  const first = row.amountPaidCents > 0 ? [{ id: firstInvoiceId(row.id), amountCents: row.amountPaidCents, status: 'paid' as const, date: row.updatedAt.toISOString() }] : [];
+  const later = await db
+    .select()
+    .from(sandboxInvoices)
+    .where(eq(sandboxInvoices.subscriptionId, subscriptionId))
+    .orderBy(asc(sandboxInvoices.createdAt));
+  const first =
+    row.amountPaidCents > 0
+      ? [{ id: firstInvoiceId(row.id), amountCents: row.amountPaidCents, status: 'paid' as const, date: row.updatedAt.toISOString() }]
+      : [];
   return {
     currentPeriodEnd: row.currentPeriodEnd?.toISOString() ?? null,
     cardLast4: row.cardLast4,
-    invoices: [...first, ...later.map((invoice) => ({ id: invoice.id, amountCents: invoice.amountCents, status: invoice.status, date: invoice.createdAt.toISOString() }))],
+    invoices: [
+      ...first,
+      ...later.map((invoice) => ({
+        id: invoice.id,
+        amountCents: invoice.amountCents,
+        status: invoice.status,
+        date: invoice.createdAt.toISOString(),
+      })),
+    ],
   };
 }
 
@@ -103,7 +118,12 @@ const refused = (refusal: 'not_allowed' | 'amount_too_high'): OperationResult =>
  * Sets (`cancel`) or clears cancellation at the end of the paid period of an active or past-due subscription, as
  * Stripe's `cancel_at_period_end`. Refuses an unknown, unpaid or ended subscription.
  */
-export async function setSandboxCancelAtPeriodEnd(db: Database, subscriptionId: string, cancel: boolean, idempotencyKey: string): Promise<OperationResult> {
+export async function setSandboxCancelAtPeriodEnd(
+  db: Database,
+  subscriptionId: string,
+  cancel: boolean,
+  idempotencyKey: string,
+): Promise<OperationResult> {
   const [row] = await db
     .update(sandboxSubscriptions)
     .set({ cancelAtPeriodEnd: cancel, updatedAt: new Date() })
@@ -116,7 +136,12 @@ export async function setSandboxCancelAtPeriodEnd(db: Database, subscriptionId: 
  * Changes the seats of an active subscription now; the difference for the rest of the period is charged (or
  * credited) at the next renewal, as Stripe's proration does by default. Refuses one that is not active.
  */
-export async function setSandboxQuantity(db: Database, subscriptionId: string, quantity: number, idempotencyKey: string): Promise<OperationResult> {
+export async function setSandboxQuantity(
+  db: Database,
+  subscriptionId: string,
+  quantity: number,
+  idempotencyKey: string,
+): Promise<OperationResult> {
   const [row] = await db
     .update(sandboxSubscriptions)
     .set({ quantity, amountDueCents: monthlyTotalCents(quantity), updatedAt: new Date() })
@@ -185,8 +210,12 @@ export async function refundSandboxPayments(
     if (!row || row.amountPaidCents === 0) return refused('not_allowed');
     const subject = { subscriptionId: row.id, transactionId: row.transactionId };
     const prefix = `${input.idempotencyKey}:`;
-    const repeated = await tx.select().from(sandboxRefunds).where(sql`left(${sandboxRefunds.idempotencyKey}, ${prefix.length}) = ${prefix}`);
-    if (repeated.length > 0) return { ok: true, events: repeated.map((refund) => sandboxEvent.refunded(subject, refund.id, refund.paymentId)) };
+    const repeated = await tx
+      .select()
+      .from(sandboxRefunds)
+      .where(sql`left(${sandboxRefunds.idempotencyKey}, ${prefix.length}) = ${prefix}`);
+    if (repeated.length > 0)
+      return { ok: true, events: repeated.map((refund) => sandboxEvent.refunded(subject, refund.id, refund.paymentId)) };
     const payments = await paymentsOf(tx, row);
     const refundable = payments.reduce((sum, payment) => sum + payment.amountCents - payment.refundedCents, 0);
     const amountCents = input.amountCents === 'all' ? refundable : input.amountCents;
@@ -197,7 +226,13 @@ export async function refundSandboxPayments(
       const cents = Math.min(left, payment.amountCents - payment.refundedCents);
       if (cents <= 0) continue;
       const id = `re_sbx_${randomAlphanumeric(24)}`;
-      await tx.insert(sandboxRefunds).values({ id, subscriptionId: row.id, paymentId: payment.paymentId, amountCents: cents, idempotencyKey: `${input.idempotencyKey}:${payment.paymentId}` });
+      await tx.insert(sandboxRefunds).values({
+        id,
+        subscriptionId: row.id,
+        paymentId: payment.paymentId,
+        amountCents: cents,
+        idempotencyKey: `${input.idempotencyKey}:${payment.paymentId}`,
+      });
       events.push(sandboxEvent.refunded(subject, id, payment.paymentId));
       left -= cents;
       if (left === 0) break;
@@ -214,8 +249,13 @@ export async function refundSandboxPayments(
 
 /** A payment the sandbox took (`paymentId`: PaymentIntent or renewal invoice) and its refunds; null when unknown. */
 export async function sandboxRefundedPayment(db: Database, paymentId: string): Promise<RefundedPayment | null> {
-  const [first] = await db.select({ amountCents: sandboxSubscriptions.amountPaidCents }).from(sandboxSubscriptions).where(eq(sandboxSubscriptions.paymentIntentId, paymentId));
-  const [renewal] = first ? [] : await db.select({ amountCents: sandboxInvoices.amountCents }).from(sandboxInvoices).where(eq(sandboxInvoices.id, paymentId));
+  const [first] = await db
+    .select({ amountCents: sandboxSubscriptions.amountPaidCents })
+    .from(sandboxSubscriptions)
+    .where(eq(sandboxSubscriptions.paymentIntentId, paymentId));
+  const [renewal] = first
+    ? []
+    : await db.select({ amountCents: sandboxInvoices.amountCents }).from(sandboxInvoices).where(eq(sandboxInvoices.id, paymentId));
   const paid = first ?? renewal;
   if (!paid) return null;
   const [refunded] = await db
@@ -227,7 +267,8 @@ export async function sandboxRefundedPayment(db: Database, paymentId: string): P
 
 type SubscriptionRow = typeof sandboxSubscriptions.$inferSelect;
 
-const charges = (row: SubscriptionRow) => row.cardBehaviour !== 'fails_later' && row.cardBehaviour !== 'declined' && row.cardBehaviour !== 'insufficient_funds';
+const charges = (row: SubscriptionRow) =>
+  row.cardBehaviour !== 'fails_later' && row.cardBehaviour !== 'declined' && row.cardBehaviour !== 'insufficient_funds';
 
 /** Charges the open renewal of a past-due subscription again (a retry, or after a card update). */
 async function chargeOpenInvoice(tx: Transaction, row: SubscriptionRow): Promise<PaymentEvent | null> {
@@ -239,7 +280,10 @@ async function chargeOpenInvoice(tx: Transaction, row: SubscriptionRow): Promise
   if (!invoice) return null;
   const subject = { subscriptionId: row.id, transactionId: row.transactionId };
   if (charges(row)) {
-    await tx.update(sandboxInvoices).set({ status: 'paid', paidAt: sql`${SANDBOX_NOW}`, attempts: invoice.attempts + 1 }).where(eq(sandboxInvoices.id, invoice.id));
+    await tx
+      .update(sandboxInvoices)
+      .set({ status: 'paid', paidAt: sql`${SANDBOX_NOW}`, attempts: invoice.attempts + 1 })
+      .where(eq(sandboxInvoices.id, invoice.id));
     await tx
       .update(sandboxSubscriptions)
       .set({ status: 'active', currentPeriodEnd: invoice.periodEnd, updatedAt: new Date() })

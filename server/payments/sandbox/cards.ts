@@ -31,9 +31,7 @@ export const DECLINE_MESSAGES = {
 /** The refusal for a well-formed card that is not one of TEST_CARDS. */
 export const TEST_CARDS_ONLY = 'Sandbox mode accepts test cards only.';
 
-type CardCheck =
-  | { ok: true; behaviour: TestCardBehaviour; last4: string }
-  | { ok: false; message: string };
+type CardCheck = { ok: true; behaviour: TestCardBehaviour; last4: string } | { ok: false; message: string };
 
 /**
  * Checks `card` with the card form's rules (src/domain/cardRules.ts), then looks it up among TEST_CARDS.

@@ -25,7 +25,12 @@ export type IntentOutcome =
   | ({ kind: 'succeeded' } & PaidIntent)
   | { kind: 'requires_action'; paymentIntentId: string }
   /** `declineCode` as Stripe's `last_payment_error.decline_code` for a declined card. */
-  | { kind: 'failed'; message: string; code: 'card_declined' | 'payment_intent_authentication_failure'; declineCode?: 'generic_decline' | 'insufficient_funds' }
+  | {
+      kind: 'failed';
+      message: string;
+      code: 'card_declined' | 'payment_intent_authentication_failure';
+      declineCode?: 'generic_decline' | 'insufficient_funds';
+    }
   | { kind: 'unknown' }
   | { kind: 'not_payable' }
   /** The checkout had MAX_FAILED_ATTEMPTS refused confirmations: its intent is closed. */
@@ -170,7 +175,11 @@ export async function authenticateSandboxIntent(
 /** The outcome for an intent no guarded UPDATE could change: unknown, already succeeded, or not payable. */
 async function settledOutcome(db: Database, clientSecret: string): Promise<IntentOutcome> {
   const [row] = await db
-    .select({ ...paidIntentColumns, paymentStatus: sandboxSubscriptions.paymentStatus, failedAttempts: sql<number>`${checkoutFailedAttempts}::int` })
+    .select({
+      ...paidIntentColumns,
+      paymentStatus: sandboxSubscriptions.paymentStatus,
+      failedAttempts: sql<number>`${checkoutFailedAttempts}::int`,
+    })
     .from(sandboxSubscriptions)
     .where(eq(sandboxSubscriptions.clientSecret, clientSecret));
   if (!row) return { kind: 'unknown' };

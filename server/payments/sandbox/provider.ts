@@ -188,7 +188,9 @@ export function createSandboxProvider(db: Database): PaymentProvider {
           sql`${sandboxSubscriptions.createdAt} < ${cutoff}`,
           sql`not exists (select 1 from orders where orders.transaction_id = ${sandboxSubscriptions.transactionId})`,
         );
-        await tx.delete(sandboxInvoices).where(sql`${sandboxInvoices.subscriptionId} in (select id from sandbox_subscriptions where ${unpaidWithoutOrder})`);
+        await tx
+          .delete(sandboxInvoices)
+          .where(sql`${sandboxInvoices.subscriptionId} in (select id from sandbox_subscriptions where ${unpaidWithoutOrder})`);
         const subscriptions = await tx.delete(sandboxSubscriptions).where(unpaidWithoutOrder).returning({ id: sandboxSubscriptions.id });
         const customers = await tx
           .delete(sandboxCustomers)

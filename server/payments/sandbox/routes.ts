@@ -42,7 +42,10 @@ export const CHALLENGE_REQUIRED = 'Please wait a moment while we verify this pay
 
 const DAY_SECONDS = 24 * 60 * 60;
 
-export const sandboxRoutes: FastifyPluginAsync<ProviderRouteOptions> = async (app, { challengeKey, nudgeOutbox, webhookStatus: _status, ...services }) => {
+export const sandboxRoutes: FastifyPluginAsync<ProviderRouteOptions> = async (
+  app,
+  { challengeKey, nudgeOutbox, webhookStatus: _status, ...services },
+) => {
   const rateLimit = { max: services.config.CONFIRMATIONS_PER_MINUTE, timeWindow: '1 minute', groupId: 'sandbox-confirmations' };
 
   app.post<{ Body: SandboxConfirmRequest }>(
@@ -120,7 +123,12 @@ async function settleAttempt(context: OrderContext, clientSecret: string, outcom
   if (outcome.kind === 'unknown' || outcome.kind === 'not_payable' || outcome.kind === 'not_awaiting_authentication') return;
   const transactionId = await transactionOfClientSecret(context.db, clientSecret).catch(() => undefined);
   if (transactionId) {
-    const declineCode = outcome.kind === 'failed' ? (outcome.declineCode ?? outcome.code) : outcome.kind === 'too_many_failures' ? 'too_many_attempts' : undefined;
+    const declineCode =
+      outcome.kind === 'failed'
+        ? (outcome.declineCode ?? outcome.code)
+        : outcome.kind === 'too_many_failures'
+          ? 'too_many_attempts'
+          : undefined;
     await recordPaymentAttempt(context.db, transactionId, { step, ...(declineCode ? { declineCode } : {}) }, context.log);
   }
   if (outcome.kind !== 'succeeded') return;
@@ -144,7 +152,10 @@ async function applySandboxEvents(context: OrderContext, events: PaymentEvent[])
     try {
       await applyPaymentEvents(context, [event]);
     } catch (error) {
-      context.log.error({ err: error, eventId: event.eventId, transactionId: event.transactionId }, 'Sandbox payment event failed; the sweep catches up');
+      context.log.error(
+        { err: error, eventId: event.eventId, transactionId: event.transactionId },
+        'Sandbox payment event failed; the sweep catches up',
+      );
     }
   }
 }

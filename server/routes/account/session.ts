@@ -6,7 +6,13 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { AccountLinkRequest, AccountLinkResponse, AccountSessionRequest, AccountSessionResponse, AccountView } from '../../../src/contract/account';
+import {
+  AccountLinkRequest,
+  AccountLinkResponse,
+  AccountSessionRequest,
+  AccountSessionResponse,
+  AccountView,
+} from '../../../src/contract/account';
 import { ErrorResponse } from '../../../src/contract/checkout';
 import { pickBaseAddress } from '../../../src/domain/baseAddress';
 import { issueAgreementHandoff, requestAccountLink, useAccountLink } from '../../account/accountLinks';
@@ -19,7 +25,10 @@ const LINK_SENT = 'If that email has a subscription, a link to manage it is on i
 const errors = { '4xx': ErrorResponse, '5xx': ErrorResponse };
 
 /** Registers the link, session, view and sign-out routes. */
-export async function accountSessionRoutes(app: FastifyInstance, { buyerSessions, sessionOrder, nudgeOutbox, ...services }: AccountRouteOptions): Promise<void> {
+export async function accountSessionRoutes(
+  app: FastifyInstance,
+  { buyerSessions, sessionOrder, nudgeOutbox, ...services }: AccountRouteOptions,
+): Promise<void> {
   const { db, config } = services;
 
   app.post<{ Body: AccountLinkRequest }>(
@@ -36,7 +45,13 @@ export async function accountSessionRoutes(app: FastifyInstance, { buyerSessions
 
   app.post<{ Body: AccountSessionRequest }>(
     '/api/account/session',
-    { schema: { summary: 'Manage page: open a session with a link’s token', body: AccountSessionRequest, response: { 200: AccountSessionResponse, ...errors } } },
+    {
+      schema: {
+        summary: 'Manage page: open a session with a link’s token',
+        body: AccountSessionRequest,
+        response: { 200: AccountSessionResponse, ...errors },
+      },
+    },
     async (request, reply) => {
       const link = await useAccountLink(db, request.body.token);
       if (!link) throw new HttpError(401, 'This link has expired or was already used. Please ask for a new one.');
@@ -53,12 +68,18 @@ export async function accountSessionRoutes(app: FastifyInstance, { buyerSessions
     },
   );
 
-  app.get('/api/account', { schema: { summary: 'Manage page: the subscription', response: { 200: AccountView, ...errors } } }, async (request) =>
-    accountView({ ...services, log: request.log }, await sessionOrder(request)),
+  app.get(
+    '/api/account',
+    { schema: { summary: 'Manage page: the subscription', response: { 200: AccountView, ...errors } } },
+    async (request) => accountView({ ...services, log: request.log }, await sessionOrder(request)),
   );
 
-  app.post('/api/account/sign-out', { schema: { summary: 'Manage page: end the session', response: { 204: Type.Null() } } }, async (request, reply) => {
-    await buyerSessions.close(request, reply);
-    return reply.code(204).send();
-  });
+  app.post(
+    '/api/account/sign-out',
+    { schema: { summary: 'Manage page: end the session', response: { 204: Type.Null() } } },
+    async (request, reply) => {
+      await buyerSessions.close(request, reply);
+      return reply.code(204).send();
+    },
+  );
 }

@@ -41,16 +41,25 @@ function replyTo(result: ManageResult): Order {
 }
 
 /** Registers the subscription's change routes. */
-export async function accountSubscriptionRoutes(app: FastifyInstance, { buyerSessions, sessionOrder, nudgeOutbox, ...services }: AccountRouteOptions): Promise<void> {
+export async function accountSubscriptionRoutes(
+  app: FastifyInstance,
+  { buyerSessions, sessionOrder, nudgeOutbox, ...services }: AccountRouteOptions,
+): Promise<void> {
   const { db, config, provider } = services;
   const view = (request: FastifyRequest, order: Order) => accountView({ ...services, log: request.log }, order);
   const context = (request: FastifyRequest) => ({ ...services, log: request.log });
   /** Where the provider's own pages return the buyer: the manage page at PUBLIC_URL, else this request's site. */
-  const manageUrl = (request: FastifyRequest) => new URL('/account', config.PUBLIC_URL ?? `${request.protocol}://${request.host}`).toString();
+  const manageUrl = (request: FastifyRequest) =>
+    new URL('/account', config.PUBLIC_URL ?? `${request.protocol}://${request.host}`).toString();
 
   app.post(
     '/api/account/credentials',
-    { schema: { summary: 'Manage page: new login credentials (the old password stops working)', response: { 200: NewCredentials, ...error4xx } } },
+    {
+      schema: {
+        summary: 'Manage page: new login credentials (the old password stops working)',
+        response: { 200: NewCredentials, ...error4xx },
+      },
+    },
     async (request) => {
       const order = await sessionOrder(request);
       if (!isPaidOrder(order)) throw new HttpError(409, 'This subscription has ended.');
@@ -66,7 +75,13 @@ export async function accountSubscriptionRoutes(app: FastifyInstance, { buyerSes
 
   app.post<{ Body: CancelRequest }>(
     '/api/account/cancel',
-    { schema: { summary: 'Manage page: cancel at the end of the paid period', body: CancelRequest, response: { 200: AccountView, ...error4xx } } },
+    {
+      schema: {
+        summary: 'Manage page: cancel at the end of the paid period',
+        body: CancelRequest,
+        response: { 200: AccountView, ...error4xx },
+      },
+    },
     async (request) => {
       const order = await sessionOrder(request);
       const updated = replyTo(await cancelAtPeriodEnd(context(request), order, request.body.reason));
@@ -75,16 +90,26 @@ export async function accountSubscriptionRoutes(app: FastifyInstance, { buyerSes
     },
   );
 
-  app.post('/api/account/resume', { schema: { summary: 'Manage page: undo a cancellation', response: { 200: AccountView, ...error4xx } } }, async (request) => {
-    const order = await sessionOrder(request);
-    const updated = replyTo(await undoCancellation(context(request), order));
-    nudgeOutbox();
-    return view(request, updated);
-  });
+  app.post(
+    '/api/account/resume',
+    { schema: { summary: 'Manage page: undo a cancellation', response: { 200: AccountView, ...error4xx } } },
+    async (request) => {
+      const order = await sessionOrder(request);
+      const updated = replyTo(await undoCancellation(context(request), order));
+      nudgeOutbox();
+      return view(request, updated);
+    },
+  );
 
   app.post<{ Body: SeatsRequest }>(
     '/api/account/seats',
-    { schema: { summary: 'Manage page: change seats (prorated at the next charge)', body: SeatsRequest(config.MAX_SEATS), response: { 200: AccountView, ...error4xx } } },
+    {
+      schema: {
+        summary: 'Manage page: change seats (prorated at the next charge)',
+        body: SeatsRequest(config.MAX_SEATS),
+        response: { 200: AccountView, ...error4xx },
+      },
+    },
     async (request) => {
       const order = await sessionOrder(request);
       const updated = replyTo(await changeSeats(context(request), order, request.body.quantity));
@@ -95,11 +120,18 @@ export async function accountSubscriptionRoutes(app: FastifyInstance, { buyerSes
 
   app.post<{ Body: CardRequest }>(
     '/api/account/card',
-    { schema: { summary: 'Manage page: a new card (an unpaid renewal is charged at once)', body: CardRequest, response: { 200: AccountView, ...error4xx } } },
+    {
+      schema: {
+        summary: 'Manage page: a new card (an unpaid renewal is charged at once)',
+        body: CardRequest,
+        response: { 200: AccountView, ...error4xx },
+      },
+    },
     async (request) => {
       const order = await sessionOrder(request);
       const replaced = await replaceCard(context(request), order, { card: request.body.card, returnUrl: manageUrl(request) });
-      if (replaced.ok && 'redirect' in replaced) throw new HttpError(409, 'This subscription’s card is changed on the payment provider’s page.');
+      if (replaced.ok && 'redirect' in replaced)
+        throw new HttpError(409, 'This subscription’s card is changed on the payment provider’s page.');
       const updated = replyTo(replaced);
       nudgeOutbox();
       return view(request, updated);
@@ -108,7 +140,13 @@ export async function accountSubscriptionRoutes(app: FastifyInstance, { buyerSes
 
   app.post<{ Body: PortalRequest }>(
     '/api/account/portal',
-    { schema: { summary: 'Manage page (a provider with a hosted portal): a portal session on one flow', body: PortalRequest, response: { 200: Type.Object({ url: Type.String() }), ...error4xx } } },
+    {
+      schema: {
+        summary: 'Manage page (a provider with a hosted portal): a portal session on one flow',
+        body: PortalRequest,
+        response: { 200: Type.Object({ url: Type.String() }), ...error4xx },
+      },
+    },
     async (request) => {
       const order = await sessionOrder(request);
       if (!provider.createPortalSession) throw new HttpError(409, 'This page manages the subscription itself.');

@@ -11,7 +11,13 @@ import { periodChecked } from './periodChecked';
 export async function adminDashboardRoutes(app: FastifyInstance, { db }: { db: Database }): Promise<void> {
   app.get<{ Querystring: PeriodQuery }>(
     '/api/admin/dashboard',
-    { schema: { summary: 'Console: revenue, orders and the funnel by referrer over a period', querystring: PeriodQuery, response: { 200: Dashboard, '4xx': ErrorResponse } } },
+    {
+      schema: {
+        summary: 'Console: revenue, orders and the funnel by referrer over a period',
+        querystring: PeriodQuery,
+        response: { 200: Dashboard, '4xx': ErrorResponse },
+      },
+    },
     async (request) => periodChecked(() => dashboard(db, periodOf(request.query))),
   );
 

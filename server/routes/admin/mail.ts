@@ -10,7 +10,12 @@ import type { Database } from '../../db/client';
 export async function adminMailRoutes(app: FastifyInstance, { db }: { db: Database }): Promise<void> {
   app.get(
     '/api/admin/mail',
-    { schema: { summary: 'Console: the newest 200 mails of the outbox, held ones with their text', response: { 200: Type.Object({ mails: Type.Array(OutboxMail) }), 401: ErrorResponse } } },
+    {
+      schema: {
+        summary: 'Console: the newest 200 mails of the outbox, held ones with their text',
+        response: { 200: Type.Object({ mails: Type.Array(OutboxMail) }), 401: ErrorResponse },
+      },
+    },
     async () => ({ mails: await listMails(db) }),
   );
 }

@@ -13,7 +13,13 @@ import { periodChecked } from './periodChecked';
 export async function adminOrderRoutes(app: FastifyInstance, { db }: { db: Database }): Promise<void> {
   app.get<{ Querystring: OrdersQuery }>(
     '/api/admin/orders',
-    { schema: { summary: 'Console: orders, newest first', querystring: OrdersQuery, response: { 200: Type.Object({ orders: Type.Array(OrderRow) }), '4xx': ErrorResponse } } },
+    {
+      schema: {
+        summary: 'Console: orders, newest first',
+        querystring: OrdersQuery,
+        response: { 200: Type.Object({ orders: Type.Array(OrderRow) }), '4xx': ErrorResponse },
+      },
+    },
     async (request) => ({ orders: await periodChecked(() => listOrders(db, request.query)) }),
   );
 

@@ -9,9 +9,13 @@ import { createReferrer, listReferrers, referrerJson, updateReferrer } from '../
 
 /** Registers GET and POST /api/admin/referrers and PATCH /api/admin/referrers/:id (signed in). */
 export async function adminReferrerRoutes(app: FastifyInstance, { db }: { db: Database }): Promise<void> {
-  app.get('/api/admin/referrers', { schema: { summary: 'Console: referrers', response: { 200: Type.Object({ referrers: Type.Array(Referrer) }), 401: ErrorResponse } } }, async () => ({
-    referrers: (await listReferrers(db)).map(referrerJson),
-  }));
+  app.get(
+    '/api/admin/referrers',
+    { schema: { summary: 'Console: referrers', response: { 200: Type.Object({ referrers: Type.Array(Referrer) }), 401: ErrorResponse } } },
+    async () => ({
+      referrers: (await listReferrers(db)).map(referrerJson),
+    }),
+  );
 
   app.post<{ Body: CreateReferrerRequest }>(
     '/api/admin/referrers',
@@ -26,7 +30,13 @@ export async function adminReferrerRoutes(app: FastifyInstance, { db }: { db: Da
 
   app.patch<{ Params: { id: string }; Body: UpdateReferrerRequest }>(
     '/api/admin/referrers/:id',
-    { schema: { summary: 'Console: edit, disable or enable a referrer', body: UpdateReferrerRequest, response: { 200: Referrer, '4xx': ErrorResponse } } },
+    {
+      schema: {
+        summary: 'Console: edit, disable or enable a referrer',
+        body: UpdateReferrerRequest,
+        response: { 200: Referrer, '4xx': ErrorResponse },
+      },
+    },
     async (request) => {
       const updated = await updateReferrer(db, request.params.id, request.body);
       if (!updated) throw new HttpError(404, 'No such referrer.');

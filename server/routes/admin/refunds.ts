@@ -26,7 +26,13 @@ export async function adminRefundRoutes(
 ): Promise<void> {
   app.post<{ Params: { transactionId: string }; Body: RefundRequest }>(
     '/api/admin/orders/:transactionId/refund',
-    { schema: { summary: 'Console: refund an order and end its subscription', body: RefundRequest, response: { 200: OrderDetail, '4xx': ErrorResponse } } },
+    {
+      schema: {
+        summary: 'Console: refund an order and end its subscription',
+        body: RefundRequest,
+        response: { 200: OrderDetail, '4xx': ErrorResponse },
+      },
+    },
     async (request) => {
       const owner = await ownerOf(request);
       const result = await refundOrder(

@@ -26,7 +26,11 @@ const SIGN_IN_REQUIRED = 'Please sign in to the console.';
  * The signed-in owner of `request` who still exists.
  * @throws HttpError 401 without a live session or when the owner is gone.
  */
-export async function signedInOwner(db: Database, ownerSessions: SessionKeeper, request: FastifyRequest): Promise<{ id: string; email: string }> {
+export async function signedInOwner(
+  db: Database,
+  ownerSessions: SessionKeeper,
+  request: FastifyRequest,
+): Promise<{ id: string; email: string }> {
   const session = await ownerSessions.current(request);
   const email = session ? await ownerEmail(db, session.subject) : undefined;
   if (!session || !email) throw new HttpError(401, SIGN_IN_REQUIRED);
@@ -38,7 +42,11 @@ export async function adminSessionRoutes(app: FastifyInstance, { db, config, own
   app.post<{ Body: SignInRequest }>(
     '/api/admin/sign-in',
     {
-      schema: { summary: "Console: sign in with an owner's email and password", body: SignInRequest, response: { 200: OwnerSession, '4xx': ErrorResponse } },
+      schema: {
+        summary: "Console: sign in with an owner's email and password",
+        body: SignInRequest,
+        response: { 200: OwnerSession, '4xx': ErrorResponse },
+      },
       config: { rateLimit: { max: config.SIGN_INS_PER_15_MINUTES, timeWindow: '15 minutes' } },
     },
     async (request, reply) => {
@@ -58,7 +66,11 @@ export async function adminSessionRoutes(app: FastifyInstance, { db, config, own
     return reply.code(204).send();
   });
 
-  app.get('/api/admin/session', { schema: { summary: 'Console: the signed-in owner', response: { 200: OwnerSession, 401: ErrorResponse } } }, async (request) => ({
-    email: (await signedInOwner(db, ownerSessions, request)).email,
-  }));
+  app.get(
+    '/api/admin/session',
+    { schema: { summary: 'Console: the signed-in owner', response: { 200: OwnerSession, 401: ErrorResponse } } },
+    async (request) => ({
+      email: (await signedInOwner(db, ownerSessions, request)).email,
+    }),
+  );
 }

@@ -37,7 +37,12 @@ export function AccountPage() {
     }
     accountApi.view().then(setAccount, () => setAccount(null));
   }, []);
-  if (account === undefined) return <Page as="main" aria-busy="true">Loading…</Page>;
+  if (account === undefined)
+    return (
+      <Page as="main" aria-busy="true">
+        Loading…
+      </Page>
+    );
   if (account === null) return <RequestLink error={error} />;
   return <Subscription account={account} onChange={setAccount} onSignedOut={() => setAccount(null)} />;
 }
@@ -48,7 +53,10 @@ function RequestLink({ error }: { error?: string }) {
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const email = formText(new FormData(event.currentTarget), 'email').trim();
-    accountApi.requestLink(email).then(({ message }) => setSent(message), (caught: unknown) => setFailure(messageOf(caught)));
+    accountApi.requestLink(email).then(
+      ({ message }) => setSent(message),
+      (caught: unknown) => setFailure(messageOf(caught)),
+    );
   };
   return (
     <Page as="main">
@@ -81,7 +89,15 @@ function statusText(account: AccountView): string {
   return 'Active';
 }
 
-function Subscription({ account, onChange, onSignedOut }: { account: AccountView; onChange: (view: AccountView) => void; onSignedOut: () => void }) {
+function Subscription({
+  account,
+  onChange,
+  onSignedOut,
+}: {
+  account: AccountView;
+  onChange: (view: AccountView) => void;
+  onSignedOut: () => void;
+}) {
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const [credentials, setCredentials] = useState<NewCredentials>();
@@ -110,7 +126,9 @@ function Subscription({ account, onChange, onSignedOut }: { account: AccountView
   const updateCard = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const [month, year] = formText(form, 'expiry').split('/').map((part) => Number(part.trim()));
+    const [month, year] = formText(form, 'expiry')
+      .split('/')
+      .map((part) => Number(part.trim()));
     run(() =>
       accountApi.updateCard({
         number: formText(form, 'number'),
@@ -129,20 +147,53 @@ function Subscription({ account, onChange, onSignedOut }: { account: AccountView
       <Card>
         <Table aria-label="Subscription">
           <tbody>
-            <tr><th>Status</th><td><span role="status">{statusText(account)}</span></td></tr>
-            <tr><th>Login email</th><td>{account.email}</td></tr>
-            <tr><th>Seats</th><td>{account.seats}</td></tr>
-            <tr><th>Monthly total</th><td>{formatDollars(account.monthlyTotalCents)}/month</td></tr>
-            <tr><th>{account.cancelAt ? 'Ends on' : 'Next charge'}</th><td>{held ? day(account.cancelAt ?? account.currentPeriodEnd) : '—'}</td></tr>
-            <tr><th>Card</th><td>{account.cardLast4 ? `•••• ${account.cardLast4}` : '—'}</td></tr>
+            <tr>
+              <th>Status</th>
+              <td>
+                <span role="status">{statusText(account)}</span>
+              </td>
+            </tr>
+            <tr>
+              <th>Login email</th>
+              <td>{account.email}</td>
+            </tr>
+            <tr>
+              <th>Seats</th>
+              <td>{account.seats}</td>
+            </tr>
+            <tr>
+              <th>Monthly total</th>
+              <td>{formatDollars(account.monthlyTotalCents)}/month</td>
+            </tr>
+            <tr>
+              <th>{account.cancelAt ? 'Ends on' : 'Next charge'}</th>
+              <td>{held ? day(account.cancelAt ?? account.currentPeriodEnd) : '—'}</td>
+            </tr>
+            <tr>
+              <th>Card</th>
+              <td>{account.cardLast4 ? `•••• ${account.cardLast4}` : '—'}</td>
+            </tr>
           </tbody>
         </Table>
       </Card>
       {account.managedByProvider && held && (
         <Card>
           <p>Cancel, change seats, update your card or see your invoices in our payment provider’s secure portal.</p>
-          {([['cancel', 'Cancel subscription'], ['seats', 'Change seats'], ['card', 'Update card'], ['home', 'Invoices and billing']] as const).map(([flow, label]) => (
-            <Button key={flow} type="button" disabled={busy} style={{ marginRight: 8 }} onClick={() => run(() => accountApi.portal(flow).then(({ url }) => window.location.assign(url)))}>
+          {(
+            [
+              ['cancel', 'Cancel subscription'],
+              ['seats', 'Change seats'],
+              ['card', 'Update card'],
+              ['home', 'Invoices and billing'],
+            ] as const
+          ).map(([flow, label]) => (
+            <Button
+              key={flow}
+              type="button"
+              disabled={busy}
+              style={{ marginRight: 8 }}
+              onClick={() => run(() => accountApi.portal(flow).then(({ url }) => window.location.assign(url)))}
+            >
               {label}
             </Button>
           ))}
@@ -186,7 +237,12 @@ function Subscription({ account, onChange, onSignedOut }: { account: AccountView
                 >
                   <Field>
                     Seats
-                    <input type="number" min={1} value={seats} onChange={(event) => setSeats(Math.max(1, Math.floor(Number(event.target.value) || 1)))} />
+                    <input
+                      type="number"
+                      min={1}
+                      value={seats}
+                      onChange={(event) => setSeats(Math.max(1, Math.floor(Number(event.target.value) || 1)))}
+                    />
                   </Field>
                   <p aria-live="polite">
                     {seats === account.seats

@@ -30,7 +30,12 @@ export function AdminMail({ onUnauthorised }: { onUnauthorised: () => void }) {
                 </td>
                 <td>
                   {mail.status}
-                  {mail.lastError && <Muted> ({mail.attempts} attempts: {mail.lastError})</Muted>}
+                  {mail.lastError && (
+                    <Muted>
+                      {' '}
+                      ({mail.attempts} attempts: {mail.lastError})
+                    </Muted>
+                  )}
                 </td>
                 <td>{mail.rendered && <pre style={{ whiteSpace: 'pre-wrap', margin: 0 }}>{mail.rendered.text}</pre>}</td>
               </tr>

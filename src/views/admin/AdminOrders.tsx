@@ -115,30 +115,78 @@ export function AdminOrderDetail({ transactionId, onUnauthorised }: { transactio
       <Card>
         <Table aria-label="Order">
           <tbody>
-            <tr><th>Status</th><td>{order.status}</td></tr>
-            <tr><th>Seats</th><td>{order.quantity}</td></tr>
-            <tr><th>Monthly total</th><td>{formatDollars(order.amountCents)}/month</td></tr>
-            <tr><th>Buyer</th><td>{order.name ? `${order.name} <${order.email ?? ''}>` : '—'}</td></tr>
-            <tr><th>Referrer</th><td>{order.referrer ? `Dr. ${order.referrer.displayName} (/r/${order.referrer.slug})` : '(no link)'}</td></tr>
-            <tr><th>affiliate_id sent</th><td>{order.affiliateId}</td></tr>
-            <tr><th>Provider</th><td>{order.provider}</td></tr>
-            <tr><th>Customer</th><td>{order.customerId}</td></tr>
-            <tr><th>Subscription</th><td>{order.subscriptionId}</td></tr>
-            <tr><th>Opened</th><td>{when(order.createdAt)}</td></tr>
-            <tr><th>Paid</th><td>{when(order.paidAt)}</td></tr>
-            <tr><th>Cancelled</th><td>{when(order.cancelledAt)}</td></tr>
-            <tr><th>Refunded</th><td>{order.refundedCents > 0 ? formatDollars(order.refundedCents) : '—'}</td></tr>
+            <tr>
+              <th>Status</th>
+              <td>{order.status}</td>
+            </tr>
+            <tr>
+              <th>Seats</th>
+              <td>{order.quantity}</td>
+            </tr>
+            <tr>
+              <th>Monthly total</th>
+              <td>{formatDollars(order.amountCents)}/month</td>
+            </tr>
+            <tr>
+              <th>Buyer</th>
+              <td>{order.name ? `${order.name} <${order.email ?? ''}>` : '—'}</td>
+            </tr>
+            <tr>
+              <th>Referrer</th>
+              <td>{order.referrer ? `Dr. ${order.referrer.displayName} (/r/${order.referrer.slug})` : '(no link)'}</td>
+            </tr>
+            <tr>
+              <th>affiliate_id sent</th>
+              <td>{order.affiliateId}</td>
+            </tr>
+            <tr>
+              <th>Provider</th>
+              <td>{order.provider}</td>
+            </tr>
+            <tr>
+              <th>Customer</th>
+              <td>{order.customerId}</td>
+            </tr>
+            <tr>
+              <th>Subscription</th>
+              <td>{order.subscriptionId}</td>
+            </tr>
+            <tr>
+              <th>Opened</th>
+              <td>{when(order.createdAt)}</td>
+            </tr>
+            <tr>
+              <th>Paid</th>
+              <td>{when(order.paidAt)}</td>
+            </tr>
+            <tr>
+              <th>Cancelled</th>
+              <td>{when(order.cancelledAt)}</td>
+            </tr>
+            <tr>
+              <th>Refunded</th>
+              <td>{order.refundedCents > 0 ? formatDollars(order.refundedCents) : '—'}</td>
+            </tr>
           </tbody>
         </Table>
       </Card>
-      {order.paidAt && <RefundPanel transactionId={order.transactionId} paidAt={order.paidAt} onRefunded={reload} onUnauthorised={onUnauthorised} />}
+      {order.paidAt && (
+        <RefundPanel transactionId={order.transactionId} paidAt={order.paidAt} onRefunded={reload} onUnauthorised={onUnauthorised} />
+      )}
       <SubHeading>Events</SubHeading>
       <Card>
         <ol aria-label="Events">
           {events.map((event, index) => (
             <li key={index}>
               {when(event.occurredAt)}: {event.type.replace(/_/g, ' ')}
-              {event.detail && <Muted> {Object.entries(event.detail).map(([key, value]) => `${key} ${value}`).join(', ')}</Muted>}
+              {event.detail && (
+                <Muted>
+                  {' '}
+                  {Object.entries(event.detail)
+                    .map(([key, value]) => `${key} ${value}`)
+                    .join(', ')}
+                </Muted>
+              )}
             </li>
           ))}
         </ol>
@@ -155,7 +203,17 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * Refund this order (src/machines/refundMachine.ts): everything within the 30-day guarantee, else an amount in
  * dollars; asks once more before it refunds. The subscription ends at once.
  */
-function RefundPanel({ transactionId, paidAt, onRefunded, onUnauthorised }: { transactionId: string; paidAt: string; onRefunded: () => void; onUnauthorised: () => void }) {
+function RefundPanel({
+  transactionId,
+  paidAt,
+  onRefunded,
+  onUnauthorised,
+}: {
+  transactionId: string;
+  paidAt: string;
+  onRefunded: () => void;
+  onUnauthorised: () => void;
+}) {
   const actorRef = useActorRef(refundMachine, { input: { transactionId } });
   const state = useSelector(actorRef, (snapshot) => snapshot.value);
   const { amountCents, error } = useSelector(actorRef, (snapshot) => snapshot.context);
@@ -180,7 +238,11 @@ function RefundPanel({ transactionId, paidAt, onRefunded, onUnauthorised }: { tr
     }
     const dollars = /^\d+(\.\d{1,2})?$/.test(text) ? Number(text) : NaN;
     if (!(dollars > 0)) {
-      setAmountError(withinGuarantee ? 'Leave it empty for a full refund, or enter an amount such as 250.00.' : 'Enter the amount to refund, such as 250.00.');
+      setAmountError(
+        withinGuarantee
+          ? 'Leave it empty for a full refund, or enter an amount such as 250.00.'
+          : 'Enter the amount to refund, such as 250.00.',
+      );
       return;
     }
     setAmountError(undefined);
@@ -194,8 +256,14 @@ function RefundPanel({ transactionId, paidAt, onRefunded, onUnauthorised }: { tr
         {state === 'idle' && (
           <Form onSubmit={request} aria-label="Refund">
             <Field>
-              Amount in dollars {withinGuarantee ? '(empty: everything paid, within the 30-day guarantee)' : '(required after the 30-day guarantee)'}
-              <input name="amount" inputMode="decimal" aria-invalid={amountError ? true : undefined} aria-describedby="refund-amount-error" />
+              Amount in dollars{' '}
+              {withinGuarantee ? '(empty: everything paid, within the 30-day guarantee)' : '(required after the 30-day guarantee)'}
+              <input
+                name="amount"
+                inputMode="decimal"
+                aria-invalid={amountError ? true : undefined}
+                aria-describedby="refund-amount-error"
+              />
             </Field>
             {amountError && <ErrorText id="refund-amount-error">{amountError}</ErrorText>}
             <Button type="submit">Refund…</Button>
@@ -205,8 +273,8 @@ function RefundPanel({ transactionId, paidAt, onRefunded, onUnauthorised }: { tr
         {state === 'confirming' && (
           <div role="alertdialog" aria-label="Confirm the refund">
             <p>
-              Refund {amountCents === null ? 'everything paid' : formatDollars(amountCents)} and end the subscription now? The buyer is mailed and
-              loses access.
+              Refund {amountCents === null ? 'everything paid' : formatDollars(amountCents)} and end the subscription now? The buyer is
+              mailed and loses access.
             </p>
             <Button type="button" onClick={() => actorRef.send({ type: 'REFUND_CONFIRMED' })}>
               Refund and end the subscription

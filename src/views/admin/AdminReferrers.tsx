@@ -21,7 +21,12 @@ export function AdminReferrers({ onUnauthorised }: { onUnauthorised: () => void 
     const element = event.currentTarget;
     const form = new FormData(element);
     adminApi
-      .createReferrer({ slug: text(form, 'slug'), displayName: text(form, 'displayName'), shortLabel: text(form, 'shortLabel'), quote: text(form, 'quote') })
+      .createReferrer({
+        slug: text(form, 'slug'),
+        displayName: text(form, 'displayName'),
+        shortLabel: text(form, 'shortLabel'),
+        quote: text(form, 'quote'),
+      })
       .then(() => {
         element.reset();
         setFormError(undefined);
@@ -32,7 +37,11 @@ export function AdminReferrers({ onUnauthorised }: { onUnauthorised: () => void 
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     adminApi
-      .updateReferrer(referrer.id, { displayName: text(form, 'displayName'), shortLabel: text(form, 'shortLabel'), quote: text(form, 'quote') })
+      .updateReferrer(referrer.id, {
+        displayName: text(form, 'displayName'),
+        shortLabel: text(form, 'shortLabel'),
+        quote: text(form, 'quote'),
+      })
       .then(() => {
         setEditing(undefined);
         setFormError(undefined);
@@ -98,7 +107,11 @@ export function AdminReferrers({ onUnauthorised }: { onUnauthorised: () => void 
                   </td>
                   <td>
                     <code>/r/{referrer.slug}</code>{' '}
-                    <Button type="button" onClick={() => void copy(referrer.slug)} aria-label={`Copy the link of Dr. ${referrer.displayName}`}>
+                    <Button
+                      type="button"
+                      onClick={() => void copy(referrer.slug)}
+                      aria-label={`Copy the link of Dr. ${referrer.displayName}`}
+                    >
                       {copied === referrer.slug ? 'Copied' : 'Copy link'}
                     </Button>
                   </td>
@@ -108,7 +121,11 @@ export function AdminReferrers({ onUnauthorised }: { onUnauthorised: () => void 
                     <Button type="button" onClick={() => setEditing(referrer.id)}>
                       Edit
                     </Button>{' '}
-                    <Button type="button" $variant={referrer.status === 'active' ? 'danger' : undefined} onClick={() => void toggle(referrer)}>
+                    <Button
+                      type="button"
+                      $variant={referrer.status === 'active' ? 'danger' : undefined}
+                      onClick={() => void toggle(referrer)}
+                    >
                       {referrer.status === 'active' ? 'Disable' : 'Enable'}
                     </Button>
                   </td>
@@ -123,7 +140,15 @@ export function AdminReferrers({ onUnauthorised }: { onUnauthorised: () => void 
         <Form onSubmit={create} aria-label="Add a referrer">
           <Field>
             Link (/r/…)
-            <input name="slug" required minLength={2} maxLength={40} pattern={SLUG_PATTERN.slice(1, -1)} placeholder="jane-doe" title="Lower-case letters, digits and dashes" />
+            <input
+              name="slug"
+              required
+              minLength={2}
+              maxLength={40}
+              pattern={SLUG_PATTERN.slice(1, -1)}
+              placeholder="jane-doe"
+              title="Lower-case letters, digits and dashes"
+            />
           </Field>
           <Field>
             Name (after 'Dr.')

@@ -11,12 +11,10 @@ export function AdminSignIn({ onSignedIn }: { onSignedIn: (owner: { email: strin
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     setBusy(true);
-    adminApi
-      .signIn({ email: formText(form, 'email'), password: formText(form, 'password') })
-      .then(onSignedIn, (failure: unknown) => {
-        setError(failure instanceof Error ? failure.message : String(failure));
-        setBusy(false);
-      });
+    adminApi.signIn({ email: formText(form, 'email'), password: formText(form, 'password') }).then(onSignedIn, (failure: unknown) => {
+      setError(failure instanceof Error ? failure.message : String(failure));
+      setBusy(false);
+    });
   };
   return (
     <Page as="main">

@@ -60,7 +60,9 @@ const QuoteButton = styled.button`
   color: ${colors.text};
   text-align: left;
   cursor: pointer;
-  transition: transform 0.15s, box-shadow 0.15s;
+  transition:
+    transform 0.15s,
+    box-shadow 0.15s;
 
   &:hover {
     transform: translateY(-1px);

@@ -5,13 +5,7 @@ import { Card, CardTitle } from '../shared/Card';
 import { Spinner } from '../shared/Spinner';
 import { colors, radii } from '../theme';
 import { CheckoutActor } from './checkoutActor';
-import {
-  selectCanAddSeat,
-  selectCanRemoveSeat,
-  selectCelebrating,
-  selectPendingSeats,
-  selectUpdating,
-} from './checkoutSelectors';
+import { selectCanAddSeat, selectCanRemoveSeat, selectCelebrating, selectPendingSeats, selectUpdating } from './checkoutSelectors';
 import { Confetti } from './Confetti';
 import { monthlyTotalText, priceLines } from './priceLines';
 

@@ -18,9 +18,7 @@ export function useCheckoutEvents(targets: CheckoutEventTargets): void {
   useEffect(() => {
     const subscriptions = [
       actorRef.on('toast', (event) => showToast(event.toast)),
-      actorRef.on('scrollRequested', () =>
-        targets.checkoutForm.current?.scrollIntoView?.({ behavior: 'smooth', block: 'start' }),
-      ),
+      actorRef.on('scrollRequested', () => targets.checkoutForm.current?.scrollIntoView?.({ behavior: 'smooth', block: 'start' })),
       actorRef.on('focusRequested', ({ field }) => {
         const input =
           field === 'firstName'

@@ -46,8 +46,8 @@ export function AuthenticationChallenge({ onChoose }: AuthenticationChallengePro
       <Dialog ref={dialogRef} role="dialog" aria-modal="true" aria-labelledby={titleId} onKeyDown={onKeyDown}>
         <Title id={titleId}>3D Secure 2 Test Page</Title>
         <Text>
-          This is a sandbox authentication. Your bank would normally ask you to confirm this payment here. Complete or
-          fail the authentication to continue.
+          This is a sandbox authentication. Your bank would normally ask you to confirm this payment here. Complete or fail the
+          authentication to continue.
         </Text>
         <Actions>
           <Button type="button" ref={completeRef} $primary onClick={() => onChoose('completed')}>

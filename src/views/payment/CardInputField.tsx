@@ -59,8 +59,12 @@ const Input = styled.input<{ $invalid: boolean }>`
   background: #fff;
   border: 1px solid ${({ $invalid }) => ($invalid ? elementColors.danger : elementColors.border)};
   border-radius: 5px;
-  box-shadow: 0 1px 1px rgba(0, 0, 0, 0.03), 0 3px 6px rgba(0, 0, 0, 0.02);
-  transition: border-color 0.15s, box-shadow 0.15s;
+  box-shadow:
+    0 1px 1px rgba(0, 0, 0, 0.03),
+    0 3px 6px rgba(0, 0, 0, 0.02);
+  transition:
+    border-color 0.15s,
+    box-shadow 0.15s;
 
   &::placeholder {
     color: ${elementColors.placeholder};

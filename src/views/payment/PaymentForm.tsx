@@ -19,8 +19,7 @@ function usePublicConfig(): ConfigState {
     let current = true;
     loadPublicConfig().then(
       (config) => current && setState({ status: 'ready', config }),
-      (error: unknown) =>
-        current && setState({ status: 'failed', message: error instanceof Error ? error.message : String(error) }),
+      (error: unknown) => current && setState({ status: 'failed', message: error instanceof Error ? error.message : String(error) }),
     );
     return () => {
       current = false;

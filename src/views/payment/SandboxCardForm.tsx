@@ -2,13 +2,7 @@ import { useEffect, useId, useMemo, useRef, useState, type ChangeEvent } from 'r
 import styled from 'styled-components';
 import { AuthenticationChallenge } from './AuthenticationChallenge';
 import { CardInputField, elementColors } from './CardInputField';
-import {
-  formatCardNumber,
-  formatExpiry,
-  validateCard,
-  type CardField,
-  type CardFormValues,
-} from '../../payments/cardValidation';
+import { formatCardNumber, formatExpiry, validateCard, type CardField, type CardFormValues } from '../../payments/cardValidation';
 import type { PaymentFormProps } from './PaymentFormProps';
 import { createSandboxGateway, type AuthenticationOutcome } from '../../payments/sandboxGateway';
 
@@ -93,13 +87,7 @@ export function SandboxCardForm({ clientSecret, disabled, onReady }: PaymentForm
             placeholder="MM / YY"
             {...inputProps('expiry')}
           />
-          <CardInputField
-            label="Security code"
-            inputMode="numeric"
-            autoComplete="cc-csc"
-            placeholder="CVC"
-            {...inputProps('cvc')}
-          />
+          <CardInputField label="Security code" inputMode="numeric" autoComplete="cc-csc" placeholder="CVC" {...inputProps('cvc')} />
         </Row>
         <CardInputField label="ZIP" autoComplete="postal-code" placeholder="12345" {...inputProps('postalCode')} />
       </Panel>

@@ -13,9 +13,7 @@ function monthlyTotal(record: PaymentSuccessRecord): string {
 /** The confirmed order: summary, login credentials to save, and the hand-off to the training agreement. */
 export function PaymentDetails({ record }: { record: PaymentSuccessRecord }) {
   const actorRef = PaymentSuccessActor.useActorRef();
-  const redirecting = PaymentSuccessActor.useSelector(
-    (snapshot) => snapshot.matches('redirecting') || snapshot.matches('redirected'),
-  );
+  const redirecting = PaymentSuccessActor.useSelector((snapshot) => snapshot.matches('redirecting') || snapshot.matches('redirected'));
 
   return (
     <>
@@ -55,9 +53,7 @@ export function PaymentDetails({ record }: { record: PaymentSuccessRecord }) {
         </Credentials>
       </Warning>
 
-      <Notice>
-        You must sign the training agreement before you can access the training platform.
-      </Notice>
+      <Notice>You must sign the training agreement before you can access the training platform.</Notice>
 
       <Action>
         <SignButton type="button" disabled={redirecting} onClick={() => actorRef.send({ type: 'SIGN_AGREEMENT_CLICKED' })}>

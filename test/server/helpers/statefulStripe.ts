@@ -137,7 +137,8 @@ function stripeError(status: number, type: string, message: string, extra: { cod
   return { status, body: { error: { type, message, ...extra } } };
 }
 
-const missing = (what: string, id: string) => stripeError(404, 'invalid_request_error', `No such ${what}: '${id}'`, { code: 'resource_missing', param: 'id' });
+const missing = (what: string, id: string) =>
+  stripeError(404, 'invalid_request_error', `No such ${what}: '${id}'`, { code: 'resource_missing', param: 'id' });
 
 /**
  * The parameters each endpoint accepts, as bracket paths with list indices written `[]` and metadata keys `[*]`
@@ -156,8 +157,20 @@ const ALLOWED_PARAMS: Array<[method: string, path: RegExp, params: string[]]> = 
     'POST',
     /^\/v1\/prices$/,
     [
-      'product', 'currency', 'recurring[interval]', 'recurring[usage_type]', 'billing_scheme', 'tiers_mode', 'tiers[][up_to]',
-      'tiers[][unit_amount]', 'tiers[][flat_amount]', 'unit_amount', 'lookup_key', 'transfer_lookup_key', 'nickname', 'metadata[*]',
+      'product',
+      'currency',
+      'recurring[interval]',
+      'recurring[usage_type]',
+      'billing_scheme',
+      'tiers_mode',
+      'tiers[][up_to]',
+      'tiers[][unit_amount]',
+      'tiers[][flat_amount]',
+      'unit_amount',
+      'lookup_key',
+      'transfer_lookup_key',
+      'nickname',
+      'metadata[*]',
     ],
   ],
   ['GET', /^\/v1\/products\/[^/]+$/, []],
@@ -167,14 +180,24 @@ const ALLOWED_PARAMS: Array<[method: string, path: RegExp, params: string[]]> = 
     'POST',
     /^\/v1\/billing_portal\/configurations$/,
     [
-      'business_profile[headline]', 'default_return_url', 'metadata[*]',
-      'features[subscription_cancel][enabled]', 'features[subscription_cancel][mode]', 'features[subscription_cancel][proration_behavior]',
-      'features[subscription_cancel][cancellation_reason][enabled]', 'features[subscription_cancel][cancellation_reason][options][]',
-      'features[subscription_update][enabled]', 'features[subscription_update][default_allowed_updates][]',
-      'features[subscription_update][proration_behavior]', 'features[subscription_update][products][][product]',
-      'features[subscription_update][products][][prices][]', 'features[subscription_update][products][][adjustable_quantity][enabled]',
-      'features[subscription_update][products][][adjustable_quantity][minimum]', 'features[subscription_update][products][][adjustable_quantity][maximum]',
-      'features[payment_method_update][enabled]', 'features[invoice_history][enabled]',
+      'business_profile[headline]',
+      'default_return_url',
+      'metadata[*]',
+      'features[subscription_cancel][enabled]',
+      'features[subscription_cancel][mode]',
+      'features[subscription_cancel][proration_behavior]',
+      'features[subscription_cancel][cancellation_reason][enabled]',
+      'features[subscription_cancel][cancellation_reason][options][]',
+      'features[subscription_update][enabled]',
+      'features[subscription_update][default_allowed_updates][]',
+      'features[subscription_update][proration_behavior]',
+      'features[subscription_update][products][][product]',
+      'features[subscription_update][products][][prices][]',
+      'features[subscription_update][products][][adjustable_quantity][enabled]',
+      'features[subscription_update][products][][adjustable_quantity][minimum]',
+      'features[subscription_update][products][][adjustable_quantity][maximum]',
+      'features[payment_method_update][enabled]',
+      'features[invoice_history][enabled]',
     ],
   ],
   ['POST', /^\/v1\/billing_portal\/sessions$/, ['customer', 'configuration', 'return_url', ...PORTAL_FLOW]],
@@ -185,13 +208,24 @@ const ALLOWED_PARAMS: Array<[method: string, path: RegExp, params: string[]]> = 
     'POST',
     /^\/v1\/subscriptions$/,
     [
-      'customer', 'items[][price]', 'items[][quantity]', 'payment_behavior', 'payment_settings[save_default_payment_method]',
-      'payment_settings[payment_method_types][]', 'automatic_tax[enabled]', 'metadata[*]', 'expand[]',
+      'customer',
+      'items[][price]',
+      'items[][quantity]',
+      'payment_behavior',
+      'payment_settings[save_default_payment_method]',
+      'payment_settings[payment_method_types][]',
+      'automatic_tax[enabled]',
+      'metadata[*]',
+      'expand[]',
     ],
   ],
   ['GET', /^\/v1\/subscriptions$/, ['customer', 'status', 'limit']],
   ['GET', /^\/v1\/subscriptions\/[^/]+$/, ['expand[]']],
-  ['POST', /^\/v1\/subscriptions\/[^/]+$/, ['default_payment_method', 'cancel_at', 'cancel_at_period_end', 'items[][id]', 'items[][quantity]', 'proration_behavior']],
+  [
+    'POST',
+    /^\/v1\/subscriptions\/[^/]+$/,
+    ['default_payment_method', 'cancel_at', 'cancel_at_period_end', 'items[][id]', 'items[][quantity]', 'proration_behavior'],
+  ],
   ['DELETE', /^\/v1\/subscriptions\/[^/]+$/, []],
   ['GET', /^\/v1\/invoices$/, ['subscription', 'status', 'limit', 'expand[]']],
   ['GET', /^\/v1\/invoices\/[^/]+$/, ['expand[]']],
@@ -276,10 +310,12 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
   // --- Rendering, as Stripe answers (expanded fields only when asked) ---
 
   const metadataOf = (params: URLSearchParams): Record<string, string> =>
-    Object.fromEntries([...params].flatMap(([key, value]) => {
-      const name = /^metadata\[([^\]]+)\]$/.exec(key)?.[1];
-      return name ? [[name, value]] : [];
-    }));
+    Object.fromEntries(
+      [...params].flatMap(([key, value]) => {
+        const name = /^metadata\[([^\]]+)\]$/.exec(key)?.[1];
+        return name ? [[name, value]] : [];
+      }),
+    );
   const priceJson = (price: Price, expand: string[]): Json => ({
     id: price.id,
     object: 'price',
@@ -309,7 +345,12 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
     object: 'customer',
     email: customer.email,
     name: customer.name,
-    invoice_settings: { custom_fields: null, default_payment_method: customer.default_payment_method, footer: null, rendering_options: null },
+    invoice_settings: {
+      custom_fields: null,
+      default_payment_method: customer.default_payment_method,
+      footer: null,
+      rendering_options: null,
+    },
     metadata: customer.metadata,
   });
   const paymentIntentJson = (intent: PaymentIntent, expand: string[]): Json => {
@@ -322,7 +363,8 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
       currency: 'usd',
       customer: intent.customer,
       status: intent.status,
-      latest_charge: intent.latest_charge && expanded(expand, 'latest_charge') ? chargeJson(charges.get(intent.latest_charge)!) : intent.latest_charge,
+      latest_charge:
+        intent.latest_charge && expanded(expand, 'latest_charge') ? chargeJson(charges.get(intent.latest_charge)!) : intent.latest_charge,
       next_action: intent.status === 'requires_action' ? { type: 'use_stripe_sdk', use_stripe_sdk: {} } : null,
       payment_method: method && expanded(expand, 'payment_method') ? paymentMethodJson(method) : (method?.id ?? null),
     };
@@ -355,12 +397,22 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
       total: invoice.amount_due,
       parent: { type: 'subscription_details', subscription_details: { subscription: invoice.subscription, metadata: invoice.metadata } },
       // Includable since API 2025-03-31.basil: absent unless expanded.
-      ...(expanded(expand, 'confirmation_secret') ? { confirmation_secret: { client_secret: intent.client_secret, type: 'payment_intent' } } : {}),
+      ...(expanded(expand, 'confirmation_secret')
+        ? { confirmation_secret: { client_secret: intent.client_secret, type: 'payment_intent' } }
+        : {}),
       ...(expanded(expand, 'payments')
         ? {
             payments: {
               object: 'list',
-              data: [{ id: `inpay_${invoice.id.slice(3)}`, object: 'invoice_payment', is_default: true, status: intent.status === 'succeeded' ? 'paid' : 'open', payment: { type: 'payment_intent', payment_intent: intent.id } }],
+              data: [
+                {
+                  id: `inpay_${invoice.id.slice(3)}`,
+                  object: 'invoice_payment',
+                  is_default: true,
+                  status: intent.status === 'succeeded' ? 'paid' : 'open',
+                  payment: { type: 'payment_intent', payment_intent: intent.id },
+                },
+              ],
               has_more: false,
             },
           }
@@ -434,14 +486,28 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
   function newInvoice(subscription: Subscription, reason: Invoice['billing_reason']): Invoice {
     const amount = tieredAmount(prices.get(subscription.price)!, subscription.quantity);
     const intent: PaymentIntent = {
-      id: newId('pi'), client_secret: '', amount, amount_received: 0, customer: subscription.customer,
-      status: 'requires_payment_method', payment_method: null, latest_charge: null,
+      id: newId('pi'),
+      client_secret: '',
+      amount,
+      amount_received: 0,
+      customer: subscription.customer,
+      status: 'requires_payment_method',
+      payment_method: null,
+      latest_charge: null,
     };
     intent.client_secret = `${intent.id}_secret_${randomBytes(8).toString('hex')}`;
     intents.set(intent.id, intent);
     const invoice: Invoice = {
-      id: newId('in'), subscription: subscription.id, customer: subscription.customer, status: 'open', billing_reason: reason,
-      amount_due: amount, amount_paid: 0, payment_intent: intent.id, metadata: subscription.metadata, attempt_count: 0,
+      id: newId('in'),
+      subscription: subscription.id,
+      customer: subscription.customer,
+      status: 'open',
+      billing_reason: reason,
+      amount_due: amount,
+      amount_paid: 0,
+      payment_intent: intent.id,
+      metadata: subscription.metadata,
+      attempt_count: 0,
     };
     invoices.set(invoice.id, invoice);
     subscription.latest_invoice = invoice.id;
@@ -458,7 +524,13 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
       emit('invoice.payment_failed', invoiceJson(invoice, []));
       return false;
     }
-    const paid: Charge = { id: newId('ch'), payment_intent: intent.id, customer: intent.customer, amount: intent.amount, amount_refunded: 0 };
+    const paid: Charge = {
+      id: newId('ch'),
+      payment_intent: intent.id,
+      customer: intent.customer,
+      amount: intent.amount,
+      amount_refunded: 0,
+    };
     charges.set(paid.id, paid);
     intent.status = 'succeeded';
     intent.amount_received = intent.amount;
@@ -468,13 +540,18 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
     const subscription = subscriptions.get(invoice.subscription)!;
     const before = subscription.status;
     if (subscription.save_default_payment_method) subscription.default_payment_method = method.id;
-    if (subscription.status === 'incomplete' || subscription.status === 'past_due' || subscription.status === 'unpaid') subscription.status = 'active';
+    if (subscription.status === 'incomplete' || subscription.status === 'past_due' || subscription.status === 'unpaid')
+      subscription.status = 'active';
     emit('invoice.paid', invoiceJson(invoice, []));
     if (before !== subscription.status) emit('customer.subscription.updated', subscriptionJson(subscription, []), { status: before });
     return true;
   }
 
-  function newPaymentMethod(customer: string | null, billing: { name: string | null; email: string | null }, declines = false): PaymentMethod {
+  function newPaymentMethod(
+    customer: string | null,
+    billing: { name: string | null; email: string | null },
+    declines = false,
+  ): PaymentMethod {
     const method: PaymentMethod = { id: newId('pm'), customer, declines, billing_details: billing };
     paymentMethods.set(method.id, method);
     return method;
@@ -490,15 +567,22 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
       const keys = [...params].filter(([key]) => key.startsWith('lookup_keys[')).map(([, value]) => value);
       const active = params.get('active');
       const data = [...prices.values()].filter(
-        (price) => (keys.length === 0 || (price.lookup_key !== null && keys.includes(price.lookup_key))) && (active === null || String(price.active) === active),
+        (price) =>
+          (keys.length === 0 || (price.lookup_key !== null && keys.includes(price.lookup_key))) &&
+          (active === null || String(price.active) === active),
       );
-      return { status: 200, body: { object: 'list', data: data.map((price) => priceJson(price, below(expand, 'data'))), has_more: false, url: '/v1/prices' } };
+      return {
+        status: 200,
+        body: { object: 'list', data: data.map((price) => priceJson(price, below(expand, 'data'))), has_more: false, url: '/v1/prices' },
+      };
     }
     if (method === 'POST' && path === '/v1/prices') {
       const lookupKey = params.get('lookup_key');
       const holder = lookupKey ? [...prices.values()].find((price) => price.lookup_key === lookupKey) : undefined;
       if (holder && params.get('transfer_lookup_key') !== 'true') {
-        return stripeError(400, 'invalid_request_error', `A price (\`${holder.id}\`) already uses that lookup key.`, { param: 'lookup_key' });
+        return stripeError(400, 'invalid_request_error', `A price (\`${holder.id}\`) already uses that lookup key.`, {
+          param: 'lookup_key',
+        });
       }
       if (holder) holder.lookup_key = null;
       const tiers: Tier[] = [];
@@ -506,7 +590,11 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
         const upTo = params.get(`tiers[${i}][up_to]`)!;
         const unit = params.get(`tiers[${i}][unit_amount]`);
         const flat = params.get(`tiers[${i}][flat_amount]`);
-        tiers.push({ up_to: upTo === 'inf' ? null : Number(upTo), unit_amount: unit === null ? null : Number(unit), flat_amount: flat === null ? null : Number(flat) });
+        tiers.push({
+          up_to: upTo === 'inf' ? null : Number(upTo),
+          unit_amount: unit === null ? null : Number(unit),
+          flat_amount: flat === null ? null : Number(flat),
+        });
       }
       const price: Price = {
         id: newId('price'),
@@ -518,7 +606,11 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
         tiers_mode: params.get('tiers_mode'),
         tiers,
         unit_amount: params.has('unit_amount') ? Number(params.get('unit_amount')) : null,
-        recurring: { interval: params.get('recurring[interval]') ?? 'month', interval_count: 1, usage_type: params.get('recurring[usage_type]') ?? 'licensed' },
+        recurring: {
+          interval: params.get('recurring[interval]') ?? 'month',
+          interval_count: 1,
+          usage_type: params.get('recurring[usage_type]') ?? 'licensed',
+        },
         nickname: params.get('nickname'),
         metadata: metadataOf(params),
       };
@@ -532,7 +624,8 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
     }
     if (method === 'POST' && path === '/v1/products') {
       const id = params.get('id') ?? newId('prod');
-      if (products.has(id)) return stripeError(400, 'invalid_request_error', `Product already exists.`, { code: 'resource_already_exists', param: 'id' });
+      if (products.has(id))
+        return stripeError(400, 'invalid_request_error', `Product already exists.`, { code: 'resource_already_exists', param: 'id' });
       const product = { id, object: 'product', active: true, name: params.get('name'), metadata: metadataOf(params) };
       products.set(id, product);
       return { status: 200, body: product };
@@ -550,12 +643,23 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
       if (!customers.has(customerId)) return missing('customer', customerId);
       const configuration = params.get('configuration');
       if (configuration && !portalConfigurations.has(configuration)) return missing('billing_portal.configuration', configuration);
-      const session = { id: newId('bps'), object: 'billing_portal.session', url: `https://billing.stripe.com/p/session/test_${randomBytes(6).toString('hex')}`, ...nested(params) };
+      const session = {
+        id: newId('bps'),
+        object: 'billing_portal.session',
+        url: `https://billing.stripe.com/p/session/test_${randomBytes(6).toString('hex')}`,
+        ...nested(params),
+      };
       portalSessions.push(session);
       return { status: 200, body: session };
     }
     if (method === 'POST' && path === '/v1/customers') {
-      const customer: Customer = { id: newId('cus'), email: params.get('email'), name: params.get('name'), default_payment_method: null, metadata: metadataOf(params) };
+      const customer: Customer = {
+        id: newId('cus'),
+        email: params.get('email'),
+        name: params.get('name'),
+        default_payment_method: null,
+        metadata: metadataOf(params),
+      };
       customers.set(customer.id, customer);
       return { status: 200, body: customerJson(customer) };
     }
@@ -577,10 +681,22 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
       const quantity = Number(params.get('items[0][quantity]') ?? '1');
       const created = now();
       const subscription: Subscription = {
-        id: newId('sub'), customer: customerId, status: 'incomplete', price: price.id, quantity, item: newId('si'), latest_invoice: '', created,
-        current_period_start: created, current_period_end: created + MONTH_SECONDS, cancel_at: null, cancel_at_period_end: false,
-        default_payment_method: null, save_default_payment_method: params.get('payment_settings[save_default_payment_method]') === 'on_subscription',
-        automatic_tax: params.get('automatic_tax[enabled]') === 'true', metadata: metadataOf(params),
+        id: newId('sub'),
+        customer: customerId,
+        status: 'incomplete',
+        price: price.id,
+        quantity,
+        item: newId('si'),
+        latest_invoice: '',
+        created,
+        current_period_start: created,
+        current_period_end: created + MONTH_SECONDS,
+        cancel_at: null,
+        cancel_at_period_end: false,
+        default_payment_method: null,
+        save_default_payment_method: params.get('payment_settings[save_default_payment_method]') === 'on_subscription',
+        automatic_tax: params.get('automatic_tax[enabled]') === 'true',
+        metadata: metadataOf(params),
       };
       subscriptions.set(subscription.id, subscription);
       newInvoice(subscription, 'subscription_create');
@@ -590,7 +706,9 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
     if (method === 'GET' && path === '/v1/subscriptions') {
       const status = params.get('status');
       const data = [...subscriptions.values()].filter(
-        (s) => s.customer === params.get('customer') && (status === 'all' || (status ? s.status === status : s.status !== 'canceled' && s.status !== 'incomplete_expired')),
+        (s) =>
+          s.customer === params.get('customer') &&
+          (status === 'all' || (status ? s.status === status : s.status !== 'canceled' && s.status !== 'incomplete_expired')),
       );
       return { status: 200, body: { object: 'list', data: data.map((s) => subscriptionJson(s, [])), has_more: false, url: path } };
     }
@@ -635,15 +753,22 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
         .filter((invoice) => invoice.subscription === params.get('subscription') && (!status || invoice.status === status))
         .reverse()
         .slice(0, Number(params.get('limit') ?? 10));
-      const itemExpand = expandsOf(params).filter((field) => field.startsWith('data.')).map((field) => field.slice(5));
-      return { status: 200, body: { object: 'list', data: data.map((invoice) => invoiceJson(invoice, itemExpand)), has_more: false, url: path } };
+      const itemExpand = expandsOf(params)
+        .filter((field) => field.startsWith('data.'))
+        .map((field) => field.slice(5));
+      return {
+        status: 200,
+        body: { object: 'list', data: data.map((invoice) => invoiceJson(invoice, itemExpand)), has_more: false, url: path },
+      };
     }
     if ((match = /^\/v1\/invoices\/([^/]+)(\/void)?$/.exec(path))) {
       const invoice = invoices.get(match[1]!);
       if (!invoice) return missing('invoice', match[1]!);
       if (method === 'POST' && match[2]) {
         if (invoice.status !== 'open') {
-          return stripeError(400, 'invalid_request_error', `You can only void open invoices. This invoice is ${invoice.status}.`, { code: 'invoice_not_editable' });
+          return stripeError(400, 'invalid_request_error', `You can only void open invoices. This invoice is ${invoice.status}.`, {
+            code: 'invoice_not_editable',
+          });
         }
         invoice.status = 'void';
         intents.get(invoice.payment_intent)!.status = 'canceled';
@@ -661,16 +786,43 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
       const intentId = params.get('payment_intent');
       if (!chargeId === !intentId) return stripeError(400, 'invalid_request_error', 'You must pass either a charge or a payment_intent.');
       const refunded = chargeId ? charges.get(chargeId) : charges.get(intents.get(intentId!)?.latest_charge ?? '');
-      if (!refunded) return chargeId ? missing('charge', chargeId) : stripeError(400, 'invalid_request_error', `This PaymentIntent (${intentId}) does not have a successful charge to refund.`, { param: 'payment_intent' });
+      if (!refunded)
+        return chargeId
+          ? missing('charge', chargeId)
+          : stripeError(400, 'invalid_request_error', `This PaymentIntent (${intentId}) does not have a successful charge to refund.`, {
+              param: 'payment_intent',
+            });
       const left = refunded.amount - refunded.amount_refunded;
-      if (left === 0) return stripeError(400, 'invalid_request_error', `Charge ${refunded.id} has already been refunded.`, { code: 'charge_already_refunded' });
+      if (left === 0)
+        return stripeError(400, 'invalid_request_error', `Charge ${refunded.id} has already been refunded.`, {
+          code: 'charge_already_refunded',
+        });
       const amount = params.has('amount') ? Number(params.get('amount')) : left;
-      if (!Number.isInteger(amount) || amount < 1) return stripeError(400, 'invalid_request_error', 'Invalid positive integer', { code: 'parameter_invalid_integer', param: 'amount' });
+      if (!Number.isInteger(amount) || amount < 1)
+        return stripeError(400, 'invalid_request_error', 'Invalid positive integer', {
+          code: 'parameter_invalid_integer',
+          param: 'amount',
+        });
       if (amount > left) {
-        return stripeError(400, 'invalid_request_error', `Refund amount ($${(amount / 100).toFixed(2)}) is greater than unrefunded amount on charge ($${(left / 100).toFixed(2)})`, { param: 'amount' });
+        return stripeError(
+          400,
+          'invalid_request_error',
+          `Refund amount ($${(amount / 100).toFixed(2)}) is greater than unrefunded amount on charge ($${(left / 100).toFixed(2)})`,
+          { param: 'amount' },
+        );
       }
       refunded.amount_refunded += amount;
-      const refund = { id: newId('re'), object: 'refund', amount, charge: refunded.id, payment_intent: refunded.payment_intent, currency: 'usd', status: 'succeeded', reason: params.get('reason'), metadata: metadataOf(params) };
+      const refund = {
+        id: newId('re'),
+        object: 'refund',
+        amount,
+        charge: refunded.id,
+        payment_intent: refunded.payment_intent,
+        currency: 'usd',
+        status: 'succeeded',
+        reason: params.get('reason'),
+        metadata: metadataOf(params),
+      };
       refunds.push(refund);
       emit('charge.refunded', chargeJson(refunded));
       return { status: 200, body: refund };
@@ -681,12 +833,17 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
   /** The expand paths each endpoint can expand (Stripe refuses any other: "This property cannot be expanded"). */
   function unexpandable(method: string, path: string, params: URLSearchParams): string | null {
     const allowed =
-      path === '/v1/prices' ? ['data.tiers']
-        : /^\/v1\/subscriptions(\/[^/]+)?$/.test(path) ? ['latest_invoice', 'latest_invoice.confirmation_secret', 'latest_invoice.payments', 'default_payment_method']
-          : /^\/v1\/invoices\/[^/]+$/.test(path) ? ['confirmation_secret', 'payments']
-            : path === '/v1/invoices' ? ['data.payments']
-            : /^\/v1\/payment_intents\/[^/]+$/.test(path) ? ['payment_method', 'latest_charge']
-              : [];
+      path === '/v1/prices'
+        ? ['data.tiers']
+        : /^\/v1\/subscriptions(\/[^/]+)?$/.test(path)
+          ? ['latest_invoice', 'latest_invoice.confirmation_secret', 'latest_invoice.payments', 'default_payment_method']
+          : /^\/v1\/invoices\/[^/]+$/.test(path)
+            ? ['confirmation_secret', 'payments']
+            : path === '/v1/invoices'
+              ? ['data.payments']
+              : /^\/v1\/payment_intents\/[^/]+$/.test(path)
+                ? ['payment_method', 'latest_charge']
+                : [];
     return expandsOf(params).find((field) => !allowed.includes(field)) ?? null;
   }
 
@@ -702,13 +859,19 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
     }
     if (seen) return seen;
     const unknown = unknownParameter(method, path, params);
-    if (unknown) return stripeError(400, 'invalid_request_error', `Received unknown parameter: ${unknown}`, { code: 'parameter_unknown', param: unknown });
+    if (unknown)
+      return stripeError(400, 'invalid_request_error', `Received unknown parameter: ${unknown}`, {
+        code: 'parameter_unknown',
+        param: unknown,
+      });
     const notExpandable = unexpandable(method, path, params);
-    if (notExpandable) return stripeError(400, 'invalid_request_error', `This property cannot be expanded (${notExpandable}).`, { param: 'expand' });
+    if (notExpandable)
+      return stripeError(400, 'invalid_request_error', `This property cannot be expanded (${notExpandable}).`, { param: 'expand' });
     expireIncomplete();
     const result = handle(method, path, params);
     // Stripe keeps the answer of a request that ran; this double keeps successful ones only.
-    if (key !== undefined && method === 'POST' && result.status >= 200 && result.status < 300) idempotency.set(key, { fingerprint, ...result });
+    if (key !== undefined && method === 'POST' && result.status >= 200 && result.status < 300)
+      idempotency.set(key, { fingerprint, ...result });
     return result;
   }
 
@@ -726,7 +889,11 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
     if (failure) failures.splice(failures.indexOf(failure), 1);
     const key = request.headers['idempotency-key'];
     const result = failure ?? answer(method, url.pathname, params, typeof key === 'string' ? key : undefined);
-    response.writeHead(result.status, { 'content-type': 'application/json', 'request-id': `req_double_${log.length}`, 'stripe-should-retry': 'false' });
+    response.writeHead(result.status, {
+      'content-type': 'application/json',
+      'request-id': `req_double_${log.length}`,
+      'stripe-should-retry': 'false',
+    });
     response.end(JSON.stringify(result.body));
   };
   // A fault in the double is a bug in the test: its rejection stays unhandled, and vitest fails the run with it.
@@ -756,7 +923,8 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
     portalConfigurations: () => [...portalConfigurations.values()],
     subscription: (id: string) => subscriptions.get(id),
     invoiceOf: (subscriptionId: string) => invoices.get(subscriptions.get(subscriptionId)?.latest_invoice ?? ''),
-    intentOf: (subscriptionId: string) => intents.get(invoices.get(subscriptions.get(subscriptionId)?.latest_invoice ?? '')?.payment_intent ?? ''),
+    intentOf: (subscriptionId: string) =>
+      intents.get(invoices.get(subscriptions.get(subscriptionId)?.latest_invoice ?? '')?.payment_intent ?? ''),
     customer: (id: string) => customers.get(id),
     paymentMethod: (id: string) => paymentMethods.get(id),
     /** All subscriptions of a transaction. */
@@ -773,7 +941,11 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
      * `{ authentication: true }` the card asks for 3-D Secure first: the intent stays `requires_action` until
      * `authenticate`. Returns false, and changes nothing, when the intent cannot be paid (voided, canceled, paid).
      */
-    pay(clientSecret: string, billing = { name: 'Jane Doe', email: 'jane@example.com' }, options: { authentication?: boolean; declines?: boolean } = {}): boolean {
+    pay(
+      clientSecret: string,
+      billing = { name: 'Jane Doe', email: 'jane@example.com' },
+      options: { authentication?: boolean; declines?: boolean } = {},
+    ): boolean {
       const invoice = payable(clientSecret);
       if (!invoice) return false;
       const method = newPaymentMethod(invoice.customer, billing, options.declines);
@@ -849,7 +1021,9 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
       const subscription = subscriptions.get(subscriptionId)!;
       const before = subscription.status;
       subscription.status = status;
-      emit(status === 'canceled' ? 'customer.subscription.deleted' : 'customer.subscription.updated', subscriptionJson(subscription, []), { status: before });
+      emit(status === 'canceled' ? 'customer.subscription.deleted' : 'customer.subscription.updated', subscriptionJson(subscription, []), {
+        status: before,
+      });
     },
     /** Cancels a subscription directly (the Dashboard, a retention rule). */
     cancel(subscriptionId: string) {

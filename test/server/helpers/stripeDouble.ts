@@ -69,7 +69,11 @@ export async function startStripeDouble() {
       response.end(JSON.stringify({ error: { type: 'api_error', message: `No scripted answer for ${method} ${url.pathname}` } }));
       return;
     }
-    response.writeHead(answer.status, { 'content-type': 'application/json', 'request-id': `req_test_${requests.length}`, ...answer.headers });
+    response.writeHead(answer.status, {
+      'content-type': 'application/json',
+      'request-id': `req_test_${requests.length}`,
+      ...answer.headers,
+    });
     response.end(JSON.stringify(answer.body));
   };
   // A fault in the double is a bug in the test: its rejection stays unhandled, and vitest fails the run with it.
