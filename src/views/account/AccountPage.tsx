@@ -1,62 +1,79 @@
 /**
  * The buyer's manage page, /account (a chunk of its own): opened from a mail's link (`?token=`, used once and
- * removed from the address) or by asking for a link by email. Shows the subscription and lets the buyer cancel
- * in one click (at the end of the paid period, undo until then), change seats (the new price shown before
- * confirming), update the card, and get new login credentials. Server: server/routes/account.ts.
+ * removed from the address) or by asking for a link by email. Renders the manage page's statechart
+ * (src/machines/accountMachine.ts) and sends it what the buyer does; it calls nothing itself. The buyer cancels in
+ * one click (at the end of the paid period, undo until then), changes seats (the new price shown before
+ * confirming), updates the card, and gets new login credentials (asked once more first); each change is confirmed
+ * in words. Server: server/routes/account/.
  */
-import { useEffect, useState, type FormEvent } from 'react';
-import { accountApi } from '../../api/accountApi';
-import { ApiError } from '../../api/client';
-import type { AccountView, NewCredentials } from '../../contract/account';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import type { AccountView } from '../../contract/account';
 import { formatDollars, monthlyTotalCents } from '../../domain/pricing';
+import { accountMachine } from '../../machines/accountMachine';
 import { formText } from '../shared/formText';
 import { Button, Card, ErrorText, Field, Form, Heading, Muted, Page, SubHeading, Table } from '../shared/panelStyles';
 import { usePageTitle } from '../shared/usePageTitle';
+import { AccountActor, type AccountLogic } from './accountActor';
 
 const day = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString('en-US', { dateStyle: 'long', timeZone: 'UTC' }) : '—');
-const messageOf = (failure: unknown) => (failure instanceof Error ? failure.message : String(failure));
 
-export function AccountPage() {
+/** The link's token from the address, taken out of the address (and the history) before anything else: it works once. */
+function takeToken(): string | null {
+  const token = new URLSearchParams(window.location.search).get('token');
+  if (token) window.history.replaceState(null, '', window.location.pathname);
+  return token;
+}
+
+export function AccountPage({
+  machine = accountMachine,
+  redirect = (url: string) => window.location.assign(url),
+}: {
+  machine?: AccountLogic;
+  redirect?: (url: string) => void;
+}) {
   usePageTitle('Manage your subscription');
-  // undefined: loading; null: no session (ask for a link).
-  const [account, setAccount] = useState<AccountView | null>();
-  const [error, setError] = useState<string>();
+  const [token] = useState(takeToken);
+  return (
+    <AccountActor.Provider logic={machine} options={{ input: { token } }}>
+      <AccountContent redirect={redirect} />
+    </AccountActor.Provider>
+  );
+}
+
+function AccountContent({ redirect }: { redirect: (url: string) => void }) {
+  const actorRef = AccountActor.useActorRef();
+  const redirectRef = useRef(redirect);
   useEffect(() => {
-    const token = new URLSearchParams(window.location.search).get('token');
-    if (token) {
-      // The link works once: take it out of the address (and the history) before anything else.
-      window.history.replaceState(null, '', window.location.pathname);
-      accountApi.openSession(token).then(
-        ({ account: opened, agreementUrl }) => (agreementUrl ? window.location.assign(agreementUrl) : setAccount(opened)),
-        (failure: unknown) => {
-          setError(messageOf(failure));
-          setAccount(null);
-        },
-      );
-      return;
-    }
-    accountApi.view().then(setAccount, () => setAccount(null));
-  }, []);
-  if (account === undefined)
+    redirectRef.current = redirect;
+  });
+  useEffect(() => {
+    const subscription = actorRef.on('redirectRequested', (event) => redirectRef.current(event.url));
+    return () => subscription.unsubscribe();
+  }, [actorRef]);
+  const starting = AccountActor.useSelector(
+    (snapshot) =>
+      snapshot.matches('starting') || snapshot.matches('openingSession') || snapshot.matches('loading') || snapshot.matches('leaving'),
+  );
+  const signedOut = AccountActor.useSelector((snapshot) => snapshot.matches('signedOut'));
+  const account = AccountActor.useSelector((snapshot) => snapshot.context.account);
+  if (starting)
     return (
       <Page as="main" aria-busy="true">
         Loading…
       </Page>
     );
-  if (account === null) return <RequestLink error={error} />;
-  return <Subscription account={account} onChange={setAccount} onSignedOut={() => setAccount(null)} />;
+  if (signedOut || !account) return <RequestLink />;
+  return <Subscription account={account} />;
 }
 
-function RequestLink({ error }: { error?: string }) {
-  const [sent, setSent] = useState<string>();
-  const [failure, setFailure] = useState(error);
+function RequestLink() {
+  const actorRef = AccountActor.useActorRef();
+  const sent = AccountActor.useSelector((snapshot) => snapshot.context.linkSent);
+  const failure = AccountActor.useSelector((snapshot) => snapshot.context.error);
+  const busy = AccountActor.useSelector((snapshot) => snapshot.hasTag('busy'));
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const email = formText(new FormData(event.currentTarget), 'email').trim();
-    accountApi.requestLink(email).then(
-      ({ message }) => setSent(message),
-      (caught: unknown) => setFailure(messageOf(caught)),
-    );
+    actorRef.send({ type: 'LINK_REQUESTED', email: formText(new FormData(event.currentTarget), 'email') });
   };
   return (
     <Page as="main">
@@ -72,7 +89,7 @@ function RequestLink({ error }: { error?: string }) {
               Email Address
               <input name="email" type="email" autoComplete="email" required />
             </Field>
-            <Button type="submit" $variant="primary">
+            <Button type="submit" $variant="primary" disabled={busy}>
               Email me a link
             </Button>
           </Form>
@@ -89,39 +106,18 @@ function statusText(account: AccountView): string {
   return 'Active';
 }
 
-function Subscription({
-  account,
-  onChange,
-  onSignedOut,
-}: {
-  account: AccountView;
-  onChange: (view: AccountView) => void;
-  onSignedOut: () => void;
-}) {
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
-  const [credentials, setCredentials] = useState<NewCredentials>();
+function Subscription({ account }: { account: AccountView }) {
+  const actorRef = AccountActor.useActorRef();
+  const error = AccountActor.useSelector((snapshot) => snapshot.context.error);
+  const notice = AccountActor.useSelector((snapshot) => snapshot.context.notice);
+  const credentials = AccountActor.useSelector((snapshot) => snapshot.context.credentials);
+  const confirmingCredentials = AccountActor.useSelector((snapshot) => snapshot.matches({ signedIn: 'confirmingCredentials' }));
+  const busy = AccountActor.useSelector((snapshot) => snapshot.hasTag('busy'));
   const [seats, setSeats] = useState(account.seats);
-  const run = (call: () => Promise<AccountView | void>) => {
-    setBusy(true);
-    call().then(
-      (view) => {
-        if (view) onChange(view);
-        setError(undefined);
-        setBusy(false);
-      },
-      (failure: unknown) => {
-        if (failure instanceof ApiError && failure.status === 401) onSignedOut();
-        setError(messageOf(failure));
-        setBusy(false);
-      },
-    );
-  };
   const held = account.status === 'paid' || account.status === 'past_due';
   const cancel = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const reason = formText(new FormData(event.currentTarget), 'reason').trim();
-    run(() => accountApi.cancel(reason));
+    actorRef.send({ type: 'CANCEL_CLICKED', reason: formText(new FormData(event.currentTarget), 'reason') });
   };
   const updateCard = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -129,21 +125,25 @@ function Subscription({
     const [month, year] = formText(form, 'expiry')
       .split('/')
       .map((part) => Number(part.trim()));
-    run(() =>
-      accountApi.updateCard({
+    actorRef.send({
+      type: 'CARD_SUBMITTED',
+      card: {
         number: formText(form, 'number'),
         expMonth: month || 0,
         expYear: year ? 2000 + (year % 100) : 0,
         cvc: formText(form, 'cvc'),
         postalCode: formText(form, 'postalCode'),
-      }),
-    );
+      },
+    });
+    // The card number and security code are not kept on the page once sent.
+    event.currentTarget.reset();
   };
   const newTotal = monthlyTotalCents(seats);
   return (
     <Page as="main">
       <Heading>Your subscription</Heading>
       {error && <ErrorText role="alert">{error}</ErrorText>}
+      {notice && <p role="status">{notice}</p>}
       <Card>
         <Table aria-label="Subscription">
           <tbody>
@@ -192,7 +192,7 @@ function Subscription({
               type="button"
               disabled={busy}
               style={{ marginRight: 8 }}
-              onClick={() => run(() => accountApi.portal(flow).then(({ url }) => window.location.assign(url)))}
+              onClick={() => actorRef.send({ type: 'PORTAL_CLICKED', flow })}
             >
               {label}
             </Button>
@@ -207,7 +207,7 @@ function Subscription({
             {account.cancelAt ? (
               <>
                 <p>You keep access until {day(account.cancelAt)} and will not be charged again.</p>
-                <Button type="button" $variant="primary" disabled={busy} onClick={() => run(() => accountApi.resume())}>
+                <Button type="button" $variant="primary" disabled={busy} onClick={() => actorRef.send({ type: 'RESUME_CLICKED' })}>
                   Undo cancellation
                 </Button>
               </>
@@ -232,7 +232,7 @@ function Subscription({
                   aria-label="Change seats"
                   onSubmit={(event) => {
                     event.preventDefault();
-                    run(() => accountApi.changeSeats(seats));
+                    actorRef.send({ type: 'SEATS_SUBMITTED', quantity: seats });
                   }}
                 >
                   <Field>
@@ -285,7 +285,7 @@ function Subscription({
           <SubHeading>Login credentials</SubHeading>
           <Card>
             {credentials ? (
-              <div role="status">
+              <div>
                 <p>
                   <strong>Save these now: the password is shown only once.</strong>
                 </p>
@@ -294,10 +294,20 @@ function Subscription({
                   Password: <code>{credentials.password}</code>
                 </p>
               </div>
+            ) : confirmingCredentials ? (
+              <div role="alertdialog" aria-label="Replace your password?">
+                <p>Your current password stops working at once, and other devices are signed out. Get a new one?</p>
+                <Button type="button" $variant="primary" onClick={() => actorRef.send({ type: 'NEW_CREDENTIALS_CONFIRMED' })}>
+                  Yes, replace my password
+                </Button>{' '}
+                <Button type="button" onClick={() => actorRef.send({ type: 'NEW_CREDENTIALS_ABANDONED' })}>
+                  Keep my password
+                </Button>
+              </div>
             ) : (
               <>
                 <p>Lost your password? Get a new one; the old one stops working.</p>
-                <Button type="button" disabled={busy} onClick={() => run(() => accountApi.newCredentials().then(setCredentials))}>
+                <Button type="button" disabled={busy} onClick={() => actorRef.send({ type: 'NEW_CREDENTIALS_CLICKED' })}>
                   Get new login credentials
                 </Button>
               </>
@@ -332,7 +342,7 @@ function Subscription({
         </>
       )}
       <p>
-        <Button type="button" onClick={() => void accountApi.signOut().then(onSignedOut)}>
+        <Button type="button" onClick={() => actorRef.send({ type: 'SIGN_OUT_CLICKED' })}>
           Sign out
         </Button>{' '}
         <Muted>Signed in as {account.email}</Muted>

@@ -1,0 +1,145 @@
+/**
+ * The manage page (/account) on its statechart (src/machines/accountMachine.ts), with the calls faked: the page
+ * renders the snapshot and sends events; every change is confirmed in words; new credentials are asked for once
+ * more; the typed card leaves the fields; a session that ended asks for a link again.
+ */
+import { act, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fromPromise } from 'xstate';
+import { ApiError } from '../../src/api/client';
+import type { AccountSessionResponse, AccountView, NewCredentials } from '../../src/contract/account';
+import { accountMachine, type PortalFlow } from '../../src/machines/accountMachine';
+import { AccountPage } from '../../src/views/account/AccountPage';
+
+const ACCOUNT: AccountView = {
+  email: 'ada@example.com',
+  name: 'Ada Palmer',
+  status: 'paid',
+  seats: 1,
+  monthlyTotalCents: 50_000,
+  currentPeriodEnd: '2026-12-24T09:00:00.000Z',
+  cancelAt: null,
+  cardLast4: '4242',
+  invoices: [{ id: 'in_1', amountCents: 50_000, status: 'paid', date: '2026-11-24T09:00:00.000Z' }],
+  managedByProvider: false,
+};
+
+interface Calls {
+  changes: unknown[];
+  credentials: number;
+}
+
+function machineWith(answers: {
+  view?: () => Promise<AccountView>;
+  change?: (input: unknown) => Promise<AccountView | { url: string }>;
+  open?: () => Promise<AccountSessionResponse>;
+}) {
+  const calls: Calls = { changes: [], credentials: 0 };
+  const machine = accountMachine.provide({
+    actors: {
+      loadAccount: fromPromise(answers.view ?? (async () => ACCOUNT)),
+      openSession: fromPromise(answers.open ?? (async () => ({ account: ACCOUNT, agreementUrl: null }))),
+      requestLink: fromPromise(async () => ({ message: 'If that email has a subscription, a link to manage it is on its way.' })),
+      applyChange: fromPromise(async ({ input }: { input: unknown }) => {
+        calls.changes.push(input);
+        return (answers.change ?? (async () => ACCOUNT))(input);
+      }),
+      issueCredentials: fromPromise(async (): Promise<NewCredentials> => {
+        calls.credentials += 1;
+        return { email: 'ada@example.com', password: 'New-Password-0123' };
+      }),
+      signOut: fromPromise(async () => undefined),
+    },
+  });
+  return { machine, calls };
+}
+
+const flush = () => act(async () => undefined);
+
+afterEach(() => window.history.replaceState(null, '', '/'));
+
+describe('the manage page', () => {
+  it('without a session asks for a link, and says it is on its way', async () => {
+    const { machine } = machineWith({ view: () => Promise.reject(new ApiError('Your session has ended.', 401)) });
+    render(<AccountPage machine={machine} />);
+    await flush();
+    expect(screen.queryByRole('alert')).toBeNull();
+    fireEvent.change(screen.getByLabelText('Email Address'), { target: { value: 'ada@example.com' } });
+    fireEvent.submit(screen.getByRole('form', { name: 'Email me a link' }));
+    await flush();
+    expect(screen.getByRole('status').textContent).toMatch(/on its way/);
+  });
+
+  it('opens the session from the link once (the token leaves the address) and confirms a seat change in words', async () => {
+    window.history.replaceState(null, '', '/account?token=link-token');
+    const { machine, calls } = machineWith({ change: async () => ({ ...ACCOUNT, seats: 3, monthlyTotalCents: 100_000 }) });
+    render(<AccountPage machine={machine} />);
+    await flush();
+    expect(window.location.search).toBe('');
+    fireEvent.change(screen.getByLabelText('Seats'), { target: { value: '3' } });
+    expect(screen.getByText(/New monthly total: \$1,000\/month \(now \$500\)/)).toBeTruthy();
+    fireEvent.submit(screen.getByRole('form', { name: 'Change seats' }));
+    await flush();
+    expect(calls.changes).toEqual([{ kind: 'seats', quantity: 3 }]);
+    expect(screen.getByText('Your subscription now has 3 seats: $1,000/month.').getAttribute('role')).toBe('status');
+  });
+
+  it('asks before replacing the password, then shows the new one once; keeping it calls nothing', async () => {
+    const { machine, calls } = machineWith({});
+    render(<AccountPage machine={machine} />);
+    await flush();
+    fireEvent.click(screen.getByRole('button', { name: 'Get new login credentials' }));
+    expect(screen.getByRole('alertdialog', { name: 'Replace your password?' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Keep my password' }));
+    expect(calls.credentials).toBe(0);
+    fireEvent.click(screen.getByRole('button', { name: 'Get new login credentials' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Yes, replace my password' }));
+    await flush();
+    expect(calls.credentials).toBe(1);
+    expect(screen.getByText('New-Password-0123')).toBeTruthy();
+  });
+
+  it('clears the typed card once sent, and shows a refusal without changing the page', async () => {
+    const { machine, calls } = machineWith({ change: () => Promise.reject(new ApiError('Your card was declined.', 402)) });
+    render(<AccountPage machine={machine} />);
+    await flush();
+    const number = screen.getByLabelText<HTMLInputElement>('Card number');
+    fireEvent.change(number, { target: { value: '4000 0000 0000 0002' } });
+    fireEvent.change(screen.getByLabelText('Expiration date'), { target: { value: '12 / 30' } });
+    fireEvent.change(screen.getByLabelText('Security code'), { target: { value: '123' } });
+    fireEvent.submit(screen.getByRole('form', { name: 'Update card' }));
+    expect(number.value).toBe('');
+    await flush();
+    expect(calls.changes).toEqual([
+      { kind: 'card', card: { number: '4000 0000 0000 0002', expMonth: 12, expYear: 2030, cvc: '123', postalCode: '' } },
+    ]);
+    expect(screen.getByRole('alert').textContent).toBe('Your card was declined.');
+    expect(screen.getByText('•••• 4242')).toBeTruthy();
+  });
+
+  it('a session that ended during a change asks for a link again', async () => {
+    const { machine } = machineWith({
+      change: () => Promise.reject(new ApiError('Your session has ended. Please ask for a new link.', 401)),
+    });
+    render(<AccountPage machine={machine} />);
+    await flush();
+    fireEvent.submit(screen.getByRole('form', { name: 'Cancel subscription' }));
+    await flush();
+    expect(screen.getByRole('form', { name: 'Email me a link' })).toBeTruthy();
+    expect(screen.getByRole('alert').textContent).toMatch(/session has ended/);
+  });
+
+  it('in a provider-managed subscription sends the buyer to the portal the server names', async () => {
+    const visited: string[] = [];
+    const { machine, calls } = machineWith({
+      view: async () => ({ ...ACCOUNT, managedByProvider: true }),
+      change: async () => ({ url: 'https://billing.example/p/1' }),
+    });
+    render(<AccountPage machine={machine} redirect={(url) => visited.push(url)} />);
+    await flush();
+    fireEvent.click(screen.getByRole('button', { name: 'Change seats' }));
+    await flush();
+    expect(calls.changes).toEqual([{ kind: 'portal', flow: 'seats' satisfies PortalFlow }]);
+    expect(visited).toEqual(['https://billing.example/p/1']);
+  });
+});
