@@ -186,7 +186,7 @@ export async function buildApp({
     await api.register(handoffRedeemRoute, services);
     if (provider.routes) await api.register(provider.routes, providerRouteOptions);
     await api.register(accountRoutes, { ...services, nudgeOutbox: nudge });
-    await api.register(adminRoutes, services);
+    await api.register(adminRoutes, { ...services, nudgeOutbox: nudge });
   });
   await app.register(referralLinkRoute, { links: referrals });
   if (provider.webhookRoutes) await app.register(provider.webhookRoutes, providerRouteOptions);

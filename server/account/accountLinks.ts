@@ -34,10 +34,26 @@ export async function useAccountLink(
 }
 
 /**
- * Queues a mail with a link to the manage page for the newest subscription (paid, past due or ended) whose login
- * email is `email` (compared case-insensitively); nothing for an unknown email. Answers whether a mail was queued.
+ * Queues the mail with a link to the manage page for `email` (POST /api/account/link). The same work whatever the
+ * email (issue 19: no enumeration by timing): one outbox row, topic 'account_link', the email in its payload and
+ * no order yet; the outbox worker resolves it at send time (newestSubscriptionOf) and drops the row, unmailed, for
+ * an email with no subscription.
  */
-export async function requestAccountLink(db: Database, email: string): Promise<boolean> {
+export async function requestAccountLink(db: Database, email: string): Promise<void> {
+  await db.insert(outbox).values({
+    kind: 'mail',
+    topic: 'account_link',
+    dedupeKey: `mail:account_link:${randomUUID()}`,
+    transactionId: null,
+    payload: { email: email.trim() },
+  });
+}
+
+/**
+ * The newest subscription (paid, past due or ended) whose login email is `email`, compared case-insensitively:
+ * its transactionId, or null when the email has none.
+ */
+export async function newestSubscriptionOf(db: Database, email: string): Promise<string | null> {
   const [latest] = await db
     .select({ transactionId: orders.transactionId })
     .from(orders)
@@ -45,15 +61,7 @@ export async function requestAccountLink(db: Database, email: string): Promise<b
     .where(and(sql`lower(${accounts.email}) = ${email.trim().toLowerCase()}`, inArray(orders.status, ['paid', 'past_due', 'cancelled'])))
     .orderBy(desc(orders.paidAt))
     .limit(1);
-  if (!latest) return false;
-  await db.insert(outbox).values({
-    kind: 'mail',
-    topic: 'account_link',
-    dedupeKey: `mail:account_link:${latest.transactionId}:${randomUUID()}`,
-    transactionId: latest.transactionId,
-    payload: {},
-  });
-  return true;
+  return latest?.transactionId ?? null;
 }
 
 /** A fresh hand-off token for the order, valid `minutes` (the agreement link of a mail); returns the token. */

@@ -289,10 +289,16 @@ export const outbox = pgTable(
     topic: text('topic').notNull(),
     dedupeKey: text('dedupe_key').notNull().unique(),
     transactionId: text('transaction_id'),
-    /** What the template or webhook needs beyond the order (e.g. the seats before a change). */
+    /**
+     * What the template or webhook needs beyond the order (e.g. the seats before a change); a requested link
+     * ('account_link' with no transactionId) holds the email it was asked for, resolved at send time.
+     */
     payload: jsonb('payload').$type<Record<string, string | number | null>>().notNull(),
-    /** pending → sent; 'held' when there is nowhere to send to (no SMTP_URL); 'failed' after the last attempt. */
-    status: text('status', { enum: ['pending', 'sent', 'held', 'failed'] })
+    /**
+     * pending → sent; 'held' when there is nowhere to send to (no SMTP_URL; the console re-queues it); 'failed'
+     * after the last attempt; 'dropped' for a requested link to an email with no subscription (never mailed).
+     */
+    status: text('status', { enum: ['pending', 'sent', 'held', 'failed', 'dropped'] })
       .notNull()
       .default('pending'),
     attempts: integer('attempts').notNull().default(0),
@@ -300,7 +306,10 @@ export const outbox = pgTable(
     /** A worker claimed the row until then (a crashed worker's claim expires and the row is sent again). */
     lockedUntil: timestamp('locked_until', { withTimezone: true }),
     lastError: text('last_error'),
-    /** A held mail as it would have been sent (development without SMTP: read it in the console). */
+    /**
+     * A held mail as it would have been sent, its links' tokens replaced by `[hidden]` (none is minted for a held
+     * mail; a re-send renders it afresh). Never a live token (issue 19).
+     */
     rendered: jsonb('rendered').$type<{ to: string; subject: string; text: string }>(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     sentAt: timestamp('sent_at', { withTimezone: true }),

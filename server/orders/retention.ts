@@ -22,7 +22,7 @@ export interface RetentionReport {
   funnelEvents: number;
   /** Sessions of owners and buyers that have ended (server/sessions/sessions.ts). */
   sessions: number;
-  /** Outbox rows sent (or given up) longer than RETENTION_DAYS ago; pending and held ones are kept. */
+  /** Outbox rows sent, dropped or given up longer than RETENTION_DAYS ago; pending and held ones are kept. */
   outbox: number;
   /** Links to the manage page expired for more than a day. */
   accountLinks: number;
@@ -72,7 +72,7 @@ export async function deleteExpiredRecords(
       outbox: (
         await tx
           .delete(outbox)
-          .where(and(inArray(outbox.status, ['sent', 'failed']), lt(outbox.createdAt, cutoff)))
+          .where(and(inArray(outbox.status, ['sent', 'dropped', 'failed']), lt(outbox.createdAt, cutoff)))
           .returning({ id: outbox.id })
       ).length,
       accountLinks: (

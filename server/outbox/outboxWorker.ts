@@ -4,7 +4,11 @@
  * claimed by a process that crashed before sending is sent by the next run), renders and sends each outside the
  * transaction, and marks it sent, or schedules a retry with exponential backoff (30 s doubling, at most an hour;
  * 'failed' after MAX_ATTEMPTS). Delivery is at least once: a crash between sending and marking sends again.
- * Without SMTP_URL a mail is rendered into the row and the log and 'held'.
+ * A mail's links are minted here, at send time, and go only into the mail; the log names a mail by topic,
+ * recipient and outbox id, never its text (issue 19). Without SMTP_URL no link is minted: the mail is rendered
+ * into the row with `[hidden]` for each token and 'held' (the console re-queues it once SMTP is set). A requested
+ * link ('account_link' with the email in its payload) is resolved here: to the email's newest subscription, or
+ * 'dropped', unmailed, for an email with none.
  */
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
@@ -12,7 +16,7 @@ import nodemailer from 'nodemailer';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
 import { accounts, orders, outbox } from '../db/schema';
-import { issueAccountLink } from '../account/accountLinks';
+import { issueAccountLink, newestSubscriptionOf } from '../account/accountLinks';
 import { renderMail } from './mailTemplates';
 import { postWebhook } from './webhooks';
 
@@ -51,9 +55,14 @@ type OutboxRow = typeof outbox.$inferSelect;
 interface OutboxReport {
   sent: number;
   held: number;
+  /** Requested links to an email with no subscription: nothing mailed. */
+  dropped: number;
   retried: number;
   failed: number;
 }
+
+/** What a held mail shows in place of each link's token. */
+const HIDDEN_TOKEN = '[hidden]';
 
 /** The site's own address for links in mails: PUBLIC_URL, else this server on localhost. */
 function siteUrl(config: Pick<Config, 'PUBLIC_URL' | 'PORT'>): string {
@@ -88,7 +97,7 @@ export async function deliverDue(context: OutboxContext, limit = 20): Promise<Ou
       )
       .returning();
   });
-  const report: OutboxReport = { sent: 0, held: 0, retried: 0, failed: 0 };
+  const report: OutboxReport = { sent: 0, held: 0, dropped: 0, retried: 0, failed: 0 };
   for (const row of claimed) {
     try {
       const outcome = await deliver(context, row);
@@ -100,6 +109,7 @@ export async function deliverDue(context: OutboxContext, limit = 20): Promise<Ou
           lockedUntil: null,
           lastError: null,
           rendered: outcome.rendered ?? null,
+          ...(outcome.transactionId ? { transactionId: outcome.transactionId } : {}),
         })
         .where(eq(outbox.id, row.id));
       report[outcome.status] += 1;
@@ -125,17 +135,29 @@ export async function deliverDue(context: OutboxContext, limit = 20): Promise<Ou
   return report;
 }
 
-async function deliver(
-  context: OutboxContext,
-  row: OutboxRow,
-): Promise<{ status: 'sent' | 'held'; rendered?: { to: string; subject: string; text: string } }> {
-  const { db, config } = context;
+/** How one row went: its new status, the order a requested link resolved to, a held mail's redacted text. */
+interface Delivery {
+  status: 'sent' | 'held' | 'dropped';
+  transactionId?: string;
+  rendered?: { to: string; subject: string; text: string };
+}
+
+async function deliver(context: OutboxContext, row: OutboxRow): Promise<Delivery> {
+  const { db, config, log } = context;
+  const requested = row.kind === 'mail' && !row.transactionId && typeof row.payload.email === 'string' ? row.payload.email : null;
+  const transactionId = requested === null ? row.transactionId : await newestSubscriptionOf(db, requested);
+  if (!transactionId) {
+    if (requested === null) throw new Error(`Outbox row ${row.id} names no order`);
+    log.info({ outboxId: row.id, topic: row.topic }, 'Mail dropped: no subscription for the requested email');
+    return { status: 'dropped' };
+  }
   const [order] = await db
     .select({ order: orders, account: accounts })
     .from(orders)
     .leftJoin(accounts, eq(accounts.transactionId, orders.transactionId))
-    .where(eq(orders.transactionId, row.transactionId ?? ''));
-  if (!order) throw new Error(`Order ${row.transactionId} not found`);
+    .where(eq(orders.transactionId, transactionId));
+  if (!order) throw new Error(`Order ${transactionId} not found`);
+  const resolved = requested === null ? {} : { transactionId };
   const buyer = { email: order.account?.email ?? order.order.email ?? '', name: order.account?.name ?? order.order.name ?? '' };
   if (row.kind === 'webhook') {
     if (!config.SUCCESS_SITE_WEBHOOK_URL || !config.SUCCESS_SITE_WEBHOOK_SECRET) throw new Error('SUCCESS_SITE_WEBHOOK_URL is not set');
@@ -155,15 +177,15 @@ async function deliver(
     await postWebhook(config.SUCCESS_SITE_WEBHOOK_URL, config.SUCCESS_SITE_WEBHOOK_SECRET, body);
     return { status: 'sent' };
   }
-  if (!buyer.email) throw new Error(`Order ${row.transactionId} has no email yet`);
-  // A requested link lives ACCOUNT_LINK_MINUTES; the links of other mails CONFIRMATION_LINK_DAYS.
+  if (!buyer.email) throw new Error(`Order ${transactionId} has no email yet`);
+  // A requested link lives ACCOUNT_LINK_MINUTES; the links of other mails CONFIRMATION_LINK_DAYS. A held mail
+  // gets none: a link minted for it would sit in the row, readable, for as long as it lives.
   const minutes = row.topic === 'account_link' ? config.ACCOUNT_LINK_MINUTES : config.CONFIRMATION_LINK_DAYS * 24 * 60;
   const site = siteUrl(config);
-  const manage = `${site}/account?token=${await issueAccountLink(db, order.order.transactionId, 'manage', minutes)}`;
-  const agreement =
-    row.topic === 'order_confirmation'
-      ? `${site}/account?token=${await issueAccountLink(db, order.order.transactionId, 'agreement', minutes)}`
-      : manage;
+  const link = async (purpose: 'manage' | 'agreement') =>
+    `${site}/account?token=${context.mailer ? await issueAccountLink(db, transactionId, purpose, minutes) : HIDDEN_TOKEN}`;
+  const manage = await link('manage');
+  const agreement = row.topic === 'order_confirmation' ? await link('agreement') : manage;
   const mail = renderMail(row.topic, {
     buyer,
     seats: order.order.quantity,
@@ -172,14 +194,12 @@ async function deliver(
     links: { manage, agreement },
   });
   if (!context.mailer) {
-    context.log.info(
-      { outboxId: row.id, to: buyer.email, subject: mail.subject, text: mail.text },
-      'Mail held: no SMTP_URL (read it in /admin → Mail)',
-    );
-    return { status: 'held', rendered: { to: buyer.email, subject: mail.subject, text: mail.text } };
+    log.info({ outboxId: row.id, topic: row.topic, to: buyer.email }, 'Mail held: no SMTP_URL (see /admin → Mail)');
+    return { status: 'held', ...resolved, rendered: { to: buyer.email, subject: mail.subject, text: mail.text } };
   }
   await context.mailer.send({ to: buyer.email, ...mail });
-  return { status: 'sent' };
+  log.info({ outboxId: row.id, topic: row.topic, to: buyer.email }, 'Mail sent');
+  return { status: 'sent', ...resolved };
 }
 
 /** Runs deliverDue every `intervalMs` (and when nudged); returns a function that stops it after the current run. */
@@ -192,7 +212,7 @@ export function startOutboxWorker(context: OutboxContext, intervalMs: number): {
       .then(async () => {
         for (;;) {
           const report = await deliverDue(context);
-          if (report.sent + report.held + report.retried + report.failed === 0) break;
+          if (report.sent + report.held + report.dropped + report.retried + report.failed === 0) break;
         }
       })
       .catch((error: unknown) => context.log.error({ err: error }, 'Outbox run failed'));

@@ -41,5 +41,6 @@ export const adminApi = {
   refund: (transactionId: string, body: RefundRequest) =>
     requestJson<OrderDetail>('POST', `/api/admin/orders/${encodeURIComponent(transactionId)}/refund`, body, FAILED),
   mail: () => requestJson<{ mails: OutboxMail[] }>('GET', '/api/admin/mail', undefined, FAILED),
+  resendMail: (id: number) => requestJson<OutboxMail>('POST', `/api/admin/mail/${id}/resend`, undefined, FAILED),
   dashboard: (period: PeriodQuery) => requestJson<Dashboard>('GET', `/api/admin/dashboard${queryString(period)}`, undefined, FAILED),
 };

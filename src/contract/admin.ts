@@ -161,7 +161,7 @@ export const OutboxMail = Type.Object({
   lastError: Type.Union([Type.String(), Type.Null()]),
   createdAt: Type.String(),
   sentAt: Type.Union([Type.String(), Type.Null()]),
-  /** The mail as it would have gone out, for a held mail (no SMTP_URL). */
+  /** The mail as it would have gone out, for a held mail (no SMTP_URL), each link's token shown as `[hidden]`. */
   rendered: Type.Union([Type.Object({ to: Type.String(), subject: Type.String(), text: Type.String() }), Type.Null()]),
 });
 export type OutboxMail = Static<typeof OutboxMail>;

@@ -6,7 +6,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveOwner } from '../../server/admin/owners';
-import { funnelEvents, orders, referrers, sessions } from '../../server/db/schema';
+import { accountLinks, funnelEvents, orders, referrers, sessions } from '../../server/db/schema';
 import { completePurchase, DATABASES, startTestServer, type TestServer } from './helper';
 import { deliverDue } from '../../server/outbox/outboxWorker';
 
@@ -226,10 +226,13 @@ describe.each(DATABASES)("the owner's console API on %s", (kind) => {
     }
   });
 
-  it('shows a mail held without SMTP_URL, with its text', async () => {
+  it('shows a mail held without SMTP_URL, with its text and no token; a re-send needs SMTP_URL', async () => {
     const { session } = await completePurchase(server, 2);
+    const linksBefore = await server.rows(accountLinks);
     const report = await deliverDue({ db: server.db, config: server.config, log: server.app.log, mailer: null });
     expect(report.held).toBeGreaterThanOrEqual(1);
+    // No link is minted for a held mail: nothing in the row could open the manage page.
+    expect(await server.rows(accountLinks)).toBe(linksBefore);
     const cookie = await sessionCookie();
     const mails = (await call({ method: 'GET', url: '/api/admin/mail' }, cookie)).json().mails;
     const held = mails.find((mail: { transactionId: string }) => mail.transactionId === session.transactionId);
@@ -239,6 +242,15 @@ describe.each(DATABASES)("the owner's console API on %s", (kind) => {
       rendered: { to: 'ada@example.com', subject: expect.stringContaining('is active') },
     });
     expect(held.rendered.text).toContain('2 seats');
+    expect(held.rendered.text).toContain('Manage your subscription: http://localhost:3000/account?token=[hidden]');
+    expect(held.rendered.text).not.toMatch(/token=(?!\[hidden\])/);
+
+    const resend = { method: 'POST', url: `/api/admin/mail/${held.id}/resend` };
+    expect((await call(resend)).statusCode).toBe(401);
+    const refused = await call(resend, cookie);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error).toMatch(/SMTP_URL/);
+    expect((await call({ method: 'POST', url: '/api/admin/mail/abc/resend' }, cookie)).statusCode).toBe(400);
   });
 
   it('signing out ends the session on the server', async () => {

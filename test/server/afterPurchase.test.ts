@@ -159,14 +159,34 @@ describe.each(DATABASES)('after the purchase, on %s', (kind) => {
     expect(mail.mails.filter((each) => each.to.includes(email))).toHaveLength(1);
   });
 
-  it('emails a single-use link to the manage page, and answers the same for an unknown email', async () => {
-    const { email } = await buy(1);
+  it('emails a single-use link to the manage page; an unknown email gets the same answer and queued job, and no mail', async () => {
+    const { email, transactionId } = await buy(1);
     await deliverDue(outboxContext);
+    const queued = async () => (await server.db.select().from(outbox).where(eq(outbox.topic, 'account_link'))).map((row) => row.id);
+    const before = await queued();
     const known = await server.post('/api/account/link', { email: email.toUpperCase() });
+    const afterKnown = await queued();
     const unknown = await server.post('/api/account/link', { email: 'nobody@example.com' });
+    const afterUnknown = await queued();
     expect([known.statusCode, unknown.statusCode]).toEqual([202, 202]);
     expect(known.json()).toEqual(unknown.json());
+    // One outbox row each, alike until the worker resolves the email at send time.
+    expect(afterKnown).toHaveLength(before.length + 1);
+    expect(afterUnknown).toHaveLength(before.length + 2);
+    const rowOf = async (id: number) => (await server.db.select().from(outbox).where(eq(outbox.id, id)))[0]!;
+    const knownRow = await rowOf(afterKnown.at(-1)!);
+    const unknownRow = await rowOf(afterUnknown.at(-1)!);
+    for (const row of [knownRow, unknownRow]) expect(row).toMatchObject({ kind: 'mail', status: 'pending', transactionId: null });
+    expect(Object.keys(knownRow.payload)).toEqual(Object.keys(unknownRow.payload));
+
+    const report = await deliverDue(outboxContext);
+    expect(report).toMatchObject({ sent: 1, dropped: 1 });
+    const sentRow = await rowOf(knownRow.id);
+    const droppedRow = await rowOf(unknownRow.id);
+    expect(sentRow).toMatchObject({ status: 'sent', transactionId });
+    expect(droppedRow).toMatchObject({ status: 'dropped', transactionId: null, rendered: null });
     const cookie = await manageSession(email, /Your link to manage/);
+    expect(mail.mails.filter((each) => each.to.includes('nobody@example.com'))).toEqual([]);
     const view = (await account(cookie)).json();
     expect(view).toMatchObject({
       email,

@@ -49,6 +49,7 @@ describe('GET /api/openapi.json', () => {
       '/api/account/sign-out',
       '/api/admin/dashboard',
       '/api/admin/mail',
+      '/api/admin/mail/{id}/resend',
       '/api/admin/orders',
       '/api/admin/orders.csv',
       '/api/admin/orders/{transactionId}',

@@ -1,8 +1,9 @@
 /**
- * The manage page's session: POST /api/account/link emails a single-use link (rate-limited, the same answer whether
- * or not the email has a subscription); POST /api/account/session opens a session with its token (the page POSTs
- * it, so a mail scanner's GET uses nothing) and, for an agreement link, says where to hand the buyer on; GET
- * /api/account is the subscription as the page shows it; POST /api/account/sign-out ends the session on the server.
+ * The manage page's session: POST /api/account/link emails a single-use link (rate-limited; the same answer and
+ * the same queued work whether or not the email has a subscription); POST /api/account/session opens a session
+ * with its token (the page POSTs it, so a mail scanner's GET uses nothing) and, for an agreement link, says where
+ * to hand the buyer on; GET /api/account is the subscription as the page shows it; POST /api/account/sign-out
+ * ends the session on the server.
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
@@ -38,7 +39,8 @@ export async function accountSessionRoutes(
       config: { rateLimit: { max: config.ACCOUNT_LINKS_PER_15_MINUTES, timeWindow: '15 minutes' } },
     },
     async (request, reply) => {
-      if (await requestAccountLink(db, request.body.email)) nudgeOutbox();
+      await requestAccountLink(db, request.body.email);
+      nudgeOutbox();
       return reply.code(202).send({ message: LINK_SENT });
     },
   );

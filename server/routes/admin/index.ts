@@ -1,6 +1,6 @@
 /**
  * The owner's console API, /api/admin/* (docs/decisions/0018-owner-console.md), one file per resource: the
- * session (sign-in, sign-out, who), orders, referrers, mail, the dashboard. Every route but sign-in and sign-out
+ * session (sign-in, sign-out, who), orders, referrers, mail (and its re-send), the dashboard. Every route but sign-in and sign-out
  * answers 401 `{ error }` without a signed-in owner who still exists. Sessions: server/sessions/ (decision 0022);
  * a cross-site state-changing request never gets here (server/sessions/sameOrigin.ts).
  */
@@ -14,8 +14,11 @@ import { adminReferrerRoutes } from './referrers';
 import { adminRefundRoutes } from './refunds';
 import { adminSessionRoutes, signedInOwner } from './session';
 
-/** Registers /api/admin/*. */
-export async function adminRoutes(app: FastifyInstance, services: OrderServices): Promise<void> {
+/** Registers /api/admin/*; `nudgeOutbox` sends the outbox now (a re-sent mail). */
+export async function adminRoutes(
+  app: FastifyInstance,
+  { nudgeOutbox, ...services }: OrderServices & { nudgeOutbox: () => void },
+): Promise<void> {
   const { db, config } = services;
   const ownerSessions = sessionKeeper(db, config, ownerSessionRules(config));
   await app.register(adminSessionRoutes, { db, config, ownerSessions });
@@ -26,7 +29,7 @@ export async function adminRoutes(app: FastifyInstance, services: OrderServices)
     await owned.register(adminOrderRoutes, { db });
     await owned.register(adminRefundRoutes, { ...services, ownerOf: (request) => signedInOwner(db, ownerSessions, request) });
     await owned.register(adminReferrerRoutes, { db });
-    await owned.register(adminMailRoutes, { db });
+    await owned.register(adminMailRoutes, { db, config, nudgeOutbox });
     await owned.register(adminDashboardRoutes, { db });
   });
 }

@@ -1,14 +1,32 @@
+import { useState } from 'react';
 import { adminApi } from '../../api/adminApi';
-import { Card, ErrorText, Heading, Muted, Table } from '../shared/panelStyles';
+import { ApiError } from '../../api/client';
+import { Button, Card, ErrorText, Heading, Muted, Table } from '../shared/panelStyles';
 import { useAdminData } from './useAdminData';
 
-/** The outbox's mail, newest first: sent, waiting to be retried, failed, or held (no SMTP_URL) with its text. */
+/**
+ * The outbox's mail, newest first: sent, waiting to be retried, failed, dropped (a link asked for an email with
+ * no subscription), or held (no SMTP_URL) with its text, each link's token hidden. A held or failed mail can be
+ * sent again: it is rendered afresh, with new links, once SMTP_URL is set.
+ */
 export function AdminMail({ onUnauthorised }: { onUnauthorised: () => void }) {
-  const { data, error } = useAdminData(() => adminApi.mail(), 'mail', onUnauthorised);
+  const { data, error, reload } = useAdminData(() => adminApi.mail(), 'mail', onUnauthorised);
+  const [resendError, setResendError] = useState<string>();
+  const resend = (id: number) =>
+    adminApi.resendMail(id).then(
+      () => {
+        setResendError(undefined);
+        reload();
+      },
+      (failure: unknown) => {
+        if (failure instanceof ApiError && failure.status === 401) onUnauthorised();
+        else setResendError(failure instanceof Error ? failure.message : String(failure));
+      },
+    );
   return (
     <>
       <Heading>Mail</Heading>
-      {error && <ErrorText role="alert">{error}</ErrorText>}
+      {(error || resendError) && <ErrorText role="alert">{resendError ?? error}</ErrorText>}
       <Card>
         <Table aria-label="Mail">
           <thead>
@@ -35,6 +53,14 @@ export function AdminMail({ onUnauthorised }: { onUnauthorised: () => void }) {
                       {' '}
                       ({mail.attempts} attempts: {mail.lastError})
                     </Muted>
+                  )}
+                  {(mail.status === 'held' || mail.status === 'failed') && (
+                    <>
+                      <br />
+                      <Button type="button" $variant="plain" aria-label={`Re-send mail ${mail.id}`} onClick={() => void resend(mail.id)}>
+                        Re-send
+                      </Button>
+                    </>
                   )}
                 </td>
                 <td>{mail.rendered && <pre style={{ whiteSpace: 'pre-wrap', margin: 0 }}>{mail.rendered.text}</pre>}</td>
