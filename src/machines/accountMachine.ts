@@ -36,7 +36,8 @@ interface AccountContext {
   pending: PendingChange | null;
 }
 
-type PendingChange =
+/** A change the buyer asked for, as the call that makes it takes it. */
+export type PendingChange =
   | { kind: 'cancel'; reason: string }
   | { kind: 'resume' }
   | { kind: 'seats'; quantity: number }

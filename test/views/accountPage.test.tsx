@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { fromPromise } from 'xstate';
 import { ApiError } from '../../src/api/client';
 import type { AccountSessionResponse, AccountView, NewCredentials } from '../../src/contract/account';
-import { accountMachine, type PortalFlow } from '../../src/machines/accountMachine';
+import { accountMachine, type PendingChange, type PortalFlow } from '../../src/machines/accountMachine';
 import { AccountPage } from '../../src/views/account/AccountPage';
 
 const ACCOUNT: AccountView = {
@@ -31,7 +31,7 @@ interface Calls {
 
 function machineWith(answers: {
   view?: () => Promise<AccountView>;
-  change?: (input: unknown) => Promise<AccountView | { url: string }>;
+  change?: (input: PendingChange) => Promise<AccountView | { url: string }>;
   open?: () => Promise<AccountSessionResponse>;
 }) {
   const calls: Calls = { changes: [], credentials: 0 };
@@ -40,7 +40,7 @@ function machineWith(answers: {
       loadAccount: fromPromise(answers.view ?? (async () => ACCOUNT)),
       openSession: fromPromise(answers.open ?? (async () => ({ account: ACCOUNT, agreementUrl: null }))),
       requestLink: fromPromise(async () => ({ message: 'If that email has a subscription, a link to manage it is on its way.' })),
-      applyChange: fromPromise(async ({ input }: { input: unknown }) => {
+      applyChange: fromPromise(async ({ input }: { input: PendingChange }) => {
         calls.changes.push(input);
         return (answers.change ?? (async () => ACCOUNT))(input);
       }),
@@ -48,7 +48,7 @@ function machineWith(answers: {
         calls.credentials += 1;
         return { email: 'ada@example.com', password: 'New-Password-0123' };
       }),
-      signOut: fromPromise(async () => undefined),
+      signOut: fromPromise<void>(async () => undefined),
     },
   });
   return { machine, calls };
