@@ -181,8 +181,8 @@ export async function buildApp({
     await api.register(publicConfigRoute, { ...services, referrals });
     await api.register(createIntentRoute, { ...services, referrals });
     await api.register(updateIntentRoute, services);
-    await api.register(finalizeRoute, services);
-    await api.register(finalizeReturnRoute, services);
+    await api.register(finalizeRoute, { ...services, nudgeOutbox: nudge });
+    await api.register(finalizeReturnRoute, { ...services, nudgeOutbox: nudge });
     await api.register(handoffRedeemRoute, services);
     if (provider.routes) await api.register(provider.routes, providerRouteOptions);
     await api.register(accountRoutes, { ...services, nudgeOutbox: nudge });

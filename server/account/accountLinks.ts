@@ -64,6 +64,27 @@ export async function newestSubscriptionOf(db: Database, email: string): Promise
   return latest?.transactionId ?? null;
 }
 
+/** How often finalize may mail an order's sign-in link: once an hour, however often it is repeated. */
+const SIGN_IN_LINK_EVERY_MS = 3_600_000;
+
+/**
+ * Queues the sign-in link mail (`account_link`, to the order's login email) for an order whose finalize answered
+ * no credentials (docs/decisions/0026). At most one per order per clock hour: repeated finalizes do not flood the
+ * buyer's inbox. `now` in ms since the epoch.
+ */
+export async function mailSignInLink(db: Database, transactionId: string, now: number = Date.now()): Promise<void> {
+  await db
+    .insert(outbox)
+    .values({
+      kind: 'mail',
+      topic: 'account_link',
+      dedupeKey: `mail:account_link:${transactionId}:finalize:${Math.floor(now / SIGN_IN_LINK_EVERY_MS)}`,
+      transactionId,
+      payload: {},
+    })
+    .onConflictDoNothing({ target: outbox.dedupeKey });
+}
+
 /** A fresh hand-off token for the order, valid `minutes` (the agreement link of a mail); returns the token. */
 export async function issueAgreementHandoff(db: Database, transactionId: string, minutes: number): Promise<string> {
   const { token, tokenHash } = newHandoffToken();

@@ -20,7 +20,7 @@ export const CHECKOUT_ERRORS = {
   seatsBeingUpdated: 'Seats are being updated. Please wait a moment and try again.',
   orderPaid: 'This order has already been paid.',
   orderCancelled: 'This order has been cancelled.',
-  orderComplete: 'This order is already complete.',
+  buyerMismatch: 'This email is not the one this order was paid with.',
   paymentIncomplete: 'Payment has not been completed for this order.',
   providerUnavailable: 'The payment provider could not complete the request. Please try again.',
   emailInvalid: 'Email is invalid',

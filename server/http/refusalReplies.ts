@@ -11,7 +11,7 @@ const REFUSAL_REPLIES: Readonly<Record<Refusal, { status: number; message: strin
   seats_being_updated: { status: 409, message: CHECKOUT_ERRORS.seatsBeingUpdated },
   order_paid: { status: 409, message: CHECKOUT_ERRORS.orderPaid },
   order_cancelled: { status: 409, message: CHECKOUT_ERRORS.orderCancelled },
-  order_complete: { status: 409, message: CHECKOUT_ERRORS.orderComplete },
+  buyer_mismatch: { status: 403, message: CHECKOUT_ERRORS.buyerMismatch },
   payment_incomplete: { status: 402, message: CHECKOUT_ERRORS.paymentIncomplete },
   buyer_unknown: { status: 422, message: CHECKOUT_ERRORS.buyerUnknown },
   provider_unavailable: { status: 502, message: CHECKOUT_ERRORS.providerUnavailable },

@@ -9,10 +9,11 @@
  * the transaction; under the lock the order must still be on that subscription, with those seats and that
  * amount, or nothing is written ('changed').
  *
- * Credentials (docs/decisions/0008): the first finalize stores the password's argon2id hash, the password and the
- * hand-off token encrypted, and the token's hash. A repeat, while that token is unredeemed, unrevoked and
- * unexpired, answers the same password and token; after it expired a repeat issues new ones; after it was
- * redeemed a repeat is refused ('already_complete').
+ * Credentials are handed out once, to the checkout that paid (docs/decisions/0026, 0008): the first finalize of an
+ * account that never had a password stores the password's argon2id hash, the password and the hand-off token
+ * encrypted, and the token's hash. A repeat, while that token is unredeemed, unrevoked and unexpired, answers the
+ * same password and token. After that window, or once the buyer changed the password on /account, no password is
+ * issued or answered again (`credentials: null`). Finalize's email must be the order's buyer's ('buyer_mismatch').
  */
 import { and, eq, gt, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Database, Transaction } from '../db/client';
@@ -20,6 +21,7 @@ import { accounts, handoffTokens, orders } from '../db/schema';
 import type { CredentialsCipher } from '../security/credentialsCipher';
 import { recordFunnelEvent } from '../funnel/funnelEvents';
 import { isPaidOrder, type Order } from './order';
+import { sameEmail } from './paymentBuyer';
 import { raiseOrderEvent } from '../outbox/orderEvents';
 import type { Config } from '../config';
 
@@ -31,7 +33,7 @@ export interface VerifiedPayment {
   amountCents: number;
 }
 
-/** New credentials, prepared before the transaction opens (hashing is slow); used only if none are live. */
+/** New credentials, prepared before the transaction opens (hashing is slow); used only by an account's first finalize. */
 interface NewCredentials {
   password: string;
   /** argon2id hash of `password` (server/security/password.ts). */
@@ -50,7 +52,10 @@ interface CompleteOrderInput {
   buyer: { email: string; name: string };
   /** Whether the agreement site gets webhooks (./../outbox/orderEvents.ts): the order's activation is raised. */
   events: Pick<Config, 'SUCCESS_SITE_WEBHOOK_URL'>;
-  /** Present for finalize: hand out credentials (the live ones, else these). Absent for a payment event. */
+  /**
+   * Present for finalize: hand out credentials (the first ones while their window lasts, else these when the
+   * account never had any). Absent for a payment event.
+   */
   issue?: { credentials: NewCredentials; cipher: CredentialsCipher };
 }
 
@@ -66,15 +71,18 @@ type CompleteOrderResult =
       order: Order;
       account: { email: string; name: string };
       accountCreated: boolean;
-      /** With `issue`: what to hand the buyer (the same on every repeat while the token is live). */
+      /**
+       * With `issue`: what to hand the buyer (the same on every repeat while the first token is live); null
+       * without `issue`, and once the first hand-off window has passed (nothing was issued).
+       */
       credentials: HandedCredentials | null;
     }
   | { kind: 'unknown' }
   | { kind: 'cancelled' }
   /** The order moved to another subscription, or its seats or amount differ from what was verified. */
   | { kind: 'changed' }
-  /** Credentials were asked for, but the order's hand-off token has been redeemed: nothing changed. */
-  | { kind: 'already_complete' };
+  /** Credentials were asked for by someone other than the order's buyer (another email): nothing changed. */
+  | { kind: 'buyer_mismatch' };
 
 /**
  * Marks the order paid and creates its account if missing; with `issue`, hands out its credentials.
@@ -86,7 +94,7 @@ export async function completeOrder(db: Database | Transaction, input: CompleteO
     if (!locked) return { kind: 'unknown' };
     if (locked.status === 'cancelled') return { kind: 'cancelled' };
     if (!matchesVerified(locked, input.verified)) return { kind: 'changed' };
-    if (input.issue && (await hasRedeemedToken(tx, locked.transactionId))) return { kind: 'already_complete' };
+    if (input.issue && locked.email !== null && !sameEmail(locked.email, input.buyer.email)) return { kind: 'buyer_mismatch' };
 
     const order = isPaidOrder(locked) ? locked : await markPaid(tx, locked, input.buyer);
     if (order !== locked) await raiseOrderEvent(tx, input.events, { kind: 'activated', transactionId: order.transactionId });
@@ -145,22 +153,20 @@ async function markPaid(tx: Transaction, order: Order, buyer: { email: string; n
   return paid;
 }
 
-async function hasRedeemedToken(tx: Transaction, transactionId: string): Promise<boolean> {
-  const redeemed = await tx
-    .select({ tokenHash: handoffTokens.tokenHash })
-    .from(handoffTokens)
-    .where(and(eq(handoffTokens.transactionId, transactionId), isNotNull(handoffTokens.redeemedAt)))
-    .limit(1);
-  return redeemed.length > 0;
-}
-
-/** The live credentials when there are any (decrypted), else `issue`'s new ones, stored. */
+/**
+ * The credentials to hand the buyer: `issue`'s new ones, stored, when the account never had a password (the first
+ * finalize); the first ones again (decrypted) while their hand-off token is unredeemed, unrevoked and unexpired;
+ * otherwise null: the window has passed, the buyer changed the password on /account, or the kept copies no longer
+ * decrypt (the key was replaced). Nothing is ever issued a second time (docs/decisions/0026).
+ */
 async function handOut(
   tx: Transaction,
   transactionId: string,
   account: Account,
   { credentials, cipher }: NonNullable<CompleteOrderInput['issue']>,
-): Promise<HandedCredentials> {
+): Promise<HandedCredentials | null> {
+  if (account.passwordHash === null) return issueFirst(tx, transactionId, account, credentials, cipher);
+  if (!account.passwordCiphertext) return null;
   const [live] = await tx
     .select({ tokenCiphertext: handoffTokens.tokenCiphertext })
     .from(handoffTokens)
@@ -174,10 +180,17 @@ async function handOut(
       ),
     )
     .limit(1);
-  if (live?.tokenCiphertext && account.passwordCiphertext) {
-    const kept = decryptKept(cipher, transactionId, account.passwordCiphertext, live.tokenCiphertext);
-    if (kept) return kept;
-  }
+  return live?.tokenCiphertext ? decryptKept(cipher, transactionId, account.passwordCiphertext, live.tokenCiphertext) : null;
+}
+
+/** Stores the account's first credentials (hash, encrypted copies, the hand-off token) and answers them. */
+async function issueFirst(
+  tx: Transaction,
+  transactionId: string,
+  account: Account,
+  credentials: NewCredentials,
+  cipher: CredentialsCipher,
+): Promise<HandedCredentials> {
   await tx
     .update(accounts)
     .set({
@@ -186,10 +199,6 @@ async function handOut(
       credentialsIssuedAt: new Date(),
     })
     .where(eq(accounts.id, account.id));
-  await tx
-    .update(handoffTokens)
-    .set({ revokedAt: sql`now()`, tokenCiphertext: null })
-    .where(and(eq(handoffTokens.transactionId, transactionId), isNull(handoffTokens.redeemedAt), isNull(handoffTokens.revokedAt)));
   await tx.insert(handoffTokens).values({
     tokenHash: credentials.tokenHash,
     tokenCiphertext: cipher.encrypt(credentials.token, transactionId),
@@ -199,7 +208,7 @@ async function handOut(
   return { password: credentials.password, token: credentials.token };
 }
 
-/** The kept credentials, or null when they cannot be decrypted (the key was replaced): new ones are issued then. */
+/** The kept credentials, or null when they cannot be decrypted (the key was replaced): none are answered then. */
 function decryptKept(cipher: CredentialsCipher, transactionId: string, password: string, token: string): HandedCredentials | null {
   try {
     return { password: cipher.decrypt(password, transactionId), token: cipher.decrypt(token, transactionId) };

@@ -2,12 +2,16 @@
  * Call 3 (spec §7, finalize-anon-subscription; spec §6 "generated credentials"): after the card payment, checks
  * with the provider that the subscription is active and its first invoice paid in full for the order's seats,
  * completes the order (./completeOrder.ts, which re-checks under the order's lock) and hands the buyer a password
- * and a hand-off token. A repeat answers the same password and token while the token is live
- * (docs/decisions/0008-finalize-answers-the-same-credentials.md).
+ * and a hand-off token. Credentials are handed out once, to the checkout that paid
+ * (docs/decisions/0026-credentials-handed-out-once.md): only to the order's buyer (the body's email must be the
+ * one the payment recorded), and a repeat answers the same password and token only while the first token is live
+ * (docs/decisions/0008). After that the order's success is answered without credentials, and a sign-in link to
+ * /account is mailed to the buyer.
  */
 import type { FinalizeResponse } from '../../src/contract/checkout';
 import { monthlyTotalCents } from '../../src/domain/pricing';
 import { PRODUCT_NAME } from '../../src/domain/product';
+import { mailSignInLink } from '../account/accountLinks';
 import type { SubscriptionPayment } from '../payments/provider';
 import { newHandoffToken } from '../security/handoffToken';
 import { generatePassword, hashPassword } from '../security/password';
@@ -16,6 +20,7 @@ import { findOrder, type Order, type OrderContext } from './order';
 import { outcomeOf, refuse, type Outcome } from './outcome';
 import { callProvider } from './providerCall';
 import { recordBuyerOnCustomer } from './recordBuyer';
+import { buyerOfOrder, sameEmail, type Buyer } from './paymentBuyer';
 
 interface FinalizeInput {
   transactionId: string;
@@ -28,16 +33,21 @@ interface FinalizeInput {
 }
 
 /**
- * Finalizes the checkout and answers `{ success: true, token, loginDetails }`. Refusals: 'unknown_checkout' (no
- * order with these ids); 'payment_incomplete' (nothing written); 'order_cancelled'; 'checkout_changed' (moved
- * since the payment was checked); 'order_complete' (the hand-off token was redeemed); 'provider_unavailable'.
+ * Finalizes the checkout and answers `{ success: true, token, loginDetails, signInLinkEmailed: false }`, or after
+ * the first hand-off window `{ success: true, token: null, loginDetails: null, signInLinkEmailed: true }` with the
+ * sign-in link mail queued. Refusals: 'unknown_checkout' (no order with these ids); 'payment_incomplete' (nothing
+ * written); 'buyer_mismatch' (the email is not the buyer's; nothing written); 'order_cancelled';
+ * 'checkout_changed' (moved since the payment was checked); 'provider_unavailable'.
  */
 export function finalizeCheckout(context: OrderContext, input: FinalizeInput): Promise<Outcome<FinalizeResponse>> {
   return outcomeOf(() => finalizeOrRefuse(context, input));
 }
 
-/** finalizeCheckout's steps; refuses inside an outcomeOf (also used by the redirect return). */
-export async function finalizeOrRefuse(context: OrderContext, input: FinalizeInput): Promise<FinalizeResponse> {
+/**
+ * finalizeCheckout's steps; refuses inside an outcomeOf. The redirect return passes `paymentBuyer`, the buyer it
+ * already read from the payment and matched the email against; otherwise it is read here.
+ */
+export async function finalizeOrRefuse(context: OrderContext, input: FinalizeInput, paymentBuyer?: Buyer): Promise<FinalizeResponse> {
   const { config, db, provider, log, cipher } = context;
   const order = await findOrder(db, input.transactionId);
   if (!order || order.subscriptionId !== input.subscriptionId || order.customerId !== input.customerId) {
@@ -48,6 +58,10 @@ export async function finalizeOrRefuse(context: OrderContext, input: FinalizeInp
   );
   const verified = verifiedPayment(order, payment);
   if (!verified) refuse('payment_incomplete');
+  // The buyer is who the payment recorded (the order's details, else the card confirmation's billing details);
+  // completeOrder checks the order's again under its lock. Without either, the first finalize names the buyer.
+  const buyer = paymentBuyer ?? (await callProvider(log, 'retrieve payment buyer', () => buyerOfOrder(context, order)));
+  if (buyer && !sameEmail(buyer.email, input.email)) refuse('buyer_mismatch');
 
   const password = generatePassword();
   const handoff = newHandoffToken();
@@ -74,16 +88,24 @@ export async function finalizeOrRefuse(context: OrderContext, input: FinalizeInp
       return refuse('order_cancelled');
     case 'changed':
       return refuse('checkout_changed');
-    case 'already_complete':
-      return refuse('order_complete');
+    case 'buyer_mismatch':
+      return refuse('buyer_mismatch');
   }
-  if (!result.credentials) throw new Error(`Finalize of ${order.transactionId} completed without credentials`);
-  log.info({ transactionId: order.transactionId, accountCreated: result.accountCreated }, 'Checkout finalized');
+  const { credentials } = result;
+  log.info(
+    { transactionId: order.transactionId, accountCreated: result.accountCreated, credentialsAnswered: credentials !== null },
+    'Checkout finalized',
+  );
   await recordBuyerOnCustomer(context, order, result.account);
+  if (!credentials) {
+    await mailSignInLink(db, order.transactionId);
+    return { success: true, token: null, loginDetails: null, signInLinkEmailed: true };
+  }
   return {
     success: true,
-    token: result.credentials.token,
-    loginDetails: { email: result.account.email, password: result.credentials.password, productPurchased: PRODUCT_NAME },
+    token: credentials.token,
+    loginDetails: { email: result.account.email, password: credentials.password, productPurchased: PRODUCT_NAME },
+    signInLinkEmailed: false,
   };
 }
 

@@ -12,7 +12,7 @@ import { secretsMatch } from '../security/secretCompare';
 import { finalizeOrRefuse } from './finalizeCheckout';
 import { findOrderByPaymentIntent, type OrderContext } from './order';
 import { outcomeOf, refuse, type Outcome } from './outcome';
-import { buyerOfOrder } from './paymentBuyer';
+import { buyerOfOrder, sameEmail } from './paymentBuyer';
 import { callProvider } from './providerCall';
 
 /**
@@ -32,23 +32,22 @@ async function finalizeReturnOrRefuse(context: OrderContext, input: FinalizeRetu
   // The client secret travels in an address (and so may be seen in a history or a log); it is proof only
   // together with the email the buyer paid with. A mismatch answers like an unknown checkout.
   if (!sameEmail(buyer.email, input.email)) refuse('unknown_checkout');
-  const finalized = await finalizeOrRefuse(context, {
-    transactionId: order.transactionId,
-    subscriptionId: order.subscriptionId,
-    customerId: order.customerId,
-    ...buyer,
-  });
+  const finalized = await finalizeOrRefuse(
+    context,
+    {
+      transactionId: order.transactionId,
+      subscriptionId: order.subscriptionId,
+      customerId: order.customerId,
+      ...buyer,
+    },
+    buyer,
+  );
   return {
     ...finalized,
     seatCount: order.quantity,
     totalAmount: centsToDollars(order.amountCents),
-    email: finalized.loginDetails.email,
+    email: buyer.email,
     name: buyer.name,
     transactionId: order.transactionId,
   };
-}
-
-/** Emails compare trimmed and without regard to case (the domain part is case-insensitive, and buyers vary). */
-function sameEmail(a: string, b: string): boolean {
-  return a.trim().toLowerCase() === b.trim().toLowerCase();
 }

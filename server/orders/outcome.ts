@@ -13,8 +13,8 @@ export type Refusal =
   | 'seats_being_updated'
   | 'order_paid'
   | 'order_cancelled'
-  /** The hand-off token was redeemed: credentials are no longer handed out. */
-  | 'order_complete'
+  /** The email given is not the order's buyer's (docs/decisions/0026): nothing is answered or changed. */
+  | 'buyer_mismatch'
   /** The provider does not report the order's subscription active and its first invoice paid in full. */
   | 'payment_incomplete'
   /** The payment carries no usable billing name and email. */

@@ -33,3 +33,8 @@ export async function buyerOfOrder(context: Pick<OrderContext, 'provider'>, orde
   if (!order.paymentIntentId) return null;
   return buyerFromPayment(await context.provider.retrievePaymentBuyer(order.paymentIntentId));
 }
+
+/** Emails compare trimmed and without regard to case (the domain part is case-insensitive, and buyers vary). */
+export function sameEmail(a: string, b: string): boolean {
+  return a.trim().toLowerCase() === b.trim().toLowerCase();
+}

@@ -8,6 +8,7 @@ import { ErrorResponse, FinalizeReturnRequest, FinalizeReturnResponse } from '..
 import { finalizeReturn } from '../orders/finalizeReturn';
 import { replyWith } from '../http/refusalReplies';
 import type { OrderServices } from '../orders/order';
+import type { OutboxNudge } from './finalize';
 
 const schema = {
   summary: 'Finalize after a 3-D Secure redirect return to /payment-success',
@@ -15,10 +16,14 @@ const schema = {
   response: { 200: FinalizeReturnResponse, '4xx': ErrorResponse },
 };
 
-export const finalizeReturnRoute: FastifyPluginAsync<OrderServices> = async (app, services) => {
+export const finalizeReturnRoute: FastifyPluginAsync<OrderServices & OutboxNudge> = async (app, { nudgeOutbox, ...services }) => {
   app.post<{ Body: FinalizeReturnRequest; Reply: FinalizeReturnResponse }>(
     '/api/finalize-from-payment-intent',
     { schema },
-    async (request) => replyWith(await finalizeReturn({ ...services, log: request.log }, request.body)),
+    async (request) => {
+      const finalized = replyWith(await finalizeReturn({ ...services, log: request.log }, request.body));
+      if (finalized.signInLinkEmailed) nudgeOutbox();
+      return finalized;
+    },
   );
 };

@@ -9,7 +9,8 @@ export const PAYMENT_RECORD_KEY = 'paymentSuccess';
 
 /**
  * All fields of the finalize response plus seatCount, totalAmount (dollars per month, as the spec names it),
- * email, name (first and last joined) and transactionId.
+ * email, name (first and last joined) and transactionId. Without credentials (`loginDetails` null) when finalize
+ * mailed a sign-in link instead (docs/decisions/0026).
  */
 export interface PaymentSuccessRecord extends FinalizeResponse {
   seatCount: number;
@@ -42,18 +43,29 @@ function isString(value: unknown): value is string {
   return typeof value === 'string';
 }
 
-function isPaymentSuccessRecord(value: unknown): value is PaymentSuccessRecord {
+function isLoginDetails(value: unknown): boolean {
+  if (!value || typeof value !== 'object') return false;
+  const login = value as Record<string, unknown>;
+  return isString(login.email) && isString(login.password) && isString(login.productPurchased);
+}
+
+/**
+ * The record's shape: with credentials (`loginDetails`), or without them once a sign-in link was mailed instead
+ * (`loginDetails` null, `signInLinkEmailed` true; docs/decisions/0026). A record stored before `signInLinkEmailed`
+ * existed has credentials and no such field.
+ */
+function isPaymentSuccessRecord(
+  value: unknown,
+): value is Omit<PaymentSuccessRecord, 'signInLinkEmailed'> & { signInLinkEmailed?: boolean } {
   if (!value || typeof value !== 'object') return false;
   const record = value as Record<string, unknown>;
-  const login = record.loginDetails as Record<string, unknown> | undefined;
+  const credentials = isLoginDetails(record.loginDetails)
+    ? record.signInLinkEmailed === undefined || record.signInLinkEmailed === false
+    : record.loginDetails === null && record.signInLinkEmailed === true;
   return (
     typeof record.success === 'boolean' &&
     (record.token === undefined || record.token === null || isString(record.token)) &&
-    !!login &&
-    typeof login === 'object' &&
-    isString(login.email) &&
-    isString(login.password) &&
-    isString(login.productPurchased) &&
+    credentials &&
     Number.isInteger(record.seatCount) &&
     typeof record.totalAmount === 'number' &&
     isString(record.email) &&
@@ -68,7 +80,8 @@ export function readPaymentRecord(storage: RecordStorage = sessionStore()): Paym
   if (raw === null) return { kind: 'missing' };
   try {
     const parsed: unknown = JSON.parse(raw);
-    return isPaymentSuccessRecord(parsed) ? { kind: 'found', record: parsed } : { kind: 'corrupt' };
+    if (!isPaymentSuccessRecord(parsed)) return { kind: 'corrupt' };
+    return { kind: 'found', record: { ...parsed, token: parsed.token ?? null, signInLinkEmailed: parsed.signInLinkEmailed === true } };
   } catch {
     return { kind: 'corrupt' };
   }

@@ -58,13 +58,18 @@ const LoginDetails = Type.Object({
   password: Type.String(),
   productPurchased: Type.String(),
 });
-type LoginDetails = Static<typeof LoginDetails>;
 
-/** The answer to call 3 (spec §3). `token` is the single-use hand-off token for the success site. */
+/**
+ * The answer to call 3 (spec §3). `token` is the single-use hand-off token for the success site. Credentials are
+ * handed out once, to the checkout that paid (docs/decisions/0026): after the first hand-off window, or once the
+ * buyer changed the password on /account, `token` and `loginDetails` are null and `signInLinkEmailed` is true:
+ * a sign-in link to /account was mailed to the buyer instead.
+ */
 export const FinalizeResponse = Type.Object({
   success: Type.Boolean(),
-  token: Type.String(),
-  loginDetails: LoginDetails,
+  token: Type.Union([Type.String(), Type.Null()]),
+  loginDetails: Type.Union([LoginDetails, Type.Null()]),
+  signInLinkEmailed: Type.Boolean({ description: 'True when no credentials are answered and a sign-in link was mailed.' }),
 });
 export type FinalizeResponse = Static<typeof FinalizeResponse>;
 
@@ -86,8 +91,9 @@ export type FinalizeReturnRequest = Static<typeof FinalizeReturnRequest>;
  */
 export const FinalizeReturnResponse = Type.Object({
   success: Type.Boolean(),
-  token: Type.String(),
-  loginDetails: LoginDetails,
+  token: Type.Union([Type.String(), Type.Null()]),
+  loginDetails: Type.Union([LoginDetails, Type.Null()]),
+  signInLinkEmailed: Type.Boolean(),
   seatCount: Type.Integer(),
   totalAmount: Type.Number({ description: 'Monthly total in dollars (spec §3).' }),
   email: Type.String(),

@@ -111,7 +111,8 @@ export interface ConfirmPaymentActorInput {
 
 /**
  * Statuses with which finalize says the payment was not taken for this checkout (402 not paid, 404 unknown, 409
- * cancelled, changed or already handed off): a resumed checkout is then dropped and a fresh one starts.
+ * cancelled or changed): a resumed checkout is then dropped and a fresh one starts. A 403 (another email than the
+ * buyer's, docs/decisions/0026) is not among them: the order is paid, so the buyer may retry, never buy again.
  */
 const NOT_RESUMABLE = [402, 404, 409];
 

@@ -1,6 +1,8 @@
 /**
  * The success-page statechart (spec §2 "Payment-success page", §4 "Success page", §8 toasts): reads the stored
  * payment record, shows it, copies credentials, and hands the buyer on to the success site with the token.
+ * A record without credentials (finalize mailed a sign-in link instead, docs/decisions/0026) has nothing to copy
+ * and no token: the page says where to get in.
  * After a 3-D Secure redirect return there is no stored record: the address's PaymentIntent
  * parameters, given as input, finalize the order and the answer is stored as the record.
  * No DOM here: storage, clipboard and navigation are invoked actors or emitted events; the page passes the
@@ -44,6 +46,12 @@ export type PaymentSuccessEmitted =
 
 const FIELD_LABELS: Record<CredentialField, 'Email' | 'Password'> = { email: 'Email', password: 'Password' };
 
+/** The credential a copy button copies; '' without credentials (the machine only copies with them). */
+function credentialText(record: PaymentSuccessRecord | null, field: CredentialField): string {
+  const login = record?.loginDetails;
+  return (field === 'email' ? login?.email : login?.password) ?? '';
+}
+
 /** What a state says to the page: `loading` the record is being read or finalized; `unreadable` it could not be. */
 type PaymentSuccessTag = 'loading' | 'unreadable';
 
@@ -67,6 +75,7 @@ export const paymentSuccessMachine = setup({
     recordCorrupt: (_, reading: PaymentRecordReading) => reading.kind === 'corrupt',
     returnedFromRedirect: ({ context }) => context.paymentReturn !== null,
     hasToken: ({ context }) => typeof context.record?.token === 'string' && context.record.token.length > 0,
+    hasCredentials: ({ context }) => !!context.record?.loginDetails,
   },
   actions: {
     assignRecord: assign((_, reading: PaymentRecordReading) => ({ record: reading.kind === 'found' ? reading.record : null })),
@@ -136,14 +145,12 @@ export const paymentSuccessMachine = setup({
       },
       states: {
         viewing: {
-          on: { COPY_CLICKED: { target: 'copying', actions: 'assignCopyField' } },
+          on: { COPY_CLICKED: { guard: 'hasCredentials', target: 'copying', actions: 'assignCopyField' } },
         },
         copying: {
           invoke: {
             src: 'copyToClipboard',
-            input: ({ context }) => ({
-              text: context.copyField === 'email' ? context.record!.loginDetails.email : context.record!.loginDetails.password,
-            }),
+            input: ({ context }) => ({ text: credentialText(context.record, context.copyField) }),
             onDone: { target: 'viewing', actions: 'notifyCopied' },
             onError: { target: 'viewing', actions: 'notifyCopyFailed' },
           },
@@ -153,7 +160,7 @@ export const paymentSuccessMachine = setup({
     redirecting: {
       invoke: {
         src: 'resolveSuccessSiteUrl',
-        input: ({ context }) => ({ token: context.record!.token }),
+        input: ({ context }) => ({ token: context.record?.token ?? '' }),
         onDone: {
           target: 'redirected',
           actions: ['clearStoredRecord', { type: 'requestRedirect', params: ({ event }) => ({ url: event.output }) }],

@@ -59,6 +59,7 @@ const FINALIZED: FinalizeResponse = {
   success: true,
   token: 'model-handoff-token',
   loginDetails: { email: 'ada@example.com', password: 'Model-Password-0123', productPurchased: 'AI Training Subscription (Monthly)' },
+  signInLinkEmailed: false,
 };
 
 const DECLINED: PaymentConfirmation = { status: 'failed', message: 'Your card was declined.' };

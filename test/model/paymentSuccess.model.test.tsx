@@ -27,12 +27,15 @@ const RECORD: PaymentSuccessRecord = {
   success: true,
   token: 'model-handoff-token',
   loginDetails: { email: 'ada@example.com', password: 'Model-Password-0123', productPurchased: 'AI Training Subscription (Monthly)' },
+  signInLinkEmailed: false,
   seatCount: 3,
   totalAmount: 1000,
   email: 'ada@example.com',
   name: 'Ada Palmer',
   transactionId: 'txn_model',
 };
+/** Finalize after the first hand-off window (docs/decisions/0026): no credentials, a sign-in link mailed. */
+const RECORD_WITHOUT_CREDENTIALS: PaymentSuccessRecord = { ...RECORD, token: null, loginDetails: null, signInLinkEmailed: true };
 const SUCCESS_SITE_URL = 'http://localhost:5174/?token=model-handoff-token';
 /** The query string a 3-D Secure redirect returns with: with nothing stored, the page finalizes. */
 const RETURN_SEARCH = 'payment_intent=pi_model&payment_intent_client_secret=pi_model_secret_x&redirect_status=succeeded';
@@ -40,6 +43,7 @@ const RETURN_SEARCH = 'payment_intent=pi_model&payment_intent_client_secret=pi_m
 const READINGS: PaymentRecordReading[] = [
   { kind: 'found', record: RECORD },
   { kind: 'found', record: { ...RECORD, token: '' } },
+  { kind: 'found', record: RECORD_WITHOUT_CREDENTIALS },
   { kind: 'missing' },
   { kind: 'corrupt' },
 ];
@@ -56,11 +60,12 @@ function modelEvents(snapshot: Snapshot): AnyEventObject[] {
     const done = (output?: unknown) => ({ type: `xstate.done.actor.${id}`, output, actorId: id });
     const error = { type: `xstate.error.actor.${id}`, error: new Error('refused'), actorId: id };
     if (id.endsWith('paymentSuccess.loading')) events.push(...READINGS.map(done), error);
-    if (id.endsWith('paymentSuccess.finalizingReturn')) events.push(done(RECORD), error);
+    if (id.endsWith('paymentSuccess.finalizingReturn')) events.push(done(RECORD), done(RECORD_WITHOUT_CREDENTIALS), error);
     if (id.endsWith('paymentSuccess.ready.copying')) events.push(done(), error);
     if (id.endsWith('paymentSuccess.redirecting')) events.push(done(SUCCESS_SITE_URL), error);
   }
-  if (snapshot.matches({ ready: 'viewing' })) {
+  // Without credentials the page has no copy buttons and no agreement button: nothing to click.
+  if (snapshot.matches({ ready: 'viewing' }) && snapshot.context.record?.loginDetails) {
     events.push({ type: 'COPY_CLICKED', field: 'email' }, { type: 'COPY_CLICKED', field: 'password' }, { type: 'SIGN_AGREEMENT_CLICKED' });
   }
   return events;
@@ -151,10 +156,18 @@ function expectPageShows(page: Page, state: AnyMachineSnapshot, event: AnyEventO
     expect(screen.getByRole('heading', { name: 'Payment Successful!' })).toBeInTheDocument();
     expect(screen.getByText('Your AI training subscription has been activated')).toBeInTheDocument();
     expect(screen.getByText(`${formatDollars(record.totalAmount * 100)}/month`)).toBeInTheDocument();
-    expect(screen.getByText('IMPORTANT: Save Your Login Credentials')).toBeInTheDocument();
-    expect(screen.getByText(record.loginDetails.password)).toBeInTheDocument();
-    const button = screen.getByRole('button', { name: /Sign Training Agreement →|Redirecting\.\.\./ });
-    expect(button).toHaveTextContent(state.matches('redirecting') ? 'Redirecting...' : 'Sign Training Agreement →');
+    if (record.loginDetails) {
+      expect(screen.getByText('IMPORTANT: Save Your Login Credentials')).toBeInTheDocument();
+      expect(screen.getByText(record.loginDetails.password)).toBeInTheDocument();
+      const button = screen.getByRole('button', { name: /Sign Training Agreement →|Redirecting\.\.\./ });
+      expect(button).toHaveTextContent(state.matches('redirecting') ? 'Redirecting...' : 'Sign Training Agreement →');
+    } else {
+      expect(screen.getByRole('heading', { name: 'We’ve emailed you a sign-in link' })).toBeInTheDocument();
+      expect(screen.getByText(record.email)).toBeInTheDocument();
+      expect(screen.getByRole('link', { name: `${window.location.origin}/account` })).toHaveAttribute('href', '/account');
+      expect(screen.queryByText('IMPORTANT: Save Your Login Credentials')).toBeNull();
+      expect(screen.queryAllByRole('button')).toEqual([]);
+    }
   }
   const copyDone = event?.type.startsWith('xstate.done.actor.') && event.type.endsWith('ready.copying');
   if (copyDone) expectToast(TOASTS.copied(state.context.copyField === 'email' ? 'Email' : 'Password').description);

@@ -12,7 +12,7 @@ import { accounts, orders, outbox } from '../../server/db/schema';
 import { deliverDue, smtpMailer, type OutboxContext } from '../../server/outbox/outboxWorker';
 import { startMailCatcher, type MailCatcher } from '../support/mailCatcher';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
-import { confirmBody, DATABASES, finalize, openCheckout, startTestServer, type TestServer } from './helper';
+import { confirmBody, DATABASES, finalizeBody, openCheckout, startTestServer, type TestServer } from './helper';
 
 const WEBHOOK_SECRET = 'whsec-test-0123456789abcdef0123456789abcdef';
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -87,7 +87,9 @@ describe.each(DATABASES)('after the purchase, on %s', (kind) => {
   it('sends the order confirmation once, with the agreement and manage links and no password, and the activation webhook', async () => {
     const { transactionId, email, session, password } = await buy(3);
     // A repeated finalize raises nothing new: one mail, one webhook per event.
-    expect((await finalize(server, session)).statusCode).toBe(200);
+    expect((await server.post('/api/finalize-anon-subscription', finalizeBody(session, { email, name: 'Ada Palmer' }))).statusCode).toBe(
+      200,
+    );
     const rows = await server.db.select().from(outbox).where(eq(outbox.transactionId, transactionId));
     expect(rows.map((row) => [row.kind, row.topic]).sort()).toEqual([
       ['mail', 'order_confirmation'],
@@ -259,6 +261,27 @@ describe.each(DATABASES)('after the purchase, on %s', (kind) => {
     const [row] = await server.db.select().from(accounts).where(eq(accounts.transactionId, transactionId));
     expect(await verify(row!.passwordHash!, issued.password)).toBe(true);
     expect(await verify(row!.passwordHash!, password)).toBe(false);
+  });
+
+  it('after new credentials on /account, finalize with the order ids answers no password and mails a sign-in link', async () => {
+    const { email, transactionId, session } = await buy(1);
+    const cookie = await manageSession(email, /subscription is active/);
+    const issued = (await act('/api/account/credentials', cookie)).json<{ password: string }>();
+    const [before] = await server.db.select().from(accounts).where(eq(accounts.transactionId, transactionId));
+
+    // Someone holding the ids (the console's CSV, a log) and another email: refused, nothing changed.
+    const stranger = await server.post(
+      '/api/finalize-anon-subscription',
+      finalizeBody(session, { email: 'mallory@evil.example', name: 'M' }),
+    );
+    expect(stranger.statusCode).toBe(403);
+    // The buyer's own email: the order's success, without credentials; the sign-in link goes to the buyer.
+    const again = await server.post('/api/finalize-anon-subscription', finalizeBody(session, { email, name: 'Ada Palmer' }));
+    expect(again.json()).toEqual({ success: true, token: null, loginDetails: null, signInLinkEmailed: true });
+    const [after] = await server.db.select().from(accounts).where(eq(accounts.transactionId, transactionId));
+    expect(after).toEqual(before);
+    expect(await verify(after!.passwordHash!, issued.password)).toBe(true);
+    await manageSession(email, /link to manage/);
   });
 
   it('changes seats from 1 to 3, with a mail and a webhook', async () => {

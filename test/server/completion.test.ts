@@ -10,7 +10,7 @@ import type { FinalizeResponse } from '../../src/contract/checkout';
 import { accounts, orders, sandboxCustomers, sandboxSubscriptions } from '../../server/db/schema';
 import { reconcileOrders } from '../../server/orders/reconcileOrders';
 import { confirmSandboxIntent } from '../../server/payments/sandbox/intents';
-import { DATABASES, finalize, openCheckout, payWithCard, startTestServer, TEST_CARDS, type TestServer } from './helper';
+import { DATABASES, finalize, handedOut, openCheckout, payWithCard, startTestServer, TEST_CARDS, type TestServer } from './helper';
 
 describe.each(DATABASES)('order completion on %s', (kind) => {
   let server: TestServer;
@@ -52,7 +52,7 @@ describe.each(DATABASES)('order completion on %s', (kind) => {
     expect(await customerRow(session.customerId)).toMatchObject({ email: 'ada@example.com', name: 'Ada Palmer' });
 
     // The browser's finalize, when it comes, hands over working credentials for that one account.
-    const finalized = (await finalize(server, session)).json<FinalizeResponse>();
+    const finalized = handedOut((await finalize(server, session)).json<FinalizeResponse>());
     const [withPassword] = await accountsOf(session.transactionId);
     expect(await verify(withPassword!.passwordHash!, finalized.loginDetails.password)).toBe(true);
     expect(await accountsOf(session.transactionId)).toHaveLength(1);

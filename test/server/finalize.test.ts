@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FinalizeResponse } from '../../src/contract/checkout';
 import { PRODUCT_NAME } from '../../src/domain/product';
-import { accounts, handoffTokens, orders, sandboxCustomers } from '../../server/db/schema';
+import { accounts, handoffTokens, orders, outbox, sandboxCustomers } from '../../server/db/schema';
 import { reconcileOrders } from '../../server/orders/reconcileOrders';
 import { hashHandoffToken } from '../../server/security/handoffToken';
 import {
@@ -12,6 +12,7 @@ import {
   finalize,
   finalizeBody,
   HANDOFF_KEY,
+  handedOut,
   openCheckout,
   payWithCard,
   startTestServer,
@@ -20,6 +21,9 @@ import {
 } from './helper';
 
 const FINALIZE = '/api/finalize-anon-subscription';
+
+/** The answer once the first hand-off window has passed (docs/decisions/0026): no credentials, a link mailed. */
+const WITHOUT_CREDENTIALS: FinalizeResponse = { success: true, token: null, loginDetails: null, signInLinkEmailed: true };
 
 describe.each(DATABASES)('POST /api/finalize-anon-subscription on %s', (kind) => {
   let server: TestServer;
@@ -32,17 +36,25 @@ describe.each(DATABASES)('POST /api/finalize-anon-subscription on %s', (kind) =>
   const tokensOf = async (transactionId: string) =>
     server.db.select().from(handoffTokens).where(eq(handoffTokens.transactionId, transactionId));
   const redeem = (token: string) => server.post('/api/handoff/redeem', { token }, { authorization: `Bearer ${HANDOFF_KEY}` });
+  const signInMailsOf = async (transactionId: string) =>
+    (await server.db.select().from(outbox).where(eq(outbox.transactionId, transactionId))).filter((row) => row.topic === 'account_link');
+  const expireTokensOf = (transactionId: string) =>
+    server.db
+      .update(handoffTokens)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(handoffTokens.transactionId, transactionId));
 
   it('creates the account once the card payment succeeded and hands over credentials and a token', async () => {
     const session = await openCheckout(server, 3);
     expect((await payWithCard(server, session.clientSecret)).json()).toMatchObject({ status: 'succeeded' });
     const response = await server.post(FINALIZE, finalizeBody(session, { email: '  ada@example.com ', name: ' Ada Palmer ' }));
     expect(response.statusCode).toBe(200);
-    const body = response.json<FinalizeResponse>();
+    const body = handedOut(response.json<FinalizeResponse>());
     expect(body).toEqual({
       success: true,
       token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
       loginDetails: { email: 'ada@example.com', password: expect.any(String), productPurchased: PRODUCT_NAME },
+      signInLinkEmailed: false,
     });
     expect(body.loginDetails.password.length).toBeGreaterThanOrEqual(16);
     expect(body.loginDetails.password).toMatch(/^[A-Za-z0-9]+$/);
@@ -102,7 +114,8 @@ describe.each(DATABASES)('POST /api/finalize-anon-subscription on %s', (kind) =>
 
   it('answers the same credentials and token on a repeat while the token is live: one account, nothing rotated', async () => {
     const { session, finalized: first } = await completePurchase(server);
-    const repeat = await server.post(FINALIZE, finalizeBody(session, { email: 'other@example.com', name: 'Someone Else' }));
+    // The same buyer: the email compares without regard to case; the name recorded first is kept.
+    const repeat = await server.post(FINALIZE, finalizeBody(session, { email: 'ADA@Example.com', name: 'Someone Else' }));
     expect(repeat.statusCode).toBe(200);
     const second = repeat.json<FinalizeResponse>();
     expect(second).toEqual(first);
@@ -134,24 +147,60 @@ describe.each(DATABASES)('POST /api/finalize-anon-subscription on %s', (kind) =>
     expect(await verify(wipedAccount!.passwordHash!, finalized.loginDetails.password)).toBe(true);
   });
 
-  it('issues new credentials when the kept ones no longer decrypt (the key was replaced)', async () => {
-    const { session, finalized: first } = await completePurchase(server);
-    const otherKey = await server.derive({ cipher: testCipher() });
-    const second = (await finalize(otherKey, session)).json<FinalizeResponse>();
-    await otherKey.close();
-    expect(second.loginDetails.password).not.toBe(first.loginDetails.password);
-    const [account] = await accountOf(session.transactionId);
-    expect(await verify(account!.passwordHash!, second.loginDetails.password)).toBe(true);
-    expect((await redeem(first.token)).statusCode).toBe(410);
+  it('reproduces issue 19: the ids and another email after the window get neither a password nor the account', async () => {
+    const { session, finalized } = await completePurchase(server);
+    await expireTokensOf(session.transactionId);
+    const [before] = await accountOf(session.transactionId);
+    const response = await server.post(FINALIZE, finalizeBody(session, { email: 'mallory@evil.example', name: 'Mallory' }));
+    expect(response.statusCode).toBe(403);
+    expect(response.json()).toEqual({ error: 'This email is not the one this order was paid with.' });
+    const [after] = await accountOf(session.transactionId);
+    expect(after).toEqual(before);
+    expect(await verify(after!.passwordHash!, finalized.loginDetails.password)).toBe(true);
+    expect(await tokensOf(session.transactionId)).toHaveLength(1);
+    expect(await signInMailsOf(session.transactionId)).toHaveLength(0);
   });
 
-  it('issues new credentials once the token has expired, and the sweep wipes the expired ones', async () => {
+  it('refuses another email within the window too, answering nothing and changing nothing', async () => {
+    const { session, finalized } = await completePurchase(server);
+    const response = await server.post(FINALIZE, finalizeBody(session, { email: 'other@example.com', name: 'Ada Palmer' }));
+    expect(response.statusCode).toBe(403);
+    expect(response.body).not.toContain(finalized.loginDetails.password);
+    expect((await finalize(server, session)).json<FinalizeResponse>()).toEqual(finalized);
+  });
+
+  it('refuses a first finalize whose email is not the billing email the payment recorded', async () => {
+    const session = await openCheckout(server, 1);
+    await payWithCard(server, session.clientSecret);
+    // As with Stripe before its webhook: the order holds no buyer yet, the payment's billing details do.
+    await server.db.update(orders).set({ email: null, name: null }).where(eq(orders.transactionId, session.transactionId));
+    const refused = await server.post(FINALIZE, finalizeBody(session, { email: 'mallory@evil.example', name: 'Mallory' }));
+    expect(refused.statusCode).toBe(403);
+    const [untouched] = await accountOf(session.transactionId);
+    expect(untouched).toMatchObject({ passwordHash: null, passwordCiphertext: null });
+    expect(await tokensOf(session.transactionId)).toHaveLength(0);
+
+    const first = handedOut((await finalize(server, session)).json<FinalizeResponse>());
+    const [account] = await accountOf(session.transactionId);
+    expect(await verify(account!.passwordHash!, first.loginDetails.password)).toBe(true);
+  });
+
+  it('answers no credentials when the kept ones no longer decrypt (the key was replaced); the password stays', async () => {
+    const { session, finalized: first } = await completePurchase(server);
+    const otherKey = await server.derive({ cipher: testCipher() });
+    const second = await finalize(otherKey, session);
+    await otherKey.close();
+    expect(second.statusCode).toBe(200);
+    expect(second.json()).toEqual(WITHOUT_CREDENTIALS);
+    const [account] = await accountOf(session.transactionId);
+    expect(await verify(account!.passwordHash!, first.loginDetails.password)).toBe(true);
+    expect((await redeem(first.token)).statusCode).toBe(200);
+  });
+
+  it('after the window: no password issued or answered, the buyer’s still works, one sign-in link mail an hour', async () => {
     const { session, finalized: first } = await completePurchase(server);
     const { session: live } = await completePurchase(server);
-    await server.db
-      .update(handoffTokens)
-      .set({ expiresAt: new Date(Date.now() - 1000) })
-      .where(eq(handoffTokens.transactionId, session.transactionId));
+    await expireTokensOf(session.transactionId);
     const report = await reconcileOrders(server.context());
     expect(report.wipedCredentials).toBeGreaterThanOrEqual(1);
     const [wiped] = await accountOf(session.transactionId);
@@ -161,15 +210,20 @@ describe.each(DATABASES)('POST /api/finalize-anon-subscription on %s', (kind) =>
     expect((await tokensOf(live.transactionId))[0]!.tokenCiphertext).toMatch(/^v1\./);
     expect((await tokensOf(session.transactionId))[0]!.tokenCiphertext).toBeNull();
 
-    const second = (await finalize(server, session)).json<FinalizeResponse>();
-    expect(second.loginDetails.password).not.toBe(first.loginDetails.password);
-    expect(second.token).not.toBe(first.token);
+    for (let repeat = 0; repeat < 3; repeat += 1) {
+      const response = await finalize(server, session);
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual(WITHOUT_CREDENTIALS);
+    }
     const [account] = await accountOf(session.transactionId);
-    expect(await verify(account!.passwordHash!, second.loginDetails.password)).toBe(true);
-    expect(await verify(account!.passwordHash!, first.loginDetails.password)).toBe(false);
-    expect((await finalize(server, session)).json<FinalizeResponse>()).toEqual(second);
+    expect(account!.passwordHash).toBe(wiped!.passwordHash);
+    expect(await verify(account!.passwordHash!, first.loginDetails.password)).toBe(true);
+    expect(await tokensOf(session.transactionId)).toHaveLength(1);
     expect((await redeem(first.token)).statusCode).toBe(410);
-    expect((await redeem(second.token)).statusCode).toBe(200);
+    const mails = await signInMailsOf(session.transactionId);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]).toMatchObject({ kind: 'mail', status: 'pending', payload: {} });
+    expect(await signInMailsOf(live.transactionId)).toHaveLength(0);
   });
 
   it('answers every racing finalize with the same working credentials and creates one account', async () => {
@@ -177,7 +231,7 @@ describe.each(DATABASES)('POST /api/finalize-anon-subscription on %s', (kind) =>
     await payWithCard(server, session.clientSecret);
     const responses = await Promise.all(Array.from({ length: 8 }, () => finalize(server, session)));
     expect(responses.map((r) => r.statusCode)).toEqual(Array(8).fill(200));
-    const bodies = responses.map((r) => r.json<FinalizeResponse>());
+    const bodies = responses.map((r) => handedOut(r.json<FinalizeResponse>()));
     expect(new Set(bodies.map((body) => body.loginDetails.password)).size).toBe(1);
     expect(new Set(bodies.map((body) => body.token)).size).toBe(1);
     expect(await accountOf(session.transactionId)).toHaveLength(1);
@@ -186,16 +240,18 @@ describe.each(DATABASES)('POST /api/finalize-anon-subscription on %s', (kind) =>
     expect(await verify(account!.passwordHash!, bodies[0]!.loginDetails.password)).toBe(true);
   });
 
-  it('answers 409 and changes nothing once the hand-off token was redeemed', async () => {
+  it('answers the order’s success without credentials once the hand-off token was redeemed, changing no password', async () => {
     const { session, finalized } = await completePurchase(server);
     expect((await redeem(finalized.token)).statusCode).toBe(200);
     const [before] = await accountOf(session.transactionId);
     const response = await finalize(server, session);
-    expect(response.statusCode).toBe(409);
-    expect(response.json()).toEqual({ error: 'This order is already complete.' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual(WITHOUT_CREDENTIALS);
     const [after] = await accountOf(session.transactionId);
     expect(after!.passwordHash).toBe(before!.passwordHash);
+    expect(await verify(after!.passwordHash!, finalized.loginDetails.password)).toBe(true);
     expect(await tokensOf(session.transactionId)).toHaveLength(1);
+    expect(await signInMailsOf(session.transactionId)).toHaveLength(1);
   });
 
   it.each([

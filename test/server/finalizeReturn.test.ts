@@ -53,6 +53,7 @@ describe.each(DATABASES)('POST /api/finalize-from-payment-intent with the sandbo
       success: true,
       token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
       loginDetails: { email: 'ada@example.com', password: expect.any(String), productPurchased: PRODUCT_NAME },
+      signInLinkEmailed: false,
       seatCount: 3,
       totalAmount: 1000,
       email: 'ada@example.com',

@@ -227,6 +227,19 @@ export function finalize(server: TestServer, session: SubscriptionSession) {
   return server.post('/api/finalize-anon-subscription', finalizeBody(session));
 }
 
+/** A finalize answer that handed out credentials (the first hand-off window, docs/decisions/0026). */
+type HandedOut = FinalizeResponse & { token: string; loginDetails: NonNullable<FinalizeResponse['loginDetails']> };
+
+/**
+ * `body` as a finalize answer with credentials.
+ * @throws Error when it answered none (the first hand-off window had passed).
+ */
+export function handedOut(body: FinalizeResponse): HandedOut {
+  const { token, loginDetails } = body;
+  if (token === null || loginDetails === null) throw new Error(`finalize answered no credentials: ${JSON.stringify(body)}`);
+  return { ...body, token, loginDetails };
+}
+
 /** Opens a checkout of `quantity` seats, pays it with 4242 and finalizes it; returns the session and response. */
 export async function completePurchase(server: TestServer, quantity = 1) {
   const session = await openCheckout(server, quantity);
@@ -234,5 +247,5 @@ export async function completePurchase(server: TestServer, quantity = 1) {
   if (paid.statusCode !== 200) throw new Error(`payment answered ${paid.statusCode}: ${paid.body}`);
   const response = await finalize(server, session);
   if (response.statusCode !== 200) throw new Error(`finalize answered ${response.statusCode}: ${response.body}`);
-  return { session, finalized: response.json<FinalizeResponse>() };
+  return { session, finalized: handedOut(response.json<FinalizeResponse>()) };
 }

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FinalizeResponse, FinalizeReturnResponse } from '../../src/contract/checkout';
-import { HANDOFF_KEY, openCheckout, payWithCard, startTestServer, TEST_CARDS, updateBody, type TestServer } from './helper';
+import { HANDOFF_KEY, handedOut, openCheckout, payWithCard, startTestServer, TEST_CARDS, updateBody, type TestServer } from './helper';
 
 describe('logs of a full checkout at debug level', () => {
   const lines: string[] = [];
@@ -30,15 +30,17 @@ describe('logs of a full checkout at debug level', () => {
     const returned = (
       await server.post('/api/finalize-from-payment-intent', { paymentIntentId, clientSecret, email: 'ada@example.com' })
     ).json<FinalizeReturnResponse>();
-    const finalized = (
-      await server.post('/api/finalize-anon-subscription', {
-        subscriptionId: update.json<{ subscriptionId: string }>().subscriptionId,
-        customerId: session.customerId,
-        transactionId: session.transactionId,
-        email: 'ada@example.com',
-        name: 'Ada Palmer',
-      })
-    ).json<FinalizeResponse>();
+    const finalized = handedOut(
+      (
+        await server.post('/api/finalize-anon-subscription', {
+          subscriptionId: update.json<{ subscriptionId: string }>().subscriptionId,
+          customerId: session.customerId,
+          transactionId: session.transactionId,
+          email: 'ada@example.com',
+          name: 'Ada Palmer',
+        })
+      ).json<FinalizeResponse>(),
+    );
     expect(finalized.token).toBe(returned.token);
     await server.post('/api/handoff/redeem', { token: finalized.token }, { authorization: `Bearer ${HANDOFF_KEY}` });
     await server.post('/api/finalize-anon-subscription', { transactionId: session.transactionId, clientSecret });

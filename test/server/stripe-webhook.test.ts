@@ -107,20 +107,25 @@ describe.each(DATABASES)('POST /api/stripe/webhook on %s', (kind) => {
       expect(customerUpdate?.headers['idempotency-key']).toBe(`${order.transactionId}:customer-details`);
     });
 
-    it('then the browser’s finalize still returns working credentials for that one account (decision 0008)', async () => {
+    it('then the browser’s finalize still returns working credentials for that one account (decisions 0008, 0026)', async () => {
       const order = await insertStripeOrder(server, 1);
       stripeCompletes(order, JANE);
       expect((await deliver(server, paidEvent(order))).statusCode).toBe(200);
+      const ids = { subscriptionId: order.subscriptionId, customerId: order.customerId, transactionId: order.transactionId };
 
+      // Another email than the one the payment recorded is refused before anything is written.
       stripeReports(order, {});
-      stripe.on('POST', `/v1/customers/${order.customerId}`, 200, fixture('customer-updated'));
-      const finalize = await server.post('/api/finalize-anon-subscription', {
-        subscriptionId: order.subscriptionId,
-        customerId: order.customerId,
-        transactionId: order.transactionId,
+      const stranger = await server.post('/api/finalize-anon-subscription', {
+        ...ids,
         email: 'jane.other@example.com',
         name: 'Jane Other',
       });
+      expect(stranger.statusCode).toBe(403);
+      expect((await accountsOf(order))[0]!.passwordHash).toBeNull();
+
+      stripeReports(order, {});
+      stripe.on('POST', `/v1/customers/${order.customerId}`, 200, fixture('customer-updated'));
+      const finalize = await server.post('/api/finalize-anon-subscription', { ...ids, email: 'Jane@Example.com', name: 'Jane Other' });
 
       expect(finalize.statusCode).toBe(200);
       const body = finalize.json<FinalizeResponse>();
@@ -133,7 +138,8 @@ describe.each(DATABASES)('POST /api/stripe/webhook on %s', (kind) => {
 
     it('after the browser finalized, changes nothing and asks Stripe for no buyer', async () => {
       const order = await insertStripeOrder(server, 2);
-      stripeReports(order, {});
+      // Before the webhook, the browser's finalize reads the buyer the payment recorded (decision 0026).
+      stripeReports(order, {}, JANE);
       stripe.on('POST', `/v1/customers/${order.customerId}`, 200, fixture('customer-updated'));
       const finalize = await server.post('/api/finalize-anon-subscription', {
         subscriptionId: order.subscriptionId,
@@ -153,8 +159,9 @@ describe.each(DATABASES)('POST /api/stripe/webhook on %s', (kind) => {
 
     it('racing the browser’s finalize, still makes exactly one account', async () => {
       const order = await insertStripeOrder(server, 4);
+      // The webhook and the finalize may each read the PaymentIntent's buyer, whichever comes first.
       stripeReports(order, {}, JANE);
-      stripeReports(order, {});
+      stripeReports(order, {}, JANE);
       stripe.on('POST', `/v1/customers/${order.customerId}`, 200, fixture('customer-updated'));
 
       const [webhook, finalize] = await Promise.all([

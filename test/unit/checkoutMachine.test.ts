@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import type { FinalizeResponse, SubscriptionSession, UpdateIntentResponse } from '../../src/contract/checkout';
 import { ApiError } from '../../src/api/client';
+import { readPaymentRecord, savePaymentRecord } from '../../src/api/paymentRecord';
 import { PENDING_PAYMENT_KEY, RECENT_PURCHASE_KEY, type PendingPayment } from '../../src/api/pendingPayment';
 import { checkoutMachine, type CheckoutEmitted, type CheckoutInput } from '../../src/machines/checkoutMachine';
 import type { FinalizeActorInput } from '../../src/machines/checkoutOrder';
@@ -73,7 +74,12 @@ function start(
         calls.finalizeInputs.push(input);
         return overrides.finalize
           ? overrides.finalize(input)
-          : { success: true, token: 'tok', loginDetails: { email: 'a@b.co', password: 'p'.repeat(20), productPurchased: 'X' } };
+          : {
+              success: true,
+              token: 'tok',
+              loginDetails: { email: 'a@b.co', password: 'p'.repeat(20), productPurchased: 'X' },
+              signInLinkEmailed: false,
+            };
       }),
     },
     actions: { storePaymentRecord: () => {} },
@@ -497,7 +503,12 @@ describe('payment submit (spec §4, §5)', () => {
     const { actor, emitted, calls } = await ready({
       finalize: async () =>
         succeed
-          ? { success: true, token: 't', loginDetails: { email: 'a@b.co', password: 'x'.repeat(20), productPurchased: 'X' } }
+          ? {
+              success: true,
+              token: 't',
+              loginDetails: { email: 'a@b.co', password: 'x'.repeat(20), productPurchased: 'X' },
+              signInLinkEmailed: false,
+            }
           : ({ success: false } as FinalizeResponse),
     });
     fill(actor);
@@ -613,6 +624,7 @@ describe('a charged checkout survives a reload or a closed tab (pending payment)
         success: true,
         token: 'tok',
         loginDetails: { email: 'a@b.co', password: 'p'.repeat(20), productPurchased: 'X' },
+        signInLinkEmailed: false,
         seatCount: pending.seats,
         totalAmount: pending.totalAmount,
         email: 'ada@example.com',
@@ -621,6 +633,42 @@ describe('a charged checkout survives a reload or a closed tab (pending payment)
       },
     });
     await advance(1000);
+    expect(calls.create).toBe(0);
+  });
+
+  it('resumes to success when finalize answers no credentials (decision 0026); the stored record reads back', async () => {
+    const withoutCredentials: FinalizeResponse = { success: true, token: null, loginDetails: null, signInLinkEmailed: true };
+    const { actor, emitted } = start({ input: { pendingPayment: pending }, finalize: async () => withoutCredentials });
+    await advance(0);
+    expect(actor.getSnapshot().matches('success')).toBe(true);
+    const completed = emitted.find((event) => event.type === 'paymentCompleted');
+    if (completed?.type !== 'paymentCompleted') throw new Error('no paymentCompleted event');
+    expect(completed.record).toEqual({
+      ...withoutCredentials,
+      seatCount: pending.seats,
+      totalAmount: pending.totalAmount,
+      email: 'ada@example.com',
+      name: 'Ada Palmer',
+      transactionId: pending.transactionId,
+    });
+    const items = new Map<string, string>();
+    const storage = {
+      getItem: (key: string) => items.get(key) ?? null,
+      setItem: (key: string, value: string) => void items.set(key, value),
+      removeItem: (key: string) => void items.delete(key),
+    };
+    savePaymentRecord(completed.record, storage);
+    expect(readPaymentRecord(storage)).toEqual({ kind: 'found', record: completed.record });
+  });
+
+  it('keeps a paid pending payment when finalize refuses its email (403): the buyer retries, nothing is bought again', async () => {
+    globalThis.localStorage.setItem(PENDING_PAYMENT_KEY, JSON.stringify(pending));
+    const refused = new ApiError('This email is not the one this order was paid with.', 403);
+    const { actor, calls } = start({ input: { pendingPayment: pending }, finalize: () => Promise.reject(refused) });
+    await advance(0);
+    expect(actor.getSnapshot().matches('resumeFailed')).toBe(true);
+    expect(globalThis.localStorage.getItem(PENDING_PAYMENT_KEY)).not.toBeNull();
+    await advance(500);
     expect(calls.create).toBe(0);
   });
 

@@ -14,6 +14,7 @@ const record: PaymentSuccessRecord = {
   success: true,
   token: 'handoff-token',
   loginDetails: { email: 'ada@example.com', password: 'Pw3xAmpLe9Pw3xAmpLe9', productPurchased: 'AI Training Subscription (Monthly)' },
+  signInLinkEmailed: false,
   seatCount: 3,
   totalAmount: 1000,
   email: 'ada@example.com',
@@ -156,6 +157,19 @@ describe('payment-success statechart', () => {
     expect(cleared).toHaveBeenCalledTimes(1);
     expect(emitted).toContainEqual({ type: 'redirectRequested', url: 'http://localhost:5174/?token=handoff-token' });
     expect(actor.getSnapshot().status).toBe('done');
+  });
+
+  it('shows a record without credentials and copies nothing from it (decision 0026)', async () => {
+    const withoutCredentials: PaymentSuccessRecord = { ...record, token: null, loginDetails: null, signInLinkEmailed: true };
+    const { actor, copied, toasts } = start({ kind: 'found', record: withoutCredentials });
+    await settle();
+    expect(actor.getSnapshot().matches({ ready: 'viewing' })).toBe(true);
+    expect(actor.getSnapshot().context.record).toEqual(withoutCredentials);
+    actor.send({ type: 'COPY_CLICKED', field: 'password' });
+    await settle();
+    expect(actor.getSnapshot().matches({ ready: 'viewing' })).toBe(true);
+    expect(copied).toEqual([]);
+    expect(toasts()).toEqual([]);
   });
 
   it('refuses to redirect without a token', async () => {

@@ -16,6 +16,7 @@ const RECORD: PaymentSuccessRecord = {
   success: true,
   token: 'handoff-token',
   loginDetails: { email: 'ada@example.com', password: 'S3cret-pass', productPurchased: 'AI Training Subscription (Monthly)' },
+  signInLinkEmailed: false,
   seatCount: 3,
   totalAmount: 1000,
   email: 'ada@example.com',
@@ -92,6 +93,23 @@ describe('payment-success page', () => {
     expect(screen.getByText(/must sign the training agreement before/)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Sign Training Agreement →' })).toBeEnabled();
     expect(screen.getByText('Required to complete account setup')).toBeInTheDocument();
+  });
+
+  it('without credentials, says a sign-in link was emailed and where the account is, instead of the credentials', async () => {
+    savePaymentRecord({ ...RECORD, token: null, loginDetails: null, signInLinkEmailed: true });
+    renderSuccess();
+    await advance();
+
+    expect(screen.getByRole('heading', { name: 'Payment Successful!' })).toBeInTheDocument();
+    expect(screen.getByText('Transaction ID').nextSibling).toHaveTextContent('txn-42');
+    expect(screen.getByText('Product').nextSibling).toHaveTextContent('AI Training Subscription (Monthly)');
+    expect(screen.getByText('$1,000/month')).toBeInTheDocument();
+    const notice = screen.getByRole('region', { name: 'We’ve emailed you a sign-in link' });
+    expect(notice).toHaveTextContent('We sent it to ada@example.com.');
+    expect(screen.getByRole('link', { name: `${window.location.origin}/account` })).toHaveAttribute('href', '/account');
+    expect(screen.queryByRole('heading', { name: 'IMPORTANT: Save Your Login Credentials' })).not.toBeInTheDocument();
+    expect(screen.queryByText('S3cret-pass')).not.toBeInTheDocument();
+    expect(screen.queryAllByRole('button')).toEqual([]);
   });
 
   it("toasts 'No Payment Data' and links back to the checkout when nothing is stored", async () => {

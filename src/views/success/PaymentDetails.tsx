@@ -1,16 +1,21 @@
 import styled from 'styled-components';
 import type { PaymentSuccessRecord } from '../../api/paymentRecord';
 import { formatDollars } from '../../domain/pricing';
+import { PRODUCT_NAME } from '../../domain/product';
 import { colors, radii } from '../theme';
 import { CredentialRow } from './CredentialRow';
 import { PaymentSuccessActor } from './paymentSuccessActor';
+import { SignInLinkNotice } from './SignInLinkNotice';
 
 /** The record's monthly total, stored in dollars, as the page shows it: '$1,000/month'. */
 function monthlyTotal(record: PaymentSuccessRecord): string {
   return `${formatDollars(Math.round(record.totalAmount * 100))}/month`;
 }
 
-/** The confirmed order: summary, login credentials to save, and the hand-off to the training agreement. */
+/**
+ * The confirmed order: summary, login credentials to save, and the hand-off to the training agreement; without
+ * credentials (a sign-in link was mailed instead, docs/decisions/0026), the summary and where to get in.
+ */
 export function PaymentDetails({ record }: { record: PaymentSuccessRecord }) {
   const actorRef = PaymentSuccessActor.useActorRef();
   const redirecting = PaymentSuccessActor.useSelector((snapshot) => snapshot.matches('redirecting') || snapshot.matches('redirected'));
@@ -32,7 +37,7 @@ export function PaymentDetails({ record }: { record: PaymentSuccessRecord }) {
           </div>
           <div>
             <dt>Product</dt>
-            <dd>{record.loginDetails.productPurchased}</dd>
+            <dd>{record.loginDetails?.productPurchased ?? PRODUCT_NAME}</dd>
           </div>
           <div>
             <dt>Seats</dt>
@@ -45,22 +50,28 @@ export function PaymentDetails({ record }: { record: PaymentSuccessRecord }) {
         </Summary>
       </Box>
 
-      <Warning aria-labelledby="credentials-title">
-        <WarningTitle id="credentials-title">IMPORTANT: Save Your Login Credentials</WarningTitle>
-        <Credentials>
-          <CredentialRow field="email" label="Email" value={record.loginDetails.email} />
-          <CredentialRow field="password" label="Password" value={record.loginDetails.password} />
-        </Credentials>
-      </Warning>
+      {record.loginDetails ? (
+        <>
+          <Warning aria-labelledby="credentials-title">
+            <WarningTitle id="credentials-title">IMPORTANT: Save Your Login Credentials</WarningTitle>
+            <Credentials>
+              <CredentialRow field="email" label="Email" value={record.loginDetails.email} />
+              <CredentialRow field="password" label="Password" value={record.loginDetails.password} />
+            </Credentials>
+          </Warning>
 
-      <Notice>You must sign the training agreement before you can access the training platform.</Notice>
+          <Notice>You must sign the training agreement before you can access the training platform.</Notice>
 
-      <Action>
-        <SignButton type="button" disabled={redirecting} onClick={() => actorRef.send({ type: 'SIGN_AGREEMENT_CLICKED' })}>
-          {redirecting ? 'Redirecting...' : 'Sign Training Agreement →'}
-        </SignButton>
-        <Small>Required to complete account setup</Small>
-      </Action>
+          <Action>
+            <SignButton type="button" disabled={redirecting} onClick={() => actorRef.send({ type: 'SIGN_AGREEMENT_CLICKED' })}>
+              {redirecting ? 'Redirecting...' : 'Sign Training Agreement →'}
+            </SignButton>
+            <Small>Required to complete account setup</Small>
+          </Action>
+        </>
+      ) : (
+        <SignInLinkNotice email={record.email} />
+      )}
     </>
   );
 }

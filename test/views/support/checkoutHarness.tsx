@@ -29,6 +29,7 @@ export const FINALIZED: FinalizeResponse = {
   success: true,
   token: 'handoff-token',
   loginDetails: { email: 'ada@example.com', password: 'S3cret-pass', productPurchased: 'AI Training Subscription (Monthly)' },
+  signInLinkEmailed: false,
 };
 
 type CreateInput = { affiliateId: string; affiliateSource: string };
