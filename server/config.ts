@@ -91,6 +91,11 @@ const envSchema = z
     OWNER_SESSION_MAX_HOURS: integerInRange(1, 24 * 90, 24),
     /** Sign-in attempts to the owner's console one client address may make per 15 minutes. */
     SIGN_INS_PER_15_MINUTES: integerInRange(1, 1_000_000, 10),
+    /**
+     * Failed sign-ins to the console per owner email per 15 minutes, from any addresses; past it even the right
+     * password is refused until the window ends (server/admin/signInThrottle.ts).
+     */
+    OWNER_SIGN_IN_FAILURES_PER_15_MINUTES: integerInRange(1, 1_000_000, 10),
     /** Where mail goes out (smtp:// or smtps://, with user:password@ if the server needs it); unset: mails are held. */
     SMTP_URL: optionalText.pipe(z.url({ protocol: /^smtps?$/, message: 'must be an smtp:// or smtps:// URL' }).optional()),
     /** The From of every mail. */

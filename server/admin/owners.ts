@@ -17,7 +17,7 @@ const OWNER_PASSWORD_HASH = { algorithm: ARGON2ID, memoryCost: 19_456, timeCost:
 const MIN_OWNER_PASSWORD_LENGTH = 12;
 
 /** Emails are compared in lower case. */
-const normalEmail = (email: string) => email.trim().toLowerCase();
+export const normalEmail = (email: string) => email.trim().toLowerCase();
 
 /** Verified against for an unknown email, so a sign-in takes as long whether or not the email exists. */
 let decoyHash: Promise<string> | undefined;

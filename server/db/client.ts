@@ -4,7 +4,8 @@
  * One schema (./schema.ts), one set of migrations (./migrations), applied by the driver's own migrator. The first
  * start's data (the sample referrer) is the caller's: server/main.ts runs `seedReferrers` once the database is open.
  */
-import { mkdir } from 'node:fs/promises';
+import { chmod, mkdir, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
@@ -55,15 +56,48 @@ export async function openDatabase(
 }
 
 /**
+ * What this process creates is its owner's alone: files 0600, folders 0700. PGlite's Emscripten file system
+ * creates files with the process umask (0644 under the usual 022).
+ */
+const OWNER_ONLY_UMASK = 0o077;
+
+/**
+ * Makes every file under `dir` 0600 and every folder 0700. PGlite sets modes of its own beside the umask: the
+ * files of a new database are unpacked 0666, and each start rewrites pg_internal.init 0644. A path removed
+ * meanwhile is skipped.
+ */
+async function restrictToOwner(dir: string): Promise<void> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(skipMissing);
+  for (const entry of entries ?? []) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      await chmod(path, 0o700).catch(skipMissing);
+      await restrictToOwner(path);
+    } else if (entry.isFile()) {
+      await chmod(path, 0o600).catch(skipMissing);
+    }
+  }
+}
+
+function skipMissing(error: NodeJS.ErrnoException): undefined {
+  if (error.code === 'ENOENT') return undefined;
+  throw error;
+}
+
+/**
  * Opens PGlite in `dataDir` (created if missing) under this process's lock on the folder (./dataDirLock.ts);
- * 'memory://' keeps everything in memory.
+ * 'memory://' keeps everything in memory. On disk the folder is its owner's alone: `dataDir` is made 0700, the
+ * process umask 077 before PGlite opens, and once it is open every file is made 0600 and every folder 0700 (the
+ * modes PGlite set itself, and those of a folder an earlier version wrote).
  * @throws DataDirLockedError when another running process has the folder open; migration errors.
  */
 export async function openPglite(dataDir: string): Promise<OpenDatabase> {
   const inMemory = dataDir.startsWith('memory://');
   let unlock: () => Promise<void> = async () => {};
   if (!inMemory) {
+    process.umask(OWNER_ONLY_UMASK);
     await mkdir(dataDir, { recursive: true });
+    await chmod(dataDir, 0o700);
     unlock = await lockDataDir(dataDir);
   }
   let client: PGlite | undefined;
@@ -71,6 +105,7 @@ export async function openPglite(dataDir: string): Promise<OpenDatabase> {
     client = new PGlite(inMemory ? undefined : dataDir);
     const db = drizzlePglite({ client, schema });
     await migratePglite(db, { migrationsFolder });
+    if (!inMemory) await restrictToOwner(dataDir);
     const opened = client;
     return {
       db,

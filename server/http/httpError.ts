@@ -31,5 +31,6 @@ export const CHECKOUT_ERRORS = {
 /** The messages of POST /api/stripe/webhook (Stripe shows them in the endpoint's delivery log). */
 export const WEBHOOK_ERRORS = {
   badSignature: 'Webhook signature verification failed.',
+  malformedEvent: 'The webhook body is not a well-formed event.',
   retryLater: 'The event could not be processed now; it will be retried.',
 } as const;

@@ -9,6 +9,11 @@
  * new attempt never does. The old subscription is cancelled only if unpaid: the provider voids its open first
  * invoice first, and refuses ('paid') when the card has just paid it. The move onto the new subscription happens
  * under the order's row lock, the same lock completeOrder takes, and only if this attempt still holds the lease.
+ *
+ * Every id of the call is checked before any answer tells one order from another (issue 19): the ids must be the
+ * order's current subscription and item, or a subscription the provider reports as this order's (a tab left on a
+ * replaced one, answered 'checkout_changed'); any other combination is 'unknown_checkout', as for an unknown order,
+ * so a bare transactionId learns nothing (not even that the order was paid).
  */
 import { randomUUID } from 'node:crypto';
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
@@ -34,8 +39,9 @@ const LEASE_SECONDS = 120;
 
 /**
  * Moves the checkout to `quantity` seats and answers the (possibly new) subscription's ids and client secret.
- * Same quantity → the current session, unchanged. Refusals: 'unknown_checkout'; 'order_paid' or
- * 'order_cancelled'; 'checkout_changed' (the ids are not the order's current ones, or another change won);
+ * Same quantity → the current session, unchanged. Refusals: 'unknown_checkout' (no such order, or ids that are
+ * not its own); 'order_paid' or 'order_cancelled'; 'checkout_changed' (the ids are a replaced subscription of the
+ * order, or another change won);
  * 'seats_being_updated' (another change is in progress); 'order_paid' also when the card paid the old
  * subscription meanwhile; 'provider_unavailable' (the order stays on its old subscription).
  */
@@ -47,10 +53,10 @@ async function replaceSubscription(context: OrderContext, input: ChangeSeatsInpu
   const { db, provider, log } = context;
   const order = await findOrder(db, input.transactionId);
   if (!order) refuse('unknown_checkout');
+  const current = order.subscriptionId === input.subscriptionId && order.subscriptionItemId === input.subscriptionItemId;
+  if (!current && !(await isReplacedSubscriptionOf(context, order, input.subscriptionId))) refuse('unknown_checkout');
   assertOpen(order);
-  if (order.subscriptionId !== input.subscriptionId || order.subscriptionItemId !== input.subscriptionItemId) {
-    refuse('checkout_changed');
-  }
+  if (!current) refuse('checkout_changed');
   if (order.quantity === input.quantity) return sessionOf(order);
 
   const attempt = randomUUID();
@@ -91,6 +97,16 @@ async function replaceSubscription(context: OrderContext, input: ChangeSeatsInpu
   } finally {
     await releaseLease(context, transactionId, attempt);
   }
+}
+
+/**
+ * Whether `subscriptionId` is one the order had before a seat change replaced it: not the current one, and the
+ * provider reports it on the order's customer with the order's transactionId in its metadata.
+ */
+async function isReplacedSubscriptionOf({ provider, log }: OrderContext, order: Order, subscriptionId: string): Promise<boolean> {
+  if (subscriptionId === order.subscriptionId) return false;
+  const payment = await callProvider(log, 'retrieve subscription payment', () => provider.retrieveSubscriptionPayment(subscriptionId));
+  return payment?.transactionId === order.transactionId && payment.customerId === order.customerId;
 }
 
 /**

@@ -51,11 +51,45 @@ export class WebhookSignatureError extends Error {
   override readonly name = 'WebhookSignatureError';
 }
 
+/** A signed body that is not an event: not an object, or without a plain `id`, a plain `type` or a `data.object`. */
+export class MalformedWebhookEventError extends Error {
+  override readonly name = 'MalformedWebhookEventError';
+}
+
+/** Stripe's ids are short; anything longer is not one (and could not be a key of webhook_events' index). */
+const MAX_ID_LENGTH = 255;
+
+/**
+ * An id or event type we may read, log and store: 1 to MAX_ID_LENGTH characters, no control character
+ * (PostgreSQL refuses NUL in text) and no lone surrogate (not valid Unicode).
+ */
+function isPlainId(value: unknown): value is string {
+  return typeof value === 'string' && value.length <= MAX_ID_LENGTH && /^[^\p{Cc}\p{Cs}]+$/u.test(value);
+}
+
+/**
+ * Checks the shape every later step relies on: an object whose `id` and `type` are plain ids (isPlainId), whose
+ * `data.object` is an object, and whose `api_version`, when present, is a string or null.
+ * @throws MalformedWebhookEventError naming the first field that is not.
+ */
+function assertEventShape(event: unknown): asserts event is Stripe.Event {
+  const record = recordOf(event);
+  if (!record) throw new MalformedWebhookEventError('The event is not an object');
+  if (!isPlainId(record.id)) throw new MalformedWebhookEventError('The event id is not a plain id');
+  if (!isPlainId(record.type)) throw new MalformedWebhookEventError('The event type is not a plain id');
+  if (!recordOf(recordOf(record.data)?.object)) throw new MalformedWebhookEventError('The event has no data.object');
+  const version = record.api_version;
+  if (version !== undefined && version !== null && typeof version !== 'string') {
+    throw new MalformedWebhookEventError('The event api_version is not a string');
+  }
+}
+
 /**
  * Verifies `rawBody` against the `Stripe-Signature` header with the endpoint's signing secret, allowing Stripe's
  * default 300 s between signing and now (stripe-node `webhooks.constructEvent`; Stripe docs, "Check the webhook
- * signatures"), and returns the event.
+ * signatures"), and returns the event once its shape is checked (assertEventShape).
  * @throws WebhookSignatureError when the header is missing or repeated, or verification or parsing fails.
+ * @throws MalformedWebhookEventError when the signed body is not an event we can read.
  */
 export function verifyStripeEvent(
   rawBody: Buffer | undefined,
@@ -75,6 +109,7 @@ export function verifyStripeEvent(
   if (!Number.isFinite(signedAt) || signedAt - Math.floor(now / 1000) > SIGNATURE_TOLERANCE_SECONDS) {
     throw new WebhookSignatureError('Stripe-Signature timestamp is in the future');
   }
+  assertEventShape(event);
   return event;
 }
 
@@ -87,16 +122,16 @@ function recordOf(value: unknown): UnknownRecord | null {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as UnknownRecord) : null;
 }
 
-/** An id given as a string or as an expanded object with a string `id`; null otherwise. */
+/** An id given as a string or as an expanded object with a string `id`, if a plain one (isPlainId); null otherwise. */
 function idOf(value: unknown): string | null {
-  if (typeof value === 'string' && value !== '') return value;
+  if (isPlainId(value)) return value;
   const id = recordOf(value)?.id;
-  return typeof id === 'string' && id !== '' ? id : null;
+  return isPlainId(id) ? id : null;
 }
 
 function transactionIdIn(metadata: unknown): string | null {
   const value = recordOf(metadata)?.transactionId;
-  return typeof value === 'string' && value !== '' ? value : null;
+  return isPlainId(value) ? value : null;
 }
 
 /**
@@ -128,8 +163,10 @@ function subjectOf(event: Stripe.Event): { subscriptionId: string; transactionId
  * transactionId metadata). Never throws for a signed event, so Stripe is never answered 500 for its shape.
  */
 export function readStripeEvent(event: Stripe.Event): { event: PaymentEvent } | { ignored: 'unhandled_type' | 'not_ours' } {
-  const kind = (HANDLED_STRIPE_EVENTS as Record<string, PaymentEvent['kind']>)[event.type];
-  if (!kind || typeof event.id !== 'string' || event.id === '') return { ignored: 'unhandled_type' };
+  const kind = Object.hasOwn(HANDLED_STRIPE_EVENTS, event.type)
+    ? (HANDLED_STRIPE_EVENTS as Record<string, PaymentEvent['kind']>)[event.type]
+    : undefined;
+  if (!kind) return { ignored: 'unhandled_type' };
   const subject = subjectOf(event);
   if (!subject) return { ignored: 'not_ours' };
   return { event: { eventId: event.id, kind, providerType: event.type, ...subject } };

@@ -4,7 +4,8 @@
  * handler the bytes as a Buffer, since the signature is computed over the exact bytes Stripe sent.
  *
  * The `Stripe-Signature` header is verified first (server/payments/stripeWebhook.ts); a missing or bad one is
- * 400 `{ error }` with no effect. A `customer.updated` that changed one of our customers' default payment method
+ * 400 `{ error }` with no effect, and so is a signed body that is not an event we can read (not an object, an id
+ * with a control character, no `data.object`), each logged once as a warning and never a 500. A `customer.updated` that changed one of our customers' default payment method
  * makes their subscriptions charge it (the provider's syncDefaultPaymentMethod). Allow-listed events about our
  * subscriptions go to applyPaymentEvent; anything else is acknowledged with 200 and ignored. 500 only for our own transient failures, so Stripe retries them
  * (Stripe docs, "Receive Stripe events in your webhook endpoint": any non-2xx answer is retried).
@@ -17,6 +18,7 @@ import { applyPaymentEvent, applyRefundNotice, type PaymentEventResult } from '.
 import type { ProviderRouteOptions } from './provider';
 import { STRIPE_API_VERSION } from './stripeClient';
 import {
+  MalformedWebhookEventError,
   readDefaultPaymentMethodChange,
   readRefundedCharge,
   readStripeEvent,
@@ -54,6 +56,10 @@ export const stripeWebhookRoute: FastifyPluginAsync<StripeWebhookOptions> = asyn
     try {
       verified = verifyStripeEvent(request.body, request.headers['stripe-signature'], webhookSecret);
     } catch (error) {
+      if (error instanceof MalformedWebhookEventError) {
+        request.log.warn({ reason: error.message }, 'Rejected a signed webhook body that is not an event');
+        throw new HttpError(400, WEBHOOK_ERRORS.malformedEvent);
+      }
       if (!(error instanceof WebhookSignatureError)) throw error;
       request.log.warn({ reason: error.message }, 'Rejected a webhook request');
       throw new HttpError(400, WEBHOOK_ERRORS.badSignature);

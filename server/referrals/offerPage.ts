@@ -25,14 +25,20 @@ const scriptJson = (value: unknown) =>
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029');
 
-/** The page `template` with `referrer` in it. */
+/**
+ * The page `template` with `referrer` in it. Every fill is a function replacement: a replacement string would read
+ * `$&`, `` $` ``, `$'`, `$1` or `$$` in a referrer's text as patterns and copy parts of the template into the page.
+ */
 function fillTemplate(template: string, referrer: OfferReferrer): string {
   const json = `<script id="${OFFER_REFERRER_ELEMENT_ID}" type="application/json">${scriptJson(referrer)}</script>`;
+  const name = escapeHtml(referrer.name);
+  const quote = escapeHtml(referrer.quote);
+  const shortLabel = escapeHtml(referrer.shortLabel);
   return template
-    .replaceAll(REFERRER_PLACEHOLDERS.name, escapeHtml(referrer.name))
-    .replaceAll(REFERRER_PLACEHOLDERS.quote, escapeHtml(referrer.quote))
-    .replaceAll(REFERRER_PLACEHOLDERS.shortLabel, escapeHtml(referrer.shortLabel))
-    .replace(HEAD_END, `${json}${HEAD_END}`);
+    .replaceAll(REFERRER_PLACEHOLDERS.name, () => name)
+    .replaceAll(REFERRER_PLACEHOLDERS.quote, () => quote)
+    .replaceAll(REFERRER_PLACEHOLDERS.shortLabel, () => shortLabel)
+    .replace(HEAD_END, () => `${json}${HEAD_END}`);
 }
 
 interface RenderedPage {

@@ -4,7 +4,7 @@
  * funnel events with known revenue and conversion. On PGlite and PostgreSQL.
  */
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { saveOwner } from '../../server/admin/owners';
 import { accountLinks, funnelEvents, orders, referrers, sessions } from '../../server/db/schema';
 import { completePurchase, DATABASES, startTestServer, type TestServer } from './helper';
@@ -223,6 +223,41 @@ describe.each(DATABASES)("the owner's console API on %s", (kind) => {
       expect((await attempt(OWNER)).statusCode).toBe(429);
     } finally {
       await limited.close();
+    }
+  });
+
+  it('throttles failed sign-ins per owner email from any addresses: past the limit even the right password waits for the window', async () => {
+    const other = { email: 'second-owner@example.com', password: 'another long owner password' };
+    await saveOwner(server.db, other.email, other.password);
+    // Every attempt from another client address (a rotated IPv6 prefix), each within the per-address limit.
+    const throttled = await server.derive({ env: { TRUST_PROXY: '1', SIGN_INS_PER_15_MINUTES: '3' } });
+    let address = 0;
+    const attempt = (body: { email: string; password: string }) =>
+      throttled.post('/api/admin/sign-in', body, { 'x-forwarded-for': `2001:db8:${(address += 1).toString(16)}::1` });
+    try {
+      for (const email of [OWNER.email, 'nobody-here@example.com']) {
+        const statuses = [];
+        for (let n = 0; n < 11; n += 1) statuses.push((await attempt({ email, password: `wrong password ${n}` })).statusCode);
+        expect(statuses, email).toEqual([...Array<number>(10).fill(401), 429]);
+      }
+      const refused = await attempt({ ...OWNER, email: OWNER.email.toUpperCase() });
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json()).toEqual({ error: expect.any(String) });
+      expect(refused.cookies.find((each) => each.name === 'owner_session')).toBeUndefined();
+      // Known and unknown emails are throttled alike.
+      expect((await attempt({ email: 'nobody-here@example.com', password: 'x' })).json()).toEqual(refused.json());
+      // Parallel guesses are counted one by one: no more than the limit are ever checked.
+      const burst = await Promise.all(Array.from({ length: 14 }, () => attempt({ email: 'burst@example.com', password: 'guess' })));
+      expect(burst.map((each) => each.statusCode).sort()).toEqual([...Array<number>(10).fill(401), 429, 429, 429, 429]);
+      // Another owner is unaffected.
+      expect((await attempt(other)).statusCode).toBe(200);
+
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(Date.now() + 15 * 60 * 1000 + 1000);
+      expect((await attempt(OWNER)).statusCode).toBe(200);
+    } finally {
+      vi.useRealTimers();
+      await throttled.close();
     }
   });
 

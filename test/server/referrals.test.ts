@@ -11,6 +11,7 @@ import { brotliDecompressSync } from 'node:zlib';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { funnelEvents, orders, referrers, sandboxCustomers, sandboxSubscriptions } from '../../server/db/schema';
+import { escapeHtml } from '../../server/http/escapeHtml';
 import { REFERRER_PLACEHOLDERS } from '../../src/domain/offerReferrer';
 import {
   createBody,
@@ -27,7 +28,19 @@ import {
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** A page template as scripts/prerender.ts writes it: placeholders where the referrer goes. */
-const TEMPLATE = `<!doctype html><html><head><title>Checkout</title></head><body><div id="root"><span class="badge">For Friends of Dr. ${REFERRER_PLACEHOLDERS.name} Only</span><q>${REFERRER_PLACEHOLDERS.quote}</q></div></body></html>`;
+const TEMPLATE = `<!doctype html><html><head><title>Checkout</title><script type="module" src="/assets/index.js"></script></head><body><div id="root"><span class="badge">For Friends of Dr. ${REFERRER_PLACEHOLDERS.name} Only</span><q>${REFERRER_PLACEHOLDERS.quote}</q><code>${REFERRER_PLACEHOLDERS.shortLabel}</code></div></body></html>`;
+
+/** Every replacement pattern of String.prototype.replace, with markup around them. */
+const DOLLARS = "$& $` $' $1 $$ $<name> <$&>";
+
+/** The page as it must be for `referrer`: TEMPLATE with the escaped texts in place of the placeholders. */
+const filled = (referrer: { name: string; quote: string; shortLabel: string }) =>
+  TEMPLATE.split(REFERRER_PLACEHOLDERS.name)
+    .join(escapeHtml(referrer.name))
+    .split(REFERRER_PLACEHOLDERS.quote)
+    .join(escapeHtml(referrer.quote))
+    .split(REFERRER_PLACEHOLDERS.shortLabel)
+    .join(escapeHtml(referrer.shortLabel));
 
 describe.each(DATABASES)('referrals on %s', (kind) => {
   let server: TestServer;
@@ -48,6 +61,7 @@ describe.each(DATABASES)('referrals on %s', (kind) => {
       { slug: 'jane-doe', displayName: 'Jane Doe', shortLabel: 'dr-jane', quote: 'My friends <b>deserve</b> this & more.' },
       { slug: 'john-roe', displayName: 'John Roe', shortLabel: 'dr-john', quote: 'Built for busy clinics.' },
       { slug: 'gone', displayName: 'Gone Away', shortLabel: 'dr-gone', quote: 'No longer referring.', status: 'disabled' },
+      { slug: 'dollars', displayName: `Dr ${DOLLARS}`, shortLabel: `dr-${DOLLARS}`, quote: `Quote ${DOLLARS}` },
     ]);
   });
   afterAll(async () => {
@@ -132,6 +146,25 @@ describe.each(DATABASES)('referrals on %s', (kind) => {
     expect((await get('/index.html')).body).not.toContain('__OFFER_REFERRER');
     // Other pages carry the referrer too (the SPA may navigate to /).
     expect((await get('/payment-success', jane)).body).toContain('"name":"Jane Doe"');
+  });
+
+  it('renders `$` replacement patterns in every referrer field as the text they are, leaving the rest of the page as built', async () => {
+    const dollars = { name: `Dr ${DOLLARS}`, shortLabel: `dr-${DOLLARS}`, quote: `Quote ${DOLLARS}` };
+    const plain = { name: 'Jane Doe', shortLabel: 'dr-jane', quote: 'My friends <b>deserve</b> this & more.' };
+    const island = /<script id="offer-referrer" type="application\/json">.*?<\/script>/;
+    for (const [slug, referrer] of [
+      ['dollars', dollars],
+      ['jane-doe', plain],
+    ] as const) {
+      const html = (await get('/', cookieFor(slug, 0))).body;
+      const json = island.exec(html)?.[0];
+      expect(JSON.parse(json!.replace(/^<script[^>]*>|<\/script>$/g, ''))).toEqual(referrer);
+      // Without the JSON island, the page is the template with the escaped texts and nothing else.
+      expect(html.replace(json!, ''), slug).toBe(filled(referrer));
+      expect(html.match(/<script/g), slug).toHaveLength(2);
+    }
+    const html = (await get('/', cookieFor('dollars', 0))).body;
+    expect(html).toContain(`For Friends of Dr. Dr $&amp; $\` $&#39; $1 $$ $&lt;name&gt; &lt;$&amp;&gt; Only</span>`);
   });
 
   it("attributes the order to the cookie's referrer, records the body's affiliate_id beside it, and writes the referrer to the provider's metadata", async () => {

@@ -503,9 +503,6 @@ describe.each(DATABASES)('POST /api/stripe/webhook on %s', (kind) => {
     });
 
     it.each([
-      ['no data.object', (event: Record<string, unknown>) => ({ ...event, data: {} })],
-      ['a null data.object', (event: Record<string, unknown>) => ({ ...event, data: { object: null } })],
-      ['data that is a string', (event: Record<string, unknown>) => ({ ...event, data: 'invoice' })],
       [
         'a subscription id that is a number',
         (event: Record<string, unknown>) => ({
@@ -513,7 +510,14 @@ describe.each(DATABASES)('POST /api/stripe/webhook on %s', (kind) => {
           data: { object: { parent: { subscription_details: { subscription: 42, metadata: { transactionId: 7 } } } } },
         }),
       ],
-      ['no event id', (event: Record<string, unknown>) => ({ ...event, id: undefined })],
+      [
+        'a NUL byte in the subscription id and the transactionId',
+        (event: Record<string, unknown>) => ({
+          ...event,
+          data: { object: { parent: { subscription_details: { subscription: 'sub_\u0000', metadata: { transactionId: 'a\u0000' } } } } },
+        }),
+      ],
+      ['an event type named like a property of every object', (event: Record<string, unknown>) => ({ ...event, type: 'constructor' })],
     ])('acknowledges a signed event with %s and ignores it (never a 500)', async (_case, mangle) => {
       const order = await insertStripeOrder(server, 1);
       const response = await deliver(server, mangle(paidEvent(order)));
@@ -574,6 +578,62 @@ describe.each(DATABASES)('POST /api/stripe/webhook on %s', (kind) => {
       const response = await deliver(server, paidEvent(order), { contentType: 'text/plain' });
       expect(response.statusCode).toBe(400);
       expect(response.json()).toEqual({ error: expect.any(String) });
+    });
+  });
+
+  describe('signed bodies that are not events', () => {
+    const lines: string[] = [];
+    let logged: TestServer;
+    beforeAll(async () => {
+      logged = await server.derive({
+        env: { ...stripeTestEnv(stripe.url), LOG_LEVEL: 'warn' },
+        logStream: { write: (line) => void lines.push(line) },
+      });
+    });
+    afterAll(() => logged.close());
+
+    const event = (change: Record<string, unknown>) => JSON.stringify({ ...stripeEvent('invoice.paid', {}, 'evt_malformed'), ...change });
+    it.each([
+      ['null', 'null'],
+      ['an array', '[{"id":"evt_1"}]'],
+      ['a number', '42'],
+      ['a string', '"evt_1"'],
+      ['no event id', event({ id: undefined })],
+      ['an empty event id', event({ id: '' })],
+      ['a NUL byte in the event id', event({ id: 'evt_\u0000' })],
+      ['a control character in the event id', event({ id: 'evt_\u001b[31m' })],
+      ['a lone surrogate in the event id', event({ id: 'evt_\uD800' })],
+      ['an event id that is an object', event({ id: { toString: 1 } })],
+      ['an event id of 256 characters', event({ id: `evt_${'x'.repeat(252)}` })],
+      ['a type that is an object', event({ type: { toString: 1 } })],
+      ['no type', event({ type: undefined })],
+      ['no data.object', event({ data: {} })],
+      ['a null data.object', event({ data: { object: null } })],
+      ['data.object an array', event({ data: { object: [] } })],
+      ['data that is a string', event({ data: 'invoice' })],
+      ['an api_version that is an object', event({ api_version: { toString: 1 } })],
+    ])('answers 400 { error } for %s, logged once as a warning, with no effect', async (_case, payload) => {
+      const before = lines.length;
+      const response = await deliver(logged, payload);
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({ error: 'The webhook body is not a well-formed event.' });
+      const written = lines.slice(before).map((line) => JSON.parse(line) as { level: number; msg: string });
+      expect(written.map(({ level, msg }) => [level, msg])).toEqual([[40, 'Rejected a signed webhook body that is not an event']]);
+      expect(await recorded('evt_malformed')).toBe(0);
+      expect(stripe.requests).toEqual([]);
+    });
+
+    it('reads an event whose data.object carries a __proto__ key as plain data', async () => {
+      const order = await insertStripeOrder(server, 1);
+      const payload = JSON.stringify(paidEvent(order)).replace(
+        '"data":{"object":{',
+        '"data":{"object":{"__proto__":{"toString":1,"status":"paid"},',
+      );
+      expect(payload).toContain('"__proto__"');
+      stripeCompletes(order, JANE);
+      const response = await deliver(logged, payload);
+      expect(response.json()).toEqual({ received: true, outcome: 'processed' });
+      expect(await orderOf(order)).toMatchObject({ status: 'paid' });
     });
   });
 

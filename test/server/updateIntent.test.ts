@@ -69,12 +69,39 @@ describe.each(DATABASES)('POST /api/update-anon-subscription-intent on %s', (kin
     const stale = await server.post(UPDATE, updateBody(session, 5));
     expect(stale.statusCode).toBe(409);
     expect(stale.json()).toEqual({ error: expect.any(String) });
+    // A combination that is not the order's is as unknown as an unknown order.
     const wrongItem = await server.post(UPDATE, { ...updateBody({ ...session, ...updated }, 5), subscriptionItemId: 'si_sbx_nope' });
-    expect(wrongItem.statusCode).toBe(409);
+    expect(wrongItem.statusCode).toBe(404);
+    expect(wrongItem.json()).toEqual({ error: 'Unknown checkout' });
     const unknown = await server.post(UPDATE, { ...updateBody(session, 2), transactionId: '00000000-0000-0000-0000-000000000000' });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json()).toEqual({ error: 'Unknown checkout' });
     expect(await orderRow(session.transactionId)).toMatchObject({ quantity: 3, subscriptionId: updated.subscriptionId });
+  });
+
+  it("checks every id before any answer differs: ids not the order's are 404 like an unknown order, paid or not", async () => {
+    const paid = await openCheckout(server, 1);
+    expect((await payWithCard(server, paid.clientSecret)).statusCode).toBe(200);
+    expect((await finalize(server, paid)).statusCode).toBe(200);
+    const open = await openCheckout(server, 1);
+    const other = await openCheckout(server, 1);
+    const unknown = await server.post(UPDATE, { ...updateBody(open, 2), transactionId: '00000000-0000-0000-0000-000000000000' });
+    expect(unknown.statusCode).toBe(404);
+    for (const session of [paid, open]) {
+      const guesses = [
+        { subscriptionId: 'sub_sbx_guess', subscriptionItemId: 'si_sbx_guess' },
+        { subscriptionId: other.subscriptionId, subscriptionItemId: other.subscriptionItemId },
+        { subscriptionId: 'sub_sbx_guess', subscriptionItemId: session.subscriptionItemId },
+        { subscriptionId: session.subscriptionId, subscriptionItemId: 'si_sbx_guess' },
+      ];
+      for (const guess of guesses) {
+        const response = await server.post(UPDATE, { ...updateBody(session, 3), ...guess });
+        expect([response.statusCode, response.body], JSON.stringify(guess)).toEqual([unknown.statusCode, unknown.body]);
+      }
+    }
+    expect(await orderRow(open.transactionId)).toMatchObject({ quantity: 1, revision: 0 });
+    // With its own ids, the paid order still says so.
+    expect((await server.post(UPDATE, updateBody(paid, 3))).json()).toEqual({ error: 'This order has already been paid.' });
   });
 
   it('lets only one of two concurrent changes win; the order stays consistent with its subscription', async () => {

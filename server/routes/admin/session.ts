@@ -1,6 +1,7 @@
 /**
  * The console's session: sign in with an owner's email and password (argon2id, server/admin/owners.ts),
- * rate-limited per address; sign out; who is signed in. Sessions are the one mechanism of server/sessions/
+ * rate-limited per address and throttled per owner email (server/admin/signInThrottle.ts); sign out; who is
+ * signed in. Sessions are the one mechanism of server/sessions/
  * (docs/decisions/0022): a fresh id at sign-in, deleted on the server at sign-out.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -11,6 +12,7 @@ import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import { HttpError } from '../../http/httpError';
 import { ownerEmail, verifyOwner } from '../../admin/owners';
+import { ownerSignInThrottle, THROTTLED } from '../../admin/signInThrottle';
 import type { SessionKeeper } from '../../sessions/sessions';
 
 interface SessionRoutesOptions {
@@ -21,6 +23,7 @@ interface SessionRoutesOptions {
 
 const SIGN_IN_REFUSED = 'Wrong email or password.';
 const SIGN_IN_REQUIRED = 'Please sign in to the console.';
+const SIGN_IN_THROTTLED = 'Too many failed sign-ins to this account. Please wait 15 minutes and try again.';
 
 /**
  * The signed-in owner of `request` who still exists.
@@ -39,6 +42,7 @@ export async function signedInOwner(
 
 /** Registers POST /api/admin/sign-in, POST /api/admin/sign-out and GET /api/admin/session. */
 export async function adminSessionRoutes(app: FastifyInstance, { db, config, ownerSessions }: SessionRoutesOptions): Promise<void> {
+  const throttle = ownerSignInThrottle(app, config.OWNER_SIGN_IN_FAILURES_PER_15_MINUTES);
   app.post<{ Body: SignInRequest }>(
     '/api/admin/sign-in',
     {
@@ -50,7 +54,12 @@ export async function adminSessionRoutes(app: FastifyInstance, { db, config, own
       config: { rateLimit: { max: config.SIGN_INS_PER_15_MINUTES, timeWindow: '15 minutes' } },
     },
     async (request, reply) => {
-      const owner = await verifyOwner(db, request.body.email, request.body.password);
+      const { email, password } = request.body;
+      const owner = await throttle(request, email, () => verifyOwner(db, email, password));
+      if (owner === THROTTLED) {
+        request.log.warn('Console sign-in refused: too many failures for this email');
+        throw new HttpError(429, SIGN_IN_THROTTLED);
+      }
       if (!owner) {
         request.log.warn('Console sign-in refused');
         throw new HttpError(401, SIGN_IN_REFUSED);
