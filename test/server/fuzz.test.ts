@@ -20,6 +20,11 @@ import { startStripeDouble, type StripeDouble } from './helpers/stripeDouble';
 import { stripeTestEnv, TEST_WEBHOOK_SECRET } from './helpers/stripeEvents';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 1000);
+/**
+ * A run's time limit: on an idle machine the 2,000 bodies per endpoint take about 30 s per database; with the rest
+ * of the suite and other processes beside it, over a minute was seen. Ten minutes bounds a stuck run, not a slow one.
+ */
+const FUZZ_TIMEOUT_MS = 10 * 60_000;
 
 /** Strings a careless or hostile client sends. */
 const hostileText = fc.oneof(
@@ -167,42 +172,46 @@ describe.each(DATABASES)('fuzzed bodies on %s', (kind) => {
     return response;
   };
 
-  it(`answers ${RUNS * 2} bodies per endpoint, shaped or arbitrary, without a 5xx, and writes no half order`, async () => {
-    let created = 0;
-    for (const [url, body] of Object.entries(endpoints(session))) {
-      await fc.assert(
-        fc.asyncProperty(
-          fc.oneof(
-            body.map((value) => JSON.stringify(value)),
-            anyBody,
+  it(
+    `answers ${RUNS * 2} bodies per endpoint, shaped or arbitrary, without a 5xx, and writes no half order`,
+    { timeout: FUZZ_TIMEOUT_MS },
+    async () => {
+      let created = 0;
+      for (const [url, body] of Object.entries(endpoints(session))) {
+        await fc.assert(
+          fc.asyncProperty(
+            fc.oneof(
+              body.map((value) => JSON.stringify(value)),
+              anyBody,
+            ),
+            async (payload) => {
+              const response = await send(url, payload);
+              if (url.includes('create') && response.statusCode === 200) created += 1;
+              if (response.statusCode >= 400 && response.statusCode < 500) expect(response.json()).toEqual({ error: expect.any(String) });
+            },
           ),
-          async (payload) => {
-            const response = await send(url, payload);
-            if (url.includes('create') && response.statusCode === 200) created += 1;
-            if (response.statusCode >= 400 && response.statusCode < 500) expect(response.json()).toEqual({ error: expect.any(String) });
-          },
-        ),
-        { numRuns: RUNS * 2 },
-      );
-    }
-    expect(errors.firsts()).toEqual([]);
-    expect(Object.values(errors.counts())).toEqual(Object.keys(endpoints(session)).map(() => 0));
-    const [orderRows] = await server.db.select({ n: count() }).from(orders);
-    expect(orderRows!.n).toBe(created + 1);
-    // Accounts only for paid orders; tokens only for orders with an account.
-    const accountsOfUnpaid = await server.db
-      .select({ id: accounts.id })
-      .from(accounts)
-      .innerJoin(orders, eq(orders.transactionId, accounts.transactionId))
-      .where(ne(orders.status, 'paid'));
-    expect(accountsOfUnpaid).toEqual([]);
-    const tokensWithoutAccount = await server.db
-      .select({ hash: handoffTokens.tokenHash })
-      .from(handoffTokens)
-      .leftJoin(accounts, eq(accounts.transactionId, handoffTokens.transactionId))
-      .where(isNull(accounts.id));
-    expect(tokensWithoutAccount).toEqual([]);
-  });
+          { numRuns: RUNS * 2 },
+        );
+      }
+      expect(errors.firsts()).toEqual([]);
+      expect(Object.values(errors.counts())).toEqual(Object.keys(endpoints(session)).map(() => 0));
+      const [orderRows] = await server.db.select({ n: count() }).from(orders);
+      expect(orderRows!.n).toBe(created + 1);
+      // Accounts only for paid orders; tokens only for orders with an account.
+      const accountsOfUnpaid = await server.db
+        .select({ id: accounts.id })
+        .from(accounts)
+        .innerJoin(orders, eq(orders.transactionId, accounts.transactionId))
+        .where(ne(orders.status, 'paid'));
+      expect(accountsOfUnpaid).toEqual([]);
+      const tokensWithoutAccount = await server.db
+        .select({ hash: handoffTokens.tokenHash })
+        .from(handoffTokens)
+        .leftJoin(accounts, eq(accounts.transactionId, handoffTokens.transactionId))
+        .where(isNull(accounts.id));
+      expect(tokensWithoutAccount).toEqual([]);
+    },
+  );
 });
 
 const WEBHOOK = '/api/stripe/webhook';
@@ -268,7 +277,7 @@ describe.each(DATABASES)('fuzzed signed webhook bodies on %s', (kind) => {
     await stripe.close();
   });
 
-  it(`answers ${RUNS * 2} malformed events signed with the endpoint's secret without a 5xx`, async () => {
+  it(`answers ${RUNS * 2} malformed events signed with the endpoint's secret without a 5xx`, { timeout: FUZZ_TIMEOUT_MS }, async () => {
     await fc.assert(
       fc.asyncProperty(malformedEvents(), async (payload) => {
         const response = await server.app.inject({
