@@ -5,6 +5,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
+import { preloadConfetti } from '../../src/views/checkout/LazyConfetti';
 
 let consoleErrors: unknown[][] = [];
 
@@ -28,6 +29,9 @@ if (typeof globalThis.matchMedia !== 'function') {
 if (typeof Element.prototype.scrollIntoView !== 'function') {
   Element.prototype.scrollIntoView = () => undefined;
 }
+// The page fetches the confetti's code on the first celebration (src/views/checkout/LazyConfetti.tsx); here it is
+// fetched up front, so a test sees the confetti in the same render as the celebration, as the model asserts.
+await preloadConfetti();
 
 beforeEach(() => {
   consoleErrors = [];
