@@ -9,7 +9,7 @@
  * styled-components numbers these components alike in the renderer and in the browser, which evaluates only
  * this part of the page: their class names then match the server's.
  */
-import { AppToaster } from '../toasts/AppToaster';
+import { LazyToaster } from '../toasts/lazyToasts';
 import { GetStartedLink } from './BonusBlock';
 import { Faq } from './Faq';
 import { HeroQuote } from './Hero';
@@ -25,7 +25,7 @@ export const CHECKOUT_ISLANDS = {
   paymentPanel: PaymentPanel,
   getStarted: GetStartedLink,
   faq: Faq,
-  toasts: AppToaster,
+  toasts: LazyToaster,
 } as const;
 
 export type IslandName = keyof typeof CHECKOUT_ISLANDS;
