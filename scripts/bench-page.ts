@@ -44,7 +44,11 @@ const describeMachine = () =>
     .map((value) => value.toFixed(2))
     .join(' ')} at start`;
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+/** The median of the finite values: a run Lighthouse could not measure (NaN, reported when it happens) is left out. */
+const median = (values: number[]) => {
+  const finite = values.filter(Number.isFinite).sort((a, b) => a - b);
+  return finite[Math.floor(finite.length / 2)] ?? NaN;
+};
 
 /** The page as the buyer sees it once the card field is ready, without scripts: what a static copy would serve. */
 async function staticCopyOf(url: string): Promise<string> {
@@ -66,6 +70,7 @@ async function audit(url: string, port: number): Promise<Figures> {
   const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'] });
   if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
   const { lhr } = result;
+  if (lhr.runtimeError) console.warn(`Lighthouse could not measure ${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
   const value = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
   return {
     score: Math.round((lhr.categories.performance?.score ?? 0) * 100),
