@@ -2,13 +2,15 @@
  * `npm run bench:page`: the checkout page on a phone, as Lighthouse 12 (mobile preset: simulated slow 4G and a
  * 4× slower CPU) sees it, performance and accessibility, against a static copy of the same page in the same run. The static copy is the page
  * as rendered once the card field is ready, saved without its scripts and served by a bare Fastify route, so it
- * is the best any client-rendered page could do. RUNS (default 3) runs of each, interleaved; medians printed, and
- * the long tasks behind the app's median TBT.
+ * is the best any client-rendered page could do. RUNS (default 5) runs of each, interleaved; medians printed, and
+ * the long tasks behind the app's median TBT. Lighthouse simulates a 4× slower CPU than this machine's, so its
+ * figures move with the machine: each run's `benchmarkIndex` (Lighthouse's measure of this machine's speed) and
+ * the load average are printed beside them, and a figure taken on a busy or slower machine is not a result.
  * Needs `npm run build` and `npm run build:server` (the npm script does both) and Debian's Chromium.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import Fastify from 'fastify';
@@ -16,7 +18,7 @@ import lighthouse from 'lighthouse';
 import { chromium } from 'playwright-core';
 import { freePort } from '../test/support/freePort';
 
-const RUNS = Number(process.env.RUNS ?? 3);
+const RUNS = Number(process.env.RUNS ?? 5);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
 
@@ -28,11 +30,25 @@ interface Figures {
   tbt: number;
   cls: number;
   bytes: number;
+  /** Lighthouse's measure of this machine's CPU speed during the run (higher is faster). */
+  benchmarkIndex: number;
+  /** The machine's 1-minute load average when the run ended. */
+  load: number;
   /** Lighthouse's `long-tasks` audit: the main-thread tasks over 50 ms, simulated (4× CPU), in page order. */
   longTasks: { url: string; startTime: number; duration: number }[];
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+/** The machine as the figures depend on it: its CPUs and its load averages (1, 5, 15 min). */
+const describeMachine = () =>
+  `${cpus().length} CPUs, load average ${loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ')} at start`;
+
+/** The median of the finite values: a run Lighthouse could not measure (NaN, reported when it happens) is left out. */
+const median = (values: number[]) => {
+  const finite = values.filter(Number.isFinite).sort((a, b) => a - b);
+  return finite[Math.floor(finite.length / 2)] ?? NaN;
+};
 
 /** The page as the buyer sees it once the card field is ready, without scripts: what a static copy would serve. */
 async function staticCopyOf(url: string): Promise<string> {
@@ -54,6 +70,7 @@ async function audit(url: string, port: number): Promise<Figures> {
   const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'] });
   if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
   const { lhr } = result;
+  if (lhr.runtimeError) console.warn(`Lighthouse could not measure ${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
   const value = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
   return {
     score: Math.round((lhr.categories.performance?.score ?? 0) * 100),
@@ -63,6 +80,8 @@ async function audit(url: string, port: number): Promise<Figures> {
     tbt: value('total-blocking-time'),
     cls: value('cumulative-layout-shift'),
     bytes: value('total-byte-weight'),
+    benchmarkIndex: Math.round(lhr.environment.benchmarkIndex),
+    load: loadavg()[0] ?? NaN,
     longTasks: ((lhr.audits['long-tasks']?.details as { items?: Figures['longTasks'] } | undefined)?.items ?? [])
       .map(({ url, startTime, duration }) => ({ url, startTime: Math.round(startTime), duration: Math.round(duration) }))
       .sort((a, b) => a.startTime - b.startTime),
@@ -100,6 +119,7 @@ async function main() {
     const copyUrl = await copy.listen({ port: await freePort(), host: '127.0.0.1' });
 
     chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: FLAGS });
+    const machineAtStart = describeMachine();
     const app: Figures[] = [];
     const stat: Figures[] = [];
     for (let run = 0; run < RUNS; run += 1) {
@@ -116,7 +136,7 @@ async function main() {
         ratio: s ? (a / s).toFixed(2) : '',
       };
     };
-    console.log(`Lighthouse ${RUNS}× each, mobile preset, interleaved; medians:`);
+    console.log(`Lighthouse ${RUNS}× each, mobile preset, interleaved; medians (${machineAtStart}):`);
     console.table([
       row('performance score', (f) => f.score),
       row('accessibility score', (f) => f.accessibility),
@@ -125,7 +145,23 @@ async function main() {
       row('TBT', (f) => Math.round(f.tbt), ' ms'),
       row('CLS', (f) => f.cls),
       row('bytes', (f) => f.bytes),
+      row('benchmarkIndex', (f) => f.benchmarkIndex),
+      row('load average (1 min)', (f) => Math.round(f.load * 100) / 100),
     ]);
+    console.log('Each run, in order (app | static copy):');
+    console.table(
+      app.map((a, index) => {
+        const s = stat[index];
+        return {
+          'LCP ms': `${Math.round(a.lcp)} | ${Math.round(s?.lcp ?? NaN)}`,
+          'LCP ratio': s ? (a.lcp / s.lcp).toFixed(2) : '',
+          'TBT ms': `${Math.round(a.tbt)} | ${Math.round(s?.tbt ?? NaN)}`,
+          performance: `${a.score} | ${s?.score ?? ''}`,
+          benchmarkIndex: `${a.benchmarkIndex} | ${s?.benchmarkIndex ?? ''}`,
+          'load average': `${a.load.toFixed(2)} | ${s?.load.toFixed(2) ?? ''}`,
+        };
+      }),
+    );
     // What TBT is made of: the long tasks of the app's run with the median TBT.
     const medianRun = [...app].sort((a, b) => a.tbt - b.tbt)[Math.floor(app.length / 2)];
     console.log('Long tasks of the app run with the median TBT (ms, simulated):');

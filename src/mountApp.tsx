@@ -1,31 +1,30 @@
 /**
- * The app, imported by src/main.tsx after the first paint: mounts it with its global style and notification
- * area. `/` arrives already rendered in its first state (src/prerender.tsx at build time) and is hydrated; it is drawn afresh instead when this browser has
- * a payment or a purchase to show first (the page then starts in another state), and on every other route.
+ * The app as one React tree, with its global style and notification area: imported by src/main.tsx after the
+ * first paint on every route but the prerendered `/` (hydrated island by island: src/mountIslands.tsx), and by
+ * that when `/` is to be drawn afresh (a payment to resume, a recent purchase) or moves to the success page. The
+ * 404 page arrives rendered (src/prerender.tsx at build time) and is hydrated; every other page is drawn afresh.
  * With `VITE_INSPECT=1` (development) both statecharts stream to the Stately inspector, secrets redacted
  * (src/browser/inspector.ts).
  */
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import type { InspectionEvent, Observer } from 'xstate';
-import { readPendingPayment, readRecentPurchase } from './api/pendingPayment';
 import { App } from './App';
 import { OfferReferrerContext, readOfferReferrer } from './content/offerReferrer';
-import { isPagePath, PAGE_PATHS } from './domain/pagePaths';
+import { isPagePath } from './domain/pagePaths';
+import { Island } from './views/checkout/checkoutIslands';
 import { GlobalStyle } from './views/GlobalStyle';
-import { AppToaster } from './views/toasts/AppToaster';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('The page has no #root element');
 
-/** True when the HTML in #root is what this browser's first render draws, so React can take it over. */
+/**
+ * True when the HTML in #root is what this browser's first render draws, so React can take it over: the 404 page,
+ * the same for everyone. /payment-success and the console depend on this browser; `/` comes here only to be
+ * drawn afresh.
+ */
 function canHydrate(root: HTMLElement): boolean {
-  if (!root.hasChildNodes()) return false;
-  // The 404 page is the same for everyone; /payment-success and the console depend on this browser.
-  if (!isPagePath(window.location.pathname)) return true;
-  if (window.location.pathname !== PAGE_PATHS.checkout) return false;
-  const now = Date.now();
-  return readPendingPayment(now) === null && readRecentPurchase(now) === null;
+  return root.hasChildNodes() && !isPagePath(window.location.pathname);
 }
 
 function mount(inspect?: Observer<InspectionEvent>) {
@@ -35,7 +34,7 @@ function mount(inspect?: Observer<InspectionEvent>) {
       <OfferReferrerContext.Provider value={readOfferReferrer(document)}>
         <App checkout={{ inspect }} paymentSuccess={{ inspect }} />
       </OfferReferrerContext.Provider>
-      <AppToaster />
+      <Island name="toasts" />
     </StrictMode>
   );
   if (canHydrate(container!)) {

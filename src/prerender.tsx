@@ -1,7 +1,8 @@
 /**
- * Server rendering at build time (`npm run build` → scripts/prerender.ts): the same tree src/mountApp.tsx
- * hydrates, rendered at `/` in its first state (the statechart's `init`, 'Initializing secure checkout...'), the
- * 404 page, and the success page's loading state, with the pages' styles. The referrer's name and quote are placeholders the server fills per
+ * Server rendering at build time (`npm run build` → scripts/prerender.ts): the same tree src/mountApp.tsx draws,
+ * rendered at `/` in its first state (the statechart's `init`, 'Initializing secure checkout...'; the browser
+ * hydrates its islands only, src/mountIslands.tsx), the 404 page, and the success page's loading state, with the
+ * pages' styles. The referrer's name and quote are placeholders the server fills per
  * request (server/referrals/offerPage.ts). Nothing here runs in the browser.
  */
 import { StrictMode } from 'react';
@@ -13,7 +14,7 @@ import { App } from './App';
 import { OfferReferrerContext } from './content/offerReferrer';
 import { REFERRER_PLACEHOLDERS } from './domain/offerReferrer';
 import { GlobalStyle } from './views/GlobalStyle';
-import { AppToaster } from './views/toasts/AppToaster';
+import { Island } from './views/checkout/checkoutIslands';
 
 /**
  * The HTML of `path` and the style tags it needs. `waitForChunks`: React's static prerender, which waits for the
@@ -32,7 +33,7 @@ export async function renderPage(path: string, { waitForChunks }: { waitForChunk
             <App />
           </OfferReferrerContext.Provider>
         </Router>
-        <AppToaster />
+        <Island name="toasts" />
       </StrictMode>,
     );
     if (!waitForChunks) return { html: renderToString(tree), styles: sheet.getStyleTags() };

@@ -1,7 +1,8 @@
 /**
- * `/` arrives rendered (scripts/prerender.ts) and React takes that HTML over: without JavaScript the page already
- * shows the offer, the seat selector and 'Initializing secure checkout...'; with it, the same elements stay (no
- * second render), keep their styles' class names, and the checkout goes on as usual. A browser with a payment to
+ * `/` arrives rendered (scripts/prerender.ts) and React takes over only its islands (docs/decisions/0027): without
+ * JavaScript the page already shows the offer, the seat selector and 'Initializing secure checkout...'; with it,
+ * the same elements stay (no second render), keep their styles' class names, the parts the buyer only reads are
+ * never React's, and the checkout goes on as usual. A browser with a payment to
  * resume draws the page afresh instead, without a hydration error.
  */
 import type { Page } from 'playwright-core';
@@ -29,7 +30,30 @@ function isServerHeading(page: Page): Promise<boolean> {
   });
 }
 
-const SELECTORS = ['header', 'h1', '[aria-labelledby="seat-selector-title"]', '[aria-labelledby="order-summary-title"]'];
+const SELECTORS = [
+  'header',
+  'h1',
+  '[aria-labelledby="seat-selector-title"]',
+  '[aria-labelledby="order-summary-title"]',
+  '#checkout-form',
+  '[data-island="heroQuote"] button',
+  '[data-island="getStarted"] a',
+  '[data-island="faq"] button',
+];
+
+/** For each selector, whether React owns its element (hydrated it): React marks the elements it renders. */
+function ownedByReact(page: Page, selectors: string[]): Promise<Record<string, boolean>> {
+  return page.evaluate(
+    (list) =>
+      Object.fromEntries(
+        list.map((selector) => {
+          const element = document.querySelector(selector);
+          return [selector, element !== null && Object.keys(element).some((key) => key.startsWith('__reactFiber'))];
+        }),
+      ),
+    selectors,
+  );
+}
 
 describe('the prerendered checkout', () => {
   it('shows the page without JavaScript, and hydrates it in place with the same classes', async () => {
@@ -58,6 +82,40 @@ describe('the prerendered checkout', () => {
       SELECTORS,
     );
     expect(clientClasses).toEqual(serverClasses);
+    // Islands only: what the buyer operates is React's, what the buyer only reads stays the server's HTML.
+    expect(
+      await ownedByReact(page, [
+        'header',
+        'h1',
+        '[aria-labelledby="included-title"]',
+        '[aria-labelledby="testimonials-title"]',
+        'footer',
+        '[aria-labelledby="seat-selector-title"]',
+        '[aria-labelledby="order-summary-title"]',
+        '#checkout-form',
+        '[data-island="heroQuote"] button',
+        '[data-island="getStarted"] a',
+        '[data-island="faq"] button',
+      ]),
+    ).toEqual({
+      header: false,
+      h1: false,
+      '[aria-labelledby="included-title"]': false,
+      '[aria-labelledby="testimonials-title"]': false,
+      footer: false,
+      '[aria-labelledby="seat-selector-title"]': true,
+      '[aria-labelledby="order-summary-title"]': true,
+      '#checkout-form': true,
+      '[data-island="heroQuote"] button': true,
+      '[data-island="getStarted"] a': true,
+      '[data-island="faq"] button': true,
+    });
+    // The islands share the one checkout actor: a seat added in the selector is in the summary.
+    await page.getByRole('button', { name: 'Increase seats' }).click();
+    await page.locator('[aria-labelledby="order-summary-title"]').getByText('$0 (FREE)').waitFor();
+    const question = page.locator('[data-island="faq"] button').first();
+    await question.click();
+    expect(await question.getAttribute('aria-expanded')).toBe('true');
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -5,6 +5,8 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
+import { preloadConfetti } from '../../src/views/checkout/LazyConfetti';
+import { preloadToasts } from '../../src/views/toasts/lazyToasts';
 
 let consoleErrors: unknown[][] = [];
 
@@ -28,6 +30,10 @@ if (typeof globalThis.matchMedia !== 'function') {
 if (typeof Element.prototype.scrollIntoView !== 'function') {
   Element.prototype.scrollIntoView = () => undefined;
 }
+// The page fetches the confetti's code on the first celebration (src/views/checkout/LazyConfetti.tsx) and the
+// notifications' with the first toast (src/views/toasts/lazyToasts.tsx); here both are fetched up front, so a test
+// sees the confetti and the toast in the same render as the event, as the model asserts.
+await Promise.all([preloadConfetti(), preloadToasts()]);
 
 beforeEach(() => {
   consoleErrors = [];

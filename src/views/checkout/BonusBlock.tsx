@@ -1,11 +1,11 @@
+import type { ReactNode } from 'react';
 import styled from 'styled-components';
 import { bonus } from '../../content/offer';
 import { colors, media, radii } from '../theme';
 import { CheckoutActor } from './checkoutActor';
 
-/** The sign-up bonus, with a 'Get Started' link to the checkout form (first name focused after 800 ms). */
-export function BonusBlock() {
-  const actorRef = CheckoutActor.useActorRef();
+/** The sign-up bonus, with its 'Get Started' link (`getStarted`: the island GetStartedLink). */
+export function BonusBlock({ getStarted }: { getStarted: ReactNode }) {
   return (
     <Block aria-labelledby="bonus-title">
       <Gift />
@@ -13,16 +13,24 @@ export function BonusBlock() {
         <Title id="bonus-title">{bonus.title}</Title>
         <Detail>{bonus.detail}</Detail>
       </Text>
-      <GetStarted
-        href="#checkout-form"
-        onClick={(event) => {
-          event.preventDefault();
-          actorRef.send({ type: 'GET_STARTED_CLICKED' });
-        }}
-      >
-        {bonus.cta}
-      </GetStarted>
+      {getStarted}
     </Block>
+  );
+}
+
+/** 'Get Started': a link to the checkout form (first name focused after 800 ms). */
+export function GetStartedLink() {
+  const actorRef = CheckoutActor.useActorRef();
+  return (
+    <GetStarted
+      href="#checkout-form"
+      onClick={(event) => {
+        event.preventDefault();
+        actorRef.send({ type: 'GET_STARTED_CLICKED' });
+      }}
+    >
+      {bonus.cta}
+    </GetStarted>
   );
 }
 

@@ -1,25 +1,20 @@
-import { useRef, useState } from 'react';
+// First: the islands' styled components are numbered before any other's (see checkoutIslands.tsx).
+import { Island } from './checkoutIslands';
+import { useActorRef } from '@xstate/react';
+import { useState } from 'react';
 import styled from 'styled-components';
 import type { ActorOptions } from 'xstate';
 import { checkoutMachine } from '../../machines/checkoutMachine';
 import { useOfferReferrer } from '../../content/offerReferrer';
-import { HydratedLater } from '../shared/HydratedLater';
-import { usePageTitle } from '../shared/usePageTitle';
 import { colors, media } from '../theme';
 import { BonusBlock } from './BonusBlock';
 import { CheckoutActor, checkoutInput, type CheckoutLogic } from './checkoutActor';
 import { CheckoutFooter } from './CheckoutFooter';
 import { CheckoutHeader } from './CheckoutHeader';
-import { Faq } from './Faq';
 import { GuaranteeSeal } from './GuaranteeSeal';
 import { Hero } from './Hero';
 import { IncludedGrid } from './IncludedGrid';
-import { OrderSummary } from './OrderSummary';
-import { PaymentPanel } from './PaymentPanel';
-import { SeatSelector } from './SeatSelector';
 import { Testimonials } from './Testimonials';
-import { useCheckoutEvents } from './useCheckoutEvents';
-import { useLeaveWarning } from './useLeaveWarning';
 
 export interface CheckoutPageProps {
   /** The checkout statechart; tests pass one with its server actors replaced. */
@@ -29,70 +24,55 @@ export interface CheckoutPageProps {
 }
 
 /**
- * The checkout landing page (/): one checkout actor for the page's lifetime, rendered top to bottom per spec §2.
- * The parts the buyer reads but does not operate are hydrated after the seat selector, the summary and the
- * payment form (HydratedLater), so taking over the prerendered page is not one long task.
+ * The checkout landing page (/) as one React tree: one checkout actor for the page's lifetime, the page top to
+ * bottom per spec §2. Used by the tests and whenever the page is drawn in the browser (a payment to resume, a
+ * recent purchase, a move from another route); the prerendered page is instead hydrated island by island
+ * (src/mountIslands.tsx), the same components in the same places.
  */
 export function CheckoutPage({ machine = checkoutMachine, inspect }: CheckoutPageProps) {
   const referrer = useOfferReferrer();
   const [input] = useState(() => checkoutInput(referrer.shortLabel));
-  usePageTitle(`For Friends of Dr. ${referrer.name} Only`);
+  const actor = useActorRef(machine, { input, inspect });
   return (
-    <CheckoutActor.Provider logic={machine} options={{ input, inspect }}>
+    <CheckoutActor.Provider actor={actor}>
       <CheckoutLayout />
     </CheckoutActor.Provider>
   );
 }
 
+/** The page around its islands: what the buyer only reads is plain HTML once prerendered. */
 function CheckoutLayout() {
-  const checkoutFormRef = useRef<HTMLElement>(null);
-  const firstNameRef = useRef<HTMLInputElement>(null);
-  useCheckoutEvents({ checkoutForm: checkoutFormRef, firstName: firstNameRef });
-  useLeaveWarning();
-
   return (
     <>
-      <HydratedLater>
-        <CheckoutHeader />
-      </HydratedLater>
+      <CheckoutHeader />
       <main>
-        <HydratedLater>
-          <Hero />
-        </HydratedLater>
+        <Hero quote={<Island name="heroQuote" />} />
         <Grid>
           <Left>
             <PhoneSlot $order={1}>
-              <SeatSelector />
+              <Island name="seatSelector" />
             </PhoneSlot>
             <PhoneSlot $order={4}>
-              <HydratedLater>
-                <IncludedGrid />
-              </HydratedLater>
+              <IncludedGrid />
             </PhoneSlot>
             <PhoneSlot $order={2}>
-              <OrderSummary />
+              <Island name="orderSummary" />
             </PhoneSlot>
           </Left>
           <Right>
             <PhoneSlot $order={3}>
-              <PaymentPanel anchorRef={checkoutFormRef} firstNameRef={firstNameRef} />
+              <Island name="paymentPanel" />
             </PhoneSlot>
             <Guarantee $order={5}>
-              <HydratedLater>
-                <GuaranteeSeal size={96} />
-              </HydratedLater>
+              <GuaranteeSeal size={96} />
             </Guarantee>
           </Right>
         </Grid>
-        <HydratedLater>
-          <BonusBlock />
-          <Testimonials />
-          <Faq />
-        </HydratedLater>
+        <BonusBlock getStarted={<Island name="getStarted" />} />
+        <Testimonials />
+        <Island name="faq" />
       </main>
-      <HydratedLater>
-        <CheckoutFooter />
-      </HydratedLater>
+      <CheckoutFooter />
     </>
   );
 }

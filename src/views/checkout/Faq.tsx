@@ -1,12 +1,17 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import styled from 'styled-components';
 import { PageSection, SectionHeading } from '../shared/PageSection';
 import { faq } from '../../content/offer';
 import { colors, radii } from '../theme';
 
+/**
+ * The page's one FAQ's element ids: fixed rather than `useId`, whose ids depend on the React tree around, so the
+ * same in the whole page and in the FAQ hydrated as an island of its own.
+ */
+const baseId = 'faq';
+
 /** The FAQ accordion: one answer open at a time; clicking the open question closes it. */
 export function Faq() {
-  const baseId = useId();
   const [openIndex, setOpenIndex] = useState<number | null>(null);
 
   return (

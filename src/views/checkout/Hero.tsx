@@ -1,22 +1,30 @@
+import type { ReactNode } from 'react';
 import styled from 'styled-components';
 import { heroHeadline, offerLine } from '../../content/offer';
 import { useOfferReferrer } from '../../content/offerReferrer';
 import { colors, media, radii } from '../theme';
 import { CheckoutActor } from './checkoutActor';
 
-/** The hero: headline, the offer line and the referrer's quote, which takes the buyer to the checkout form. */
-export function Hero() {
-  const actorRef = CheckoutActor.useActorRef();
-  const referrer = useOfferReferrer();
+/** The hero: headline, the offer line and the referrer's quote (`quote`: the island HeroQuote). */
+export function Hero({ quote }: { quote: ReactNode }) {
   return (
     <Section>
       <Headline>{heroHeadline}</Headline>
       <OfferLine>{offerLine}</OfferLine>
-      <QuoteButton type="button" onClick={() => actorRef.send({ type: 'QUOTE_CLICKED' })}>
-        <QuoteText>{`“${referrer.quote}”`}</QuoteText>
-        <Attribution>{`— Dr. ${referrer.name}`}</Attribution>
-      </QuoteButton>
+      {quote}
     </Section>
+  );
+}
+
+/** The referrer's quote, a button that takes the buyer to the checkout form. */
+export function HeroQuote() {
+  const actorRef = CheckoutActor.useActorRef();
+  const referrer = useOfferReferrer();
+  return (
+    <QuoteButton type="button" onClick={() => actorRef.send({ type: 'QUOTE_CLICKED' })}>
+      <QuoteText>{`“${referrer.quote}”`}</QuoteText>
+      <Attribution>{`— Dr. ${referrer.name}`}</Attribution>
+    </QuoteButton>
   );
 }
 

@@ -6,7 +6,7 @@ import { Spinner } from '../shared/Spinner';
 import { colors, radii } from '../theme';
 import { CheckoutActor } from './checkoutActor';
 import { selectCanAddSeat, selectCanRemoveSeat, selectCelebrating, selectPendingSeats, selectUpdating } from './checkoutSelectors';
-import { Confetti } from './Confetti';
+import { LazyConfetti } from './LazyConfetti';
 import { monthlyTotalText, priceLines } from './priceLines';
 
 /** The seat selector: − count +, price lines and total, 'Updating...' while the server confirms, the saving banner. */
@@ -68,7 +68,7 @@ export function SeatSelector() {
         </TotalLine>
       </Lines>
       {savingCents > 0 && <SavingBanner>{`You're saving ${formatDollars(savingCents)} today!`}</SavingBanner>}
-      {celebrating && <Confetti />}
+      {celebrating && <LazyConfetti />}
     </Card>
   );
 }

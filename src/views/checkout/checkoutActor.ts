@@ -1,10 +1,14 @@
 /**
- * The checkout statechart as a React context: the page creates one actor, its components read the snapshot
- * and send events through it.
+ * The checkout statechart as a React context: one actor per page load, which its components read the snapshot of
+ * and send events through. The whole page as one React tree (src/views/checkout/CheckoutPage.tsx) creates it;
+ * the prerendered page's islands (src/mountIslands.tsx), each a React root of its own, share one created outside
+ * React (docs/decisions/0027-islands.md).
  */
-import { createActorContext } from '@xstate/react';
+import { useSelector } from '@xstate/react';
+import { createContext, createElement, useContext, type ReactNode } from 'react';
+import type { ActorRefFrom, SnapshotFrom } from 'xstate';
 import { readPendingPayment, readRecentPurchase } from '../../api/pendingPayment';
-import { checkoutMachine, type CheckoutInput } from '../../machines/checkoutMachine';
+import type { checkoutMachine, CheckoutInput } from '../../machines/checkoutMachine';
 import { TIMINGS } from '../../machines/checkoutTimings';
 
 /** The page's address; empty when rendered at build time (src/prerender.tsx), where no call is made. */
@@ -13,10 +17,35 @@ const pageLocation = (): Pick<Location, 'href' | 'origin'> => globalThis.locatio
 /** Milliseconds since the navigation that opened this page (`performance.now()` counts from its start). */
 const msSincePageOpened = (): number => globalThis.performance?.now() ?? 0;
 
-export const CheckoutActor = createActorContext(checkoutMachine);
-
 /** The page's machine; tests pass `checkoutMachine.provide({ actors: … })`. */
 export type CheckoutLogic = typeof checkoutMachine;
+
+type CheckoutActorRef = ActorRefFrom<CheckoutLogic>;
+type CheckoutSnapshot = SnapshotFrom<CheckoutLogic>;
+
+const CheckoutActorContext = createContext<CheckoutActorRef | null>(null);
+
+/** The page's checkout actor. @throws Error outside a `CheckoutActor.Provider`. */
+function useCheckoutActorRef(): CheckoutActorRef {
+  const actor = useContext(CheckoutActorContext);
+  if (!actor) throw new Error('A checkout view was rendered outside <CheckoutActor.Provider>');
+  return actor;
+}
+
+/**
+ * The shape of XState's `createActorContext`, fed with an actor that already exists, so that several React roots
+ * can share it: `Provider` hands `actor` to the views under it, `useActorRef` returns it, `useSelector` reads its
+ * snapshot.
+ */
+export const CheckoutActor = {
+  Provider({ actor, children }: { actor: CheckoutActorRef; children?: ReactNode }) {
+    return createElement(CheckoutActorContext.Provider, { value: actor }, children);
+  },
+  useActorRef: useCheckoutActorRef,
+  useSelector<T>(selector: (snapshot: CheckoutSnapshot) => T, compare?: (a: T, b: T) => boolean): T {
+    return useSelector(useCheckoutActorRef(), selector, compare);
+  },
+};
 
 /**
  * The machine's input for this page load (spec §3: affiliate_id, the page's referrer's short label, and

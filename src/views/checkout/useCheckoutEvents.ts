@@ -1,6 +1,6 @@
 import { useEffect, type RefObject } from 'react';
 import { useLocation } from 'wouter';
-import { showToast } from '../toasts/showToast';
+import { notify } from '../toasts/lazyToasts';
 import { CheckoutActor } from './checkoutActor';
 
 interface CheckoutEventTargets {
@@ -17,7 +17,7 @@ export function useCheckoutEvents(targets: CheckoutEventTargets): void {
 
   useEffect(() => {
     const subscriptions = [
-      actorRef.on('toast', (event) => showToast(event.toast)),
+      actorRef.on('toast', (event) => notify(event.toast)),
       actorRef.on('scrollRequested', () => targets.checkoutForm.current?.scrollIntoView?.({ behavior: 'smooth', block: 'start' })),
       actorRef.on('focusRequested', ({ field }) => {
         const input =

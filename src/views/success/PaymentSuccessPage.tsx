@@ -5,7 +5,7 @@ import type { InspectionEvent, Observer } from 'xstate';
 import { paymentSuccessMachine } from '../../machines/paymentSuccessMachine';
 import { LoadingStatus } from '../shared/Spinner';
 import { usePageTitle } from '../shared/usePageTitle';
-import { showToast } from '../toasts/showToast';
+import { notify } from '../toasts/lazyToasts';
 import { colors, media, radii, shadows } from '../theme';
 import { PaymentDetails } from './PaymentDetails';
 import { PaymentSuccessActor, type PaymentSuccessLogic } from './paymentSuccessActor';
@@ -44,7 +44,7 @@ function usePaymentSuccessEvents(redirect: (url: string) => void): void {
   });
   useEffect(() => {
     const subscriptions = [
-      actorRef.on('toast', (event) => showToast(event.toast)),
+      actorRef.on('toast', (event) => notify(event.toast)),
       actorRef.on('redirectRequested', (event) => redirectRef.current(event.url)),
       // The record is stored now; the PaymentIntent's client secret leaves the address bar and the history.
       actorRef.on('paymentReturnConsumed', () => navigate('/payment-success', { replace: true })),
