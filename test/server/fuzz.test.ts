@@ -15,7 +15,9 @@ import { PRODUCT_ID } from '../../src/domain/product';
 import { accounts, handoffTokens, orders } from '../../server/db/schema';
 import { STRIPE_API_VERSION } from '../../server/payments/stripeClient';
 import { STRIPE_WEBHOOK_EVENTS } from '../../server/payments/stripeWebhook';
-import { DATABASES, HANDOFF_KEY, openCheckout, startTestServer, type TestServer } from './helper';
+import { saveOwner } from '../../server/admin/owners';
+import { issueAccountLink } from '../../server/account/accountLinks';
+import { completePurchase, DATABASES, HANDOFF_KEY, openCheckout, startTestServer, type TestServer } from './helper';
 import { startStripeDouble, type StripeDouble } from './helpers/stripeDouble';
 import { stripeTestEnv, TEST_WEBHOOK_SECRET } from './helpers/stripeEvents';
 
@@ -212,6 +214,85 @@ describe.each(DATABASES)('fuzzed bodies on %s', (kind) => {
       expect(tokensWithoutAccount).toEqual([]);
     },
   );
+});
+
+const OWNER = { email: 'fuzz-owner@example.com', password: 'a long fuzzing owner password' };
+
+/** The manage page's and the console's bodies, shaped like the calls, with hostile parts. */
+function signedInEndpoints(transactionId: string): Record<string, fc.Arbitrary<unknown>> {
+  const id = (valid: string) => fc.oneof(fc.constant(valid), hostileText, hostileValue);
+  const cents = fc.oneof(fc.integer({ min: -5, max: 200_000 }), fc.constantFrom(1e308, -0, 2 ** 53, 0.5), hostileValue);
+  return {
+    '/api/account/link': shaped({ email: id('ada@example.com') }),
+    '/api/account/session': shaped({ token: id('a'.repeat(43)) }),
+    '/api/account/cancel': fc.oneof(shaped({ reason: id('Too busy') }), fc.constant({})),
+    '/api/account/resume': fc.oneof(fc.constant({}), hostileValue),
+    '/api/account/seats': shaped({ quantity }),
+    '/api/account/card': shaped({
+      card: fc.oneof(
+        shaped({
+          number: id('4000 0000 0000 0002'),
+          expMonth: id('12'),
+          expYear: fc.oneof(fc.integer({ min: 0, max: 2200 }), hostileValue),
+          cvc: id('123'),
+          postalCode: id('10001'),
+        }),
+        hostileValue,
+      ),
+    }),
+    '/api/admin/sign-in': shaped({ email: id(OWNER.email), password: id('not the password') }),
+    '/api/admin/referrers': shaped({ slug: id('dr-fuzz'), displayName: id('Fuzz'), shortLabel: id('Fuzz'), quote: id('A quote.') }),
+    [`/api/admin/orders/${transactionId}/refund`]: fc.oneof(shaped({ amountCents: cents }), fc.constant({})),
+  };
+}
+
+describe.each(DATABASES)('fuzzed bodies of the manage page and the console on %s', (kind) => {
+  let server: TestServer;
+  let transactionId: string;
+  let cookie: string;
+  const statuses = new Map<number, number>();
+  const errors = serverErrors();
+  beforeAll(async () => {
+    server = await startTestServer(kind, { env: { ACCOUNT_LINKS_PER_15_MINUTES: '1000000', SIGN_INS_PER_15_MINUTES: '1000000' } });
+    transactionId = (await completePurchase(server, 1)).session.transactionId;
+    const token = await issueAccountLink(server.db, transactionId, 'manage', 60);
+    const buyer = await server.post('/api/account/session', { token });
+    await saveOwner(server.db, OWNER.email, OWNER.password);
+    const owner = await server.post('/api/admin/sign-in', OWNER);
+    const named = (response: typeof buyer, name: string) => `${name}=${response.cookies.find((each) => each.name === name)!.value}`;
+    cookie = `${named(buyer, 'account_session')}; ${named(owner, 'owner_session')}`;
+  });
+  afterAll(async () => {
+    report(`${kind} manage page and console`, statuses, errors);
+    await server.close();
+  });
+
+  it(`answers ${RUNS * 2} bodies per endpoint, signed in, without a 5xx`, { timeout: FUZZ_TIMEOUT_MS }, async () => {
+    for (const [url, body] of Object.entries(signedInEndpoints(transactionId))) {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.oneof(
+            body.map((value) => JSON.stringify(value)),
+            anyBody,
+          ),
+          async (payload) => {
+            const response = await server.app.inject({
+              method: 'POST',
+              url,
+              headers: { 'content-type': 'application/json', cookie },
+              payload,
+            });
+            statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1);
+            errors.record(url, payload, response.statusCode, response.body);
+            if (response.statusCode >= 400 && response.statusCode < 500) expect(response.json()).toEqual({ error: expect.any(String) });
+          },
+        ),
+        { numRuns: RUNS * 2 },
+      );
+    }
+    expect(errors.firsts()).toEqual([]);
+    expect(Object.values(errors.counts())).toEqual(Object.keys(signedInEndpoints(transactionId)).map(() => 0));
+  });
 });
 
 const WEBHOOK = '/api/stripe/webhook';
