@@ -122,18 +122,26 @@ const anyBody = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 60 }),
 );
 
-/** Counts 5xx answers per endpoint, keeping the first body of each for the failure message. */
-function serverErrors() {
+/**
+ * Every answer of a run: counts its statuses, and its 5xx per endpoint (keeping the first body of each for the
+ * failure message); a 4xx must say why, as `{ error }`.
+ */
+function answerTally() {
+  const statuses = new Map<number, number>();
   const counts = new Map<string, { count: number; first?: string }>();
   return {
-    /** Records the answer `status` to `payload` at `url`. */
-    record(url: string, payload: string, status: number, body: string) {
+    statuses,
+    /** Records the answer to `payload` at `url`. */
+    record(url: string, payload: string, response: { statusCode: number; body: string; json(): unknown }) {
+      const status = response.statusCode;
+      statuses.set(status, (statuses.get(status) ?? 0) + 1);
       const entry = counts.get(url) ?? { count: 0 };
       if (status >= 500) {
         entry.count += 1;
-        entry.first ??= `${payload.slice(0, 200)} → ${status} ${body}`;
+        entry.first ??= `${payload.slice(0, 200)} → ${status} ${response.body}`;
       }
       counts.set(url, entry);
+      if (status >= 400 && status < 500) expect(response.json()).toEqual({ error: expect.any(String) });
     },
     /** `{ url: count }`, every endpoint sent to. */
     counts: () => Object.fromEntries([...counts].map(([url, { count }]) => [url, count])),
@@ -142,23 +150,22 @@ function serverErrors() {
 }
 
 /** Prints the figures of a `npm run bench:fuzz` run. */
-function report(kind: string, statuses: Map<number, number>, errors: ReturnType<typeof serverErrors>) {
+function report(kind: string, errors: ReturnType<typeof answerTally>) {
   if (!process.env.FUZZ_RUNS) return;
-  console.log(`${kind}: statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`);
+  console.log(`${kind}: statuses ${JSON.stringify(Object.fromEntries([...errors.statuses].sort()))}`);
   console.log(`${kind}: 5xx per endpoint ${JSON.stringify(errors.counts())}`);
 }
 
 describe.each(DATABASES)('fuzzed bodies on %s', (kind) => {
   let server: TestServer;
   let session: SubscriptionSession;
-  const statuses = new Map<number, number>();
-  const errors = serverErrors();
+  const errors = answerTally();
   beforeAll(async () => {
     server = await startTestServer(kind);
     session = await openCheckout(server, 1);
   });
   afterAll(async () => {
-    report(kind, statuses, errors);
+    report(kind, errors);
     await server.close();
   });
 
@@ -169,8 +176,7 @@ describe.each(DATABASES)('fuzzed bodies on %s', (kind) => {
       headers: { 'content-type': 'application/json', authorization: `Bearer ${HANDOFF_KEY}` },
       payload,
     });
-    statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1);
-    errors.record(url, payload, response.statusCode, response.body);
+    errors.record(url, payload, response);
     return response;
   };
 
@@ -189,7 +195,6 @@ describe.each(DATABASES)('fuzzed bodies on %s', (kind) => {
             async (payload) => {
               const response = await send(url, payload);
               if (url.includes('create') && response.statusCode === 200) created += 1;
-              if (response.statusCode >= 400 && response.statusCode < 500) expect(response.json()).toEqual({ error: expect.any(String) });
             },
           ),
           { numRuns: RUNS * 2 },
@@ -250,8 +255,7 @@ describe.each(DATABASES)('fuzzed bodies of the manage page and the console on %s
   let server: TestServer;
   let transactionId: string;
   let cookie: string;
-  const statuses = new Map<number, number>();
-  const errors = serverErrors();
+  const errors = answerTally();
   beforeAll(async () => {
     server = await startTestServer(kind, { env: { ACCOUNT_LINKS_PER_15_MINUTES: '1000000', SIGN_INS_PER_15_MINUTES: '1000000' } });
     transactionId = (await completePurchase(server, 1)).session.transactionId;
@@ -263,7 +267,7 @@ describe.each(DATABASES)('fuzzed bodies of the manage page and the console on %s
     cookie = `${named(buyer, 'account_session')}; ${named(owner, 'owner_session')}`;
   });
   afterAll(async () => {
-    report(`${kind} manage page and console`, statuses, errors);
+    report(`${kind} manage page and console`, errors);
     await server.close();
   });
 
@@ -282,9 +286,7 @@ describe.each(DATABASES)('fuzzed bodies of the manage page and the console on %s
               headers: { 'content-type': 'application/json', cookie },
               payload,
             });
-            statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1);
-            errors.record(url, payload, response.statusCode, response.body);
-            if (response.statusCode >= 400 && response.statusCode < 500) expect(response.json()).toEqual({ error: expect.any(String) });
+            errors.record(url, payload, response);
           },
         ),
         { numRuns: RUNS * 2 },
@@ -346,14 +348,13 @@ function malformedEvents(): fc.Arbitrary<string> {
 describe.each(DATABASES)('fuzzed signed webhook bodies on %s', (kind) => {
   let stripe: StripeDouble;
   let server: TestServer;
-  const statuses = new Map<number, number>();
-  const errors = serverErrors();
+  const errors = answerTally();
   beforeAll(async () => {
     stripe = await startStripeDouble();
     server = await startTestServer(kind, { env: stripeTestEnv(stripe.url) });
   });
   afterAll(async () => {
-    report(`${kind} webhook`, statuses, errors);
+    report(`${kind} webhook`, errors);
     await server.close();
     await stripe.close();
   });
@@ -370,9 +371,7 @@ describe.each(DATABASES)('fuzzed signed webhook bodies on %s', (kind) => {
           },
           payload,
         });
-        statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1);
-        errors.record(WEBHOOK, payload, response.statusCode, response.body);
-        if (response.statusCode >= 400 && response.statusCode < 500) expect(response.json()).toEqual({ error: expect.any(String) });
+        errors.record(WEBHOOK, payload, response);
       }),
       { numRuns: RUNS * 2 },
     );
