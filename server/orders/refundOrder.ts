@@ -9,14 +9,10 @@
  * refund_requests), so two clicks cannot refund twice.
  */
 import { and, eq, sql } from 'drizzle-orm';
+import { isWithinRefundGuarantee } from '../../src/domain/refunds';
 import { refundRequests } from '../db/schema';
 import { applyPaymentEvents } from './applyPaymentEvent';
 import { findOrder, type Order, type OrderContext } from './order';
-
-/** Days after the first payment in which a full refund is the guarantee (the offer's 30-day AI Challenge). */
-export const REFUND_GUARANTEE_DAYS = 30;
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Why a refund was refused; the console's route maps each to a status and a message. */
 export type RefundRefusal =
@@ -45,7 +41,7 @@ export async function refundOrder(
   const order = await findOrder(context.db, transactionId);
   if (!order) return { ok: false, refusal: 'unknown_order' };
   if (!order.paidAt) return { ok: false, refusal: 'not_paid' };
-  const withinGuarantee = now.getTime() - order.paidAt.getTime() <= REFUND_GUARANTEE_DAYS * DAY_MS;
+  const withinGuarantee = isWithinRefundGuarantee(order.paidAt, now);
   if (amountCents === undefined && !withinGuarantee) return { ok: false, refusal: 'amount_required' };
   if (amountCents !== undefined && (!Number.isInteger(amountCents) || amountCents <= 0)) return { ok: false, refusal: 'amount_too_high' };
 

@@ -9,7 +9,8 @@ import { ErrorResponse } from '../../../src/contract/checkout';
 import { orderDetail } from '../../admin/reports';
 import { HttpError } from '../../http/httpError';
 import type { OrderServices } from '../../orders/order';
-import { refundOrder, type RefundRefusal, REFUND_GUARANTEE_DAYS } from '../../orders/refundOrder';
+import { REFUND_GUARANTEE_DAYS } from '../../../src/domain/refunds';
+import { refundOrder, type RefundRefusal } from '../../orders/refundOrder';
 
 const REFUSALS: Record<RefundRefusal, [status: number, message: string]> = {
   unknown_order: [404, 'No such order.'],

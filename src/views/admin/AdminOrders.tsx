@@ -4,6 +4,7 @@ import { Link } from 'wouter';
 import { adminApi, queryString } from '../../api/adminApi';
 import { ORDER_STATUSES, type OrdersQuery } from '../../contract/admin';
 import { formatDollars } from '../../domain/pricing';
+import { isWithinRefundGuarantee, REFUND_GUARANTEE_DAYS } from '../../domain/refunds';
 import { formText } from '../shared/formText';
 import { Button, Card, ErrorText, Field, Form, Heading, Muted, SubHeading, Table } from '../shared/panelStyles';
 import { refundMachine } from '../../machines/refundMachine';
@@ -195,10 +196,6 @@ export function AdminOrderDetail({ transactionId, onUnauthorised }: { transactio
   );
 }
 
-/** Days after the first payment in which the whole amount is refunded (the offer's guarantee; server/orders/refundOrder.ts). */
-const GUARANTEE_DAYS = 30;
-const DAY_MS = 24 * 60 * 60 * 1000;
-
 /**
  * Refund this order (src/machines/refundMachine.ts): everything within the 30-day guarantee, else an amount in
  * dollars; asks once more before it refunds. The subscription ends at once.
@@ -227,7 +224,7 @@ function RefundPanel({
     };
   }, [actorRef, onRefunded, onUnauthorised]);
   const [openedAt] = useState(() => Date.now());
-  const withinGuarantee = openedAt - new Date(paidAt).getTime() <= GUARANTEE_DAYS * DAY_MS;
+  const withinGuarantee = isWithinRefundGuarantee(new Date(paidAt), new Date(openedAt));
   const request = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const text = formText(new FormData(event.currentTarget), 'amount').trim();
@@ -257,7 +254,9 @@ function RefundPanel({
           <Form onSubmit={request} aria-label="Refund">
             <Field>
               Amount in dollars{' '}
-              {withinGuarantee ? '(empty: everything paid, within the 30-day guarantee)' : '(required after the 30-day guarantee)'}
+              {withinGuarantee
+                ? `(empty: everything paid, within the ${REFUND_GUARANTEE_DAYS}-day guarantee)`
+                : `(required after the ${REFUND_GUARANTEE_DAYS}-day guarantee)`}
               <input
                 name="amount"
                 inputMode="decimal"
