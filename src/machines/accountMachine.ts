@@ -8,6 +8,7 @@
  * for a link. The page passes the address's `?token=` as input and removes it from the address itself.
  */
 import { assertEvent, assign, emit, fromPromise, setup } from 'xstate';
+import { errorOf } from './actorError';
 import { accountApi } from '../api/accountApi';
 import { ApiError } from '../api/client';
 import type { AccountSessionResponse, AccountView, CardRequest, NewCredentials } from '../contract/account';
@@ -100,9 +101,6 @@ function callFor(change: PendingChange): Promise<AccountView | { url: string }> 
 }
 
 const messageOf = (error: unknown) => (error instanceof Error && error.message ? error.message : 'Something went wrong. Please try again.');
-
-/** The failure of an invoked actor (its error event's `error`). */
-const errorOf = ({ event }: { event: { error: unknown } }) => event.error;
 
 export const accountMachine = setup({
   types: {

@@ -5,6 +5,7 @@
  * snapshot and sends events; the call is an invoked actor. Money in integer cents.
  */
 import { assertEvent, assign, emit, fromPromise, setup } from 'xstate';
+import { errorOf } from './actorError';
 import { adminApi } from '../api/adminApi';
 import { ApiError } from '../api/client';
 import type { OrderDetail } from '../contract/admin';
@@ -30,9 +31,6 @@ export type RefundEmitted =
   | { type: 'refunded'; detail: OrderDetail }
   /** The console session ended: the console shows its sign-in form. */
   | { type: 'unauthorised' };
-
-/** The failure of an invoked actor (its error event's `error`). */
-const errorOf = ({ event }: { event: { error: unknown } }) => event.error;
 
 export const refundMachine = setup({
   types: {
