@@ -149,6 +149,22 @@ function answerTally() {
   };
 }
 
+/** Sends each of `endpoints` RUNS × 2 bodies, shaped like its call or arbitrary, through `send`. */
+async function fuzzEndpoints(endpoints: Record<string, fc.Arbitrary<unknown>>, send: (url: string, payload: string) => Promise<void>) {
+  for (const [url, body] of Object.entries(endpoints)) {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          body.map((value) => JSON.stringify(value)),
+          anyBody,
+        ),
+        (payload) => send(url, payload),
+      ),
+      { numRuns: RUNS * 2 },
+    );
+  }
+}
+
 /** Prints the figures of a `npm run bench:fuzz` run. */
 function report(kind: string, errors: ReturnType<typeof answerTally>) {
   if (!process.env.FUZZ_RUNS) return;
@@ -185,21 +201,10 @@ describe.each(DATABASES)('fuzzed bodies on %s', (kind) => {
     { timeout: FUZZ_TIMEOUT_MS },
     async () => {
       let created = 0;
-      for (const [url, body] of Object.entries(endpoints(session))) {
-        await fc.assert(
-          fc.asyncProperty(
-            fc.oneof(
-              body.map((value) => JSON.stringify(value)),
-              anyBody,
-            ),
-            async (payload) => {
-              const response = await send(url, payload);
-              if (url.includes('create') && response.statusCode === 200) created += 1;
-            },
-          ),
-          { numRuns: RUNS * 2 },
-        );
-      }
+      await fuzzEndpoints(endpoints(session), async (url, payload) => {
+        const response = await send(url, payload);
+        if (url.includes('create') && response.statusCode === 200) created += 1;
+      });
       expect(errors.firsts()).toEqual([]);
       expect(Object.values(errors.counts())).toEqual(Object.keys(endpoints(session)).map(() => 0));
       const [orderRows] = await server.db.select({ n: count() }).from(orders);
@@ -272,26 +277,10 @@ describe.each(DATABASES)('fuzzed bodies of the manage page and the console on %s
   });
 
   it(`answers ${RUNS * 2} bodies per endpoint, signed in, without a 5xx`, { timeout: FUZZ_TIMEOUT_MS }, async () => {
-    for (const [url, body] of Object.entries(signedInEndpoints(transactionId))) {
-      await fc.assert(
-        fc.asyncProperty(
-          fc.oneof(
-            body.map((value) => JSON.stringify(value)),
-            anyBody,
-          ),
-          async (payload) => {
-            const response = await server.app.inject({
-              method: 'POST',
-              url,
-              headers: { 'content-type': 'application/json', cookie },
-              payload,
-            });
-            errors.record(url, payload, response);
-          },
-        ),
-        { numRuns: RUNS * 2 },
-      );
-    }
+    await fuzzEndpoints(signedInEndpoints(transactionId), async (url, payload) => {
+      const response = await server.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json', cookie }, payload });
+      errors.record(url, payload, response);
+    });
     expect(errors.firsts()).toEqual([]);
     expect(Object.values(errors.counts())).toEqual(Object.keys(signedInEndpoints(transactionId)).map(() => 0));
   });
