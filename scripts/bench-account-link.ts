@@ -7,14 +7,10 @@
  * the outbox worker's run for one request is over before the next. Prints the median and p90 answer times of
  * each and the difference of the medians. Target: medians within 2 ms.
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PRODUCT_ID } from '../src/domain/product';
-import { freePort } from '../test/support/freePort';
 import { startMailCatcher } from '../test/support/mailCatcher';
+import { startBuiltServer } from './support/builtServer';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
 const SPACING_MS = Number(process.env.BENCH_SPACING_MS ?? 50);
@@ -31,31 +27,13 @@ function quantile(values: number[], q: number): number {
 
 async function main(): Promise<void> {
   const mail = await startMailCatcher();
-  const port = await freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), 'checkout-account-link-'));
-  const child = spawn(process.execPath, ['build/server/main.js'], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'error',
-      SMTP_URL: mail.url,
-      ACCOUNT_LINKS_PER_15_MINUTES: '1000000',
-      RATE_LIMIT_PER_MINUTE: '1000000',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
+  const server = await startBuiltServer('account-link', {
+    SMTP_URL: mail.url,
+    ACCOUNT_LINKS_PER_15_MINUTES: '1000000',
+    RATE_LIMIT_PER_MINUTE: '1000000',
   });
-  const base = `http://127.0.0.1:${port}`;
+  const base = server.url;
   try {
-    while (
-      !(await fetch(`${base}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      ))
-    )
-      await sleep(50);
-
     const post = async (path: string, body: unknown) => {
       const started = performance.now();
       const response = await fetch(`${base}${path}`, {
@@ -122,10 +100,7 @@ async function main(): Promise<void> {
     );
     console.log(`Mails caught: ${linkMails} of ${WARM_UP + REQUESTS} links to the buyer, ${strayMails} to the unknown email.`);
   } finally {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-    rmSync(dataDir, { recursive: true, force: true });
+    await server.stop();
     await mail.close();
   }
 }

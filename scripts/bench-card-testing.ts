@@ -9,12 +9,8 @@
  * real buyers (each from its own address, one checkout each, every 500 ms through both bursts) complete every
  * checkout with p99 < 200 ms.
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { PRODUCT_ID } from '../src/domain/product';
-import { freePort } from '../test/support/freePort';
+import { startBuiltServer } from './support/builtServer';
 
 const ATTEMPTS = Number(process.env.BENCH_ATTEMPTS ?? 10_000);
 const CONCURRENCY = 32;
@@ -23,22 +19,9 @@ const DECLINED = { number: '4000 0000 0000 0002', expMonth: 12, expYear: new Dat
 const GOOD = { ...DECLINED, number: '4242 4242 4242 4242' };
 
 async function main(): Promise<void> {
-  const port = await freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), 'checkout-card-testing-'));
-  const child = spawn(process.execPath, ['build/server/main.js'], {
-    env: { PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'error', TRUST_PROXY: '1' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const base = `http://127.0.0.1:${port}`;
+  const server = await startBuiltServer('card-testing', { TRUST_PROXY: '1' });
+  const base = server.url;
   try {
-    while (
-      !(await fetch(`${base}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      ))
-    )
-      await new Promise((resolve) => setTimeout(resolve, 50));
-
     const post = async (path: string, body: unknown, forwardedFor: string) => {
       const started = performance.now();
       const response = await fetch(`${base}${path}`, {
@@ -131,10 +114,7 @@ async function main(): Promise<void> {
       `\nReal buyers meanwhile (one checkout each, their own addresses): ${buyerCompleted} of ${buyerTried} checkouts completed, request p99 ${p99.toFixed(0)} ms`,
     );
   } finally {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-    rmSync(dataDir, { recursive: true, force: true });
+    await server.stop();
   }
 }
 

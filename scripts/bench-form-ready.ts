@@ -7,12 +7,9 @@
  * compressed) and how many requests, and the runs' spread (min, median, p90, max) with the load average, since a
  * figure taken on a busy machine is not a result. Needs `npm run build` and `npm run build:server` (the npm script does both).
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { cpus, loadavg } from 'node:os';
 import { chromium } from 'playwright-core';
-import { freePort } from '../test/support/freePort';
+import { startBuiltServer } from './support/builtServer';
 
 const RUNS = Number(process.env.RUNS ?? 20);
 const MANDATED_MS = 500;
@@ -36,25 +33,13 @@ const NOTE_CARD_FIELD_USABLE = `
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? NaN;
 
 async function main() {
-  const port = await freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), 'checkout-form-ready-'));
-  const child = spawn(process.execPath, ['build/server/main.js'], {
-    env: { PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'error' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const base = `http://127.0.0.1:${port}`;
+  const server = await startBuiltServer('form-ready');
+  const base = server.url;
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
   });
   try {
-    while (
-      !(await fetch(`${base}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      ))
-    )
-      await new Promise((resolve) => setTimeout(resolve, 50));
     const loadAtStart = loadavg()[0] ?? NaN;
     const readyMs: number[] = [];
     const bytes: number[] = [];
@@ -103,10 +88,7 @@ async function main() {
     console.log(`Bytes over the wire until then: ${medianBytes.toLocaleString('en-US')} (median), in ${requests[0]} requests.`);
   } finally {
     await browser.close();
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-    rmSync(dataDir, { recursive: true, force: true });
+    await server.stop();
   }
 }
 

@@ -8,15 +8,13 @@
  * the load average are printed beside them, and a figure taken on a busy or slower machine is not a result.
  * Needs `npm run build` and `npm run build:server` (the npm script does both) and Debian's Chromium.
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { cpus, loadavg } from 'node:os';
 import * as chromeLauncher from 'chrome-launcher';
 import Fastify from 'fastify';
 import lighthouse from 'lighthouse';
 import { chromium } from 'playwright-core';
 import { freePort } from '../test/support/freePort';
+import { startBuiltServer } from './support/builtServer';
 
 const RUNS = Number(process.env.RUNS ?? 5);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -89,31 +87,11 @@ async function audit(url: string, port: number): Promise<Figures> {
 }
 
 async function main() {
-  const port = await freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), 'checkout-page-bench-'));
-  const server = spawn(process.execPath, ['build/server/main.js'], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'error',
-      RATE_LIMIT_PER_MINUTE: '100000',
-      CHECKOUTS_PER_HOUR: '100000',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const appUrl = `http://127.0.0.1:${port}/`;
+  const server = await startBuiltServer('page-bench', { RATE_LIMIT_PER_MINUTE: '100000', CHECKOUTS_PER_HOUR: '100000' });
+  const appUrl = `${server.url}/`;
   const copy = Fastify();
   let chrome: chromeLauncher.LaunchedChrome | undefined;
   try {
-    while (
-      !(await fetch(`${appUrl}healthz`).then(
-        (r) => r.ok,
-        () => false,
-      ))
-    )
-      await new Promise((resolve) => setTimeout(resolve, 50));
     const html = await staticCopyOf(appUrl);
     copy.get('/', async (_request, reply) => reply.type('text/html').send(html));
     const copyUrl = await copy.listen({ port: await freePort(), host: '127.0.0.1' });
@@ -169,10 +147,7 @@ async function main() {
   } finally {
     chrome?.kill();
     await copy.close();
-    const exited = new Promise((resolve) => server.once('exit', resolve));
-    server.kill('SIGTERM');
-    await exited;
-    rmSync(dataDir, { recursive: true, force: true });
+    await server.stop();
   }
 }
 
