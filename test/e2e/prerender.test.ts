@@ -1,8 +1,8 @@
 /**
- * `/` arrives rendered (scripts/prerender.ts) and React takes over only its islands (docs/decisions/0027): without
+ * `/` arrives rendered (scripts/prerender.ts) and the browser's renderer (Preact, decision 0037) takes over only its islands (docs/decisions/0027): without
  * JavaScript the page already shows the offer, the seat selector and 'Initializing secure checkout...'; with it,
  * the same elements stay (no second render), keep their styles' class names, the parts the buyer only reads are
- * never React's, and the checkout goes on as usual. A browser with a payment to
+ * never the renderer's, and the checkout goes on as usual. A browser with a payment to
  * resume draws the page afresh instead, without a hydration error.
  */
 import type { Page } from 'playwright-core';
@@ -41,14 +41,21 @@ const SELECTORS = [
   '[data-island="faq"] button',
 ];
 
-/** For each selector, whether React owns its element (hydrated it): React marks the elements it renders. */
-function ownedByReact(page: Page, selectors: string[]): Promise<Record<string, boolean>> {
+/**
+ * For each selector, whether a renderer owns its element (hydrated it): the element lies inside a root the
+ * browser's renderer took over. Preact (the browser's build, decision 0037) keeps a root's tree on the root
+ * element as `__k`; React marks its container `__reactContainer$…`.
+ */
+function ownedByRenderer(page: Page, selectors: string[]): Promise<Record<string, boolean>> {
   return page.evaluate(
     (list) =>
       Object.fromEntries(
         list.map((selector) => {
-          const element = document.querySelector(selector);
-          return [selector, element !== null && Object.keys(element).some((key) => key.startsWith('__reactFiber'))];
+          let owned = false;
+          for (let node = document.querySelector(selector); node !== null && !owned; node = node.parentElement) {
+            owned = Object.keys(node).some((key) => key === '__k' || key.startsWith('__reactContainer'));
+          }
+          return [selector, owned];
         }),
       ),
     selectors,
@@ -76,15 +83,15 @@ describe('the prerendered checkout', () => {
     await openCheckout(page, running.server.baseUrl);
     await page.getByLabel('Card number').waitFor({ timeout: 20_000 });
     const kept = await isServerHeading(page);
-    expect(kept, 'React took over the server’s elements instead of drawing new ones').toBe(true);
+    expect(kept, 'the renderer took over the server’s elements instead of drawing new ones').toBe(true);
     const clientClasses = await page.evaluate(
       (selectors) => selectors.map((selector) => document.querySelector(selector)?.className),
       SELECTORS,
     );
     expect(clientClasses).toEqual(serverClasses);
-    // Islands only: what the buyer operates is React's, what the buyer only reads stays the server's HTML.
+    // Islands only: what the buyer operates is the renderer's, what the buyer only reads stays the server's HTML.
     expect(
-      await ownedByReact(page, [
+      await ownedByRenderer(page, [
         'header',
         'h1',
         '[aria-labelledby="included-title"]',
@@ -162,7 +169,7 @@ describe('the prerendered checkout', () => {
     const problems = watchConsole(page);
     await keepServerHeading(page);
     await page.goto(`${running.server.baseUrl}/no/such/page`);
-    // Hydrated: the 404 page logs the missing path from its effect, which runs only once React has taken over.
+    // Hydrated: the 404 page logs the missing path from its effect, which runs only once the renderer has taken over.
     await expect
       .poll(() => problems.some((line) => line.includes('404 Error: User attempted to access non-existent route: /no/such/page')))
       .toBe(true);
