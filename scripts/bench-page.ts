@@ -124,6 +124,12 @@ async function main() {
       row('CLS', (f) => f.cls),
       row('bytes', (f) => f.bytes),
       row('benchmarkIndex', (f) => f.benchmarkIndex),
+      {
+        figure: 'LCP ratio, median of the runs’ pairs (target ≤ 1.15)',
+        app: '',
+        'static copy': '',
+        ratio: median(app.map((a, index) => a.lcp / (stat[index]?.lcp ?? NaN))).toFixed(2),
+      },
       row('load average (1 min)', (f) => Math.round(f.load * 100) / 100),
     ]);
     console.log('Each run, in order (app | static copy):');
