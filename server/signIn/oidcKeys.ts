@@ -1,0 +1,64 @@
+/**
+ * The OpenID Provider's signing keys (docs/decisions/0033): OIDC_JWKS when set (required with DATABASE_URL, checked
+ * by server/config.ts, so every process signs with the same keys); otherwise, for the embedded database, an RSA key
+ * generated once into `DATA_DIR/oidc-jwks.json` (mode 0600) beside the data, like the credentials key
+ * (server/security/credentialsKey.ts); for an in-memory database (`memory://`), a key that lives as long as the
+ * process.
+ */
+import { generateKeyPairSync, randomBytes, type JsonWebKey } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Config } from '../config';
+
+/** The file the embedded default keeps its generated keys in, inside DATA_DIR. */
+const JWKS_FILE = 'oidc-jwks.json';
+
+/** A private JSON Web Key Set: at least one key, each with its key type and private part (`d`). */
+export interface PrivateJwks {
+  keys: JsonWebKey[];
+}
+
+/** Parses `text` as a private JWK Set; null when it is not JSON, has no keys, or a key lacks `kty` or `d`. */
+export function parseJwks(text: string): PrivateJwks | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const keys = (value as { keys?: unknown } | null)?.keys;
+  if (!Array.isArray(keys) || keys.length === 0) return null;
+  const valid = keys.every((key: unknown) => {
+    const jwk = key as Record<string, unknown> | null;
+    return typeof jwk === 'object' && jwk !== null && typeof jwk.kty === 'string' && typeof jwk.d === 'string';
+  });
+  return valid ? { keys: keys as JsonWebKey[] } : null;
+}
+
+/** A fresh RS256 signing key set (RSA 2048, a random `kid`): what OpenID Connect requires every provider to offer. */
+export function generateJwks(): PrivateJwks {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const jwk = privateKey.export({ format: 'jwk' });
+  return { keys: [{ ...jwk, kid: randomBytes(8).toString('hex'), alg: 'RS256', use: 'sig' }] };
+}
+
+/**
+ * The signing keys for `config`.
+ * @throws Error when OIDC_JWKS is missing with DATABASE_URL (config validation normally catches this first), or
+ *   when DATA_DIR/oidc-jwks.json exists but does not hold a private key set.
+ */
+export async function loadOidcJwks(config: Pick<Config, 'OIDC_JWKS' | 'DATABASE_URL' | 'DATA_DIR'>): Promise<PrivateJwks> {
+  if (config.OIDC_JWKS) return config.OIDC_JWKS;
+  if (config.DATABASE_URL) throw new Error('OIDC_JWKS is required when DATABASE_URL is set');
+  if (config.DATA_DIR.startsWith('memory://')) return generateJwks();
+  const path = join(config.DATA_DIR, JWKS_FILE);
+  try {
+    // 'wx': only the first start writes it; later starts (and a second process racing this one) read it.
+    await writeFile(path, `${JSON.stringify(generateJwks())}\n`, { flag: 'wx', mode: 0o600 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  const jwks = parseJwks(await readFile(path, 'utf8'));
+  if (!jwks) throw new Error(`${path} does not hold a private JSON Web Key Set`);
+  return jwks;
+}
