@@ -6,7 +6,7 @@
  * (SIGN_IN_FAILURES_PER_15_MINUTES, server/admin/signInThrottle.ts); an unknown email gets the same answer, after
  * the same work, as a wrong password (server/signIn/verifySignIn.ts). 401 wrong email or password, 403 a login whose
  * seat was revoked or subscription ended, 410 no sign-in in progress (expired, or not started by this browser),
- * 429 throttled.
+ * 429 throttled. GET /sign-in/hint uses a one-time login hint instead of the password.
  */
 import type { FastifyInstance } from 'fastify';
 import type Provider from 'oidc-provider';
@@ -16,6 +16,9 @@ import { ownerSignInThrottle, THROTTLED } from '../admin/signInThrottle';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
 import { HttpError } from '../http/httpError';
+import { useLoginHint } from '../signIn/loginHints';
+import { HINT_ROUTE } from '../signIn/oidcProvider';
+import { findPersonById, maySignIn } from '../signIn/people';
 import { verifySignIn } from '../signIn/verifySignIn';
 
 /** The answers the page shows. */
@@ -67,6 +70,41 @@ export async function signInRoute(app: FastifyInstance, { config, db, provider }
       );
       request.log.info({ transactionId: check.person.orderId }, 'Signed in to the training platform');
       return { redirectTo };
+    },
+  );
+
+  // A sign-in whose login_hint is one of our one-time hints (docs/decisions/0034): used once, it signs the person in
+  // without the password; an unknown, used or expired one ends the sign-in with login_required, and the platform
+  // starts it again without the hint (the password page).
+  app.get(
+    HINT_ROUTE,
+    { schema: { hide: true }, config: { rateLimit: { max: config.SIGN_INS_PER_15_MINUTES, timeWindow: '15 minutes' } } },
+    async (request, reply) => {
+      const interaction = await provider.interactionDetails(request.raw, reply.raw).catch(() => null);
+      if (!interaction || interaction.prompt.name !== 'login') throw new HttpError(410, SIGN_IN_ERRORS.expired);
+      const hint = interaction.params.login_hint;
+      const personId = typeof hint === 'string' ? await useLoginHint(db, hint) : null;
+      const person = personId ? await findPersonById(db, personId) : null;
+      reply.hijack();
+      if (person && maySignIn(person)) {
+        request.log.info({ transactionId: person.orderId }, 'Signed in to the training platform with a login hint');
+        await provider.interactionFinished(
+          request.raw,
+          reply.raw,
+          { login: { accountId: person.personId } },
+          { mergeWithLastSubmission: false },
+        );
+        return;
+      }
+      await provider.interactionFinished(
+        request.raw,
+        reply.raw,
+        {
+          error: 'login_required',
+          error_description: 'The sign-in link was already used or has expired. Please sign in with your password.',
+        },
+        { mergeWithLastSubmission: false },
+      );
     },
   );
 }

@@ -14,6 +14,7 @@ import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'o
 import type { Config } from '../config';
 import type { Database } from '../db/client';
 import { escapeHtml } from '../http/escapeHtml';
+import { looksLikeLoginHint } from './loginHints';
 import { oidcStore } from './oidcStore';
 import type { PrivateJwks } from './oidcKeys';
 import { findPersonById, maySignIn, type Person } from './people';
@@ -23,6 +24,9 @@ export const OIDC_PREFIX = '/oidc';
 
 /** The sign-in page (the provider's login prompt); the interaction's uid goes in its query. */
 export const SIGN_IN_PAGE = '/sign-in';
+
+/** Where a sign-in carrying a one-time login hint goes instead of the page (server/routes/signIn.ts). */
+export const HINT_ROUTE = '/sign-in/hint';
 
 /** The scopes the platform may ask for; `access` carries the claims of the person's access. */
 const SCOPES = ['openid', 'email', 'profile', 'access'];
@@ -98,7 +102,11 @@ export function createOidcProvider({ config, db, jwks, cookieKeys }: ProviderOpt
     responseTypes: ['code'],
     pkce: { required: () => true },
     features: { devInteractions: { enabled: false } },
-    interactions: { url: (_ctx, interaction) => `${SIGN_IN_PAGE}?interaction=${encodeURIComponent(interaction.uid)}` },
+    // A one-time login hint (./loginHints.ts) goes to the route that uses it; every other sign-in to the page.
+    interactions: {
+      url: (_ctx, interaction) =>
+        `${looksLikeLoginHint(interaction.params.login_hint) ? HINT_ROUTE : SIGN_IN_PAGE}?interaction=${encodeURIComponent(interaction.uid)}`,
+    },
     // Refused people (seat revoked, subscription ended) have no account: their codes and tokens stop working
     // (the token endpoint answers invalid_grant), and a sign-in session of theirs sends the platform access_denied.
     async findAccount(ctx, sub) {

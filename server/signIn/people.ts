@@ -80,6 +80,17 @@ export async function findPersonById(db: Database, personId: string): Promise<Pe
   return row ? toPerson(row) : null;
 }
 
+/** The buyer of order `orderId` (its account, seat 1), or null before the order is paid. */
+export async function findBuyerOfOrder(db: Database, orderId: string): Promise<Person | null> {
+  const [row] = await db
+    .select(personColumns)
+    .from(accounts)
+    .innerJoin(orders, eq(orders.transactionId, accounts.transactionId))
+    .where(eq(accounts.transactionId, orderId))
+    .limit(1);
+  return row ? toPerson(row) : null;
+}
+
 /** True when `person` may sign in: not revoked, the subscription not ended (past due may: the platform decides by the status claim). */
 export function maySignIn(person: Person): boolean {
   return !person.revoked && person.status !== 'cancelled' && person.passwordHash !== null;

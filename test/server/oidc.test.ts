@@ -12,9 +12,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { oidcRecords } from '../../server/db/schema';
 import { refundOrder } from '../../server/orders/refundOrder';
 import { deleteExpiredRecords } from '../../server/orders/retention';
-import { oidcStore } from '../../server/signIn/oidcStore';
+import { endPersonSignIns, oidcStore } from '../../server/signIn/oidcStore';
+import { findPersonByEmail } from '../../server/signIn/people';
 import { SIGN_IN_ERRORS } from '../../server/routes/signIn';
-import { completePurchase, DATABASES, startTestServer, type TestServer } from './helper';
+import { completePurchase, DATABASES, HANDOFF_KEY, startTestServer, type TestServer } from './helper';
 
 const CLIENT_ID = 'training-platform';
 const CLIENT_SECRET = 'platform-secret-0123456789abcdef0123456789';
@@ -206,6 +207,60 @@ describe.each(DATABASES)('OpenID Provider on %s', (kind) => {
 
     const again = await startSignIn();
     expect(await postPassword(again.jar, email, password)).toEqual({ status: 403, body: { error: SIGN_IN_ERRORS.noAccess } });
+  });
+
+  it('signs the buyer in once without a password with the login hint the agreement site’s redemption answered', async () => {
+    const { session, finalized } = await completePurchase(server);
+    const redeemed = await server.post('/api/handoff/redeem', { token: finalized.token }, { authorization: `Bearer ${HANDOFF_KEY}` });
+    expect(redeemed.statusCode).toBe(200);
+    const loginHint = redeemed.json<{ loginHint?: string }>().loginHint!;
+    expect(loginHint).toMatch(/^[\w-]{43}$/);
+
+    const withHint = async () => {
+      const verifier = oidc.randomPKCECodeVerifier();
+      const url = oidc.buildAuthorizationUrl(platform, {
+        redirect_uri: REDIRECT_URI,
+        scope: 'openid access',
+        code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+        login_hint: loginHint,
+      });
+      const jar = new CookieJar();
+      const response = await fetch(url, { redirect: 'manual' });
+      jar.take(response);
+      const hintRoute = new URL(response.headers.get('location')!, issuer);
+      expect(hintRoute.pathname).toBe('/sign-in/hint');
+      return { callback: await backToPlatform(jar, hintRoute.href), verifier };
+    };
+    const first = await withHint();
+    const tokens = await oidc.authorizationCodeGrant(platform, first.callback, { pkceCodeVerifier: first.verifier });
+    expect(tokens.claims()).toMatchObject({ order: session.transactionId, role: 'buyer', status: 'active' });
+
+    // Used once: the second time the platform hears login_required (and asks again without the hint).
+    const second = await withHint();
+    expect(second.callback.searchParams.get('error')).toBe('login_required');
+  });
+
+  it('asks for the password again once the person’s sign-ins are ended (a new password)', async () => {
+    const { finalized } = await completePurchase(server);
+    const { jar } = await startSignIn();
+    const signedIn = await postPassword(jar, finalized.loginDetails.email, finalized.loginDetails.password);
+    await backToPlatform(jar, signedIn.body.redirectTo!);
+    const again = async () => {
+      const url = oidc.buildAuthorizationUrl(platform, {
+        redirect_uri: REDIRECT_URI,
+        scope: 'openid',
+        code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
+        code_challenge_method: 'S256',
+      });
+      const response = await fetch(url, { redirect: 'manual', headers: { cookie: jar.header() } });
+      return new URL(response.headers.get('location')!, issuer);
+    };
+    // Signed in: straight back to the platform with a code.
+    expect((await again()).searchParams.get('code')).toBeTruthy();
+    const person = await findPersonByEmail(server.db, finalized.loginDetails.email);
+    expect(await endPersonSignIns(server.db, person!.personId)).toBeGreaterThan(0);
+    expect((await again()).pathname).toBe('/sign-in');
   });
 
   it('reads nothing past its expiry, and the retention sweep deletes it', async () => {
