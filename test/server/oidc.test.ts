@@ -4,7 +4,6 @@
  * verified against our JWKS with the access claims, a wrong password, an unknown email, a refunded (cancelled)
  * order refused, a replayed code refused, and the storage in our database.
  */
-import { createServer } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import * as oidc from 'openid-client';
@@ -15,23 +14,12 @@ import { deleteExpiredRecords } from '../../server/orders/retention';
 import { endPersonSignIns, oidcStore } from '../../server/signIn/oidcStore';
 import { findPersonByEmail } from '../../server/signIn/people';
 import { SIGN_IN_ERRORS } from '../../server/routes/signIn';
+import { freePort } from '../support/freePort';
 import { completePurchase, DATABASES, HANDOFF_KEY, startTestServer, type TestServer } from './helper';
 
 const CLIENT_ID = 'training-platform';
 const CLIENT_SECRET = 'platform-secret-0123456789abcdef0123456789';
 const REDIRECT_URI = 'http://127.0.0.1:9/callback';
-
-/** A free local port (the issuer must name it before the app is built). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 /** A browser's cookies for one site (paths ignored: every cookie goes with every request). */
 class CookieJar {
