@@ -6,6 +6,7 @@
  * process.
  */
 import { generateKeyPairSync, randomBytes, type JsonWebKey } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Config } from '../config';
@@ -52,11 +53,13 @@ export async function loadOidcJwks(config: Pick<Config, 'OIDC_JWKS' | 'DATABASE_
   if (config.DATABASE_URL) throw new Error('OIDC_JWKS is required when DATABASE_URL is set');
   if (config.DATA_DIR.startsWith('memory://')) return generateJwks();
   const path = join(config.DATA_DIR, JWKS_FILE);
-  try {
-    // 'wx': only the first start writes it; later starts (and a second process racing this one) read it.
-    await writeFile(path, `${JSON.stringify(generateJwks())}\n`, { flag: 'wx', mode: 0o600 });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  if (!existsSync(path)) {
+    try {
+      // 'wx': only the first start writes it; a second process racing this one reads it.
+      await writeFile(path, `${JSON.stringify(generateJwks())}\n`, { flag: 'wx', mode: 0o600 });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
   }
   const jwks = parseJwks(await readFile(path, 'utf8'));
   if (!jwks) throw new Error(`${path} does not hold a private JSON Web Key Set`);
