@@ -34,7 +34,8 @@ import { referralLinks } from './referrals/referralLinks';
 import { referralLinkRoute } from './routes/referralLink';
 import { refuseCrossSiteRequests } from './sessions/sameOrigin';
 import { signInRoute } from './routes/signIn';
-import { generateJwks, type PrivateJwks } from './signIn/oidcKeys';
+import type { PrivateJwks } from './signIn/jwks';
+import { generateJwks } from './signIn/oidcKeys';
 import { createOidcProvider, mountOidcProvider } from './signIn/oidcProvider';
 
 interface AppOptions {

@@ -6,7 +6,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { parseCredentialsKey } from './security/credentialsCipher';
-import { parseJwks } from './signIn/oidcKeys';
+import { parseJwks } from './signIn/jwks';
 
 const optionalText = z
   .string()

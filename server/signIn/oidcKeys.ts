@@ -5,36 +5,15 @@
  * (server/security/credentialsKey.ts); for an in-memory database (`memory://`), a key that lives as long as the
  * process.
  */
-import { generateKeyPairSync, randomBytes, type JsonWebKey } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Config } from '../config';
+import { parseJwks, type PrivateJwks } from './jwks';
 
 /** The file the embedded default keeps its generated keys in, inside DATA_DIR. */
 const JWKS_FILE = 'oidc-jwks.json';
-
-/** A private JSON Web Key Set: at least one key, each with its key type and private part (`d`). */
-export interface PrivateJwks {
-  keys: JsonWebKey[];
-}
-
-/** Parses `text` as a private JWK Set; null when it is not JSON, has no keys, or a key lacks `kty` or `d`. */
-export function parseJwks(text: string): PrivateJwks | null {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return null;
-  }
-  const keys = (value as { keys?: unknown } | null)?.keys;
-  if (!Array.isArray(keys) || keys.length === 0) return null;
-  const valid = keys.every((key: unknown) => {
-    const jwk = key as Record<string, unknown> | null;
-    return typeof jwk === 'object' && jwk !== null && typeof jwk.kty === 'string' && typeof jwk.d === 'string';
-  });
-  return valid ? { keys: keys as JsonWebKey[] } : null;
-}
 
 /** A fresh RS256 signing key set (RSA 2048, a random `kid`): what OpenID Connect requires every provider to offer. */
 export function generateJwks(): PrivateJwks {

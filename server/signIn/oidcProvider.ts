@@ -16,7 +16,7 @@ import type { Database } from '../db/client';
 import { escapeHtml } from '../http/escapeHtml';
 import { looksLikeLoginHint } from './loginHints';
 import { oidcStore } from './oidcStore';
-import type { PrivateJwks } from './oidcKeys';
+import type { PrivateJwks } from './jwks';
 import { findPersonById, maySignIn, type Person } from './people';
 
 /** Where the provider's endpoints are mounted. */
