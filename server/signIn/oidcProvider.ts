@@ -20,10 +20,10 @@ import type { PrivateJwks } from './jwks';
 import { findPersonById, maySignIn, type Person } from './people';
 
 /** Where the provider's endpoints are mounted. */
-export const OIDC_PREFIX = '/oidc';
+const OIDC_PREFIX = '/oidc';
 
 /** The sign-in page (the provider's login prompt); the interaction's uid goes in its query. */
-export const SIGN_IN_PAGE = '/sign-in';
+const SIGN_IN_PAGE = '/sign-in';
 
 /** Where a sign-in carrying a one-time login hint goes instead of the page (server/routes/signIn.ts). */
 export const HINT_ROUTE = '/sign-in/hint';
@@ -54,7 +54,7 @@ function claimsOf(person: Person) {
 }
 
 /** The public base address: PUBLIC_URL, else this machine on PORT (a local run). No trailing slash. */
-export function oidcIssuer(config: Pick<Config, 'PUBLIC_URL' | 'PORT'>): string {
+function oidcIssuer(config: Pick<Config, 'PUBLIC_URL' | 'PORT'>): string {
   return (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
 }
 

@@ -13,7 +13,7 @@ import { findPersonByEmail, maySignIn, type Person } from './people';
 let decoyHash: Promise<string> | undefined;
 
 /** What a sign-in comes to: the person, or why not. 'wrong' is the same for an unknown email and a wrong password. */
-export type SignInCheck = { outcome: 'signed_in'; person: Person } | { outcome: 'no_access'; person: Person } | { outcome: 'wrong' };
+type SignInCheck = { outcome: 'signed_in'; person: Person } | { outcome: 'no_access'; person: Person } | { outcome: 'wrong' };
 
 /**
  * Verifies `password` for `email`. A right password of a person whose seat was revoked or whose subscription
