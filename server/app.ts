@@ -208,7 +208,7 @@ export async function buildApp({
     await api.register(accountRoutes, { ...services, nudgeOutbox: nudge });
     await api.register(adminRoutes, { ...services, nudgeOutbox: nudge });
     if (oidcProvider) {
-      await mountOidcProvider(api, oidcProvider);
+      await mountOidcProvider(api, oidcProvider, config);
       await api.register(signInRoute, { config, db, provider: oidcProvider });
     }
   });

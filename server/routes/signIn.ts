@@ -17,7 +17,7 @@ import type { Config } from '../config';
 import type { Database } from '../db/client';
 import { HttpError } from '../http/httpError';
 import { useLoginHint } from '../signIn/loginHints';
-import { HINT_ROUTE } from '../signIn/oidcProvider';
+import { HINT_ROUTE, providerRequest } from '../signIn/oidcProvider';
 import { findPersonById, maySignIn } from '../signIn/people';
 import { verifySignIn } from '../signIn/verifySignIn';
 
@@ -49,7 +49,7 @@ export async function signInRoute(app: FastifyInstance, { config, db, provider }
       config: { rateLimit: { max: config.SIGN_INS_PER_15_MINUTES, timeWindow: '15 minutes' } },
     },
     async (request, reply) => {
-      const interaction = await provider.interactionDetails(request.raw, reply.raw).catch(() => null);
+      const interaction = await provider.interactionDetails(providerRequest(request, config), reply.raw).catch(() => null);
       if (!interaction || interaction.prompt.name !== 'login') throw new HttpError(410, SIGN_IN_ERRORS.expired);
       const { email, password } = request.body;
       const check = await throttle(request, email, async () => {
@@ -80,7 +80,7 @@ export async function signInRoute(app: FastifyInstance, { config, db, provider }
     HINT_ROUTE,
     { schema: { hide: true }, config: { rateLimit: { max: config.SIGN_INS_PER_15_MINUTES, timeWindow: '15 minutes' } } },
     async (request, reply) => {
-      const interaction = await provider.interactionDetails(request.raw, reply.raw).catch(() => null);
+      const interaction = await provider.interactionDetails(providerRequest(request, config), reply.raw).catch(() => null);
       if (!interaction || interaction.prompt.name !== 'login') throw new HttpError(410, SIGN_IN_ERRORS.expired);
       const hint = interaction.params.login_hint;
       const personId = typeof hint === 'string' ? await useLoginHint(db, hint) : null;

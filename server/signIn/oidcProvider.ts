@@ -141,19 +141,33 @@ export function createOidcProvider({ config, db, jwks, cookieKeys }: ProviderOpt
     },
   };
   const provider = new Provider(oidcIssuer(config), configuration);
-  // Behind TRUST_PROXY's proxies the request's protocol and host are theirs (X-Forwarded-*).
-  provider.proxy = config.TRUST_PROXY !== false;
+  // Koa reads the protocol, host and address from X-Forwarded-*, which mountOidcProvider writes itself.
+  provider.proxy = true;
   return provider;
 }
 
 /**
- * Mounts `provider` on `app`: `/oidc/*` and `/.well-known/openid-configuration` go to its Koa callback with the
- * raw request (its body unread: the provider parses its own forms), mount path `/oidc`.
+ * `request`'s raw request as the provider must see it: the addresses it builds (its endpoints, its cookies' Secure)
+ * are PUBLIC_URL's, else what Fastify made of the request under TRUST_PROXY; whatever X-Forwarded-* the client sent
+ * is replaced, never believed (the provider reads them: `provider.proxy`).
  */
-export async function mountOidcProvider(app: FastifyInstance, provider: Provider): Promise<void> {
+export function providerRequest(request: FastifyRequest, config: Pick<Config, 'PUBLIC_URL'>): IncomingMessage {
+  const publicUrl = config.PUBLIC_URL ? new URL(config.PUBLIC_URL) : undefined;
+  request.raw.headers['x-forwarded-proto'] = publicUrl ? publicUrl.protocol.slice(0, -1) : request.protocol;
+  request.raw.headers['x-forwarded-host'] = publicUrl ? publicUrl.host : request.host;
+  request.raw.headers['x-forwarded-for'] = request.ip;
+  return request.raw;
+}
+
+/**
+ * Mounts `provider` on `app`: `/oidc/*` and `/.well-known/openid-configuration` go to its Koa callback with the
+ * raw request (its body unread: the provider parses its own forms), mount path `/oidc`. Behind a TLS proxy with an
+ * https PUBLIC_URL the provider sees https (its cookies are Secure) whether or not TRUST_PROXY is set.
+ */
+export async function mountOidcProvider(app: FastifyInstance, provider: Provider, config: Config): Promise<void> {
   const callback = provider.callback();
   const forward = (request: FastifyRequest, reply: FastifyReply, path: string) => {
-    const raw = request.raw as IncomingMessage & { originalUrl?: string };
+    const raw = providerRequest(request, config) as IncomingMessage & { originalUrl?: string };
     raw.originalUrl = `${OIDC_PREFIX}${path}`;
     raw.url = path;
     reply.hijack();
