@@ -45,5 +45,7 @@ async function prerender(path: string, file: string, waitForChunks: boolean) {
 writeTemplate('dist/shell.html', shell);
 await prerender('/', 'dist/index.html', true);
 await prerender('/payment-success', 'dist/payment-success.html', false);
+// The sign-in page's form, complete (its chunk awaited), hydrated by src/mountApp.tsx.
+await prerender('/sign-in', 'dist/sign-in.html', true);
 // Any path that is not a page draws the 404 page; it does not depend on the path.
 await prerender('/this-page-does-not-exist', 'dist/404.html', true);

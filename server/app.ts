@@ -4,7 +4,7 @@
  * the Stripe webhook (raw body, outside the rate limit) when Stripe is, /healthz, and the built SPA. Tests drive
  * it through `inject()`; server/main.ts makes it listen.
  */
-import { randomBytes } from 'node:crypto';
+import { hkdfSync, randomBytes } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
@@ -33,6 +33,10 @@ import { accountRoutes } from './routes/account';
 import { referralLinks } from './referrals/referralLinks';
 import { referralLinkRoute } from './routes/referralLink';
 import { refuseCrossSiteRequests } from './sessions/sameOrigin';
+import { signInRoute } from './routes/signIn';
+import type { PrivateJwks } from './signIn/jwks';
+import { generateJwks } from './signIn/oidcKeys';
+import { createOidcProvider, mountOidcProvider } from './signIn/oidcProvider';
 
 interface AppOptions {
   config: Config;
@@ -50,6 +54,11 @@ interface AppOptions {
    * Default: a random key, for a single process.
    */
   cookieSecret?: string;
+  /**
+   * The OpenID Provider's signing keys when OIDC is on (server/signIn/oidcKeys.ts loads them; server/main.ts).
+   * Default: a fresh key, for a single process.
+   */
+  oidcJwks?: PrivateJwks;
   /** Sends the outbox now (server/outbox/outboxWorker.ts); tests without a worker leave it out. */
   nudgeOutbox?: () => void;
   /** Folder of the built SPA (dist/); without it only /api and /healthz are served. */
@@ -123,6 +132,7 @@ export async function buildApp({
   cipher,
   challengeKey,
   cookieSecret,
+  oidcJwks,
   nudgeOutbox,
   distDir,
   logStream,
@@ -160,6 +170,16 @@ export async function buildApp({
   const nudge = nudgeOutbox ?? (() => undefined);
   const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL, app) : undefined;
   const webhookStatus: WebhookStatus = {};
+  // The training platform's sign-in (issue 23), when a client is configured: its cookies are signed with a key
+  // derived from the cookie secret, so every process reads every other's.
+  const oidcProvider = config.OIDC_CLIENT_ID
+    ? createOidcProvider({
+        config,
+        db,
+        jwks: oidcJwks ?? generateJwks(),
+        cookieKeys: [Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), 'oidc cookies', 32)).toString('hex')],
+      })
+    : undefined;
   await app.register(healthRoute, { ...services, webhookStatus });
   const providerRouteOptions = {
     ...services,
@@ -187,6 +207,10 @@ export async function buildApp({
     if (provider.routes) await api.register(provider.routes, providerRouteOptions);
     await api.register(accountRoutes, { ...services, nudgeOutbox: nudge });
     await api.register(adminRoutes, { ...services, nudgeOutbox: nudge });
+    if (oidcProvider) {
+      await mountOidcProvider(api, oidcProvider, config);
+      await api.register(signInRoute, { config, db, provider: oidcProvider });
+    }
   });
   await app.register(referralLinkRoute, { links: referrals });
   if (provider.webhookRoutes) await app.register(provider.webhookRoutes, providerRouteOptions);

@@ -6,6 +6,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { parseCredentialsKey } from './security/credentialsCipher';
+import { parseJwks } from './signIn/jwks';
 
 const optionalText = z
   .string()
@@ -156,6 +157,47 @@ const envSchema = z
     /** Prefix of this deployment's Redis keys, so several deployments (or test runs) can share one Redis. */
     REDIS_KEY_PREFIX: optionalText.pipe(z.string().max(64).default('checkout:')),
     LOG_LEVEL: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
+    /**
+     * The training platform as the one client of this product's OpenID Provider (server/signIn/oidcProvider.ts);
+     * OIDC is off while OIDC_CLIENT_ID is unset. The secret is at least 32 characters; the redirect URIs are
+     * absolute http(s) URLs, comma-separated.
+     */
+    OIDC_CLIENT_ID: optionalText,
+    OIDC_CLIENT_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+    OIDC_REDIRECT_URIS: optionalText.pipe(
+      z
+        .string()
+        .transform((value, ctx) => {
+          const uris = value
+            .split(',')
+            .map((part) => part.trim())
+            .filter(Boolean);
+          if (uris.length > 0 && uris.every((uri) => absoluteUrl.safeParse(uri).success && !uri.includes('#'))) return uris;
+          ctx.addIssue({ code: 'custom', message: 'must be absolute http(s) URLs without a fragment, comma-separated' });
+          return z.NEVER;
+        })
+        .optional(),
+    ),
+    /**
+     * The OpenID Provider's private signing keys as a JWK Set (JSON, `{"keys":[…]}`, each with its private part);
+     * required with DATABASE_URL when OIDC is on, generated into DATA_DIR for the embedded database
+     * (server/signIn/oidcKeys.ts).
+     */
+    OIDC_JWKS: optionalText.pipe(
+      z
+        .string()
+        .transform((value, ctx) => {
+          const keys = parseJwks(value);
+          if (!keys) ctx.addIssue({ code: 'custom', message: 'must be a JSON Web Key Set ({"keys":[…]}) of private keys' });
+          return keys ?? z.NEVER;
+        })
+        .optional(),
+    ),
+    /**
+     * Failed sign-ins to /sign-in per email per 15 minutes, from any addresses; past it even the right password
+     * waits for the window (the per-address limit is SIGN_INS_PER_15_MINUTES).
+     */
+    SIGN_IN_FAILURES_PER_15_MINUTES: integerInRange(1, 1_000_000, 10),
     STRIPE_SECRET_KEY: withPrefix('sk_'),
     STRIPE_PUBLISHABLE_KEY: withPrefix('pk_'),
     STRIPE_WEBHOOK_SECRET: withPrefix('whsec_'),
@@ -165,6 +207,14 @@ const envSchema = z
   .superRefine((env, ctx) => {
     if (env.DATABASE_URL && !env.CREDENTIALS_KEY) {
       ctx.addIssue({ code: 'custom', path: ['CREDENTIALS_KEY'], message: 'is required when DATABASE_URL is set' });
+    }
+    if (env.OIDC_CLIENT_ID) {
+      for (const name of ['OIDC_CLIENT_SECRET', 'OIDC_REDIRECT_URIS'] as const) {
+        if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required when OIDC_CLIENT_ID is set' });
+      }
+      if (env.DATABASE_URL && !env.OIDC_JWKS) {
+        ctx.addIssue({ code: 'custom', path: ['OIDC_JWKS'], message: 'is required when DATABASE_URL and OIDC_CLIENT_ID are set' });
+      }
     }
     if (env.SUCCESS_SITE_WEBHOOK_URL && !env.SUCCESS_SITE_WEBHOOK_SECRET) {
       ctx.addIssue({ code: 'custom', path: ['SUCCESS_SITE_WEBHOOK_SECRET'], message: 'is required when SUCCESS_SITE_WEBHOOK_URL is set' });

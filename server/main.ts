@@ -16,6 +16,7 @@ import { seedReferrers } from './referrals/referrers';
 import { createCredentialsCipher } from './security/credentialsCipher';
 import { challengeKeyFrom } from './security/confirmationChallenge';
 import { cookieSecretFrom, loadCredentialsKey } from './security/credentialsKey';
+import { loadOidcJwks } from './signIn/oidcKeys';
 
 function readConfig(): Config {
   try {
@@ -47,6 +48,7 @@ async function main(): Promise<void> {
       cipher,
       challengeKey: challengeKeyFrom(credentialsKey),
       cookieSecret: cookieSecretFrom(credentialsKey),
+      oidcJwks: config.OIDC_CLIENT_ID ? await loadOidcJwks(config) : undefined,
       nudgeOutbox: () => outboxWorker?.nudge(),
       distDir: hasDist ? DIST_DIR : undefined,
     });

@@ -11,7 +11,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import type { InspectionEvent, Observer } from 'xstate';
 import { App } from './App';
 import { OfferReferrerContext, readOfferReferrer } from './content/offerReferrer';
-import { isPagePath } from './domain/pagePaths';
+import { isPagePath, PAGE_PATHS } from './domain/pagePaths';
 import { Island } from './views/checkout/checkoutIslands';
 import { GlobalStyle } from './views/GlobalStyle';
 
@@ -19,12 +19,13 @@ const container = document.getElementById('root');
 if (!container) throw new Error('The page has no #root element');
 
 /**
- * True when the HTML in #root is what this browser's first render draws, so React can take it over: the 404 page,
+ * True when the HTML in #root is what this browser's first render draws, so React can take it over: the 404 page and the sign-in page,
  * the same for everyone. /payment-success and the console depend on this browser; `/` comes here only to be
  * drawn afresh.
  */
 function canHydrate(root: HTMLElement): boolean {
-  return root.hasChildNodes() && !isPagePath(window.location.pathname);
+  const path = window.location.pathname;
+  return root.hasChildNodes() && (!isPagePath(path) || path === PAGE_PATHS.signIn);
 }
 
 function mount(inspect?: Observer<InspectionEvent>) {

@@ -27,9 +27,10 @@ type SignInThrottle = <T>(request: FastifyRequest, email: string, signIn: () => 
 
 /**
  * The throttle over `app`'s rate-limit store (the plugin must be registered on `app` or a parent).
- * The store's key is a hash of the lower-cased email, so no email is kept in Redis.
+ * The store's key is a hash of the lower-cased email, so no email is kept in Redis. `purpose` keeps the counts
+ * of different sign-ins apart ('owner' for the console, 'person' for /sign-in).
  */
-export function ownerSignInThrottle(app: FastifyInstance, maxFailures: number): SignInThrottle {
+export function ownerSignInThrottle(app: FastifyInstance, maxFailures: number, purpose = 'owner'): SignInThrottle {
   const keys = new WeakMap<FastifyRequest, string>();
   const failures = app.createRateLimit({
     max: maxFailures,
@@ -39,7 +40,7 @@ export function ownerSignInThrottle(app: FastifyInstance, maxFailures: number): 
   const running = new Map<string, Promise<unknown>>();
 
   return async (request, email, signIn) => {
-    const key = `owner-sign-in:${createHash('sha256').update(normalEmail(email)).digest('base64url')}`;
+    const key = `${purpose}-sign-in:${createHash('sha256').update(normalEmail(email)).digest('base64url')}`;
     keys.set(request, key);
     const attempt = async () => {
       const status = await failures(request, { increment: false });

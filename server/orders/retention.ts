@@ -4,12 +4,14 @@
  * and so are processed webhook event ids older than that (Stripe retries an event for at most 3 days, so a
  * replay of an older one cannot arrive). Paid and cancelled orders are kept: they are the business's records.
  * Stripe's own unpaid objects expire by themselves after 23 hours. Sent mail and webhooks, spent links to the
- * manage page, ended sessions (console and manage page) and old funnel events (FUNNEL_RETENTION_DAYS) go too.
+ * manage page, ended sessions (console and manage page), the OpenID Provider's expired records and old funnel
+ * events (FUNNEL_RETENTION_DAYS) go too.
  */
 import { and, eq, inArray, lt, notExists, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { deleteExpiredFunnelEvents } from '../funnel/funnelEvents';
 import { deleteEndedSessions } from '../sessions/sessions';
+import { deleteExpiredOidcRecords } from '../signIn/oidcStore';
 import { accountLinks, addressDeclines, orderRefunds, orders, outbox, webhookEvents } from '../db/schema';
 
 /** What one retention run deleted, in rows. */
@@ -26,6 +28,8 @@ export interface RetentionReport {
   outbox: number;
   /** Links to the manage page expired for more than a day. */
   accountLinks: number;
+  /** The OpenID Provider's sessions, codes, tokens and grants past their expiry (server/signIn/oidcStore.ts). */
+  oidcRecords: number;
 }
 
 /**
@@ -81,6 +85,7 @@ export async function deleteExpiredRecords(
           .where(lt(accountLinks.expiresAt, sql`now() - interval '1 day'`))
           .returning({ tokenHash: accountLinks.tokenHash })
       ).length,
+      oidcRecords: await deleteExpiredOidcRecords(tx),
     };
   });
 }

@@ -1,7 +1,8 @@
 /**
  * POST /api/handoff/redeem: the agreement site, holding HANDOFF_API_KEY as a bearer key, trades the buyer's
  * hand-off token for the order once (architecture.md). 401 wrong key; 503 when no key is configured;
- * 410 for an unknown, expired, revoked or used token.
+ * 410 for an unknown, expired, revoked or used token. With OIDC on, the answer carries a one-time login hint for the
+ * training platform's sign-in (docs/decisions/0034).
  */
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { HttpError } from '../http/httpError';
@@ -10,6 +11,8 @@ import { HandoffRedeemRequest, HandoffRedemption } from '../../src/contract/hand
 import type { OrderServices } from '../orders/order';
 import { redeemHandoff } from '../orders/redeemHandoff';
 import { secretsMatch } from '../security/secretCompare';
+import { issueLoginHint } from '../signIn/loginHints';
+import { findBuyerOfOrder, maySignIn } from '../signIn/people';
 
 const HANDOFF_ERRORS = {
   notConfigured: 'Hand-off redemption is not configured.',
@@ -49,7 +52,10 @@ export const handoffRedeemRoute: FastifyPluginAsync<OrderServices> = async (app,
       const redemption = await redeemHandoff(db, request.body.token);
       if (!redemption) throw new HttpError(410, HANDOFF_ERRORS.unusable);
       request.log.info({ transactionId: redemption.transactionId }, 'Hand-off token redeemed');
-      return redemption;
+      if (!config.OIDC_CLIENT_ID) return redemption;
+      const person = await findBuyerOfOrder(db, redemption.transactionId);
+      if (!person || !maySignIn(person)) return redemption;
+      return { ...redemption, loginHint: await issueLoginHint(db, person.personId) };
     },
   );
 };

@@ -17,5 +17,10 @@ export const HandoffRedemption = Type.Object({
   monthlyTotalCents: Type.Integer(),
   productPurchased: Type.String(),
   paidAt: Type.String({ format: 'date-time' }),
+  /**
+   * When the training platform signs people in through us (OIDC on): a one-time hint, valid 30 minutes, that the
+   * platform's next sign-in passes as `login_hint` to sign the buyer in without their password (decision 0034).
+   */
+  loginHint: Type.Optional(Type.String()),
 });
 export type HandoffRedemption = Static<typeof HandoffRedemption>;

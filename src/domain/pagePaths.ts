@@ -7,6 +7,8 @@ export const PAGE_PATHS = {
   account: '/account',
   /** The owner's console; its own pages are under it (src/views/admin/AdminPage.tsx). */
   admin: '/admin',
+  /** The training platform's sign-in (the OpenID Provider's login page, issue 23). */
+  signIn: '/sign-in',
 } as const;
 
 /** True for a path the SPA draws a page for (any other gets its 404 page). */

@@ -26,7 +26,8 @@ export interface RunningServer {
 /** Starts the checkout server with the sandbox provider and an empty embedded database. */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   if (!existsSync('dist/index.html')) throw new Error('dist/ is missing: run `npm run build` first');
-  const port = await freePort();
+  // A test that must know the address before the server starts (an OpenID issuer) passes its own PORT.
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'checkout-e2e-'));
   let log = '';
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {

@@ -104,8 +104,34 @@ describe('loadConfig', () => {
     [{ CREDENTIALS_KEY: 'ab'.repeat(31) }, 'CREDENTIALS_KEY must be 32 bytes as 64 hex digits or base64'],
     [{ CREDENTIALS_KEY: 'not a key' }, 'CREDENTIALS_KEY must be 32 bytes'],
     [{ RECONCILE_INTERVAL_SECONDS: '1' }, 'RECONCILE_INTERVAL_SECONDS must be at least 10'],
+    [{ OIDC_CLIENT_ID: 'platform' }, 'OIDC_CLIENT_SECRET is required when OIDC_CLIENT_ID is set'],
+    [{ OIDC_CLIENT_ID: 'platform', OIDC_CLIENT_SECRET: 's'.repeat(32) }, 'OIDC_REDIRECT_URIS is required when OIDC_CLIENT_ID is set'],
+    [{ OIDC_CLIENT_SECRET: 'short' }, 'OIDC_CLIENT_SECRET must be at least 32 characters'],
+    [{ OIDC_REDIRECT_URIS: 'https://a.example/cb, /relative' }, 'OIDC_REDIRECT_URIS must be absolute http(s) URLs'],
+    [{ OIDC_JWKS: '{"keys":[{"kty":"RSA","n":"x","e":"AQAB"}]}' }, 'OIDC_JWKS must be a JSON Web Key Set'],
+    [
+      {
+        DATABASE_URL: 'postgres://db/checkout',
+        CREDENTIALS_KEY: 'ab'.repeat(32),
+        OIDC_CLIENT_ID: 'platform',
+        OIDC_CLIENT_SECRET: 's'.repeat(32),
+        OIDC_REDIRECT_URIS: 'https://a.example/cb',
+      },
+      'OIDC_JWKS is required when DATABASE_URL and OIDC_CLIENT_ID are set',
+    ],
   ])('refuses %j, naming the variable', (env, expected) => {
     expect(problemsOf(env).join('\n')).toContain(expected);
+  });
+
+  it('reads the training platform’s client: redirect URIs as a list, the signing keys as a private JWK Set', () => {
+    const config = loadConfig({
+      OIDC_CLIENT_ID: 'platform',
+      OIDC_CLIENT_SECRET: 's'.repeat(32),
+      OIDC_REDIRECT_URIS: 'https://a.example/cb , http://localhost:5175/callback',
+      OIDC_JWKS: '{"keys":[{"kty":"RSA","n":"x","e":"AQAB","d":"y"}]}',
+    });
+    expect(config.OIDC_REDIRECT_URIS).toEqual(['https://a.example/cb', 'http://localhost:5175/callback']);
+    expect(config.OIDC_JWKS?.keys[0]).toMatchObject({ kty: 'RSA', d: 'y' });
   });
 
   it('lists every bad variable at once in its message', () => {

@@ -24,4 +24,9 @@ describe('the statecharts build', () => {
     expect(snapshot.value).toBe('loading');
     expect(snapshot.hasTag('loading')).toBe(true);
   });
+
+  it('sign-in: opens on its form, as the page is prerendered', async () => {
+    const { signInMachine } = await import('../../src/machines/signInMachine');
+    expect(getInitialSnapshot(signInMachine).value).toBe('editing');
+  });
 });

@@ -1,7 +1,7 @@
 /**
  * What the buyer changes on the manage page, each a step of server/account/manageSubscription.ts through the
  * provider interface, then answered with the page's view: POST /api/account/credentials (new login credentials; the
- * old password and the order's other sessions end), /cancel (at the end of the paid period, with a reason) and
+ * old password, the order's other sessions and the buyer's sign-ins to the training platform end), /cancel (at the end of the paid period, with a reason) and
  * /resume (undo), /seats, /card (a refused card changes nothing), and /portal (a provider with a hosted portal:
  * a session on the matching flow).
  */
@@ -21,6 +21,8 @@ import {
 import { HttpError } from '../../http/httpError';
 import { isPaidOrder, type Order } from '../../orders/order';
 import { endBuyerSessions } from '../../sessions/sessions';
+import { endPersonSignIns } from '../../signIn/oidcStore';
+import { findBuyerOfOrder } from '../../signIn/people';
 import type { AccountRouteOptions } from './options';
 
 const error4xx = { '4xx': ErrorResponse, '5xx': ErrorResponse };
@@ -68,6 +70,9 @@ export async function accountSubscriptionRoutes(
       // The old password's sessions end with it (other devices sign in again); this one goes on.
       const current = await buyerSessions.current(request);
       await endBuyerSessions(db, order.transactionId, { except: current?.idHash });
+      // So do the buyer's sign-ins to the training platform (server/signIn/oidcStore.ts).
+      const buyer = await findBuyerOfOrder(db, order.transactionId);
+      if (buyer) await endPersonSignIns(db, buyer.personId);
       request.log.info({ transactionId: order.transactionId }, 'New login credentials issued from the manage page');
       return issued;
     },

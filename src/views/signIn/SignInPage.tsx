@@ -1,0 +1,108 @@
+/**
+ * The sign-in page, /sign-in (issue 23): where the training platform sends a person to sign in with the login the
+ * success page gave them. Prerendered in its first state (scripts/prerender.ts) and hydrated; renders the page's
+ * statechart (src/machines/signInMachine.ts) and sends it what the person does; it calls nothing itself.
+ */
+import { useEffect, useRef, type FormEvent } from 'react';
+import { signInMachine } from '../../machines/signInMachine';
+import { formText } from '../shared/formText';
+import { Button, ErrorText, Field, Form, Heading, Muted, Page } from '../shared/panelStyles';
+import { usePageTitle } from '../shared/usePageTitle';
+import { SignInActor, type SignInLogic } from './signInActor';
+
+export function SignInPage({
+  machine = signInMachine,
+  redirect = (url: string) => window.location.assign(url),
+}: {
+  machine?: SignInLogic;
+  redirect?: (url: string) => void;
+}) {
+  usePageTitle('Sign in');
+  return (
+    <SignInActor.Provider logic={machine}>
+      <SignInContent redirect={redirect} />
+    </SignInActor.Provider>
+  );
+}
+
+function SignInContent({ redirect }: { redirect: (url: string) => void }) {
+  const actorRef = SignInActor.useActorRef();
+  const redirectRef = useRef(redirect);
+  useEffect(() => {
+    redirectRef.current = redirect;
+  }, [redirect]);
+  useEffect(() => {
+    const subscription = actorRef.on('redirectRequested', (event) => redirectRef.current(event.url));
+    return () => subscription.unsubscribe();
+  }, [actorRef]);
+  const state = SignInActor.useSelector((snapshot) => snapshot.value);
+  const { email, error, linkMessage } = SignInActor.useSelector((snapshot) => snapshot.context);
+
+  const signIn = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    actorRef.send({ type: 'SIGN_IN_SUBMITTED', email: formText(form, 'email'), password: formText(form, 'password') });
+  };
+  const requestLink = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    actorRef.send({ type: 'LINK_REQUESTED', email: formText(new FormData(event.currentTarget), 'email') });
+  };
+  const errorText = error ? (
+    <ErrorText role="alert" id="sign-in-error">
+      {error}
+    </ErrorText>
+  ) : null;
+
+  if (state === 'forgotPassword' || state === 'requestingLink' || state === 'linkSent') {
+    return (
+      <Page as="main">
+        <Heading>Forgot your password?</Heading>
+        {state === 'linkSent' ? (
+          <p role="status">{linkMessage}</p>
+        ) : (
+          <Form onSubmit={requestLink} aria-describedby={error ? 'sign-in-error' : undefined}>
+            <p>We will email you a link to manage your subscription, where you can set a new password.</p>
+            <Field>
+              Email
+              <input name="email" type="email" autoComplete="username" defaultValue={email} required />
+            </Field>
+            {errorText}
+            <Button type="submit" $variant="primary" disabled={state === 'requestingLink'}>
+              Email me a link
+            </Button>
+          </Form>
+        )}
+        <Button type="button" $variant="plain" onClick={() => actorRef.send({ type: 'BACK_TO_SIGN_IN' })}>
+          Back to sign in
+        </Button>
+      </Page>
+    );
+  }
+
+  const busy = state === 'signingIn' || state === 'signedIn';
+  return (
+    <Page as="main">
+      <Heading>Sign in to your training</Heading>
+      <p>
+        <Muted>Use the email and password you saved after your purchase.</Muted>
+      </p>
+      <Form onSubmit={signIn} aria-describedby={error ? 'sign-in-error' : undefined} aria-busy={busy}>
+        <Field>
+          Email
+          <input name="email" type="email" autoComplete="username" defaultValue={email} required />
+        </Field>
+        <Field>
+          Password
+          <input name="password" type="password" autoComplete="current-password" required />
+        </Field>
+        {errorText}
+        <Button type="submit" $variant="primary" disabled={busy}>
+          {busy ? 'Signing in…' : 'Sign in'}
+        </Button>
+      </Form>
+      <Button type="button" $variant="plain" onClick={() => actorRef.send({ type: 'FORGOT_PASSWORD' })}>
+        Forgot your password?
+      </Button>
+    </Page>
+  );
+}

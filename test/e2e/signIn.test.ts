@@ -1,0 +1,96 @@
+/**
+ * The training platform's sign-in in a real browser (issue 23): buy with 4242 → the success page's password → the
+ * stand-in platform's "Sign in" (scripts/support/standInPlatform.ts, openid-client) → our /sign-in (a wrong
+ * password first, refused under the form) → back on the platform with the buyer's verified claims. And the page
+ * with its refusal has no serious or critical axe-core violation (WCAG 2.2 AA), like the checkout.
+ */
+import { createRequire } from 'node:module';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AxeResults, RunOptions } from 'axe-core';
+import type { Browser } from 'playwright-core';
+import { startStandInPlatform } from '../../scripts/support/standInPlatform';
+import { freePort } from '../support/freePort';
+import { expectPaymentSuccessful, fillBuyer, fillCard, openCheckout, submit, TEST_CARDS } from './checkoutFlow';
+import { launchBrowser, startServer, watchConsole, type RunningServer } from './harness';
+
+const AXE_SCRIPT = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+const CLIENT = { clientId: 'training-platform', clientSecret: 'e2e-platform-secret-0123456789abcdef0123' };
+
+describe('signing in to the training platform', () => {
+  let server: RunningServer;
+  let platform: Awaited<ReturnType<typeof startStandInPlatform>>;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    const [port, platformPort] = [await freePort(), await freePort()];
+    server = await startServer({
+      PORT: String(port),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      OIDC_CLIENT_ID: CLIENT.clientId,
+      OIDC_CLIENT_SECRET: CLIENT.clientSecret,
+      OIDC_REDIRECT_URIS: `http://localhost:${platformPort}/callback`,
+    });
+    platform = await startStandInPlatform({ issuer: server.baseUrl, port: platformPort, ...CLIENT });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await platform?.close();
+    await server?.stop();
+  });
+
+  it('buys, then signs in to the platform with the success page’s password and comes back with the buyer’s claims', async () => {
+    const page = await browser.newPage();
+    const errors = watchConsole(page);
+    await openCheckout(page, server.baseUrl);
+    await fillBuyer(page);
+    await fillCard(page, TEST_CARDS.succeeds);
+    await submit(page);
+    const { loginDetails } = await expectPaymentSuccessful(page, '$500', 1);
+
+    await page.goto(platform.url);
+    await page.getByRole('link', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Sign in to your training' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/sign-in');
+
+    await page.getByLabel('Email').fill(loginDetails.email);
+    await page.getByLabel('Password').fill('not the password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').filter({ hasText: 'The email or password is not right.' }).waitFor();
+
+    await page.getByLabel('Password').fill(loginDetails.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Signed in' }).waitFor({ timeout: 20_000 });
+    const claims = JSON.parse((await page.locator('#claims').textContent()) ?? '{}') as Record<string, unknown>;
+    expect(claims).toMatchObject({ email: loginDetails.email, name: 'Ada Palmer', seat: 1, role: 'buyer', status: 'active' });
+    // The wrong password's 401 is the only failed request the console reports.
+    expect(errors.filter((error) => !error.includes('401'))).toEqual([]);
+  });
+
+  it('is accessible with a refusal shown (axe-core, WCAG 2.2 AA, at phone size)', async () => {
+    // axe is injected as a script, which the page's Content-Security-Policy would refuse.
+    const context = await browser.newContext({ bypassCSP: true, viewport: { width: 375, height: 812 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${server.baseUrl}/sign-in`);
+      await page.getByLabel('Email').fill('nobody@example.com');
+      await page.getByLabel('Password').fill('not a password');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('alert').waitFor();
+      await page.addScriptTag({ path: AXE_SCRIPT });
+      const violations = await page.evaluate(async () => {
+        const axe = (globalThis as unknown as { axe: { run(context: Document, options: RunOptions): Promise<AxeResults> } }).axe;
+        const tags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+        return (await axe.run(document, { runOnly: { type: 'tag', values: tags } })).violations;
+      });
+      expect(
+        violations
+          .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+          .map((violation) => violation.id),
+      ).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
