@@ -162,6 +162,8 @@ export const OutboxMail = Type.Object({
   lastError: Type.Union([Type.String(), Type.Null()]),
   createdAt: Type.String(),
   sentAt: Type.Union([Type.String(), Type.Null()]),
+  /** Whom the mail goes to: the held text's address, the address a link was asked for, or the order's email. */
+  recipient: Type.Union([Type.String(), Type.Null()]),
   /** The mail as it would have gone out, for a held mail (no SMTP_URL), each link's token shown as `[hidden]`. */
   rendered: Type.Union([Type.Object({ to: Type.String(), subject: Type.String(), text: Type.String() }), Type.Null()]),
 });
@@ -182,7 +184,8 @@ export const MailList = Type.Object({
 export type MailList = Static<typeof MailList>;
 
 /** Text the owner writes: trimmed by the console; at least one character that is not a space. */
-const Written = (maxLength: number) => Type.String({ minLength: 1, maxLength, pattern: '^[^\\u0000\\uD800-\\uDFFF]*\\S[^\\u0000\\uD800-\\uDFFF]*$' });
+const Written = (maxLength: number) =>
+  Type.String({ minLength: 1, maxLength, pattern: '^[^\\u0000\\uD800-\\uDFFF]*[^\\u0000\\uD800-\\uDFFF\\s][^\\u0000\\uD800-\\uDFFF]*$' });
 
 /** One practitioner's testimonial (spec §1): name as it should read, practice, quote. */
 export const TestimonialBody = Type.Object(

@@ -5,7 +5,7 @@
  */
 
 /** A leading "Dr", "Dr." or "DR." followed by a space (any case), as many times as typed. "Drew" stays. */
-const LEADING_DR = /^(?:dr\.?\s+|dr\.(?=\S))+/i;
+const LEADING_DR = /^(?:dr\.?(?:\s+|$)|dr\.(?=\S))+/i;
 
 /** `name` trimmed, without a leading "Dr."/"Dr " and with inner runs of spaces made one: "Dr. Mark  Lee" → "Mark Lee". */
 export function referrerDisplayName(name: string): string {
