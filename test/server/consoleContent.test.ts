@@ -182,7 +182,7 @@ describe.each(DATABASES)("the console's content, referrer names and mail on %s",
     });
 
     const mails = async (query = '') =>
-      (await request('GET', `/api/admin/mail${query}`)).json() as { mails: Array<{ recipient: string }>; delivery: string };
+      (await request('GET', `/api/admin/mail${query}`)).json<{ mails: Array<{ recipient: string }>; delivery: string }>();
 
     it('finds mails by part of the recipient, in any case, on the server', async () => {
       expect((await mails('?to=GRACE')).mails.map((mail) => mail.recipient)).toEqual(['Grace.Hopper@example.com']);
