@@ -21,7 +21,11 @@ export async function readOfferContent(db: Database): Promise<OfferContent> {
  */
 export async function saveOfferContent(db: Database, body: OfferContentBody): Promise<OfferContent> {
   const content: OfferContent = {
-    testimonials: body.testimonials.map(({ name, practice, quote }) => ({ name: name.trim(), practice: practice.trim(), quote: quote.trim() })),
+    testimonials: body.testimonials.map(({ name, practice, quote }) => ({
+      name: name.trim(),
+      practice: practice.trim(),
+      quote: quote.trim(),
+    })),
     guarantee: body.guarantee.trim(),
   };
   await db

@@ -61,7 +61,8 @@ function fillTemplate(template: string, { referrer, content }: Offer): string {
     const placeholders = testimonialPlaceholders(index);
     for (const field of ['name', 'practice', 'quote'] as const)
       page = page.replaceAll(placeholders[field], () => (testimonial ? escapeHtml(testimonial[field]) : ''));
-    if (!testimonial) page = page.replaceAll(`${TESTIMONIAL_SLOT_ATTRIBUTE}="${index}"`, () => `${TESTIMONIAL_SLOT_ATTRIBUTE}="${index}" hidden`);
+    if (!testimonial)
+      page = page.replaceAll(`${TESTIMONIAL_SLOT_ATTRIBUTE}="${index}"`, () => `${TESTIMONIAL_SLOT_ATTRIBUTE}="${index}" hidden`);
   });
   if (content.testimonials.length === 0)
     page = page.replaceAll(`${TESTIMONIALS_SECTION_ATTRIBUTE}=""`, () => `${TESTIMONIALS_SECTION_ATTRIBUTE}="" hidden`);

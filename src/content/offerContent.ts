@@ -4,7 +4,14 @@
  * testimonials.
  */
 import { createContext, useContext } from 'react';
-import { CONTENT_LIMITS, DEFAULT_OFFER_CONTENT, MAX_TESTIMONIALS, OFFER_CONTENT_ELEMENT_ID, type OfferContent, type Testimonial } from '../domain/offerContent';
+import {
+  CONTENT_LIMITS,
+  DEFAULT_OFFER_CONTENT,
+  MAX_TESTIMONIALS,
+  OFFER_CONTENT_ELEMENT_ID,
+  type OfferContent,
+  type Testimonial,
+} from '../domain/offerContent';
 
 const isText = (value: unknown, max: number): value is string => typeof value === 'string' && value.length > 0 && value.length <= max;
 

@@ -58,7 +58,8 @@ export const mailMachine = setup({
     }),
     clearResending: assign({ resending: null }),
     assignError: assign({
-      error: (_, error: unknown) => (error instanceof Error && error.message ? error.message : 'The console could not reach the server. Please try again.'),
+      error: (_, error: unknown) =>
+        error instanceof Error && error.message ? error.message : 'The console could not reach the server. Please try again.',
     }),
     emitUnauthorised: emit({ type: 'unauthorised' as const }),
   },

@@ -67,7 +67,8 @@ export function contentErrors(draft: ContentDraft): ContentErrors {
   draft.testimonials.forEach((testimonial, index) => {
     if (isBlank(testimonial)) return;
     for (const field of ['name', 'practice', 'quote'] as const)
-      if (!testimonial[field].trim()) errors[`testimonials.${index}.${field}`] = `Enter the practitioner's ${FIELD_NAMES[field]}, or empty the row.`;
+      if (!testimonial[field].trim())
+        errors[`testimonials.${index}.${field}`] = `Enter the practitioner's ${FIELD_NAMES[field]}, or empty the row.`;
   });
   if (!draft.guarantee.trim()) errors.guarantee = "Enter the guarantee's text.";
   return errors;
@@ -88,7 +89,9 @@ export const offerContentMachine = setup({
     assignSaved: assign((_, content: OfferContent) => ({ draft: draftOf(content), errors: {}, saved: true })),
     assignTestimonial: assign(({ context, event }) => {
       assertEvent(event, 'TESTIMONIAL_CHANGED');
-      const testimonials = context.draft.testimonials.map((each, index) => (index === event.index ? { ...each, [event.field]: event.value } : each));
+      const testimonials = context.draft.testimonials.map((each, index) =>
+        index === event.index ? { ...each, [event.field]: event.value } : each,
+      );
       const errors = { ...context.errors };
       delete errors[`testimonials.${event.index}.${event.field}`];
       delete errors.form;
