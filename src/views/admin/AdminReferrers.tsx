@@ -139,9 +139,17 @@ function EditReferrer({
   );
 }
 
-/** The "Add a referrer" form, driven by referrerFormMachine. */
-function AddReferrer({ onUnauthorised, onAdded }: { onUnauthorised: () => void; onAdded: () => void }) {
-  const [form, send, actor] = useConsoleMachine(referrerFormMachine, onUnauthorised);
+/** The "Add a referrer" form, driven by referrerFormMachine (`machine`: tests pass one with its call replaced). */
+export function AddReferrer({
+  onUnauthorised,
+  onAdded,
+  machine = referrerFormMachine,
+}: {
+  onUnauthorised: () => void;
+  onAdded: () => void;
+  machine?: typeof referrerFormMachine;
+}) {
+  const [form, send, actor] = useConsoleMachine(machine, onUnauthorised);
   const notifyAdded = useEffectEvent(onAdded);
   useEffect(() => {
     const subscription = actor.on('created', () => notifyAdded());

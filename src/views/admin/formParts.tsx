@@ -17,17 +17,17 @@ interface FormFieldProps {
   wide?: boolean;
 }
 
-/** A field: label (with * when required), the control, a hint under it, and its error under that. */
+/** A field: label (followed by * when required, outside the accessible name: the control itself says required), the control, a hint under it, and its error under that. */
 export function FormField({ id, label, required, hint, error, children, wide }: FormFieldProps) {
   const describedBy = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
   return (
     <Slot $wide={wide}>
-      <Field htmlFor={id}>
-        <span>
+      <span>
+        <Field htmlFor={id} as="label">
           {label}
-          {required && <Required aria-hidden="true"> *</Required>}
-        </span>
-      </Field>
+        </Field>
+        {required && <Required aria-hidden="true"> *</Required>}
+      </span>
       {cloneElement(children, { id, 'aria-describedby': describedBy, 'aria-invalid': error ? true : undefined, required })}
       {hint && <Hint id={`${id}-hint`}>{hint}</Hint>}
       {error && (
