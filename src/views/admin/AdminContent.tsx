@@ -1,5 +1,6 @@
 import type { FormEvent } from 'react';
 import styled from 'styled-components';
+import { Link } from 'wouter';
 import { offerContentMachine, type TestimonialField } from '../../machines/offerContentMachine';
 import { CONTENT_LIMITS } from '../../domain/offerContent';
 import { colors } from '../theme';
@@ -41,7 +42,10 @@ export function AdminContent({ onUnauthorised }: { onUnauthorised: () => void })
   return (
     <>
       <Heading>Content</Heading>
-      <Muted as="p">What the offer page shows besides the referrer. Saved content is on the page at once.</Muted>
+      <Muted as="p">
+        What the offer page shows besides the referrer; saved content is on the page at once. The referrer a visit without a
+        link sees (the seeded "sample", or DEFAULT_REFERRER_SLUG's) is edited under <Link href="/referrers">Referrers</Link>.
+      </Muted>
       <Form onSubmit={submit} aria-label="Offer content" noValidate>
         <Stack>
           <RequiredNote />

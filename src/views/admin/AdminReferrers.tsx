@@ -61,7 +61,7 @@ export function AdminReferrers({ onUnauthorised }: { onUnauthorised: () => void 
                     <Button
                       type="button"
                       onClick={() => sendList({ type: 'COPY', slug: referrer.slug, link: linkOf(referrer.slug) })}
-                      aria-label={`Copy the link of Dr. ${referrer.displayName}`}
+                      aria-label={`${copied === referrer.slug ? 'Copied' : 'Copy link'} of Dr. ${referrer.displayName}`}
                     >
                       {copied === referrer.slug ? 'Copied' : 'Copy link'}
                     </Button>
