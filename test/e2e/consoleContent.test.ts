@@ -61,7 +61,8 @@ describe("the console's content, referrers and mail", () => {
     await page.getByLabel('Email').fill(OWNER.email);
     await page.getByLabel('Password').fill(OWNER.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('link', { name: 'Content' }).click();
+    const nav = page.getByRole('navigation', { name: 'Console' });
+    await nav.getByRole('link', { name: 'Content' }).click();
 
     // Content: a half-filled row is refused by its field; three full rows and the guarantee are saved.
     const form = page.getByRole('form', { name: 'Offer content' });
@@ -92,7 +93,7 @@ describe("the console's content, referrers and mail", () => {
     expect(after).not.toMatch(/data-offer-testimonials?="[^"]*" hidden/);
 
     // Referrers: "Dr." typed before the name is dropped from the link; a taken link is refused under its field.
-    await page.getByRole('link', { name: 'Referrers' }).click();
+    await nav.getByRole('link', { name: 'Referrers' }).click();
     const add = page.getByRole('form', { name: 'Add a referrer' });
     await add.getByLabel("Name (after 'Dr.')").fill('Dr. Sample');
     expect(await add.getByLabel('Link (/r/…)').inputValue()).toBe('sample');
@@ -111,14 +112,15 @@ describe("the console's content, referrers and mail", () => {
     expect(await seriousViolations(page), 'referrers').toEqual([]);
 
     // Mail: held without SMTP_URL, and said so.
-    await page.getByRole('link', { name: 'Mail' }).click();
+    await nav.getByRole('link', { name: 'Mail' }).click();
     await page.getByRole('note', { name: 'Mail is not being sent' }).waitFor();
     await page.getByLabel('Search by recipient').fill('nobody@');
     await page.getByText('No mail to a recipient matching "nobody@".').waitFor();
     expect(await scrollsSideways(page), 'mail at 375 px').toBe(false);
     expect(await seriousViolations(page), 'mail').toEqual([]);
 
-    expect(problems).toEqual([]);
+    // The browser logs the expected answers (401 before sign-in, the 409 of the taken link); nothing else.
+    expect(problems.filter((problem) => !/status of (401|409)/.test(problem))).toEqual([]);
     await context.close();
   });
 });
