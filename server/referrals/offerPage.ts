@@ -37,7 +37,7 @@ const scriptJson = (value: unknown) =>
     .replace(/\u2029/g, '\\u2029');
 
 /** What a page shows of the offer: the request's referrer and the owner's content. */
-export interface Offer {
+interface Offer {
   referrer: OfferReferrer;
   content: OfferContent;
 }

@@ -188,7 +188,7 @@ const Written = (maxLength: number) =>
   Type.String({ minLength: 1, maxLength, pattern: '^[^\\u0000\\uD800-\\uDFFF]*[^\\u0000\\uD800-\\uDFFF\\s][^\\u0000\\uD800-\\uDFFF]*$' });
 
 /** One practitioner's testimonial (spec §1): name as it should read, practice, quote. */
-export const TestimonialBody = Type.Object(
+const TestimonialBody = Type.Object(
   { name: Written(CONTENT_LIMITS.name), practice: Written(CONTENT_LIMITS.practice), quote: Written(CONTENT_LIMITS.quote) },
   { additionalProperties: false },
 );

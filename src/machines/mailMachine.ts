@@ -26,7 +26,7 @@ interface MailContext {
 
 type MailEvent = { type: 'SEARCH_CHANGED'; search: string } | { type: 'RESEND'; id: number } | { type: 'RELOAD' };
 
-export type MailEmitted = { type: 'unauthorised' };
+type MailEmitted = { type: 'unauthorised' };
 
 export const mailMachine = setup({
   types: { context: {} as MailContext, events: {} as MailEvent, emitted: {} as MailEmitted },

@@ -15,13 +15,13 @@ import { MAX_TESTIMONIALS, type OfferContent, type Testimonial } from '../domain
 export type TestimonialField = keyof Testimonial;
 
 /** The form: always MAX_TESTIMONIALS rows (empty ones are not sent) and the guarantee. */
-export interface ContentDraft {
+interface ContentDraft {
   testimonials: Testimonial[];
   guarantee: string;
 }
 
 /** Messages by field: `testimonials.{index}.{field}` or `guarantee`, and `form` for the whole. */
-export type ContentErrors = Record<string, string>;
+type ContentErrors = Record<string, string>;
 
 interface OfferContentContext {
   draft: ContentDraft;
@@ -36,7 +36,7 @@ type OfferContentEvent =
   | { type: 'SAVE' }
   | { type: 'RETRY' };
 
-export type OfferContentEmitted = { type: 'unauthorised' };
+type OfferContentEmitted = { type: 'unauthorised' };
 
 const EMPTY_TESTIMONIAL: Testimonial = { name: '', practice: '', quote: '' };
 const FIELD_NAMES: Record<TestimonialField, string> = { name: 'name', practice: 'practice', quote: 'quote' };

@@ -15,7 +15,7 @@ import { referrerDisplayName, slugFromName } from '../domain/referrerNames';
 export type ReferrerField = keyof CreateReferrerRequest;
 
 /** What the form shows under each field (and above the button: `form`). */
-export type ReferrerFormErrors = Partial<Record<ReferrerField | 'form', string>>;
+type ReferrerFormErrors = Partial<Record<ReferrerField | 'form', string>>;
 
 interface ReferrerFormContext {
   values: CreateReferrerRequest;
@@ -28,7 +28,7 @@ interface ReferrerFormContext {
 
 type ReferrerFormEvent = { type: 'FIELD_CHANGED'; field: ReferrerField; value: string } | { type: 'SUBMITTED' };
 
-export type ReferrerFormEmitted =
+type ReferrerFormEmitted =
   /** A referrer was added: the list shows it. */
   | { type: 'created'; referrer: Referrer }
   /** The console session ended: the console shows its sign-in form. */

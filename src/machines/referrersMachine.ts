@@ -30,7 +30,7 @@ type ReferrersEvent =
   | { type: 'STATUS_TOGGLED'; referrer: Referrer }
   | { type: 'COPY'; slug: string; link: string };
 
-export type ReferrersEmitted = { type: 'unauthorised' };
+type ReferrersEmitted = { type: 'unauthorised' };
 
 const messageOf = (error: unknown, fallback: string) => (error instanceof Error && error.message ? error.message : fallback);
 

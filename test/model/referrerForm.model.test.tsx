@@ -9,7 +9,7 @@ import { TestModel } from '@xstate/graph';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AnyEventObject } from 'xstate';
 import { ApiError } from '../../src/api/client';
-import type { Referrer } from '../../src/contract/admin';
+import type { CreateReferrerRequest, Referrer } from '../../src/contract/admin';
 import { referrerFormMachine, type ReferrerField } from '../../src/machines/referrerFormMachine';
 import { AddReferrer } from '../../src/views/admin/AdminReferrers';
 import { PendingCalls } from './pendingCalls';
@@ -80,7 +80,7 @@ const paths = model.getShortestPaths().map((path) => ({ ...path, steps: path.ste
 
 function renderForm() {
   const calls = new PendingCalls<'create'>({ 'referrerForm.creating': 'create' });
-  const machine = referrerFormMachine.provide({ actors: { createReferrer: calls.actor<Referrer, unknown>('create') } });
+  const machine = referrerFormMachine.provide({ actors: { createReferrer: calls.actor<Referrer, CreateReferrerRequest>('create') } });
   const onUnauthorised = vi.fn();
   const onAdded = vi.fn();
   render(<AddReferrer machine={machine} onUnauthorised={onUnauthorised} onAdded={onAdded} />);
