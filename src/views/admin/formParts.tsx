@@ -3,7 +3,6 @@ import type { ReactElement, ReactNode } from 'react';
 import { cloneElement } from 'react';
 import styled from 'styled-components';
 import { colors, radii } from '../theme';
-import { Field } from '../shared/panelStyles';
 
 interface FormFieldProps {
   /** The control's id; its hint and error are `{id}-hint` and `{id}-error`. */
@@ -23,9 +22,7 @@ export function FormField({ id, label, required, hint, error, children, wide }: 
   return (
     <Slot $wide={wide}>
       <span>
-        <Field htmlFor={id} as="label">
-          {label}
-        </Field>
+        <Label htmlFor={id}>{label}</Label>
         {required && <Required aria-hidden="true"> *</Required>}
       </span>
       {cloneElement(children, { id, 'aria-describedby': describedBy, 'aria-invalid': error ? true : undefined, required })}
@@ -71,6 +68,10 @@ const Slot = styled.div<{ $wide?: boolean }>`
   [aria-invalid='true'] {
     border-color: ${colors.danger};
   }
+`;
+
+const Label = styled.label`
+  color: ${colors.ink};
 `;
 
 const Required = styled.span`
