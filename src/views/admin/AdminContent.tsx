@@ -43,8 +43,8 @@ export function AdminContent({ onUnauthorised }: { onUnauthorised: () => void })
     <>
       <Heading>Content</Heading>
       <Muted as="p">
-        What the offer page shows besides the referrer; saved content is on the page at once. The referrer a visit without a
-        link sees (the seeded "sample", or DEFAULT_REFERRER_SLUG's) is edited under <Link href="/referrers">Referrers</Link>.
+        What the offer page shows besides the referrer; saved content is on the page at once. The referrer a visit without a link sees (the
+        seeded "sample", or DEFAULT_REFERRER_SLUG's) is edited under <Link href="/referrers">Referrers</Link>.
       </Muted>
       <Form onSubmit={submit} aria-label="Offer content" noValidate>
         <Stack>
