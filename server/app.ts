@@ -18,6 +18,7 @@ import { openApiRoute } from './routes/openApi';
 import { registerSecurityHeaders } from './http/securityHeaders';
 import { boundRequestArrival } from './http/slowRequests';
 import { registerStaticSite } from './http/staticSite';
+import { pageContentOf } from './content/offerContent';
 import type { OrderServices } from './orders/order';
 import type { PaymentProvider, WebhookStatus } from './payments/provider';
 import type { CredentialsCipher } from './security/credentialsCipher';
@@ -214,6 +215,6 @@ export async function buildApp({
   });
   await app.register(referralLinkRoute, { links: referrals });
   if (provider.webhookRoutes) await app.register(provider.webhookRoutes, providerRouteOptions);
-  await registerStaticSite(app, distDir, referrals);
+  await registerStaticSite(app, distDir, referrals, pageContentOf(db));
   return app;
 }

@@ -10,6 +10,7 @@ import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import type { InspectionEvent, Observer } from 'xstate';
 import { App } from './App';
+import { OfferContentContext, readOfferContent } from './content/offerContent';
 import { OfferReferrerContext, readOfferReferrer } from './content/offerReferrer';
 import { isPagePath, PAGE_PATHS } from './domain/pagePaths';
 import { Island } from './views/checkout/checkoutIslands';
@@ -33,7 +34,9 @@ function mount(inspect?: Observer<InspectionEvent>) {
     <StrictMode>
       <GlobalStyle />
       <OfferReferrerContext.Provider value={readOfferReferrer(document)}>
-        <App checkout={{ inspect }} paymentSuccess={{ inspect }} />
+        <OfferContentContext.Provider value={readOfferContent(document)}>
+          <App checkout={{ inspect }} paymentSuccess={{ inspect }} />
+        </OfferContentContext.Provider>
       </OfferReferrerContext.Provider>
       <Island name="toasts" />
     </StrictMode>

@@ -2,8 +2,8 @@
  * Server rendering at build time (`npm run build` → scripts/prerender.ts): the same tree src/mountApp.tsx draws,
  * rendered at `/` in its first state (the statechart's `init`, 'Initializing secure checkout...'; the browser
  * hydrates its islands only, src/mountIslands.tsx), the 404 page, and the success page's loading state, with the
- * pages' styles. The referrer's name and quote are placeholders the server fills per
- * request (server/referrals/offerPage.ts). Nothing here runs in the browser.
+ * pages' styles. The referrer's name and quote, the testimonials and the guarantee are placeholders the server
+ * fills per request (server/referrals/offerPage.ts). Nothing here runs in the browser.
  */
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
@@ -11,7 +11,9 @@ import { prerenderToNodeStream } from 'react-dom/static';
 import { ServerStyleSheet } from 'styled-components';
 import { Router } from 'wouter';
 import { App } from './App';
+import { OfferContentContext } from './content/offerContent';
 import { OfferReferrerContext } from './content/offerReferrer';
+import { CONTENT_PLACEHOLDERS } from './domain/offerContent';
 import { REFERRER_PLACEHOLDERS } from './domain/offerReferrer';
 import { GlobalStyle } from './views/GlobalStyle';
 import { Island } from './views/checkout/checkoutIslands';
@@ -30,7 +32,9 @@ export async function renderPage(path: string, { waitForChunks }: { waitForChunk
         <GlobalStyle />
         <Router ssrPath={path}>
           <OfferReferrerContext.Provider value={REFERRER_PLACEHOLDERS}>
-            <App />
+            <OfferContentContext.Provider value={CONTENT_PLACEHOLDERS}>
+              <App />
+            </OfferContentContext.Provider>
           </OfferReferrerContext.Provider>
         </Router>
         <Island name="toasts" />

@@ -3,21 +3,37 @@
  * its rendered text, links' tokens `[hidden]` (server/outbox/outboxWorker.ts), so the owner can read what would
  * have gone out; and the owner's re-send of a held or failed mail.
  */
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, ilike, inArray, sql } from 'drizzle-orm';
 import type { OutboxMail } from '../../src/contract/admin';
 import type { Database } from '../db/client';
-import { outbox } from '../db/schema';
+import { orders, outbox } from '../db/schema';
 
 /** Mails the console lists at most. */
 const MAIL_LIST_LIMIT = 200;
 
-/** The newest MAIL_LIST_LIMIT mails of the outbox, newest first (times in ISO 8601). */
-export async function listMails(db: Database): Promise<OutboxMail[]> {
-  const rows = await db.select().from(outbox).where(eq(outbox.kind, 'mail')).orderBy(desc(outbox.id)).limit(MAIL_LIST_LIMIT);
-  return rows.map(mailOf);
+/** Whom a mail goes to: the held text's To, the email a link was asked for, else the order's email. */
+const recipient = sql<string | null>`coalesce(${outbox.rendered}->>'to', ${outbox.payload}->>'email', ${orders.email})`;
+
+/** `text` as a LIKE pattern matching itself anywhere: `%`, `_` and `\` are taken literally. */
+const containing = (text: string) => `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+
+/**
+ * The newest MAIL_LIST_LIMIT mails of the outbox, newest first (times in ISO 8601); with `to`, only those whose
+ * recipient contains it (any case).
+ */
+export async function listMails(db: Database, { to }: { to?: string } = {}): Promise<OutboxMail[]> {
+  const search = to?.trim();
+  const rows = await db
+    .select({ row: outbox, recipient })
+    .from(outbox)
+    .leftJoin(orders, eq(orders.transactionId, outbox.transactionId))
+    .where(and(eq(outbox.kind, 'mail'), search ? ilike(recipient, containing(search)) : undefined))
+    .orderBy(desc(outbox.id))
+    .limit(MAIL_LIST_LIMIT);
+  return rows.map(({ row, recipient }) => mailOf(row, recipient));
 }
 
-function mailOf(row: typeof outbox.$inferSelect): OutboxMail {
+function mailOf(row: typeof outbox.$inferSelect, recipient: string | null): OutboxMail {
   return {
     id: row.id,
     topic: row.topic,
@@ -27,6 +43,7 @@ function mailOf(row: typeof outbox.$inferSelect): OutboxMail {
     lastError: row.lastError,
     createdAt: row.createdAt.toISOString(),
     sentAt: row.sentAt?.toISOString() ?? null,
+    recipient,
     rendered: row.rendered ?? null,
   };
 }
@@ -42,7 +59,12 @@ export async function requeueMail(db: Database, id: number): Promise<OutboxMail 
     .set({ status: 'pending', attempts: 0, nextAttemptAt: sql`now()`, lockedUntil: null, lastError: null, rendered: null, sentAt: null })
     .where(and(eq(outbox.id, id), eq(outbox.kind, 'mail'), inArray(outbox.status, ['held', 'failed'])))
     .returning();
-  if (requeued) return mailOf(requeued);
+  if (requeued) {
+    const [order] = requeued.transactionId
+      ? await db.select({ email: orders.email }).from(orders).where(eq(orders.transactionId, requeued.transactionId))
+      : [];
+    return mailOf(requeued, typeof requeued.payload.email === 'string' ? requeued.payload.email : (order?.email ?? null));
+  }
   const [existing] = await db
     .select({ id: outbox.id })
     .from(outbox)

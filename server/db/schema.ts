@@ -3,7 +3,20 @@
  * Migrations are generated from this file into server/db/migrations with `npm run db:generate`.
  */
 import { sql } from 'drizzle-orm';
-import { bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigserial,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 /**
  * A referring chiropractor: the offer page reads 'For Friends of Dr. {displayName} Only' with their quote when a
@@ -445,4 +458,22 @@ export const oidcRecords = pgTable(
     index('oidc_records_user_code_idx').on(table.model, table.userCode),
     index('oidc_records_expires_at_idx').on(table.expiresAt),
   ],
+);
+
+/**
+ * The offer's content the owner edits in the console (src/domain/offerContent.ts): one row, written on the first
+ * save; without it the page shows no testimonials and the default guarantee (docs/decisions/0030).
+ */
+export const offerContent = pgTable(
+  'offer_content',
+  {
+    /** Always 1: there is one offer. */
+    id: integer('id').primaryKey().default(1),
+    /** 0 to 3 testimonials, in the order shown: `{ name, practice, quote }`. */
+    testimonials: jsonb('testimonials').$type<Array<{ name: string; practice: string; quote: string }>>().notNull(),
+    /** The guarantee's text beside the money-back seal. */
+    guarantee: text('guarantee').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [check('offer_content_one_row', sql`${table.id} = 1`)],
 );

@@ -1,8 +1,11 @@
 /**
- * The offer page with its referrer (docs/decisions/0017-referral-attribution.md). The build leaves placeholders
- * where the referrer's name and quote go (scripts/prerender.ts); each page the server sends has them replaced,
- * HTML-escaped, and carries the same referrer as JSON in `<script id="offer-referrer">` for the browser to
- * hydrate with, so no other referrer ever flashes. Each (page, referrer) pair is rendered and compressed once.
+ * The offer page with its referrer (docs/decisions/0017-referral-attribution.md) and the owner's content
+ * (testimonials, guarantee: docs/decisions/0030). The build leaves placeholders where the referrer's name and quote,
+ * each testimonial's fields and the guarantee go (scripts/prerender.ts); each page the server sends has them
+ * replaced, HTML-escaped, a testimonial slot without a testimonial (and the section, without any) `hidden`, and
+ * carries the same referrer and content as JSON in `<script id="offer-referrer">` and `<script id="offer-content">`
+ * for a page the browser draws, so nothing else ever flashes. Each (page, referrer, content) is rendered and
+ * compressed once.
  */
 import { Negotiator } from '@fastify/accept-negotiator';
 import { existsSync, readFileSync } from 'node:fs';
@@ -10,6 +13,14 @@ import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { OfferReferrer } from '../../src/contract/admin';
+import {
+  CONTENT_PLACEHOLDERS,
+  OFFER_CONTENT_ELEMENT_ID,
+  TESTIMONIAL_SLOT_ATTRIBUTE,
+  TESTIMONIALS_SECTION_ATTRIBUTE,
+  testimonialPlaceholders,
+  type OfferContent,
+} from '../../src/domain/offerContent';
 import { OFFER_REFERRER_ELEMENT_ID, REFERRER_PLACEHOLDERS } from '../../src/domain/offerReferrer';
 import { escapeHtml } from '../http/escapeHtml';
 
@@ -25,20 +36,37 @@ const scriptJson = (value: unknown) =>
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029');
 
+/** What a page shows of the offer: the request's referrer and the owner's content. */
+interface Offer {
+  referrer: OfferReferrer;
+  content: OfferContent;
+}
+
+/** `<script id type="application/json">` carrying `value`. */
+const jsonElement = (id: string, value: unknown) => `<script id="${id}" type="application/json">${scriptJson(value)}</script>`;
+
 /**
- * The page `template` with `referrer` in it. Every fill is a function replacement: a replacement string would read
+ * The page `template` with `offer` in it. Every fill is a function replacement: a replacement string would read
  * `$&`, `` $` ``, `$'`, `$1` or `$$` in a referrer's text as patterns and copy parts of the template into the page.
  */
-function fillTemplate(template: string, referrer: OfferReferrer): string {
-  const json = `<script id="${OFFER_REFERRER_ELEMENT_ID}" type="application/json">${scriptJson(referrer)}</script>`;
-  const name = escapeHtml(referrer.name);
-  const quote = escapeHtml(referrer.quote);
-  const shortLabel = escapeHtml(referrer.shortLabel);
-  return template
-    .replaceAll(REFERRER_PLACEHOLDERS.name, () => name)
-    .replaceAll(REFERRER_PLACEHOLDERS.quote, () => quote)
-    .replaceAll(REFERRER_PLACEHOLDERS.shortLabel, () => shortLabel)
-    .replace(HEAD_END, () => `${json}${HEAD_END}`);
+function fillTemplate(template: string, { referrer, content }: Offer): string {
+  const json = jsonElement(OFFER_REFERRER_ELEMENT_ID, referrer) + jsonElement(OFFER_CONTENT_ELEMENT_ID, content);
+  let page = template
+    .replaceAll(REFERRER_PLACEHOLDERS.name, () => escapeHtml(referrer.name))
+    .replaceAll(REFERRER_PLACEHOLDERS.quote, () => escapeHtml(referrer.quote))
+    .replaceAll(REFERRER_PLACEHOLDERS.shortLabel, () => escapeHtml(referrer.shortLabel))
+    .replaceAll(CONTENT_PLACEHOLDERS.guarantee, () => escapeHtml(content.guarantee));
+  CONTENT_PLACEHOLDERS.testimonials.forEach((_, index) => {
+    const testimonial = content.testimonials[index];
+    const placeholders = testimonialPlaceholders(index);
+    for (const field of ['name', 'practice', 'quote'] as const)
+      page = page.replaceAll(placeholders[field], () => (testimonial ? escapeHtml(testimonial[field]) : ''));
+    if (!testimonial)
+      page = page.replaceAll(`${TESTIMONIAL_SLOT_ATTRIBUTE}="${index}"`, () => `${TESTIMONIAL_SLOT_ATTRIBUTE}="${index}" hidden`);
+  });
+  if (content.testimonials.length === 0)
+    page = page.replaceAll(`${TESTIMONIALS_SECTION_ATTRIBUTE}=""`, () => `${TESTIMONIALS_SECTION_ATTRIBUTE}="" hidden`);
+  return page.replace(HEAD_END, () => `${json}${HEAD_END}`);
 }
 
 interface RenderedPage {
@@ -53,8 +81,8 @@ interface RenderedPage {
  */
 type PageName = 'index' | 'paymentSuccess' | 'signIn' | 'notFound' | 'shell';
 interface OfferPages {
-  /** Sends `page` with `referrer` in it, compressed as the request accepts, with status `status`. */
-  send(request: FastifyRequest, reply: FastifyReply, page: PageName, referrer: OfferReferrer, status?: number): FastifyReply;
+  /** Sends `page` with `offer` in it, compressed as the request accepts, with status `status`. */
+  send(request: FastifyRequest, reply: FastifyReply, page: PageName, offer: Offer, status?: number): FastifyReply;
 }
 
 /** Reads the page templates from `distDir` once; a page the build did not prerender is the shell. */
@@ -71,11 +99,11 @@ export function loadOfferPages(distDir: string, shellFile: string): OfferPages {
   };
   const cache = new Map<string, RenderedPage>();
   const encodings = new Negotiator({ supportedValues: ['br', 'gzip'] });
-  const render = (page: PageName, referrer: OfferReferrer): RenderedPage => {
-    const key = JSON.stringify([page, referrer]);
+  const render = (page: PageName, offer: Offer): RenderedPage => {
+    const key = JSON.stringify([page, offer]);
     const cached = cache.get(key);
     if (cached) return cached;
-    const identity = Buffer.from(fillTemplate(templates[page], referrer));
+    const identity = Buffer.from(fillTemplate(templates[page], offer));
     const rendered = {
       identity,
       br: brotliCompressSync(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } }),
@@ -86,8 +114,8 @@ export function loadOfferPages(distDir: string, shellFile: string): OfferPages {
     return rendered;
   };
   return {
-    send(request, reply, page, referrer, status = 200) {
-      const rendered = render(page, referrer);
+    send(request, reply, page, offer, status = 200) {
+      const rendered = render(page, offer);
       const accepted = request.headers['accept-encoding'];
       const encoding = typeof accepted === 'string' ? encodings.negotiate(accepted) : null;
       reply

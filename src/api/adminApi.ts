@@ -5,6 +5,9 @@
 import type {
   CreateReferrerRequest,
   Dashboard,
+  MailList,
+  MailQuery,
+  OfferContentBody,
   OrderDetail,
   OrderRow,
   OrdersQuery,
@@ -40,7 +43,9 @@ export const adminApi = {
   updateReferrer: (id: string, body: UpdateReferrerRequest) => requestJson<Referrer>('PATCH', `/api/admin/referrers/${id}`, body, FAILED),
   refund: (transactionId: string, body: RefundRequest) =>
     requestJson<OrderDetail>('POST', `/api/admin/orders/${encodeURIComponent(transactionId)}/refund`, body, FAILED),
-  mail: () => requestJson<{ mails: OutboxMail[] }>('GET', '/api/admin/mail', undefined, FAILED),
+  mail: (query: MailQuery = {}) => requestJson<MailList>('GET', `/api/admin/mail${queryString(query)}`, undefined, FAILED),
   resendMail: (id: number) => requestJson<OutboxMail>('POST', `/api/admin/mail/${id}/resend`, undefined, FAILED),
+  content: () => requestJson<OfferContentBody>('GET', '/api/admin/content', undefined, FAILED),
+  saveContent: (body: OfferContentBody) => requestJson<OfferContentBody>('PUT', '/api/admin/content', body, FAILED),
   dashboard: (period: PeriodQuery) => requestJson<Dashboard>('GET', `/api/admin/dashboard${queryString(period)}`, undefined, FAILED),
 };

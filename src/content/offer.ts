@@ -1,6 +1,7 @@
 /**
  * The offer's editable copy, in one place (spec §1, §2, §9). Change names and text here; no component
- * holds copy of its own except the spec's fixed strings. Practitioner names are sample content.
+ * holds copy of its own except the spec's fixed strings. The testimonials and the guarantee's text are the owner's,
+ * written in the console (src/domain/offerContent.ts, docs/decisions/0030).
  * The brand's name (src/domain/product.ts) and the sample referrer (src/domain/offerReferrer.ts) are there
  * because the server's mails and referrers use them too.
  */
@@ -27,25 +28,6 @@ export const bonus = {
   detail: 'Join a free 2-hour live chiropractic AI workshop when you sign up today.',
   cta: 'Get Started',
 } as const;
-
-/** Testimonials from three named practitioners (sample content). */
-export const testimonials = [
-  {
-    name: 'Dr. Sample Practitioner A',
-    practice: 'Sample Family Chiropractic',
-    quote: 'Our front desk answers half as many routine calls. The recall system alone paid for the year.',
-  },
-  {
-    name: 'Dr. Sample Practitioner B',
-    practice: 'Sample Spine & Wellness',
-    quote: 'I finish my notes before I leave the clinic now. The weekly build calls keep my team moving.',
-  },
-  {
-    name: 'Dr. Sample Practitioner C',
-    practice: 'Sample Sports Chiropractic',
-    quote: 'The templates in the portal saved us weeks. My associate set up her own workflows in a day.',
-  },
-] as const;
 
 /** FAQ (spec §9: prices, cancel by one email to staff, 30-day AI Challenge). */
 export const faq = [

@@ -4,6 +4,7 @@
  */
 import { Type, type Static } from 'typebox';
 import { Text } from './fields';
+import { CONTENT_LIMITS, MAX_TESTIMONIALS } from '../domain/offerContent';
 
 /**
  * The referrer named on the offer page, as the server writes it into the page (`<script id="offer-referrer">`):
@@ -161,7 +162,43 @@ export const OutboxMail = Type.Object({
   lastError: Type.Union([Type.String(), Type.Null()]),
   createdAt: Type.String(),
   sentAt: Type.Union([Type.String(), Type.Null()]),
+  /** Whom the mail goes to: the held text's address, the address a link was asked for, or the order's email. */
+  recipient: Type.Union([Type.String(), Type.Null()]),
   /** The mail as it would have gone out, for a held mail (no SMTP_URL), each link's token shown as `[hidden]`. */
   rendered: Type.Union([Type.Object({ to: Type.String(), subject: Type.String(), text: Type.String() }), Type.Null()]),
 });
 export type OutboxMail = Static<typeof OutboxMail>;
+
+/** The query of GET /api/admin/mail: `to`, part of the recipient's email (any case), to list only their mails. */
+export const MailQuery = Type.Object({ to: Type.Optional(Text(1, 254)) }, { additionalProperties: false });
+export type MailQuery = Static<typeof MailQuery>;
+
+/**
+ * GET /api/admin/mail: the mails, and whether mail is sent at all: `delivery` 'held' when SMTP_URL is not set
+ * (every mail is held, its text shown here), 'smtp' otherwise.
+ */
+export const MailList = Type.Object({
+  mails: Type.Array(OutboxMail),
+  delivery: Type.Union([Type.Literal('smtp'), Type.Literal('held')]),
+});
+export type MailList = Static<typeof MailList>;
+
+/** Text the owner writes: trimmed by the console; at least one character that is not a space. */
+const Written = (maxLength: number) =>
+  Type.String({ minLength: 1, maxLength, pattern: '^[^\\u0000\\uD800-\\uDFFF]*[^\\u0000\\uD800-\\uDFFF\\s][^\\u0000\\uD800-\\uDFFF]*$' });
+
+/** One practitioner's testimonial (spec §1): name as it should read, practice, quote. */
+const TestimonialBody = Type.Object(
+  { name: Written(CONTENT_LIMITS.name), practice: Written(CONTENT_LIMITS.practice), quote: Written(CONTENT_LIMITS.quote) },
+  { additionalProperties: false },
+);
+
+/**
+ * The offer's content (GET and PUT /api/admin/content; src/domain/offerContent.ts): 0 to 3 testimonials, in the
+ * order shown, and the guarantee's text.
+ */
+export const OfferContentBody = Type.Object(
+  { testimonials: Type.Array(TestimonialBody, { maxItems: MAX_TESTIMONIALS }), guarantee: Written(CONTENT_LIMITS.guarantee) },
+  { additionalProperties: false },
+);
+export type OfferContentBody = Static<typeof OfferContentBody>;

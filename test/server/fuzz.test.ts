@@ -253,8 +253,18 @@ function signedInEndpoints(transactionId: string): Record<string, fc.Arbitrary<u
     '/api/admin/sign-in': shaped({ email: id(OWNER.email), password: id('not the password') }),
     '/api/admin/referrers': shaped({ slug: id('dr-fuzz'), displayName: id('Fuzz'), shortLabel: id('Fuzz'), quote: id('A quote.') }),
     [`/api/admin/orders/${transactionId}/refund`]: fc.oneof(shaped({ amountCents: cents }), fc.constant({})),
+    // PUT (CONTENT_URL): the offer's testimonials and guarantee.
+    [CONTENT_URL]: shaped({
+      testimonials: fc.oneof(
+        fc.array(shaped({ name: id('Dr. Ana Ruiz'), practice: id('Ruiz'), quote: id('Fewer calls.') }), { maxLength: 4 }),
+        hostileValue,
+      ),
+      guarantee: id('Money back.'),
+    }),
   };
 }
+
+const CONTENT_URL = '/api/admin/content';
 
 describe.each(DATABASES)('fuzzed bodies of the manage page and the console on %s', (kind) => {
   let server: TestServer;
@@ -278,7 +288,8 @@ describe.each(DATABASES)('fuzzed bodies of the manage page and the console on %s
 
   it(`answers ${RUNS * 2} bodies per endpoint, signed in, without a 5xx`, { timeout: FUZZ_TIMEOUT_MS }, async () => {
     await fuzzEndpoints(signedInEndpoints(transactionId), async (url, payload) => {
-      const response = await server.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json', cookie }, payload });
+      const method = url === CONTENT_URL ? 'PUT' : 'POST';
+      const response = await server.app.inject({ method, url, headers: { 'content-type': 'application/json', cookie }, payload });
       errors.record(url, payload, response);
     });
     expect(errors.firsts()).toEqual([]);

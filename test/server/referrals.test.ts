@@ -159,9 +159,11 @@ describe.each(DATABASES)('referrals on %s', (kind) => {
       const html = (await get('/', cookieFor(slug, 0))).body;
       const json = island.exec(html)?.[0];
       expect(JSON.parse(json!.replace(/^<script[^>]*>|<\/script>$/g, ''))).toEqual(referrer);
-      // Without the JSON island, the page is the template with the escaped texts and nothing else.
-      expect(html.replace(json!, ''), slug).toBe(filled(referrer));
-      expect(html.match(/<script/g), slug).toHaveLength(2);
+      // Without the JSON islands (the referrer, the offer's content), the page is the template with the escaped
+      // texts and nothing else.
+      const content = /<script id="offer-content" type="application\/json">.*?<\/script>/;
+      expect(html.replace(json!, '').replace(content, ''), slug).toBe(filled(referrer));
+      expect(html.match(/<script/g), slug).toHaveLength(3);
     }
     const html = (await get('/', cookieFor('dollars', 0))).body;
     expect(html).toContain(`For Friends of Dr. Dr $&amp; $\` $&#39; $1 $$ $&lt;name&gt; &lt;$&amp;&gt; Only</span>`);

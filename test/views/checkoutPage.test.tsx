@@ -1,7 +1,13 @@
 /** The checkout page's content and navigation aids (spec §2), with the statechart's actors faked. */
 import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
-import { bonus, faq, heroHeadline, includedItems, offerLine, securityBadges, testimonials } from '../../src/content/offer';
+import { bonus, faq, heroHeadline, includedItems, offerLine, securityBadges } from '../../src/content/offer';
+import { render } from '@testing-library/react';
+import { Router } from 'wouter';
+import { memoryLocation } from 'wouter/memory-location';
+import { OfferContentContext } from '../../src/content/offerContent';
+import { DEFAULT_GUARANTEE } from '../../src/domain/offerContent';
+import { CheckoutPage } from '../../src/views/checkout/CheckoutPage';
 import { sampleReferrer } from '../../src/domain/offerReferrer';
 import { renderCheckout, SESSION, registerCheckoutTestEnvironment } from './support/checkoutHarness';
 import { advance } from './support/timers';
@@ -46,10 +52,36 @@ describe('checkout page', () => {
 
     expect(screen.getByText(bonus.title)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Get Started' })).toBeInTheDocument();
-    for (const item of testimonials) expect(screen.getByText(item.name)).toBeInTheDocument();
+    // Until the owner enters testimonials there are none: no invented names (docs/decisions/0030).
+    expect(screen.queryByRole('heading', { name: 'What Chiropractors Are Saying' })).not.toBeInTheDocument();
+    expect(screen.getByText(DEFAULT_GUARANTEE)).toBeInTheDocument();
     for (const item of faq) expect(screen.getByRole('button', { name: item.question })).toBeInTheDocument();
     for (const label of securityBadges) expect(screen.getByText(label)).toBeInTheDocument();
     expect(screen.getByRole('img', { name: 'Money-back guarantee' })).toBeInTheDocument();
+  });
+
+  it("shows the owner's testimonials and guarantee (spec §1)", () => {
+    const content = {
+      testimonials: [
+        { name: 'Dr. Ana Ruiz', practice: 'Ruiz Chiropractic', quote: 'We answer fewer calls.' },
+        { name: 'Dr. Ben Okafor', practice: 'Okafor Spine', quote: 'Notes done by five.' },
+      ],
+      guarantee: 'Thirty days or your money back.',
+    };
+    render(
+      <Router hook={memoryLocation({ path: '/' }).hook}>
+        <OfferContentContext.Provider value={content}>
+          <CheckoutPage />
+        </OfferContentContext.Provider>
+      </Router>,
+    );
+    const section = screen.getByRole('region', { name: 'What Chiropractors Are Saying' });
+    for (const item of content.testimonials) {
+      expect(within(section).getByText(item.name)).toBeInTheDocument();
+      expect(within(section).getByText(item.practice)).toBeInTheDocument();
+      expect(within(section).getByText(`“${item.quote}”`)).toBeInTheDocument();
+    }
+    expect(screen.getByText(content.guarantee)).toBeInTheDocument();
   });
 
   it("shows 'Initializing secure checkout...' until the session exists, then the payment form", async () => {

@@ -1,12 +1,13 @@
 /**
  * The owner's console API, /api/admin/* (docs/decisions/0018-owner-console.md), one file per resource: the
- * session (sign-in, sign-out, who), orders, referrers, mail (and its re-send), the dashboard. Every route but sign-in and sign-out
+ * session (sign-in, sign-out, who), orders, referrers, mail (and its re-send), the dashboard, the offer's content. Every route but sign-in and sign-out
  * answers 401 `{ error }` without a signed-in owner who still exists. Sessions: server/sessions/ (decision 0022);
  * a cross-site state-changing request never gets here (server/sessions/sameOrigin.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import type { OrderServices } from '../../orders/order';
 import { ownerSessionRules, sessionKeeper } from '../../sessions/sessions';
+import { adminContentRoutes } from './content';
 import { adminDashboardRoutes } from './dashboard';
 import { adminMailRoutes } from './mail';
 import { adminOrderRoutes } from './orders';
@@ -31,5 +32,6 @@ export async function adminRoutes(
     await owned.register(adminReferrerRoutes, { db });
     await owned.register(adminMailRoutes, { db, config, nudgeOutbox });
     await owned.register(adminDashboardRoutes, { db });
+    await owned.register(adminContentRoutes, { db });
   });
 }

@@ -1,27 +1,29 @@
 /** The console's view of the outbox's mails and the re-send of a held or failed one (server/admin/mail.ts). */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { OutboxMail } from '../../../src/contract/admin';
+import { MailList, MailQuery, OutboxMail } from '../../../src/contract/admin';
 import { ErrorResponse } from '../../../src/contract/checkout';
 import { listMails, requeueMail } from '../../admin/mail';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import { HttpError } from '../../http/httpError';
 
-/** Registers GET /api/admin/mail and POST /api/admin/mail/:id/resend (signed in). */
+/** Registers GET /api/admin/mail (with `delivery`: 'held' without SMTP_URL, so the console can say so) and POST /api/admin/mail/:id/resend (signed in). */
 export async function adminMailRoutes(
   app: FastifyInstance,
   { db, config, nudgeOutbox }: { db: Database; config: Pick<Config, 'SMTP_URL'>; nudgeOutbox: () => void },
 ): Promise<void> {
-  app.get(
+  app.get<{ Querystring: MailQuery }>(
     '/api/admin/mail',
     {
       schema: {
-        summary: 'Console: the newest 200 mails of the outbox, held ones with their text (tokens hidden)',
-        response: { 200: Type.Object({ mails: Type.Array(OutboxMail) }), 401: ErrorResponse },
+        summary:
+          "Console: the newest 200 mails of the outbox (?to= part of the recipient's email), held ones with their text (tokens hidden), and whether mail is sent",
+        querystring: MailQuery,
+        response: { 200: MailList, '4xx': ErrorResponse },
       },
     },
-    async () => ({ mails: await listMails(db) }),
+    async (request) => ({ mails: await listMails(db, request.query), delivery: config.SMTP_URL ? 'smtp' : 'held' }) satisfies MailList,
   );
 
   app.post<{ Params: { id: string } }>(

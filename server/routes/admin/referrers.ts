@@ -1,11 +1,22 @@
-/** The console's referrers: the list, add one, edit, disable or enable one (server/referrals/referrers.ts). */
+/**
+ * The console's referrers: the list, add one, edit, disable or enable one (server/referrals/referrers.ts). A name
+ * typed with a leading "Dr." is stored without it, so the page never reads "Dr. Dr. …" (issue 21).
+ */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { CreateReferrerRequest, Referrer, UpdateReferrerRequest } from '../../../src/contract/admin';
 import { ErrorResponse } from '../../../src/contract/checkout';
 import type { Database } from '../../db/client';
+import { referrerDisplayName } from '../../../src/domain/referrerNames';
 import { HttpError } from '../../http/httpError';
 import { createReferrer, listReferrers, referrerJson, updateReferrer } from '../../referrals/referrers';
+
+/** The name as stored: without a leading "Dr." (src/domain/referrerNames.ts); 400 when nothing else is left. */
+function displayNameOf(typed: string): string {
+  const name = referrerDisplayName(typed);
+  if (!name) throw new HttpError(400, "Enter the referrer's name after 'Dr.', e.g. Jane Doe.");
+  return name;
+}
 
 /** Registers GET and POST /api/admin/referrers and PATCH /api/admin/referrers/:id (signed in). */
 export async function adminReferrerRoutes(app: FastifyInstance, { db }: { db: Database }): Promise<void> {
@@ -21,7 +32,7 @@ export async function adminReferrerRoutes(app: FastifyInstance, { db }: { db: Da
     '/api/admin/referrers',
     { schema: { summary: 'Console: add a referrer', body: CreateReferrerRequest, response: { 201: Referrer, '4xx': ErrorResponse } } },
     async (request, reply) => {
-      const created = await createReferrer(db, request.body);
+      const created = await createReferrer(db, { ...request.body, displayName: displayNameOf(request.body.displayName) });
       if (!created) throw new HttpError(409, `The link /r/${request.body.slug} is taken: choose another.`);
       request.log.info({ referrer: created.slug }, 'Referrer added');
       return reply.code(201).send(referrerJson(created));
@@ -38,7 +49,9 @@ export async function adminReferrerRoutes(app: FastifyInstance, { db }: { db: Da
       },
     },
     async (request) => {
-      const updated = await updateReferrer(db, request.params.id, request.body);
+      const { displayName } = request.body;
+      const changes = displayName === undefined ? request.body : { ...request.body, displayName: displayNameOf(displayName) };
+      const updated = await updateReferrer(db, request.params.id, changes);
       if (!updated) throw new HttpError(404, 'No such referrer.');
       request.log.info({ referrer: updated.slug, status: updated.status }, 'Referrer changed');
       return referrerJson(updated);

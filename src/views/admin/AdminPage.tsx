@@ -1,7 +1,7 @@
 /**
  * The owner's console at /admin (a chunk of its own, src/pageChunks.ts; its routes are nested under /admin):
  * sign-in, then the dashboard (/admin), orders (/admin/orders, /admin/orders/{transactionId}) and referrers
- * (/admin/referrers), and the outbox's mail (/admin/mail). Every figure comes from /api/admin/* (server/routes/admin/);
+ * (/admin/referrers), the offer's testimonials and guarantee (/admin/content), and the outbox's mail (/admin/mail). Every figure comes from /api/admin/* (server/routes/admin/);
  * a 401 from any of them shows the sign-in form again.
  */
 import { useCallback, useEffect, useState } from 'react';
@@ -10,6 +10,7 @@ import { Link, Route, Switch } from 'wouter';
 import { adminApi } from '../../api/adminApi';
 import { usePageTitle } from '../shared/usePageTitle';
 import { colors } from '../theme';
+import { AdminContent } from './AdminContent';
 import { AdminDashboard } from './AdminDashboard';
 import { AdminOrderDetail, AdminOrders } from './AdminOrders';
 import { AdminMail } from './AdminMail';
@@ -37,6 +38,7 @@ export function AdminPage() {
           <Link href="/">Dashboard</Link>
           <Link href="/orders">Orders</Link>
           <Link href="/referrers">Referrers</Link>
+          <Link href="/content">Content</Link>
           <Link href="/mail">Mail</Link>
         </Nav>
         <Who>
@@ -56,6 +58,9 @@ export function AdminPage() {
           </Route>
           <Route path="/referrers">
             <AdminReferrers onUnauthorised={signedOut} />
+          </Route>
+          <Route path="/content">
+            <AdminContent onUnauthorised={signedOut} />
           </Route>
           <Route path="/mail">
             <AdminMail onUnauthorised={signedOut} />
@@ -82,7 +87,8 @@ const Bar = styled.header`
 
 const Nav = styled.nav`
   display: flex;
-  gap: 20px;
+  flex-wrap: wrap;
+  column-gap: 20px;
   a {
     color: ${colors.brand};
     font-weight: 600;

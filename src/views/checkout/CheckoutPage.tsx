@@ -5,6 +5,7 @@ import { useState } from 'react';
 import styled from 'styled-components';
 import type { ActorOptions } from 'xstate';
 import { checkoutMachine } from '../../machines/checkoutMachine';
+import { useOfferContent } from '../../content/offerContent';
 import { useOfferReferrer } from '../../content/offerReferrer';
 import { colors, media } from '../theme';
 import { BonusBlock } from './BonusBlock';
@@ -42,6 +43,7 @@ export function CheckoutPage({ machine = checkoutMachine, inspect }: CheckoutPag
 
 /** The page around its islands: what the buyer only reads is plain HTML once prerendered. */
 function CheckoutLayout() {
+  const { guarantee } = useOfferContent();
   return (
     <>
       <CheckoutHeader />
@@ -65,6 +67,7 @@ function CheckoutLayout() {
             </PhoneSlot>
             <Guarantee $order={5}>
               <GuaranteeSeal size={96} />
+              <GuaranteeText>{guarantee}</GuaranteeText>
             </Guarantee>
           </Right>
         </Grid>
@@ -130,6 +133,15 @@ const PhoneSlot = styled.div<{ $order: number }>`
 
 const Guarantee = styled(PhoneSlot)`
   display: flex;
-  justify-content: center;
+  flex-direction: column;
+  align-items: center;
+  gap: 8px;
   color: ${colors.muted};
+`;
+
+/** The guarantee's text the owner writes in the console (docs/decisions/0030). */
+const GuaranteeText = styled.p`
+  max-width: 36ch;
+  text-align: center;
+  font-size: 0.875rem;
 `;

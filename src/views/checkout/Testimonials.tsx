@@ -1,16 +1,23 @@
 import styled from 'styled-components';
 import { PageSection, SectionHeading } from '../shared/PageSection';
-import { testimonials } from '../../content/offer';
+import { useOfferContent } from '../../content/offerContent';
+import { TESTIMONIAL_SLOT_ATTRIBUTE, TESTIMONIALS_SECTION_ATTRIBUTE } from '../../domain/offerContent';
 import { colors, media, radii, shadows } from '../theme';
 
-/** Testimonials from three practitioners. */
+/**
+ * Testimonials of up to three named practitioners (spec §1), as the owner entered them in the console; nothing
+ * until they have (docs/decisions/0030). Never hydrated (decision 0027): in the built page each card is a slot the
+ * server fills or hides (server/referrals/offerPage.ts).
+ */
 export function Testimonials() {
+  const { testimonials } = useOfferContent();
+  if (testimonials.length === 0) return null;
   return (
-    <PageSection $maxWidth={1200} aria-labelledby="testimonials-title">
+    <Section $maxWidth={1200} aria-labelledby="testimonials-title" {...{ [TESTIMONIALS_SECTION_ATTRIBUTE]: '' }}>
       <SectionHeading id="testimonials-title">What Chiropractors Are Saying</SectionHeading>
       <Grid>
-        {testimonials.map((item) => (
-          <Quote key={item.name}>
+        {testimonials.map((item, index) => (
+          <Quote key={index} {...{ [TESTIMONIAL_SLOT_ATTRIBUTE]: String(index) }}>
             <Stars aria-hidden="true">★★★★★</Stars>
             <blockquote>
               <p>{`“${item.quote}”`}</p>
@@ -22,17 +29,25 @@ export function Testimonials() {
           </Quote>
         ))}
       </Grid>
-    </PageSection>
+    </Section>
   );
 }
 
+const Section = styled(PageSection)`
+  &[hidden] {
+    display: none;
+  }
+`;
+
 const Grid = styled.div`
   display: grid;
-  grid-template-columns: repeat(3, 1fr);
+  grid-auto-flow: column;
+  grid-auto-columns: minmax(0, 1fr);
   gap: 20px;
 
   ${media.narrow} {
-    grid-template-columns: 1fr;
+    grid-auto-flow: row;
+    grid-template-columns: minmax(0, 1fr);
   }
 `;
 
@@ -46,6 +61,10 @@ const Quote = styled.figure`
   border: 1px solid ${colors.border};
   border-radius: ${radii.large};
   box-shadow: ${shadows.card};
+
+  &[hidden] {
+    display: none;
+  }
 
   blockquote {
     margin: 0;

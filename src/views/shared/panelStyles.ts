@@ -1,6 +1,6 @@
 /** Plain panels for the console and the manage page: tables, forms and buttons in the checkout's colours (../theme.ts). */
 import styled from 'styled-components';
-import { colors, radii } from '../theme';
+import { colors, media, radii } from '../theme';
 
 export const Page = styled.div`
   max-width: 1120px;
@@ -49,6 +49,47 @@ export const Table = styled.table`
   th.number {
     text-align: right;
     font-variant-numeric: tabular-nums;
+  }
+`;
+
+/**
+ * A Table whose rows stack on phones (narrower than 768 px): each row a block, each cell a line led by its
+ * column's name, taken from the cell's `data-label`; the header row is then for screen readers only. Nothing
+ * scrolls sideways.
+ */
+export const StackedTable = styled(Table)`
+  ${media.narrow} {
+    thead {
+      position: absolute;
+      width: 1px;
+      height: 1px;
+      overflow: hidden;
+      clip-path: inset(50%);
+      white-space: nowrap;
+    }
+    tbody,
+    tr,
+    td {
+      display: block;
+    }
+    tr {
+      padding: 8px 0;
+      border-bottom: 1px solid ${colors.border};
+    }
+    td {
+      border: 0;
+      padding: 4px 0;
+      overflow-wrap: anywhere;
+    }
+    td.number {
+      text-align: left;
+    }
+    td[data-label]::before {
+      content: attr(data-label);
+      display: block;
+      font-weight: 600;
+      color: ${colors.ink};
+    }
   }
 `;
 

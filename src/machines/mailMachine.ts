@@ -1,0 +1,106 @@
+/**
+ * The console's Mail screen (/admin/mail): the outbox's mails, searched by recipient on the server as the owner
+ * types (after a pause of SEARCH_DELAY_MS), whether mail is sent at all (no SMTP_URL: held), and the re-send of a
+ * held or failed mail. The view renders a snapshot and sends events; the calls (GET /api/admin/mail,
+ * POST /api/admin/mail/:id/resend) are invoked actors.
+ */
+import { assertEvent, assign, emit, fromPromise, setup } from 'xstate';
+import { errorOf } from './actorError';
+import { adminApi } from '../api/adminApi';
+import { ApiError } from '../api/client';
+import type { MailList, OutboxMail } from '../contract/admin';
+
+/** Milliseconds after the last key in the search field before the list is asked for. */
+export const SEARCH_DELAY_MS = 300;
+
+interface MailContext {
+  mails: OutboxMail[];
+  /** 'held' when the server sends no mail (SMTP_URL not set); null until known. */
+  delivery: MailList['delivery'] | null;
+  /** The search as typed: part of the recipient's email. */
+  search: string;
+  /** The mail being re-sent. */
+  resending: number | null;
+  error: string | null;
+}
+
+type MailEvent = { type: 'SEARCH_CHANGED'; search: string } | { type: 'RESEND'; id: number } | { type: 'RELOAD' };
+
+type MailEmitted = { type: 'unauthorised' };
+
+export const mailMachine = setup({
+  types: { context: {} as MailContext, events: {} as MailEvent, emitted: {} as MailEmitted },
+  actors: {
+    loadMails: fromPromise<MailList, { search: string }>(({ input }) => {
+      const to = input.search.trim();
+      return adminApi.mail(to ? { to } : {});
+    }),
+    resendMail: fromPromise<OutboxMail, { id: number }>(({ input }) => adminApi.resendMail(input.id)),
+  },
+  delays: { searchDelay: SEARCH_DELAY_MS },
+  guards: {
+    sessionEnded: (_, error: unknown) => error instanceof ApiError && error.status === 401,
+  },
+  actions: {
+    assignList: assign((_, list: MailList) => ({ mails: list.mails, delivery: list.delivery, error: null })),
+    assignSearch: assign({
+      search: ({ event }) => {
+        assertEvent(event, 'SEARCH_CHANGED');
+        return event.search;
+      },
+    }),
+    assignResending: assign({
+      resending: ({ event }) => {
+        assertEvent(event, 'RESEND');
+        return event.id;
+      },
+      error: null,
+    }),
+    clearResending: assign({ resending: null }),
+    assignError: assign({
+      error: (_, error: unknown) =>
+        error instanceof Error && error.message ? error.message : 'The console could not reach the server. Please try again.',
+    }),
+    emitUnauthorised: emit({ type: 'unauthorised' as const }),
+  },
+}).createMachine({
+  id: 'mail',
+  context: { mails: [], delivery: null, search: '', resending: null, error: null },
+  initial: 'loading',
+  on: {
+    SEARCH_CHANGED: { target: '.waiting', actions: 'assignSearch' },
+  },
+  states: {
+    waiting: {
+      after: { searchDelay: 'loading' },
+    },
+    loading: {
+      invoke: {
+        src: 'loadMails',
+        input: ({ context }) => ({ search: context.search }),
+        onDone: { target: 'ready', actions: { type: 'assignList', params: ({ event }) => event.output } },
+        onError: [
+          { guard: { type: 'sessionEnded', params: errorOf }, target: 'ready', actions: 'emitUnauthorised' },
+          { target: 'ready', actions: { type: 'assignError', params: errorOf } },
+        ],
+      },
+    },
+    ready: {
+      on: {
+        RELOAD: 'loading',
+        RESEND: { target: 'resending', actions: 'assignResending' },
+      },
+    },
+    resending: {
+      invoke: {
+        src: 'resendMail',
+        input: ({ context }) => ({ id: context.resending! }),
+        onDone: { target: 'loading', actions: 'clearResending' },
+        onError: [
+          { guard: { type: 'sessionEnded', params: errorOf }, target: 'ready', actions: ['clearResending', 'emitUnauthorised'] },
+          { target: 'ready', actions: ['clearResending', { type: 'assignError', params: errorOf }] },
+        ],
+      },
+    },
+  },
+});

@@ -1,0 +1,151 @@
+/**
+ * The console's Content screen (/admin/content; issue 21, docs/decisions/0030): the owner writes the testimonials
+ * of up to three named practitioners and the guarantee's text, and saves them; the offer page shows them at once.
+ * A testimonial row left empty is not shown; a row half filled is refused by its fields. The view renders a
+ * snapshot and sends events; the calls (GET and PUT /api/admin/content) are invoked actors.
+ */
+import { assertEvent, assign, emit, fromPromise, setup } from 'xstate';
+import { errorOf } from './actorError';
+import { adminApi } from '../api/adminApi';
+import { ApiError } from '../api/client';
+import type { OfferContentBody } from '../contract/admin';
+import { MAX_TESTIMONIALS, type OfferContent, type Testimonial } from '../domain/offerContent';
+
+/** A testimonial's fields. */
+export type TestimonialField = keyof Testimonial;
+
+/** The form: always MAX_TESTIMONIALS rows (empty ones are not sent) and the guarantee. */
+interface ContentDraft {
+  testimonials: Testimonial[];
+  guarantee: string;
+}
+
+/** Messages by field: `testimonials.{index}.{field}` or `guarantee`, and `form` for the whole. */
+type ContentErrors = Record<string, string>;
+
+interface OfferContentContext {
+  draft: ContentDraft;
+  errors: ContentErrors;
+  /** True from a save until the next change: "Saved" shows. */
+  saved: boolean;
+}
+
+type OfferContentEvent =
+  | { type: 'TESTIMONIAL_CHANGED'; index: number; field: TestimonialField; value: string }
+  | { type: 'GUARANTEE_CHANGED'; value: string }
+  | { type: 'SAVE' }
+  | { type: 'RETRY' };
+
+type OfferContentEmitted = { type: 'unauthorised' };
+
+const EMPTY_TESTIMONIAL: Testimonial = { name: '', practice: '', quote: '' };
+const FIELD_NAMES: Record<TestimonialField, string> = { name: 'name', practice: 'practice', quote: 'quote' };
+
+/** The form for `content`: its testimonials, then empty rows up to MAX_TESTIMONIALS. */
+export function draftOf(content: OfferContent): ContentDraft {
+  return {
+    testimonials: Array.from({ length: MAX_TESTIMONIALS }, (_, index) => content.testimonials[index] ?? EMPTY_TESTIMONIAL),
+    guarantee: content.guarantee,
+  };
+}
+
+const isBlank = (testimonial: Testimonial) => !testimonial.name.trim() && !testimonial.practice.trim() && !testimonial.quote.trim();
+
+/** The body a draft saves: the rows with anything in them, trimmed. */
+export function bodyOf(draft: ContentDraft): OfferContentBody {
+  return {
+    testimonials: draft.testimonials
+      .filter((testimonial) => !isBlank(testimonial))
+      .map(({ name, practice, quote }) => ({ name: name.trim(), practice: practice.trim(), quote: quote.trim() })),
+    guarantee: draft.guarantee.trim(),
+  };
+}
+
+/** What is wrong with `draft`, by field (a started row needs all three fields; the guarantee is required); {} when none. */
+export function contentErrors(draft: ContentDraft): ContentErrors {
+  const errors: ContentErrors = {};
+  draft.testimonials.forEach((testimonial, index) => {
+    if (isBlank(testimonial)) return;
+    for (const field of ['name', 'practice', 'quote'] as const)
+      if (!testimonial[field].trim())
+        errors[`testimonials.${index}.${field}`] = `Enter the practitioner's ${FIELD_NAMES[field]}, or empty the row.`;
+  });
+  if (!draft.guarantee.trim()) errors.guarantee = "Enter the guarantee's text.";
+  return errors;
+}
+
+export const offerContentMachine = setup({
+  types: { context: {} as OfferContentContext, events: {} as OfferContentEvent, emitted: {} as OfferContentEmitted },
+  actors: {
+    loadContent: fromPromise<OfferContent>(() => adminApi.content()),
+    saveContent: fromPromise<OfferContent, OfferContentBody>(({ input }) => adminApi.saveContent(input)),
+  },
+  guards: {
+    draftValid: ({ context }) => Object.keys(contentErrors(context.draft)).length === 0,
+    sessionEnded: (_, error: unknown) => error instanceof ApiError && error.status === 401,
+  },
+  actions: {
+    assignContent: assign((_, content: OfferContent) => ({ draft: draftOf(content), errors: {} })),
+    assignSaved: assign((_, content: OfferContent) => ({ draft: draftOf(content), errors: {}, saved: true })),
+    assignTestimonial: assign(({ context, event }) => {
+      assertEvent(event, 'TESTIMONIAL_CHANGED');
+      const testimonials = context.draft.testimonials.map((each, index) =>
+        index === event.index ? { ...each, [event.field]: event.value } : each,
+      );
+      const errors = { ...context.errors };
+      delete errors[`testimonials.${event.index}.${event.field}`];
+      delete errors.form;
+      return { draft: { ...context.draft, testimonials }, errors, saved: false };
+    }),
+    assignGuarantee: assign(({ context, event }) => {
+      assertEvent(event, 'GUARANTEE_CHANGED');
+      const { guarantee: _, form: __, ...errors } = context.errors;
+      return { draft: { ...context.draft, guarantee: event.value }, errors, saved: false };
+    }),
+    assignInvalid: assign({ errors: ({ context }) => contentErrors(context.draft), saved: false }),
+    assignFailure: assign({
+      errors: ({ context }, error: unknown) => ({
+        ...context.errors,
+        form: error instanceof Error && error.message ? error.message : 'The content could not be saved. Please try again.',
+      }),
+    }),
+    emitUnauthorised: emit({ type: 'unauthorised' as const }),
+  },
+}).createMachine({
+  id: 'offerContent',
+  context: { draft: draftOf({ testimonials: [], guarantee: '' }), errors: {}, saved: false },
+  initial: 'loading',
+  states: {
+    loading: {
+      invoke: {
+        src: 'loadContent',
+        onDone: { target: 'editing', actions: { type: 'assignContent', params: ({ event }) => event.output } },
+        onError: [
+          { guard: { type: 'sessionEnded', params: errorOf }, target: 'loadFailed', actions: 'emitUnauthorised' },
+          { target: 'loadFailed', actions: { type: 'assignFailure', params: errorOf } },
+        ],
+      },
+    },
+    loadFailed: {
+      on: { RETRY: 'loading' },
+    },
+    editing: {
+      on: {
+        TESTIMONIAL_CHANGED: { actions: 'assignTestimonial' },
+        GUARANTEE_CHANGED: { actions: 'assignGuarantee' },
+        SAVE: [{ guard: 'draftValid', target: 'saving' }, { actions: 'assignInvalid' }],
+      },
+    },
+    saving: {
+      invoke: {
+        src: 'saveContent',
+        input: ({ context }) => bodyOf(context.draft),
+        onDone: { target: 'editing', actions: { type: 'assignSaved', params: ({ event }) => event.output } },
+        onError: [
+          { guard: { type: 'sessionEnded', params: errorOf }, target: 'editing', actions: 'emitUnauthorised' },
+          { target: 'editing', actions: { type: 'assignFailure', params: errorOf } },
+        ],
+      },
+    },
+  },
+});
