@@ -30,6 +30,7 @@ import { publicConfigRoute } from './routes/publicConfig';
 import { updateIntentRoute } from './routes/updateIntent';
 import { adminRoutes } from './routes/admin';
 import { accountRoutes } from './routes/account';
+import { partnerRoutes } from './routes/partner';
 import { referralLinks } from './referrals/referralLinks';
 import { referralLinkRoute } from './routes/referralLink';
 import { refuseCrossSiteRequests } from './sessions/sameOrigin';
@@ -187,6 +188,7 @@ export async function buildApp({
     if (provider.routes) await api.register(provider.routes, providerRouteOptions);
     await api.register(accountRoutes, { ...services, nudgeOutbox: nudge });
     await api.register(adminRoutes, { ...services, nudgeOutbox: nudge });
+    await api.register(partnerRoutes, { ...services, nudgeOutbox: nudge });
   });
   await app.register(referralLinkRoute, { links: referrals });
   if (provider.webhookRoutes) await app.register(provider.webhookRoutes, providerRouteOptions);

@@ -7,6 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { OrderServices } from '../../orders/order';
 import { ownerSessionRules, sessionKeeper } from '../../sessions/sessions';
+import { adminCommissionRoutes } from './commissions';
 import { adminDashboardRoutes } from './dashboard';
 import { adminMailRoutes } from './mail';
 import { adminOrderRoutes } from './orders';
@@ -31,5 +32,10 @@ export async function adminRoutes(
     await owned.register(adminReferrerRoutes, { db });
     await owned.register(adminMailRoutes, { db, config, nudgeOutbox });
     await owned.register(adminDashboardRoutes, { db });
+    await owned.register(adminCommissionRoutes, {
+      ...services,
+      nudgeOutbox,
+      ownerOf: (request) => signedInOwner(db, ownerSessions, request),
+    });
   });
 }
