@@ -1,7 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { Route, Switch } from 'wouter';
 import { PAGE_PATHS } from './domain/pagePaths';
-import { loadAccountPage, loadAdminPage, loadNotFoundPage, loadPaymentSuccessPage } from './pageChunks';
+import { loadAccountPage, loadAdminPage, loadNotFoundPage, loadPartnerPage, loadPaymentSuccessPage } from './pageChunks';
 import { CheckoutPage, type CheckoutPageProps } from './views/checkout/CheckoutPage';
 import { RedirectToHomePage } from './views/RedirectToHomePage';
 import type { PaymentSuccessPageProps } from './views/success/PaymentSuccessPage';
@@ -13,6 +13,8 @@ const NotFoundPage = lazy(() => loadNotFoundPage().then((module) => ({ default: 
 /** The buyer's manage page and the owner's console: chunks the checkout never loads. */
 const AccountPage = lazy(() => loadAccountPage().then((module) => ({ default: module.AccountPage })));
 const AdminPage = lazy(() => loadAdminPage().then((module) => ({ default: module.AdminPage })));
+/** The referrer's own page (issue 24): a chunk of its own, prerendered in its loading state. */
+const PartnerPage = lazy(() => loadPartnerPage().then((module) => ({ default: module.PartnerPage })));
 
 interface AppProps {
   /** Passed to the checkout page (tests replace the machine's server actors). */
@@ -38,6 +40,11 @@ export function App({ checkout, paymentSuccess }: AppProps) {
       <Route path={PAGE_PATHS.account}>
         <Suspense fallback={null}>
           <AccountPage />
+        </Suspense>
+      </Route>
+      <Route path={PAGE_PATHS.partner}>
+        <Suspense fallback={null}>
+          <PartnerPage />
         </Suspense>
       </Route>
       <Route path={PAGE_PATHS.admin} nest>

@@ -49,9 +49,10 @@ interface RenderedPage {
 
 /**
  * The HTML pages of the built SPA (scripts/prerender.ts): `index` is `/` prerendered, `paymentSuccess` the
- * success page's loading state, `notFound` the 404 page, `shell` the empty page every other route starts from.
+ * success page's loading state, `notFound` the 404 page, `partner` the referrer's page's loading state, `shell` the
+ * empty page every other route starts from.
  */
-type PageName = 'index' | 'paymentSuccess' | 'notFound' | 'shell';
+type PageName = 'index' | 'paymentSuccess' | 'notFound' | 'partner' | 'shell';
 interface OfferPages {
   /** Sends `page` with `referrer` in it, compressed as the request accepts, with status `status`. */
   send(request: FastifyRequest, reply: FastifyReply, page: PageName, referrer: OfferReferrer, status?: number): FastifyReply;
@@ -66,6 +67,7 @@ export function loadOfferPages(distDir: string, shellFile: string): OfferPages {
     index: read('index.html'),
     paymentSuccess: orShell('payment-success.html'),
     notFound: orShell('404.html'),
+    partner: orShell('partner.html'),
     shell,
   };
   const cache = new Map<string, RenderedPage>();

@@ -43,7 +43,12 @@ async function readErrorBody(response: Response): Promise<{ message?: string; bo
  * Sends `body` as JSON to `path` with `method` and returns the parsed JSON response.
  * @throws ApiError with the server's `error` text, or `defaultError` when there is none or the network failed.
  */
-export async function requestJson<T>(method: 'GET' | 'POST' | 'PATCH', path: string, body: unknown, defaultError: string): Promise<T> {
+export async function requestJson<T>(
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT',
+  path: string,
+  body: unknown,
+  defaultError: string,
+): Promise<T> {
   let response: Response;
   try {
     response = await fetch(`${apiBaseAddress()}${path}`, {
@@ -58,5 +63,7 @@ export async function requestJson<T>(method: 'GET' | 'POST' | 'PATCH', path: str
     const { message, body: errorBody } = await readErrorBody(response);
     throw new ApiError(message ?? defaultError, response.status, errorBody);
   }
+  // 204 No Content: nothing to parse.
+  if (response.status === 204) return undefined as T;
   return (await response.json()) as T;
 }

@@ -10,6 +10,7 @@ import { Link, Route, Switch } from 'wouter';
 import { adminApi } from '../../api/adminApi';
 import { usePageTitle } from '../shared/usePageTitle';
 import { colors } from '../theme';
+import { AdminCommissions } from './AdminCommissions';
 import { AdminDashboard } from './AdminDashboard';
 import { AdminOrderDetail, AdminOrders } from './AdminOrders';
 import { AdminMail } from './AdminMail';
@@ -38,6 +39,7 @@ export function AdminPage() {
           <Link href="/orders">Orders</Link>
           <Link href="/referrers">Referrers</Link>
           <Link href="/mail">Mail</Link>
+          <Link href="/commissions">Commissions</Link>
         </Nav>
         <Who>
           {owner.email}
@@ -56,6 +58,9 @@ export function AdminPage() {
           </Route>
           <Route path="/referrers">
             <AdminReferrers onUnauthorised={signedOut} />
+          </Route>
+          <Route path="/commissions">
+            <AdminCommissions onUnauthorised={signedOut} />
           </Route>
           <Route path="/mail">
             <AdminMail onUnauthorised={signedOut} />
