@@ -10,7 +10,7 @@ import { commissionEntries, outbox, payoutBatchEntries, payoutBatches, referrers
 import { readLedger, totalsOf, type CommissionTotals, type LedgerLine } from './statements';
 
 /** One referrer's commission: who, their totals, and whether they can be paid (an email to pay to). */
-export interface ReferrerBalance {
+interface ReferrerBalance {
   referrerId: string;
   slug: string;
   displayName: string;
@@ -45,7 +45,7 @@ function payableLines(lines: LedgerLine[]): LedgerLine[] {
 }
 
 /** Why no batch was created. */
-export type BatchRefusal = 'nothing_payable' | 'taken';
+type BatchRefusal = 'nothing_payable' | 'taken';
 
 /**
  * Creates a payout batch of every referrer whose payable balance is at least `minimumCents` and who has an email

@@ -12,7 +12,7 @@ import { commissionRules } from '../db/schema';
 type RuleRow = typeof commissionRules.$inferSelect;
 
 /** A rule in force: its row id (null for the built-in default), the rule, and how it reads. */
-export interface RuleInForce {
+interface RuleInForce {
   ruleId: number | null;
   rule: CommissionRule;
   text: string;
@@ -56,7 +56,7 @@ export async function ruleFor(db: Database | Transaction, referrerId: string): P
 }
 
 /** A new rule version: for `referrerId` (null: the default), 'default' to drop a referrer's own rule. */
-export type NewRule = CommissionRule | { kind: 'default' };
+type NewRule = CommissionRule | { kind: 'default' };
 
 /** Records `rule` as the newest version for `referrerId` (null: the default rule), set by owner `ownerId`. */
 export async function setRule(db: Database, referrerId: string | null, rule: NewRule, ownerId: string): Promise<void> {

@@ -36,7 +36,7 @@ export interface LedgerLine {
 }
 
 /** The billing clock's now, read from the database. */
-export async function readBillingNow(db: Database | Transaction, clock: SQL | undefined): Promise<Date> {
+async function readBillingNow(db: Database | Transaction, clock: SQL | undefined): Promise<Date> {
   const [row] = await db.select({ now: sql<string>`(${billingNow(clock)})::text` }).from(sql`(select 1) as one`);
   return new Date(row!.now);
 }

@@ -38,14 +38,13 @@ export const ReferrerCommissionRequest = Type.Object(
 export type ReferrerCommissionRequest = Static<typeof ReferrerCommissionRequest>;
 
 /** Commission totals in cents. */
-export const CommissionTotals = Type.Object({
+const CommissionTotals = Type.Object({
   held: Type.Integer(),
   payable: Type.Integer(),
   inPayout: Type.Integer(),
   paid: Type.Integer(),
   reversed: Type.Integer(),
 });
-export type CommissionTotals = Static<typeof CommissionTotals>;
 
 /** One referrer on the commissions screen. */
 export const ReferrerCommission = Type.Object({

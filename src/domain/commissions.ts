@@ -13,10 +13,10 @@
 import { isWithinRefundGuarantee, REFUND_GUARANTEE_DAYS } from './refunds';
 
 /** 100 % in basis points. */
-export const FULL_BASIS_POINTS = 10_000;
+const FULL_BASIS_POINTS = 10_000;
 
 /** The built-in default rule: 20 % of each paid invoice, for the subscription's whole life. */
-export const DEFAULT_PERCENT_BASIS_POINTS = 2_000;
+const DEFAULT_PERCENT_BASIS_POINTS = 2_000;
 
 /** The console's default minimum payable balance for a payout: $50. */
 export const DEFAULT_PAYOUT_MINIMUM_CENTS = 5_000;
@@ -74,7 +74,7 @@ export function describeRule(rule: CommissionRule): string {
 }
 
 /** Basis points as a percentage: 2000 → '20 %', 1250 → '12.5 %'. */
-export function formatPercent(basisPoints: number): string {
+function formatPercent(basisPoints: number): string {
   return `${(basisPoints / 100).toLocaleString('en-US', { maximumFractionDigits: 2 })} %`;
 }
 

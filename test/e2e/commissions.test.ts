@@ -108,7 +108,7 @@ describe('referrers are paid', () => {
     const batches = console.getByRole('table', { name: 'Payout batches' });
     await batches.getByText('created').waitFor();
     const [download] = await Promise.all([console.waitForEvent('download'), batches.getByRole('link', { name: 'PayPal CSV' }).click()]);
-    const csv = readFileSync((await download.path())!, 'utf8');
+    const csv = readFileSync(await download.path(), 'utf8');
     expect(csv).toMatch(new RegExp(`^${JANE.replace(/\./g, '\\.')},200\\.00,USD,B\\d+-jane,"Referral commission, payout \\d+",PAYPAL\\n$`));
     await batches.getByLabel('Payment reference').fill('PAYPAL-BATCH-7');
     await batches.getByRole('button', { name: 'Mark paid' }).click();
