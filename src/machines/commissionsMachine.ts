@@ -101,6 +101,7 @@ export const commissionsMachine = setup({
     loading: {
       tags: ['busy'],
       invoke: {
+        id: 'loadOverview',
         src: 'loadOverview',
         input: ({ context }) => ({ minimumCents: context.minimumCents }),
         onDone: { target: 'ready', actions: { type: 'assignOverview', params: ({ event }) => event.output } },
@@ -123,6 +124,7 @@ export const commissionsMachine = setup({
     changing: {
       tags: ['busy'],
       invoke: {
+        id: 'applyChange',
         src: 'applyChange',
         input: ({ context }) => context.pending!,
         onDone: { target: 'loading', actions: 'assignDone' },

@@ -82,6 +82,7 @@ export const partnerMachine = setup({
     openingSession: {
       tags: ['busy'],
       invoke: {
+        id: 'openSession',
         src: 'openSession',
         input: ({ context }) => ({ token: context.token ?? '' }),
         onDone: { target: 'loading', actions: 'forgetToken' },
@@ -91,6 +92,7 @@ export const partnerMachine = setup({
     loading: {
       tags: ['busy'],
       invoke: {
+        id: 'loadView',
         src: 'loadView',
         input: ({ context }) => context.period,
         onDone: { target: 'signedIn', actions: { type: 'assignView', params: ({ event }) => event.output } },
@@ -110,6 +112,7 @@ export const partnerMachine = setup({
         requestingLink: {
           tags: ['busy'],
           invoke: {
+            id: 'requestLink',
             src: 'requestLink',
             input: ({ event }) => {
               assertEvent(event, 'LINK_REQUESTED');
@@ -134,7 +137,7 @@ export const partnerMachine = setup({
         },
         signingOut: {
           tags: ['busy'],
-          invoke: { src: 'signOut', onDone: '#partner.signedOut', onError: '#partner.signedOut' },
+          invoke: { id: 'signOut', src: 'signOut', onDone: '#partner.signedOut', onError: '#partner.signedOut' },
         },
       },
     },
