@@ -235,6 +235,32 @@ describe.each(DATABASES)('commissions on %s', (kind) => {
     expect(orderEntries.json().entries.map((entry: { state: string }) => entry.state)).toEqual(['paid', 'reversed', 'reversed', 'payable']);
   });
 
+  it('bad input is a 4xx with { error }, and changes nothing', async () => {
+    const before = await server.rows(commissionEntries);
+    const refused = [
+      await put(`/api/admin/commissions/referrers/${ids.jane}`, { email: 'not an email' }),
+      await put(`/api/admin/commissions/referrers/${ids.jane}`, { rule: { kind: 'percent', percentBasisPoints: 20_001, months: null } }),
+      await put(`/api/admin/commissions/referrers/${ids.jane}`, { rule: { kind: 'flat', flatCentsPerSeat: '10', months: null } }),
+      await put('/api/admin/commissions/referrers/not-a-uuid', { email: JANE }),
+      await put('/api/admin/commissions/default-rule', { rule: { kind: 'percent', percentBasisPoints: 1.5, months: null } }),
+      await server.post('/api/admin/commissions/batches', { minimumCents: 'abc' }, { cookie: owner }),
+      await server.post('/api/admin/commissions/batches/1/paid', {}, { cookie: owner }),
+      await server.post('/api/admin/commissions/batches/999999/paid', { reference: 'X' }, { cookie: owner }),
+      await server.post('/api/admin/commissions/batches/abc/void', {}, { cookie: owner }),
+      await get('/api/admin/commissions/batches/999999/paypal.csv'),
+      await server.post('/api/partner/session', { token: '' }),
+      await server.post('/api/partner/session', { token: 'no-such-token' }),
+      await server.post('/api/partner/link', { email: 42 }),
+      await get('/api/partner?from=2026-02-01&to=2026-01-01', jane),
+    ];
+    for (const response of refused) {
+      expect(response.statusCode, response.body).toBeGreaterThanOrEqual(400);
+      expect(response.statusCode, response.body).toBeLessThan(500);
+      expect(response.json()).toEqual({ error: expect.any(String) });
+    }
+    expect(await server.rows(commissionEntries)).toBe(before);
+  });
+
   it('the referrer reaches nothing of another referrer, route by route', async () => {
     const bob = await partnerSession(BOB);
     const view = await partner(bob);

@@ -16,6 +16,7 @@ import {
 } from '../../../src/contract/commissions';
 import { ErrorResponse } from '../../../src/contract/checkout';
 import { DEFAULT_PAYOUT_MINIMUM_CENTS } from '../../../src/domain/commissions';
+import { EMAIL_PATTERN } from '../../../src/domain/validation';
 import { csvHeaders } from '../../admin/csv';
 import { createPayoutBatch, findPayoutBatch, markBatchPaid, voidBatch } from '../../commissions/payouts';
 import { setRule } from '../../commissions/rules';
@@ -89,6 +90,8 @@ export async function adminCommissionRoutes(
       },
     },
     async (request, reply) => {
+      const { email } = request.body;
+      if (email && !EMAIL_PATTERN.test(email.trim())) throw new HttpError(400, 'Please enter a valid email address.');
       const changed = await setReferrerCommission(db, request.params.id, request.body, (await ownerOf(request)).id);
       if (!changed) throw new HttpError(404, 'No such referrer.');
       request.log.info({ referrerId: request.params.id }, 'Referrer commission settings changed');
