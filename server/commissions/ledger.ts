@@ -8,7 +8,8 @@
  *   A buyer whose email is the referrer's earns the referrer nothing: the entry is booked at 0 and flagged.
  * - Refund: the refunded share of the invoice's commission is taken back: a 'reversal' while the entry is in no
  *   payout batch (held or payable), a 'clawback' (counted against the next payout) once it is in one.
- * - Ended (cancelled or refunded): whatever is still held is reversed (the buyer left within the guarantee).
+ * - Ended at once (refunded, or deleted): whatever is still held is reversed (the buyer left within the
+ *   guarantee). A cancellation at the end of a paid period, or for unpaid renewals, reverses nothing.
  * Entries are append-only integer cents; nothing is ever updated (a database trigger refuses it).
  */
 import type { SQL } from 'drizzle-orm';
@@ -76,12 +77,15 @@ export async function bookEarned(tx: Transaction, order: OrderForCommission, inv
     .onConflictDoNothing({ target: commissionEntries.entryKey });
 }
 
+/** The ends that reverse what is still held: refunded, or deleted at once (the buyer left within the guarantee). */
+const ENDS_THAT_REVERSE = new Set(['refunded', 'deleted']);
+
 /** What the lifecycle changed that concerns commissions (a subset of its LifecycleChanges). */
 interface CommissionChanges {
   paidRenewal?: { invoiceId: string; amountCents: number };
   seats?: { to: number };
   refund?: { paymentId: string; refundedCents: number };
-  ended?: unknown;
+  ended?: { reason: string };
 }
 
 /**
@@ -100,7 +104,8 @@ export async function bookLifecycleCommissions(
     await bookEarned(tx, order, { invoiceId, paymentId: invoiceId, amountCents, seats: changes.seats?.to ?? order.quantity }, clock);
   }
   if (changes.refund) await bookRefund(tx, order.transactionId, changes.refund, clock);
-  if (changes.ended) await reverseHeld(tx, order.transactionId, clock);
+  // Ended at the end of a paid period, or for unpaid renewals, the buyer kept what they paid for: nothing reverses.
+  if (changes.ended && ENDS_THAT_REVERSE.has(changes.ended.reason)) await reverseHeld(tx, order.transactionId, clock);
 }
 
 /** The earned entries of an order, newest first, with what reversals already took back of each (cents > 0). */
