@@ -15,7 +15,7 @@ import { DEFAULT_PAYOUT_MINIMUM_CENTS } from '../domain/commissions';
 /** A change the owner asked for. */
 export type CommissionChange =
   | { kind: 'defaultRule'; rule: CommissionRuleBody }
-  | { kind: 'referrer'; referrerId: string; email: string | null; rule: CommissionRuleBody | null }
+  | { kind: 'referrer'; referrerId: string; email: string | null; rule?: CommissionRuleBody | null }
   | { kind: 'createBatch'; minimumCents: number }
   | { kind: 'markPaid'; batchId: number; reference: string }
   | { kind: 'voidBatch'; batchId: number };
@@ -47,7 +47,10 @@ function callFor(change: CommissionChange): Promise<unknown> {
     case 'defaultRule':
       return commissionsApi.setDefaultRule(change.rule);
     case 'referrer':
-      return commissionsApi.setReferrer(change.referrerId, { email: change.email, rule: change.rule });
+      return commissionsApi.setReferrer(change.referrerId, {
+        email: change.email,
+        ...(change.rule === undefined ? {} : { rule: change.rule }),
+      });
     case 'createBatch':
       return commissionsApi.createBatch(change.minimumCents);
     case 'markPaid':

@@ -12,10 +12,14 @@ import { formatCents } from '../../domain/commissions';
 import { commissionsMachine, type CommissionChange } from '../../machines/commissionsMachine';
 import { Button, Card, ErrorText, Field, Form, Heading, Muted, SubHeading, Table } from '../shared/panelStyles';
 
-type RuleKind = 'default' | 'percent' | 'flat';
+type RuleKind = 'keep' | 'default' | 'percent' | 'flat';
 
-/** The rule a form's fields make: percent in %, flat in dollars per seat, months blank for the whole life. */
-function ruleFrom(kind: RuleKind, amount: string, months: string): CommissionRuleBody | null {
+/**
+ * The rule a form's fields make: percent in %, flat in dollars per seat, months blank for the whole life; null for
+ * the default rule, undefined to keep the current one.
+ */
+function ruleFrom(kind: RuleKind, amount: string, months: string): CommissionRuleBody | null | undefined {
+  if (kind === 'keep') return undefined;
   const whole = months.trim() ? Number(months) : null;
   if (kind === 'percent') return { kind, percentBasisPoints: Math.round(Number(amount) * 100), months: whole };
   if (kind === 'flat') return { kind, flatCentsPerSeat: Math.round(Number(amount) * 100), months: whole };
@@ -170,12 +174,17 @@ function RuleFields(props: {
       <Field>
         Rule
         <select value={props.kind} onChange={(event) => props.onKind(event.currentTarget.value as RuleKind)}>
-          {props.allowDefault && <option value="default">The default rule</option>}
+          {props.allowDefault && (
+            <>
+              <option value="keep">Keep the current rule</option>
+              <option value="default">The default rule</option>
+            </>
+          )}
           <option value="percent">Percent of each invoice</option>
           <option value="flat">Dollars per seat per month</option>
         </select>
       </Field>
-      {props.kind !== 'default' && (
+      {(props.kind === 'percent' || props.kind === 'flat') && (
         <>
           <Field>
             {props.kind === 'percent' ? 'Percent' : 'Dollars per seat'}
@@ -208,7 +217,7 @@ function ReferrerRow({
   onSave: (change: CommissionChange) => void;
 }) {
   const [email, setEmail] = useState(referrer.email ?? '');
-  const [kind, setKind] = useState<RuleKind>('default');
+  const [kind, setKind] = useState<RuleKind>('keep');
   const [amount, setAmount] = useState('20');
   const [months, setMonths] = useState('');
   const { totals } = referrer;
@@ -224,11 +233,12 @@ function ReferrerRow({
           aria-label={`Commission settings of ${referrer.displayName}`}
           onSubmit={(event: FormEvent) => {
             event.preventDefault();
+            const rule = ruleFrom(kind, amount, months);
             onSave({
               kind: 'referrer',
               referrerId: referrer.referrerId,
               email: email.trim() || null,
-              rule: ruleFrom(kind, amount, months),
+              ...(rule === undefined ? {} : { rule }),
             });
           }}
         >
