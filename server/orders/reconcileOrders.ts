@@ -60,7 +60,16 @@ export async function reconcileOrders(
     cancelled: 0,
     failed: 0,
     wipedCredentials: 0,
-    deleted: { abandonedOrders: 0, webhookEvents: 0, addressDeclines: 0, funnelEvents: 0, sessions: 0, outbox: 0, accountLinks: 0 },
+    deleted: {
+      abandonedOrders: 0,
+      webhookEvents: 0,
+      addressDeclines: 0,
+      funnelEvents: 0,
+      sessions: 0,
+      outbox: 0,
+      accountLinks: 0,
+      partnerLinks: 0,
+    },
     deletedByProvider: {},
     askedBeforeDeleting: 0,
   };

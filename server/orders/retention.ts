@@ -10,7 +10,7 @@ import { and, eq, inArray, lt, notExists, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { deleteExpiredFunnelEvents } from '../funnel/funnelEvents';
 import { deleteEndedSessions } from '../sessions/sessions';
-import { accountLinks, addressDeclines, orderRefunds, orders, outbox, webhookEvents } from '../db/schema';
+import { accountLinks, addressDeclines, orderRefunds, orders, outbox, partnerLinks, webhookEvents } from '../db/schema';
 
 /** What one retention run deleted, in rows. */
 export interface RetentionReport {
@@ -26,6 +26,8 @@ export interface RetentionReport {
   outbox: number;
   /** Links to the manage page expired for more than a day. */
   accountLinks: number;
+  /** Sign-in links to a referrer's page (/partner) expired for more than a day. */
+  partnerLinks: number;
 }
 
 /**
@@ -80,6 +82,12 @@ export async function deleteExpiredRecords(
           .delete(accountLinks)
           .where(lt(accountLinks.expiresAt, sql`now() - interval '1 day'`))
           .returning({ tokenHash: accountLinks.tokenHash })
+      ).length,
+      partnerLinks: (
+        await tx
+          .delete(partnerLinks)
+          .where(lt(partnerLinks.expiresAt, sql`now() - interval '1 day'`))
+          .returning({ tokenHash: partnerLinks.tokenHash })
       ).length,
     };
   });

@@ -9,7 +9,8 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveOwner } from '../../server/admin/owners';
-import { commissionEntries, payoutBatchEntries } from '../../server/db/schema';
+import { commissionEntries, partnerLinks, payoutBatchEntries } from '../../server/db/schema';
+import { deleteExpiredRecords } from '../../server/orders/retention';
 import { applyPaymentEvent } from '../../server/orders/applyPaymentEvent';
 import { deliverDue, smtpMailer, type OutboxContext } from '../../server/outbox/outboxWorker';
 import { startMailCatcher, type MailCatcher } from '../support/mailCatcher';
@@ -295,5 +296,16 @@ describe.each(DATABASES)('commissions on %s', (kind) => {
       .from(commissionEntries)
       .where(and(eq(commissionEntries.referrerId, ids.bob!)));
     expect(rows.every((row) => row.referrerId === ids.bob)).toBe(true);
+  });
+
+  it('the retention sweep deletes sign-in links to /partner expired for more than a day', async () => {
+    await server.db.insert(partnerLinks).values([
+      { tokenHash: 'partner-old', referrerId: ids.jane!, expiresAt: new Date(Date.now() - 2 * 24 * 60 * 60 * 1000) },
+      { tokenHash: 'partner-live', referrerId: ids.jane!, expiresAt: new Date(Date.now() + 60_000) },
+    ]);
+    expect((await deleteExpiredRecords(server.db, 30)).partnerLinks).toBe(1);
+    const left = await server.db.select().from(partnerLinks);
+    expect(left.map((row) => row.tokenHash)).toContain('partner-live');
+    expect(left.map((row) => row.tokenHash)).not.toContain('partner-old');
   });
 });
