@@ -2,7 +2,8 @@
  * Writes the checkout's HTML at build time (run by `npm run build` after the client and the renderer are built):
  * dist/index.html becomes `/` already rendered in its first state, styles inline, for src/mountApp.tsx to hydrate;
  * dist/404.html the 404 page (hydrated too) and dist/payment-success.html the success page's loading state (drawn
- * afresh: its content depends on this browser's storage); the empty page it started from is kept as
+ * afresh: its content depends on this browser's storage), dist/partner.html the referrer's page's loading state;
+ * the empty page it started from is kept as
  * dist/shell.html for the other routes, which render in the browser.
  * All are templates: the referrer's name and quote are placeholders the server fills, and compresses, per
  * request (server/referrals/offerPage.ts); they are never served as they are.
@@ -47,5 +48,7 @@ await prerender('/', 'dist/index.html', true);
 await prerender('/payment-success', 'dist/payment-success.html', false);
 // The sign-in page's form, complete (its chunk awaited), hydrated by src/mountApp.tsx.
 await prerender('/sign-in', 'dist/sign-in.html', true);
+// The referrer's page in its loading state (its chunk waited for), hydrated by the browser.
+await prerender('/partner', 'dist/partner.html', true);
 // Any path that is not a page draws the 404 page; it does not depend on the path.
 await prerender('/this-page-does-not-exist', 'dist/404.html', true);

@@ -31,6 +31,7 @@ import { publicConfigRoute } from './routes/publicConfig';
 import { updateIntentRoute } from './routes/updateIntent';
 import { adminRoutes } from './routes/admin';
 import { accountRoutes } from './routes/account';
+import { partnerRoutes } from './routes/partner';
 import { referralLinks } from './referrals/referralLinks';
 import { referralLinkRoute } from './routes/referralLink';
 import { refuseCrossSiteRequests } from './sessions/sameOrigin';
@@ -212,6 +213,7 @@ export async function buildApp({
       await mountOidcProvider(api, oidcProvider, config);
       await api.register(signInRoute, { config, db, provider: oidcProvider });
     }
+    await api.register(partnerRoutes, { ...services, nudgeOutbox: nudge });
   });
   await app.register(referralLinkRoute, { links: referrals });
   if (provider.webhookRoutes) await app.register(provider.webhookRoutes, providerRouteOptions);

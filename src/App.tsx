@@ -1,7 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { Route, Switch } from 'wouter';
 import { PAGE_PATHS } from './domain/pagePaths';
-import { loadAccountPage, loadAdminPage, loadNotFoundPage, loadPaymentSuccessPage, loadSignInPage } from './pageChunks';
+import { loadAccountPage, loadAdminPage, loadNotFoundPage, loadPartnerPage, loadPaymentSuccessPage, loadSignInPage } from './pageChunks';
 import { CheckoutPage, type CheckoutPageProps } from './views/checkout/CheckoutPage';
 import { RedirectToHomePage } from './views/RedirectToHomePage';
 import type { PaymentSuccessPageProps } from './views/success/PaymentSuccessPage';
@@ -15,6 +15,8 @@ const AccountPage = lazy(() => loadAccountPage().then((module) => ({ default: mo
 const AdminPage = lazy(() => loadAdminPage().then((module) => ({ default: module.AdminPage })));
 /** The training platform's sign-in page (prerendered, then hydrated). */
 const SignInPage = lazy(() => loadSignInPage().then((module) => ({ default: module.SignInPage })));
+/** The referrer's own page (issue 24): a chunk of its own, prerendered in its loading state. */
+const PartnerPage = lazy(() => loadPartnerPage().then((module) => ({ default: module.PartnerPage })));
 
 interface AppProps {
   /** Passed to the checkout page (tests replace the machine's server actors). */
@@ -45,6 +47,11 @@ export function App({ checkout, paymentSuccess }: AppProps) {
       <Route path={PAGE_PATHS.signIn}>
         <Suspense fallback={null}>
           <SignInPage />
+        </Suspense>
+      </Route>
+      <Route path={PAGE_PATHS.partner}>
+        <Suspense fallback={null}>
+          <PartnerPage />
         </Suspense>
       </Route>
       <Route path={PAGE_PATHS.admin} nest>

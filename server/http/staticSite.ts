@@ -21,7 +21,7 @@ import type { OfferContent } from '../../src/domain/offerContent';
 const SHELL = 'shell.html';
 
 /** The page templates (scripts/prerender.ts): only ever sent filled in. */
-const TEMPLATES = new Set(['/index.html', `/${SHELL}`, '/404.html', '/payment-success.html', '/sign-in.html']);
+const TEMPLATES = new Set(['/index.html', `/${SHELL}`, '/404.html', '/payment-success.html', '/sign-in.html', '/partner.html']);
 
 /**
  * Registers the static files of `distDir` (or none), the offer page and the not-found handler; every page carries
@@ -69,7 +69,14 @@ export async function registerStaticSite(
     if (pages && !isApi && !isFile && (request.method === 'GET' || request.method === 'HEAD')) {
       const offer = await offerOf(request);
       if (!isPagePath(path)) return pages.send(request, reply, 'notFound', offer, 404);
-      const page = path === PAGE_PATHS.paymentSuccess ? 'paymentSuccess' : path === PAGE_PATHS.signIn ? 'signIn' : 'shell';
+      const page =
+        path === PAGE_PATHS.paymentSuccess
+          ? 'paymentSuccess'
+          : path === PAGE_PATHS.signIn
+            ? 'signIn'
+            : path === PAGE_PATHS.partner
+              ? 'partner'
+              : 'shell';
       return pages.send(request, reply, page, offer);
     }
     return reply.code(404).send({ error: `Not found: ${request.method} ${path}` });

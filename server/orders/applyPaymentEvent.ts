@@ -31,7 +31,6 @@ import { findOrder, isPaidOrder, type Order, type OrderContext } from './order';
 import { outcomeOf, refuse, type Outcome } from './outcome';
 import { buyerOfOrder, type Buyer } from './paymentBuyer';
 import { recordFunnelEvent } from '../funnel/funnelEvents';
-import type { Config } from '../config';
 import { raiseOrderEvent } from '../outbox/orderEvents';
 import { recordBuyerOnCustomer } from './recordBuyer';
 import { applyLifecycleChanges, changesAnything, knownRefundedCents, lifecycleChanges } from './subscriptionLifecycle';
@@ -88,7 +87,7 @@ async function apply(context: OrderContext, event: PaymentEvent): Promise<Paymen
         detail: { source: event.providerType },
       });
     }
-    return { outcome: 'processed', effect: await carryOut(tx, context.config, log, order, plan) };
+    return { outcome: 'processed', effect: await carryOut(tx, context, log, order, plan) };
   });
   if (result.effect === 'completed' && plan.kind === 'complete') await recordBuyerOnCustomer({ ...context, log }, order, plan.buyer);
   return result;
@@ -161,7 +160,7 @@ async function applyToPaidOrder(
     const known = await knownRefundedCents(tx, locked.transactionId, refunded?.paymentId);
     const changes = lifecycleChanges(locked, payment, event, refunded, known);
     if (!changesAnything(changes)) return { outcome: 'processed', effect: 'none' };
-    await applyLifecycleChanges(tx, context.config, locked, event, changes);
+    await applyLifecycleChanges(tx, context.config, locked, event, changes, context.provider.clock);
     log.info({ changes: Object.keys(changes) }, 'Paid order updated from its subscription');
     return { outcome: 'processed', effect: changes.ended ? 'cancelled' : 'none' };
   });
@@ -191,7 +190,7 @@ async function settle(context: OrderContext, order: Order): Promise<PaymentEffec
   const payment = await context.provider.retrieveSubscriptionPayment(order.subscriptionId);
   if (payment?.state !== 'canceled' && !verifiedPayment(order, payment)) return 'none';
   const plan = await planFromPayment(context, log, order, 'invoice_paid', payment);
-  const effect = await context.db.transaction((tx) => carryOut(tx, context.config, log, order, plan));
+  const effect = await context.db.transaction((tx) => carryOut(tx, context, log, order, plan));
   if (effect === 'completed' && plan.kind === 'complete') await recordBuyerOnCustomer({ ...context, log }, order, plan.buyer);
   return effect;
 }
@@ -270,7 +269,13 @@ async function askProvider<T>(log: FastifyBaseLogger, read: () => Promise<T>): P
   }
 }
 
-async function carryOut(tx: Transaction, config: Config, log: FastifyBaseLogger, order: Order, plan: Plan): Promise<PaymentEffect> {
+async function carryOut(
+  tx: Transaction,
+  { config, provider }: Pick<OrderContext, 'config' | 'provider'>,
+  log: FastifyBaseLogger,
+  order: Order,
+  plan: Plan,
+): Promise<PaymentEffect> {
   switch (plan.kind) {
     case 'none':
       return 'none';
@@ -280,6 +285,7 @@ async function carryOut(tx: Transaction, config: Config, log: FastifyBaseLogger,
         buyer: plan.buyer,
         verified: plan.verified,
         events: config,
+        clock: provider.clock,
       });
       if (result.kind !== 'completed') {
         log.info({ result: result.kind }, 'Paid invoice, but the order could not be completed; unchanged');

@@ -15,7 +15,8 @@
  * same password and token. After that window, or once the buyer changed the password on /account, no password is
  * issued or answered again (`credentials: null`). Finalize's email must be the order's buyer's ('buyer_mismatch').
  */
-import { and, eq, gt, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
+import { bookEarned } from '../commissions/ledger';
 import type { Database, Transaction } from '../db/client';
 import { accounts, handoffTokens, orders } from '../db/schema';
 import type { CredentialsCipher } from '../security/credentialsCipher';
@@ -31,6 +32,8 @@ export interface VerifiedPayment {
   quantity: number;
   /** The amount paid, in integer cents. */
   amountCents: number;
+  /** The first invoice's id (its referrer's commission is keyed by it). */
+  invoiceId?: string;
 }
 
 /** New credentials, prepared before the transaction opens (hashing is slow); used only by an account's first finalize. */
@@ -52,6 +55,8 @@ interface CompleteOrderInput {
   buyer: { email: string; name: string };
   /** Whether the agreement site gets webhooks (./../outbox/orderEvents.ts): the order's activation is raised. */
   events: Pick<Config, 'SUCCESS_SITE_WEBHOOK_URL'>;
+  /** The provider's billing clock, for the referrer's commission on the first payment (server/commissions/ledger.ts). */
+  clock?: SQL;
   /**
    * Present for finalize: hand out credentials (the first ones while their window lasts, else these when the
    * account never had any). Absent for a payment event.
@@ -97,7 +102,12 @@ export async function completeOrder(db: Database | Transaction, input: CompleteO
     if (input.issue && locked.email !== null && !sameEmail(locked.email, input.buyer.email)) return { kind: 'buyer_mismatch' };
 
     const order = isPaidOrder(locked) ? locked : await markPaid(tx, locked, input.buyer);
-    if (order !== locked) await raiseOrderEvent(tx, input.events, { kind: 'activated', transactionId: order.transactionId });
+    if (order !== locked) {
+      await raiseOrderEvent(tx, input.events, { kind: 'activated', transactionId: order.transactionId });
+      const { verified } = input;
+      const invoice = { invoiceId: verified.invoiceId ?? `first:${verified.subscriptionId}`, paymentId: order.paymentIntentId };
+      await bookEarned(tx, order, { ...invoice, amountCents: verified.amountCents, seats: verified.quantity }, input.clock);
+    }
     const [existing] = await tx.select().from(accounts).where(eq(accounts.transactionId, order.transactionId));
     const account =
       existing ??

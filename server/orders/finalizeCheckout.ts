@@ -70,6 +70,7 @@ export async function finalizeOrRefuse(context: OrderContext, input: FinalizeInp
     verified,
     buyer: { email: input.email, name: input.name },
     events: config,
+    clock: provider.clock,
     issue: {
       credentials: {
         password,
@@ -136,5 +137,10 @@ export function isFirstInvoicePaid(order: Order, payment: SubscriptionPayment | 
 export function verifiedPayment(order: Order, payment: SubscriptionPayment | null): VerifiedPayment | null {
   const invoice = payment?.firstInvoice;
   if (!payment || !invoice || payment.state !== 'active' || !isFirstInvoicePaid(order, payment)) return null;
-  return { subscriptionId: payment.subscriptionId, quantity: payment.quantity, amountCents: invoice.amountPaidCents };
+  return {
+    subscriptionId: payment.subscriptionId,
+    quantity: payment.quantity,
+    amountCents: invoice.amountPaidCents,
+    invoiceId: invoice.invoiceId,
+  };
 }

@@ -69,6 +69,7 @@ export async function reconcileOrders(
       outbox: 0,
       accountLinks: 0,
       oidcRecords: 0,
+      partnerLinks: 0,
     },
     deletedByProvider: {},
     askedBeforeDeleting: 0,

@@ -12,7 +12,7 @@ import type { Database } from '../db/client';
 import { deleteExpiredFunnelEvents } from '../funnel/funnelEvents';
 import { deleteEndedSessions } from '../sessions/sessions';
 import { deleteExpiredOidcRecords } from '../signIn/oidcStore';
-import { accountLinks, addressDeclines, orderRefunds, orders, outbox, webhookEvents } from '../db/schema';
+import { accountLinks, addressDeclines, orderRefunds, orders, outbox, partnerLinks, webhookEvents } from '../db/schema';
 
 /** What one retention run deleted, in rows. */
 export interface RetentionReport {
@@ -30,6 +30,8 @@ export interface RetentionReport {
   accountLinks: number;
   /** The OpenID Provider's sessions, codes, tokens and grants past their expiry (server/signIn/oidcStore.ts). */
   oidcRecords: number;
+  /** Sign-in links to a referrer's page (/partner) expired for more than a day. */
+  partnerLinks: number;
 }
 
 /**
@@ -86,6 +88,12 @@ export async function deleteExpiredRecords(
           .returning({ tokenHash: accountLinks.tokenHash })
       ).length,
       oidcRecords: await deleteExpiredOidcRecords(tx),
+      partnerLinks: (
+        await tx
+          .delete(partnerLinks)
+          .where(lt(partnerLinks.expiresAt, sql`now() - interval '1 day'`))
+          .returning({ tokenHash: partnerLinks.tokenHash })
+      ).length,
     };
   });
 }

@@ -19,11 +19,12 @@
  * Outbox rows are keyed by the provider event (renewals and failures by their invoice), so every cancellation,
  * undo and seat change mails once, however often the same event arrives.
  */
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { monthlyTotalCents } from '../../src/domain/pricing';
 import type { Config } from '../config';
 import type { Transaction } from '../db/client';
 import { orderRefunds, orders } from '../db/schema';
+import { bookLifecycleCommissions } from '../commissions/ledger';
 import { recordFunnelEvent } from '../funnel/funnelEvents';
 import { raiseOrderEvent } from '../outbox/orderEvents';
 import type { PaymentEvent, RefundedPayment, SubscriptionPayment } from '../payments/provider';
@@ -96,7 +97,8 @@ function endReason(order: Order, payment: SubscriptionPayment, event: PaymentEve
 
 /**
  * Applies `changes` to the locked `order` inside `tx`, with their funnel events and outbox rows; `eventId` keys
- * the rows of changes that have no invoice of their own.
+ * the rows of changes that have no invoice of their own; `clock` is the provider's billing clock (the referrer's
+ * commission on a renewal or refund is booked on it, server/commissions/ledger.ts).
  * @throws database errors: the caller's transaction is rolled back with everything it raised.
  */
 export async function applyLifecycleChanges(
@@ -105,6 +107,7 @@ export async function applyLifecycleChanges(
   order: Order,
   event: PaymentEvent,
   changes: LifecycleChanges,
+  clock?: SQL,
 ): Promise<void> {
   const { transactionId, referrerId } = order;
   const now = new Date();
@@ -165,6 +168,7 @@ export async function applyLifecycleChanges(
     await recordFunnelEvent(tx, { type: 'cancelled', transactionId, referrerId, detail: { reason: changes.ended.reason } });
     await raiseOrderEvent(tx, config, { kind: 'cancelled', transactionId, cancelledAt: now.toISOString() });
   }
+  await bookLifecycleCommissions(tx, order, changes, clock);
 }
 
 /** What the order already recorded as refunded on `paymentId`, in cents (0 when nothing was). */

@@ -30,7 +30,8 @@ const seatsText = (seats: number) => `${seats} ${seats === 1 ? 'seat' : 'seats'}
 /** A paragraph, or a link as [label, url]. */
 type Block = string | [label: string, url: string];
 
-function compose(subject: string, greetingName: string, blocks: Block[]): RenderedMail {
+/** A mail of `blocks` under 'Hello {greetingName},', with the product's footer, as text and HTML. */
+export function compose(subject: string, greetingName: string, blocks: Block[]): RenderedMail {
   const hello = `Hello ${greetingName},`;
   const footer = `${brand.name} · ${PRODUCT_NAME}`;
   const text = [hello, ...blocks.map((block) => (typeof block === 'string' ? block : `${block[0]}: ${block[1]}`)), footer].join('\n\n');

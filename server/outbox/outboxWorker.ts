@@ -17,6 +17,7 @@ import type { Config } from '../config';
 import type { Database } from '../db/client';
 import { accounts, orders, outbox } from '../db/schema';
 import { issueAccountLink, newestSubscriptionOf } from '../account/accountLinks';
+import { deliverPartnerMail } from '../commissions/partnerMail';
 import { renderMail } from './mailTemplates';
 import { postWebhook } from './webhooks';
 
@@ -144,6 +145,7 @@ interface Delivery {
 
 async function deliver(context: OutboxContext, row: OutboxRow): Promise<Delivery> {
   const { db, config, log } = context;
+  if (row.topic.startsWith('partner_')) return deliverPartnerMail({ ...context, site: siteUrl(config) }, row);
   const requested = row.kind === 'mail' && !row.transactionId && typeof row.payload.email === 'string' ? row.payload.email : null;
   const transactionId = requested === null ? row.transactionId : await newestSubscriptionOf(db, requested);
   if (!transactionId) {

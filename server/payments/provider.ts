@@ -7,6 +7,7 @@
  * from the transaction and the step (style.md; Stripe "Idempotent requests").
  */
 
+import type { SQL } from 'drizzle-orm';
 import type { FastifyPluginAsync } from 'fastify';
 import type { SandboxCard } from '../../src/contract/sandbox';
 import type { Config } from '../config';
@@ -213,6 +214,12 @@ export interface PaymentProvider {
    * @throws on provider failure.
    */
   syncDefaultPaymentMethod?(customerId: string, idempotencyKey: string): Promise<number>;
+  /**
+   * The provider's billing clock as a SQL expression on this database, for records kept on it (a commission's
+   * hold, server/commissions/): the sandbox's test clock, which `POST /api/sandbox/clock/advance` moves. Absent:
+   * the database's now() (Stripe bills on real time).
+   */
+  readonly clock?: SQL;
   /** The hosts the page needs for the provider's browser library (the Content-Security-Policy); none for the sandbox. */
   readonly pageHosts?: PageHosts;
   /** The provider's own API routes, under the API's per-address rate limit: the sandbox's card form and clock (./sandbox/routes.ts). */

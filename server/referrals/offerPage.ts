@@ -77,9 +77,10 @@ interface RenderedPage {
 
 /**
  * The HTML pages of the built SPA (scripts/prerender.ts): `index` is `/` prerendered, `paymentSuccess` the
- * success page's loading state, `signIn` the sign-in form, `notFound` the 404 page, `shell` the empty page every other route starts from.
+ * success page's loading state, `signIn` the sign-in form, `notFound` the 404 page, `partner` the referrer's page's
+ * loading state, `shell` the empty page every other route starts from.
  */
-type PageName = 'index' | 'paymentSuccess' | 'signIn' | 'notFound' | 'shell';
+type PageName = 'index' | 'paymentSuccess' | 'signIn' | 'notFound' | 'partner' | 'shell';
 interface OfferPages {
   /** Sends `page` with `offer` in it, compressed as the request accepts, with status `status`. */
   send(request: FastifyRequest, reply: FastifyReply, page: PageName, offer: Offer, status?: number): FastifyReply;
@@ -95,6 +96,7 @@ export function loadOfferPages(distDir: string, shellFile: string): OfferPages {
     paymentSuccess: orShell('payment-success.html'),
     signIn: orShell('sign-in.html'),
     notFound: orShell('404.html'),
+    partner: orShell('partner.html'),
     shell,
   };
   const cache = new Map<string, RenderedPage>();

@@ -1,6 +1,6 @@
 /**
- * The one Origin check for the APIs that act on a signed-in session, /api/account and /api/admin, and for the
- * sign-in page's POST /sign-in/password
+ * The one Origin check for the APIs that act on a signed-in session, /api/account, /api/admin and /api/partner,
+ * and for the sign-in page's POST /sign-in/password
  * (docs/decisions/0022-one-session-mechanism.md): a state-changing request (anything but GET and HEAD) whose
  * `Origin` names another site is refused with 403 before any route runs. The session cookies' SameSite=Strict is
  * the first guard and JSON-only bodies (a cross-site form cannot send one without a CORS preflight) the second;
@@ -12,7 +12,7 @@ import type { Config } from '../config';
 import { HttpError } from '../http/httpError';
 
 /** The API paths the check covers. */
-const GUARDED = ['/api/account', '/api/admin', '/sign-in'];
+const GUARDED = ['/api/account', '/api/admin', '/api/partner', '/sign-in'];
 
 const CROSS_SITE_REFUSED = 'This request must come from this site.';
 

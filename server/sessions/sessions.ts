@@ -1,5 +1,5 @@
 /**
- * One session mechanism for owners (/admin) and buyers (/account), server-side and revocable
+ * One session mechanism for owners (/admin), buyers (/account) and referrers (/partner), server-side and revocable
  * (docs/decisions/0022-one-session-mechanism.md). The cookie carries a random 256-bit id; the `sessions` table
  * holds only its SHA-256, with who is signed in, when, and when the session ends. A session ends after its idle
  * lifetime without use, or its absolute lifetime after sign-in however much it is used (OWASP Session Management
@@ -12,7 +12,7 @@ import type { Config } from '../config';
 import type { Database, Transaction } from '../db/client';
 import { sessions } from '../db/schema';
 
-type SessionKind = 'owner' | 'buyer';
+type SessionKind = 'owner' | 'buyer' | 'referrer';
 
 /** How one kind of session behaves. */
 interface SessionRules {
@@ -61,6 +61,15 @@ export const buyerSessionRules = (config: Config): SessionRules => ({
   kind: 'buyer',
   cookieName: 'account_session',
   path: '/api/account',
+  idleMs: HOUR_MS,
+  maxMs: config.ACCOUNT_SESSION_MAX_HOURS * HOUR_MS,
+});
+
+/** A referrer's own page (/partner, issue 24): like the manage page's, an hour idle, ACCOUNT_SESSION_MAX_HOURS absolute. */
+export const referrerSessionRules = (config: Config): SessionRules => ({
+  kind: 'referrer',
+  cookieName: 'partner_session',
+  path: '/api/partner',
   idleMs: HOUR_MS,
   maxMs: config.ACCOUNT_SESSION_MAX_HOURS * HOUR_MS,
 });

@@ -63,5 +63,7 @@ export async function requestJson<T>(
     const { message, body: errorBody } = await readErrorBody(response);
     throw new ApiError(message ?? defaultError, response.status, errorBody);
   }
+  // 204 No Content: nothing to parse.
+  if (response.status === 204) return undefined as T;
   return (await response.json()) as T;
 }

@@ -5,6 +5,8 @@ export const PAGE_PATHS = {
   paymentSuccess: '/payment-success',
   /** The buyer's manage page (issue: after the purchase). */
   account: '/account',
+  /** The referrer's own page (issue 24). */
+  partner: '/partner',
   /** The owner's console; its own pages are under it (src/views/admin/AdminPage.tsx). */
   admin: '/admin',
   /** The training platform's sign-in (the OpenID Provider's login page, issue 23). */

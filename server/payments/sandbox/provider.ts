@@ -14,6 +14,7 @@ import type { InvoiceState, PaymentProvider, SubscriptionPayment, SubscriptionSt
 import {
   firstInvoiceId,
   latestRenewalInvoice,
+  SANDBOX_NOW,
   refundSandboxPayments,
   sandboxRefundedPayment,
   sandboxSubscriptionDetails,
@@ -35,6 +36,7 @@ const sandboxId = (prefix: string) => `${prefix}_sbx_${randomAlphanumeric(16)}`;
 export function createSandboxProvider(db: Database): PaymentProvider {
   return {
     name: 'sandbox',
+    clock: SANDBOX_NOW,
 
     async createCustomer({ transactionId, affiliateId, affiliateSource, referrer, idempotencyKey }) {
       const metadata = { transactionId, affiliateId, affiliateSource, ...(referrer ? { referrer } : {}) };

@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import type { OrderServices } from '../../orders/order';
 import { ownerSessionRules, sessionKeeper } from '../../sessions/sessions';
 import { adminContentRoutes } from './content';
+import { adminCommissionRoutes } from './commissions';
 import { adminDashboardRoutes } from './dashboard';
 import { adminMailRoutes } from './mail';
 import { adminOrderRoutes } from './orders';
@@ -33,5 +34,10 @@ export async function adminRoutes(
     await owned.register(adminMailRoutes, { db, config, nudgeOutbox });
     await owned.register(adminDashboardRoutes, { db });
     await owned.register(adminContentRoutes, { db });
+    await owned.register(adminCommissionRoutes, {
+      ...services,
+      nudgeOutbox,
+      ownerOf: (request) => signedInOwner(db, ownerSessions, request),
+    });
   });
 }

@@ -11,6 +11,7 @@ import { adminApi } from '../../api/adminApi';
 import { usePageTitle } from '../shared/usePageTitle';
 import { colors } from '../theme';
 import { AdminContent } from './AdminContent';
+import { AdminCommissions } from './AdminCommissions';
 import { AdminDashboard } from './AdminDashboard';
 import { AdminOrderDetail, AdminOrders } from './AdminOrders';
 import { AdminMail } from './AdminMail';
@@ -40,6 +41,7 @@ export function AdminPage() {
           <Link href="/referrers">Referrers</Link>
           <Link href="/content">Content</Link>
           <Link href="/mail">Mail</Link>
+          <Link href="/commissions">Commissions</Link>
         </Nav>
         <Who>
           {owner.email}
@@ -61,6 +63,9 @@ export function AdminPage() {
           </Route>
           <Route path="/content">
             <AdminContent onUnauthorised={signedOut} />
+          </Route>
+          <Route path="/commissions">
+            <AdminCommissions onUnauthorised={signedOut} />
           </Route>
           <Route path="/mail">
             <AdminMail onUnauthorised={signedOut} />

@@ -1,0 +1,108 @@
+/**
+ * The referrer's mails (issue 24): the single-use sign-in link to /partner ('partner_link') and the payout notice
+ * ('partner_payout_paid'), queued in the outbox and sent by its worker (server/outbox/outboxWorker.ts hands each
+ * 'partner_' row here). Links are minted at send time, as for the buyer's (issue 19): 32 random bytes, only their
+ * SHA-256 stored (partner_links), used once before they expire. A requested link carries the email it was asked
+ * for and is resolved here: to the active referrer with that email, or 'dropped', unmailed (the request answers
+ * the same either way).
+ */
+import { randomUUID } from 'node:crypto';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { formatCents } from '../../src/domain/commissions';
+import type { Config } from '../config';
+import type { Database } from '../db/client';
+import { outbox, partnerLinks, referrers } from '../db/schema';
+import { compose } from '../outbox/mailTemplates';
+import { hashHandoffToken, newHandoffToken } from '../security/handoffToken';
+
+/** Queues a sign-in link to /partner for `email` (POST /api/partner/link): the same work whatever the email. */
+export async function requestPartnerLink(db: Database, email: string): Promise<void> {
+  await db.insert(outbox).values({
+    kind: 'mail',
+    topic: 'partner_link',
+    dedupeKey: `mail:partner_link:${randomUUID()}`,
+    transactionId: null,
+    payload: { email: email.trim() },
+  });
+}
+
+/** Uses `token`: the referrer it signs in, or null when it is unknown, expired or used. */
+export async function usePartnerLink(db: Database, token: string): Promise<string | null> {
+  const [used] = await db
+    .update(partnerLinks)
+    .set({ usedAt: sql`now()` })
+    .where(and(eq(partnerLinks.tokenHash, hashHandoffToken(token)), isNull(partnerLinks.usedAt), gt(partnerLinks.expiresAt, sql`now()`)))
+    .returning({ referrerId: partnerLinks.referrerId });
+  return used?.referrerId ?? null;
+}
+
+/** A partner mail's outcome, as the outbox worker records it. */
+interface PartnerDelivery {
+  status: 'sent' | 'held' | 'dropped';
+  rendered?: { to: string; subject: string; text: string };
+}
+
+interface PartnerMailContext {
+  db: Database;
+  config: Config;
+  /** Null without SMTP_URL: the mail is held, no link minted. */
+  mailer: { send(mail: { to: string; subject: string; text: string; html: string }): Promise<void> } | null;
+  /** The site's own address, no trailing slash. */
+  site: string;
+  log: { info(details: object, message: string): void };
+}
+
+/**
+ * Sends (or holds, or drops) the partner mail of outbox row `row`.
+ * @throws Error for a row naming no referrer, and mailer errors (the worker retries).
+ */
+export async function deliverPartnerMail(
+  { db, config, mailer, site, log }: PartnerMailContext,
+  row: { id: number; topic: string; payload: Record<string, string | number | null> },
+): Promise<PartnerDelivery> {
+  const { email, referrerId } = row.payload;
+  const [referrer] =
+    typeof email === 'string'
+      ? await db
+          .select()
+          .from(referrers)
+          .where(and(sql`lower(${referrers.email}) = ${email.trim().toLowerCase()}`, eq(referrers.status, 'active')))
+          .limit(1)
+      : typeof referrerId === 'string'
+        ? await db.select().from(referrers).where(eq(referrers.id, referrerId))
+        : [];
+  if (!referrer?.email) {
+    if (typeof email === 'string') {
+      log.info({ outboxId: row.id, topic: row.topic }, 'Mail dropped: no referrer for the requested email');
+      return { status: 'dropped' };
+    }
+    throw new Error(`Outbox row ${row.id} names no referrer with an email`);
+  }
+  const link = async () => {
+    if (!mailer) return `${site}/partner?token=[hidden]`;
+    const { token, tokenHash } = newHandoffToken();
+    await db.insert(partnerLinks).values({
+      tokenHash,
+      referrerId: referrer.id,
+      expiresAt: sql`now() + make_interval(mins => ${config.ACCOUNT_LINK_MINUTES})`,
+    });
+    return `${site}/partner?token=${token}`;
+  };
+  const name = `Dr. ${referrer.displayName}`;
+  const mail =
+    row.topic === 'partner_payout_paid'
+      ? compose(`Your referral commission of ${formatCents(Number(row.payload.amountCents))} is paid`, name, [
+          `We paid you ${formatCents(Number(row.payload.amountCents))} in referral commission (reference ${String(row.payload.reference)}).`,
+          'See every practice you referred and each commission on your partner page.',
+          ['Open your partner page', `${site}/partner`],
+        ])
+      : compose('Your link to your partner page', name, [
+          'Here is the link you asked for. It works once, for a short time.',
+          ['Open your partner page', await link()],
+          'If you did not ask for it, you can ignore this mail.',
+        ]);
+  if (!mailer) return { status: 'held', rendered: { to: referrer.email, subject: mail.subject, text: mail.text } };
+  await mailer.send({ to: referrer.email, ...mail });
+  log.info({ outboxId: row.id, topic: row.topic }, 'Mail sent');
+  return { status: 'sent' };
+}

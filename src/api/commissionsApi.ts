@@ -1,0 +1,35 @@
+/**
+ * The commission screens' calls (src/contract/commissions.ts): the console's /api/admin/commissions/* and the
+ * referrer's /api/partner/*. Each raises ApiError with the server's `error` text; 401 means sign in again.
+ */
+import type {
+  CommissionRuleBody,
+  CommissionsOverview,
+  PartnerQuery,
+  PartnerView,
+  PayoutBatch,
+  ReferrerCommissionRequest,
+} from '../contract/commissions';
+import { queryString } from './adminApi';
+import { requestJson } from './client';
+
+const FAILED = 'We could not reach the server. Please try again.';
+
+export const commissionsApi = {
+  overview: (minimumCents: number) =>
+    requestJson<CommissionsOverview>('GET', `/api/admin/commissions?minimumCents=${minimumCents}`, undefined, FAILED),
+  setDefaultRule: (rule: CommissionRuleBody) => requestJson<void>('PUT', '/api/admin/commissions/default-rule', { rule }, FAILED),
+  setReferrer: (referrerId: string, body: ReferrerCommissionRequest) =>
+    requestJson<void>('PUT', `/api/admin/commissions/referrers/${encodeURIComponent(referrerId)}`, body, FAILED),
+  createBatch: (minimumCents: number) => requestJson<PayoutBatch>('POST', '/api/admin/commissions/batches', { minimumCents }, FAILED),
+  markPaid: (batchId: number, reference: string) =>
+    requestJson<PayoutBatch>('POST', `/api/admin/commissions/batches/${batchId}/paid`, { reference }, FAILED),
+  voidBatch: (batchId: number) => requestJson<PayoutBatch>('POST', `/api/admin/commissions/batches/${batchId}/void`, {}, FAILED),
+};
+
+export const partnerApi = {
+  requestLink: (email: string) => requestJson<{ message: string }>('POST', '/api/partner/link', { email }, FAILED),
+  openSession: (token: string) => requestJson<void>('POST', '/api/partner/session', { token }, FAILED),
+  view: (period: PartnerQuery) => requestJson<PartnerView>('GET', `/api/partner${queryString(period)}`, undefined, FAILED),
+  signOut: () => fetch('/api/partner/sign-out', { method: 'POST' }).then(() => undefined),
+};

@@ -1,0 +1,145 @@
+/**
+ * The referrer's page statechart (/partner; issue 24): open a session from the mail's single-use link (or find the
+ * one this browser has), or ask for a link by email; then show their page over a period (their link and QR code,
+ * visits, checkouts, practices, seats, revenue; commission held / payable / paid / reversed; practices; payouts),
+ * reloaded when the period changes; copy the link; sign out. The calls are invoked actors (src/api/commissionsApi.ts);
+ * copying is an emitted `copyRequested` the page carries out. A session that ended (401) asks for a link again.
+ */
+import { assertEvent, assign, emit, fromPromise, setup } from 'xstate';
+import { errorOf } from './actorError';
+import { partnerApi } from '../api/commissionsApi';
+import { ApiError } from '../api/client';
+import type { PartnerQuery, PartnerView } from '../contract/commissions';
+
+interface PartnerInput {
+  /** The single-use token of the mail's link, when the page was opened from one. */
+  token?: string | null;
+}
+
+interface PartnerContext {
+  token: string | null;
+  view: PartnerView | null;
+  period: PartnerQuery;
+  error: string | null;
+  linkSent: string | null;
+  copied: boolean;
+}
+
+type PartnerEvent =
+  | { type: 'LINK_REQUESTED'; email: string }
+  | { type: 'PERIOD_CHANGED'; from?: string; to?: string }
+  | { type: 'COPY_CLICKED' }
+  | { type: 'SIGN_OUT_CLICKED' };
+
+type PartnerEmitted = { type: 'copyRequested'; text: string };
+
+const messageOf = (error: unknown) => (error instanceof Error && error.message ? error.message : 'Something went wrong. Please try again.');
+
+export const partnerMachine = setup({
+  types: {
+    context: {} as PartnerContext,
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- XState takes the input's type from this assertion
+    input: {} as PartnerInput,
+    events: {} as PartnerEvent,
+    emitted: {} as PartnerEmitted,
+    tags: {} as 'busy',
+  },
+  actors: {
+    openSession: fromPromise<void, { token: string }>(({ input }) => partnerApi.openSession(input.token)),
+    loadView: fromPromise<PartnerView, PartnerQuery>(({ input }) => partnerApi.view(input)),
+    requestLink: fromPromise<{ message: string }, { email: string }>(({ input }) => partnerApi.requestLink(input.email)),
+    signOut: fromPromise<void>(() => partnerApi.signOut()),
+  },
+  guards: {
+    hasToken: ({ context }) => context.token !== null,
+    sessionEnded: (_, error: unknown) => error instanceof ApiError && error.status === 401,
+  },
+  actions: {
+    assignView: assign((_, view: PartnerView) => ({ view, error: null })),
+    assignError: assign((_, error: unknown) => ({ error: messageOf(error) })),
+    forgetSession: assign({ view: null, token: null, copied: false }),
+    forgetToken: assign({ token: null }),
+    assignPeriod: assign({
+      period: ({ event }) => {
+        assertEvent(event, 'PERIOD_CHANGED');
+        return { ...(event.from ? { from: event.from } : {}), ...(event.to ? { to: event.to } : {}) };
+      },
+      copied: false,
+    }),
+    assignLinkSent: assign((_, answer: { message: string }) => ({ linkSent: answer.message, error: null })),
+    clearLinkAnswer: assign({ linkSent: null, error: null }),
+    requestCopy: emit(({ context }) => ({ type: 'copyRequested' as const, text: context.view?.link ?? '' })),
+    markCopied: assign({ copied: true }),
+  },
+}).createMachine({
+  id: 'partner',
+  context: ({ input }) => ({ token: input.token ?? null, view: null, period: {}, error: null, linkSent: null, copied: false }),
+  initial: 'starting',
+  states: {
+    starting: {
+      always: [{ guard: 'hasToken', target: 'openingSession' }, { target: 'loading' }],
+    },
+    openingSession: {
+      tags: ['busy'],
+      invoke: {
+        id: 'openSession',
+        src: 'openSession',
+        input: ({ context }) => ({ token: context.token ?? '' }),
+        onDone: { target: 'loading', actions: 'forgetToken' },
+        onError: { target: 'signedOut', actions: { type: 'assignError', params: errorOf } },
+      },
+    },
+    loading: {
+      tags: ['busy'],
+      invoke: {
+        id: 'loadView',
+        src: 'loadView',
+        input: ({ context }) => context.period,
+        onDone: { target: 'signedIn', actions: { type: 'assignView', params: ({ event }) => event.output } },
+        onError: [
+          { guard: { type: 'sessionEnded', params: errorOf }, target: 'signedOut' },
+          { target: 'signedIn', actions: { type: 'assignError', params: errorOf } },
+        ],
+      },
+    },
+    signedOut: {
+      entry: 'forgetSession',
+      initial: 'askingForLink',
+      states: {
+        askingForLink: {
+          on: { LINK_REQUESTED: { target: 'requestingLink', actions: 'clearLinkAnswer' } },
+        },
+        requestingLink: {
+          tags: ['busy'],
+          invoke: {
+            id: 'requestLink',
+            src: 'requestLink',
+            input: ({ event }) => {
+              assertEvent(event, 'LINK_REQUESTED');
+              return { email: event.email.trim() };
+            },
+            onDone: { target: 'linkSent', actions: { type: 'assignLinkSent', params: ({ event }) => event.output } },
+            onError: { target: 'askingForLink', actions: { type: 'assignError', params: errorOf } },
+          },
+        },
+        linkSent: {},
+      },
+    },
+    signedIn: {
+      initial: 'viewing',
+      states: {
+        viewing: {
+          on: {
+            PERIOD_CHANGED: { target: '#partner.loading', actions: 'assignPeriod' },
+            COPY_CLICKED: { actions: ['requestCopy', 'markCopied'] },
+            SIGN_OUT_CLICKED: 'signingOut',
+          },
+        },
+        signingOut: {
+          tags: ['busy'],
+          invoke: { id: 'signOut', src: 'signOut', onDone: '#partner.signedOut', onError: '#partner.signedOut' },
+        },
+      },
+    },
+  },
+});
