@@ -36,7 +36,8 @@ async function redeemIn(db: Transaction, token: string): Promise<HandoffRedempti
     )
     .returning({ transactionId: handoffTokens.transactionId, seatId: handoffTokens.seatId });
   if (!redeemed) return null;
-  if (!redeemed.seatId) await db.update(accounts).set({ passwordCiphertext: null }).where(eq(accounts.transactionId, redeemed.transactionId));
+  if (!redeemed.seatId)
+    await db.update(accounts).set({ passwordCiphertext: null }).where(eq(accounts.transactionId, redeemed.transactionId));
   const member = redeemed.seatId ? await claimedSeat(db, redeemed.seatId) : null;
   const [row] = await db
     .select({ order: orders, account: accounts })

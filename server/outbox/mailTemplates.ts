@@ -49,7 +49,10 @@ function compose(subject: string, greetingName: string, blocks: Block[]): Render
 /** The confirmation mail's lines about seats waiting to be assigned (none for a single seat). */
 function teamBlocks(free: number, team: string): Block[] {
   if (free <= 0) return [];
-  return [`You have ${seatsText(free)} waiting to be assigned: invite your team, and each gets a login of their own.`, ['Invite your team', team]];
+  return [
+    `You have ${seatsText(free)} waiting to be assigned: invite your team, and each gets a login of their own.`,
+    ['Invite your team', team],
+  ];
 }
 
 const TEMPLATES: Record<string, (context: MailContext) => RenderedMail> = {

@@ -39,13 +39,29 @@ export async function raiseSeatEvent(tx: Transaction, config: Pick<Config, 'SUCC
     case 'invitation_resent': {
       const { seat } = event;
       const key = event.kind === 'invited' ? `${SEAT_INVITATION}:${seat.id}` : `${SEAT_INVITATION}:${seat.id}:${event.resendId}`;
-      rows.push({ kind: 'mail', topic: SEAT_INVITATION, dedupeKey: `mail:${key}`, transactionId: seat.transactionId, payload: seatPayload(seat) });
+      rows.push({
+        kind: 'mail',
+        topic: SEAT_INVITATION,
+        dedupeKey: `mail:${key}`,
+        transactionId: seat.transactionId,
+        payload: seatPayload(seat),
+      });
       if (event.kind === 'invited')
-        webhook('seat.invited', `seat.invited:${seat.id}`, { event: 'seat.invited', ...seatPayload(seat), seatStatus: 'invited' }, seat.transactionId);
+        webhook(
+          'seat.invited',
+          `seat.invited:${seat.id}`,
+          { event: 'seat.invited', ...seatPayload(seat), seatStatus: 'invited' },
+          seat.transactionId,
+        );
       break;
     }
     case 'claimed':
-      webhook('seat.claimed', `seat.claimed:${event.seat.id}`, { event: 'seat.claimed', ...seatPayload(event.seat), seatStatus: 'claimed' }, event.seat.transactionId);
+      webhook(
+        'seat.claimed',
+        `seat.claimed:${event.seat.id}`,
+        { event: 'seat.claimed', ...seatPayload(event.seat), seatStatus: 'claimed' },
+        event.seat.transactionId,
+      );
       break;
     case 'revoked':
       webhook(

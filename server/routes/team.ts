@@ -38,7 +38,10 @@ const REFUSALS: Record<SeatRefusal, { status: number; error: string; field?: 'em
 
 /** What /join says for a link that cannot be used. */
 const LINK_PROBLEMS: Record<LinkProblem, { status: number; error: string }> = {
-  unknown: { status: 410, error: 'This invitation link is not valid (a newer invitation may have replaced it). Ask the person who invited you for a new one.' },
+  unknown: {
+    status: 410,
+    error: 'This invitation link is not valid (a newer invitation may have replaced it). Ask the person who invited you for a new one.',
+  },
   expired: { status: 410, error: 'This invitation link has expired. Ask the person who invited you for a new one.' },
   claimed: { status: 409, error: 'This seat was already claimed. Sign in with the login shown when it was accepted.' },
   revoked: { status: 410, error: 'This invitation was withdrawn. Ask the person who invited you.' },
@@ -95,7 +98,10 @@ export async function teamRoutes(app: FastifyInstance, services: OrderServices &
 
   app.post<{ Body: InviteRequest }>(
     '/api/account/team/invite',
-    { schema: { summary: 'Team: invite someone to a free seat', body: InviteRequest, response: { 200: TeamView, ...errors } }, config: perAddress },
+    {
+      schema: { summary: 'Team: invite someone to a free seat', body: InviteRequest, response: { 200: TeamView, ...errors } },
+      config: perAddress,
+    },
     async (request, reply) => {
       const order = await teamOrder(request);
       await countInvitation(request, order);
@@ -105,7 +111,10 @@ export async function teamRoutes(app: FastifyInstance, services: OrderServices &
 
   app.post<{ Params: SeatParams }>(
     '/api/account/team/:seatId/resend',
-    { schema: { summary: 'Team: send the invitation again', params: SeatParams, response: { 200: TeamView, ...errors } }, config: perAddress },
+    {
+      schema: { summary: 'Team: send the invitation again', params: SeatParams, response: { 200: TeamView, ...errors } },
+      config: perAddress,
+    },
     async (request, reply) => {
       const order = await teamOrder(request);
       await countInvitation(request, order);
@@ -127,7 +136,12 @@ export async function teamRoutes(app: FastifyInstance, services: OrderServices &
   app.post<{ Params: SeatParams; Body: InviteRequest }>(
     '/api/account/team/:seatId/reassign',
     {
-      schema: { summary: 'Team: give a seat to someone else', params: SeatParams, body: InviteRequest, response: { 200: TeamView, ...errors } },
+      schema: {
+        summary: 'Team: give a seat to someone else',
+        params: SeatParams,
+        body: InviteRequest,
+        response: { 200: TeamView, ...errors },
+      },
       config: perAddress,
     },
     async (request, reply) => {
@@ -139,7 +153,10 @@ export async function teamRoutes(app: FastifyInstance, services: OrderServices &
 
   app.post<{ Body: JoinRequest }>(
     '/api/join/invitation',
-    { schema: { summary: 'Join: the invitation behind a link', body: JoinRequest, response: { 200: JoinInvitation, ...errors } }, config: perAddress },
+    {
+      schema: { summary: 'Join: the invitation behind a link', body: JoinRequest, response: { 200: JoinInvitation, ...errors } },
+      config: perAddress,
+    },
     async (request, reply) => {
       const found = await peekInvitation(db, request.body.token);
       if ('problem' in found) {
@@ -152,7 +169,10 @@ export async function teamRoutes(app: FastifyInstance, services: OrderServices &
 
   app.post<{ Body: JoinRequest }>(
     '/api/join/claim',
-    { schema: { summary: 'Join: accept the seat (once)', body: JoinRequest, response: { 200: JoinClaimed, ...errors } }, config: perAddress },
+    {
+      schema: { summary: 'Join: accept the seat (once)', body: JoinRequest, response: { 200: JoinClaimed, ...errors } },
+      config: perAddress,
+    },
     async (request, reply) => {
       const claimed = await claimSeat(db, config, request.body.token);
       if ('problem' in claimed) {
@@ -172,4 +192,3 @@ export async function teamRoutes(app: FastifyInstance, services: OrderServices &
     },
   );
 }
-

@@ -17,7 +17,6 @@ import { generatePassword, hashPassword } from '../security/password';
 import { raiseSeatEvent } from '../outbox/seatEvents';
 import type { Config } from '../config';
 
-
 /** Why a link cannot be used: unknown (or replaced by a newer mail), expired, already claimed, revoked/suspended. */
 export type LinkProblem = 'unknown' | 'expired' | 'claimed' | 'revoked';
 
@@ -67,7 +66,6 @@ export async function peekInvitation(db: Database, token: string): Promise<JoinI
     expiresAt: row.seat.claimExpiresAt?.toISOString() ?? '',
   };
 }
-
 
 /** A claimed seat's login, shown once, and its hand-off token. */
 export interface ClaimedSeat {

@@ -203,7 +203,14 @@ async function revokeIn(
 ): Promise<Seat> {
   const [revoked] = await tx
     .update(seats)
-    .set({ status: 'revoked', revokedAt: sql`now()`, passwordHash: null, claimTokenHash: null, claimExpiresAt: null, updatedAt: sql`now()` })
+    .set({
+      status: 'revoked',
+      revokedAt: sql`now()`,
+      passwordHash: null,
+      claimTokenHash: null,
+      claimExpiresAt: null,
+      updatedAt: sql`now()`,
+    })
     .where(eq(seats.id, seat.id))
     .returning();
   await tx
@@ -276,7 +283,10 @@ export async function applySeatLifecycle(
     const latestFirst = [...using].sort((a, b) => b.invitedAt.getTime() - a.invitedAt.getTime() || b.seatNumber - a.seatNumber);
     const suspended = latestFirst.slice(0, using.length - capacity);
     for (const seat of suspended)
-      await tx.update(seats).set({ suspendedAt: sql`now()`, updatedAt: sql`now()` }).where(eq(seats.id, seat.id));
+      await tx
+        .update(seats)
+        .set({ suspendedAt: sql`now()`, updatedAt: sql`now()` })
+        .where(eq(seats.id, seat.id));
     await raiseSeatEvent(tx, config, {
       kind: 'suspended',
       transactionId: order.transactionId,
@@ -290,7 +300,10 @@ export async function applySeatLifecycle(
   const inUseNow = [...using];
   for (const seat of waiting.slice(0, Math.max(0, capacity - using.length))) {
     const seatNumber = lowestFreeNumber(inUseNow);
-    await tx.update(seats).set({ suspendedAt: null, seatNumber, updatedAt: sql`now()` }).where(eq(seats.id, seat.id));
+    await tx
+      .update(seats)
+      .set({ suspendedAt: null, seatNumber, updatedAt: sql`now()` })
+      .where(eq(seats.id, seat.id));
     inUseNow.push({ ...seat, seatNumber, suspendedAt: null });
   }
 }
