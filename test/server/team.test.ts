@@ -10,6 +10,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JoinClaimed, TeamView } from '../../src/contract/team';
 import { cancelAtPeriodEnd } from '../../server/account/manageSubscription';
+import { dashboard, orderDetail } from '../../server/admin/reports';
 import { outbox, seats } from '../../server/db/schema';
 import { applyPaymentEvents } from '../../server/orders/applyPaymentEvent';
 import { findOrder } from '../../server/orders/order';
@@ -144,6 +145,16 @@ describe.each(DATABASES)('the buyer’s team, on %s', (kind) => {
     const person = await findPersonByEmail(server.db, `BO-${kind}@example.com`);
     expect(person).toMatchObject({ role: 'member', seatNumber: 2, orderId: order.transactionId, status: 'active' });
     expect(await verify(person!.passwordHash!, bo.password)).toBe(true);
+
+    // The console: the order's seats (who, status, when) and the dashboard's counts.
+    const detail = await orderDetail(server.db, order.transactionId);
+    expect(detail?.seats.map((seat) => [seat.seatNumber, seat.name, seat.status, typeof seat.claimedAt])).toEqual([
+      [2, 'Bo Chen', 'claimed', 'string'],
+      [3, 'Cy Diaz', 'claimed', 'string'],
+    ]);
+    const figures = await dashboard(server.db, { start: new Date(Date.now() - 86_400_000), end: new Date(Date.now() + 86_400_000) });
+    expect(figures.claimedSeats).toBeGreaterThanOrEqual(2);
+    expect(figures.assignedSeats).toBeGreaterThanOrEqual(figures.claimedSeats);
 
     await deliverDue(outboxContext);
     const boSeat = (await team(order.auth)).members.find((seat) => seat.email === `bo-${kind}@example.com`)!;
