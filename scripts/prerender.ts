@@ -45,5 +45,6 @@ async function prerender(path: string, file: string, waitForChunks: boolean) {
 writeTemplate('dist/shell.html', shell);
 await prerender('/', 'dist/index.html', true);
 await prerender('/payment-success', 'dist/payment-success.html', false);
+await prerender('/join', 'dist/join.html', false);
 // Any path that is not a page draws the 404 page; it does not depend on the path.
 await prerender('/this-page-does-not-exist', 'dist/404.html', true);

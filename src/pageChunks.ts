@@ -6,6 +6,7 @@ export const loadPaymentSuccessPage = () => import('./views/success/PaymentSucce
 export const loadNotFoundPage = () => import('./views/NotFoundPage');
 export const loadAdminPage = () => import('./views/admin/AdminPage');
 export const loadAccountPage = () => import('./views/account/AccountPage');
+export const loadJoinPage = () => import('./views/join/JoinPage');
 
 /** Fetches the success page's chunk now, if it is not already here. */
 export function preloadPaymentSuccessPage(): void {

@@ -20,7 +20,7 @@ import type { ReferralLinks } from '../referrals/referralLinks';
 const SHELL = 'shell.html';
 
 /** The page templates (scripts/prerender.ts): only ever sent filled in. */
-const TEMPLATES = new Set(['/index.html', `/${SHELL}`, '/404.html', '/payment-success.html']);
+const TEMPLATES = new Set(['/index.html', `/${SHELL}`, '/404.html', '/payment-success.html', '/join.html']);
 
 /** Registers the static files of `distDir` (or none), the offer page and the not-found handler. */
 export async function registerStaticSite(app: FastifyInstance, distDir: string | undefined, referrals: ReferralLinks): Promise<void> {
@@ -56,7 +56,8 @@ export async function registerStaticSite(app: FastifyInstance, distDir: string |
     if (pages && !isApi && !isFile && (request.method === 'GET' || request.method === 'HEAD')) {
       const offer = await referrals.offer(request);
       if (!isPagePath(path)) return pages.send(request, reply, 'notFound', offer, 404);
-      return pages.send(request, reply, path === PAGE_PATHS.paymentSuccess ? 'paymentSuccess' : 'shell', offer);
+      const page = path === PAGE_PATHS.paymentSuccess ? 'paymentSuccess' : path === PAGE_PATHS.join ? 'join' : 'shell';
+      return pages.send(request, reply, page, offer);
     }
     return reply.code(404).send({ error: `Not found: ${request.method} ${path}` });
   });

@@ -49,9 +49,9 @@ interface RenderedPage {
 
 /**
  * The HTML pages of the built SPA (scripts/prerender.ts): `index` is `/` prerendered, `paymentSuccess` the
- * success page's loading state, `notFound` the 404 page, `shell` the empty page every other route starts from.
+ * success page's loading state, `join` the join page's, `notFound` the 404 page, `shell` the empty page every other route starts from.
  */
-type PageName = 'index' | 'paymentSuccess' | 'notFound' | 'shell';
+type PageName = 'index' | 'paymentSuccess' | 'join' | 'notFound' | 'shell';
 interface OfferPages {
   /** Sends `page` with `referrer` in it, compressed as the request accepts, with status `status`. */
   send(request: FastifyRequest, reply: FastifyReply, page: PageName, referrer: OfferReferrer, status?: number): FastifyReply;
@@ -65,6 +65,7 @@ export function loadOfferPages(distDir: string, shellFile: string): OfferPages {
   const templates: Record<PageName, string> = {
     index: read('index.html'),
     paymentSuccess: orShell('payment-success.html'),
+    join: orShell('join.html'),
     notFound: orShell('404.html'),
     shell,
   };

@@ -43,12 +43,18 @@ async function readErrorBody(response: Response): Promise<{ message?: string; bo
  * Sends `body` as JSON to `path` with `method` and returns the parsed JSON response.
  * @throws ApiError with the server's `error` text, or `defaultError` when there is none or the network failed.
  */
-export async function requestJson<T>(method: 'GET' | 'POST' | 'PATCH', path: string, body: unknown, defaultError: string): Promise<T> {
+export async function requestJson<T>(
+  method: 'GET' | 'POST' | 'PATCH',
+  path: string,
+  body: unknown,
+  defaultError: string,
+  headers: Record<string, string> = {},
+): Promise<T> {
   let response: Response;
   try {
     response = await fetch(`${apiBaseAddress()}${path}`, {
       method,
-      headers: { 'Content-Type': 'application/json' },
+      headers: { 'Content-Type': 'application/json', ...headers },
       body: method === 'GET' ? undefined : JSON.stringify(body ?? {}),
     });
   } catch {

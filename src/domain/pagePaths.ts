@@ -5,6 +5,8 @@ export const PAGE_PATHS = {
   paymentSuccess: '/payment-success',
   /** The buyer's manage page (issue: after the purchase). */
   account: '/account',
+  /** An invitee accepts a seat on the buyer's team (issue 22). */
+  join: '/join',
   /** The owner's console; its own pages are under it (src/views/admin/AdminPage.tsx). */
   admin: '/admin',
 } as const;
