@@ -215,7 +215,7 @@ const serializeTeam = (snapshot: unknown) => {
   return JSON.stringify([value, context.change?.kind ?? null, context.fieldError, context.error, context.notice, context.team !== null]);
 };
 const ACCESS: TeamAccess = { kind: 'token', token: 'handoff-token' };
-const teamPaths = teamModel.getShortestPaths({ input: { access: ACCESS }, serializeState: serializeTeam } as never).map(dropStart);
+const teamPaths = teamModel.getShortestPaths({ input: { access: ACCESS }, serializeState: serializeTeam }).map(dropStart);
 
 function renderTeam() {
   const calls = new PendingCalls<'load' | 'change'>({ 'team.loading': 'load', 'team.changing': 'change' });
