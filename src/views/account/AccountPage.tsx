@@ -317,7 +317,7 @@ function Subscription({ account }: { account: AccountView }) {
         </>
       )}
 
-      {account.status !== 'open' && <TeamSection access={{ kind: 'session' }} variant="account" />}
+      {account.seats > 1 && <TeamSection access={{ kind: 'session' }} variant="account" />}
       {account.invoices.length > 0 && (
         <>
           <SubHeading>Invoices</SubHeading>
