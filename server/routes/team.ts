@@ -20,7 +20,7 @@ import { accountRouteOptions, SIGN_IN_AGAIN } from './account/options';
 
 /** Invitations one order may send per hour (issue 22). */
 const INVITES_PER_ORDER_PER_HOUR = 20;
-/** Invitations and claims one client address may send per hour. */
+/** Invitations one client address may send per hour (and, counted apart, uses of invitation links on /join). */
 const INVITES_PER_ADDRESS_PER_HOUR = 60;
 
 const errors = { '4xx': TeamError, '5xx': ErrorResponse };
@@ -76,6 +76,7 @@ export async function teamRoutes(app: FastifyInstance, services: OrderServices &
     keyGenerator: (request) => orderKeys.get(request) ?? '',
   });
   const perAddress = { rateLimit: { max: INVITES_PER_ADDRESS_PER_HOUR, timeWindow: '1 hour', groupId: 'team-invites' } };
+  const joinsPerAddress = { rateLimit: { max: INVITES_PER_ADDRESS_PER_HOUR, timeWindow: '1 hour', groupId: 'join-links' } };
   const countInvitation = async (request: FastifyRequest, order: Order) => {
     orderKeys.set(request, `seat-invites:${createHash('sha256').update(order.transactionId).digest('base64url')}`);
     const status = await perOrder(request);
@@ -155,7 +156,7 @@ export async function teamRoutes(app: FastifyInstance, services: OrderServices &
     '/api/join/invitation',
     {
       schema: { summary: 'Join: the invitation behind a link', body: JoinRequest, response: { 200: JoinInvitation, ...errors } },
-      config: perAddress,
+      config: joinsPerAddress,
     },
     async (request, reply) => {
       const found = await peekInvitation(db, request.body.token);
@@ -171,7 +172,7 @@ export async function teamRoutes(app: FastifyInstance, services: OrderServices &
     '/api/join/claim',
     {
       schema: { summary: 'Join: accept the seat (once)', body: JoinRequest, response: { 200: JoinClaimed, ...errors } },
-      config: perAddress,
+      config: joinsPerAddress,
     },
     async (request, reply) => {
       const claimed = await claimSeat(db, config, request.body.token);

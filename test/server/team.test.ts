@@ -179,6 +179,14 @@ describe.each(DATABASES)('the buyer’s team, on %s', (kind) => {
     expect((await invite(order.auth, `eve-${kind}@example.com`)).json().error).toMatch(/Every seat is taken/);
     expect((await team(order.auth)).members).toHaveLength(1);
 
+    // At most 20 invitations an hour per order, refused ones included.
+    const busy = await buy(2);
+    for (let attempt = 0; attempt < 20; attempt += 1) expect((await invite(busy.auth, busy.email)).statusCode).toBe(400);
+    const limited = await invite(busy.auth, `late-${kind}@example.com`);
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json().error).toMatch(/Too many invitations/);
+    expect((await team(busy.auth)).members).toEqual([]);
+
     // Two invitations racing for the last seat of another order: one wins.
     const other = await buy(2);
     const raced = await Promise.all([invite(other.auth, `f1-${kind}@example.com`), invite(other.auth, `f2-${kind}@example.com`)]);
