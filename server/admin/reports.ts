@@ -4,7 +4,8 @@
  * from funnel events (kept FUNNEL_RETENTION_DAYS, longer than abandoned orders); money from paid orders.
  */
 import { and, asc, desc, eq, gte, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
-import type { Dashboard, OrderDetail, OrderRow, OrdersQuery, ReferrerFunnel } from '../../src/contract/admin';
+import type { Dashboard, FunnelEventRow, OrderRow, OrdersQuery, ReferrerFunnel } from '../../src/contract/admin';
+import type { TeamSeat } from '../../src/contract/team';
 import type { Database } from '../db/client';
 import { funnelEvents, orders, referrers, seats } from '../db/schema';
 import { seatsOf, seatView } from '../seats/seats';
@@ -95,7 +96,10 @@ export async function listOrders(db: Database, query: OrdersQuery, all = false):
 }
 
 /** The order of `transactionId` with its funnel events, oldest first; undefined when there is no such order. */
-export async function orderDetail(db: Database, transactionId: string): Promise<OrderDetail | undefined> {
+export async function orderDetail(
+  db: Database,
+  transactionId: string,
+): Promise<{ order: OrderRow; events: FunnelEventRow[]; seats: TeamSeat[] } | undefined> {
   const [row] = await db
     .select(orderColumns)
     .from(orders)

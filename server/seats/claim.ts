@@ -68,7 +68,7 @@ export async function peekInvitation(db: Database, token: string): Promise<JoinI
 }
 
 /** A claimed seat's login, shown once, and its hand-off token. */
-export interface ClaimedSeat {
+interface ClaimedSeat {
   transactionId: string;
   seatId: string;
   seatNumber: number;

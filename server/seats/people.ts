@@ -8,7 +8,7 @@ import type { Database, Transaction } from '../db/client';
 import { accounts, orders, seats } from '../db/schema';
 
 /** A person who holds (or held) a seat. `passwordHash` is argon2id, null when no password verifies. */
-export interface Person {
+interface Person {
   /** The buyer's account id (role 'buyer') or the seat's id (role 'member'). */
   id: string;
   email: string;

@@ -47,7 +47,7 @@ interface TeamChange {
 }
 
 /** True for a seat that holds its number and counts as in use: invited or claimed, not suspended. */
-export const inUse = (seat: Pick<Seat, 'status' | 'suspendedAt'>) => seat.status !== 'revoked' && seat.suspendedAt === null;
+const inUse = (seat: Pick<Seat, 'status' | 'suspendedAt'>) => seat.status !== 'revoked' && seat.suspendedAt === null;
 
 /** The order's seats given to someone (any state), oldest invitation first. */
 export async function seatsOf(db: Database | Transaction, transactionId: string): Promise<Seat[]> {

@@ -31,15 +31,15 @@ interface JoinContext {
   copyField: JoinCredential;
 }
 
-export type JoinEvent = { type: 'ACCEPT_CLICKED' } | { type: 'COPY_CLICKED'; field: JoinCredential } | { type: 'SIGN_AGREEMENT_CLICKED' };
+type JoinEvent = { type: 'ACCEPT_CLICKED' } | { type: 'COPY_CLICKED'; field: JoinCredential } | { type: 'SIGN_AGREEMENT_CLICKED' };
 
-export type JoinEmitted = { type: 'toast'; toast: ToastMessage } | { type: 'redirectRequested'; url: string };
+type JoinEmitted = { type: 'toast'; toast: ToastMessage } | { type: 'redirectRequested'; url: string };
 
 const NO_TOKEN =
   'This page opens from the link in your invitation mail. Please use that link, or ask the person who invited you for a new one.';
 
 /** The token in `search`, or ''. */
-export function tokenOf(search: string): string {
+function tokenOf(search: string): string {
   return new URLSearchParams(search).get('token') ?? '';
 }
 

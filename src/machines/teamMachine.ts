@@ -28,7 +28,7 @@ interface TeamContext {
   notice: string | null;
 }
 
-export type TeamEvent =
+type TeamEvent =
   | { type: 'INVITE_SUBMITTED'; email: string; name: string }
   | { type: 'RESEND_CLICKED'; seatId: string }
   | { type: 'REVOKE_CLICKED'; seatId: string }

@@ -118,7 +118,9 @@ describe('the buyer’s team', () => {
     await accept('cy.team@example.com');
     await buyer.getByRole('button', { name: 'Sign Training Agreement →' }).click();
     await buyer.getByRole('heading', { name: 'Agreement for ada.team@example.com' }).waitFor();
-    expect(redeemed.map(({ email, role, seatNumber }) => ({ email, role, seatNumber })).sort((a, b) => a.seatNumber - b.seatNumber)).toEqual([
+    expect(
+      redeemed.map(({ email, role, seatNumber }) => ({ email, role, seatNumber })).sort((a, b) => a.seatNumber - b.seatNumber),
+    ).toEqual([
       { email: 'ada.team@example.com', role: 'buyer', seatNumber: 1 },
       { email: 'bo.team@example.com', role: 'member', seatNumber: 2 },
       { email: 'cy.team@example.com', role: 'member', seatNumber: 3 },
