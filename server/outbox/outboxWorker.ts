@@ -192,12 +192,15 @@ async function deliver(context: OutboxContext, row: OutboxRow): Promise<Delivery
   const to = invitation?.to ?? buyer.email;
   const manage = invitation ? '' : await link('manage');
   const agreement = row.topic === 'order_confirmation' ? await link('agreement') : manage;
+  // The confirmation's link to the Team section is a link of its own (each works once).
+  const freeSeats = row.topic === 'order_confirmation' ? await freeSeatsOf(db, order.order) : 0;
+  const team = freeSeats > 0 ? `${await link('manage')}#team` : `${manage}#team`;
   const mail = renderMail(row.topic, {
     buyer,
     seats: order.order.quantity,
     monthlyTotalCents: order.order.amountCents,
-    payload: { ...row.payload, freeSeats: await freeSeatsOf(db, order.order) },
-    links: { manage, agreement, join: invitation?.join ?? '', team: `${manage}#team` },
+    payload: { ...row.payload, freeSeats },
+    links: { manage, agreement, join: invitation?.join ?? '', team },
   });
   if (!context.mailer) {
     log.info({ outboxId: row.id, topic: row.topic, to }, 'Mail held: no SMTP_URL (see /admin → Mail)');
