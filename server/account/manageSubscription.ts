@@ -149,7 +149,14 @@ export async function issueNewPassword(db: Database, transactionId: string): Pro
     await tx
       .update(handoffTokens)
       .set({ revokedAt: sql`now()`, tokenCiphertext: null })
-      .where(and(eq(handoffTokens.transactionId, transactionId), isNull(handoffTokens.redeemedAt), isNull(handoffTokens.revokedAt)));
+      .where(
+        and(
+          eq(handoffTokens.transactionId, transactionId),
+          isNull(handoffTokens.seatId), // the buyer's tokens only: the team members' are theirs (issue 22)
+          isNull(handoffTokens.redeemedAt),
+          isNull(handoffTokens.revokedAt),
+        ),
+      );
     return { email: account.email, password };
   });
 }

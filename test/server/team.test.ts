@@ -9,7 +9,7 @@ import { verify } from '@node-rs/argon2';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JoinClaimed, TeamView } from '../../src/contract/team';
-import { cancelAtPeriodEnd } from '../../server/account/manageSubscription';
+import { cancelAtPeriodEnd, issueNewPassword } from '../../server/account/manageSubscription';
 import { dashboard, orderDetail } from '../../server/admin/reports';
 import { outbox, seats } from '../../server/db/schema';
 import { applyPaymentEvents } from '../../server/orders/applyPaymentEvent';
@@ -132,7 +132,10 @@ describe.each(DATABASES)('the buyer’s team, on %s', (kind) => {
     const cy = (await claim(await invitationToken(`cy-${kind}@example.com`))).json<JoinClaimed>();
     expect(cy.seatNumber).toBe(3);
 
-    const people = [await redeem(order.token), await redeem(handoffTokenOf(bo)), await redeem(handoffTokenOf(cy))].map((response) =>
+    const buyerRedeemed = await redeem(order.token);
+    // New credentials for the buyer void the buyer's tokens, not the members' (theirs are their own).
+    expect(await issueNewPassword(server.db, order.transactionId)).toBeDefined();
+    const people = [buyerRedeemed, await redeem(handoffTokenOf(bo)), await redeem(handoffTokenOf(cy))].map((response) =>
       response.json<{ email: string; role: string; seatNumber: number; transactionId: string }>(),
     );
     expect(people.map(({ email, role, seatNumber }) => ({ email, role, seatNumber }))).toEqual([
