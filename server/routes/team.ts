@@ -30,6 +30,7 @@ const REFUSALS: Record<SeatRefusal, { status: number; error: string; field?: 'em
   ended: { status: 409, error: 'This subscription is not active: seats cannot be given now.' },
   no_free_seat: { status: 409, error: 'Every seat is taken. Add a seat or revoke one first.' },
   email_invalid: { status: 400, error: 'Email is invalid', field: 'email' },
+  name_required: { status: 400, error: 'Name is required' },
   buyer_email: { status: 400, error: 'That is your own email: your seat is already yours.', field: 'email' },
   email_taken: { status: 409, error: 'This email already has a seat on your team.', field: 'email' },
   not_found: { status: 404, error: 'No such seat on your team.' },

@@ -29,6 +29,8 @@ export type SeatRefusal =
   /** Every seat is given (or the order has one seat). */
   | 'no_free_seat'
   | 'email_invalid'
+  /** A name of spaces only. */
+  | 'name_required'
   /** The buyer's own login email. */
   | 'buyer_email'
   /** Someone on the order already has this email. */
@@ -119,7 +121,7 @@ function emailRefusal(email: string, buyer: string, live: Seat[]): SeatRefusal |
 /**
  * Invites `person` (email and name, trimmed) to the lowest free seat of the order: a row 'invited', the
  * invitation mail (its single-use link is minted when the mail is sent) and `seat.invited`.
- * Refusals: ended, no_free_seat, email_invalid, buyer_email, email_taken.
+ * Refusals: ended, no_free_seat, email_invalid, name_required, buyer_email, email_taken.
  */
 export async function inviteToSeat(db: Database, change: TeamChange, person: { email: string; name: string }): Promise<SeatResult> {
   const email = person.email.trim();
@@ -128,7 +130,7 @@ export async function inviteToSeat(db: Database, change: TeamChange, person: { e
     const order = await lockOrder(tx, change.order.transactionId);
     if (!order || !isPaidOrder(order)) return { ok: false, refusal: 'ended' } as const;
     const live = (await seatsOf(tx, order.transactionId)).filter((seat) => seat.status !== 'revoked');
-    const refusal = emailRefusal(email, await buyerEmail(tx, order), live);
+    const refusal = name ? emailRefusal(email, await buyerEmail(tx, order), live) : 'name_required';
     if (refusal) return { ok: false, refusal } as const;
     if (freeSeats(order.quantity, live) === 0) return { ok: false, refusal: 'no_free_seat' } as const;
     const seat = await insertInvitation(tx, change.config, order, { email, name, seatNumber: lowestFreeNumber(live) });
@@ -224,7 +226,8 @@ async function revokeIn(
 
 /**
  * Gives seat `seatId` to someone else: the current person is revoked (as revokeSeat) and `person` invited to the
- * same seat number, in one transaction. Refusals: ended, not_found, email_invalid, buyer_email, email_taken.
+ * same seat number, in one transaction. Refusals: ended, not_found, email_invalid, name_required, buyer_email,
+ * email_taken.
  */
 export async function reassignSeat(
   db: Database,
@@ -240,7 +243,7 @@ export async function reassignSeat(
     const seat = await liveSeat(tx, order.transactionId, seatId);
     if (!seat || seat.suspendedAt) return { ok: false, refusal: 'not_found' } as const;
     const others = (await seatsOf(tx, order.transactionId)).filter((each) => each.status !== 'revoked' && each.id !== seat.id);
-    const refusal = emailRefusal(email, await buyerEmail(tx, order), others);
+    const refusal = name ? emailRefusal(email, await buyerEmail(tx, order), others) : 'name_required';
     if (refusal) return { ok: false, refusal } as const;
     await revokeIn(tx, change.config, seat, 'reassigned');
     return { ok: true, seat: await insertInvitation(tx, change.config, order, { email, name, seatNumber: seat.seatNumber }) } as const;

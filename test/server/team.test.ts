@@ -172,6 +172,7 @@ describe.each(DATABASES)('the buyer’s team, on %s', (kind) => {
     expect(own.statusCode).toBe(400);
     expect(own.json()).toMatchObject({ field: 'email', error: expect.stringMatching(/your own email/) });
     expect((await invite(order.auth, 'not-an-email')).json()).toMatchObject({ field: 'email' });
+    expect((await invite(order.auth, 'blank@example.com', '   ')).json()).toEqual({ error: 'Name is required' });
     expect((await invite({ authorization: 'Bearer nope' }, 'x@example.com')).statusCode).toBe(401);
     expect(await server.rows(outbox)).toBe(before);
 
