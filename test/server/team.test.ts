@@ -6,7 +6,7 @@
  * use, and a refund or a cancellation revoking every seat. On PGlite and PostgreSQL.
  */
 import { verify } from '@node-rs/argon2';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JoinClaimed, TeamView } from '../../src/contract/team';
 import { cancelAtPeriodEnd, issueNewPassword } from '../../server/account/manageSubscription';
@@ -285,6 +285,22 @@ describe.each(DATABASES)('the buyer’s team, on %s', (kind) => {
     const opened = await server.post('/api/account/session', { token });
     return `account_session=${opened.cookies.find((each) => each.name === 'account_session')!.value}`;
   }
+
+  it('without SMTP an invitation is held for the console, to the invitee, with no live link minted', async () => {
+    const order = await buy(2);
+    await deliverDue(outboxContext);
+    await invite(order.auth, `held-${kind}@example.com`, 'Hal Held');
+    await deliverDue({ ...outboxContext, mailer: null });
+    const [row] = await server.db
+      .select()
+      .from(outbox)
+      .where(sql`${outbox.topic} = 'seat_invitation' and ${outbox.transactionId} = ${order.transactionId}`);
+    expect(row).toMatchObject({ status: 'held', rendered: { to: `held-${kind}@example.com` } });
+    expect(row!.rendered!.text).toContain('/join?token=[hidden]');
+    expect(row!.rendered!.text).toContain('Ada Palmer');
+    const [seat] = await server.db.select().from(seats).where(eq(seats.transactionId, order.transactionId));
+    expect(seat!.claimTokenHash).toBeNull();
+  });
 
   it('a refund or an ended subscription revokes every seat, each with seat.revoked', async () => {
     const refunded = await buy(3);
