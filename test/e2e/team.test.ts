@@ -103,6 +103,9 @@ describe('the buyer’s team', () => {
   }
 
   it('buys 3 seats, invites two from the success page, each accepts and hands off; the buyer revokes one', async () => {
+    // /join arrives rendered in its first state (dist/join.html), before any script runs.
+    expect(await (await fetch(`${server.baseUrl}/join?token=x`)).text()).toContain('Opening your invitation...');
+
     const buyer = await newPage();
     await openCheckout(buyer, server.baseUrl);
     await chooseSeats(buyer, 3);
