@@ -50,5 +50,6 @@ await prerender('/payment-success', 'dist/payment-success.html', false);
 await prerender('/sign-in', 'dist/sign-in.html', true);
 // The referrer's page in its loading state (its chunk waited for), hydrated by the browser.
 await prerender('/partner', 'dist/partner.html', true);
+await prerender('/join', 'dist/join.html', false);
 // Any path that is not a page draws the 404 page; it does not depend on the path.
 await prerender('/this-page-does-not-exist', 'dist/404.html', true);

@@ -7,6 +7,7 @@
 import { hkdfSync, randomBytes } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
+import { teamRoutes } from './routes/team';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from './config';
@@ -208,6 +209,7 @@ export async function buildApp({
     await api.register(handoffRedeemRoute, services);
     if (provider.routes) await api.register(provider.routes, providerRouteOptions);
     await api.register(accountRoutes, { ...services, nudgeOutbox: nudge });
+    await api.register(teamRoutes, { ...services, nudgeOutbox: nudge });
     await api.register(adminRoutes, { ...services, nudgeOutbox: nudge });
     if (oidcProvider) {
       await mountOidcProvider(api, oidcProvider, config);

@@ -1,7 +1,15 @@
 import { lazy, Suspense } from 'react';
 import { Route, Switch } from 'wouter';
 import { PAGE_PATHS } from './domain/pagePaths';
-import { loadAccountPage, loadAdminPage, loadNotFoundPage, loadPartnerPage, loadPaymentSuccessPage, loadSignInPage } from './pageChunks';
+import {
+  loadAccountPage,
+  loadAdminPage,
+  loadJoinPage,
+  loadNotFoundPage,
+  loadPartnerPage,
+  loadPaymentSuccessPage,
+  loadSignInPage,
+} from './pageChunks';
 import { CheckoutPage, type CheckoutPageProps } from './views/checkout/CheckoutPage';
 import { RedirectToHomePage } from './views/RedirectToHomePage';
 import type { PaymentSuccessPageProps } from './views/success/PaymentSuccessPage';
@@ -12,6 +20,7 @@ const PaymentSuccessPage = lazy(() => loadPaymentSuccessPage().then((module) => 
 const NotFoundPage = lazy(() => loadNotFoundPage().then((module) => ({ default: module.NotFoundPage })));
 /** The buyer's manage page and the owner's console: chunks the checkout never loads. */
 const AccountPage = lazy(() => loadAccountPage().then((module) => ({ default: module.AccountPage })));
+const JoinPage = lazy(() => loadJoinPage().then((module) => ({ default: module.JoinPage })));
 const AdminPage = lazy(() => loadAdminPage().then((module) => ({ default: module.AdminPage })));
 /** The training platform's sign-in page (prerendered, then hydrated). */
 const SignInPage = lazy(() => loadSignInPage().then((module) => ({ default: module.SignInPage })));
@@ -52,6 +61,12 @@ export function App({ checkout, paymentSuccess }: AppProps) {
       <Route path={PAGE_PATHS.partner}>
         <Suspense fallback={null}>
           <PartnerPage />
+        </Suspense>
+      </Route>
+      <Route path={PAGE_PATHS.join}>
+        {/* The join page's first words while its chunk arrives (prerendered: dist/join.html). */}
+        <Suspense fallback={<LoadingStatus>Opening your invitation...</LoadingStatus>}>
+          <JoinPage />
         </Suspense>
       </Route>
       <Route path={PAGE_PATHS.admin} nest>

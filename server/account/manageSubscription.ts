@@ -15,6 +15,7 @@ import { applyPaymentEvents } from '../orders/applyPaymentEvent';
 import { findOrder, isPaidOrder, type Order, type OrderContext } from '../orders/order';
 import type { OperationResult } from '../payments/provider';
 import { generatePassword, hashPassword } from '../security/password';
+import { seatsInUse, seatsInUseMessage } from '../seats/seats';
 
 /** Why a manage-page change was refused: the route maps each to a status and a message. */
 export type ManageRefusal =
@@ -22,6 +23,8 @@ export type ManageRefusal =
   | 'ended'
   /** Seats change only while the subscription is active and paid up. */
   | 'not_paid_up'
+  /** Fewer seats than the people on the team (issue 22): revoke someone first. */
+  | 'seats_in_use'
   | 'card_declined'
   | 'card_invalid';
 
@@ -91,6 +94,8 @@ export async function undoCancellation(context: OrderContext, order: Order): Pro
 export async function changeSeats(context: OrderContext, order: Order, quantity: number): Promise<ManageResult> {
   if (order.status !== 'paid') return { ok: false, refusal: 'not_paid_up' };
   if (order.quantity === quantity) return { ok: true, order };
+  const inUse = await seatsInUse(context.db, order.transactionId);
+  if (quantity < inUse) return { ok: false, refusal: 'seats_in_use', message: seatsInUseMessage(inUse) };
   return settle(
     context,
     order,
@@ -144,7 +149,14 @@ export async function issueNewPassword(db: Database, transactionId: string): Pro
     await tx
       .update(handoffTokens)
       .set({ revokedAt: sql`now()`, tokenCiphertext: null })
-      .where(and(eq(handoffTokens.transactionId, transactionId), isNull(handoffTokens.redeemedAt), isNull(handoffTokens.revokedAt)));
+      .where(
+        and(
+          eq(handoffTokens.transactionId, transactionId),
+          isNull(handoffTokens.seatId), // the buyer's tokens only: the team members' are theirs (issue 22)
+          isNull(handoffTokens.redeemedAt),
+          isNull(handoffTokens.revokedAt),
+        ),
+      );
     return { email: account.email, password };
   });
 }

@@ -5,8 +5,10 @@
  */
 import { and, asc, desc, eq, gte, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Dashboard, FunnelEventRow, OrderRow, OrdersQuery, ReferrerFunnel } from '../../src/contract/admin';
+import type { TeamSeat } from '../../src/contract/team';
 import type { Database } from '../db/client';
-import { funnelEvents, orders, referrers } from '../db/schema';
+import { funnelEvents, orders, referrers, seats } from '../db/schema';
+import { seatsOf, seatView } from '../seats/seats';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** A checkout still unpaid this long after it opened counts as abandoned. */
@@ -94,7 +96,10 @@ export async function listOrders(db: Database, query: OrdersQuery, all = false):
 }
 
 /** The order of `transactionId` with its funnel events, oldest first; undefined when there is no such order. */
-export async function orderDetail(db: Database, transactionId: string): Promise<{ order: OrderRow; events: FunnelEventRow[] } | undefined> {
+export async function orderDetail(
+  db: Database,
+  transactionId: string,
+): Promise<{ order: OrderRow; events: FunnelEventRow[]; seats: TeamSeat[] } | undefined> {
   const [row] = await db
     .select(orderColumns)
     .from(orders)
@@ -106,7 +111,11 @@ export async function orderDetail(db: Database, transactionId: string): Promise<
     .from(funnelEvents)
     .where(eq(funnelEvents.transactionId, transactionId))
     .orderBy(asc(funnelEvents.occurredAt), asc(funnelEvents.id));
-  return { order: orderRow(row), events: events.map((event) => ({ ...event, occurredAt: event.occurredAt.toISOString() })) };
+  return {
+    order: orderRow(row),
+    events: events.map((event) => ({ ...event, occurredAt: event.occurredAt.toISOString() })),
+    seats: (await seatsOf(db, transactionId)).map(seatView),
+  };
 }
 
 /** An order active at `end`: paid before it and not cancelled before it. */
@@ -171,12 +180,22 @@ export async function dashboard(db: Database, period: Period, now = new Date()):
       mrrCents: sums?.mrrCents ?? 0,
     };
   };
+  const [team] = await db
+    .select({
+      assigned: sql<number>`count(*)::int`,
+      claimed: sql<number>`(count(*) filter (where ${seats.status} = 'claimed'))::int`,
+    })
+    .from(seats)
+    .innerJoin(orders, eq(orders.transactionId, seats.transactionId))
+    .where(sql`${seats.status} <> 'revoked' and ${seats.suspendedAt} is null and ${orders.status} in ('paid', 'past_due')`);
   return {
     from: isoDay(period.start),
     to: isoDay(new Date(period.end.getTime() - DAY_MS)),
     mrrCents: total(money, 'mrrCents'),
     paidOrders: total(money, 'paidOrders'),
     paidSeats: total(money, 'paidSeats'),
+    assignedSeats: team?.assigned ?? 0,
+    claimedSeats: team?.claimed ?? 0,
     cancellations: total(money, 'cancellations'),
     failedPayments: total(funnel, 'failedPayments'),
     abandonedCheckouts: total(funnel, 'abandonedCheckouts'),

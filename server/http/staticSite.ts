@@ -21,7 +21,15 @@ import type { OfferContent } from '../../src/domain/offerContent';
 const SHELL = 'shell.html';
 
 /** The page templates (scripts/prerender.ts): only ever sent filled in. */
-const TEMPLATES = new Set(['/index.html', `/${SHELL}`, '/404.html', '/payment-success.html', '/sign-in.html', '/partner.html']);
+const TEMPLATES = new Set([
+  '/index.html',
+  `/${SHELL}`,
+  '/404.html',
+  '/payment-success.html',
+  '/sign-in.html',
+  '/partner.html',
+  '/join.html',
+]);
 
 /**
  * Registers the static files of `distDir` (or none), the offer page and the not-found handler; every page carries
@@ -76,7 +84,9 @@ export async function registerStaticSite(
             ? 'signIn'
             : path === PAGE_PATHS.partner
               ? 'partner'
-              : 'shell';
+              : path === PAGE_PATHS.join
+                ? 'join'
+                : 'shell';
       return pages.send(request, reply, page, offer);
     }
     return reply.code(404).send({ error: `Not found: ${request.method} ${path}` });

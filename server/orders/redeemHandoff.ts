@@ -1,5 +1,6 @@
 /**
- * The agreement site trades a hand-off token for the buyer's order, once (architecture.md, POST
+ * The agreement site trades a hand-off token for the person (the buyer, or a team member who claimed a seat) and
+ * their order, once (architecture.md, POST
  * /api/handoff/redeem). One guarded UPDATE marks the token redeemed only if it is unredeemed, unrevoked and
  * unexpired on the database clock, so two concurrent redemptions cannot both succeed.
  */
@@ -10,6 +11,7 @@ import type { Database, Transaction } from '../db/client';
 import { accounts, handoffTokens, orders } from '../db/schema';
 import { recordFunnelEvent } from '../funnel/funnelEvents';
 import { hashHandoffToken } from '../security/handoffToken';
+import { claimedSeat } from '../seats/people';
 
 /**
  * Redeems `token`; null when it is unknown, expired, revoked or already redeemed. In the same transaction the
@@ -32,9 +34,11 @@ async function redeemIn(db: Transaction, token: string): Promise<HandoffRedempti
         gt(handoffTokens.expiresAt, sql`now()`),
       ),
     )
-    .returning({ transactionId: handoffTokens.transactionId });
+    .returning({ transactionId: handoffTokens.transactionId, seatId: handoffTokens.seatId });
   if (!redeemed) return null;
-  await db.update(accounts).set({ passwordCiphertext: null }).where(eq(accounts.transactionId, redeemed.transactionId));
+  if (!redeemed.seatId)
+    await db.update(accounts).set({ passwordCiphertext: null }).where(eq(accounts.transactionId, redeemed.transactionId));
+  const member = redeemed.seatId ? await claimedSeat(db, redeemed.seatId) : null;
   const [row] = await db
     .select({ order: orders, account: accounts })
     .from(orders)
@@ -44,8 +48,10 @@ async function redeemIn(db: Transaction, token: string): Promise<HandoffRedempti
   await recordFunnelEvent(db, { type: 'handoff_redeemed', transactionId: row.order.transactionId, referrerId: row.order.referrerId });
   return {
     transactionId: row.order.transactionId,
-    email: row.account.email,
-    name: row.account.name,
+    email: member?.email ?? row.account.email,
+    name: member?.name ?? row.account.name,
+    role: member ? 'member' : 'buyer',
+    seatNumber: member?.seatNumber ?? 1,
     seats: row.order.quantity,
     monthlyTotalCents: row.order.amountCents,
     productPurchased: PRODUCT_NAME,

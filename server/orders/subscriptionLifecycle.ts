@@ -28,6 +28,7 @@ import { bookLifecycleCommissions } from '../commissions/ledger';
 import { recordFunnelEvent } from '../funnel/funnelEvents';
 import { raiseOrderEvent } from '../outbox/orderEvents';
 import type { PaymentEvent, RefundedPayment, SubscriptionPayment } from '../payments/provider';
+import { applySeatLifecycle } from '../seats/seats';
 import type { Order } from './order';
 
 /** Why an order ended, for the funnel and the console. */
@@ -164,6 +165,8 @@ export async function applyLifecycleChanges(
     });
   if (changes.cancelAt === null)
     await raiseOrderEvent(tx, config, { kind: 'cancel_undone', transactionId, changeId: changeKey, undoneAt: now.toISOString() });
+  // The team: ended → every seat revoked; fewer seats → the latest invited suspended; more → restored (issue 22).
+  if (changes.ended || changes.seats) await applySeatLifecycle(tx, config, order, changes, changeKey);
   if (changes.ended) {
     await recordFunnelEvent(tx, { type: 'cancelled', transactionId, referrerId, detail: { reason: changes.ended.reason } });
     await raiseOrderEvent(tx, config, { kind: 'cancelled', transactionId, cancelledAt: now.toISOString() });

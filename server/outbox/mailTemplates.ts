@@ -5,6 +5,7 @@
  */
 import { formatDollars } from '../../src/domain/pricing';
 import { brand, PRODUCT_NAME } from '../../src/domain/product';
+import { practiceName } from '../../src/domain/team';
 import { escapeHtml } from '../http/escapeHtml';
 
 /** What a template fills in: the order as it is now, the event's details, and the links minted for this mail. */
@@ -13,7 +14,8 @@ interface MailContext {
   seats: number;
   monthlyTotalCents: number;
   payload: Record<string, string | number | null>;
-  links: { manage: string; agreement: string };
+  /** `join`: an invitation's link to /join; `team`: the Team section of /account. */
+  links: { manage: string; agreement: string; join?: string; team?: string };
 }
 
 interface RenderedMail {
@@ -45,8 +47,17 @@ export function compose(subject: string, greetingName: string, blocks: Block[]):
   return { subject, text, html: `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#0f172a">${html}</body></html>` };
 }
 
+/** The confirmation mail's lines about seats waiting to be assigned (none for a single seat). */
+function teamBlocks(free: number, team: string): Block[] {
+  if (free <= 0) return [];
+  return [
+    `You have ${seatsText(free)} waiting to be assigned: invite your team, and each gets a login of their own.`,
+    ['Invite your team', team],
+  ];
+}
+
 const TEMPLATES: Record<string, (context: MailContext) => RenderedMail> = {
-  order_confirmation: ({ buyer, seats, monthlyTotalCents, links }) =>
+  order_confirmation: ({ buyer, seats, monthlyTotalCents, payload, links }) =>
     compose(`Your ${brand.name} subscription is active`, buyer.name, [
       `Thank you for your order: ${seatsText(seats)} of ${PRODUCT_NAME}, ${formatDollars(monthlyTotalCents)}/month, billed monthly.`,
       `Your login email is ${buyer.email}. Your password was shown once after payment; if you did not keep it, get new login credentials on your manage page.`,
@@ -54,6 +65,7 @@ const TEMPLATES: Record<string, (context: MailContext) => RenderedMail> = {
       ['Sign the training agreement', links.agreement],
       'See your subscription, change seats, update your card or cancel in one click:',
       ['Manage your subscription', links.manage],
+      ...teamBlocks(Number(payload.freeSeats ?? 0), links.team ?? links.manage),
     ]),
   renewal_receipt: ({ buyer, seats, payload, links }) =>
     compose(`Receipt: ${brand.name}, ${formatDollars(Number(payload.amountCents))}`, buyer.name, [
@@ -91,6 +103,18 @@ const TEMPLATES: Record<string, (context: MailContext) => RenderedMail> = {
         ? 'Your subscription has ended and you will not be charged again.'
         : 'Your subscription continues as before.',
       'Questions? Reply to this mail.',
+    ]),
+  seat_invitation: ({ buyer, payload, links }) =>
+    compose(`${buyer.name} invited you to ${PRODUCT_NAME}`, String(payload.seatName), [
+      `${buyer.name} (${buyer.email}) has given you a seat on the team of ${practiceName(buyer.name)} for ${PRODUCT_NAME}, ${brand.name}’s monthly AI training for chiropractic teams.`,
+      'Accept it to get your own login, then sign your training agreement. The link works once, for 7 days:',
+      ['Accept your seat', links.join ?? ''],
+      'If you do not know the sender, ignore this mail: nothing happens without you.',
+    ]),
+  seats_suspended: ({ buyer, seats, payload, links }) =>
+    compose(`Some of your team's ${brand.name} seats are on hold`, buyer.name, [
+      `Your subscription now has ${seatsText(seats)}, fewer than the people on your team, so the latest invited are on hold: ${String(payload.names)}. They cannot sign in until you add seats again.`,
+      ['Manage your team', links.team ?? links.manage],
     ]),
   cancellation_undone: ({ buyer, links }) =>
     compose(`Your ${brand.name} subscription continues`, buyer.name, [

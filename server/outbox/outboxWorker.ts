@@ -20,6 +20,8 @@ import { issueAccountLink, newestSubscriptionOf } from '../account/accountLinks'
 import { deliverPartnerMail } from '../commissions/partnerMail';
 import { renderMail } from './mailTemplates';
 import { postWebhook } from './webhooks';
+import { freeSeatsOf, invitationOf } from '../seats/invitationMail';
+import { SEAT_INVITATION } from './seatEvents';
 
 /** Attempts before a row is given up as 'failed'. */
 const MAX_ATTEMPTS = 10;
@@ -186,21 +188,28 @@ async function deliver(context: OutboxContext, row: OutboxRow): Promise<Delivery
   const site = siteUrl(config);
   const link = async (purpose: 'manage' | 'agreement') =>
     `${site}/account?token=${context.mailer ? await issueAccountLink(db, transactionId, purpose, minutes) : HIDDEN_TOKEN}`;
-  const manage = await link('manage');
+  // An invitation goes to the invitee, with its own link to /join (server/seats/invitationMail.ts).
+  const invitation = row.topic === SEAT_INVITATION ? await invitationOf(db, row.payload, site, context.mailer !== null) : null;
+  if (invitation === 'gone') return { status: 'dropped' };
+  const to = invitation?.to ?? buyer.email;
+  const manage = invitation ? '' : await link('manage');
   const agreement = row.topic === 'order_confirmation' ? await link('agreement') : manage;
+  // The confirmation's link to the Team section is a link of its own (each works once).
+  const freeSeats = row.topic === 'order_confirmation' ? await freeSeatsOf(db, order.order) : 0;
+  const team = freeSeats > 0 ? `${await link('manage')}#team` : `${manage}#team`;
   const mail = renderMail(row.topic, {
     buyer,
     seats: order.order.quantity,
     monthlyTotalCents: order.order.amountCents,
-    payload: row.payload,
-    links: { manage, agreement },
+    payload: { ...row.payload, freeSeats },
+    links: { manage, agreement, join: invitation?.join ?? '', team },
   });
   if (!context.mailer) {
-    log.info({ outboxId: row.id, topic: row.topic, to: buyer.email }, 'Mail held: no SMTP_URL (see /admin → Mail)');
-    return { status: 'held', ...resolved, rendered: { to: buyer.email, subject: mail.subject, text: mail.text } };
+    log.info({ outboxId: row.id, topic: row.topic, to }, 'Mail held: no SMTP_URL (see /admin → Mail)');
+    return { status: 'held', ...resolved, rendered: { to, subject: mail.subject, text: mail.text } };
   }
-  await context.mailer.send({ to: buyer.email, ...mail });
-  log.info({ outboxId: row.id, topic: row.topic, to: buyer.email }, 'Mail sent');
+  await context.mailer.send({ to, ...mail });
+  log.info({ outboxId: row.id, topic: row.topic, to }, 'Mail sent');
   return { status: 'sent', ...resolved };
 }
 

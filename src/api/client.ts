@@ -48,12 +48,13 @@ export async function requestJson<T>(
   path: string,
   body: unknown,
   defaultError: string,
+  headers: Record<string, string> = {},
 ): Promise<T> {
   let response: Response;
   try {
     response = await fetch(`${apiBaseAddress()}${path}`, {
       method,
-      headers: { 'Content-Type': 'application/json' },
+      headers: { 'Content-Type': 'application/json', ...headers },
       body: method === 'GET' ? undefined : JSON.stringify(body ?? {}),
     });
   } catch {

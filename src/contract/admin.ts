@@ -3,6 +3,7 @@
  * strings, once, for the server's validation and the console's types. Money is integer cents; times are ISO 8601.
  */
 import { Type, type Static } from 'typebox';
+import { TeamSeat } from './team';
 import { Text } from './fields';
 import { CONTENT_LIMITS, MAX_TESTIMONIALS } from '../domain/offerContent';
 
@@ -119,7 +120,8 @@ export const FunnelEventRow = Type.Object({
 export type FunnelEventRow = Static<typeof FunnelEventRow>;
 
 /** GET /api/admin/orders/:transactionId: the order and its events, oldest first. */
-export const OrderDetail = Type.Object({ order: OrderRow, events: Type.Array(FunnelEventRow) });
+/** The order, its funnel events and its team's seats (issue 22: who, status, when; revoked ones too). */
+export const OrderDetail = Type.Object({ order: OrderRow, events: Type.Array(FunnelEventRow), seats: Type.Array(TeamSeat) });
 export type OrderDetail = Static<typeof OrderDetail>;
 
 /** The funnel of one referrer (or of visits without a link: `referrer` null) over a period. */
@@ -144,6 +146,10 @@ export const Dashboard = Type.Object({
   mrrCents: Type.Integer(),
   paidOrders: Type.Integer(),
   paidSeats: Type.Integer(),
+  /** Team seats given to someone on active orders now (invited or claimed, not suspended; issue 22). */
+  assignedSeats: Type.Integer(),
+  /** Of those, claimed by their person. */
+  claimedSeats: Type.Integer(),
   /** Checkouts opened in the period and still unpaid an hour after they opened. */
   abandonedCheckouts: Type.Integer(),
   cancellations: Type.Integer(),

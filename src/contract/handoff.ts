@@ -8,11 +8,17 @@ import { Text } from './fields';
 export const HandoffRedeemRequest = Type.Object({ token: Text(1, 128) }, { additionalProperties: false });
 export type HandoffRedeemRequest = Static<typeof HandoffRedeemRequest>;
 
-/** The paid order the token stood for. Money in cents; `paidAt` is an ISO 8601 time. */
+/**
+ * The person the token stood for and their paid order. Money in cents; `paidAt` is an ISO 8601 time. `email` and
+ * `name` are the person's: the buyer's for the buyer's token (seat 1, role 'buyer', as before issue 22), a team
+ * member's for the token their claim on /join gave them (role 'member').
+ */
 export const HandoffRedemption = Type.Object({
   transactionId: Type.String(),
   email: Type.String(),
   name: Type.String(),
+  role: Type.Union([Type.Literal('buyer'), Type.Literal('member')]),
+  seatNumber: Type.Integer({ minimum: 1 }),
   seats: Type.Integer(),
   monthlyTotalCents: Type.Integer(),
   productPurchased: Type.String(),

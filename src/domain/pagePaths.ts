@@ -7,6 +7,8 @@ export const PAGE_PATHS = {
   account: '/account',
   /** The referrer's own page (issue 24). */
   partner: '/partner',
+  /** An invitee accepts a seat on the buyer's team (issue 22). */
+  join: '/join',
   /** The owner's console; its own pages are under it (src/views/admin/AdminPage.tsx). */
   admin: '/admin',
   /** The training platform's sign-in (the OpenID Provider's login page, issue 23). */

@@ -25,6 +25,8 @@ describe.each(DATABASES)('POST /api/handoff/redeem on %s', (kind) => {
       transactionId: session.transactionId,
       email: 'ada@example.com',
       name: 'Ada Palmer',
+      role: 'buyer',
+      seatNumber: 1,
       seats: 4,
       monthlyTotalCents: 150_000,
       productPurchased: PRODUCT_NAME,

@@ -72,7 +72,8 @@ describe.each(DATABASES)('secrets of a purchase, a sign-in link and the manage p
     expect((await deliverDue(sending)).sent).toBe(1);
     const confirmation = await mail.waitFor(EMAIL, /subscription is active/);
     const confirmationTokens = tokensIn(confirmation.text);
-    expect(confirmationTokens).toHaveLength(2);
+    // Two seats: the agreement link, the manage link, and the link to the Team section (one seat waits).
+    expect(confirmationTokens).toHaveLength(3);
     secrets.push(...confirmationTokens);
     const resentAgain = await server.app.inject({
       method: 'POST',

@@ -35,6 +35,8 @@ function replyTo(result: ManageResult): Order {
       throw new HttpError(409, 'This subscription has ended.');
     case 'not_paid_up':
       throw new HttpError(409, 'Seats can be changed while the subscription is active and paid up.');
+    case 'seats_in_use':
+      throw new HttpError(409, result.message ?? 'More people use seats than that.');
     case 'card_declined':
       throw new HttpError(402, result.message ?? 'Your card was declined.');
     case 'card_invalid':

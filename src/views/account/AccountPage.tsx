@@ -14,6 +14,7 @@ import { formText } from '../shared/formText';
 import { Button, Card, ErrorText, Field, Form, Heading, Muted, Page, SubHeading, Table } from '../shared/panelStyles';
 import { usePageTitle } from '../shared/usePageTitle';
 import { AccountActor, type AccountLogic } from './accountActor';
+import { TeamSection } from '../team/TeamSection';
 
 const day = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString('en-US', { dateStyle: 'long', timeZone: 'UTC' }) : '—');
 
@@ -316,6 +317,7 @@ function Subscription({ account }: { account: AccountView }) {
         </>
       )}
 
+      {account.seats > 1 && <TeamSection access={{ kind: 'session' }} variant="account" />}
       {account.invoices.length > 0 && (
         <>
           <SubHeading>Invoices</SubHeading>

@@ -43,6 +43,7 @@ export function AdminDashboard({ onUnauthorised }: { onUnauthorised: () => void 
             <Figure label="Monthly recurring revenue" value={formatDollars(data.mrrCents)} />
             <Figure label="Paid orders" value={String(data.paidOrders)} />
             <Figure label="Paid seats" value={String(data.paidSeats)} />
+            <Figure label="Team seats assigned (claimed)" value={`${data.assignedSeats} (${data.claimedSeats})`} />
             <Figure label="Abandoned checkouts" value={String(data.abandonedCheckouts)} />
             <Figure label="Cancellations" value={String(data.cancellations)} />
             <Figure label="Failed payments" value={String(data.failedPayments)} />

@@ -9,6 +9,7 @@ import { formText } from '../shared/formText';
 import { Button, Card, ErrorText, Field, Form, Heading, Muted, SubHeading, Table } from '../shared/panelStyles';
 import { refundMachine } from '../../machines/refundMachine';
 import { useAdminData } from './useAdminData';
+import { OrderSeats } from './OrderSeats';
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' }) : '—');
 
@@ -174,6 +175,7 @@ export function AdminOrderDetail({ transactionId, onUnauthorised }: { transactio
       {order.paidAt && (
         <RefundPanel transactionId={order.transactionId} paidAt={order.paidAt} onRefunded={reload} onUnauthorised={onUnauthorised} />
       )}
+      <OrderSeats seats={data.seats} />
       <SubHeading>Events</SubHeading>
       <Card>
         <ol aria-label="Events">

@@ -6,6 +6,7 @@ import { colors, radii } from '../theme';
 import { CredentialRow } from './CredentialRow';
 import { PaymentSuccessActor } from './paymentSuccessActor';
 import { SignInLinkNotice } from './SignInLinkNotice';
+import { TeamSection } from '../team/TeamSection';
 
 /** The record's monthly total, stored in dollars, as the page shows it: '$1,000/month'. */
 function monthlyTotal(record: PaymentSuccessRecord): string {
@@ -72,6 +73,7 @@ export function PaymentDetails({ record }: { record: PaymentSuccessRecord }) {
       ) : (
         <SignInLinkNotice email={record.email} />
       )}
+      {record.token && record.seatCount > 1 && <TeamSection access={{ kind: 'token', token: record.token }} variant="success" />}
     </>
   );
 }

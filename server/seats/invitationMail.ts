@@ -1,0 +1,40 @@
+/**
+ * What the outbox worker (server/outbox/outboxWorker.ts) needs for the team's mails: an invitation's recipient
+ * and its /join link, minted at send time (server/seats/claim.ts), and an order's free seats for the
+ * confirmation mail.
+ */
+import { and, eq, isNull, ne } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import { seats } from '../db/schema';
+import type { Order } from '../orders/order';
+import { mintInvitationLink } from './claim';
+
+/**
+ * The invitation of the seat `payload.seatId`: to whom, and the link (`[hidden]` in place of the token when
+ * `mint` is false: a held mail gets no live link). 'gone' when the seat is no longer waiting to be claimed.
+ */
+export async function invitationOf(
+  db: Database,
+  payload: Record<string, string | number | null>,
+  site: string,
+  mint: boolean,
+): Promise<{ to: string; join: string } | 'gone'> {
+  const seatId = String(payload.seatId);
+  const [seat] = await db
+    .select({ email: seats.email })
+    .from(seats)
+    .where(and(eq(seats.id, seatId), eq(seats.status, 'invited'), isNull(seats.suspendedAt)));
+  if (!seat) return 'gone';
+  const token = mint ? await mintInvitationLink(db, seatId) : '[hidden]';
+  if (token === null) return 'gone';
+  return { to: seat.email, join: `${site}/join?token=${token}` };
+}
+
+/** Seats of `order` waiting to be assigned (2…quantity not held by a live, unsuspended seat). */
+export async function freeSeatsOf(db: Database, order: Pick<Order, 'transactionId' | 'quantity'>): Promise<number> {
+  const live = await db
+    .select({ id: seats.id })
+    .from(seats)
+    .where(and(eq(seats.transactionId, order.transactionId), ne(seats.status, 'revoked'), isNull(seats.suspendedAt)));
+  return Math.max(0, order.quantity - 1 - live.length);
+}

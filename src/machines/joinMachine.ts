@@ -1,0 +1,141 @@
+/**
+ * The invitee's page, /join?token=… (issue 22): read the invitation the link stands for, accept it, then show the
+ * generated login once with copy buttons and hand the member on to sign their own training agreement. An expired,
+ * replaced, withdrawn or already claimed link says so and sends the member back to the person who invited them.
+ * No DOM here: the calls and the clipboard are invoked actors; the redirect and the toasts are emitted events.
+ */
+import { assign, emit, fromPromise, setup } from 'xstate';
+import { errorOf } from './actorError';
+import { TOASTS, type ToastMessage } from './toasts';
+import { ApiError } from '../api/client';
+import { teamApi } from '../api/teamApi';
+import { copyText } from '../browser/clipboard';
+import type { JoinClaimed, JoinInvitation } from '../contract/team';
+
+interface JoinInput {
+  /** The page address's query string ('?token=…'). */
+  search: string;
+}
+
+/** Which part of the login a copy button copies. */
+export type JoinCredential = 'email' | 'password';
+
+interface JoinContext {
+  token: string;
+  invitation: JoinInvitation | null;
+  login: JoinClaimed | null;
+  /** Why the link cannot be used (the server's words), shown instead of the invitation. */
+  problem: string | null;
+  /** A failure to reach the server while accepting: the invitation stays, with this above the button. */
+  error: string | null;
+  copyField: JoinCredential;
+}
+
+type JoinEvent = { type: 'ACCEPT_CLICKED' } | { type: 'COPY_CLICKED'; field: JoinCredential } | { type: 'SIGN_AGREEMENT_CLICKED' };
+
+type JoinEmitted = { type: 'toast'; toast: ToastMessage } | { type: 'redirectRequested'; url: string };
+
+const NO_TOKEN =
+  'This page opens from the link in your invitation mail. Please use that link, or ask the person who invited you for a new one.';
+
+/** The token in `search`, or ''. */
+function tokenOf(search: string): string {
+  return new URLSearchParams(search).get('token') ?? '';
+}
+
+const messageOf = (error: unknown) => (error instanceof Error && error.message ? error.message : 'Something went wrong. Please try again.');
+
+export const joinMachine = setup({
+  types: {
+    context: {} as JoinContext,
+    input: {} as JoinInput,
+    events: {} as JoinEvent,
+    emitted: {} as JoinEmitted,
+  },
+  actors: {
+    readInvitation: fromPromise<JoinInvitation, { token: string }>(({ input }) => teamApi.invitation(input.token)),
+    claimSeat: fromPromise<JoinClaimed, { token: string }>(({ input }) => teamApi.claim(input.token)),
+    copyToClipboard: fromPromise<void, { text: string }>(({ input }) => copyText(input.text)),
+  },
+  guards: {
+    hasToken: ({ context }) => context.token !== '',
+    /** The server refused the link itself (4xx): expired, replaced, withdrawn or already claimed. */
+    linkRefused: (_, error: unknown) => error instanceof ApiError && error.status >= 400 && error.status < 500,
+  },
+  actions: {
+    assignInvitation: assign((_, invitation: JoinInvitation) => ({ invitation })),
+    assignLogin: assign((_, login: JoinClaimed) => ({ login, error: null })),
+    assignProblem: assign((_, error: unknown) => ({ problem: messageOf(error) })),
+    assignNoToken: assign({ problem: NO_TOKEN }),
+    assignError: assign((_, error: unknown) => ({ error: messageOf(error) })),
+    assignCopyField: assign({ copyField: ({ event }) => (event.type === 'COPY_CLICKED' ? event.field : 'email') }),
+    notifyCopied: emit(({ context }) => ({
+      type: 'toast' as const,
+      toast: TOASTS.copied(context.copyField === 'email' ? 'Email' : 'Password'),
+    })),
+    notifyCopyFailed: emit({ type: 'toast' as const, toast: TOASTS.copyFailed }),
+    requestRedirect: emit(({ context }) => ({ type: 'redirectRequested' as const, url: context.login?.agreementUrl ?? '' })),
+  },
+}).createMachine({
+  id: 'join',
+  context: ({ input }) => ({
+    token: tokenOf(input.search),
+    invitation: null,
+    login: null,
+    problem: null,
+    error: null,
+    copyField: 'email',
+  }),
+  initial: 'start',
+  states: {
+    start: {
+      always: [
+        { guard: 'hasToken', target: 'reading' },
+        { target: 'unusable', actions: 'assignNoToken' },
+      ],
+    },
+    reading: {
+      tags: ['loading'],
+      invoke: {
+        src: 'readInvitation',
+        input: ({ context }) => ({ token: context.token }),
+        onDone: { target: 'invited', actions: { type: 'assignInvitation', params: ({ event }) => event.output } },
+        onError: { target: 'unusable', actions: { type: 'assignProblem', params: errorOf } },
+      },
+    },
+    invited: {
+      on: { ACCEPT_CLICKED: 'accepting' },
+    },
+    accepting: {
+      tags: ['busy'],
+      invoke: {
+        src: 'claimSeat',
+        input: ({ context }) => ({ token: context.token }),
+        onDone: { target: 'claimed', actions: { type: 'assignLogin', params: ({ event }) => event.output } },
+        onError: [
+          { guard: { type: 'linkRefused', params: errorOf }, target: 'unusable', actions: { type: 'assignProblem', params: errorOf } },
+          { target: 'invited', actions: { type: 'assignError', params: errorOf } },
+        ],
+      },
+    },
+    unusable: {},
+    claimed: {
+      initial: 'viewing',
+      on: { SIGN_AGREEMENT_CLICKED: { target: 'redirected', actions: 'requestRedirect' } },
+      states: {
+        viewing: {
+          on: { COPY_CLICKED: { target: 'copying', actions: 'assignCopyField' } },
+        },
+        copying: {
+          invoke: {
+            src: 'copyToClipboard',
+            input: ({ context }) => ({ text: (context.copyField === 'email' ? context.login?.email : context.login?.password) ?? '' }),
+            onDone: { target: 'viewing', actions: 'notifyCopied' },
+            onError: { target: 'viewing', actions: 'notifyCopyFailed' },
+          },
+        },
+      },
+    },
+    redirected: { type: 'final' },
+  },
+});

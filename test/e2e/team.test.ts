@@ -1,0 +1,147 @@
+/**
+ * The buyer's team in a real browser (issue 22), with a real SMTP server catching the invitations, a real HTTP
+ * server receiving the signed webhooks, and a stand-in agreement site that redeems each hand-off token with
+ * POST /api/handoff/redeem: buy 3 seats with 4242 → invite two colleagues from the success page → each accepts
+ * from their mail in a browser context of their own and sees their login → each hands off, and so does the buyer:
+ * three different people redeemed → the buyer revokes one on /account → `seat.revoked` arrives, signed.
+ */
+import { createServer, type Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { freePort } from '../support/freePort';
+import { startMailCatcher, type MailCatcher } from '../support/mailCatcher';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
+import { chooseSeats, expectPaymentSuccessful, fillBuyer, fillCard, openCheckout, submit, TEST_CARDS } from './checkoutFlow';
+import { launchBrowser, startServer, type RunningServer } from './harness';
+
+const SECRET = 'whsec-e2e-0123456789abcdef0123456789abcdef';
+const HANDOFF_KEY = 'e2e-handoff-key-0123456789abcdef0123456789';
+
+interface Person {
+  email: string;
+  name: string;
+  role: string;
+  seatNumber: number;
+}
+
+describe('the buyer’s team', () => {
+  let mail: MailCatcher;
+  let receiver: WebhookReceiver;
+  let server: RunningServer;
+  let browser: Browser;
+  let agreementSite: Server;
+  const redeemed: Person[] = [];
+
+  beforeAll(async () => {
+    mail = await startMailCatcher();
+    receiver = await startWebhookReceiver(SECRET);
+    // The agreement site: trades the token in its address for the person, as the real one would.
+    const agreementPort = await freePort();
+    agreementSite = createServer((request, response) => {
+      const token = new URL(request.url ?? '/', 'http://agreement').searchParams.get('token');
+      if (!token) return void response.writeHead(404).end();
+      void fetch(`${server.baseUrl}/api/handoff/redeem`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${HANDOFF_KEY}` },
+        body: JSON.stringify({ token }),
+      }).then(async (answer) => {
+        const person = (await answer.json()) as Person;
+        if (answer.ok) redeemed.push(person);
+        response.writeHead(answer.ok ? 200 : 410, { 'content-type': 'text/html' });
+        response.end(answer.ok ? `<h1>Agreement for ${person.email}</h1>` : '<h1>Token refused</h1>');
+      });
+    });
+    await new Promise<void>((resolve) => agreementSite.listen(agreementPort, '127.0.0.1', resolve));
+    server = await startServer({
+      SMTP_URL: mail.url,
+      OUTBOX_INTERVAL_SECONDS: '1',
+      SUCCESS_SITE_WEBHOOK_URL: receiver.url,
+      SUCCESS_SITE_WEBHOOK_SECRET: SECRET,
+      SUCCESS_SITE_LOCAL_URL: `http://127.0.0.1:${agreementPort}`,
+      HANDOFF_API_KEY: HANDOFF_KEY,
+    });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await mail?.close();
+    await receiver?.close();
+    await new Promise((resolve) => agreementSite?.close(resolve));
+  });
+
+  const onThisServer = (link: string) => link.replace(/^http:\/\/localhost:\d+/, server.baseUrl);
+  const linkIn = (text: string, label: string) => new RegExp(`${label}: (\\S+)`).exec(text)?.[1];
+  const newPage = async (): Promise<Page> => (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+
+  async function invite(page: Page, name: string, email: string) {
+    const form = page.getByRole('form', { name: 'Invite a team member' });
+    await form.getByLabel('Name').fill(name);
+    await form.getByLabel('Email').fill(email);
+    await form.getByRole('button', { name: 'Invite' }).click();
+    await page.getByRole('table', { name: 'Team seats' }).getByText(email).waitFor();
+  }
+
+  /** Accepts the invitation mailed to `email` in a browser of its own; hands off; returns the shown password. */
+  async function accept(email: string): Promise<string> {
+    const invitation = await mail.waitFor(email, /invited you/);
+    expect(invitation.text).toContain('ignore this mail');
+    const page = await newPage();
+    await page.goto(onThisServer(linkIn(invitation.text, 'Accept your seat')!));
+    await page.getByRole('heading', { name: /^Join / }).waitFor();
+    expect(await page.getByText(email).count()).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Accept my seat' }).click();
+    await page.getByText('IMPORTANT: Save Your Login Credentials').waitFor();
+    const password = (await page.locator('[data-credential="password"]').textContent()) ?? '';
+    expect(password).toMatch(/^[A-Za-z0-9]{20}$/);
+    await page.getByRole('button', { name: 'Sign Training Agreement →' }).click();
+    await page.getByRole('heading', { name: `Agreement for ${email}` }).waitFor();
+    // The link was used: opening it again says so.
+    await page.goto(onThisServer(linkIn(invitation.text, 'Accept your seat')!));
+    await page.getByText(/already claimed/).waitFor();
+    return password;
+  }
+
+  it('buys 3 seats, invites two from the success page, each accepts and hands off; the buyer revokes one', async () => {
+    // /join arrives rendered in its first state (dist/join.html), before any script runs.
+    expect(await (await fetch(`${server.baseUrl}/join?token=x`)).text()).toContain('Opening your invitation...');
+
+    const buyer = await newPage();
+    await openCheckout(buyer, server.baseUrl);
+    await chooseSeats(buyer, 3);
+    await fillBuyer(buyer, { firstName: 'Ada', lastName: 'Palmer', email: 'ada.team@example.com' });
+    await fillCard(buyer, TEST_CARDS.succeeds);
+    await submit(buyer);
+    await expectPaymentSuccessful(buyer, '$1,000', 3);
+    await buyer.getByText('You have 2 more seats: invite your team.').waitFor();
+    await invite(buyer, 'Bo Chen', 'bo.team@example.com');
+    await invite(buyer, 'Cy Diaz', 'cy.team@example.com');
+
+    await accept('bo.team@example.com');
+    await accept('cy.team@example.com');
+    await buyer.getByRole('button', { name: 'Sign Training Agreement →' }).click();
+    await buyer.getByRole('heading', { name: 'Agreement for ada.team@example.com' }).waitFor();
+    expect(
+      redeemed.map(({ email, role, seatNumber }) => ({ email, role, seatNumber })).sort((a, b) => a.seatNumber - b.seatNumber),
+    ).toEqual([
+      { email: 'ada.team@example.com', role: 'buyer', seatNumber: 1 },
+      { email: 'bo.team@example.com', role: 'member', seatNumber: 2 },
+      { email: 'cy.team@example.com', role: 'member', seatNumber: 3 },
+    ]);
+
+    // The confirmation mail links to the Team section of /account; the buyer revokes Bo there.
+    const confirmation = await mail.waitFor('ada.team@example.com', /subscription is active/);
+    expect(confirmation.text).toContain('2 seats waiting to be assigned');
+    await buyer.goto(onThisServer(linkIn(confirmation.text, 'Manage your subscription')!));
+    const team = buyer.getByRole('table', { name: 'Team seats' });
+    await team.getByText('bo.team@example.com').waitFor();
+    await buyer.getByRole('button', { name: 'Revoke bo.team@example.com' }).click();
+    await buyer.getByText('Seat revoked: that person can no longer sign in.').waitFor();
+    expect(await team.getByText('bo.team@example.com').count()).toBe(0);
+    await expect
+      .poll(() => receiver.webhooks.find((hook) => hook.type === 'seat.revoked' && hook.data.seatEmail === 'bo.team@example.com'), {
+        timeout: 15_000,
+      })
+      .toMatchObject({ verified: true, data: { seatNumber: 2, reason: 'buyer' } });
+  });
+});

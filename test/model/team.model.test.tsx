@@ -1,0 +1,283 @@
+/**
+ * Model-based tests of the team's statecharts (issue 22): @xstate/graph's TestModel over the /join statechart and
+ * the team statechart, their shortest (and, for /join, simple) paths each run against the real view with the calls
+ * answered by the path, asserting what the invitee or the buyer sees in every state.
+ */
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { TestModel } from '@xstate/graph';
+import toast from 'react-hot-toast';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Router } from 'wouter';
+import { memoryLocation } from 'wouter/memory-location';
+import type { AnyEventObject, AnyMachineSnapshot } from 'xstate';
+import { ApiError } from '../../src/api/client';
+import type { TeamAccess, TeamChange } from '../../src/api/teamApi';
+import type { JoinClaimed, JoinInvitation, TeamView } from '../../src/contract/team';
+import { joinMachine } from '../../src/machines/joinMachine';
+import { teamMachine } from '../../src/machines/teamMachine';
+import { TOASTS } from '../../src/machines/toasts';
+import { JoinPage } from '../../src/views/join/JoinPage';
+import { TeamSection } from '../../src/views/team/TeamSection';
+import { AppToaster } from '../../src/views/toasts/AppToaster';
+import { advance } from '../views/support/timers';
+import { PendingCalls } from './pendingCalls';
+
+vi.useFakeTimers();
+afterEach(() => act(() => toast.remove()));
+
+const dropStart = <T extends { steps: Array<{ event: AnyEventObject }> }>(path: T) => ({
+  ...path,
+  steps: path.steps.filter((step) => step.event.type !== 'xstate.init'),
+});
+
+// ---------------------------------------------------------------- /join
+
+const INVITATION: JoinInvitation = {
+  email: 'bo@example.com',
+  name: 'Bo Chen',
+  invitedBy: 'Ada Palmer',
+  practiceName: 'Ada Palmer’s practice',
+  productName: 'AI Training Subscription (Monthly)',
+  expiresAt: '2026-01-12T09:00:00.000Z',
+};
+const LOGIN: JoinClaimed = {
+  email: 'bo@example.com',
+  name: 'Bo Chen',
+  password: 'Member-Password-0123',
+  seatNumber: 2,
+  agreementUrl: 'http://localhost:5174/?token=member-token',
+};
+const ALREADY_CLAIMED = new ApiError('This seat was already claimed. Sign in with the login shown when it was accepted.', 409);
+const EXPIRED = new ApiError('This invitation link has expired. Ask the person who invited you for a new one.', 410);
+const OFFLINE = new ApiError('We could not reach the server. Please try again.', 0);
+
+type JoinSnapshot = ReturnType<typeof joinMachine.getInitialSnapshot>;
+
+function joinEvents(snapshot: JoinSnapshot): AnyEventObject[] {
+  const events: AnyEventObject[] = [];
+  for (const id of Object.keys(snapshot.children)) {
+    const done = (output?: unknown) => ({ type: `xstate.done.actor.${id}`, output, actorId: id });
+    const error = (failure: unknown) => ({ type: `xstate.error.actor.${id}`, error: failure, actorId: id });
+    if (id.endsWith('join.reading')) events.push(done(INVITATION), error(EXPIRED));
+    if (id.endsWith('join.accepting')) events.push(done(LOGIN), error(ALREADY_CLAIMED), error(OFFLINE));
+    if (id.endsWith('join.claimed.copying')) events.push(done(), error(new Error('denied')));
+  }
+  if (snapshot.matches('invited')) events.push({ type: 'ACCEPT_CLICKED' });
+  if (snapshot.matches({ claimed: 'viewing' }))
+    events.push({ type: 'COPY_CLICKED', field: 'email' }, { type: 'COPY_CLICKED', field: 'password' }, { type: 'SIGN_AGREEMENT_CLICKED' });
+  return events;
+}
+
+const joinModel = new TestModel(joinMachine as never, {
+  events: joinEvents as never,
+  stateMatcher: (snapshot, key) => (snapshot as JoinSnapshot).matches(key as never),
+});
+const WITH_TOKEN = { search: '?token=invite-token' };
+const joinPaths = [...joinModel.getShortestPaths({ input: WITH_TOKEN }), ...joinModel.getSimplePaths({ input: WITH_TOKEN })].map(dropStart);
+
+const JOIN_ACTORS: Record<string, 'read' | 'claim' | 'copy'> = {
+  'join.reading': 'read',
+  'join.accepting': 'claim',
+  'join.claimed.copying': 'copy',
+};
+
+function renderJoin(search: string) {
+  const calls = new PendingCalls(JOIN_ACTORS);
+  const machine = joinMachine.provide({
+    actors: {
+      readInvitation: calls.actor<JoinInvitation, { token: string }>('read'),
+      claimSeat: calls.actor<JoinClaimed, { token: string }>('claim'),
+      copyToClipboard: calls.actor<void, { text: string }>('copy'),
+    },
+  });
+  const redirect = vi.fn();
+  const location = memoryLocation({ path: '/join', searchPath: search.replace(/^\?/, '') });
+  render(
+    <Router hook={location.hook} searchHook={location.searchHook}>
+      <JoinPage machine={machine} redirect={redirect} />
+      <AppToaster />
+    </Router>,
+  );
+  return { calls, redirect };
+}
+
+function expectJoinShows(page: ReturnType<typeof renderJoin>, state: AnyMachineSnapshot, event: AnyEventObject | undefined) {
+  expect(screen.queryByText('Opening your invitation...') !== null).toBe(state.matches('reading'));
+  if (state.matches('invited') || state.matches('accepting')) {
+    expect(screen.getByRole('heading', { name: `Join ${INVITATION.practiceName}` })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /Accept my seat|Accepting\.\.\./ })).toHaveProperty('disabled', state.matches('accepting'));
+    expect(screen.queryByRole('alert')?.textContent ?? null).toBe(state.context.error);
+  }
+  if (state.matches('unusable')) {
+    expect(screen.getByRole('heading', { name: 'This invitation cannot be used' })).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent(String(state.context.problem));
+  }
+  if (state.matches('claimed') || state.matches('redirected')) {
+    expect(screen.getByText(LOGIN.password)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Copy password' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Sign Training Agreement →' })).toBeInTheDocument();
+  }
+  if (event?.type.startsWith('xstate.done.actor.') && event.type.endsWith('claimed.copying'))
+    expect(
+      screen.getAllByText(TOASTS.copied(state.context.copyField === 'email' ? 'Email' : 'Password').description).length,
+    ).toBeGreaterThan(0);
+  if (event?.type.startsWith('xstate.error.actor.') && event.type.endsWith('claimed.copying'))
+    expect(screen.getAllByText(TOASTS.copyFailed.description).length).toBeGreaterThan(0);
+  if (state.matches('redirected')) expect(page.redirect).toHaveBeenCalledWith(LOGIN.agreementUrl);
+  else expect(page.redirect).not.toHaveBeenCalled();
+}
+
+async function executeJoin(page: ReturnType<typeof renderJoin>, event: AnyEventObject) {
+  if (page.calls.answer(event)) {
+    // answered
+  } else if (event.type === 'ACCEPT_CLICKED') fireEvent.click(screen.getByRole('button', { name: 'Accept my seat' }));
+  else if (event.type === 'COPY_CLICKED') fireEvent.click(screen.getByRole('button', { name: `Copy ${String(event.field)}` }));
+  else if (event.type === 'SIGN_AGREEMENT_CLICKED') fireEvent.click(screen.getByRole('button', { name: 'Sign Training Agreement →' }));
+  else throw new Error(`The model test cannot make ${event.type} happen`);
+  await advance(0);
+}
+
+describe(`join statechart: ${joinPaths.length} shortest and simple paths`, () => {
+  it.each(joinPaths.map((path) => [path.description, path] as const))('%s', async (_description, path) => {
+    const page = renderJoin(WITH_TOKEN.search);
+    await advance(0);
+    // The first state: the invitation is being read (the page's prerendered words).
+    expect(screen.getByText('Opening your invitation...')).toBeInTheDocument();
+    for (const step of path.steps) {
+      await executeJoin(page, step.event);
+      expectJoinShows(page, step.state as AnyMachineSnapshot, step.event);
+    }
+  });
+
+  it('a page opened without a token says where the link is, and calls nothing', async () => {
+    const page = renderJoin('');
+    await advance(0);
+    expect(screen.getByRole('alert')).toHaveTextContent(/link in your invitation mail/);
+    expect(() => page.calls.answer({ type: 'xstate.done.actor.0.join.reading' })).toThrow(/No call in flight/);
+  });
+});
+
+// ---------------------------------------------------------------- the team
+
+const TEAM: TeamView = {
+  seats: 3,
+  buyer: { email: 'ada@example.com', name: 'Ada Palmer' },
+  members: [
+    {
+      id: '00000000-0000-4000-8000-000000000002',
+      seatNumber: 2,
+      status: 'invited',
+      email: 'bo@example.com',
+      name: 'Bo Chen',
+      invitedAt: '2026-01-05T09:00:00.000Z',
+      claimedAt: null,
+      revokedAt: null,
+    },
+  ],
+  free: 1,
+  active: true,
+};
+const FIELD_REFUSAL = new ApiError('This email already has a seat on your team.', 409, {
+  error: 'This email already has a seat on your team.',
+  field: 'email',
+});
+const REFUSED = new ApiError('No such seat on your team.', 404, { error: 'No such seat on your team.' });
+
+type TeamSnapshot = ReturnType<typeof teamMachine.getInitialSnapshot>;
+const SEAT_ID = TEAM.members[0]!.id;
+
+function teamEvents(snapshot: TeamSnapshot): AnyEventObject[] {
+  const events: AnyEventObject[] = [];
+  for (const id of Object.keys(snapshot.children)) {
+    const done = (output?: unknown) => ({ type: `xstate.done.actor.${id}`, output, actorId: id });
+    const error = (failure: unknown) => ({ type: `xstate.error.actor.${id}`, error: failure, actorId: id });
+    if (id.endsWith('team.loading')) events.push(done(TEAM), error(OFFLINE));
+    if (id.endsWith('team.changing')) events.push(done(TEAM), error(FIELD_REFUSAL), error(REFUSED));
+  }
+  if (snapshot.matches('ready'))
+    events.push(
+      { type: 'INVITE_SUBMITTED', email: 'cy@example.com', name: 'Cy Diaz' },
+      { type: 'RESEND_CLICKED', seatId: SEAT_ID },
+      { type: 'REVOKE_CLICKED', seatId: SEAT_ID },
+      { type: 'REASSIGN_SUBMITTED', seatId: SEAT_ID, email: 'dee@example.com', name: 'Dee' },
+    );
+  if (snapshot.matches('unavailable')) events.push({ type: 'RETRY' });
+  return events;
+}
+
+const teamModel = new TestModel(teamMachine as never, {
+  events: teamEvents as never,
+  stateMatcher: (snapshot, key) => (snapshot as TeamSnapshot).matches(key as never),
+});
+// A state is its value and what the buyer reads (the change's kind, the refusal, the notice).
+const serializeTeam = (snapshot: unknown) => {
+  const { value, context } = snapshot as TeamSnapshot;
+  return JSON.stringify([value, context.change?.kind ?? null, context.fieldError, context.error, context.notice, context.team !== null]);
+};
+const ACCESS: TeamAccess = { kind: 'token', token: 'handoff-token' };
+const teamPaths = teamModel.getShortestPaths({ input: { access: ACCESS }, serializeState: serializeTeam }).map(dropStart);
+
+function renderTeam() {
+  const calls = new PendingCalls<'load' | 'change'>({ 'team.loading': 'load', 'team.changing': 'change' });
+  const machine = teamMachine.provide({
+    actors: {
+      loadTeam: calls.actor<TeamView, { access: TeamAccess }>('load'),
+      changeTeam: calls.actor<TeamView, { access: TeamAccess; change: TeamChange }>('change'),
+    },
+  });
+  render(<TeamSection access={ACCESS} variant="account" machine={machine} />);
+  return { calls };
+}
+
+function submitPerson(form: HTMLElement, email: string, name: string) {
+  fireEvent.change(within(form).getByLabelText('Name'), { target: { value: name } });
+  fireEvent.change(within(form).getByLabelText('Email'), { target: { value: email } });
+  fireEvent.submit(form);
+}
+
+async function executeTeam(page: ReturnType<typeof renderTeam>, event: AnyEventObject) {
+  if (page.calls.answer(event)) {
+    // answered
+  } else if (event.type === 'INVITE_SUBMITTED')
+    submitPerson(screen.getByRole('form', { name: 'Invite a team member' }), event.email, event.name);
+  else if (event.type === 'RESEND_CLICKED') fireEvent.click(screen.getByRole('button', { name: 'Resend' }));
+  else if (event.type === 'REVOKE_CLICKED') fireEvent.click(screen.getByRole('button', { name: 'Revoke bo@example.com' }));
+  else if (event.type === 'REASSIGN_SUBMITTED') {
+    fireEvent.click(screen.getByRole('button', { name: 'Reassign' }));
+    submitPerson(screen.getByRole('form', { name: 'Give seat 2 to someone else' }), event.email, event.name);
+  } else if (event.type === 'RETRY') fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+  else throw new Error(`The model test cannot make ${event.type} happen`);
+  await advance(0);
+}
+
+function expectTeamShows(state: AnyMachineSnapshot) {
+  const context = state.context as TeamSnapshot['context'];
+  if (state.matches('unavailable')) {
+    expect(screen.getByRole('alert')).toHaveTextContent(String(context.error));
+    return;
+  }
+  if (!context.team) {
+    expect(screen.queryByRole('table')).toBeNull();
+    return;
+  }
+  expect(screen.getByText(/You have 1 more seat: invite your team\./)).toBeInTheDocument();
+  expect(screen.getByRole('table', { name: 'Team seats' })).toHaveTextContent('Invited, not yet accepted');
+  const busy = state.matches('changing');
+  expect(screen.getByRole('button', { name: 'Invite' })).toHaveProperty('disabled', busy);
+  if (context.fieldError) expect(screen.getByRole('alert')).toHaveTextContent(context.fieldError);
+  if (context.error) expect(screen.getByRole('alert')).toHaveTextContent(context.error);
+  if (!context.fieldError && !context.error) expect(screen.queryByRole('alert')).toBeNull();
+  if (context.notice) expect(screen.getByRole('status')).toHaveTextContent(context.notice);
+}
+
+describe(`team statechart: ${teamPaths.length} shortest paths`, () => {
+  it.each(teamPaths.map((path) => [path.description, path] as const))('%s', async (_description, path) => {
+    const page = renderTeam();
+    await advance(0);
+    expectTeamShows(teamModel.testLogic.getInitialSnapshot(null as never, { access: ACCESS }) as AnyMachineSnapshot);
+    for (const step of path.steps) {
+      await executeTeam(page, step.event);
+      expectTeamShows(step.state as AnyMachineSnapshot);
+    }
+  });
+});
