@@ -2,7 +2,7 @@
  * The manage page's calls to /api/account/* (src/contract/account.ts; server/routes/account.ts). Each raises
  * ApiError with the server's `error` text; 401 means the buyer needs a new link.
  */
-import type { AccountSessionResponse, AccountView, CardRequest, NewCredentials } from '../contract/account';
+import type { AccountProbeResponse, AccountSessionResponse, AccountView, CardRequest, NewCredentials } from '../contract/account';
 import { requestJson } from './client';
 
 const FAILED = 'We could not reach the server. Please try again.';
@@ -10,7 +10,8 @@ const FAILED = 'We could not reach the server. Please try again.';
 export const accountApi = {
   requestLink: (email: string) => requestJson<{ message: string }>('POST', '/api/account/link', { email }, FAILED),
   openSession: (token: string) => requestJson<AccountSessionResponse>('POST', '/api/account/session', { token }, FAILED),
-  view: () => requestJson<AccountView>('GET', '/api/account', undefined, FAILED),
+  /** The signed-in subscription, or `{ account: null }` without a session (200 either way). */
+  probe: () => requestJson<AccountProbeResponse>('GET', '/api/account/session', undefined, FAILED),
   cancel: (reason: string) => requestJson<AccountView>('POST', '/api/account/cancel', reason ? { reason } : {}, FAILED),
   resume: () => requestJson<AccountView>('POST', '/api/account/resume', {}, FAILED),
   changeSeats: (quantity: number) => requestJson<AccountView>('POST', '/api/account/seats', { quantity }, FAILED),

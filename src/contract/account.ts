@@ -40,6 +40,13 @@ export type AccountView = Static<typeof AccountView>;
 export const AccountSessionResponse = Type.Object({ account: AccountView, agreementUrl: Type.Union([Type.String(), Type.Null()]) });
 export type AccountSessionResponse = Static<typeof AccountSessionResponse>;
 
+/**
+ * The answer to GET /api/account/session, the page's first question: the subscription of the signed-in buyer, or
+ * null without a live session (an ordinary answer, 200: the page then asks for a link; no error is logged).
+ */
+export const AccountProbeResponse = Type.Object({ account: Type.Union([AccountView, Type.Null()]) });
+export type AccountProbeResponse = Static<typeof AccountProbeResponse>;
+
 /** Body of POST /api/account/cancel: an optional reason. */
 export const CancelRequest = Type.Object({ reason: Type.Optional(Text(0, 500)) }, { additionalProperties: false });
 export type CancelRequest = Static<typeof CancelRequest>;

@@ -203,6 +203,14 @@ describe.each(DATABASES)('after the purchase, on %s', (kind) => {
     expect(view.invoices).toEqual([expect.objectContaining({ amountCents: 50_000, status: 'paid' })]);
     expect((await account('account_session=forged.123')).statusCode).toBe(401);
     expect((await server.app.inject({ method: 'GET', url: '/api/account' })).statusCode).toBe(401);
+    // The page's first question is answered 200 either way: a visit without a session logs no error.
+    const probe = (headers: Record<string, string> = {}) => server.app.inject({ method: 'GET', url: '/api/account/session', headers });
+    const signedOut = await probe();
+    expect([signedOut.statusCode, signedOut.json()]).toEqual([200, { account: null }]);
+    expect((await probe({ cookie: 'account_session=forged.123' })).json()).toEqual({ account: null });
+    const signedIn = await probe({ cookie });
+    expect(signedIn.statusCode).toBe(200);
+    expect(signedIn.json()).toEqual({ account: view });
   });
 
   it('cancels in one click at the end of the period, with a mail, and undoes it', async () => {

@@ -2,12 +2,14 @@
  * The manage page's session: POST /api/account/link emails a single-use link (rate-limited; the same answer and
  * the same queued work whether or not the email has a subscription); POST /api/account/session opens a session
  * with its token (the page POSTs it, so a mail scanner's GET uses nothing) and, for an agreement link, says where
- * to hand the buyer on; GET /api/account is the subscription as the page shows it; POST /api/account/sign-out
- * ends the session on the server.
+ * to hand the buyer on; GET /api/account/session is the page's first question (the subscription, or null without
+ * a session: 200 either way); GET /api/account is the subscription as the page shows it (401 without a session);
+ * POST /api/account/sign-out ends the session on the server.
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import {
+  AccountProbeResponse,
   AccountLinkRequest,
   AccountLinkResponse,
   AccountSessionRequest,
@@ -28,7 +30,7 @@ const errors = { '4xx': ErrorResponse, '5xx': ErrorResponse };
 /** Registers the link, session, view and sign-out routes. */
 export async function accountSessionRoutes(
   app: FastifyInstance,
-  { buyerSessions, sessionOrder, nudgeOutbox, ...services }: AccountRouteOptions,
+  { buyerSessions, sessionOrder, signedInOrder, nudgeOutbox, ...services }: AccountRouteOptions,
 ): Promise<void> {
   const { db, config } = services;
 
@@ -67,6 +69,20 @@ export async function accountSessionRoutes(
         agreementUrl = `${base}/?token=${encodeURIComponent(token)}`;
       }
       return { account: await accountView({ ...services, log: request.log }, order), agreementUrl };
+    },
+  );
+
+  app.get(
+    '/api/account/session',
+    {
+      schema: {
+        summary: 'Manage page: the signed-in subscription, or null without a session',
+        response: { 200: AccountProbeResponse, ...errors },
+      },
+    },
+    async (request): Promise<AccountProbeResponse> => {
+      const order = await signedInOrder(request);
+      return { account: order ? await accountView({ ...services, log: request.log }, order) : null };
     },
   );
 
