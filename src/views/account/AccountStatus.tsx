@@ -8,8 +8,9 @@ type Tone = 'active' | 'ending' | 'pastDue' | 'ended';
 /** The subscription's status in words, as the page and its tests read it. */
 export function statusText(account: AccountView): string {
   if (account.status === 'cancelled') return 'Cancelled';
-  if (account.cancelAt) return `Cancelled at period end: ends on ${day(account.cancelAt)}`;
+  // A failed payment comes first: it needs the buyer now, even when the subscription ends later.
   if (account.status === 'past_due') return 'Past due: your last payment failed. Please update your card.';
+  if (account.cancelAt) return `Cancelled at period end: ends on ${day(account.cancelAt)}`;
   return 'Active';
 }
 
