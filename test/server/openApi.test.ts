@@ -47,6 +47,7 @@ describe('GET /api/openapi.json', () => {
       '/api/account/seats',
       '/api/account/session',
       '/api/account/sign-out',
+      '/api/account/subscription-check',
       '/api/admin/dashboard',
       '/api/admin/mail',
       '/api/admin/mail/{id}/resend',
