@@ -2,7 +2,15 @@
  * The manage page's calls to /api/account/* (src/contract/account.ts; server/routes/account.ts). Each raises
  * ApiError with the server's `error` text; 401 means the buyer needs a new link.
  */
-import type { AccountProbeResponse, AccountSessionResponse, AccountView, CardRequest, NewCredentials } from '../contract/account';
+import type {
+  AccountProbeResponse,
+  AccountSessionResponse,
+  SubscriptionCheckRequest,
+  SubscriptionCheckResponse,
+  AccountView,
+  CardRequest,
+  NewCredentials,
+} from '../contract/account';
 import { requestJson } from './client';
 
 const FAILED = 'We could not reach the server. Please try again.';
@@ -18,5 +26,8 @@ export const accountApi = {
   updateCard: (card: CardRequest['card']) => requestJson<AccountView>('POST', '/api/account/card', { card }, FAILED),
   newCredentials: () => requestJson<NewCredentials>('POST', '/api/account/credentials', {}, FAILED),
   portal: (flow: 'home' | 'cancel' | 'seats' | 'card') => requestJson<{ url: string }>('POST', '/api/account/portal', { flow }, FAILED),
+  /** Whether `email` has an active subscription this browser proves it holds (`purchase`, or the session cookie). */
+  subscriptionCheck: (email: string, purchase?: SubscriptionCheckRequest['purchase']) =>
+    requestJson<SubscriptionCheckResponse>('POST', '/api/account/subscription-check', purchase ? { email, purchase } : { email }, FAILED),
   signOut: () => fetch('/api/account/sign-out', { method: 'POST' }).then(() => undefined),
 };
