@@ -2,6 +2,7 @@ import styled from 'styled-components';
 import type { PaymentSuccessRecord } from '../../api/paymentRecord';
 import { formatDollars } from '../../domain/pricing';
 import { PRODUCT_NAME } from '../../domain/product';
+import { BreakableText } from '../shared/BreakableText';
 import { focusOnMount } from '../shared/focusHeading';
 import { colors, radii } from '../theme';
 import { CredentialRow } from './CredentialRow';
@@ -38,7 +39,9 @@ export function PaymentDetails({ record }: { record: PaymentSuccessRecord }) {
         <Summary>
           <div>
             <dt>Transaction ID</dt>
-            <dd>{record.transactionId}</dd>
+            <dd>
+              <BreakableText text={record.transactionId} />
+            </dd>
           </div>
           <div>
             <dt>Product</dt>
