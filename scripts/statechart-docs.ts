@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { checkoutMachine } from '../src/machines/checkoutMachine';
 import { TIMINGS } from '../src/machines/checkoutTimings';
 import { accountMachine } from '../src/machines/accountMachine';
+import { existingSubscriptionMachine } from '../src/machines/existingSubscriptionMachine';
 import { paymentSuccessMachine } from '../src/machines/paymentSuccessMachine';
 import { RAISED_TIMERS, renderMachine } from './statechart/render';
 
@@ -33,7 +34,8 @@ export function renderStatechartDoc(): string {
     '  The success and manage pages name their actions and guards without params: their invoked actors have ids',
     "  and their done events are typed, so an action reads its event's output itself.",
     '- Without a Mermaid viewer: `docs/statechart/checkout.svg`, `docs/statechart/paymentSuccess.svg` and',
-    "  `docs/statechart/account.svg`, rendered from the diagrams below by the same command (Mermaid in Debian's Chromium).",
+    '  `docs/statechart/account.svg` (and `existingSubscription.svg`), rendered from the diagrams below by the same',
+    "  command (Mermaid in Debian's Chromium).",
     '- Running: `VITE_INSPECT=1 npm run dev` streams the statecharts to the Stately inspector as you click through',
     '  the page; client secrets, emails, passwords and tokens are redacted before they leave it.',
     '',
@@ -62,6 +64,11 @@ export function renderStatechartDoc(): string {
     renderMachine('Checkout (/)', 'src/machines/checkoutMachine.ts', checkoutMachine),
     renderMachine('Payment success (/payment-success)', 'src/machines/paymentSuccessMachine.ts', paymentSuccessMachine),
     renderMachine('Manage page (/account)', 'src/machines/accountMachine.ts', accountMachine),
+    renderMachine(
+      'Checkout: an existing subscription (beside the checkout)',
+      'src/machines/existingSubscriptionMachine.ts',
+      existingSubscriptionMachine,
+    ),
   ].join('\n');
 }
 

@@ -28,4 +28,5 @@ export const EVENT_GLOSSARY: Record<string, string> = {
   NEW_CREDENTIALS_CONFIRMED: "/account: the buyer pressed 'Yes, replace my password'.",
   NEW_CREDENTIALS_ABANDONED: "/account: the buyer pressed 'Keep my password'.",
   SIGN_OUT_CLICKED: "/account: the buyer pressed 'Sign out'.",
+  EMAIL_CHANGED: 'The checkout’s Email Address changed (the notice before a second purchase checks it once it settles).',
 };

@@ -10,6 +10,7 @@ import type { AnyStateMachine, AnyStateNode } from 'xstate';
 import { renderStatechartSvgs, STATECHART_SVG_DIR, svgTexts } from '../../scripts/statechart-svg';
 import { checkoutMachine } from '../../src/machines/checkoutMachine';
 import { accountMachine } from '../../src/machines/accountMachine';
+import { existingSubscriptionMachine } from '../../src/machines/existingSubscriptionMachine';
 import { paymentSuccessMachine } from '../../src/machines/paymentSuccessMachine';
 
 const MACHINES: Record<string, AnyStateMachine> = {
@@ -38,7 +39,12 @@ describe('statechart SVGs', () => {
 
   it('render every state and event of the machines, and the committed files are current', async () => {
     const files = await renderStatechartSvgs(outDir);
-    expect(files.map((file) => file.slice(outDir.length + 1)).sort()).toEqual(['account.svg', 'checkout.svg', 'paymentSuccess.svg']);
+    expect(files.map((file) => file.slice(outDir.length + 1)).sort()).toEqual([
+      'account.svg',
+      'checkout.svg',
+      'existingSubscription.svg',
+      'paymentSuccess.svg',
+    ]);
     for (const [name, machine] of Object.entries(MACHINES)) {
       const fresh = wordsOf(readFileSync(join(outDir, `${name}.svg`), 'utf8'));
       const committed = wordsOf(readFileSync(join(STATECHART_SVG_DIR, `${name}.svg`), 'utf8'));
