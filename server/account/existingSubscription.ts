@@ -9,7 +9,7 @@ import type { Database } from '../db/client';
 import { findOrder, isPaidOrder, type Order } from '../orders/order';
 
 /** The ids of a purchase this browser finalized: both must match one order. */
-export interface PurchaseProof {
+interface PurchaseProof {
   transactionId: string;
   customerId: string;
 }

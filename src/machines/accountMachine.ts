@@ -51,7 +51,7 @@ export type PendingChange =
   | { kind: 'portal'; flow: PortalFlow };
 
 /** Which of the new credentials a copy button copies. */
-export type CredentialField = 'email' | 'password';
+type CredentialField = 'email' | 'password';
 
 /** The ids of the invoked actors: their done and error events are `xstate.done.actor.<id>`, `xstate.error.actor.<id>`. */
 const OPEN = 'openSession';

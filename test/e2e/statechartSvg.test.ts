@@ -17,6 +17,7 @@ const MACHINES: Record<string, AnyStateMachine> = {
   checkout: checkoutMachine,
   paymentSuccess: paymentSuccessMachine,
   account: accountMachine,
+  existingSubscription: existingSubscriptionMachine,
 };
 
 function statesAndEvents(machine: AnyStateMachine): string[] {

@@ -6,7 +6,7 @@ import { day } from './accountDates';
 type Tone = 'active' | 'ending' | 'pastDue' | 'ended';
 
 /** The subscription's status in words, as the page and its tests read it. */
-export function statusText(account: AccountView): string {
+function statusText(account: AccountView): string {
   if (account.status === 'cancelled') return 'Cancelled';
   // A failed payment comes first: it needs the buyer now, even when the subscription ends later.
   if (account.status === 'past_due') return 'Past due: your last payment failed. Please update your card.';
