@@ -2,8 +2,8 @@
  * The pages after the purchase in a real browser (issue 21), lean: one server, one purchase. At 1280×900 the
  * success page says what happens next and its heading has the focus; the confirmation mail's link opens /account,
  * where a seat change is confirmed and new credentials are asked for once more before the password changes. At
- * 375×812 no word on the success page or /account breaks in the middle, and a visit to /account without a session
- * logs nothing. axe finds nothing serious on either page; the console stays clean throughout.
+ * 375×812 no word on the success page or /account breaks in the middle, back at the checkout the same email is
+ * told it already has a subscription, and a visit to /account without a session logs nothing. axe finds nothing serious on either page; the console stays clean throughout.
  */
 import { createRequire } from 'node:module';
 import type { AxeResults, RunOptions } from 'axe-core';
@@ -122,6 +122,13 @@ describe('the success page and /account (issue 21)', () => {
 
     await page.setViewportSize({ width: 375, height: 812 });
     expect(await wordsBrokenMidWord(page), '/account at 375 px').toEqual([]);
+
+    // Back at the checkout, the same email is told where its subscription is (decision 0031).
+    await openCheckout(page, server.baseUrl);
+    await page.getByLabel('Email Address').fill(EMAIL);
+    const notice = page.getByText('You already have a subscription:');
+    await notice.waitFor({ timeout: 10_000 });
+    expect(await notice.getByRole('link', { name: 'manage it' }).getAttribute('href')).toBe('/account');
     expect(problems, 'console errors').toEqual([]);
     await context.close();
   });
