@@ -12,6 +12,7 @@ import {
 } from './pageChunks';
 import { CheckoutPage, type CheckoutPageProps } from './views/checkout/CheckoutPage';
 import { RedirectToHomePage } from './views/RedirectToHomePage';
+import { useHeadingFocusOnRouteChange } from './views/shared/focusHeading';
 import type { PaymentSuccessPageProps } from './views/success/PaymentSuccessPage';
 import { LoadingStatus } from './views/shared/Spinner';
 
@@ -36,6 +37,8 @@ interface AppProps {
 
 /** The routes of spec §2: /, /index, /payment-success, and a 404 for anything else; the buyer's /account and the owner's /admin. */
 export function App({ checkout, paymentSuccess }: AppProps) {
+  // A screen reader announces the page a link or a navigation led to: its heading takes the focus.
+  useHeadingFocusOnRouteChange();
   return (
     <Switch>
       <Route path={PAGE_PATHS.checkout}>

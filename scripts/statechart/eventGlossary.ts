@@ -16,6 +16,17 @@ export const EVENT_GLOSSARY: Record<string, string> = {
     "The buyer pressed 'Complete my order' (a charged order whose finalize failed) or 'Check again' (an earlier payment of this browser that could not be checked): finalize runs again, the card is never charged again.",
   INIT_RETRY_CLICKED:
     "The buyer pressed 'Try again' after the checkout could not be created: call 1 runs again at once (docs/decisions/0012).",
-  COPY_CLICKED: 'The buyer pressed the copy button of the email or the password.',
+  COPY_CLICKED: 'The buyer pressed the copy button of the email or the password (the success page, or new credentials on /account).',
   SIGN_AGREEMENT_CLICKED: "The buyer pressed 'Sign Training Agreement →'.",
+  LINK_REQUESTED: "/account: the buyer asked for a sign-in link ('Email me a link').",
+  CANCEL_CLICKED: "/account: the buyer pressed 'Cancel subscription' (with an optional reason).",
+  RESUME_CLICKED: "/account: the buyer pressed 'Undo cancellation'.",
+  SEATS_SUBMITTED: "/account: the buyer pressed 'Change seats' with a new number of seats.",
+  CARD_SUBMITTED: "/account: the buyer pressed 'Update card' with a new card.",
+  PORTAL_CLICKED: "/account (Stripe mode): the buyer pressed one of the provider portal's buttons.",
+  NEW_CREDENTIALS_CLICKED: "/account: the buyer pressed 'Get new login credentials' (asked once more first).",
+  NEW_CREDENTIALS_CONFIRMED: "/account: the buyer pressed 'Yes, replace my password'.",
+  NEW_CREDENTIALS_ABANDONED: "/account: the buyer pressed 'Keep my password'.",
+  SIGN_OUT_CLICKED: "/account: the buyer pressed 'Sign out'.",
+  EMAIL_CHANGED: 'The checkout’s Email Address changed (the notice before a second purchase checks it once it settles).',
 };

@@ -129,11 +129,10 @@ function mermaid(machine: AnyStateMachine): string {
     for (const { eventType, t, guard } of definitionsOf(node)) {
       const condition = guard ? ` [${guard}]` : '';
       const targets = t.target ?? [];
-      if (targets.length === 0) {
-        const actions = t.actions.length > 0 ? ` / ${actionsLabel(t.actions)}` : '';
-        stays.push(`${eventLabel(node, eventType)}${condition}${actions}`);
-      }
-      for (const target of targets) lines.push(`  ${from} --> ${mermaidId(target)}: ${eventLabel(node, eventType)}${condition}`);
+      // Every transition names the actions it runs, so no action is only in the table.
+      const actions = t.actions.length > 0 ? ` / ${actionsLabel(t.actions)}` : '';
+      if (targets.length === 0) stays.push(`${eventLabel(node, eventType)}${condition}${actions}`);
+      for (const target of targets) lines.push(`  ${from} --> ${mermaidId(target)}: ${eventLabel(node, eventType)}${condition}${actions}`);
     }
     if (stays.length > 0) lines.push(`  ${from} --> ${from}: ${stays.join('<br/>')}`);
   }
@@ -160,6 +159,11 @@ export function renderMachine(title: string, sourceFile: string, machine: AnySta
     .map((row) => `| ${row.source} | ${row.event} | ${row.guard} | ${row.target} | ${row.actions} |`)
     .join('\n');
   const glossary = events.map((type) => `| \`${type}\` | ${EVENT_GLOSSARY[type]} |`).join('\n');
+  // A state's own entry actions; the timers of its `after` transitions (XState's internal raises) are drawn as delays.
+  const entries = allNodes(machine.root)
+    .map((node) => ({ node, named: node.entry.filter((action) => nameOf(action) !== '(inline)') }))
+    .filter(({ named }) => named.length > 0)
+    .map(({ node, named }) => `| ${label(node)} | ${actionsLabel(named)} |`);
   return [
     `## ${title}`,
     '',
@@ -178,6 +182,7 @@ export function renderMachine(title: string, sourceFile: string, machine: AnySta
     '| --- | --- | --- | --- | --- |',
     table,
     '',
+    ...(entries.length > 0 ? ['### On entering a state', '', '| state | actions |', '| --- | --- |', ...entries, ''] : []),
     '### Events',
     '',
     '| event | meaning |',

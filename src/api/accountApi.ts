@@ -2,7 +2,15 @@
  * The manage page's calls to /api/account/* (src/contract/account.ts; server/routes/account.ts). Each raises
  * ApiError with the server's `error` text; 401 means the buyer needs a new link.
  */
-import type { AccountSessionResponse, AccountView, CardRequest, NewCredentials } from '../contract/account';
+import type {
+  AccountProbeResponse,
+  AccountSessionResponse,
+  SubscriptionCheckRequest,
+  SubscriptionCheckResponse,
+  AccountView,
+  CardRequest,
+  NewCredentials,
+} from '../contract/account';
 import { requestJson } from './client';
 
 const FAILED = 'We could not reach the server. Please try again.';
@@ -10,12 +18,16 @@ const FAILED = 'We could not reach the server. Please try again.';
 export const accountApi = {
   requestLink: (email: string) => requestJson<{ message: string }>('POST', '/api/account/link', { email }, FAILED),
   openSession: (token: string) => requestJson<AccountSessionResponse>('POST', '/api/account/session', { token }, FAILED),
-  view: () => requestJson<AccountView>('GET', '/api/account', undefined, FAILED),
+  /** The signed-in subscription, or `{ account: null }` without a session (200 either way). */
+  probe: () => requestJson<AccountProbeResponse>('GET', '/api/account/session', undefined, FAILED),
   cancel: (reason: string) => requestJson<AccountView>('POST', '/api/account/cancel', reason ? { reason } : {}, FAILED),
   resume: () => requestJson<AccountView>('POST', '/api/account/resume', {}, FAILED),
   changeSeats: (quantity: number) => requestJson<AccountView>('POST', '/api/account/seats', { quantity }, FAILED),
   updateCard: (card: CardRequest['card']) => requestJson<AccountView>('POST', '/api/account/card', { card }, FAILED),
   newCredentials: () => requestJson<NewCredentials>('POST', '/api/account/credentials', {}, FAILED),
   portal: (flow: 'home' | 'cancel' | 'seats' | 'card') => requestJson<{ url: string }>('POST', '/api/account/portal', { flow }, FAILED),
+  /** Whether `email` has an active subscription this browser proves it holds (`purchase`, or the session cookie). */
+  subscriptionCheck: (email: string, purchase?: SubscriptionCheckRequest['purchase']) =>
+    requestJson<SubscriptionCheckResponse>('POST', '/api/account/subscription-check', purchase ? { email, purchase } : { email }, FAILED),
   signOut: () => fetch('/api/account/sign-out', { method: 'POST' }).then(() => undefined),
 };

@@ -3,7 +3,7 @@
  * subscription and what the buyer can do with it. Money in integer cents; times ISO 8601.
  */
 import { Type, type Static } from 'typebox';
-import { EmailText, Seats, Text } from './fields';
+import { EmailText, Id, Seats, Text } from './fields';
 import { SandboxCard } from './sandbox';
 
 /** Body of POST /api/account/link: where to send a link to the manage page. */
@@ -39,6 +39,30 @@ export type AccountView = Static<typeof AccountView>;
 /** The answer to POST /api/account/session: the view, and for an agreement link where to send the buyer. */
 export const AccountSessionResponse = Type.Object({ account: AccountView, agreementUrl: Type.Union([Type.String(), Type.Null()]) });
 export type AccountSessionResponse = Static<typeof AccountSessionResponse>;
+
+/**
+ * The answer to GET /api/account/session, the page's first question: the subscription of the signed-in buyer, or
+ * null without a live session (an ordinary answer, 200: the page then asks for a link; no error is logged).
+ */
+export const AccountProbeResponse = Type.Object({ account: Type.Union([AccountView, Type.Null()]) });
+export type AccountProbeResponse = Static<typeof AccountProbeResponse>;
+
+/**
+ * Body of POST /api/account/subscription-check (the checkout's notice before a second purchase, decision 0031):
+ * the email typed, and the ids of the purchase this browser finalized, when it has one.
+ */
+export const SubscriptionCheckRequest = Type.Object(
+  {
+    email: EmailText,
+    purchase: Type.Optional(Type.Object({ transactionId: Id, customerId: Id }, { additionalProperties: false })),
+  },
+  { additionalProperties: false },
+);
+export type SubscriptionCheckRequest = Static<typeof SubscriptionCheckRequest>;
+
+/** The answer: true only when this browser proves it holds that email's active subscription. */
+export const SubscriptionCheckResponse = Type.Object({ activeSubscription: Type.Boolean() });
+export type SubscriptionCheckResponse = Static<typeof SubscriptionCheckResponse>;
 
 /** Body of POST /api/account/cancel: an optional reason. */
 export const CancelRequest = Type.Object({ reason: Type.Optional(Text(0, 500)) }, { additionalProperties: false });

@@ -6,11 +6,14 @@
  * No DOM here: the calls are invoked actors (src/api/accountApi.ts); leaving for the agreement site or the
  * provider's portal is an emitted `redirectRequested`. A session that ended (401) sends the page back to asking
  * for a link. The page passes the address's `?token=` as input and removes it from the address itself.
+ * The first question (is this browser signed in?) is answered 200 either way, so a normal visit logs no error.
+ * Every action and guard is named in the chart, without params: the invoked actors have ids, and their done and
+ * error events are typed below, so an action reads its event itself (Stately draws each of them).
  */
 import { assertEvent, assign, emit, fromPromise, setup } from 'xstate';
-import { errorOf } from './actorError';
 import { accountApi } from '../api/accountApi';
 import { ApiError } from '../api/client';
+import { copyText } from '../browser/clipboard';
 import type { AccountSessionResponse, AccountView, CardRequest, NewCredentials } from '../contract/account';
 import { formatDollars } from '../domain/pricing';
 
@@ -33,6 +36,8 @@ interface AccountContext {
   linkSent: string | null;
   /** New credentials, shown once until the page is left. */
   credentials: NewCredentials | null;
+  /** The credential the last copy button copies. */
+  copyField: CredentialField;
   /** A change in flight (its input), for the invoked actor. */
   pending: PendingChange | null;
 }
@@ -45,7 +50,31 @@ export type PendingChange =
   | { kind: 'card'; card: CardRequest['card'] }
   | { kind: 'portal'; flow: PortalFlow };
 
+/** Which of the new credentials a copy button copies. */
+type CredentialField = 'email' | 'password';
+
+/** The ids of the invoked actors: their done and error events are `xstate.done.actor.<id>`, `xstate.error.actor.<id>`. */
+const OPEN = 'openSession';
+const LOAD = 'loadAccount';
+const LINK = 'requestLink';
+const CHANGE = 'applyChange';
+const CREDENTIALS = 'issueCredentials';
+const COPY = 'copyToClipboard';
+const SIGN_OUT = 'signOut';
+type ActorId = typeof OPEN | typeof LOAD | typeof LINK | typeof CHANGE | typeof CREDENTIALS | typeof COPY | typeof SIGN_OUT;
+
+/** The invoked actors' answers and failures, as the actions and guards read them. */
+type ActorEvent =
+  | { type: `xstate.done.actor.${typeof OPEN}`; output: AccountSessionResponse }
+  | { type: `xstate.done.actor.${typeof LOAD}`; output: AccountView | null }
+  | { type: `xstate.done.actor.${typeof LINK}`; output: { message: string } }
+  | { type: `xstate.done.actor.${typeof CHANGE}`; output: AccountView | { url: string } }
+  | { type: `xstate.done.actor.${typeof CREDENTIALS}`; output: NewCredentials }
+  | { type: `xstate.done.actor.${typeof COPY}` | `xstate.done.actor.${typeof SIGN_OUT}` }
+  | { type: `xstate.error.actor.${ActorId}`; error: unknown };
+
 type AccountEvent =
+  | ActorEvent
   | { type: 'LINK_REQUESTED'; email: string }
   | { type: 'CANCEL_CLICKED'; reason: string }
   | { type: 'RESUME_CLICKED' }
@@ -55,6 +84,7 @@ type AccountEvent =
   | { type: 'NEW_CREDENTIALS_CLICKED' }
   | { type: 'NEW_CREDENTIALS_CONFIRMED' }
   | { type: 'NEW_CREDENTIALS_ABANDONED' }
+  | { type: 'COPY_CLICKED'; field: CredentialField }
   | { type: 'SIGN_OUT_CLICKED' };
 
 type AccountEmitted = { type: 'redirectRequested'; url: string };
@@ -102,6 +132,11 @@ function callFor(change: PendingChange): Promise<AccountView | { url: string }> 
 
 const messageOf = (error: unknown) => (error instanceof Error && error.message ? error.message : 'Something went wrong. Please try again.');
 
+/** The failure an error event carries (null for any other event). */
+const failureOf = (event: AccountEvent): unknown => ('error' in event ? event.error : null);
+
+const COPY_LABELS: Record<CredentialField, string> = { email: 'Email', password: 'Password' };
+
 export const accountMachine = setup({
   types: {
     context: {} as AccountContext,
@@ -113,25 +148,40 @@ export const accountMachine = setup({
   },
   actors: {
     openSession: fromPromise<AccountSessionResponse, { token: string }>(({ input }) => accountApi.openSession(input.token)),
-    loadAccount: fromPromise<AccountView>(() => accountApi.view()),
+    /** The signed-in subscription, or null without a session (GET /api/account/session answers 200 either way). */
+    loadAccount: fromPromise<AccountView | null>(async () => (await accountApi.probe()).account),
     requestLink: fromPromise<{ message: string }, { email: string }>(({ input }) => accountApi.requestLink(input.email)),
     applyChange: fromPromise<AccountView | { url: string }, PendingChange>(({ input }) => callFor(input)),
     issueCredentials: fromPromise<NewCredentials>(() => accountApi.newCredentials()),
+    copyToClipboard: fromPromise<void, { text: string }>(({ input }) => copyText(input.text)),
     signOut: fromPromise<void>(() => accountApi.signOut()),
   },
   guards: {
     hasToken: ({ context }) => context.token !== null,
-    handsOnToAgreement: (_, opened: AccountSessionResponse) => opened.agreementUrl !== null,
-    sessionEnded: (_, error: unknown) => error instanceof ApiError && error.status === 401,
-    isPortalAddress: (_, answer: AccountView | { url: string }) => 'url' in answer,
+    handsOnToAgreement: ({ event }) => event.type === `xstate.done.actor.${OPEN}` && event.output.agreementUrl !== null,
+    signedIn: ({ event }) => event.type === `xstate.done.actor.${LOAD}` && event.output !== null,
+    sessionEnded: ({ event }) => {
+      const error = failureOf(event);
+      return error instanceof ApiError && error.status === 401;
+    },
+    isPortalAddress: ({ event }) => event.type === `xstate.done.actor.${CHANGE}` && 'url' in event.output,
   },
   actions: {
-    assignOpened: assign((_, opened: AccountSessionResponse) => ({ account: opened.account, token: null, error: null })),
-    assignAccount: assign((_, account: AccountView) => ({ account, error: null })),
-    assignError: assign((_, error: unknown) => ({ error: messageOf(error) })),
+    assignOpened: assign(({ event }) => {
+      assertEvent(event, `xstate.done.actor.${OPEN}`);
+      return { account: event.output.account, token: null, error: null };
+    }),
+    assignAccount: assign(({ event }) => {
+      assertEvent(event, `xstate.done.actor.${LOAD}`);
+      return { account: event.output, error: null };
+    }),
+    assignError: assign(({ event }) => ({ error: messageOf(failureOf(event)) })),
     clearMessages: assign({ error: null, notice: null }),
     forgetSession: assign({ account: null, credentials: null, notice: null, token: null }),
-    assignLinkSent: assign((_, answer: { message: string }) => ({ linkSent: answer.message, error: null })),
+    assignLinkSent: assign(({ event }) => {
+      assertEvent(event, `xstate.done.actor.${LINK}`);
+      return { linkSent: event.output.message, error: null };
+    }),
     assignChange: assign({
       pending: ({ event }): PendingChange => {
         switch (event.type) {
@@ -152,14 +202,32 @@ export const accountMachine = setup({
       error: null,
       notice: null,
     }),
-    assignChanged: assign(({ context }, answer: AccountView | { url: string }) =>
-      'url' in answer || !context.pending ? {} : { account: answer, notice: noticeOf(context.pending, answer), pending: null },
-    ),
-    assignCredentials: assign((_, credentials: NewCredentials) => ({
-      credentials,
-      notice: 'New login credentials: save them now, the password is shown only once.',
-    })),
-    requestRedirect: emit((_, url: string) => ({ type: 'redirectRequested' as const, url })),
+    assignChanged: assign(({ context, event }) => {
+      assertEvent(event, `xstate.done.actor.${CHANGE}`);
+      const answer = event.output;
+      return 'url' in answer || !context.pending ? {} : { account: answer, notice: noticeOf(context.pending, answer), pending: null };
+    }),
+    assignCredentials: assign(({ event }) => {
+      assertEvent(event, `xstate.done.actor.${CREDENTIALS}`);
+      return { credentials: event.output, notice: 'New login credentials: save them now, the password is shown only once.' };
+    }),
+    assignCopyField: assign({
+      copyField: ({ event }) => {
+        assertEvent(event, 'COPY_CLICKED');
+        return event.field;
+      },
+      error: null,
+    }),
+    noticeCopied: assign(({ context }) => ({ notice: `${COPY_LABELS[context.copyField]} copied to clipboard.` })),
+    assignCopyFailed: assign({ error: 'Could not copy to the clipboard. Please select the text and copy it.' }),
+    redirectToAgreement: emit(({ event }) => {
+      assertEvent(event, `xstate.done.actor.${OPEN}`);
+      return { type: 'redirectRequested' as const, url: event.output.agreementUrl ?? '' };
+    }),
+    redirectToPortal: emit(({ event }) => {
+      assertEvent(event, `xstate.done.actor.${CHANGE}`);
+      return { type: 'redirectRequested' as const, url: 'url' in event.output ? event.output.url : '' };
+    }),
     clearLinkAnswer: assign({ linkSent: null, error: null }),
   },
 }).createMachine({
@@ -171,6 +239,7 @@ export const accountMachine = setup({
     notice: null,
     linkSent: null,
     credentials: null,
+    copyField: 'email',
     pending: null,
   }),
   initial: 'starting',
@@ -181,26 +250,27 @@ export const accountMachine = setup({
     openingSession: {
       tags: ['busy'],
       invoke: {
+        id: OPEN,
         src: 'openSession',
         input: ({ context }) => ({ token: context.token ?? '' }),
         onDone: [
-          {
-            guard: { type: 'handsOnToAgreement', params: ({ event }) => event.output },
-            target: 'leaving',
-            actions: { type: 'requestRedirect', params: ({ event }) => event.output.agreementUrl ?? '' },
-          },
-          { target: 'signedIn', actions: { type: 'assignOpened', params: ({ event }) => event.output } },
+          { guard: 'handsOnToAgreement', target: 'leaving', actions: 'redirectToAgreement' },
+          { target: 'signedIn', actions: 'assignOpened' },
         ],
-        onError: { target: 'signedOut', actions: { type: 'assignError', params: errorOf } },
+        onError: { target: 'signedOut', actions: 'assignError' },
       },
     },
     loading: {
       tags: ['busy'],
       invoke: {
+        id: LOAD,
         src: 'loadAccount',
-        onDone: { target: 'signedIn', actions: { type: 'assignAccount', params: ({ event }) => event.output } },
-        // No session yet is the ordinary start: ask for a link, without an error.
-        onError: 'signedOut',
+        onDone: [
+          { guard: 'signedIn', target: 'signedIn', actions: 'assignAccount' },
+          // No session yet is the ordinary start: ask for a link, without an error.
+          { target: 'signedOut' },
+        ],
+        onError: { target: 'signedOut', actions: 'assignError' },
       },
     },
     signedOut: {
@@ -213,13 +283,14 @@ export const accountMachine = setup({
         requestingLink: {
           tags: ['busy'],
           invoke: {
+            id: LINK,
             src: 'requestLink',
             input: ({ event }) => {
               assertEvent(event, 'LINK_REQUESTED');
               return { email: event.email.trim() };
             },
-            onDone: { target: 'linkSent', actions: { type: 'assignLinkSent', params: ({ event }) => event.output } },
-            onError: { target: 'askingForLink', actions: { type: 'assignError', params: errorOf } },
+            onDone: { target: 'linkSent', actions: 'assignLinkSent' },
+            onError: { target: 'askingForLink', actions: 'assignError' },
           },
         },
         linkSent: {},
@@ -236,28 +307,22 @@ export const accountMachine = setup({
             CARD_SUBMITTED: { target: 'changing', actions: 'assignChange' },
             PORTAL_CLICKED: { target: 'changing', actions: 'assignChange' },
             NEW_CREDENTIALS_CLICKED: { target: 'confirmingCredentials', actions: 'clearMessages' },
+            COPY_CLICKED: { target: 'copying', actions: 'assignCopyField' },
           },
         },
         changing: {
           tags: ['busy'],
           invoke: {
+            id: CHANGE,
             src: 'applyChange',
             input: ({ context }) => context.pending!,
             onDone: [
-              {
-                guard: { type: 'isPortalAddress', params: ({ event }) => event.output },
-                target: '#account.leaving',
-                actions: { type: 'requestRedirect', params: ({ event }) => ('url' in event.output ? event.output.url : '') },
-              },
-              { target: 'viewing', actions: { type: 'assignChanged', params: ({ event }) => event.output } },
+              { guard: 'isPortalAddress', target: '#account.leaving', actions: 'redirectToPortal' },
+              { target: 'viewing', actions: 'assignChanged' },
             ],
             onError: [
-              {
-                guard: { type: 'sessionEnded', params: errorOf },
-                target: '#account.signedOut',
-                actions: { type: 'assignError', params: errorOf },
-              },
-              { target: 'viewing', actions: { type: 'assignError', params: errorOf } },
+              { guard: 'sessionEnded', target: '#account.signedOut', actions: 'assignError' },
+              { target: 'viewing', actions: 'assignError' },
             ],
           },
         },
@@ -267,24 +332,30 @@ export const accountMachine = setup({
             NEW_CREDENTIALS_ABANDONED: 'viewing',
           },
         },
-        signingOut: {
-          tags: ['busy'],
-          invoke: { src: 'signOut', onDone: '#account.signedOut', onError: '#account.signedOut' },
-        },
         issuingCredentials: {
           tags: ['busy'],
           invoke: {
+            id: CREDENTIALS,
             src: 'issueCredentials',
-            onDone: { target: 'viewing', actions: { type: 'assignCredentials', params: ({ event }) => event.output } },
+            onDone: { target: 'viewing', actions: 'assignCredentials' },
             onError: [
-              {
-                guard: { type: 'sessionEnded', params: errorOf },
-                target: '#account.signedOut',
-                actions: { type: 'assignError', params: errorOf },
-              },
-              { target: 'viewing', actions: { type: 'assignError', params: errorOf } },
+              { guard: 'sessionEnded', target: '#account.signedOut', actions: 'assignError' },
+              { target: 'viewing', actions: 'assignError' },
             ],
           },
+        },
+        copying: {
+          invoke: {
+            id: COPY,
+            src: 'copyToClipboard',
+            input: ({ context }) => ({ text: context.credentials?.[context.copyField] ?? '' }),
+            onDone: { target: 'viewing', actions: 'noticeCopied' },
+            onError: { target: 'viewing', actions: 'assignCopyFailed' },
+          },
+        },
+        signingOut: {
+          tags: ['busy'],
+          invoke: { id: SIGN_OUT, src: 'signOut', onDone: '#account.signedOut', onError: '#account.signedOut' },
         },
       },
       on: { SIGN_OUT_CLICKED: '.signingOut' },

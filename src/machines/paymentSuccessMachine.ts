@@ -5,10 +5,15 @@
  * and no token: the page says where to get in.
  * After a 3-D Secure redirect return there is no stored record: the address's PaymentIntent
  * parameters, given as input, finalize the order and the answer is stored as the record.
+ * With neither, a buyer whose purchase this browser remembers (src/api/pendingPayment.ts, decision 0007) is sent to
+ * /account instead of the checkout; only a visitor with no known purchase gets spec §8's 'No Payment Data'.
  * No DOM here: storage, clipboard and navigation are invoked actors or emitted events; the page passes the
  * address's query string as input.
+ * Every action and guard is named in the chart, without params: the invoked actors have ids, and their done
+ * events are typed below, so an action reads its event's output itself (Stately draws each of them).
  */
 import { assertEvent, assign, emit, fromPromise, setup } from 'xstate';
+import { readRecentPurchase } from '../api/pendingPayment';
 import {
   clearPaymentRecord,
   readPaymentRecord,
@@ -31,12 +36,27 @@ interface PaymentSuccessInput {
 
 interface PaymentSuccessContext {
   record: PaymentSuccessRecord | null;
+  /** The email of a purchase this browser remembers, when there is no record to show (then the page points to /account). */
+  knownPurchaseEmail: string | null;
   copyField: CredentialField;
   /** The redirect return's PaymentIntent parameters, when the address carries them. */
   paymentReturn: PaymentReturn | null;
 }
 
-type PaymentSuccessEvent = { type: 'COPY_CLICKED'; field: CredentialField } | { type: 'SIGN_AGREEMENT_CLICKED' };
+/** The ids of the invoked actors: their done events are `xstate.done.actor.<id>`. */
+const LOAD = 'loadPaymentRecord';
+const KNOWN = 'findKnownPurchase';
+const FINALIZE = 'finalizeFromPaymentReturn';
+const RESOLVE = 'resolveSuccessSiteUrl';
+
+/** The invoked actors' answers, as the actions and guards read them. */
+type ActorDoneEvent =
+  | { type: `xstate.done.actor.${typeof LOAD}`; output: PaymentRecordReading }
+  | { type: `xstate.done.actor.${typeof KNOWN}`; output: string | null }
+  | { type: `xstate.done.actor.${typeof FINALIZE}`; output: PaymentSuccessRecord }
+  | { type: `xstate.done.actor.${typeof RESOLVE}`; output: string };
+
+type PaymentSuccessEvent = { type: 'COPY_CLICKED'; field: CredentialField } | { type: 'SIGN_AGREEMENT_CLICKED' } | ActorDoneEvent;
 
 export type PaymentSuccessEmitted =
   | { type: 'toast'; toast: ToastMessage }
@@ -66,21 +86,37 @@ export const paymentSuccessMachine = setup({
   },
   actors: {
     loadPaymentRecord: fromPromise<PaymentRecordReading>(async () => readPaymentRecord()),
+    /** The email of the purchase this browser finalized in the last 24 hours, or null. */
+    findKnownPurchase: fromPromise<string | null>(async () => readRecentPurchase()?.email ?? null),
     finalizeFromPaymentReturn: fromPromise<PaymentSuccessRecord, PaymentReturn>(({ input }) => finalizeFromPaymentReturn(input)),
     copyToClipboard: fromPromise<void, { text: string }>(({ input }) => copyText(input.text)),
     resolveSuccessSiteUrl: fromPromise<string, { token: string }>(({ input }) => resolveSuccessSiteUrl(input.token)),
   },
   guards: {
-    recordFound: (_, reading: PaymentRecordReading) => reading.kind === 'found',
-    recordCorrupt: (_, reading: PaymentRecordReading) => reading.kind === 'corrupt',
+    recordFound: ({ event }) => event.type === `xstate.done.actor.${LOAD}` && event.output.kind === 'found',
+    recordCorrupt: ({ event }) => event.type === `xstate.done.actor.${LOAD}` && event.output.kind === 'corrupt',
+    purchaseKnown: ({ event }) => event.type === `xstate.done.actor.${KNOWN}` && event.output !== null,
     returnedFromRedirect: ({ context }) => context.paymentReturn !== null,
     hasToken: ({ context }) => typeof context.record?.token === 'string' && context.record.token.length > 0,
     hasCredentials: ({ context }) => !!context.record?.loginDetails,
   },
   actions: {
-    assignRecord: assign((_, reading: PaymentRecordReading) => ({ record: reading.kind === 'found' ? reading.record : null })),
-    assignReturnedRecord: assign((_, record: PaymentSuccessRecord) => ({ record })),
-    storeReturnedRecord: (_, record: PaymentSuccessRecord) => savePaymentRecord(record),
+    assignRecord: assign(({ event }) => {
+      assertEvent(event, `xstate.done.actor.${LOAD}`);
+      return { record: event.output.kind === 'found' ? event.output.record : null };
+    }),
+    assignKnownPurchase: assign(({ event }) => {
+      assertEvent(event, `xstate.done.actor.${KNOWN}`);
+      return { knownPurchaseEmail: event.output };
+    }),
+    assignReturnedRecord: assign(({ event }) => {
+      assertEvent(event, `xstate.done.actor.${FINALIZE}`);
+      return { record: event.output };
+    }),
+    storeReturnedRecord: ({ event }) => {
+      assertEvent(event, `xstate.done.actor.${FINALIZE}`);
+      savePaymentRecord(event.output);
+    },
     assignCopyField: assign({
       copyField: ({ event }) => {
         assertEvent(event, 'COPY_CLICKED');
@@ -94,48 +130,61 @@ export const paymentSuccessMachine = setup({
     notifyCopied: emit(({ context }) => ({ type: 'toast' as const, toast: TOASTS.copied(FIELD_LABELS[context.copyField]) })),
     notifyCopyFailed: emit({ type: 'toast', toast: TOASTS.copyFailed }),
     notifyRedirectFailed: emit({ type: 'toast', toast: TOASTS.redirectFailed }),
-    requestRedirect: emit((_, { url }: { url: string }) => ({ type: 'redirectRequested' as const, url })),
+    requestRedirect: emit(({ event }) => {
+      assertEvent(event, `xstate.done.actor.${RESOLVE}`);
+      return { type: 'redirectRequested' as const, url: event.output };
+    }),
     announcePaymentReturnConsumed: emit({ type: 'paymentReturnConsumed' }),
   },
 }).createMachine({
   id: 'paymentSuccess',
-  context: ({ input }) => ({ record: null, copyField: 'email', paymentReturn: readPaymentReturn(input?.search ?? '') }),
+  context: ({ input }) => ({
+    record: null,
+    knownPurchaseEmail: null,
+    copyField: 'email',
+    paymentReturn: readPaymentReturn(input?.search ?? ''),
+  }),
   initial: 'loading',
   states: {
     loading: {
       tags: ['loading'],
       invoke: {
+        id: LOAD,
         src: 'loadPaymentRecord',
         onDone: [
-          {
-            guard: { type: 'recordFound', params: ({ event }) => event.output },
-            target: 'ready',
-            actions: { type: 'assignRecord', params: ({ event }) => event.output },
-          },
-          { guard: { type: 'recordCorrupt', params: ({ event }) => event.output }, target: 'corrupt', actions: 'notifyLoadFailed' },
+          { guard: 'recordFound', target: 'ready', actions: 'assignRecord' },
+          { guard: 'recordCorrupt', target: 'corrupt', actions: 'notifyLoadFailed' },
           { guard: 'returnedFromRedirect', target: 'finalizingReturn' },
-          { target: 'noData', actions: 'notifyNoPaymentData' },
+          { target: 'checkingKnownPurchase' },
         ],
         onError: { target: 'corrupt', actions: 'notifyLoadFailed' },
+      },
+    },
+    checkingKnownPurchase: {
+      tags: ['loading'],
+      invoke: {
+        id: KNOWN,
+        src: 'findKnownPurchase',
+        onDone: [
+          { guard: 'purchaseKnown', target: 'purchaseKnown', actions: 'assignKnownPurchase' },
+          { target: 'noData', actions: 'notifyNoPaymentData' },
+        ],
+        onError: { target: 'noData', actions: 'notifyNoPaymentData' },
       },
     },
     finalizingReturn: {
       tags: ['loading'],
       invoke: {
+        id: FINALIZE,
         src: 'finalizeFromPaymentReturn',
         input: ({ context }) => context.paymentReturn!,
-        onDone: {
-          target: 'ready',
-          actions: [
-            { type: 'storeReturnedRecord', params: ({ event }) => event.output },
-            { type: 'assignReturnedRecord', params: ({ event }) => event.output },
-            'announcePaymentReturnConsumed',
-          ],
-        },
+        onDone: { target: 'ready', actions: ['storeReturnedRecord', 'assignReturnedRecord', 'announcePaymentReturnConsumed'] },
         onError: { target: 'returnFailed', actions: 'notifyLoadFailed' },
       },
     },
     noData: {},
+    /** No record here, but this browser bought: the page points to /account. */
+    purchaseKnown: {},
     corrupt: { tags: ['unreadable'] },
     returnFailed: { tags: ['unreadable'] },
     ready: {
@@ -149,6 +198,7 @@ export const paymentSuccessMachine = setup({
         },
         copying: {
           invoke: {
+            id: 'copyToClipboard',
             src: 'copyToClipboard',
             input: ({ context }) => ({ text: credentialText(context.record, context.copyField) }),
             onDone: { target: 'viewing', actions: 'notifyCopied' },
@@ -159,12 +209,10 @@ export const paymentSuccessMachine = setup({
     },
     redirecting: {
       invoke: {
+        id: RESOLVE,
         src: 'resolveSuccessSiteUrl',
         input: ({ context }) => ({ token: context.record?.token ?? '' }),
-        onDone: {
-          target: 'redirected',
-          actions: ['clearStoredRecord', { type: 'requestRedirect', params: ({ event }) => ({ url: event.output }) }],
-        },
+        onDone: { target: 'redirected', actions: ['clearStoredRecord', 'requestRedirect'] },
         onError: { target: 'ready', actions: 'notifyRedirectFailed' },
       },
     },

@@ -9,9 +9,16 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { AnyStateMachine, AnyStateNode } from 'xstate';
 import { renderStatechartSvgs, STATECHART_SVG_DIR, svgTexts } from '../../scripts/statechart-svg';
 import { checkoutMachine } from '../../src/machines/checkoutMachine';
+import { accountMachine } from '../../src/machines/accountMachine';
+import { existingSubscriptionMachine } from '../../src/machines/existingSubscriptionMachine';
 import { paymentSuccessMachine } from '../../src/machines/paymentSuccessMachine';
 
-const MACHINES: Record<string, AnyStateMachine> = { checkout: checkoutMachine, paymentSuccess: paymentSuccessMachine };
+const MACHINES: Record<string, AnyStateMachine> = {
+  checkout: checkoutMachine,
+  paymentSuccess: paymentSuccessMachine,
+  account: accountMachine,
+  existingSubscription: existingSubscriptionMachine,
+};
 
 function statesAndEvents(machine: AnyStateMachine): string[] {
   const nodes = (node: AnyStateNode): AnyStateNode[] => [
@@ -31,9 +38,14 @@ describe('statechart SVGs', () => {
   const outDir = mkdtempSync(join(tmpdir(), 'statechart-svg-'));
   afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
-  it('render every state and event of both machines, and the committed files are current', async () => {
+  it('render every state and event of the machines, and the committed files are current', async () => {
     const files = await renderStatechartSvgs(outDir);
-    expect(files.map((file) => file.slice(outDir.length + 1)).sort()).toEqual(['checkout.svg', 'paymentSuccess.svg']);
+    expect(files.map((file) => file.slice(outDir.length + 1)).sort()).toEqual([
+      'account.svg',
+      'checkout.svg',
+      'existingSubscription.svg',
+      'paymentSuccess.svg',
+    ]);
     for (const [name, machine] of Object.entries(MACHINES)) {
       const fresh = wordsOf(readFileSync(join(outDir, `${name}.svg`), 'utf8'));
       const committed = wordsOf(readFileSync(join(STATECHART_SVG_DIR, `${name}.svg`), 'utf8'));

@@ -25,7 +25,7 @@ type AnyTestModel = TestModel<AnyMachineSnapshot, AnyEventObject, unknown>;
 
 function describeEvent(event: AnyEventObject): string {
   if (event.type.startsWith('xstate.after.')) return `after ${event.type.split('.')[2]}`;
-  const actor = /^xstate\.(done|error)\.actor\.\d+\.(.+)$/.exec(event.type);
+  const actor = /^xstate\.(done|error)\.actor\.(?:\d+\.)?(.+)$/.exec(event.type);
   if (actor) {
     const output = (event as { output?: { status?: string; success?: boolean } }).output;
     const detail = output?.status ?? (output && 'success' in output ? (output.success ? 'success' : 'not success') : '');

@@ -3,7 +3,7 @@
  * shortest and simple paths, each run against the real page with the storage, clipboard and config actors
  * answered by the path, asserting what the buyer sees in every state.
  */
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { TestModel } from '@xstate/graph';
 import toast from 'react-hot-toast';
 import { describe, expect, it, vi } from 'vitest';
@@ -59,10 +59,11 @@ function modelEvents(snapshot: Snapshot): AnyEventObject[] {
   for (const id of Object.keys(snapshot.children)) {
     const done = (output?: unknown) => ({ type: `xstate.done.actor.${id}`, output, actorId: id });
     const error = { type: `xstate.error.actor.${id}`, error: new Error('refused'), actorId: id };
-    if (id.endsWith('paymentSuccess.loading')) events.push(...READINGS.map(done), error);
-    if (id.endsWith('paymentSuccess.finalizingReturn')) events.push(done(RECORD), done(RECORD_WITHOUT_CREDENTIALS), error);
-    if (id.endsWith('paymentSuccess.ready.copying')) events.push(done(), error);
-    if (id.endsWith('paymentSuccess.redirecting')) events.push(done(SUCCESS_SITE_URL), error);
+    if (id === 'loadPaymentRecord') events.push(...READINGS.map(done), error);
+    if (id === 'findKnownPurchase') events.push(done(RECORD.email), done(null), error);
+    if (id === 'finalizeFromPaymentReturn') events.push(done(RECORD), done(RECORD_WITHOUT_CREDENTIALS), error);
+    if (id === 'copyToClipboard') events.push(done(), error);
+    if (id === 'resolveSuccessSiteUrl') events.push(done(SUCCESS_SITE_URL), error);
   }
   // Without credentials the page has no copy buttons and no agreement button: nothing to click.
   if (snapshot.matches({ ready: 'viewing' }) && snapshot.context.record?.loginDetails) {
@@ -89,14 +90,15 @@ const throughReturn = <T extends { steps: Array<{ state: unknown }> }>(path: T) 
 const returnShortestPaths = model.getShortestPaths({ input: RETURN_INPUT }).map(dropStart).filter(throughReturn);
 const returnSimplePaths = model.getSimplePaths({ input: RETURN_INPUT }).map(dropStart).filter(throughReturn);
 
-type ActorKind = 'load' | 'finalize' | 'copy' | 'resolve';
+type ActorKind = 'load' | 'known' | 'finalize' | 'copy' | 'resolve';
 
-/** Which call each invoking state of the success page makes. */
+/** Which call each invoked actor of the success page (by its id) makes. */
 const ACTOR_BY_STATE: Record<string, ActorKind> = {
-  'paymentSuccess.loading': 'load',
-  'paymentSuccess.finalizingReturn': 'finalize',
-  'paymentSuccess.ready.copying': 'copy',
-  'paymentSuccess.redirecting': 'resolve',
+  loadPaymentRecord: 'load',
+  findKnownPurchase: 'known',
+  finalizeFromPaymentReturn: 'finalize',
+  copyToClipboard: 'copy',
+  resolveSuccessSiteUrl: 'resolve',
 };
 
 function renderPage(search: string) {
@@ -104,6 +106,7 @@ function renderPage(search: string) {
   const machine = paymentSuccessMachine.provide({
     actors: {
       loadPaymentRecord: calls.actor<PaymentRecordReading, unknown>('load'),
+      findKnownPurchase: calls.actor<string | null, unknown>('known'),
       finalizeFromPaymentReturn: calls.actor<PaymentSuccessRecord, PaymentReturn>('finalize'),
       copyToClipboard: calls.actor<void, { text: string }>('copy'),
       resolveSuccessSiteUrl: calls.actor<string, { token: string }>('resolve'),
@@ -143,17 +146,29 @@ function expectToast(text: string): void {
 /** What the buyer sees in `state`, and the toast or redirect that the step into it caused. */
 function expectPageShows(page: Page, state: AnyMachineSnapshot, event: AnyEventObject | undefined): void {
   const record = state.context.record as PaymentSuccessRecord | null;
-  expect(screen.queryByText('Loading payment details...') !== null).toBe(state.matches('loading') || state.matches('finalizingReturn'));
+  expect(screen.queryByText('Loading payment details...') !== null).toBe(state.hasTag('loading'));
   if (state.matches('noData')) {
     expect(screen.getByText('No payment found')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Return to checkout' })).toHaveAttribute('href', '/');
     expectToast(TOASTS.noPaymentData.description);
+  }
+  if (state.matches('purchaseKnown')) {
+    // A buyer whose purchase this browser remembers is sent to their account, without the 'No Payment Data' toast.
+    expect(screen.getByRole('heading', { name: 'Your purchase is complete' })).toHaveFocus();
+    expect(screen.getByText(RECORD.email)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Manage your subscription' })).toHaveAttribute('href', '/account');
+    expect(screen.queryByRole('link', { name: 'Return to checkout' })).toBeNull();
+    expect(screen.queryByText(TOASTS.noPaymentData.description)).toBeNull();
   }
   if (state.matches('corrupt') || state.matches('returnFailed')) {
     expect(screen.getByText('We could not read your payment details')).toBeInTheDocument();
     expectToast(TOASTS.loadFailed.description);
   }
   if (record && !state.matches('redirected')) {
-    expect(screen.getByRole('heading', { name: 'Payment Successful!' })).toBeInTheDocument();
+    const heading = screen.getByRole('heading', { name: 'Payment Successful!' });
+    // Arriving at the details, the heading takes the focus (a screen reader announces the page).
+    if (event?.type === 'xstate.done.actor.loadPaymentRecord' || event?.type === 'xstate.done.actor.finalizeFromPaymentReturn')
+      expect(heading).toHaveFocus();
     expect(screen.getByText('Your AI training subscription has been activated')).toBeInTheDocument();
     expect(screen.getByText(`${formatDollars(record.totalAmount * 100)}/month`)).toBeInTheDocument();
     if (record.loginDetails) {
@@ -161,6 +176,9 @@ function expectPageShows(page: Page, state: AnyMachineSnapshot, event: AnyEventO
       expect(screen.getByText(record.loginDetails.password)).toBeInTheDocument();
       const button = screen.getByRole('button', { name: /Sign Training Agreement →|Redirecting\.\.\./ });
       expect(button).toHaveTextContent(state.matches('redirecting') ? 'Redirecting...' : 'Sign Training Agreement →');
+      const next = screen.getByRole('region', { name: 'What happens next' });
+      expect(next).toHaveTextContent(`A confirmation with your order is on its way to ${record.email}`);
+      expect(within(next).getByRole('link', { name: `${window.location.origin}/account` })).toHaveAttribute('href', '/account');
     } else {
       expect(screen.getByRole('heading', { name: 'We’ve emailed you a sign-in link' })).toBeInTheDocument();
       expect(screen.getByText(record.email)).toBeInTheDocument();
@@ -169,9 +187,9 @@ function expectPageShows(page: Page, state: AnyMachineSnapshot, event: AnyEventO
       expect(screen.queryAllByRole('button')).toEqual([]);
     }
   }
-  const copyDone = event?.type.startsWith('xstate.done.actor.') && event.type.endsWith('ready.copying');
-  if (copyDone) expectToast(TOASTS.copied(state.context.copyField === 'email' ? 'Email' : 'Password').description);
-  if (event?.type.startsWith('xstate.error.actor.') && event.type.endsWith('ready.copying')) expectToast(TOASTS.copyFailed.description);
+  if (event?.type === 'xstate.done.actor.copyToClipboard')
+    expectToast(TOASTS.copied(state.context.copyField === 'email' ? 'Email' : 'Password').description);
+  if (event?.type === 'xstate.error.actor.copyToClipboard') expectToast(TOASTS.copyFailed.description);
   if (event?.type === 'SIGN_AGREEMENT_CLICKED' && state.matches('ready')) expectToast(TOASTS.noToken.description);
   if (state.matches('redirected')) {
     expect(page.redirect).toHaveBeenCalledWith(SUCCESS_SITE_URL);

@@ -5,12 +5,13 @@
 import { fromPromise, type AnyEventObject } from 'xstate';
 import { deferred, type Deferred } from '../views/support/timers';
 
-const ACTOR_RESULT = /^xstate\.(done|error)\.actor\.\d+\.(.+)$/;
+/** An actor's result: `…actor.0.checkout.updating` for an invoke without an id (its state), `…actor.loadPaymentRecord` with one. */
+const ACTOR_RESULT = /^xstate\.(done|error)\.actor\.(?:\d+\.)?(.+)$/;
 
 export class PendingCalls<TKind extends string> {
   private readonly inFlight = new Map<TKind, Array<Deferred<unknown>>>();
 
-  /** @param kindByState which call each invoking state (its id, e.g. 'checkout.updating') makes. */
+  /** @param kindByState which call each invoking state (its id, e.g. 'checkout.updating') or invoke id makes. */
   constructor(private readonly kindByState: Record<string, TKind>) {}
 
   /** An actor whose every call waits for the path. */

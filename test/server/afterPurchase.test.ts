@@ -203,6 +203,36 @@ describe.each(DATABASES)('after the purchase, on %s', (kind) => {
     expect(view.invoices).toEqual([expect.objectContaining({ amountCents: 50_000, status: 'paid' })]);
     expect((await account('account_session=forged.123')).statusCode).toBe(401);
     expect((await server.app.inject({ method: 'GET', url: '/api/account' })).statusCode).toBe(401);
+    // The page's first question is answered 200 either way: a visit without a session logs no error.
+    const probe = (headers: Record<string, string> = {}) => server.app.inject({ method: 'GET', url: '/api/account/session', headers });
+    const signedOut = await probe();
+    expect([signedOut.statusCode, signedOut.json()]).toEqual([200, { account: null }]);
+    expect((await probe({ cookie: 'account_session=forged.123' })).json()).toEqual({ account: null });
+    const signedIn = await probe({ cookie });
+    expect(signedIn.statusCode).toBe(200);
+    expect(signedIn.json()).toEqual({ account: view });
+  });
+
+  it('tells the checkout of an active subscription only for an email this browser proves it holds', async () => {
+    const { email, session, transactionId } = await buy(1);
+    const check = (body: object, cookie?: string) => server.post('/api/account/subscription-check', body, cookie ? { cookie } : {});
+    const purchase = { transactionId, customerId: session.customerId };
+    // An email alone tells nothing: the same answer as for an email that never bought.
+    for (const body of [{ email }, { email: 'never.bought@example.com' }]) {
+      const answer = await check(body);
+      expect([answer.statusCode, answer.json()]).toEqual([200, { activeSubscription: false }]);
+    }
+    // The ids of this browser's purchase prove it, for that purchase's email only (any case).
+    expect((await check({ email: email.toUpperCase(), purchase })).json()).toEqual({ activeSubscription: true });
+    expect((await check({ email: 'someone.else@example.com', purchase })).json()).toEqual({ activeSubscription: false });
+    expect((await check({ email, purchase: { ...purchase, customerId: 'cus_forged' } })).json()).toEqual({ activeSubscription: false });
+    // So does the manage page's session.
+    const cookie = await manageSession(email, /subscription is active/);
+    expect((await check({ email }, cookie)).json()).toEqual({ activeSubscription: true });
+    // Bad input is a 400 with { error }, never a 500.
+    const refused = await check({ email: 'not-an-email', purchase: { transactionId: '' } });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toHaveProperty('error');
   });
 
   it('cancels in one click at the end of the period, with a mail, and undoes it', async () => {

@@ -238,6 +238,10 @@ function signedInEndpoints(transactionId: string): Record<string, fc.Arbitrary<u
     '/api/account/cancel': fc.oneof(shaped({ reason: id('Too busy') }), fc.constant({})),
     '/api/account/resume': fc.oneof(fc.constant({}), hostileValue),
     '/api/account/seats': shaped({ quantity }),
+    '/api/account/subscription-check': shaped({
+      email: id('ada@example.com'),
+      purchase: fc.oneof(shaped({ transactionId: id(transactionId), customerId: id('cus_fuzz') }), hostileValue),
+    }),
     '/api/account/card': shaped({
       card: fc.oneof(
         shaped({

@@ -61,6 +61,7 @@ describe('GET /api/openapi.json', () => {
       '/api/account/team/{seatId}/reassign',
       '/api/account/team/{seatId}/resend',
       '/api/account/team/{seatId}/revoke',
+      '/api/account/subscription-check',
       '/api/admin/dashboard',
       '/api/admin/mail',
       '/api/admin/mail/{id}/resend',

@@ -1,5 +1,5 @@
 /**
- * Both statecharts are valid XState machines and open where the spec says. They are imported inside the tests:
+ * The statecharts are valid XState machines and open where the spec says. They are imported inside the tests:
  * XState refuses an invalid chart while building it, at import, and a file that cannot import fails to load
  * rather than failing a test (which the mutation benchmark, `npm run bench:mutation`, would not count).
  */
@@ -28,5 +28,17 @@ describe('the statecharts build', () => {
   it('sign-in: opens on its form, as the page is prerendered', async () => {
     const { signInMachine } = await import('../../src/machines/signInMachine');
     expect(getInitialSnapshot(signInMachine).value).toBe('editing');
+  });
+
+  it('manage page: opens asking whether this browser is signed in, or with the link’s token', async () => {
+    const { accountMachine } = await import('../../src/machines/accountMachine');
+    expect(getInitialSnapshot(accountMachine, { token: null }).value).toBe('loading');
+    expect(getInitialSnapshot(accountMachine, { token: 'link' }).value).toBe('openingSession');
+  });
+
+  it('the notice before a second purchase: opens idle, with no email', async () => {
+    const { existingSubscriptionMachine } = await import('../../src/machines/existingSubscriptionMachine');
+    const snapshot = getInitialSnapshot(existingSubscriptionMachine, undefined);
+    expect([snapshot.value, snapshot.context]).toEqual(['idle', { email: '' }]);
   });
 });

@@ -3,7 +3,7 @@
  * renders the snapshot and sends events; every change is confirmed in words; new credentials are asked for once
  * more; the typed card leaves the fields; a session that ended asks for a link again.
  */
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fromPromise } from 'xstate';
 import { ApiError } from '../../src/api/client';
@@ -27,17 +27,18 @@ const ACCOUNT: AccountView = {
 interface Calls {
   changes: unknown[];
   credentials: number;
+  copied: string[];
 }
 
 function machineWith(answers: {
-  view?: () => Promise<AccountView>;
+  view?: () => Promise<AccountView | null>;
   change?: (input: PendingChange) => Promise<AccountView | { url: string }>;
   open?: () => Promise<AccountSessionResponse>;
 }) {
-  const calls: Calls = { changes: [], credentials: 0 };
+  const calls: Calls = { changes: [], credentials: 0, copied: [] };
   const machine = accountMachine.provide({
     actors: {
-      loadAccount: fromPromise(answers.view ?? (async () => ACCOUNT)),
+      loadAccount: fromPromise<AccountView | null>(answers.view ?? (async () => ACCOUNT)),
       openSession: fromPromise(answers.open ?? (async () => ({ account: ACCOUNT, agreementUrl: null }))),
       requestLink: fromPromise(async () => ({ message: 'If that email has a subscription, a link to manage it is on its way.' })),
       applyChange: fromPromise(async ({ input }: { input: PendingChange }) => {
@@ -49,6 +50,9 @@ function machineWith(answers: {
         return { email: 'ada@example.com', password: 'New-Password-0123' };
       }),
       signOut: fromPromise<void>(async () => undefined),
+      copyToClipboard: fromPromise(async ({ input }: { input: { text: string } }) => {
+        calls.copied.push(input.text);
+      }),
     },
   });
   return { machine, calls };
@@ -60,10 +64,11 @@ afterEach(() => window.history.replaceState(null, '', '/'));
 
 describe('the manage page', () => {
   it('without a session asks for a link, and says it is on its way', async () => {
-    const { machine } = machineWith({ view: () => Promise.reject(new ApiError('Your session has ended.', 401)) });
+    const { machine } = machineWith({ view: async () => null });
     render(<AccountPage machine={machine} />);
     await flush();
     expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.getByRole('heading', { name: 'Manage your subscription' })).toHaveFocus();
     fireEvent.change(screen.getByLabelText('Email Address'), { target: { value: 'ada@example.com' } });
     fireEvent.submit(screen.getByRole('form', { name: 'Email me a link' }));
     await flush();
@@ -97,6 +102,54 @@ describe('the manage page', () => {
     await flush();
     expect(calls.credentials).toBe(1);
     expect(screen.getByText('New-Password-0123')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Copy password' }));
+    await flush();
+    expect(calls.copied).toEqual(['New-Password-0123']);
+    expect(screen.getByText('Password copied to clipboard.').getAttribute('role')).toBe('status');
+    fireEvent.click(screen.getByRole('button', { name: 'Copy email' }));
+    await flush();
+    expect(calls.copied).toEqual(['New-Password-0123', 'ada@example.com']);
+    expect(screen.getByText('New-Password-0123')).toBeTruthy();
+  });
+
+  it('confirms a cancellation and its undo in words, with the status in words', async () => {
+    const cancelled = { ...ACCOUNT, cancelAt: '2026-12-24T09:00:00.000Z' };
+    let next: AccountView = cancelled;
+    const { machine } = machineWith({ change: async () => next });
+    render(<AccountPage machine={machine} />);
+    await flush();
+    expect(screen.getByRole('heading', { name: 'Your subscription' })).toHaveFocus();
+    const table = screen.getByRole('table', { name: 'Subscription' });
+    expect(within(table).getByRole('status').textContent).toBe('Active');
+    fireEvent.submit(screen.getByRole('form', { name: 'Cancel subscription' }));
+    await flush();
+    expect(
+      screen
+        .getByText('Your subscription is cancelled. You keep access until December 24, 2026 and will not be charged again.')
+        .getAttribute('role'),
+    ).toBe('status');
+    expect(within(table).getByRole('status').textContent).toBe('Cancelled at period end: ends on December 24, 2026');
+    next = ACCOUNT;
+    fireEvent.click(screen.getByRole('button', { name: 'Undo cancellation' }));
+    await flush();
+    expect(screen.getByText('Your cancellation is undone: your subscription continues and renews as before.')).toBeTruthy();
+  });
+
+  it('past due: says so in words and leads with the card; a saved card is confirmed', async () => {
+    const pastDue = { ...ACCOUNT, status: 'past_due' };
+    const { machine } = machineWith({ view: async () => pastDue, change: async () => ({ ...ACCOUNT, cardLast4: '4444' }) });
+    render(<AccountPage machine={machine} />);
+    await flush();
+    expect(within(screen.getByRole('table', { name: 'Subscription' })).getByRole('status').textContent).toBe(
+      'Past due: your last payment failed. Please update your card.',
+    );
+    const sections = screen.getAllByRole('heading', { level: 2 }).map((heading) => heading.textContent);
+    expect(sections.slice(0, 2)).toEqual(['Card', 'Cancel']);
+    expect(sections).not.toContain('Seats');
+    fireEvent.change(screen.getByLabelText('Card number'), { target: { value: '4242 4242 4242 4242' } });
+    fireEvent.submit(screen.getByRole('form', { name: 'Update card' }));
+    await flush();
+    expect(screen.getByText('Your new card ending in 4444 is saved.')).toBeTruthy();
   });
 
   it('clears the typed card once sent, and shows a refusal without changing the page', async () => {

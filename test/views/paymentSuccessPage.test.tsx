@@ -120,6 +120,34 @@ describe('payment-success page', () => {
     expect(screen.getByRole('link', { name: 'Return to checkout' })).toHaveAttribute('href', '/');
   });
 
+  it('without a record, sends a buyer whose purchase this browser remembers to /account, without the toast', async () => {
+    // What the checkout remembered when it finalized (decision 0007), after the hand-off cleared the record.
+    window.localStorage.setItem(
+      'recentPurchase',
+      JSON.stringify({
+        transactionId: 'txn-42',
+        subscriptionId: 'sub_1',
+        customerId: 'cus_1',
+        seats: 1,
+        totalAmount: 500,
+        name: 'Ada Palmer',
+        email: 'ada@example.com',
+        completedAt: Date.now(),
+      }),
+    );
+    try {
+      renderSuccess();
+      await advance();
+      expect(screen.getByRole('heading', { name: 'Your purchase is complete' })).toHaveFocus();
+      expect(screen.getByText('ada@example.com')).toBeInTheDocument();
+      expect(screen.getByRole('link', { name: 'Manage your subscription' })).toHaveAttribute('href', '/account');
+      expect(screen.queryByText('No Payment Data')).not.toBeInTheDocument();
+      expect(screen.queryByRole('link', { name: 'Return to checkout' })).not.toBeInTheDocument();
+    } finally {
+      window.localStorage.removeItem('recentPurchase');
+    }
+  });
+
   it('toasts an error when the stored record cannot be read', async () => {
     window.sessionStorage.setItem(PAYMENT_RECORD_KEY, '{not json');
     renderSuccess();

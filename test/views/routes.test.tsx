@@ -76,4 +76,19 @@ describe('routes', () => {
     expect(logged).toContainEqual(['404 Error: User attempted to access non-existent route:', '/no-such-page']);
     expect(document.title).toBe('Page not found – AI Training for Chiropractors');
   });
+
+  it('after a route change, the new page’s heading has the focus (a screen reader announces it)', async () => {
+    const consoleError = vi.mocked(console.error);
+    consoleError.mockImplementation(() => undefined);
+    renderApp('/no-such-page');
+    await act(() => loadNotFoundPage());
+    await advance(0);
+    // The first page load leaves the focus where the browser puts it.
+    expect(document.activeElement).toBe(document.body);
+    act(() => screen.getByRole('link', { name: 'Return to Home' }).click());
+    await advance(0);
+    const heading = screen.getAllByRole('heading', { level: 1 })[0]!;
+    expect(heading).toHaveFocus();
+    expect(heading).toHaveAttribute('tabindex', '-1');
+  });
 });

@@ -13,16 +13,22 @@ export interface AccountRouteOptions extends OrderServices {
   buyerSessions: SessionKeeper;
   /** The signed-in buyer's order. @throws HttpError 401 without a live session (or for an unpaid order). */
   sessionOrder: (request: FastifyRequest) => Promise<Order>;
+  /** The signed-in buyer's order, or null without a live session (or for an unpaid order). */
+  signedInOrder: (request: FastifyRequest) => Promise<Order | null>;
 }
 
 /** The options for `services`: a session keeper with the buyers' lifetimes, and the signed-in order's lookup. */
 export function accountRouteOptions(services: OrderServices & { nudgeOutbox: () => void }): AccountRouteOptions {
   const buyerSessions = sessionKeeper(services.db, services.config, buyerSessionRules(services.config));
-  const sessionOrder = async (request: FastifyRequest): Promise<Order> => {
+  const signedInOrder = async (request: FastifyRequest): Promise<Order | null> => {
     const session = await buyerSessions.current(request);
     const order = session ? await findOrder(services.db, session.subject) : undefined;
-    if (!order || order.status === 'open') throw new HttpError(401, SIGN_IN_AGAIN);
+    return order && order.status !== 'open' ? order : null;
+  };
+  const sessionOrder = async (request: FastifyRequest): Promise<Order> => {
+    const order = await signedInOrder(request);
+    if (!order) throw new HttpError(401, SIGN_IN_AGAIN);
     return order;
   };
-  return { ...services, buyerSessions, sessionOrder };
+  return { ...services, buyerSessions, sessionOrder, signedInOrder };
 }

@@ -2,21 +2,27 @@
  * The manage page's session: POST /api/account/link emails a single-use link (rate-limited; the same answer and
  * the same queued work whether or not the email has a subscription); POST /api/account/session opens a session
  * with its token (the page POSTs it, so a mail scanner's GET uses nothing) and, for an agreement link, says where
- * to hand the buyer on; GET /api/account is the subscription as the page shows it; POST /api/account/sign-out
- * ends the session on the server.
+ * to hand the buyer on; GET /api/account/session is the page's first question (the subscription, or null without
+ * a session: 200 either way); GET /api/account is the subscription as the page shows it (401 without a session);
+ * POST /api/account/sign-out ends the session on the server; POST /api/account/subscription-check tells the
+ * checkout whether an email this browser proves it holds already has an active subscription (decision 0031).
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import {
+  AccountProbeResponse,
   AccountLinkRequest,
   AccountLinkResponse,
   AccountSessionRequest,
   AccountSessionResponse,
   AccountView,
+  SubscriptionCheckRequest,
+  SubscriptionCheckResponse,
 } from '../../../src/contract/account';
 import { ErrorResponse } from '../../../src/contract/checkout';
 import { pickBaseAddress } from '../../../src/domain/baseAddress';
 import { issueAgreementHandoff, requestAccountLink, useAccountLink } from '../../account/accountLinks';
+import { provenActiveSubscription } from '../../account/existingSubscription';
 import { accountView } from '../../account/manageSubscription';
 import { HttpError } from '../../http/httpError';
 import { findOrder, isPaidOrder } from '../../orders/order';
@@ -28,7 +34,7 @@ const errors = { '4xx': ErrorResponse, '5xx': ErrorResponse };
 /** Registers the link, session, view and sign-out routes. */
 export async function accountSessionRoutes(
   app: FastifyInstance,
-  { buyerSessions, sessionOrder, nudgeOutbox, ...services }: AccountRouteOptions,
+  { buyerSessions, sessionOrder, signedInOrder, nudgeOutbox, ...services }: AccountRouteOptions,
 ): Promise<void> {
   const { db, config } = services;
 
@@ -68,6 +74,39 @@ export async function accountSessionRoutes(
       }
       return { account: await accountView({ ...services, log: request.log }, order), agreementUrl };
     },
+  );
+
+  app.get(
+    '/api/account/session',
+    {
+      schema: {
+        summary: 'Manage page: the signed-in subscription, or null without a session',
+        response: { 200: AccountProbeResponse, ...errors },
+      },
+    },
+    async (request): Promise<AccountProbeResponse> => {
+      const order = await signedInOrder(request);
+      return { account: order ? await accountView({ ...services, log: request.log }, order) : null };
+    },
+  );
+
+  app.post<{ Body: SubscriptionCheckRequest }>(
+    '/api/account/subscription-check',
+    {
+      schema: {
+        summary: 'Checkout: does an email this browser holds already have an active subscription?',
+        body: SubscriptionCheckRequest,
+        response: { 200: SubscriptionCheckResponse, ...errors },
+      },
+      // Asked by the checkout as the buyer types: limited like opening a checkout.
+      config: { rateLimit: { max: config.CHECKOUTS_PER_HOUR, timeWindow: '1 hour' } },
+    },
+    async (request): Promise<SubscriptionCheckResponse> => ({
+      activeSubscription: await provenActiveSubscription(db, request.body.email, {
+        signedIn: await signedInOrder(request),
+        purchase: request.body.purchase,
+      }),
+    }),
   );
 
   app.get(

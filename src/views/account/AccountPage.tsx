@@ -3,20 +3,26 @@
  * removed from the address) or by asking for a link by email. Renders the manage page's statechart
  * (src/machines/accountMachine.ts) and sends it what the buyer does; it calls nothing itself. The buyer cancels in
  * one click (at the end of the paid period, undo until then), changes seats (the new price shown before
- * confirming), updates the card, and gets new login credentials (asked once more first); each change is confirmed
- * in words. Server: server/routes/account/.
+ * confirming), updates the card (first, when a payment failed), and gets new login credentials (asked once more
+ * first, shown with copy buttons); each change is confirmed in words. Server: server/routes/account/.
  */
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import styled from 'styled-components';
 import type { AccountView } from '../../contract/account';
-import { formatDollars, monthlyTotalCents } from '../../domain/pricing';
+import { formatDollars } from '../../domain/pricing';
 import { accountMachine } from '../../machines/accountMachine';
+import { BreakableText } from '../shared/BreakableText';
+import { focusOnMount } from '../shared/focusHeading';
 import { formText } from '../shared/formText';
-import { Button, Card, ErrorText, Field, Form, Heading, Muted, Page, SubHeading, Table } from '../shared/panelStyles';
+import { Button, Card, ErrorText, Field, Form, Heading, Muted, Page, Table } from '../shared/panelStyles';
+import { SiteHeader } from '../shared/SiteHeader';
 import { usePageTitle } from '../shared/usePageTitle';
+import { colors } from '../theme';
 import { AccountActor, type AccountLogic } from './accountActor';
+import { day } from './accountDates';
+import { CancelSection, CardSection, CredentialsSection, InvoicesSection, PortalSection, SeatsSection } from './AccountSections';
+import { AccountStatus } from './AccountStatus';
 import { TeamSection } from '../team/TeamSection';
-
-const day = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString('en-US', { dateStyle: 'long', timeZone: 'UTC' }) : '—');
 
 /** The link's token from the address, taken out of the address (and the history) before anything else: it works once. */
 function takeToken(): string | null {
@@ -57,14 +63,26 @@ function AccountContent({ redirect }: { redirect: (url: string) => void }) {
   );
   const signedOut = AccountActor.useSelector((snapshot) => snapshot.matches('signedOut'));
   const account = AccountActor.useSelector((snapshot) => snapshot.context.account);
-  if (starting)
-    return (
-      <Page as="main" aria-busy="true">
-        Loading…
-      </Page>
-    );
-  if (signedOut || !account) return <RequestLink />;
-  return <Subscription account={account} />;
+  return (
+    <>
+      <SiteHeader>
+        {account && !signedOut && (
+          <Muted>
+            Signed in as <BreakableText text={account.email} />
+          </Muted>
+        )}
+      </SiteHeader>
+      {starting ? (
+        <Page as="main" aria-busy="true">
+          Loading…
+        </Page>
+      ) : signedOut || !account ? (
+        <RequestLink />
+      ) : (
+        <Subscription account={account} />
+      )}
+    </>
+  );
 }
 
 function RequestLink() {
@@ -78,7 +96,9 @@ function RequestLink() {
   };
   return (
     <Page as="main">
-      <Heading>Manage your subscription</Heading>
+      <PageHeading ref={focusOnMount} tabIndex={-1}>
+        Manage your subscription
+      </PageHeading>
       {failure && <ErrorText role="alert">{failure}</ErrorText>}
       {sent ? (
         <p role="status">{sent}</p>
@@ -100,63 +120,44 @@ function RequestLink() {
   );
 }
 
-function statusText(account: AccountView): string {
-  if (account.status === 'cancelled') return 'Cancelled';
-  if (account.cancelAt) return `Cancelled at period end: ends on ${day(account.cancelAt)}`;
-  if (account.status === 'past_due') return 'Past due: your last payment failed. Please update your card.';
-  return 'Active';
+/** The sections a subscription shows, in order: a past-due one leads with the card (the payment to fix). */
+function sectionsFor(account: AccountView): ReactNode[] {
+  if (account.managedByProvider) return account.status === 'cancelled' ? [] : [<PortalSection key="portal" />];
+  if (account.status === 'cancelled') return [];
+  const cancel = <CancelSection key="cancel" account={account} />;
+  const card = <CardSection key="card" account={account} />;
+  const credentials = <CredentialsSection key="credentials" />;
+  if (account.status === 'past_due') return [card, cancel, credentials];
+  return [cancel, <SeatsSection key="seats" account={account} />, card, credentials];
 }
 
 function Subscription({ account }: { account: AccountView }) {
   const actorRef = AccountActor.useActorRef();
   const error = AccountActor.useSelector((snapshot) => snapshot.context.error);
   const notice = AccountActor.useSelector((snapshot) => snapshot.context.notice);
-  const credentials = AccountActor.useSelector((snapshot) => snapshot.context.credentials);
-  const confirmingCredentials = AccountActor.useSelector((snapshot) => snapshot.matches({ signedIn: 'confirmingCredentials' }));
-  const busy = AccountActor.useSelector((snapshot) => snapshot.hasTag('busy'));
-  const [seats, setSeats] = useState(account.seats);
   const held = account.status === 'paid' || account.status === 'past_due';
-  const cancel = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    actorRef.send({ type: 'CANCEL_CLICKED', reason: formText(new FormData(event.currentTarget), 'reason') });
-  };
-  const updateCard = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const [month, year] = formText(form, 'expiry')
-      .split('/')
-      .map((part) => Number(part.trim()));
-    actorRef.send({
-      type: 'CARD_SUBMITTED',
-      card: {
-        number: formText(form, 'number'),
-        expMonth: month || 0,
-        expYear: year ? 2000 + (year % 100) : 0,
-        cvc: formText(form, 'cvc'),
-        postalCode: formText(form, 'postalCode'),
-      },
-    });
-    // The card number and security code are not kept on the page once sent.
-    event.currentTarget.reset();
-  };
-  const newTotal = monthlyTotalCents(seats);
   return (
     <Page as="main">
-      <Heading>Your subscription</Heading>
+      <PageHeading ref={focusOnMount} tabIndex={-1}>
+        Your subscription
+      </PageHeading>
       {error && <ErrorText role="alert">{error}</ErrorText>}
-      {notice && <p role="status">{notice}</p>}
+      {/* Every change is confirmed here, in words (and read out: role=status). */}
+      <Notice role="status">{notice}</Notice>
       <Card>
         <Table aria-label="Subscription">
           <tbody>
             <tr>
               <th>Status</th>
               <td>
-                <span role="status">{statusText(account)}</span>
+                <AccountStatus account={account} />
               </td>
             </tr>
             <tr>
               <th>Login email</th>
-              <td>{account.email}</td>
+              <td>
+                <BreakableText text={account.email} />
+              </td>
             </tr>
             <tr>
               <th>Seats</th>
@@ -177,178 +178,33 @@ function Subscription({ account }: { account: AccountView }) {
           </tbody>
         </Table>
       </Card>
-      {account.managedByProvider && held && (
-        <Card>
-          <p>Cancel, change seats, update your card or see your invoices in our payment provider’s secure portal.</p>
-          {(
-            [
-              ['cancel', 'Cancel subscription'],
-              ['seats', 'Change seats'],
-              ['card', 'Update card'],
-              ['home', 'Invoices and billing'],
-            ] as const
-          ).map(([flow, label]) => (
-            <Button
-              key={flow}
-              type="button"
-              disabled={busy}
-              style={{ marginRight: 8 }}
-              onClick={() => actorRef.send({ type: 'PORTAL_CLICKED', flow })}
-            >
-              {label}
-            </Button>
-          ))}
-        </Card>
-      )}
-
-      {held && !account.managedByProvider && (
-        <>
-          <SubHeading>Cancel</SubHeading>
-          <Card>
-            {account.cancelAt ? (
-              <>
-                <p>You keep access until {day(account.cancelAt)} and will not be charged again.</p>
-                <Button type="button" $variant="primary" disabled={busy} onClick={() => actorRef.send({ type: 'RESUME_CLICKED' })}>
-                  Undo cancellation
-                </Button>
-              </>
-            ) : (
-              <Form onSubmit={cancel} aria-label="Cancel subscription">
-                <Field style={{ flex: '1 1 320px' }}>
-                  Why are you leaving? (optional)
-                  <input name="reason" maxLength={500} />
-                </Field>
-                <Button type="submit" $variant="danger" disabled={busy}>
-                  Cancel subscription
-                </Button>
-              </Form>
-            )}
-          </Card>
-
-          {account.status === 'paid' && (
-            <>
-              <SubHeading>Seats</SubHeading>
-              <Card>
-                <Form
-                  aria-label="Change seats"
-                  onSubmit={(event) => {
-                    event.preventDefault();
-                    actorRef.send({ type: 'SEATS_SUBMITTED', quantity: seats });
-                  }}
-                >
-                  <Field>
-                    Seats
-                    <input
-                      type="number"
-                      min={1}
-                      value={seats}
-                      onChange={(event) => setSeats(Math.max(1, Math.floor(Number(event.target.value) || 1)))}
-                    />
-                  </Field>
-                  <p aria-live="polite">
-                    {seats === account.seats
-                      ? `${formatDollars(account.monthlyTotalCents)}/month now.`
-                      : `New monthly total: ${formatDollars(newTotal)}/month (now ${formatDollars(account.monthlyTotalCents)}). The difference for the rest of this period is settled with your next charge.`}
-                  </p>
-                  <Button type="submit" $variant="primary" disabled={busy || seats === account.seats}>
-                    Change seats
-                  </Button>
-                </Form>
-              </Card>
-            </>
-          )}
-
-          <SubHeading>Card</SubHeading>
-          <Card>
-            <Form onSubmit={updateCard} aria-label="Update card">
-              <Field>
-                Card number
-                <input name="number" inputMode="numeric" autoComplete="cc-number" required />
-              </Field>
-              <Field>
-                Expiration date
-                <input name="expiry" placeholder="MM / YY" autoComplete="cc-exp" required />
-              </Field>
-              <Field>
-                Security code
-                <input name="cvc" inputMode="numeric" autoComplete="cc-csc" required />
-              </Field>
-              <Field>
-                ZIP
-                <input name="postalCode" autoComplete="postal-code" />
-              </Field>
-              <Button type="submit" $variant="primary" disabled={busy}>
-                Update card
-              </Button>
-            </Form>
-          </Card>
-
-          <SubHeading>Login credentials</SubHeading>
-          <Card>
-            {credentials ? (
-              <div>
-                <p>
-                  <strong>Save these now: the password is shown only once.</strong>
-                </p>
-                <p>Email: {credentials.email}</p>
-                <p>
-                  Password: <code>{credentials.password}</code>
-                </p>
-              </div>
-            ) : confirmingCredentials ? (
-              <div role="alertdialog" aria-label="Replace your password?">
-                <p>Your current password stops working at once, and other devices are signed out. Get a new one?</p>
-                <Button type="button" $variant="primary" onClick={() => actorRef.send({ type: 'NEW_CREDENTIALS_CONFIRMED' })}>
-                  Yes, replace my password
-                </Button>{' '}
-                <Button type="button" onClick={() => actorRef.send({ type: 'NEW_CREDENTIALS_ABANDONED' })}>
-                  Keep my password
-                </Button>
-              </div>
-            ) : (
-              <>
-                <p>Lost your password? Get a new one; the old one stops working.</p>
-                <Button type="button" disabled={busy} onClick={() => actorRef.send({ type: 'NEW_CREDENTIALS_CLICKED' })}>
-                  Get new login credentials
-                </Button>
-              </>
-            )}
-          </Card>
-        </>
-      )}
-
+      {sectionsFor(account)}
       {account.seats > 1 && <TeamSection access={{ kind: 'session' }} variant="account" />}
-      {account.invoices.length > 0 && (
-        <>
-          <SubHeading>Invoices</SubHeading>
-          <Card>
-            <Table aria-label="Invoices">
-              <thead>
-                <tr>
-                  <th>Date</th>
-                  <th className="number">Amount</th>
-                  <th>Status</th>
-                </tr>
-              </thead>
-              <tbody>
-                {account.invoices.map((invoice) => (
-                  <tr key={invoice.id}>
-                    <td>{day(invoice.date)}</td>
-                    <td className="number">{formatDollars(invoice.amountCents)}</td>
-                    <td>{invoice.status}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </Table>
-          </Card>
-        </>
-      )}
+      <InvoicesSection account={account} />
       <p>
         <Button type="button" onClick={() => actorRef.send({ type: 'SIGN_OUT_CLICKED' })}>
           Sign out
-        </Button>{' '}
-        <Muted>Signed in as {account.email}</Muted>
+        </Button>
       </p>
     </Page>
   );
 }
+
+const PageHeading = styled(Heading)`
+  &:focus {
+    outline: none;
+  }
+`;
+
+const Notice = styled.p`
+  margin: 0 0 16px;
+  &:empty {
+    display: none;
+  }
+  padding: 10px 14px;
+  border: 1px solid #86efac;
+  border-radius: 6px;
+  background: ${colors.successSoft};
+  color: ${colors.ctaDark};
+  font-weight: 600;
+`;

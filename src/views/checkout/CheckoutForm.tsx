@@ -20,6 +20,7 @@ import {
   selectSession,
 } from './checkoutSelectors';
 import { TextField } from './TextField';
+import { ExistingSubscriptionNotice } from './ExistingSubscriptionNotice';
 
 interface CheckoutFormProps {
   firstNameRef: RefObject<HTMLInputElement | null>;
@@ -103,6 +104,7 @@ export function CheckoutForm({ firstNameRef }: CheckoutFormProps) {
         error={errors.email}
         onChange={change('email')}
       />
+      <ExistingSubscriptionNotice />
       <Subtitle>Payment Information</Subtitle>
       {paymentFormKey && clientSecret && (
         <PaymentForm key={paymentFormKey} clientSecret={clientSecret} disabled={processing} onReady={onReady} />

@@ -2,11 +2,14 @@ import styled from 'styled-components';
 import type { PaymentSuccessRecord } from '../../api/paymentRecord';
 import { formatDollars } from '../../domain/pricing';
 import { PRODUCT_NAME } from '../../domain/product';
+import { BreakableText } from '../shared/BreakableText';
+import { focusOnMount } from '../shared/focusHeading';
 import { colors, radii } from '../theme';
 import { CredentialRow } from './CredentialRow';
 import { PaymentSuccessActor } from './paymentSuccessActor';
 import { SignInLinkNotice } from './SignInLinkNotice';
 import { TeamSection } from '../team/TeamSection';
+import { WhatHappensNext } from './WhatHappensNext';
 
 /** The record's monthly total, stored in dollars, as the page shows it: '$1,000/month'. */
 function monthlyTotal(record: PaymentSuccessRecord): string {
@@ -15,7 +18,8 @@ function monthlyTotal(record: PaymentSuccessRecord): string {
 
 /**
  * The confirmed order: summary, login credentials to save, and the hand-off to the training agreement; without
- * credentials (a sign-in link was mailed instead, docs/decisions/0026), the summary and where to get in.
+ * credentials (a sign-in link was mailed instead, docs/decisions/0026), the summary and where to get in. Then
+ * what happens next. The heading takes the focus when the details appear, so a screen reader announces them.
  */
 export function PaymentDetails({ record }: { record: PaymentSuccessRecord }) {
   const actorRef = PaymentSuccessActor.useActorRef();
@@ -25,7 +29,9 @@ export function PaymentDetails({ record }: { record: PaymentSuccessRecord }) {
     <>
       <Header>
         <CheckCircle />
-        <h1>Payment Successful!</h1>
+        <h1 ref={focusOnMount} tabIndex={-1}>
+          Payment Successful!
+        </h1>
         <Lead>Your AI training subscription has been activated</Lead>
       </Header>
 
@@ -34,7 +40,9 @@ export function PaymentDetails({ record }: { record: PaymentSuccessRecord }) {
         <Summary>
           <div>
             <dt>Transaction ID</dt>
-            <dd>{record.transactionId}</dd>
+            <dd>
+              <BreakableText text={record.transactionId} />
+            </dd>
           </div>
           <div>
             <dt>Product</dt>
@@ -69,6 +77,8 @@ export function PaymentDetails({ record }: { record: PaymentSuccessRecord }) {
             </SignButton>
             <Small>Required to complete account setup</Small>
           </Action>
+
+          <WhatHappensNext email={record.email} />
         </>
       ) : (
         <SignInLinkNotice email={record.email} />
@@ -97,6 +107,9 @@ const Header = styled.header`
   h1 {
     font-size: 2rem;
   }
+  h1:focus {
+    outline: none;
+  }
 `;
 
 const Lead = styled.p`
@@ -123,8 +136,9 @@ const Summary = styled.dl`
 
   div {
     display: flex;
+    flex-wrap: wrap;
     justify-content: space-between;
-    gap: 16px;
+    gap: 0 16px;
   }
   dt {
     color: ${colors.muted};
@@ -133,6 +147,7 @@ const Summary = styled.dl`
     margin: 0;
     font-weight: 600;
     color: ${colors.ink};
+    margin-left: auto;
     text-align: right;
     overflow-wrap: anywhere;
   }

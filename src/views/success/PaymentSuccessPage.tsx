@@ -3,6 +3,10 @@ import styled from 'styled-components';
 import { Link, useLocation, useSearch } from 'wouter';
 import type { InspectionEvent, Observer } from 'xstate';
 import { paymentSuccessMachine } from '../../machines/paymentSuccessMachine';
+import { PAGE_PATHS } from '../../domain/pagePaths';
+import { BreakableText } from '../shared/BreakableText';
+import { focusOnMount } from '../shared/focusHeading';
+import { SiteHeader } from '../shared/SiteHeader';
 import { LoadingStatus } from '../shared/Spinner';
 import { usePageTitle } from '../shared/usePageTitle';
 import { notify } from '../toasts/lazyToasts';
@@ -23,7 +27,8 @@ const browserRedirect = (url: string) => window.location.assign(url);
 
 /**
  * The confirmation page (/payment-success): reads the stored payment record, or finalizes from the address's
- * PaymentIntent parameters after a 3-D Secure redirect return, and hands the buyer on.
+ * PaymentIntent parameters after a 3-D Secure redirect return, and hands the buyer on. Without a record, a buyer
+ * whose purchase this browser remembers is sent to /account; anyone else back to the checkout (spec §4).
  */
 export function PaymentSuccessPage({ machine = paymentSuccessMachine, redirect = browserRedirect, inspect }: PaymentSuccessPageProps) {
   const search = useSearch();
@@ -58,32 +63,56 @@ function PaymentSuccessContent({ redirect }: { redirect: (url: string) => void }
   const loading = PaymentSuccessActor.useSelector((snapshot) => snapshot.hasTag('loading'));
   const record = PaymentSuccessActor.useSelector((snapshot) => snapshot.context.record);
   const unreadable = PaymentSuccessActor.useSelector((snapshot) => snapshot.hasTag('unreadable'));
+  const knownPurchaseEmail = PaymentSuccessActor.useSelector((snapshot) =>
+    snapshot.matches('purchaseKnown') ? snapshot.context.knownPurchaseEmail : null,
+  );
 
   return (
-    <Page>
-      <Panel>
-        {loading ? (
-          <LoadingStatus>Loading payment details...</LoadingStatus>
-        ) : record ? (
-          <PaymentDetails record={record} />
-        ) : (
-          <Missing>
-            <h1>{unreadable ? 'We could not read your payment details' : 'No payment found'}</h1>
-            <p>
-              {unreadable
-                ? 'Please contact support if you completed a purchase.'
-                : 'This page is shown after a purchase. Start from the checkout to place an order.'}
-            </p>
-            <Link href="/">Return to checkout</Link>
-          </Missing>
-        )}
-      </Panel>
-    </Page>
+    <>
+      <SiteHeader>
+        <Link href={PAGE_PATHS.account}>Your account</Link>
+      </SiteHeader>
+      <Page>
+        <Panel>
+          {loading ? (
+            <LoadingStatus>Loading payment details...</LoadingStatus>
+          ) : record ? (
+            <PaymentDetails record={record} />
+          ) : knownPurchaseEmail ? (
+            <Missing>
+              <h1 ref={focusOnMount} tabIndex={-1}>
+                Your purchase is complete
+              </h1>
+              <p>
+                This browser bought a subscription for{' '}
+                <strong>
+                  <BreakableText text={knownPurchaseEmail} />
+                </strong>{' '}
+                today. Its details were shown once; your account has everything now: seats, card, invoices and new login credentials.
+              </p>
+              <Link href={PAGE_PATHS.account}>Manage your subscription</Link>
+            </Missing>
+          ) : (
+            <Missing>
+              <h1 ref={focusOnMount} tabIndex={-1}>
+                {unreadable ? 'We could not read your payment details' : 'No payment found'}
+              </h1>
+              <p>
+                {unreadable
+                  ? 'Please contact support if you completed a purchase.'
+                  : 'This page is shown after a purchase. Start from the checkout to place an order.'}
+              </p>
+              <Link href="/">Return to checkout</Link>
+            </Missing>
+          )}
+        </Panel>
+      </Page>
+    </>
   );
 }
 
 const Page = styled.main`
-  min-height: 100vh;
+  min-height: calc(100vh - 64px);
   padding: 48px 16px;
   display: flex;
   justify-content: center;
@@ -119,6 +148,9 @@ const Missing = styled.div`
 
   h1 {
     font-size: 1.5rem;
+  }
+  h1:focus {
+    outline: none;
   }
   a {
     font-weight: 700;

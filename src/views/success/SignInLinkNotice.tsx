@@ -1,5 +1,6 @@
 import styled from 'styled-components';
 import { Link } from 'wouter';
+import { BreakableText } from '../shared/BreakableText';
 import { colors, radii } from '../theme';
 
 /** Where the manage page lives, as the buyer would type it. */
@@ -17,10 +18,18 @@ export function SignInLinkNotice({ email }: { email: string }) {
     <Notice aria-labelledby="sign-in-title">
       <Title id="sign-in-title">We’ve emailed you a sign-in link</Title>
       <p>
-        We sent it to <strong>{email}</strong>. It opens your account, where you can get new login credentials and manage your subscription.
+        We sent it to{' '}
+        <strong>
+          <BreakableText text={email} />
+        </strong>
+        . It opens your account, where you can get new login credentials and manage your subscription.
       </p>
       <p>
-        Your account: <Link href="/account">{address}</Link>. No mail after a few minutes? Ask for a new link there.
+        Your account:{' '}
+        <Link href="/account">
+          <BreakableText text={address} />
+        </Link>
+        . No mail after a few minutes? Ask for a new link there.
       </p>
     </Notice>
   );

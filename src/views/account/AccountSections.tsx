@@ -1,0 +1,270 @@
+/**
+ * The manage page's sections, each a card under its own heading: cancel (and undo), seats, card, login
+ * credentials, invoices, and the provider's portal. Each renders the snapshot and sends the statechart its
+ * events; the page (AccountPage.tsx) chooses their order.
+ */
+import { useState, type FormEvent, type ReactNode } from 'react';
+import styled from 'styled-components';
+import type { AccountView } from '../../contract/account';
+import { formatDollars, monthlyTotalCents } from '../../domain/pricing';
+import { CopyField } from '../shared/CopyField';
+import { formText } from '../shared/formText';
+import { Button, Card, Field, Form, SubHeading, Table } from '../shared/panelStyles';
+import { AccountActor } from './accountActor';
+import { day } from './accountDates';
+
+/** A section: its heading and its card. */
+function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section>
+      <SubHeading id={id}>{title}</SubHeading>
+      <Card as="div">{children}</Card>
+    </section>
+  );
+}
+
+/** Cancel at the end of the period (with an optional reason), or undo a cancellation. */
+export function CancelSection({ account }: { account: AccountView }) {
+  const actorRef = AccountActor.useActorRef();
+  const busy = AccountActor.useSelector((snapshot) => snapshot.hasTag('busy'));
+  const cancel = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    actorRef.send({ type: 'CANCEL_CLICKED', reason: formText(new FormData(event.currentTarget), 'reason') });
+  };
+  return (
+    <Section id="cancel-title" title="Cancel">
+      {account.cancelAt ? (
+        <>
+          <p>You keep access until {day(account.cancelAt)} and will not be charged again.</p>
+          <Button type="button" $variant="primary" disabled={busy} onClick={() => actorRef.send({ type: 'RESUME_CLICKED' })}>
+            Undo cancellation
+          </Button>
+        </>
+      ) : (
+        <Form onSubmit={cancel} aria-label="Cancel subscription">
+          <Field style={{ flex: '1 1 260px' }}>
+            Why are you leaving? (optional)
+            <input name="reason" maxLength={500} />
+          </Field>
+          <Button type="submit" $variant="danger" disabled={busy}>
+            Cancel subscription
+          </Button>
+        </Form>
+      )}
+    </Section>
+  );
+}
+
+/** Change the number of seats, with the new monthly total shown before confirming. */
+export function SeatsSection({ account }: { account: AccountView }) {
+  const actorRef = AccountActor.useActorRef();
+  const busy = AccountActor.useSelector((snapshot) => snapshot.hasTag('busy'));
+  const [seats, setSeats] = useState(account.seats);
+  return (
+    <Section id="seats-title" title="Seats">
+      <Form
+        aria-label="Change seats"
+        onSubmit={(event) => {
+          event.preventDefault();
+          actorRef.send({ type: 'SEATS_SUBMITTED', quantity: seats });
+        }}
+      >
+        <Field>
+          Seats
+          <input
+            type="number"
+            min={1}
+            value={seats}
+            onChange={(event) => setSeats(Math.max(1, Math.floor(Number(event.target.value) || 1)))}
+          />
+        </Field>
+        <p aria-live="polite">
+          {seats === account.seats
+            ? `${formatDollars(account.monthlyTotalCents)}/month now.`
+            : `New monthly total: ${formatDollars(monthlyTotalCents(seats))}/month (now ${formatDollars(account.monthlyTotalCents)}). The difference for the rest of this period is settled with your next charge.`}
+        </p>
+        <Button type="submit" $variant="primary" disabled={busy || seats === account.seats}>
+          Change seats
+        </Button>
+      </Form>
+    </Section>
+  );
+}
+
+/** A new card (the sandbox's test cards); the typed number and code leave the fields once sent. */
+export function CardSection({ account }: { account: AccountView }) {
+  const actorRef = AccountActor.useActorRef();
+  const busy = AccountActor.useSelector((snapshot) => snapshot.hasTag('busy'));
+  const updateCard = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const [month, year] = formText(form, 'expiry')
+      .split('/')
+      .map((part) => Number(part.trim()));
+    actorRef.send({
+      type: 'CARD_SUBMITTED',
+      card: {
+        number: formText(form, 'number'),
+        expMonth: month || 0,
+        expYear: year ? 2000 + (year % 100) : 0,
+        cvc: formText(form, 'cvc'),
+        postalCode: formText(form, 'postalCode'),
+      },
+    });
+    // The card number and security code are not kept on the page once sent.
+    event.currentTarget.reset();
+  };
+  return (
+    <Section id="card-title" title="Card">
+      {account.status === 'past_due' && (
+        <PastDue>Your last payment failed. Enter a new card: the open payment is charged to it at once.</PastDue>
+      )}
+      <Form onSubmit={updateCard} aria-label="Update card">
+        <Field>
+          Card number
+          <input name="number" inputMode="numeric" autoComplete="cc-number" required />
+        </Field>
+        <Field>
+          Expiration date
+          <input name="expiry" placeholder="MM / YY" autoComplete="cc-exp" required />
+        </Field>
+        <Field>
+          Security code
+          <input name="cvc" inputMode="numeric" autoComplete="cc-csc" required />
+        </Field>
+        <Field>
+          ZIP
+          <input name="postalCode" autoComplete="postal-code" />
+        </Field>
+        <Button type="submit" $variant="primary" disabled={busy}>
+          Update card
+        </Button>
+      </Form>
+    </Section>
+  );
+}
+
+/** New login credentials: asked once more first, then shown once with copy buttons. */
+export function CredentialsSection() {
+  const actorRef = AccountActor.useActorRef();
+  const busy = AccountActor.useSelector((snapshot) => snapshot.hasTag('busy'));
+  const credentials = AccountActor.useSelector((snapshot) => snapshot.context.credentials);
+  const confirming = AccountActor.useSelector((snapshot) => snapshot.matches({ signedIn: 'confirmingCredentials' }));
+  return (
+    <Section id="credentials-title" title="Login credentials">
+      {credentials ? (
+        <div>
+          <p>
+            <strong>Save these now: the password is shown only once.</strong>
+          </p>
+          <Credentials>
+            <CopyField
+              label="Email"
+              value={credentials.email}
+              copyLabel="Copy email"
+              onCopy={() => actorRef.send({ type: 'COPY_CLICKED', field: 'email' })}
+            />
+            <CopyField
+              label="Password"
+              value={credentials.password}
+              copyLabel="Copy password"
+              onCopy={() => actorRef.send({ type: 'COPY_CLICKED', field: 'password' })}
+            />
+          </Credentials>
+        </div>
+      ) : confirming ? (
+        <div role="alertdialog" aria-label="Replace your password?" aria-describedby="replace-password-text">
+          <p id="replace-password-text">Your current password stops working at once, and other devices are signed out. Get a new one?</p>
+          <Buttons>
+            <Button type="button" $variant="primary" onClick={() => actorRef.send({ type: 'NEW_CREDENTIALS_CONFIRMED' })}>
+              Yes, replace my password
+            </Button>
+            <Button type="button" onClick={() => actorRef.send({ type: 'NEW_CREDENTIALS_ABANDONED' })}>
+              Keep my password
+            </Button>
+          </Buttons>
+        </div>
+      ) : (
+        <>
+          <p>Lost your password? Get a new one; the old one stops working.</p>
+          <Button type="button" disabled={busy} onClick={() => actorRef.send({ type: 'NEW_CREDENTIALS_CLICKED' })}>
+            Get new login credentials
+          </Button>
+        </>
+      )}
+    </Section>
+  );
+}
+
+/** The subscription's invoices (none are listed before the first). */
+export function InvoicesSection({ account }: { account: AccountView }) {
+  if (account.invoices.length === 0) return null;
+  return (
+    <Section id="invoices-title" title="Invoices">
+      <Table aria-label="Invoices">
+        <thead>
+          <tr>
+            <th>Date</th>
+            <th className="number">Amount</th>
+            <th>Status</th>
+          </tr>
+        </thead>
+        <tbody>
+          {account.invoices.map((invoice) => (
+            <tr key={invoice.id}>
+              <td>{day(invoice.date)}</td>
+              <td className="number">{formatDollars(invoice.amountCents)}</td>
+              <td>{invoice.status}</td>
+            </tr>
+          ))}
+        </tbody>
+      </Table>
+    </Section>
+  );
+}
+
+/** Stripe mode: every change is made in the provider's portal. */
+export function PortalSection() {
+  const actorRef = AccountActor.useActorRef();
+  const busy = AccountActor.useSelector((snapshot) => snapshot.hasTag('busy'));
+  return (
+    <Section id="portal-title" title="Billing">
+      <p>Cancel, change seats, update your card or see your invoices in our payment provider’s secure portal.</p>
+      <Buttons>
+        {(
+          [
+            ['cancel', 'Cancel subscription'],
+            ['seats', 'Change seats'],
+            ['card', 'Update card'],
+            ['home', 'Invoices and billing'],
+          ] as const
+        ).map(([flow, label]) => (
+          <Button key={flow} type="button" disabled={busy} onClick={() => actorRef.send({ type: 'PORTAL_CLICKED', flow })}>
+            {label}
+          </Button>
+        ))}
+      </Buttons>
+    </Section>
+  );
+}
+
+const Credentials = styled.dl`
+  margin: 0;
+  display: flex;
+  flex-direction: column;
+  gap: 12px;
+`;
+
+const Buttons = styled.div`
+  display: flex;
+  flex-wrap: wrap;
+  gap: 8px;
+`;
+
+const PastDue = styled.p`
+  padding: 10px 12px;
+  border-radius: 6px;
+  background: #fef2f2;
+  color: #b91c1c;
+  font-weight: 600;
+`;
