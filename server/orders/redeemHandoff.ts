@@ -14,15 +14,16 @@ import { hashHandoffToken } from '../security/handoffToken';
 import { claimedSeat } from '../seats/people';
 
 /**
- * Redeems `token`; null when it is unknown, expired, revoked or already redeemed. In the same transaction the
+ * Redeems `token`: the answer for the agreement site and the id of the person it belongs to (the buyer's account
+ * id, or the member's seat id: server/signIn/people.ts); null when it is unknown, expired, revoked or already redeemed. In the same transaction the
  * encrypted copies of the order's password and token are wiped (docs/decisions/0008): from now on only their
  * hashes exist, and finalize answers 'already complete'.
  */
-export async function redeemHandoff(db: Database, token: string): Promise<HandoffRedemption | null> {
+export async function redeemHandoff(db: Database, token: string): Promise<{ redemption: HandoffRedemption; personId: string } | null> {
   return db.transaction(async (tx) => redeemIn(tx, token));
 }
 
-async function redeemIn(db: Transaction, token: string): Promise<HandoffRedemption | null> {
+async function redeemIn(db: Transaction, token: string): Promise<{ redemption: HandoffRedemption; personId: string } | null> {
   const [redeemed] = await db
     .update(handoffTokens)
     .set({ redeemedAt: sql`now()`, tokenCiphertext: null })
@@ -46,7 +47,7 @@ async function redeemIn(db: Transaction, token: string): Promise<HandoffRedempti
     .where(eq(orders.transactionId, redeemed.transactionId));
   if (!row?.order.paidAt) throw new Error(`Redeemed token of ${redeemed.transactionId} has no paid order and account`);
   await recordFunnelEvent(db, { type: 'handoff_redeemed', transactionId: row.order.transactionId, referrerId: row.order.referrerId });
-  return {
+  const redemption: HandoffRedemption = {
     transactionId: row.order.transactionId,
     email: member?.email ?? row.account.email,
     name: member?.name ?? row.account.name,
@@ -57,4 +58,5 @@ async function redeemIn(db: Transaction, token: string): Promise<HandoffRedempti
     productPurchased: PRODUCT_NAME,
     paidAt: row.order.paidAt.toISOString(),
   };
+  return { redemption, personId: member?.id ?? row.account.id };
 }

@@ -1,6 +1,6 @@
 /**
- * POST /api/handoff/redeem: the agreement site, holding HANDOFF_API_KEY as a bearer key, trades the buyer's
- * hand-off token for the order once (architecture.md). 401 wrong key; 503 when no key is configured;
+ * POST /api/handoff/redeem: the agreement site, holding HANDOFF_API_KEY as a bearer key, trades a person's
+ * hand-off token (the buyer's, or a team member's) for the person and the order, once (architecture.md). 401 wrong key; 503 when no key is configured;
  * 410 for an unknown, expired, revoked or used token. With OIDC on, the answer carries a one-time login hint for the
  * training platform's sign-in (docs/decisions/0034).
  */
@@ -12,7 +12,7 @@ import type { OrderServices } from '../orders/order';
 import { redeemHandoff } from '../orders/redeemHandoff';
 import { secretsMatch } from '../security/secretCompare';
 import { issueLoginHint } from '../signIn/loginHints';
-import { findBuyerOfOrder, maySignIn } from '../signIn/people';
+import { findPersonById, maySignIn } from '../signIn/people';
 
 const HANDOFF_ERRORS = {
   notConfigured: 'Hand-off redemption is not configured.',
@@ -49,11 +49,12 @@ export const handoffRedeemRoute: FastifyPluginAsync<OrderServices> = async (app,
       },
     },
     async (request) => {
-      const redemption = await redeemHandoff(db, request.body.token);
-      if (!redemption) throw new HttpError(410, HANDOFF_ERRORS.unusable);
+      const redeemed = await redeemHandoff(db, request.body.token);
+      if (!redeemed) throw new HttpError(410, HANDOFF_ERRORS.unusable);
+      const { redemption, personId } = redeemed;
       request.log.info({ transactionId: redemption.transactionId }, 'Hand-off token redeemed');
       if (!config.OIDC_CLIENT_ID) return redemption;
-      const person = await findBuyerOfOrder(db, redemption.transactionId);
+      const person = await findPersonById(db, personId);
       if (!person || !maySignIn(person)) return redemption;
       return { ...redemption, loginHint: await issueLoginHint(db, person.personId) };
     },

@@ -18,6 +18,7 @@ import { accounts, handoffTokens, orders, seats } from '../db/schema';
 import type { Order } from '../orders/order';
 import { isPaidOrder } from '../orders/order';
 import { raiseSeatEvent } from '../outbox/seatEvents';
+import { endPersonSignIns } from '../signIn/oidcStore';
 
 /** One row of `seats`. */
 export type Seat = typeof seats.$inferSelect;
@@ -194,7 +195,8 @@ export async function revokeSeat(db: Database, change: TeamChange, seatId: strin
 }
 
 /**
- * Revokes `seat` in `tx` (its order locked by the caller); `reason` goes into the webhook.
+ * Revokes `seat` in `tx` (its order locked by the caller): its password, links and hand-off tokens void, its
+ * sign-ins to the training platform ended; `reason` goes into the webhook.
  * @throws database errors.
  */
 async function revokeIn(
@@ -220,6 +222,8 @@ async function revokeIn(
     .set({ revokedAt: sql`now()`, tokenCiphertext: null })
     .where(and(eq(handoffTokens.seatId, seat.id), isNull(handoffTokens.redeemedAt), isNull(handoffTokens.revokedAt)));
   if (!revoked) throw new Error(`Seat ${seat.id} vanished`);
+  // Signed out of the training platform too: its next check of this person finds no session or grant.
+  await endPersonSignIns(tx, seat.id);
   await raiseSeatEvent(tx, config, { kind: 'revoked', seat: revoked, reason });
   return revoked;
 }

@@ -85,7 +85,7 @@ export async function deleteExpiredOidcRecords(db: Database | Transaction): Prom
  * Ends every sign-in session and grant of person `accountId` (their codes and tokens with the grants): a password
  * change or a revoked seat signs the person out of the training platform's next sign-in. Returns the rows deleted.
  */
-export async function endPersonSignIns(db: Database, accountId: string): Promise<number> {
+export async function endPersonSignIns(db: Database | Transaction, accountId: string): Promise<number> {
   const deleted = await db
     .delete(oidcRecords)
     .where(

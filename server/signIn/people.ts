@@ -1,13 +1,12 @@
 /**
- * The people who can sign in to the training platform (issue 23), read in this one place: the sign-in route, the
- * OpenID Provider's account lookup and the "forgot your password" path read them through these functions only.
- * Today a person is an order's buyer (table accounts, one per paid order, seat 1); team members with their own
- * accounts join here.
+ * The people who can sign in to the training platform (issues 22, 23), read in this one place: the sign-in route,
+ * the OpenID Provider's account lookup, the hand-off and the "forgot your password" path read them through these
+ * functions only. A person is an order's buyer (table accounts, one per paid order, seat 1, role 'buyer') or a team
+ * member who claimed a seat (table seats, role 'member'); a revoked, suspended or unclaimed seat holds no login.
  */
 import { desc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { accounts, orders } from '../db/schema';
-
+import { accounts, orders, seats } from '../db/schema';
 /** The access a person's subscription gives: 'active' (paid up), 'past_due' (a renewal unpaid), 'cancelled'. */
 export type AccessStatus = 'active' | 'past_due' | 'cancelled';
 
@@ -30,7 +29,7 @@ export interface Person {
 
 const ORDER_STATUS_ACCESS: Record<string, AccessStatus | undefined> = { paid: 'active', past_due: 'past_due', cancelled: 'cancelled' };
 
-const personColumns = {
+const buyerColumns = {
   personId: accounts.id,
   email: accounts.email,
   name: accounts.name,
@@ -39,56 +38,119 @@ const personColumns = {
   orderStatus: orders.status,
 };
 
-function toPerson(row: {
+const memberColumns = {
+  personId: seats.id,
+  email: seats.email,
+  name: seats.name,
+  passwordHash: seats.passwordHash,
+  orderId: orders.transactionId,
+  orderStatus: orders.status,
+  seatNumber: seats.seatNumber,
+  seatStatus: seats.status,
+  suspendedAt: seats.suspendedAt,
+};
+
+interface BuyerRow {
   personId: string;
   email: string;
   name: string;
   passwordHash: string | null;
   orderId: string;
   orderStatus: string;
-}): Person | null {
+}
+
+interface MemberRow extends BuyerRow {
+  seatNumber: number;
+  seatStatus: string;
+  suspendedAt: Date | null;
+}
+
+function buyerPerson(row: BuyerRow): Person | null {
   const status = ORDER_STATUS_ACCESS[row.orderStatus];
   if (!status) return null;
   const { orderStatus: _, ...person } = row;
   return { ...person, seatNumber: 1, role: 'buyer', status, revoked: false };
 }
 
-/**
- * The person whose login email is `email` (compared case-insensitively, trimmed), or null. When an email holds
- * several subscriptions, the newest paid one's account is the login (the one the newest success page showed).
- */
-export async function findPersonByEmail(db: Database, email: string): Promise<Person | null> {
-  const [row] = await db
-    .select(personColumns)
-    .from(accounts)
-    .innerJoin(orders, eq(orders.transactionId, accounts.transactionId))
-    .where(sql`lower(${accounts.email}) = ${email.trim().toLowerCase()} and ${orders.paidAt} is not null`)
-    .orderBy(desc(orders.paidAt))
-    .limit(1);
-  return row ? toPerson(row) : null;
+/** A seat's holder: only a claimed seat that is not suspended keeps its password hash. */
+function memberPerson(row: MemberRow): Person | null {
+  const status = ORDER_STATUS_ACCESS[row.orderStatus];
+  if (!status) return null;
+  const holds = row.seatStatus === 'claimed' && row.suspendedAt === null;
+  return {
+    personId: row.personId,
+    email: row.email,
+    name: row.name,
+    passwordHash: holds ? row.passwordHash : null,
+    orderId: row.orderId,
+    seatNumber: row.seatNumber,
+    role: 'member',
+    status,
+    revoked: !holds,
+  };
 }
 
-/** The person with id `personId` (an OpenID `sub`), or null (unknown, or not a uuid). */
+/**
+ * The person whose login email is `email` (compared case-insensitively, trimmed), or null. When an email holds
+ * several logins, the newest paid order's buyer whose subscription has not ended wins (the login the newest success
+ * page showed), then the newest claimed seat, then an ended buyer, then the newest seat of any state (revoked).
+ */
+export async function findPersonByEmail(db: Database, email: string): Promise<Person | null> {
+  const lower = email.trim().toLowerCase();
+  const buyers = await db
+    .select(buyerColumns)
+    .from(accounts)
+    .innerJoin(orders, eq(orders.transactionId, accounts.transactionId))
+    .where(sql`lower(${accounts.email}) = ${lower} and ${orders.paidAt} is not null`)
+    .orderBy(desc(orders.paidAt))
+    .limit(5);
+  const buyer = buyers.map(buyerPerson).find((person) => person !== null && person.status !== 'cancelled');
+  if (buyer) return buyer;
+  const members = (
+    await db
+      .select(memberColumns)
+      .from(seats)
+      .innerJoin(orders, eq(orders.transactionId, seats.transactionId))
+      .where(sql`lower(${seats.email}) = ${lower}`)
+      .orderBy(desc(seats.invitedAt))
+      .limit(20)
+  ).flatMap((row) => memberPerson(row) ?? []);
+  const member = members.find((person) => !person.revoked && person.status !== 'cancelled');
+  if (member) return member;
+  const ended = buyers[0] ? buyerPerson(buyers[0]) : null;
+  return ended ?? members[0] ?? null;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The person with id `personId` (an OpenID `sub`: a buyer's account id or a member's seat id), or null (unknown, or not a uuid). */
 export async function findPersonById(db: Database, personId: string): Promise<Person | null> {
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(personId)) return null;
-  const [row] = await db
-    .select(personColumns)
+  if (!UUID.test(personId)) return null;
+  const [buyer] = await db
+    .select(buyerColumns)
     .from(accounts)
     .innerJoin(orders, eq(orders.transactionId, accounts.transactionId))
     .where(eq(accounts.id, personId))
     .limit(1);
-  return row ? toPerson(row) : null;
+  if (buyer) return buyerPerson(buyer);
+  const [member] = await db
+    .select(memberColumns)
+    .from(seats)
+    .innerJoin(orders, eq(orders.transactionId, seats.transactionId))
+    .where(eq(seats.id, personId))
+    .limit(1);
+  return member ? memberPerson(member) : null;
 }
 
 /** The buyer of order `orderId` (its account, seat 1), or null before the order is paid. */
 export async function findBuyerOfOrder(db: Database, orderId: string): Promise<Person | null> {
   const [row] = await db
-    .select(personColumns)
+    .select(buyerColumns)
     .from(accounts)
     .innerJoin(orders, eq(orders.transactionId, accounts.transactionId))
     .where(eq(accounts.transactionId, orderId))
     .limit(1);
-  return row ? toPerson(row) : null;
+  return row ? buyerPerson(row) : null;
 }
 
 /** True when `person` may sign in: not revoked, the subscription not ended (past due may: the platform decides by the status claim). */
