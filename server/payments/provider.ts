@@ -183,6 +183,11 @@ export interface PaymentProvider {
   retrieveSubscriptionDetails(subscriptionId: string): Promise<SubscriptionDetails | null>;
   /** Schedules the end of a paid subscription at the end of its paid period. @throws on provider failure. */
   scheduleCancel(subscriptionId: string, idempotencyKey: string): Promise<OperationResult>;
+  /**
+   * Ends a paid (or past-due) subscription now, without a refund (the console's "Cancel now"); refuses one that
+   * already ended or was never paid. @throws on provider failure.
+   */
+  endNow(subscriptionId: string, idempotencyKey: string): Promise<OperationResult>;
   /** Undoes a scheduled cancellation. @throws on provider failure. */
   undoCancel(subscriptionId: string, idempotencyKey: string): Promise<OperationResult>;
   /** Changes the seats of an active, paid-up subscription (prorated at the next charge). @throws on provider failure. */
