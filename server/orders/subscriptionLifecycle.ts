@@ -143,7 +143,12 @@ export async function applyLifecycleChanges(
     await raiseOrderEvent(tx, config, { kind: 'payment_failed', transactionId, ...changes.failedInvoice });
   }
   if (changes.paidRenewal) {
-    await recordFunnelEvent(tx, { type: 'renewal_paid', transactionId, referrerId, detail: { amountCents: changes.paidRenewal.amountCents } });
+    await recordFunnelEvent(tx, {
+      type: 'renewal_paid',
+      transactionId,
+      referrerId,
+      detail: { amountCents: changes.paidRenewal.amountCents },
+    });
     await raiseOrderEvent(tx, config, { kind: 'renewal_paid', transactionId, ...changes.paidRenewal });
   }
   if (changes.seats) {

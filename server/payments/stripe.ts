@@ -438,7 +438,7 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
         const status = LISTED_INVOICE_STATES.find((state) => state === invoice.status);
         if (!status) return [];
         const amountCents = status === 'paid' ? invoice.amount_paid : invoice.amount_due;
-        return [{ id: invoice.id!, amountCents, status, date: new Date(invoice.created * 1000).toISOString() }];
+        return [{ id: invoice.id, amountCents, status, date: new Date(invoice.created * 1000).toISOString() }];
       });
       return { currentPeriodEnd: payment.lifecycle.currentPeriodEnd, cardLast4: null, invoices };
     },
@@ -454,7 +454,9 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
       if (!transactionId || !['active', 'past_due', 'unpaid', 'paused'].includes(current.status)) {
         return { ok: false as const, refusal: 'not_allowed' as const };
       }
-      await call('end now', () => stripe.subscriptions.cancel(subscriptionId, {}, { idempotencyKey: requireIdempotencyKey(idempotencyKey) }));
+      await call('end now', () =>
+        stripe.subscriptions.cancel(subscriptionId, {}, { idempotencyKey: requireIdempotencyKey(idempotencyKey) }),
+      );
       const event: PaymentEvent = {
         eventId: `stripe:${subscriptionId}:deleted`,
         kind: 'subscription_deleted',

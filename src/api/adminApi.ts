@@ -5,12 +5,13 @@
 import type {
   CreateReferrerRequest,
   Dashboard,
+  DashboardQuery,
+  OrderAction,
   OrderDetail,
   OrderRow,
   OrdersQuery,
   OutboxMail,
   OwnerSession,
-  PeriodQuery,
   Referrer,
   RefundRequest,
   SignInRequest,
@@ -42,5 +43,7 @@ export const adminApi = {
     requestJson<OrderDetail>('POST', `/api/admin/orders/${encodeURIComponent(transactionId)}/refund`, body, FAILED),
   mail: () => requestJson<{ mails: OutboxMail[] }>('GET', '/api/admin/mail', undefined, FAILED),
   resendMail: (id: number) => requestJson<OutboxMail>('POST', `/api/admin/mail/${id}/resend`, undefined, FAILED),
-  dashboard: (period: PeriodQuery) => requestJson<Dashboard>('GET', `/api/admin/dashboard${queryString(period)}`, undefined, FAILED),
+  orderAction: (transactionId: string, action: OrderAction) =>
+    requestJson<OrderDetail>('POST', `/api/admin/orders/${encodeURIComponent(transactionId)}/actions`, { action }, FAILED),
+  dashboard: (query: DashboardQuery) => requestJson<Dashboard>('GET', `/api/admin/dashboard${queryString(query)}`, undefined, FAILED),
 };

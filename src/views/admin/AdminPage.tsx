@@ -1,17 +1,18 @@
 /**
  * The owner's console at /admin (a chunk of its own, src/pageChunks.ts; its routes are nested under /admin):
- * sign-in, then the dashboard (/admin), orders (/admin/orders, /admin/orders/{transactionId}) and referrers
- * (/admin/referrers), and the outbox's mail (/admin/mail). Every figure comes from /api/admin/* (server/routes/admin/);
+ * sign-in, then the dashboard (/admin), orders (/admin/orders, /admin/orders/{transactionId}; the address's query
+ * is the list's filter), cancellations (/admin/cancellations), referrers (/admin/referrers), and the outbox's mail
+ * (/admin/mail). The dashboard, the orders and an order are statecharts (src/machines/console*Machine.ts). Every figure comes from /api/admin/* (server/routes/admin/);
  * a 401 from any of them shows the sign-in form again.
  */
 import { useCallback, useEffect, useState } from 'react';
 import styled from 'styled-components';
-import { Link, Route, Switch } from 'wouter';
+import { Link, Route, Switch, useSearch } from 'wouter';
 import { adminApi } from '../../api/adminApi';
 import { usePageTitle } from '../shared/usePageTitle';
 import { colors } from '../theme';
 import { AdminDashboard } from './AdminDashboard';
-import { AdminOrderDetail, AdminOrders } from './AdminOrders';
+import { AdminOrderDetail, AdminOrders, ordersQueryOf } from './AdminOrders';
 import { AdminMail } from './AdminMail';
 import { AdminReferrers } from './AdminReferrers';
 import { AdminSignIn } from './AdminSignIn';
@@ -27,6 +28,7 @@ export function AdminPage() {
     adminApi.session().then(setOwner, () => setOwner(null));
   }, []);
   const signedOut = useCallback(() => setOwner(null), []);
+  const search = useSearch();
   if (owner === undefined) return <Page aria-busy="true">Loading…</Page>;
   if (owner === null) return <AdminSignIn onSignedIn={setOwner} />;
   const signOut = () => void adminApi.signOut().then(signedOut);
@@ -36,6 +38,7 @@ export function AdminPage() {
         <Nav aria-label="Console">
           <Link href="/">Dashboard</Link>
           <Link href="/orders">Orders</Link>
+          <Link href="/cancellations">Cancellations</Link>
           <Link href="/referrers">Referrers</Link>
           <Link href="/mail">Mail</Link>
         </Nav>
@@ -52,7 +55,10 @@ export function AdminPage() {
             {(params) => <AdminOrderDetail transactionId={params.transactionId} onUnauthorised={signedOut} />}
           </Route>
           <Route path="/orders">
-            <AdminOrders onUnauthorised={signedOut} />
+            <AdminOrders key={search} initialQuery={ordersQueryOf(search)} onUnauthorised={signedOut} />
+          </Route>
+          <Route path="/cancellations">
+            <AdminOrders cancellations onUnauthorised={signedOut} />
           </Route>
           <Route path="/referrers">
             <AdminReferrers onUnauthorised={signedOut} />
@@ -82,7 +88,8 @@ const Bar = styled.header`
 
 const Nav = styled.nav`
   display: flex;
-  gap: 20px;
+  flex-wrap: wrap;
+  column-gap: 20px;
   a {
     color: ${colors.brand};
     font-weight: 600;
