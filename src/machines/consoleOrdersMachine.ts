@@ -12,7 +12,7 @@ import type { OrderRow, OrdersQuery, Referrer } from '../contract/admin';
 
 interface OrdersInput {
   /** The filter the list opens with (the Cancellations view: `{ status: 'cancellations' }`, and a dashboard's link). */
-  query?: OrdersQuery;
+  query: OrdersQuery;
 }
 
 interface OrdersContext {
@@ -61,7 +61,7 @@ export const consoleOrdersMachine = setup({
   },
 }).createMachine({
   id: 'consoleOrders',
-  context: ({ input }) => ({ query: input.query ?? {}, orders: [], referrers: [], error: null }),
+  context: ({ input }) => ({ query: input.query, orders: [], referrers: [], error: null }),
   initial: 'loading',
   states: {
     loading: {
