@@ -33,7 +33,7 @@ interface OrdersLoaded {
 export const consoleOrdersMachine = setup({
   types: {
     context: {} as OrdersContext,
-    input: {},
+    input: {} as OrdersInput,
     events: {} as OrdersEvent,
     emitted: {} as { type: 'unauthorised' },
   },
