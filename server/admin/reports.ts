@@ -3,7 +3,7 @@
  * period (money in integer cents; periods are whole UTC days, `from` to `to` inclusive). Conversion counts come
  * from funnel events (kept FUNNEL_RETENTION_DAYS, longer than abandoned orders); money from paid orders.
  */
-import { and, asc, desc, eq, exists, gt, gte, isNotNull, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, isNotNull, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type {
   Dashboard,
   MrrInterval,
@@ -82,12 +82,10 @@ function orderRow({ order, referrer }: OrderWithReferrer): OrderRow {
 
 /** A payment of the order failed (in `period`, when given). */
 function hadFailedPayment(period: Period | undefined): SQL {
-  const failed = sql`1`;
-  return exists(
-    sql`select ${failed} from ${funnelEvents} as failed_event where failed_event.transaction_id = ${orders.transactionId} and failed_event.type = 'payment_failed'${
-      period ? sql` and failed_event.occurred_at >= ${period.start} and failed_event.occurred_at < ${period.end}` : sql``
-    }`,
-  );
+  const within = period
+    ? sql` and failed_event.occurred_at >= ${period.start.toISOString()}::timestamptz and failed_event.occurred_at < ${period.end.toISOString()}::timestamptz`
+    : sql``;
+  return sql`exists (select 1 from ${funnelEvents} as failed_event where failed_event.transaction_id = ${orders.transactionId} and failed_event.type = 'payment_failed'${within})`;
 }
 
 /** Each filter in SQL; the standings mirror src/domain/orderStatus.ts orderStanding (test/server/consoleOrders.test.ts). */
