@@ -6,6 +6,8 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runOrderAction } from '../../server/admin/orderActions';
+import { orderDetail } from '../../server/admin/reports';
 import type { SubscriptionSession } from '../../src/contract/checkout';
 import { accountLinks, orders, outbox } from '../../server/db/schema';
 import { refundOrder } from '../../server/orders/refundOrder';
@@ -189,6 +191,18 @@ describe.each(DATABASES)('after a Stripe purchase on %s', (kind) => {
       ok: false,
       refusal: 'amount_too_high',
     });
+  });
+
+  it('the console’s order: its Stripe invoices, and “Cancel now” ends the subscription in Stripe and the order through the lifecycle', async () => {
+    const session = await buy(3);
+    const detail = await orderDetail(server.context(), session.transactionId);
+    expect(detail!.invoices).toEqual([expect.objectContaining({ amountCents: 100_000, status: 'paid' })]);
+    expect(await runOrderAction(server.context(), session.transactionId, 'cancel_now')).toEqual({ ok: true });
+    expect(stripe.subscription(session.subscriptionId)?.status).toBe('canceled');
+    expect(await orderOf(session)).toMatchObject({ status: 'cancelled', refundedCents: 0 });
+    expect(await outboxOf(session)).toContain('webhook:subscription.cancelled');
+    await deliver(server, stripe.lastEvent('customer.subscription.deleted')!);
+    expect(await runOrderAction(server.context(), session.transactionId, 'cancel_now')).toEqual({ ok: false, refusal: 'ended' });
   });
 
   it('a refund made in Stripe’s Dashboard (charge.refunded) reaches the order: its amount, a mail and a webhook', async () => {

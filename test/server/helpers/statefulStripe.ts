@@ -80,6 +80,8 @@ interface Invoice {
   payment_intent: string;
   metadata: Record<string, string>;
   attempt_count: number;
+  /** Seconds since the epoch, on the double's clock. */
+  created: number;
 }
 interface PaymentIntent {
   id: string;
@@ -393,6 +395,7 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
       amount_paid: invoice.amount_paid,
       amount_remaining: invoice.amount_due - invoice.amount_paid,
       attempt_count: invoice.attempt_count,
+      created: invoice.created,
       automatic_tax: { enabled: subscription.automatic_tax, status: subscription.automatic_tax ? 'complete' : null },
       total: invoice.amount_due,
       parent: { type: 'subscription_details', subscription_details: { subscription: invoice.subscription, metadata: invoice.metadata } },
@@ -508,6 +511,7 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
       payment_intent: intent.id,
       metadata: subscription.metadata,
       attempt_count: 0,
+      created: now(),
     };
     invoices.set(invoice.id, invoice);
     subscription.latest_invoice = invoice.id;
