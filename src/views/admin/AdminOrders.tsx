@@ -248,6 +248,7 @@ export function AdminOrderDetail({
         <Link href="/orders">← All orders</Link>
       </p>
       <div role="status">{notice && <Notice>{notice}</Notice>}</div>
+      {state === 'loading' && <p aria-busy="true">Loading…</p>}
       {error && <ErrorText role="alert">{error}</ErrorText>}
       <Card>
         <Table aria-label="Order">
