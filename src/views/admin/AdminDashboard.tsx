@@ -10,6 +10,7 @@ import { colors } from '../theme';
 import { formText } from '../shared/formText';
 import { Button, Card, ErrorText, Field, Form, Heading, Muted, SubHeading, Table } from '../shared/panelStyles';
 import { MrrChart } from './MrrChart';
+import { ScrollRegion } from './ScrollRegion';
 
 /** `part` of `whole` as a whole percentage, or '—' when there is no whole. */
 const percent = (part: number, whole: number) => (whole > 0 ? `${Math.round((part / whole) * 100)}%` : '—');
@@ -121,7 +122,7 @@ export function AdminDashboard({
                 the period; MRR at its end.
               </Muted>
             </p>
-            <Scroll>
+            <ScrollRegion label="Conversion by referrer">
               <Table aria-label="Conversion by referrer">
                 <thead>
                   <tr>
@@ -150,7 +151,7 @@ export function AdminDashboard({
                   ))}
                 </tbody>
               </Table>
-            </Scroll>
+            </ScrollRegion>
             <p>
               <a href={`/api/admin/referrers/report.csv${queryString({ from: data.from, to: data.to })}`} download>
                 Download the report as CSV
@@ -197,7 +198,7 @@ function MrrSection({
         <MrrChart points={data.mrrSeries} />
         <details>
           <summary>Show the MRR as a table</summary>
-          <Scroll>
+          <ScrollRegion label={`MRR by ${INTERVAL_WORDS[interval]}, scrollable`}>
             <Table aria-label={`MRR by ${INTERVAL_WORDS[interval]}`}>
               <thead>
                 <tr>
@@ -214,7 +215,7 @@ function MrrSection({
                 ))}
               </tbody>
             </Table>
-          </Scroll>
+          </ScrollRegion>
         </details>
       </Card>
     </>
@@ -260,8 +261,4 @@ const FigureCard = styled.div`
     font-size: 0.8125rem;
     color: ${colors.text};
   }
-`;
-
-const Scroll = styled.div`
-  overflow-x: auto;
 `;

@@ -13,6 +13,7 @@ import { formText } from '../shared/formText';
 import { Button, Card, ErrorText, Field, Form, Heading, Muted, SubHeading, Table } from '../shared/panelStyles';
 import { eventWords } from './eventWords';
 import { RefundPanel } from './RefundPanel';
+import { ScrollRegion } from './ScrollRegion';
 
 const when = (iso: string | null) =>
   iso ? new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }) + ' UTC' : '—';
@@ -137,7 +138,7 @@ export function AdminOrders({
         </ErrorText>
       )}
       <Card aria-busy={busy}>
-        <Scroll>
+        <ScrollRegion label={cancellations ? 'Cancellations' : 'Orders'}>
           <Table aria-label={cancellations ? 'Cancellations' : 'Orders'}>
             <thead>
               <tr>
@@ -170,7 +171,7 @@ export function AdminOrders({
               ))}
             </tbody>
           </Table>
-        </Scroll>
+        </ScrollRegion>
         {loaded && orders.length === 0 && <p>No orders match.</p>}
         {!cancellations && (
           <p>
@@ -360,7 +361,7 @@ export function AdminOrderDetail({
         ) : invoices.length === 0 ? (
           <p>No invoices yet.</p>
         ) : (
-          <Scroll>
+          <ScrollRegion label="Invoices">
             <Table aria-label="Invoices">
               <thead>
                 <tr>
@@ -381,7 +382,7 @@ export function AdminOrderDetail({
                 ))}
               </tbody>
             </Table>
-          </Scroll>
+          </ScrollRegion>
         )}
       </Card>
       <SubHeading>Events</SubHeading>
@@ -423,8 +424,4 @@ const Actions = styled.div`
   display: flex;
   flex-wrap: wrap;
   gap: 8px;
-`;
-
-const Scroll = styled.div`
-  overflow-x: auto;
 `;
