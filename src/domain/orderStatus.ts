@@ -25,7 +25,7 @@ export const STANDING_LABELS: Record<OrderStanding, string> = {
 };
 
 /** The facts of an order the standing is read from (times ISO 8601, money in cents). */
-export interface OrderStatusFacts {
+interface OrderStatusFacts {
   /** The stored status: 'open', 'paid', 'past_due' or 'cancelled'. */
   status: string;
   cancelAt: string | null;

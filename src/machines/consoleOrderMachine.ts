@@ -35,7 +35,7 @@ type OrderEvent =
 const CONFIRMED_ACTIONS: readonly OrderAction[] = ['cancel_at_period_end', 'cancel_now'];
 
 /** The words confirming `action` once the server has done it. */
-export function actionNotice(action: OrderAction, detail: OrderDetail): string {
+function actionNotice(action: OrderAction, detail: OrderDetail): string {
   const to = detail.order.email ?? 'the buyer';
   switch (action) {
     case 'resend_confirmation':
