@@ -253,6 +253,10 @@ function signedInEndpoints(transactionId: string): Record<string, fc.Arbitrary<u
     '/api/admin/sign-in': shaped({ email: id(OWNER.email), password: id('not the password') }),
     '/api/admin/referrers': shaped({ slug: id('dr-fuzz'), displayName: id('Fuzz'), shortLabel: id('Fuzz'), quote: id('A quote.') }),
     [`/api/admin/orders/${transactionId}/refund`]: fc.oneof(shaped({ amountCents: cents }), fc.constant({})),
+    // Not cancel_now: it would end the subscription the other calls work on.
+    [`/api/admin/orders/${transactionId}/actions`]: shaped({
+      action: fc.oneof(fc.constantFrom('resend_confirmation', 'send_sign_in_link', 'cancel_at_period_end'), hostileText, hostileValue),
+    }),
   };
 }
 
