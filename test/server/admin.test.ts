@@ -203,6 +203,8 @@ describe.each(DATABASES)("the owner's console API on %s", (kind) => {
       const row = lines.find((line) => line.startsWith('txn-fixture-paid'))!;
       expect(row).toContain(',1000.00,');
       expect(row).toContain(",'=cmd|calc!A1,");
+      expect(lines[0]).toMatch(/,status_in_words,cancel_at,cancellation_reason,past_due_since$/);
+      expect(row).toMatch(/,Active,,,$/);
       const report = await call({ method: 'GET', url: '/api/admin/referrers/report.csv' }, cookie);
       expect(report.body).toMatch(/^referrer,name,page_views,checkouts_opened,payments_submitted,paid_orders,paid_seats,mrr_usd/);
       expect(report.body).toContain('jane-doe,Jane Doe,8,3,2,2,5,1000.00');
