@@ -1,6 +1,6 @@
 /**
- * Model-based tests of the owner's console (issue 21): @xstate/graph's TestModel over the dashboard's, the orders
- * list's and one order's statecharts, shortest paths to every state (each extended by one more event), each run
+ * Model-based tests of the owner's console (issue 21): @xstate/graph's TestModel over the session's, the
+ * dashboard's, the orders list's and one order's statecharts, shortest paths to every state (each extended by one more event), each run
  * against the real view in jsdom with the server calls answered by the path. After every step the test asserts
  * what the owner sees in that state (loading, the figures and the MRR table, the list, the status in words, the
  * confirmation question, the action's notice, the error with 'Try again', the sign-in form asked for on a 401),
@@ -11,16 +11,18 @@ import { TestModel } from '@xstate/graph';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
-import type { AnyEventObject, AnyMachineSnapshot, AnyStateMachine } from 'xstate';
+import type { AnyEventObject, AnyMachineSnapshot, AnyStateMachine, NonReducibleUnknown } from 'xstate';
 import { ApiError } from '../../src/api/client';
 import type { Dashboard, DashboardQuery, OrderAction, OrderDetail, OrderRow, OrdersQuery, Referrer } from '../../src/contract/admin';
 import { formatDollars } from '../../src/domain/pricing';
 import { consoleOrderMachine } from '../../src/machines/consoleOrderMachine';
 import { consoleDashboardMachine } from '../../src/machines/consoleDashboardMachine';
 import { consoleOrdersMachine } from '../../src/machines/consoleOrdersMachine';
+import { consoleSessionMachine } from '../../src/machines/consoleSessionMachine';
 import { refundMachine } from '../../src/machines/refundMachine';
 import { AdminDashboard } from '../../src/views/admin/AdminDashboard';
 import { AdminOrderDetail, AdminOrders } from '../../src/views/admin/AdminOrders';
+import { AdminPage } from '../../src/views/admin/AdminPage';
 import { advance } from '../views/support/timers';
 import { chooseCoveringPaths, replayExactly } from './paths';
 import { PendingCalls } from './pendingCalls';
@@ -299,6 +301,72 @@ const orderModel: ConsoleModel = {
   },
 };
 
+/** The console's other pages load over fetch: a dashboard, or 401 once the test has ended the session. */
+let sessionEndedOnServer = false;
+const fakeFetch = async () =>
+  sessionEndedOnServer
+    ? new Response(JSON.stringify({ error: 'Please sign in to the console.' }), {
+        status: 401,
+        headers: { 'content-type': 'application/json' },
+      })
+    : new Response(JSON.stringify(DASHBOARD), { status: 200, headers: { 'content-type': 'application/json' } });
+const OWNER_SESSION = { email: 'owner@example.com' };
+const WRONG_PASSWORD = new ApiError('Wrong email or password.', 401);
+/** The first look for a session, before sign-in: a 401 that is no session ending. */
+const NO_SESSION = new ApiError('Please sign in to the console.', 401);
+
+const sessionModel: ConsoleModel = {
+  name: 'session',
+  machine: consoleSessionMachine,
+  events: (snapshot) => [
+    ...actorEvents(snapshot, 'consoleSession.checking', [OWNER_SESSION], [NO_SESSION]),
+    ...actorEvents(snapshot, 'consoleSession.signingIn', [OWNER_SESSION], [WRONG_PASSWORD]),
+    ...actorEvents(snapshot, 'consoleSession.signingOut', [undefined], [FAILURE]),
+    ...(snapshot.matches('signedOut') ? [{ type: 'SIGN_IN_SUBMITTED', email: 'owner@example.com', password: 'a long passphrase' }] : []),
+    ...(snapshot.matches('signedIn') ? [{ type: 'SIGN_OUT_CLICKED' }, { type: 'SESSION_ENDED' }] : []),
+  ],
+  view(calls) {
+    sessionEndedOnServer = false;
+    vi.stubGlobal('fetch', fakeFetch);
+    const logic = consoleSessionMachine.provide({
+      actors: {
+        loadSession: calls.actor<{ email: string }, NonReducibleUnknown>('load'),
+        signIn: calls.actor<{ email: string }, { email: string; password: string }>('action'),
+        signOut: calls.actor<void, NonReducibleUnknown>('refund'),
+      },
+    });
+    return <AdminPage logic={logic} />;
+  },
+  async act(event) {
+    if (event.type === 'SIGN_IN_SUBMITTED') {
+      fireEvent.change(screen.getByLabelText('Email'), { target: { value: event.email } });
+      fireEvent.change(screen.getByLabelText('Password'), { target: { value: event.password } });
+      fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    } else if (event.type === 'SIGN_OUT_CLICKED') {
+      fireEvent.click(screen.getByRole('button', { name: 'Sign out' }));
+    } else if (event.type === 'SESSION_ENDED') {
+      // The session ends on the server; the dashboard's next call is answered 401.
+      sessionEndedOnServer = true;
+      await advance(0);
+      fireEvent.click(screen.getByRole('button', { name: 'Show' }));
+      await advance(0);
+    } else throw new Error(`The model test cannot make ${event.type} happen`);
+  },
+  expectShows(state) {
+    expect(screen.queryByText('Loading…') !== null).toBe(state.matches('checking'));
+    const signInShown = state.matches('signedOut') || state.matches('signingIn');
+    expect(screen.queryByRole('button', { name: 'Sign in' }) !== null).toBe(signInShown);
+    if (signInShown) expect(screen.getByRole('button', { name: 'Sign in' })).toHaveProperty('disabled', state.matches('signingIn'));
+    if (state.matches('signedOut') && state.context.error) expect(screen.getByRole('alert')).toHaveTextContent('Wrong email or password.');
+    const inside = state.matches('signedIn') || state.matches('signingOut');
+    expect(screen.queryByRole('navigation', { name: 'Console' }) !== null).toBe(inside);
+    if (inside) {
+      expect(screen.getByText(OWNER_SESSION.email)).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Sign out' })).toHaveProperty('disabled', state.matches('signingOut'));
+    }
+  },
+};
+
 /** What the owner reads once an action is done (issue 21: each action confirmed in words). */
 const DONE_WORDS = {
   resend_confirmation: 'The confirmation mail is on its way to ada@example.com again.',
@@ -312,9 +380,12 @@ const ACTOR_BY_STATE: Record<string, Kind> = {
   'consoleOrder.loading': 'load',
   'consoleOrder.ready.acting': 'action',
   'refund.refunding': 'refund',
+  'consoleSession.checking': 'load',
+  'consoleSession.signingIn': 'action',
+  'consoleSession.signingOut': 'refund',
 };
 
-for (const spec of [dashboardModel, ordersModel, orderModel]) {
+for (const spec of [dashboardModel, ordersModel, orderModel, sessionModel]) {
   const { timedMachine, metaOf } = createTimedMachine(spec.machine, NOW.getTime());
   const coverage = new ModelCoverage(spec.machine, metaOf);
   const model = new TestModel(timedMachine as never, {
@@ -354,6 +425,7 @@ for (const spec of [dashboardModel, ordersModel, orderModel]) {
         }
       } finally {
         vi.useRealTimers();
+        vi.unstubAllGlobals();
       }
     });
 

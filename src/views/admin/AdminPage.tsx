@@ -2,13 +2,15 @@
  * The owner's console at /admin (a chunk of its own, src/pageChunks.ts; its routes are nested under /admin):
  * sign-in, then the dashboard (/admin), orders (/admin/orders, /admin/orders/{transactionId}; the address's query
  * is the list's filter), cancellations (/admin/cancellations), referrers (/admin/referrers), and the outbox's mail
- * (/admin/mail). The dashboard, the orders and an order are statecharts (src/machines/console*Machine.ts). Every figure comes from /api/admin/* (server/routes/admin/);
- * a 401 from any of them shows the sign-in form again.
+ * (/admin/mail). The session, the dashboard, the orders and an order are statecharts
+ * (src/machines/console*Machine.ts). Every figure comes from /api/admin/* (server/routes/admin/); a 401 from any
+ * of them sends SESSION_ENDED, and the sign-in form shows again.
  */
-import { useCallback, useEffect, useState } from 'react';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useCallback } from 'react';
 import styled from 'styled-components';
 import { Link, Route, Switch, useSearch } from 'wouter';
-import { adminApi } from '../../api/adminApi';
+import { consoleSessionMachine } from '../../machines/consoleSessionMachine';
 import { usePageTitle } from '../shared/usePageTitle';
 import { colors } from '../theme';
 import { AdminDashboard } from './AdminDashboard';
@@ -18,20 +20,21 @@ import { AdminReferrers } from './AdminReferrers';
 import { AdminSignIn } from './AdminSignIn';
 import { Button, Page } from '../shared/panelStyles';
 
-type Owner = { email: string } | null | undefined;
-
-export function AdminPage() {
+/** The console; tests pass `consoleSessionMachine.provide({ actors: … })` as `logic`. */
+export function AdminPage({ logic = consoleSessionMachine }: { logic?: typeof consoleSessionMachine }) {
   usePageTitle("Owner's console");
-  // undefined: not known yet; null: signed out.
-  const [owner, setOwner] = useState<Owner>(undefined);
-  useEffect(() => {
-    adminApi.session().then(setOwner, () => setOwner(null));
-  }, []);
-  const signedOut = useCallback(() => setOwner(null), []);
+  const actorRef = useActorRef(logic);
+  const { owner, error } = useSelector(actorRef, (snapshot) => snapshot.context);
+  const checking = useSelector(actorRef, (snapshot) => snapshot.matches('checking'));
+  const busy = useSelector(actorRef, (snapshot) => snapshot.hasTag('busy'));
+  const signedOut = useCallback(() => actorRef.send({ type: 'SESSION_ENDED' }), [actorRef]);
   const search = useSearch();
-  if (owner === undefined) return <Page aria-busy="true">Loading…</Page>;
-  if (owner === null) return <AdminSignIn onSignedIn={setOwner} />;
-  const signOut = () => void adminApi.signOut().then(signedOut);
+  if (checking) return <Page aria-busy="true">Loading…</Page>;
+  if (!owner)
+    return (
+      <AdminSignIn error={error} busy={busy} onSubmit={(credentials) => actorRef.send({ type: 'SIGN_IN_SUBMITTED', ...credentials })} />
+    );
+  const signOut = () => actorRef.send({ type: 'SIGN_OUT_CLICKED' });
   return (
     <>
       <Bar>
@@ -44,7 +47,7 @@ export function AdminPage() {
         </Nav>
         <Who>
           {owner.email}
-          <Button type="button" onClick={signOut}>
+          <Button type="button" onClick={signOut} disabled={busy}>
             Sign out
           </Button>
         </Who>
