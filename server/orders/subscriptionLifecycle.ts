@@ -42,6 +42,8 @@ interface LifecycleChanges {
   seats?: { from: number; to: number };
   /** A cancellation scheduled for this date, or undone (null). */
   cancelAt?: Date | null;
+  /** The buyer's reason for the scheduled cancellation: given on /account (the event's), or in the provider's page. */
+  cancelReason?: string;
   refund?: { paymentId: string; refundedCents: number; addedCents: number };
 }
 
@@ -84,7 +86,11 @@ export function lifecycleChanges(
   }
   if (payment.quantity !== order.quantity) changes.seats = { from: order.quantity, to: payment.quantity };
   const cancelAt = life.cancelAt ? new Date(life.cancelAt) : null;
-  if (cancelAt && cancelAt.getTime() !== order.cancelAt?.getTime()) changes.cancelAt = cancelAt;
+  if (cancelAt && cancelAt.getTime() !== order.cancelAt?.getTime()) {
+    changes.cancelAt = cancelAt;
+    const reason = event.reason ?? life.cancellationReason ?? undefined;
+    if (reason) changes.cancelReason = reason;
+  }
   if (!cancelAt && order.cancelAt) changes.cancelAt = null;
   return changes;
 }
@@ -117,7 +123,7 @@ export async function applyLifecycleChanges(
       ...(changes.ended ? { status: 'cancelled' as const, cancelledAt: now } : {}),
       ...(changes.seats ? { quantity: changes.seats.to, amountCents: monthlyTotalCents(changes.seats.to) } : {}),
       ...(changes.cancelAt !== undefined
-        ? { cancelAt: changes.cancelAt, cancellationReason: changes.cancelAt ? (event.reason ?? null) : null }
+        ? { cancelAt: changes.cancelAt, cancellationReason: changes.cancelAt ? (changes.cancelReason ?? null) : null }
         : {}),
       ...(changes.refund ? { refundedCents: sql`${orders.refundedCents} + ${changes.refund.addedCents}`, refundedAt: now } : {}),
       updatedAt: now,
@@ -167,7 +173,7 @@ export async function applyLifecycleChanges(
       type: 'cancel_scheduled',
       transactionId,
       referrerId,
-      detail: event.reason ? { cancelAt, reason: event.reason } : { cancelAt },
+      detail: changes.cancelReason ? { cancelAt, reason: changes.cancelReason } : { cancelAt },
     });
     await raiseOrderEvent(tx, config, { kind: 'cancel_scheduled', transactionId, changeId: changeKey, cancelAt });
   }

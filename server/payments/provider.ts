@@ -86,6 +86,11 @@ export interface SubscriptionPayment {
      * `cancel_at_period_end`; null when nothing is scheduled.
      */
     cancelAt: string | null;
+    /**
+     * What the buyer gave as the reason for a scheduled cancellation in the provider's own page (Stripe's
+     * Customer Portal: `cancellation_details.comment`, else its `feedback` in words); null or absent when none.
+     */
+    cancellationReason?: string | null;
     latestInvoice: { invoiceId: string; state: InvoiceState; amountDueCents: number; renewal: boolean } | null;
   };
 }

@@ -357,6 +357,7 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
           // Since API version 2025-03-31.basil the period lives on the subscription item.
           currentPeriodEnd,
           cancelAt: cancelAtOf(subscription),
+          cancellationReason: cancellationReasonOf(subscription),
           latestInvoice: invoice && {
             invoiceId: invoice.id,
             state: invoiceStateOf(invoice.status),
@@ -586,6 +587,26 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
     };
     return { ok: true as const, events: [event] };
   }
+}
+
+/** Stripe's portal feedback options, in words. */
+const FEEDBACK_WORDS: Record<string, string> = {
+  too_expensive: 'Too expensive',
+  unused: 'Not using it',
+  missing_features: 'Missing features',
+  switched_service: 'Switched to another service',
+  too_complex: 'Too complex',
+  low_quality: 'Quality was too low',
+  customer_service: 'Customer service',
+  other: 'Other',
+};
+
+/** The reason the buyer gave in the Customer Portal: their comment, else the feedback option in words; null for none. */
+function cancellationReasonOf(subscription: Stripe.Subscription): string | null {
+  const details = subscription.cancellation_details;
+  const comment = details?.comment?.trim();
+  if (comment) return comment.slice(0, 500);
+  return details?.feedback ? (FEEDBACK_WORDS[details.feedback] ?? details.feedback) : null;
 }
 
 /** The invoice states the console lists (drafts and voided invoices took no money). */

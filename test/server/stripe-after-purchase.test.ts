@@ -135,12 +135,14 @@ describe.each(DATABASES)('after a Stripe purchase on %s', (kind) => {
 
   it('a portal cancellation carrying only cancel_at (flexible billing mode) sends the cancellation mail and webhook', async () => {
     const session = await buy();
-    stripe.portalCancel(session.subscriptionId);
+    stripe.portalCancel(session.subscriptionId, { comment: null, feedback: 'too_expensive' });
     const event = stripe.lastEvent('customer.subscription.updated')!;
     expect((event.data as { object: unknown }).object).toMatchObject({ cancel_at_period_end: false, cancel_at: expect.any(Number) });
     expect((await deliver(server, event)).json()).toEqual({ received: true, outcome: 'processed' });
     const periodEnd = new Date(stripe.subscription(session.subscriptionId)!.current_period_end * 1000);
     expect((await orderOf(session)).cancelAt).toEqual(periodEnd);
+    // The reason the buyer chose in the portal is the order's, as one typed on /account is.
+    expect((await orderOf(session)).cancellationReason).toBe('Too expensive');
     expect(await outboxOf(session)).toEqual(
       expect.arrayContaining(['mail:cancellation_confirmed', 'webhook:subscription.cancel_scheduled']),
     );
