@@ -4,6 +4,7 @@
  */
 import { stringify } from 'csv-stringify/sync';
 import type { Dashboard, OrderRow } from '../../src/contract/admin';
+import { orderStatusWords } from '../../src/domain/orderStatus';
 
 const csvOf = (header: string[], rows: (string | number | null)[][]) => stringify([header, ...rows], { escape_formulas: true });
 
@@ -15,7 +16,7 @@ export const csvHeaders = (filename: string) => ({
   'Content-Disposition': `attachment; filename="${filename}"`,
 });
 
-/** Orders as CSV, one line each. */
+/** Orders as CSV, one line each: the stored status and, after the first columns, the status in words (src/domain/orderStatus.ts). */
 export function ordersCsv(rows: OrderRow[]): string {
   return csvOf(
     [
@@ -34,6 +35,10 @@ export function ordersCsv(rows: OrderRow[]): string {
       'paid_at',
       'cancelled_at',
       'refunded_usd',
+      'status_in_words',
+      'cancel_at',
+      'cancellation_reason',
+      'past_due_since',
     ],
     rows.map((row) => [
       row.transactionId,
@@ -51,6 +56,10 @@ export function ordersCsv(rows: OrderRow[]): string {
       row.paidAt,
       row.cancelledAt,
       dollars(row.refundedCents),
+      orderStatusWords(row),
+      row.cancelAt,
+      row.cancellationReason,
+      row.pastDueSince,
     ]),
   );
 }

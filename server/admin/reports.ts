@@ -3,16 +3,26 @@
  * period (money in integer cents; periods are whole UTC days, `from` to `to` inclusive). Conversion counts come
  * from funnel events (kept FUNNEL_RETENTION_DAYS, longer than abandoned orders); money from paid orders.
  */
-import { and, asc, desc, eq, gte, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
-import type { Dashboard, FunnelEventRow, OrderRow, OrdersQuery, ReferrerFunnel } from '../../src/contract/admin';
-import type { TeamSeat } from '../../src/contract/team';
+import { and, asc, desc, eq, gt, gte, isNotNull, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import type {
+  Dashboard,
+  MrrInterval,
+  MrrPoint,
+  OrderDetail,
+  OrderFilter,
+  OrderInvoice,
+  OrderRow,
+  OrdersQuery,
+  ReferrerFunnel,
+} from '../../src/contract/admin';
 import type { Database } from '../db/client';
 import { funnelEvents, orders, referrers, seats } from '../db/schema';
+import type { Order, OrderContext } from '../orders/order';
 import { seatsOf, seatView } from '../seats/seats';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** A checkout still unpaid this long after it opened counts as abandoned. */
-const ABANDONED_AFTER_MS = 60 * 60 * 1000;
+/** A checkout opened this long ago without a paid order counts as abandoned (issue 21: 24 hours). */
+const ABANDONED_AFTER_MS = 24 * 60 * 60 * 1000;
 /** The period when the console names none: the last 30 days, today included. */
 const DEFAULT_PERIOD_DAYS = 30;
 /** Orders the list shows at most (the CSV export has them all). */
@@ -64,19 +74,51 @@ function orderRow({ order, referrer }: OrderWithReferrer): OrderRow {
     createdAt: order.createdAt.toISOString(),
     paidAt: order.paidAt?.toISOString() ?? null,
     cancelledAt: order.cancelledAt?.toISOString() ?? null,
+    cancelAt: order.cancelAt?.toISOString() ?? null,
+    cancellationReason: order.cancellationReason,
+    pastDueSince: order.pastDueSince?.toISOString() ?? null,
     refundedCents: order.refundedCents,
   };
 }
 
+/** A payment of the order failed (in `period`, when given). */
+function hadFailedPayment(period: Period | undefined): SQL {
+  const within = period
+    ? sql` and failed_event.occurred_at >= ${period.start.toISOString()}::timestamptz and failed_event.occurred_at < ${period.end.toISOString()}::timestamptz`
+    : sql``;
+  return sql`exists (select 1 from ${funnelEvents} as failed_event where failed_event.transaction_id = ${orders.transactionId} and failed_event.type = 'payment_failed'${within})`;
+}
+
+/** Each filter in SQL; the standings mirror src/domain/orderStatus.ts orderStanding (test/server/consoleOrders.test.ts). */
+function statusFilter(status: OrderFilter, period: Period | undefined): SQL | undefined {
+  switch (status) {
+    case 'open':
+      return eq(orders.status, 'open');
+    case 'active':
+      return and(eq(orders.status, 'paid'), isNull(orders.cancelAt));
+    case 'cancelling':
+      return and(eq(orders.status, 'paid'), isNotNull(orders.cancelAt));
+    case 'past_due':
+      return eq(orders.status, 'past_due');
+    case 'cancelled':
+      return and(eq(orders.status, 'cancelled'), eq(orders.refundedCents, 0));
+    case 'refunded':
+      return and(eq(orders.status, 'cancelled'), gt(orders.refundedCents, 0));
+    case 'cancellations':
+      return or(isNotNull(orders.cancelAt), eq(orders.status, 'cancelled'));
+    case 'payment_failed':
+      return hadFailedPayment(period);
+  }
+}
+
 function orderFilter(query: OrdersQuery): SQL | undefined {
   const conditions: (SQL | undefined)[] = [];
-  if (query.status) conditions.push(eq(orders.status, query.status));
+  const period = query.from || query.to ? periodOf(query) : undefined;
+  if (query.status) conditions.push(statusFilter(query.status, period));
   if (query.referrer === 'none') conditions.push(isNull(orders.referrerId));
   else if (query.referrer) conditions.push(eq(orders.referrerId, query.referrer));
-  if (query.from || query.to) {
-    const period = periodOf(query);
-    conditions.push(gte(orders.createdAt, period.start), lt(orders.createdAt, period.end));
-  }
+  // For failed payments the period is the failures' (the dashboard's link); otherwise the days the orders opened.
+  if (period && query.status !== 'payment_failed') conditions.push(gte(orders.createdAt, period.start), lt(orders.createdAt, period.end));
   return and(...conditions);
 }
 
@@ -95,11 +137,16 @@ export async function listOrders(db: Database, query: OrdersQuery, all = false):
   return rows.map(orderRow);
 }
 
-/** The order of `transactionId` with its funnel events, oldest first; undefined when there is no such order. */
+/**
+ * The order of `transactionId` with its funnel events, oldest first, and its invoices as the payment provider
+ * reports them, newest first (null when the provider cannot be asked now; none before the first payment);
+ * undefined when there is no such order.
+ */
 export async function orderDetail(
-  db: Database,
+  context: Pick<OrderContext, 'db' | 'provider' | 'log'>,
   transactionId: string,
-): Promise<{ order: OrderRow; events: FunnelEventRow[]; seats: TeamSeat[] } | undefined> {
+): Promise<OrderDetail | undefined> {
+  const { db } = context;
   const [row] = await db
     .select(orderColumns)
     .from(orders)
@@ -114,8 +161,19 @@ export async function orderDetail(
   return {
     order: orderRow(row),
     events: events.map((event) => ({ ...event, occurredAt: event.occurredAt.toISOString() })),
+    invoices: row.order.paidAt ? await invoicesOf(context, row.order) : [],
     seats: (await seatsOf(db, transactionId)).map(seatView),
   };
+}
+
+async function invoicesOf(context: Pick<OrderContext, 'provider' | 'log'>, order: Order): Promise<OrderInvoice[] | null> {
+  try {
+    const details = await context.provider.retrieveSubscriptionDetails(order.subscriptionId);
+    return details ? [...details.invoices].sort((a, b) => b.date.localeCompare(a.date)) : [];
+  } catch (error) {
+    context.log.warn({ err: error, transactionId: order.transactionId }, 'Could not read the invoices for the console');
+    return null;
+  }
 }
 
 /** An order active at `end`: paid before it and not cancelled before it. */
@@ -124,12 +182,46 @@ const activeAt = (end: Date) => and(lt(orders.paidAt, end), or(isNull(orders.can
 const countOf = (condition: SQL) => sql<number>`(count(*) filter (where ${condition}))::int`;
 const distinctOrdersOf = (type: string) =>
   sql<number>`(count(distinct ${funnelEvents.transactionId}) filter (where ${funnelEvents.type} = ${type}))::int`;
+const eventCents = sql`coalesce((${funnelEvents.detail} ->> 'amountCents')::int, 0)`;
+
+/** The ends (exclusive instants) of the chart's points over `period`: each day, week (from `start`) or calendar month, and the period's end. */
+export function mrrPointEnds(period: Period, interval: MrrInterval): Date[] {
+  const ends: Date[] = [];
+  let cursor = period.start;
+  while (cursor < period.end) {
+    let next: Date;
+    if (interval === 'day') next = new Date(cursor.getTime() + DAY_MS);
+    else if (interval === 'week') next = new Date(cursor.getTime() + 7 * DAY_MS);
+    else next = new Date(Date.UTC(cursor.getUTCFullYear(), cursor.getUTCMonth() + 1, 1));
+    cursor = next < period.end ? next : period.end;
+    ends.push(cursor);
+  }
+  return ends;
+}
 
 /**
- * The dashboard's figures over `period`: each referrer's funnel (every referrer, and visits without one) and the
- * totals, summed from the same two grouped reads (one of orders, one of funnel events).
+ * The MRR at the end of each day, week or month of `period`: the monthly totals (as they are now) of the orders
+ * paid before that instant and not ended by it. Each point is dated by its last day (YYYY-MM-DD).
  */
-export async function dashboard(db: Database, period: Period, now = new Date()): Promise<Dashboard> {
+async function mrrSeries(db: Database, period: Period, interval: MrrInterval): Promise<MrrPoint[]> {
+  const paid = await db
+    .select({ paidAt: orders.paidAt, cancelledAt: orders.cancelledAt, amountCents: orders.amountCents })
+    .from(orders)
+    .where(and(lt(orders.paidAt, period.end), or(isNull(orders.cancelledAt), gte(orders.cancelledAt, period.start))));
+  return mrrPointEnds(period, interval).map((end) => ({
+    date: isoDay(new Date(end.getTime() - DAY_MS)),
+    mrrCents: paid
+      .filter((order) => order.paidAt! < end && (order.cancelledAt === null || order.cancelledAt >= end))
+      .reduce((sum, order) => sum + order.amountCents, 0),
+  }));
+}
+
+/**
+ * The dashboard's figures over `period` (definitions: src/contract/admin.ts Dashboard, and the console's captions):
+ * each referrer's funnel (every referrer, and visits without one) and the totals, summed from the same two grouped
+ * reads (one of orders, one of funnel events), and the MRR chart's points by `interval`.
+ */
+export async function dashboard(db: Database, period: Period, interval: MrrInterval = 'day', now = new Date()): Promise<Dashboard> {
   const inPeriod = (column: typeof orders.paidAt | typeof orders.cancelledAt | typeof funnelEvents.occurredAt) =>
     and(gte(column, period.start), lt(column, period.end))!;
   const money = await db
@@ -138,7 +230,8 @@ export async function dashboard(db: Database, period: Period, now = new Date()):
       mrrCents: sql<number>`coalesce(sum(${orders.amountCents}) filter (where ${activeAt(period.end)}), 0)::int`,
       paidOrders: countOf(inPeriod(orders.paidAt)),
       paidSeats: sql<number>`coalesce(sum(${orders.quantity}) filter (where ${inPeriod(orders.paidAt)}), 0)::int`,
-      cancellations: countOf(inPeriod(orders.cancelledAt)),
+      newMrrCents: sql<number>`coalesce(sum(${orders.amountCents}) filter (where ${inPeriod(orders.paidAt)}), 0)::int`,
+      churnedMrrCents: sql<number>`coalesce(sum(${orders.amountCents}) filter (where ${and(isNotNull(orders.paidAt), inPeriod(orders.cancelledAt))}), 0)::int`,
     })
     .from(orders)
     .groupBy(orders.referrerId);
@@ -157,6 +250,8 @@ export async function dashboard(db: Database, period: Period, now = new Date()):
       abandonedCheckouts: countOf(
         sql`${funnelEvents.type} = 'checkout_opened' and ${funnelEvents.occurredAt} < ${new Date(now.getTime() - ABANDONED_AFTER_MS)} and not exists (${paidLater})`,
       ),
+      cancellations: sql<number>`(count(distinct ${funnelEvents.transactionId}) filter (where ${funnelEvents.type} in ('cancel_scheduled', 'cancelled')))::int`,
+      collectedCents: sql<number>`(coalesce(sum(${eventCents}) filter (where ${funnelEvents.type} in ('paid', 'renewal_paid')), 0) - coalesce(sum(${eventCents}) filter (where ${funnelEvents.type} = 'refunded'), 0))::int`,
     })
     .from(funnelEvents)
     .where(inPeriod(funnelEvents.occurredAt))
@@ -188,15 +283,23 @@ export async function dashboard(db: Database, period: Period, now = new Date()):
     .from(seats)
     .innerJoin(orders, eq(orders.transactionId, seats.transactionId))
     .where(sql`${seats.status} <> 'revoked' and ${seats.suspendedAt} is null and ${orders.status} in ('paid', 'past_due')`);
+  const newMrrCents = total(money, 'newMrrCents');
+  const churnedMrrCents = total(money, 'churnedMrrCents');
   return {
     from: isoDay(period.start),
     to: isoDay(new Date(period.end.getTime() - DAY_MS)),
     mrrCents: total(money, 'mrrCents'),
+    interval,
+    mrrSeries: await mrrSeries(db, period, interval),
+    collectedCents: total(funnel, 'collectedCents'),
+    newMrrCents,
+    churnedMrrCents,
+    netMrrCents: newMrrCents - churnedMrrCents,
     paidOrders: total(money, 'paidOrders'),
     paidSeats: total(money, 'paidSeats'),
     assignedSeats: team?.assigned ?? 0,
     claimedSeats: team?.claimed ?? 0,
-    cancellations: total(money, 'cancellations'),
+    cancellations: total(funnel, 'cancellations'),
     failedPayments: total(funnel, 'failedPayments'),
     abandonedCheckouts: total(funnel, 'abandonedCheckouts'),
     byReferrer: [...all.map(rowFor), rowFor(null)],

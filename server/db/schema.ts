@@ -84,6 +84,8 @@ export const orders = pgTable(
     cancelAt: timestamp('cancel_at', { withTimezone: true }),
     /** The reason the buyer gave when cancelling, if any. */
     cancellationReason: text('cancellation_reason'),
+    /** When the order last became past due (a renewal went unpaid); null while it is not past due. */
+    pastDueSince: timestamp('past_due_since', { withTimezone: true }),
     /** What the page sent as affiliate_id (spec §3), recorded as sent; attribution is `referrerId`. */
     affiliateId: text('affiliate_id').notNull(),
     affiliateSource: text('affiliate_source').notNull(),
@@ -120,6 +122,9 @@ export const FUNNEL_EVENT_TYPES = [
   'handoff_redeemed',
   'cancelled',
   'refunded',
+  'renewal_paid',
+  'cancel_scheduled',
+  'cancel_undone',
 ] as const;
 export type FunnelEventType = (typeof FUNNEL_EVENT_TYPES)[number];
 
@@ -135,7 +140,10 @@ export const funnelEvents = pgTable(
     occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull().defaultNow(),
     transactionId: text('transaction_id'),
     referrerId: uuid('referrer_id').references(() => referrers.id),
-    /** Event details: seats for seats_changed, the provider's decline code for payment_failed. */
+    /**
+     * Event details: seats for seats_changed, the provider's decline code for payment_failed, amountCents for paid,
+     * renewal_paid and refunded, the reason for cancel_scheduled (the buyer's, when given) and cancelled.
+     */
     detail: jsonb('detail').$type<Record<string, string | number>>(),
   },
   (table) => [

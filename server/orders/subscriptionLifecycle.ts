@@ -14,7 +14,8 @@
  * - recovered: active again on a past-due order → 'paid', receipt when the open renewal was paid.
  * - renewal paid: an `invoice_paid` event for a paid renewal → receipt.
  * - seats: the quantity differs → the order's seats and monthly total, mail and webhook.
- * - cancel scheduled (Stripe `cancel_at`, or `cancel_at_period_end`) or undone → mail.
+ * - cancel scheduled (Stripe `cancel_at`, or `cancel_at_period_end`) or undone → mail (and a funnel event, so the
+ *   console counts a cancellation when it is asked for, not only when it takes effect).
  * - refunded: a refund event whose payment reports more refunded than the order knew → 'refunded' mail and webhook.
  * Outbox rows are keyed by the provider event (renewals and failures by their invoice), so every cancellation,
  * undo and seat change mails once, however often the same event arrives.
@@ -43,6 +44,8 @@ interface LifecycleChanges {
   seats?: { from: number; to: number };
   /** A cancellation scheduled for this date, or undone (null). */
   cancelAt?: Date | null;
+  /** The buyer's reason for the scheduled cancellation: given on /account (the event's), or in the provider's page. */
+  cancelReason?: string;
   refund?: { paymentId: string; refundedCents: number; addedCents: number };
 }
 
@@ -85,7 +88,11 @@ export function lifecycleChanges(
   }
   if (payment.quantity !== order.quantity) changes.seats = { from: order.quantity, to: payment.quantity };
   const cancelAt = life.cancelAt ? new Date(life.cancelAt) : null;
-  if (cancelAt && cancelAt.getTime() !== order.cancelAt?.getTime()) changes.cancelAt = cancelAt;
+  if (cancelAt && cancelAt.getTime() !== order.cancelAt?.getTime()) {
+    changes.cancelAt = cancelAt;
+    const reason = event.reason ?? life.cancellationReason ?? undefined;
+    if (reason) changes.cancelReason = reason;
+  }
   if (!cancelAt && order.cancelAt) changes.cancelAt = null;
   return changes;
 }
@@ -116,11 +123,11 @@ export async function applyLifecycleChanges(
   await tx
     .update(orders)
     .set({
-      ...(changes.status ? { status: changes.status } : {}),
+      ...(changes.status ? { status: changes.status, pastDueSince: changes.status === 'past_due' ? now : null } : {}),
       ...(changes.ended ? { status: 'cancelled' as const, cancelledAt: now } : {}),
       ...(changes.seats ? { quantity: changes.seats.to, amountCents: monthlyTotalCents(changes.seats.to) } : {}),
       ...(changes.cancelAt !== undefined
-        ? { cancelAt: changes.cancelAt, cancellationReason: changes.cancelAt ? (event.reason ?? null) : null }
+        ? { cancelAt: changes.cancelAt, cancellationReason: changes.cancelAt ? (changes.cancelReason ?? null) : null }
         : {}),
       ...(changes.refund ? { refundedCents: sql`${orders.refundedCents} + ${changes.refund.addedCents}`, refundedAt: now } : {}),
       updatedAt: now,
@@ -145,7 +152,15 @@ export async function applyLifecycleChanges(
     });
     await raiseOrderEvent(tx, config, { kind: 'payment_failed', transactionId, ...changes.failedInvoice });
   }
-  if (changes.paidRenewal) await raiseOrderEvent(tx, config, { kind: 'renewal_paid', transactionId, ...changes.paidRenewal });
+  if (changes.paidRenewal) {
+    await recordFunnelEvent(tx, {
+      type: 'renewal_paid',
+      transactionId,
+      referrerId,
+      detail: { amountCents: changes.paidRenewal.amountCents },
+    });
+    await raiseOrderEvent(tx, config, { kind: 'renewal_paid', transactionId, ...changes.paidRenewal });
+  }
   if (changes.seats) {
     await recordFunnelEvent(tx, { type: 'seats_changed', transactionId, referrerId, detail: changes.seats });
     await raiseOrderEvent(tx, config, {
@@ -156,15 +171,20 @@ export async function applyLifecycleChanges(
       amountCents: monthlyTotalCents(changes.seats.to),
     });
   }
-  if (changes.cancelAt)
-    await raiseOrderEvent(tx, config, {
-      kind: 'cancel_scheduled',
+  if (changes.cancelAt) {
+    const cancelAt = changes.cancelAt.toISOString();
+    await recordFunnelEvent(tx, {
+      type: 'cancel_scheduled',
       transactionId,
-      changeId: changeKey,
-      cancelAt: changes.cancelAt.toISOString(),
+      referrerId,
+      detail: changes.cancelReason ? { cancelAt, reason: changes.cancelReason } : { cancelAt },
     });
-  if (changes.cancelAt === null)
+    await raiseOrderEvent(tx, config, { kind: 'cancel_scheduled', transactionId, changeId: changeKey, cancelAt });
+  }
+  if (changes.cancelAt === null) {
+    await recordFunnelEvent(tx, { type: 'cancel_undone', transactionId, referrerId });
     await raiseOrderEvent(tx, config, { kind: 'cancel_undone', transactionId, changeId: changeKey, undoneAt: now.toISOString() });
+  }
   // The team: ended → every seat revoked; fewer seats → the latest invited suspended; more → restored (issue 22).
   if (changes.ended || changes.seats) await applySeatLifecycle(tx, config, order, changes, changeKey);
   if (changes.ended) {

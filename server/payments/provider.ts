@@ -87,6 +87,11 @@ export interface SubscriptionPayment {
      * `cancel_at_period_end`; null when nothing is scheduled.
      */
     cancelAt: string | null;
+    /**
+     * What the buyer gave as the reason for a scheduled cancellation in the provider's own page (Stripe's
+     * Customer Portal: `cancellation_details.comment`, else its `feedback` in words); null or absent when none.
+     */
+    cancellationReason?: string | null;
     latestInvoice: { invoiceId: string; state: InvoiceState; amountDueCents: number; renewal: boolean } | null;
   };
 }
@@ -184,6 +189,11 @@ export interface PaymentProvider {
   retrieveSubscriptionDetails(subscriptionId: string): Promise<SubscriptionDetails | null>;
   /** Schedules the end of a paid subscription at the end of its paid period. @throws on provider failure. */
   scheduleCancel(subscriptionId: string, idempotencyKey: string): Promise<OperationResult>;
+  /**
+   * Ends a paid (or past-due) subscription now, without a refund (the console's "Cancel now"); refuses one that
+   * already ended or was never paid. @throws on provider failure.
+   */
+  endNow(subscriptionId: string, idempotencyKey: string): Promise<OperationResult>;
   /** Undoes a scheduled cancellation. @throws on provider failure. */
   undoCancel(subscriptionId: string, idempotencyKey: string): Promise<OperationResult>;
   /** Changes the seats of an active, paid-up subscription (prorated at the next charge). @throws on provider failure. */

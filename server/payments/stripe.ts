@@ -357,6 +357,7 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
           // Since API version 2025-03-31.basil the period lives on the subscription item.
           currentPeriodEnd,
           cancelAt: cancelAtOf(subscription),
+          cancellationReason: cancellationReasonOf(subscription),
           latestInvoice: invoice && {
             invoiceId: invoice.id,
             state: invoiceStateOf(invoice.status),
@@ -429,14 +430,42 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
 
     ...(options.webhookSecret ? { webhookRoutes: webhookRoutes(options.webhookSecret) } : {}),
 
-    /** The next charge date; the card and invoices are on the Customer Portal. */
+    /** The next charge date and the subscription's last invoices (for the console); the card is on the Customer Portal. */
     async retrieveSubscriptionDetails(subscriptionId: string) {
       const payment = await this.retrieveSubscriptionPayment(subscriptionId);
-      return payment && { currentPeriodEnd: payment.lifecycle.currentPeriodEnd, cardLast4: null, invoices: [] };
+      if (!payment) return null;
+      const listed = await call('list invoices', () => stripe.invoices.list({ subscription: subscriptionId, limit: 24 }));
+      const invoices = listed.data.flatMap((invoice) => {
+        const status = LISTED_INVOICE_STATES.find((state) => state === invoice.status);
+        if (!status) return [];
+        const amountCents = status === 'paid' ? invoice.amount_paid : invoice.amount_due;
+        return [{ id: invoice.id, amountCents, status, date: new Date(invoice.created * 1000).toISOString() }];
+      });
+      return { currentPeriodEnd: payment.lifecycle.currentPeriodEnd, cardLast4: null, invoices };
     },
 
     async scheduleCancel(subscriptionId: string, idempotencyKey: string) {
       return updateSubscription(subscriptionId, 'schedule cancel', { cancel_at_period_end: true }, idempotencyKey);
+    },
+
+    /** Cancels the subscription now (no proration, no refund); a subscription already ended is refused. */
+    async endNow(subscriptionId: string, idempotencyKey: string) {
+      const current = await call('end now', () => stripe.subscriptions.retrieve(subscriptionId));
+      const transactionId = current.metadata.transactionId;
+      if (!transactionId || !['active', 'past_due', 'unpaid', 'paused'].includes(current.status)) {
+        return { ok: false as const, refusal: 'not_allowed' as const };
+      }
+      await call('end now', () =>
+        stripe.subscriptions.cancel(subscriptionId, {}, { idempotencyKey: requireIdempotencyKey(idempotencyKey) }),
+      );
+      const event: PaymentEvent = {
+        eventId: `stripe:${subscriptionId}:deleted`,
+        kind: 'subscription_deleted',
+        providerType: 'customer.subscription.deleted',
+        subscriptionId,
+        transactionId,
+      };
+      return { ok: true as const, events: [event] };
     },
 
     /** Clears the scheduled end, whichever way it was set (`cancel_at` in flexible billing mode, or at period end). */
@@ -559,6 +588,29 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
     return { ok: true as const, events: [event] };
   }
 }
+
+/** Stripe's portal feedback options, in words. */
+const FEEDBACK_WORDS: Record<string, string> = {
+  too_expensive: 'Too expensive',
+  unused: 'Not using it',
+  missing_features: 'Missing features',
+  switched_service: 'Switched to another service',
+  too_complex: 'Too complex',
+  low_quality: 'Quality was too low',
+  customer_service: 'Customer service',
+  other: 'Other',
+};
+
+/** The reason the buyer gave in the Customer Portal: their comment, else the feedback option in words; null for none. */
+function cancellationReasonOf(subscription: Stripe.Subscription): string | null {
+  const details = subscription.cancellation_details;
+  const comment = details?.comment?.trim();
+  if (comment) return comment.slice(0, 500);
+  return details?.feedback ? (FEEDBACK_WORDS[details.feedback] ?? details.feedback) : null;
+}
+
+/** The invoice states the console lists (drafts and voided invoices took no money). */
+const LISTED_INVOICE_STATES = ['paid', 'open', 'uncollectible'] as const;
 
 /** The webhook endpoint with its signing secret. */
 function webhookRoutes(webhookSecret: string): FastifyPluginAsync<ProviderRouteOptions> {

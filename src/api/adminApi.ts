@@ -8,12 +8,13 @@ import type {
   MailList,
   MailQuery,
   OfferContentBody,
+  DashboardQuery,
+  OrderAction,
   OrderDetail,
   OrderRow,
   OrdersQuery,
   OutboxMail,
   OwnerSession,
-  PeriodQuery,
   Referrer,
   RefundRequest,
   SignInRequest,
@@ -47,5 +48,7 @@ export const adminApi = {
   resendMail: (id: number) => requestJson<OutboxMail>('POST', `/api/admin/mail/${id}/resend`, undefined, FAILED),
   content: () => requestJson<OfferContentBody>('GET', '/api/admin/content', undefined, FAILED),
   saveContent: (body: OfferContentBody) => requestJson<OfferContentBody>('PUT', '/api/admin/content', body, FAILED),
-  dashboard: (period: PeriodQuery) => requestJson<Dashboard>('GET', `/api/admin/dashboard${queryString(period)}`, undefined, FAILED),
+  orderAction: (transactionId: string, action: OrderAction) =>
+    requestJson<OrderDetail>('POST', `/api/admin/orders/${encodeURIComponent(transactionId)}/actions`, { action }, FAILED),
+  dashboard: (query: DashboardQuery) => requestJson<Dashboard>('GET', `/api/admin/dashboard${queryString(query)}`, undefined, FAILED),
 };

@@ -4,6 +4,7 @@
  */
 import { Type, type Static } from 'typebox';
 import { TeamSeat } from './team';
+import { ORDER_STANDINGS } from '../domain/orderStatus';
 import { Text } from './fields';
 import { CONTENT_LIMITS, MAX_TESTIMONIALS } from '../domain/offerContent';
 
@@ -66,12 +67,46 @@ const IsoDate = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' });
 export const PeriodQuery = Type.Object({ from: Type.Optional(IsoDate), to: Type.Optional(IsoDate) }, { additionalProperties: false });
 export type PeriodQuery = Static<typeof PeriodQuery>;
 
-export const ORDER_STATUSES = ['open', 'paid', 'cancelled'] as const;
+/** How the dashboard's MRR chart groups the period: one point at the end of each day, week or month. */
+export const MrrInterval = Type.Union([Type.Literal('day'), Type.Literal('week'), Type.Literal('month')]);
+export type MrrInterval = Static<typeof MrrInterval>;
 
-/** Query of GET /api/admin/orders (and orders.csv): status, referrer id (or `none`), the period orders opened in. */
+/** Query of GET /api/admin/dashboard: the period and the MRR chart's interval (default: day). */
+export const DashboardQuery = Type.Object(
+  {
+    from: Type.Optional(IsoDate),
+    to: Type.Optional(IsoDate),
+    interval: Type.Optional(MrrInterval),
+  },
+  { additionalProperties: false },
+);
+export type DashboardQuery = Static<typeof DashboardQuery>;
+
+/**
+ * The orders filter: an order's standing (src/domain/orderStatus.ts), `cancellations` (a cancellation scheduled
+ * or done, the Cancellations view) or `payment_failed` (a payment of the order failed in the period).
+ */
+export const ORDER_FILTERS = [...ORDER_STANDINGS, 'cancellations', 'payment_failed'] as const;
+export type OrderFilter = (typeof ORDER_FILTERS)[number];
+
+/**
+ * Query of GET /api/admin/orders (and orders.csv): status (ORDER_FILTERS), referrer id (or `none`), and the period:
+ * the days the orders opened in, or for `payment_failed` the days the payment failed on.
+ */
 export const OrdersQuery = Type.Object(
   {
-    status: Type.Optional(Type.Union(ORDER_STATUSES.map((status) => Type.Literal(status)))),
+    status: Type.Optional(
+      Type.Union([
+        Type.Literal('open'),
+        Type.Literal('active'),
+        Type.Literal('cancelling'),
+        Type.Literal('past_due'),
+        Type.Literal('cancelled'),
+        Type.Literal('refunded'),
+        Type.Literal('cancellations'),
+        Type.Literal('payment_failed'),
+      ]),
+    ),
     referrer: Type.Optional(Text(1, 64)),
     from: Type.Optional(IsoDate),
     to: Type.Optional(IsoDate),
@@ -96,6 +131,12 @@ export const OrderRow = Type.Object({
   createdAt: Type.String(),
   paidAt: Type.Union([Type.String(), Type.Null()]),
   cancelledAt: Type.Union([Type.String(), Type.Null()]),
+  /** When a scheduled cancellation takes effect (the end of the paid period); null when none is scheduled. */
+  cancelAt: Type.Union([Type.String(), Type.Null()]),
+  /** The reason the buyer gave when cancelling on /account; null when none was given. */
+  cancellationReason: Type.Union([Type.String(), Type.Null()]),
+  /** When the order became past due (a renewal unpaid); null unless it is past due. */
+  pastDueSince: Type.Union([Type.String(), Type.Null()]),
   /** Refunded to the buyer so far, in cents (0 when nothing was). */
   refundedCents: Type.Integer(),
 });
@@ -119,9 +160,21 @@ export const FunnelEventRow = Type.Object({
 });
 export type FunnelEventRow = Static<typeof FunnelEventRow>;
 
-/** GET /api/admin/orders/:transactionId: the order and its events, oldest first. */
-/** The order, its funnel events and its team's seats (issue 22: who, status, when; revoked ones too). */
-export const OrderDetail = Type.Object({ order: OrderRow, events: Type.Array(FunnelEventRow), seats: Type.Array(TeamSeat) });
+/** An invoice of the order's subscription as the payment provider reports it (amount in cents, date ISO 8601). */
+export const OrderInvoice = Type.Object({ id: Type.String(), amountCents: Type.Integer(), status: Type.String(), date: Type.String() });
+export type OrderInvoice = Static<typeof OrderInvoice>;
+
+/**
+ * GET /api/admin/orders/:transactionId: the order, its events (oldest first) and its invoices, newest first
+ * (null when the provider could not be asked now; empty before the first payment).
+ */
+export const OrderDetail = Type.Object({
+  order: OrderRow,
+  events: Type.Array(FunnelEventRow),
+  invoices: Type.Union([Type.Array(OrderInvoice), Type.Null()]),
+  /** The team's seats (issue 22: who, status, when; revoked ones too). */
+  seats: Type.Array(TeamSeat),
+});
 export type OrderDetail = Static<typeof OrderDetail>;
 
 /** The funnel of one referrer (or of visits without a link: `referrer` null) over a period. */
@@ -138,20 +191,54 @@ export const ReferrerFunnel = Type.Object({
 });
 export type ReferrerFunnel = Static<typeof ReferrerFunnel>;
 
+/** The console's actions on one order (POST /api/admin/orders/:transactionId/actions). */
+export const ORDER_ACTIONS = ['resend_confirmation', 'send_sign_in_link', 'cancel_at_period_end', 'cancel_now'] as const;
+export type OrderAction = (typeof ORDER_ACTIONS)[number];
+
+/** Body of POST /api/admin/orders/:transactionId/actions; the answer is the order's OrderDetail as it now is. */
+export const OrderActionRequest = Type.Object(
+  {
+    action: Type.Union([
+      Type.Literal('resend_confirmation'),
+      Type.Literal('send_sign_in_link'),
+      Type.Literal('cancel_at_period_end'),
+      Type.Literal('cancel_now'),
+    ]),
+  },
+  { additionalProperties: false },
+);
+export type OrderActionRequest = Static<typeof OrderActionRequest>;
+
+/** One point of the MRR chart: the MRR at the end of `date`'s day, week or month (or the period's end), in cents. */
+export const MrrPoint = Type.Object({ date: Type.String(), mrrCents: Type.Integer() });
+export type MrrPoint = Static<typeof MrrPoint>;
+
 /** GET /api/admin/dashboard: the business over a period (counts of orders and events; money in cents). */
 export const Dashboard = Type.Object({
   from: Type.String(),
   to: Type.String(),
   /** Sum of the monthly totals of orders paid and not cancelled at the period's end, in cents. */
   mrrCents: Type.Integer(),
+  /** The MRR at the end of each day, week or month of the period (`interval`), oldest first. */
+  interval: MrrInterval,
+  mrrSeries: Type.Array(MrrPoint),
+  /** Money taken in the period: first payments and paid renewals, less the refunds made in it, in cents. */
+  collectedCents: Type.Integer(),
+  /** Monthly totals of the orders first paid in the period, in cents. */
+  newMrrCents: Type.Integer(),
+  /** Monthly totals of the paid orders that ended in the period, in cents. */
+  churnedMrrCents: Type.Integer(),
+  /** newMrrCents − churnedMrrCents. */
+  netMrrCents: Type.Integer(),
   paidOrders: Type.Integer(),
   paidSeats: Type.Integer(),
   /** Team seats given to someone on active orders now (invited or claimed, not suspended; issue 22). */
   assignedSeats: Type.Integer(),
   /** Of those, claimed by their person. */
   claimedSeats: Type.Integer(),
-  /** Checkouts opened in the period and still unpaid an hour after they opened. */
+  /** Checkouts opened in the period with no paid order 24 hours after they opened. */
   abandonedCheckouts: Type.Integer(),
+  /** Orders whose cancellation was asked for (scheduled) or took effect in the period, each once. */
   cancellations: Type.Integer(),
   failedPayments: Type.Integer(),
   byReferrer: Type.Array(ReferrerFunnel),

@@ -74,7 +74,7 @@ describe("referrers and the owner's console", () => {
     await expect.poll(() => row.textContent()).toContain('Dr. Jane Doe');
     expect(await row.textContent()).toContain('$1,000/month');
     await row.getByRole('link').click();
-    await console.getByRole('list', { name: 'Events' }).getByText(/paid/).first().waitFor();
+    await console.getByRole('list', { name: 'Events' }).getByText('Paid for 3 seats: $1,000/month').waitFor();
     await console.getByRole('link', { name: 'Dashboard' }).click();
     const funnel = console.getByRole('table', { name: 'Conversion by referrer' }).getByRole('row').filter({ hasText: 'Dr. Jane Doe' });
     await funnel.waitFor();

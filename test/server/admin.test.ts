@@ -180,7 +180,7 @@ describe.each(DATABASES)("the owner's console API on %s", (kind) => {
     it('filters orders by status and referrer, shows an order with its events, and exports CSV safe for spreadsheets', async () => {
       const cookie = await sessionCookie();
       const janeId = (await server.db.select().from(referrers).where(eq(referrers.slug, 'jane-doe')))[0]!.id;
-      const paid = (await call({ method: 'GET', url: `/api/admin/orders?status=paid&referrer=${janeId}` }, cookie)).json().orders;
+      const paid = (await call({ method: 'GET', url: `/api/admin/orders?status=active&referrer=${janeId}` }, cookie)).json().orders;
       expect(paid.map((row: { transactionId: string }) => row.transactionId)).toEqual(['txn-fixture-paid']);
       expect(paid[0]).toMatchObject({ quantity: 3, amountCents: 100_000, referrer: { slug: 'jane-doe', displayName: 'Jane Doe' } });
       const direct = (await call({ method: 'GET', url: '/api/admin/orders?referrer=none' }, cookie)).json().orders;
@@ -196,13 +196,15 @@ describe.each(DATABASES)("the owner's console API on %s", (kind) => {
       ]);
       expect((await call({ method: 'GET', url: '/api/admin/orders/txn-nope' }, cookie)).statusCode).toBe(404);
 
-      const csv = await call({ method: 'GET', url: '/api/admin/orders.csv?status=paid' }, cookie);
+      const csv = await call({ method: 'GET', url: '/api/admin/orders.csv?status=active' }, cookie);
       expect(csv.headers['content-type']).toContain('text/csv');
       const lines = csv.body.trim().split('\n');
       expect(lines[0]).toMatch(/^transaction_id,status,seats,monthly_total_usd,email,name,referrer/);
       const row = lines.find((line) => line.startsWith('txn-fixture-paid'))!;
       expect(row).toContain(',1000.00,');
       expect(row).toContain(",'=cmd|calc!A1,");
+      expect(lines[0]).toMatch(/,status_in_words,cancel_at,cancellation_reason,past_due_since$/);
+      expect(row).toMatch(/,Active,,,$/);
       const report = await call({ method: 'GET', url: '/api/admin/referrers/report.csv' }, cookie);
       expect(report.body).toMatch(/^referrer,name,page_views,checkouts_opened,payments_submitted,paid_orders,paid_seats,mrr_usd/);
       expect(report.body).toContain('jane-doe,Jane Doe,8,3,2,2,5,1000.00');

@@ -198,6 +198,7 @@ describe('failures the buyer did not cause', () => {
     updateCustomer: async () => undefined,
     retrieveSubscriptionDetails: async () => null,
     scheduleCancel: async () => ({ ok: false, refusal: 'not_allowed' }),
+    endNow: async () => ({ ok: false, refusal: 'not_allowed' }),
     undoCancel: async () => ({ ok: false, refusal: 'not_allowed' }),
     changeSeats: async () => ({ ok: false, refusal: 'not_allowed' }),
     replaceCard: async () => ({ kind: 'not_allowed' }),

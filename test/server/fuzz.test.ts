@@ -265,6 +265,10 @@ function signedInEndpoints(transactionId: string): Record<string, fc.Arbitrary<u
       ),
       guarantee: id('Money back.'),
     }),
+    // Not cancel_now: it would end the subscription the other calls work on.
+    [`/api/admin/orders/${transactionId}/actions`]: shaped({
+      action: fc.oneof(fc.constantFrom('resend_confirmation', 'send_sign_in_link', 'cancel_at_period_end'), hostileText, hostileValue),
+    }),
   };
 }
 

@@ -69,6 +69,7 @@ describe('GET /api/openapi.json', () => {
       '/api/admin/orders.csv',
       '/api/admin/orders/{transactionId}',
       '/api/admin/orders/{transactionId}/commissions',
+      '/api/admin/orders/{transactionId}/actions',
       '/api/admin/orders/{transactionId}/refund',
       '/api/admin/referrers',
       '/api/admin/referrers/report.csv',

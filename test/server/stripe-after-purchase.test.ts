@@ -6,6 +6,8 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runOrderAction } from '../../server/admin/orderActions';
+import { orderDetail } from '../../server/admin/reports';
 import type { SubscriptionSession } from '../../src/contract/checkout';
 import { accountLinks, orders, outbox } from '../../server/db/schema';
 import { refundOrder } from '../../server/orders/refundOrder';
@@ -133,12 +135,14 @@ describe.each(DATABASES)('after a Stripe purchase on %s', (kind) => {
 
   it('a portal cancellation carrying only cancel_at (flexible billing mode) sends the cancellation mail and webhook', async () => {
     const session = await buy();
-    stripe.portalCancel(session.subscriptionId);
+    stripe.portalCancel(session.subscriptionId, { comment: null, feedback: 'too_expensive' });
     const event = stripe.lastEvent('customer.subscription.updated')!;
     expect((event.data as { object: unknown }).object).toMatchObject({ cancel_at_period_end: false, cancel_at: expect.any(Number) });
     expect((await deliver(server, event)).json()).toEqual({ received: true, outcome: 'processed' });
     const periodEnd = new Date(stripe.subscription(session.subscriptionId)!.current_period_end * 1000);
     expect((await orderOf(session)).cancelAt).toEqual(periodEnd);
+    // The reason the buyer chose in the portal is the order's, as one typed on /account is.
+    expect((await orderOf(session)).cancellationReason).toBe('Too expensive');
     expect(await outboxOf(session)).toEqual(
       expect.arrayContaining(['mail:cancellation_confirmed', 'webhook:subscription.cancel_scheduled']),
     );
@@ -189,6 +193,18 @@ describe.each(DATABASES)('after a Stripe purchase on %s', (kind) => {
       ok: false,
       refusal: 'amount_too_high',
     });
+  });
+
+  it('the console’s order: its Stripe invoices, and “Cancel now” ends the subscription in Stripe and the order through the lifecycle', async () => {
+    const session = await buy(3);
+    const detail = await orderDetail(server.context(), session.transactionId);
+    expect(detail!.invoices).toEqual([expect.objectContaining({ amountCents: 100_000, status: 'paid' })]);
+    expect(await runOrderAction(server.context(), session.transactionId, 'cancel_now')).toEqual({ ok: true });
+    expect(stripe.subscription(session.subscriptionId)?.status).toBe('canceled');
+    expect(await orderOf(session)).toMatchObject({ status: 'cancelled', refundedCents: 0 });
+    expect(await outboxOf(session)).toContain('webhook:subscription.cancelled');
+    await deliver(server, stripe.lastEvent('customer.subscription.deleted')!);
+    expect(await runOrderAction(server.context(), session.transactionId, 'cancel_now')).toEqual({ ok: false, refusal: 'ended' });
   });
 
   it('a refund made in Stripe’s Dashboard (charge.refunded) reaches the order: its amount, a mail and a webhook', async () => {

@@ -363,6 +363,7 @@ describe('retrieveSubscriptionPayment', () => {
       lifecycle: {
         currentPeriodEnd: new Date(1769904001 * 1000).toISOString(),
         cancelAt: null,
+        cancellationReason: null,
         latestInvoice: { invoiceId: 'in_TestFirst0001', state: 'open', amountDueCents: 100_000, renewal: false },
       },
     });

@@ -150,7 +150,7 @@ describe.each(DATABASES)('the buyer’s team, on %s', (kind) => {
     expect(await verify(person!.passwordHash!, bo.password)).toBe(true);
 
     // The console: the order's seats (who, status, when) and the dashboard's counts.
-    const detail = await orderDetail(server.db, order.transactionId);
+    const detail = await orderDetail(server.context(), order.transactionId);
     expect(detail?.seats.map((seat) => [seat.seatNumber, seat.name, seat.status, typeof seat.claimedAt])).toEqual([
       [2, 'Bo Chen', 'claimed', 'string'],
       [3, 'Cy Diaz', 'claimed', 'string'],

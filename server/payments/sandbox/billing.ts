@@ -132,6 +132,16 @@ export async function setSandboxCancelAtPeriodEnd(
   return row ? { ok: true, events: [sandboxEvent.updated(row, idempotencyKey)] } : refused('not_allowed');
 }
 
+/** Ends an active or past-due subscription now (Stripe: cancel a subscription); refuses an unknown, unpaid or ended one. */
+export async function endSandboxSubscription(db: Database, subscriptionId: string): Promise<OperationResult> {
+  const [row] = await db
+    .update(sandboxSubscriptions)
+    .set({ status: 'canceled', cancelAtPeriodEnd: false, updatedAt: new Date() })
+    .where(and(eq(sandboxSubscriptions.id, subscriptionId), inArray(sandboxSubscriptions.status, ['active', 'past_due'])))
+    .returning({ subscriptionId: sandboxSubscriptions.id, transactionId: sandboxSubscriptions.transactionId });
+  return row ? { ok: true, events: [sandboxEvent.deleted(row)] } : refused('not_allowed');
+}
+
 /**
  * Changes the seats of an active subscription now; the difference for the rest of the period is charged (or
  * credited) at the next renewal, as Stripe's proration does by default. Refuses one that is not active.

@@ -19,6 +19,7 @@ import {
   sandboxRefundedPayment,
   sandboxSubscriptionDetails,
   setSandboxCancelAtPeriodEnd,
+  endSandboxSubscription,
   setSandboxQuantity,
   updateSandboxCard,
 } from './billing';
@@ -156,6 +157,7 @@ export function createSandboxProvider(db: Database): PaymentProvider {
     retrieveSubscriptionDetails: (subscriptionId) => sandboxSubscriptionDetails(db, subscriptionId),
     scheduleCancel: (subscriptionId, idempotencyKey) => setSandboxCancelAtPeriodEnd(db, subscriptionId, true, idempotencyKey),
     undoCancel: (subscriptionId, idempotencyKey) => setSandboxCancelAtPeriodEnd(db, subscriptionId, false, idempotencyKey),
+    endNow: (subscriptionId) => endSandboxSubscription(db, subscriptionId),
     changeSeats: (subscriptionId, quantity, idempotencyKey) => setSandboxQuantity(db, subscriptionId, quantity, idempotencyKey),
 
     /**

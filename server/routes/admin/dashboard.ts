@@ -1,6 +1,6 @@
 /** The console's dashboard: revenue, orders and the funnel by referrer over a period, and that report as CSV. */
 import type { FastifyInstance } from 'fastify';
-import { Dashboard, PeriodQuery } from '../../../src/contract/admin';
+import { Dashboard, DashboardQuery, PeriodQuery } from '../../../src/contract/admin';
 import { ErrorResponse } from '../../../src/contract/checkout';
 import { csvHeaders, referrerReportCsv } from '../../admin/csv';
 import { dashboard, periodOf } from '../../admin/reports';
@@ -9,16 +9,16 @@ import { periodChecked } from './periodChecked';
 
 /** Registers GET /api/admin/dashboard and /api/admin/referrers/report.csv (signed in). */
 export async function adminDashboardRoutes(app: FastifyInstance, { db }: { db: Database }): Promise<void> {
-  app.get<{ Querystring: PeriodQuery }>(
+  app.get<{ Querystring: DashboardQuery }>(
     '/api/admin/dashboard',
     {
       schema: {
-        summary: 'Console: revenue, orders and the funnel by referrer over a period',
-        querystring: PeriodQuery,
+        summary: 'Console: money collected, MRR and its chart, orders and the funnel by referrer over a period',
+        querystring: DashboardQuery,
         response: { 200: Dashboard, '4xx': ErrorResponse },
       },
     },
-    async (request) => periodChecked(() => dashboard(db, periodOf(request.query))),
+    async (request) => periodChecked(() => dashboard(db, periodOf(request.query), request.query.interval)),
   );
 
   app.get<{ Querystring: PeriodQuery }>(

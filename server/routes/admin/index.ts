@@ -28,7 +28,7 @@ export async function adminRoutes(
     owned.addHook('preHandler', async (request) => {
       await signedInOwner(db, ownerSessions, request);
     });
-    await owned.register(adminOrderRoutes, { db });
+    await owned.register(adminOrderRoutes, { ...services, nudgeOutbox });
     await owned.register(adminRefundRoutes, { ...services, ownerOf: (request) => signedInOwner(db, ownerSessions, request) });
     await owned.register(adminReferrerRoutes, { db });
     await owned.register(adminMailRoutes, { db, config, nudgeOutbox });

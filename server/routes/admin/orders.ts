@@ -1,16 +1,33 @@
-/** The console's orders: the list (filtered by status, referrer, period), its CSV, and one order with its funnel events. */
+/**
+ * The console's orders: the list (filtered by status, referrer, period), its CSV, one order with its funnel events
+ * and invoices, and the owner's actions on it (re-send the confirmation, a sign-in link, cancel).
+ */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { OrderDetail, OrderRow, OrdersQuery } from '../../../src/contract/admin';
+import { OrderActionRequest, OrderDetail, OrderRow, OrdersQuery } from '../../../src/contract/admin';
 import { ErrorResponse } from '../../../src/contract/checkout';
 import { csvHeaders, ordersCsv } from '../../admin/csv';
+import { runOrderAction, type OrderActionRefusal } from '../../admin/orderActions';
 import { listOrders, orderDetail } from '../../admin/reports';
-import type { Database } from '../../db/client';
 import { HttpError } from '../../http/httpError';
+import type { OrderServices } from '../../orders/order';
 import { periodChecked } from './periodChecked';
 
-/** Registers GET /api/admin/orders, /api/admin/orders.csv and /api/admin/orders/:transactionId (signed in). */
-export async function adminOrderRoutes(app: FastifyInstance, { db }: { db: Database }): Promise<void> {
+const REFUSALS: Record<OrderActionRefusal, [status: number, message: string]> = {
+  unknown_order: [404, 'No such order.'],
+  not_paid: [409, 'This order was never paid: there is no subscription or account yet.'],
+  ended: [409, 'This subscription has already ended.'],
+};
+
+/**
+ * Registers GET /api/admin/orders, /api/admin/orders.csv, /api/admin/orders/:transactionId and
+ * POST /api/admin/orders/:transactionId/actions (signed in); `nudgeOutbox` sends queued mail now.
+ */
+export async function adminOrderRoutes(
+  app: FastifyInstance,
+  { nudgeOutbox, ...services }: OrderServices & { nudgeOutbox: () => void },
+): Promise<void> {
+  const { db } = services;
   app.get<{ Querystring: OrdersQuery }>(
     '/api/admin/orders',
     {
@@ -34,9 +51,31 @@ export async function adminOrderRoutes(app: FastifyInstance, { db }: { db: Datab
 
   app.get<{ Params: { transactionId: string } }>(
     '/api/admin/orders/:transactionId',
-    { schema: { summary: 'Console: one order and its funnel events', response: { 200: OrderDetail, '4xx': ErrorResponse } } },
+    {
+      schema: { summary: 'Console: one order, its funnel events and its invoices', response: { 200: OrderDetail, '4xx': ErrorResponse } },
+    },
     async (request) => {
-      const detail = await orderDetail(db, request.params.transactionId);
+      const detail = await orderDetail({ ...services, log: request.log }, request.params.transactionId);
+      if (!detail) throw new HttpError(404, 'No such order.');
+      return detail;
+    },
+  );
+
+  app.post<{ Params: { transactionId: string }; Body: OrderActionRequest }>(
+    '/api/admin/orders/:transactionId/actions',
+    {
+      schema: {
+        summary: 'Console: re-send the confirmation, mail a sign-in link, cancel at period end or now',
+        body: OrderActionRequest,
+        response: { 200: OrderDetail, '4xx': ErrorResponse },
+      },
+    },
+    async (request) => {
+      const context = { ...services, log: request.log };
+      const result = await runOrderAction(context, request.params.transactionId, request.body.action);
+      if (!result.ok) throw new HttpError(...REFUSALS[result.refusal]);
+      nudgeOutbox();
+      const detail = await orderDetail(context, request.params.transactionId);
       if (!detail) throw new HttpError(404, 'No such order.');
       return detail;
     },

@@ -41,7 +41,7 @@ export async function adminRefundRoutes(
         { transactionId: request.params.transactionId, amountCents: request.body.amountCents, ownerId: owner.id },
       );
       if (!result.ok) throw new HttpError(...REFUSALS[result.refusal]);
-      const detail = await orderDetail(services.db, request.params.transactionId);
+      const detail = await orderDetail({ ...services, log: request.log }, request.params.transactionId);
       if (!detail) throw new HttpError(404, 'No such order.');
       return detail;
     },

@@ -1,25 +1,48 @@
-import { useState, type FormEvent } from 'react';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useEffect, type FormEvent } from 'react';
 import styled from 'styled-components';
-import { adminApi, queryString } from '../../api/adminApi';
-import type { PeriodQuery } from '../../contract/admin';
+import { Link } from 'wouter';
+import { queryString } from '../../api/adminApi';
+import type { Dashboard, MrrInterval } from '../../contract/admin';
 import { formatDollars } from '../../domain/pricing';
+import { consoleDashboardMachine } from '../../machines/consoleDashboardMachine';
 import { colors } from '../theme';
 import { formText } from '../shared/formText';
 import { Button, Card, ErrorText, Field, Form, Heading, Muted, SubHeading, Table } from '../shared/panelStyles';
-import { useAdminData } from './useAdminData';
+import { MrrChart } from './MrrChart';
+import { ScrollRegion } from './ScrollRegion';
 
 /** `part` of `whole` as a whole percentage, or '—' when there is no whole. */
 const percent = (part: number, whole: number) => (whole > 0 ? `${Math.round((part / whole) * 100)}%` : '—');
+const signedDollars = (cents: number) => (cents < 0 ? `−${formatDollars(-cents)}` : formatDollars(cents));
 
-/** Revenue, orders and each referrer's funnel over a period (default: the last 30 days). */
-export function AdminDashboard({ onUnauthorised }: { onUnauthorised: () => void }) {
-  const [period, setPeriod] = useState<PeriodQuery>({});
-  const { data, error } = useAdminData(() => adminApi.dashboard(period), JSON.stringify(period), onUnauthorised);
+const INTERVAL_WORDS: Record<MrrInterval, string> = { day: 'day', week: 'week', month: 'month' };
+
+/**
+ * The business over a period (default: the last 30 days), every figure with its definition under it; the MRR
+ * chart with its table; conversion by referrer. Renders consoleDashboardMachine's snapshot and sends it events.
+ */
+export function AdminDashboard({
+  onUnauthorised,
+  logic = consoleDashboardMachine,
+}: {
+  onUnauthorised: () => void;
+  logic?: typeof consoleDashboardMachine;
+}) {
+  const actorRef = useActorRef(logic);
+  const { dashboard: data, error, query } = useSelector(actorRef, (snapshot) => snapshot.context);
+  const busy = useSelector(actorRef, (snapshot) => snapshot.hasTag('busy'));
+  const failed = useSelector(actorRef, (snapshot) => snapshot.matches('failed'));
+  useEffect(() => {
+    const subscription = actorRef.on('unauthorised', onUnauthorised);
+    return () => subscription.unsubscribe();
+  }, [actorRef, onUnauthorised]);
   const choose = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    setPeriod({ from: formText(form, 'from') || undefined, to: formText(form, 'to') || undefined });
+    actorRef.send({ type: 'PERIOD_CHOSEN', from: formText(form, 'from'), to: formText(form, 'to') });
   };
+  const interval = data?.interval ?? query.interval ?? 'day';
   return (
     <>
       <Heading>Dashboard</Heading>
@@ -33,51 +56,105 @@ export function AdminDashboard({ onUnauthorised }: { onUnauthorised: () => void 
             To
             <input name="to" type="date" defaultValue={data?.to} key={`to-${data?.to}`} />
           </Field>
-          <Button type="submit">Show</Button>
+          <Button type="submit" disabled={busy}>
+            Show
+          </Button>
         </Form>
+        <Muted>Whole days in UTC, both included.</Muted>
       </Card>
-      {error && <ErrorText role="alert">{error}</ErrorText>}
+      {error && (
+        <ErrorText role="alert">
+          {error}{' '}
+          {failed && (
+            <Button type="button" onClick={() => actorRef.send({ type: 'RETRY_CLICKED' })}>
+              Try again
+            </Button>
+          )}
+        </ErrorText>
+      )}
+      {busy && !data && <p aria-busy="true">Loading…</p>}
       {data && (
-        <>
-          <Figures>
-            <Figure label="Monthly recurring revenue" value={formatDollars(data.mrrCents)} />
-            <Figure label="Paid orders" value={String(data.paidOrders)} />
-            <Figure label="Paid seats" value={String(data.paidSeats)} />
-            <Figure label="Team seats assigned (claimed)" value={`${data.assignedSeats} (${data.claimedSeats})`} />
-            <Figure label="Abandoned checkouts" value={String(data.abandonedCheckouts)} />
-            <Figure label="Cancellations" value={String(data.cancellations)} />
-            <Figure label="Failed payments" value={String(data.failedPayments)} />
+        <div aria-busy={busy}>
+          <Figures aria-label={`Figures from ${data.from} to ${data.to}`}>
+            <Figure label="Money collected" value={formatDollars(data.collectedCents)}>
+              First payments and paid renewals in the period, less the refunds made in it.
+            </Figure>
+            <Figure label={`MRR on ${data.to}`} value={formatDollars(data.mrrCents)}>
+              Monthly recurring revenue: the monthly totals of the subscriptions paid and not ended at the end of the period.
+            </Figure>
+            <Figure label="New MRR" value={formatDollars(data.newMrrCents)}>
+              Monthly totals of the orders first paid in the period.
+            </Figure>
+            <Figure label="Churned MRR" value={formatDollars(data.churnedMrrCents)}>
+              Monthly totals of the paid subscriptions that ended in the period.
+            </Figure>
+            <Figure label="Net new MRR" value={signedDollars(data.netMrrCents)}>
+              New MRR less churned MRR.
+            </Figure>
+            <Figure label="Paid orders" value={String(data.paidOrders)}>
+              Orders first paid in the period.
+            </Figure>
+            <Figure label="Paid seats" value={String(data.paidSeats)}>
+              Seats of the orders first paid in the period.
+            </Figure>
+            <Figure label="Team seats assigned (claimed)" value={`${data.assignedSeats} (${data.claimedSeats})`}>
+              Seats of active orders given to a colleague now (invited or claimed, not suspended); in brackets, those claimed.
+            </Figure>
+            <Figure label="Abandoned checkouts" value={String(data.abandonedCheckouts)}>
+              Checkouts opened in the period with no paid order 24 hours after they opened.
+            </Figure>
+            <Figure label="Cancellations" value={String(data.cancellations)}>
+              Subscriptions whose cancellation was asked for or took effect in the period, each counted once.{' '}
+              <Link href="/cancellations">See the cancellations</Link>
+            </Figure>
+            <Figure label="Failed payments" value={String(data.failedPayments)}>
+              Card payments refused in the period, first payments and renewals.{' '}
+              <Link href={`/orders${queryString({ status: 'payment_failed', from: data.from, to: data.to })}`}>See these orders</Link>
+            </Figure>
           </Figures>
+          <MrrSection
+            data={data}
+            interval={interval}
+            onInterval={(chosen) => actorRef.send({ type: 'INTERVAL_CHOSEN', interval: chosen })}
+          />
           <SubHeading>Conversion by referrer</SubHeading>
           <Card>
-            <Table aria-label="Conversion by referrer">
-              <thead>
-                <tr>
-                  <th>Referrer</th>
-                  <th className="number">Views</th>
-                  <th className="number">Opened</th>
-                  <th className="number">Submitted</th>
-                  <th className="number">Paid</th>
-                  <th className="number">Views → paid</th>
-                  <th className="number">Paid seats</th>
-                  <th className="number">MRR</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.byReferrer.map((row) => (
-                  <tr key={row.referrer?.id ?? 'none'}>
-                    <td>{row.referrer ? `Dr. ${row.referrer.displayName}` : <Muted>(no link)</Muted>}</td>
-                    <td className="number">{row.views}</td>
-                    <td className="number">{row.opened}</td>
-                    <td className="number">{row.submitted}</td>
-                    <td className="number">{row.paid}</td>
-                    <td className="number">{percent(row.paid, row.views)}</td>
-                    <td className="number">{row.paidSeats}</td>
-                    <td className="number">{formatDollars(row.mrrCents)}</td>
+            <p>
+              <Muted>
+                Views: offer pages shown. Opened: checkouts opened. Submitted: checkouts whose card was sent. Paid: checkouts paid. All in
+                the period; MRR at its end.
+              </Muted>
+            </p>
+            <ScrollRegion label="Conversion by referrer">
+              <Table aria-label="Conversion by referrer">
+                <thead>
+                  <tr>
+                    <th>Referrer</th>
+                    <th className="number">Views</th>
+                    <th className="number">Opened</th>
+                    <th className="number">Submitted</th>
+                    <th className="number">Paid</th>
+                    <th className="number">Views → paid</th>
+                    <th className="number">Paid seats</th>
+                    <th className="number">MRR</th>
                   </tr>
-                ))}
-              </tbody>
-            </Table>
+                </thead>
+                <tbody>
+                  {data.byReferrer.map((row) => (
+                    <tr key={row.referrer?.id ?? 'none'}>
+                      <td>{row.referrer ? `Dr. ${row.referrer.displayName}` : <Muted>(no link)</Muted>}</td>
+                      <td className="number">{row.views}</td>
+                      <td className="number">{row.opened}</td>
+                      <td className="number">{row.submitted}</td>
+                      <td className="number">{row.paid}</td>
+                      <td className="number">{percent(row.paid, row.views)}</td>
+                      <td className="number">{row.paidSeats}</td>
+                      <td className="number">{formatDollars(row.mrrCents)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </Table>
+            </ScrollRegion>
             <p>
               <a href={`/api/admin/referrers/report.csv${queryString({ from: data.from, to: data.to })}`} download>
                 Download the report as CSV
@@ -87,24 +164,80 @@ export function AdminDashboard({ onUnauthorised }: { onUnauthorised: () => void 
               </Muted>
             </p>
           </Card>
-        </>
+        </div>
       )}
     </>
   );
 }
 
-function Figure({ label, value }: { label: string; value: string }) {
+/** The MRR chart with its grouping and, for screen readers and anyone who prefers it, the same points as a table. */
+function MrrSection({
+  data,
+  interval,
+  onInterval,
+}: {
+  data: Dashboard;
+  interval: MrrInterval;
+  onInterval: (interval: MrrInterval) => void;
+}) {
+  return (
+    <>
+      <SubHeading id="mrr-heading">MRR over the period</SubHeading>
+      <Card aria-labelledby="mrr-heading">
+        <Field>
+          One point per
+          <select value={interval} onChange={(event) => onInterval(event.currentTarget.value as MrrInterval)}>
+            <option value="day">day</option>
+            <option value="week">week</option>
+            <option value="month">month</option>
+          </select>
+        </Field>
+        <p>
+          <Muted>
+            The MRR at the end of each {INTERVAL_WORDS[interval]} from {data.from} to {data.to} (UTC), at each order’s current monthly
+            total.
+          </Muted>
+        </p>
+        <MrrChart points={data.mrrSeries} />
+        <details>
+          <summary>Show the MRR as a table</summary>
+          <ScrollRegion label={`MRR by ${INTERVAL_WORDS[interval]}, scrollable`}>
+            <Table aria-label={`MRR by ${INTERVAL_WORDS[interval]}`}>
+              <thead>
+                <tr>
+                  <th>{interval === 'day' ? 'Day' : `${interval === 'week' ? 'Week' : 'Month'} ending`}</th>
+                  <th className="number">MRR</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.mrrSeries.map((point) => (
+                  <tr key={point.date}>
+                    <td>{point.date}</td>
+                    <td className="number">{formatDollars(point.mrrCents)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </Table>
+          </ScrollRegion>
+        </details>
+      </Card>
+    </>
+  );
+}
+
+function Figure({ label, value, children }: { label: string; value: string; children: React.ReactNode }) {
   return (
     <FigureCard>
       <dt>{label}</dt>
-      <dd>{value}</dd>
+      <dd className="value">{value}</dd>
+      <dd className="caption">{children}</dd>
     </FigureCard>
   );
 }
 
 const Figures = styled.dl`
   display: grid;
-  grid-template-columns: repeat(auto-fit, minmax(160px, 1fr));
+  grid-template-columns: repeat(auto-fit, minmax(200px, 1fr));
   gap: 12px;
   margin: 0 0 8px;
 `;
@@ -115,13 +248,20 @@ const FigureCard = styled.div`
   border-radius: 10px;
   padding: 12px 16px;
   dt {
-    font-size: 0.8125rem;
-    color: ${colors.text};
+    font-size: 0.875rem;
+    font-weight: 600;
+    color: ${colors.ink};
   }
   dd {
     margin: 4px 0 0;
+  }
+  dd.value {
     font-size: 1.5rem;
     font-weight: 700;
     color: ${colors.ink};
+  }
+  dd.caption {
+    font-size: 0.8125rem;
+    color: ${colors.text};
   }
 `;

@@ -1,51 +1,114 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, type FormEvent } from 'react';
+import styled from 'styled-components';
 import { Link } from 'wouter';
-import { adminApi, queryString } from '../../api/adminApi';
-import { ORDER_STATUSES, type OrdersQuery } from '../../contract/admin';
+import { queryString } from '../../api/adminApi';
+import { ORDER_FILTERS, type OrderAction, type OrderFilter, type OrderRow, type OrdersQuery } from '../../contract/admin';
+import { consoleDay, orderStanding, orderStatusWords, STANDING_LABELS } from '../../domain/orderStatus';
 import { formatDollars } from '../../domain/pricing';
-import { isWithinRefundGuarantee, REFUND_GUARANTEE_DAYS } from '../../domain/refunds';
+import { consoleOrderMachine } from '../../machines/consoleOrderMachine';
+import { consoleOrdersMachine } from '../../machines/consoleOrdersMachine';
+import { colors } from '../theme';
 import { formText } from '../shared/formText';
 import { Button, Card, ErrorText, Field, Form, Heading, Muted, SubHeading, Table } from '../shared/panelStyles';
-import { refundMachine } from '../../machines/refundMachine';
-import { useAdminData } from './useAdminData';
+import { eventWords } from './eventWords';
 import { OrderSeats } from './OrderSeats';
+import { RefundPanel } from './RefundPanel';
+import { ScrollRegion } from './ScrollRegion';
 
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' }) : '—');
+const when = (iso: string | null) =>
+  iso ? new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }) + ' UTC' : '—';
 
-/** Orders, newest first, filtered by status, referrer and the days they opened; CSV of the same. */
-export function AdminOrders({ onUnauthorised }: { onUnauthorised: () => void }) {
-  const [query, setQuery] = useState<OrdersQuery>({});
-  const orders = useAdminData(() => adminApi.orders(query), JSON.stringify(query), onUnauthorised);
-  const referrers = useAdminData(() => adminApi.referrers(), 'referrers', onUnauthorised);
+/** The filter's words: each standing, and the two views the dashboard links to. */
+const FILTER_LABELS: Record<OrderFilter, string> = {
+  ...STANDING_LABELS,
+  cancellations: 'Any cancellation (scheduled or done)',
+  payment_failed: 'A payment failed',
+};
+
+/** The orders query a console address carries (`/orders?status=past_due`), unknown values left out. */
+export function ordersQueryOf(search: string): OrdersQuery {
+  const params = new URLSearchParams(search);
+  const status = params.get('status');
+  const day = (name: string) => (/^\d{4}-\d{2}-\d{2}$/.test(params.get(name) ?? '') ? params.get(name)! : undefined);
+  return {
+    ...(status && (ORDER_FILTERS as readonly string[]).includes(status) ? { status: status as OrderFilter } : {}),
+    ...(params.get('referrer') ? { referrer: params.get('referrer')! } : {}),
+    ...(day('from') ? { from: day('from') } : {}),
+    ...(day('to') ? { to: day('to') } : {}),
+  };
+}
+
+const buyer = (order: OrderRow) => (order.name ? `${order.name} <${order.email ?? ''}>` : <Muted>not given</Muted>);
+
+/**
+ * Orders, newest first, filtered by status (in words: Active, Cancels on…, Past due since…), referrer and the
+ * days they opened; CSV of the same. `cancellations`: the Cancellations view (every order with a cancellation,
+ * its date and the buyer's reason). Renders consoleOrdersMachine's snapshot and sends it events.
+ */
+export function AdminOrders({
+  onUnauthorised,
+  initialQuery = {},
+  cancellations = false,
+  logic = consoleOrdersMachine,
+}: {
+  onUnauthorised: () => void;
+  initialQuery?: OrdersQuery;
+  cancellations?: boolean;
+  logic?: typeof consoleOrdersMachine;
+}) {
+  const actorRef = useActorRef(logic, { input: { query: cancellations ? { status: 'cancellations' } : initialQuery } });
+  const { orders, referrers, error, query } = useSelector(actorRef, (snapshot) => snapshot.context);
+  const busy = useSelector(actorRef, (snapshot) => snapshot.hasTag('busy'));
+  const failed = useSelector(actorRef, (snapshot) => snapshot.matches('failed'));
+  const loaded = useSelector(actorRef, (snapshot) => snapshot.matches('ready'));
+  useEffect(() => {
+    const subscription = actorRef.on('unauthorised', onUnauthorised);
+    return () => subscription.unsubscribe();
+  }, [actorRef, onUnauthorised]);
   const filter = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const value = (name: string) => formText(form, name) || undefined;
-    setQuery({ status: value('status') as OrdersQuery['status'], referrer: value('referrer'), from: value('from'), to: value('to') });
+    actorRef.send({
+      type: 'FILTER_SUBMITTED',
+      query: {
+        status: cancellations ? 'cancellations' : (value('status') as OrderFilter | undefined),
+        referrer: value('referrer'),
+        from: value('from'),
+        to: value('to'),
+      },
+    });
   };
   return (
     <>
-      <Heading>Orders</Heading>
+      <Heading>{cancellations ? 'Cancellations' : 'Orders'}</Heading>
+      {cancellations && (
+        <p>
+          <Muted>Every subscription with a cancellation, scheduled or done, and the reason the buyer gave.</Muted>
+        </p>
+      )}
       <Card>
         <Form onSubmit={filter} aria-label="Filter orders">
-          <Field>
-            Status
-            <select name="status" defaultValue="">
-              <option value="">Any</option>
-              {ORDER_STATUSES.map((status) => (
-                <option key={status} value={status}>
-                  {status}
-                </option>
-              ))}
-            </select>
-          </Field>
+          {!cancellations && (
+            <Field>
+              Status
+              <select name="status" defaultValue={query.status ?? ''}>
+                <option value="">Any</option>
+                {ORDER_FILTERS.map((status) => (
+                  <option key={status} value={status}>
+                    {FILTER_LABELS[status]}
+                  </option>
+                ))}
+              </select>
+            </Field>
+          )}
           <Field>
             Referrer
-            <select name="referrer" defaultValue="">
+            <select name="referrer" defaultValue={query.referrer ?? ''}>
               <option value="">Any</option>
               <option value="none">(no link)</option>
-              {referrers.data?.referrers.map((referrer) => (
+              {referrers.map((referrer) => (
                 <option key={referrer.id} value={referrer.id}>
                   Dr. {referrer.displayName}
                 </option>
@@ -53,143 +116,283 @@ export function AdminOrders({ onUnauthorised }: { onUnauthorised: () => void }) 
             </select>
           </Field>
           <Field>
-            Opened from
-            <input name="from" type="date" />
+            {query.status === 'payment_failed' ? 'Failed from' : 'Opened from'}
+            <input name="from" type="date" defaultValue={query.from} />
           </Field>
           <Field>
             to
-            <input name="to" type="date" />
+            <input name="to" type="date" defaultValue={query.to} />
           </Field>
-          <Button type="submit">Filter</Button>
+          <Button type="submit" disabled={busy}>
+            Filter
+          </Button>
         </Form>
       </Card>
-      {orders.error && <ErrorText role="alert">{orders.error}</ErrorText>}
-      <Card>
-        <Table aria-label="Orders">
-          <thead>
-            <tr>
-              <th>Opened</th>
-              <th>Buyer</th>
-              <th className="number">Seats</th>
-              <th className="number">Monthly total</th>
-              <th>Status</th>
-              <th>Referrer</th>
-            </tr>
-          </thead>
-          <tbody>
-            {orders.data?.orders.map((order) => (
-              <tr key={order.transactionId}>
-                <td>
-                  <Link href={`/orders/${encodeURIComponent(order.transactionId)}`}>{when(order.createdAt)}</Link>
-                </td>
-                <td>{order.name ? `${order.name} <${order.email ?? ''}>` : <Muted>not given</Muted>}</td>
-                <td className="number">{order.quantity}</td>
-                <td className="number">{formatDollars(order.amountCents)}/month</td>
-                <td>{order.status}</td>
-                <td>{order.referrer ? `Dr. ${order.referrer.displayName}` : <Muted>(no link)</Muted>}</td>
+      {error && (
+        <ErrorText role="alert">
+          {error}{' '}
+          {failed && (
+            <Button type="button" onClick={() => actorRef.send({ type: 'RETRY_CLICKED' })}>
+              Try again
+            </Button>
+          )}
+        </ErrorText>
+      )}
+      <Card aria-busy={busy}>
+        <ScrollRegion label={cancellations ? 'Cancellations' : 'Orders'}>
+          <Table aria-label={cancellations ? 'Cancellations' : 'Orders'}>
+            <thead>
+              <tr>
+                <th>Opened</th>
+                <th>Buyer</th>
+                <th className="number">Seats</th>
+                <th className="number">Monthly total</th>
+                <th>Status</th>
+                {cancellations ? <th>Reason</th> : <th>Referrer</th>}
               </tr>
-            ))}
-          </tbody>
-        </Table>
-        {orders.data?.orders.length === 0 && <p>No orders match.</p>}
-        <p>
-          <a href={`/api/admin/orders.csv${queryString({ ...query })}`} download>
-            Download these orders as CSV
-          </a>
-        </p>
+            </thead>
+            <tbody>
+              {orders.map((order) => (
+                <tr key={order.transactionId}>
+                  <td>
+                    <Link href={`/orders/${encodeURIComponent(order.transactionId)}`}>{when(order.createdAt)}</Link>
+                  </td>
+                  <td>{buyer(order)}</td>
+                  <td className="number">{order.quantity}</td>
+                  <td className="number">{formatDollars(order.amountCents)}/month</td>
+                  <td>
+                    <Status $standing={orderStanding(order)}>{orderStatusWords(order)}</Status>
+                  </td>
+                  {cancellations ? (
+                    <td>{order.cancellationReason ? `“${order.cancellationReason}”` : <Muted>none given</Muted>}</td>
+                  ) : (
+                    <td>{order.referrer ? `Dr. ${order.referrer.displayName}` : <Muted>(no link)</Muted>}</td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        </ScrollRegion>
+        {loaded && orders.length === 0 && <p>No orders match.</p>}
+        {!cancellations && (
+          <p>
+            <a href={`/api/admin/orders.csv${queryString({ ...query })}`} download>
+              Download these orders as CSV
+            </a>
+          </p>
+        )}
       </Card>
     </>
   );
 }
 
-/** One order: what was bought, by whom, through whom, the provider's ids, and its funnel events. */
-export function AdminOrderDetail({ transactionId, onUnauthorised }: { transactionId: string; onUnauthorised: () => void }) {
-  const { data, error, reload } = useAdminData(() => adminApi.order(transactionId), transactionId, onUnauthorised);
-  if (error) return <ErrorText role="alert">{error}</ErrorText>;
-  if (!data) return <p aria-busy="true">Loading…</p>;
-  const { order, events } = data;
+const ACTION_LABELS: Record<OrderAction, string> = {
+  resend_confirmation: 'Re-send the confirmation mail',
+  send_sign_in_link: 'Mail a sign-in link',
+  cancel_at_period_end: 'Cancel at the end of the period…',
+  cancel_now: 'Cancel now…',
+};
+
+const CONFIRM_QUESTIONS: Partial<Record<OrderAction, string>> = {
+  cancel_at_period_end: 'End this subscription at the end of its paid period? The buyer keeps access until then and is mailed.',
+  cancel_now: 'End this subscription now, without a refund? The buyer loses access at once.',
+};
+
+/**
+ * One order: its status in words (with the buyer's cancellation reason), what was bought, by whom, through whom,
+ * the provider's ids, its invoices, its events in words, and the owner's actions (re-send the confirmation, a
+ * sign-in link, cancel at period end or now, refund). Renders consoleOrderMachine's snapshot and sends it events.
+ */
+export function AdminOrderDetail({
+  transactionId,
+  onUnauthorised,
+  logic = consoleOrderMachine,
+}: {
+  transactionId: string;
+  onUnauthorised: () => void;
+  logic?: typeof consoleOrderMachine;
+}) {
+  const actorRef = useActorRef(logic, { input: { transactionId } });
+  const { detail, action, notice, error } = useSelector(actorRef, (snapshot) => snapshot.context);
+  const state = useSelector(actorRef, (snapshot) => snapshot.value);
+  const refund = useSelector(actorRef, (snapshot) => snapshot.children.refund);
+  useEffect(() => {
+    const subscription = actorRef.on('unauthorised', onUnauthorised);
+    return () => subscription.unsubscribe();
+  }, [actorRef, onUnauthorised]);
+  if (state === 'failed')
+    return (
+      <ErrorText role="alert">
+        {error}{' '}
+        <Button type="button" onClick={() => actorRef.send({ type: 'RETRY_CLICKED' })}>
+          Try again
+        </Button>
+      </ErrorText>
+    );
+  if (!detail) return <p aria-busy="true">Loading…</p>;
+  const { order, events, invoices } = detail;
+  const standing = orderStanding(order);
+  const subscribed = standing === 'active' || standing === 'cancelling' || standing === 'past_due';
+  const confirming = typeof state === 'object' && state.ready === 'confirming';
+  const acting = typeof state === 'object' && state.ready === 'acting';
+  const actions: OrderAction[] = order.paidAt
+    ? [
+        'resend_confirmation',
+        'send_sign_in_link',
+        ...(standing === 'active' ? (['cancel_at_period_end'] as const) : []),
+        ...(subscribed ? (['cancel_now'] as const) : []),
+      ]
+    : [];
   return (
     <>
       <Heading>Order {order.transactionId}</Heading>
       <p>
         <Link href="/orders">← All orders</Link>
       </p>
+      <div role="status">{notice && <Notice>{notice}</Notice>}</div>
+      {state === 'loading' && <p aria-busy="true">Loading…</p>}
+      {error && <ErrorText role="alert">{error}</ErrorText>}
       <Card>
         <Table aria-label="Order">
           <tbody>
             <tr>
-              <th>Status</th>
-              <td>{order.status}</td>
+              <th scope="row">Status</th>
+              <td>
+                <Status $standing={standing}>{orderStatusWords(order)}</Status>
+              </td>
             </tr>
+            {order.cancelAt && (
+              <tr>
+                <th scope="row">Cancellation</th>
+                <td>
+                  {standing === 'cancelling' ? `Ends on ${consoleDay(order.cancelAt)}` : `Scheduled for ${consoleDay(order.cancelAt)}`}
+                  {'. '}
+                  {order.cancellationReason ? `Reason: “${order.cancellationReason}”` : <Muted>No reason given.</Muted>}
+                </td>
+              </tr>
+            )}
             <tr>
-              <th>Seats</th>
+              <th scope="row">Seats</th>
               <td>{order.quantity}</td>
             </tr>
             <tr>
-              <th>Monthly total</th>
+              <th scope="row">Monthly total</th>
               <td>{formatDollars(order.amountCents)}/month</td>
             </tr>
             <tr>
-              <th>Buyer</th>
+              <th scope="row">Buyer</th>
               <td>{order.name ? `${order.name} <${order.email ?? ''}>` : '—'}</td>
             </tr>
             <tr>
-              <th>Referrer</th>
+              <th scope="row">Referrer</th>
               <td>{order.referrer ? `Dr. ${order.referrer.displayName} (/r/${order.referrer.slug})` : '(no link)'}</td>
             </tr>
             <tr>
-              <th>affiliate_id sent</th>
+              <th scope="row">affiliate_id sent</th>
               <td>{order.affiliateId}</td>
             </tr>
             <tr>
-              <th>Provider</th>
+              <th scope="row">Provider</th>
               <td>{order.provider}</td>
             </tr>
             <tr>
-              <th>Customer</th>
+              <th scope="row">Customer</th>
               <td>{order.customerId}</td>
             </tr>
             <tr>
-              <th>Subscription</th>
+              <th scope="row">Subscription</th>
               <td>{order.subscriptionId}</td>
             </tr>
             <tr>
-              <th>Opened</th>
+              <th scope="row">Opened</th>
               <td>{when(order.createdAt)}</td>
             </tr>
             <tr>
-              <th>Paid</th>
+              <th scope="row">Paid</th>
               <td>{when(order.paidAt)}</td>
             </tr>
             <tr>
-              <th>Cancelled</th>
+              <th scope="row">Ended</th>
               <td>{when(order.cancelledAt)}</td>
             </tr>
             <tr>
-              <th>Refunded</th>
+              <th scope="row">Refunded</th>
               <td>{order.refundedCents > 0 ? formatDollars(order.refundedCents) : '—'}</td>
             </tr>
           </tbody>
         </Table>
       </Card>
-      {order.paidAt && (
-        <RefundPanel transactionId={order.transactionId} paidAt={order.paidAt} onRefunded={reload} onUnauthorised={onUnauthorised} />
+      {actions.length > 0 && (
+        <>
+          <SubHeading>Actions</SubHeading>
+          <Card>
+            {confirming && action ? (
+              <div role="alertdialog" aria-label="Confirm">
+                <p>{CONFIRM_QUESTIONS[action]}</p>
+                <Button type="button" $variant="danger" onClick={() => actorRef.send({ type: 'ACTION_CONFIRMED' })}>
+                  {action === 'cancel_now' ? 'End it now' : 'Cancel at period end'}
+                </Button>{' '}
+                <Button type="button" onClick={() => actorRef.send({ type: 'ACTION_ABANDONED' })}>
+                  Keep the subscription
+                </Button>
+              </div>
+            ) : (
+              <Actions>
+                {actions.map((each) => (
+                  <Button
+                    key={each}
+                    type="button"
+                    disabled={acting}
+                    onClick={() => actorRef.send({ type: 'ACTION_CLICKED', action: each })}
+                  >
+                    {ACTION_LABELS[each]}
+                  </Button>
+                ))}
+              </Actions>
+            )}
+            {acting && <p aria-busy="true">Working…</p>}
+          </Card>
+        </>
       )}
-      <OrderSeats seats={data.seats} />
+      {subscribed && order.paidAt && refund && <RefundPanel actorRef={refund} paidAt={order.paidAt} onUnauthorised={onUnauthorised} />}
+      <SubHeading>Invoices</SubHeading>
+      <Card>
+        {invoices === null ? (
+          <p>The payment provider could not be asked for the invoices just now. Reload the page to try again.</p>
+        ) : invoices.length === 0 ? (
+          <p>No invoices yet.</p>
+        ) : (
+          <ScrollRegion label="Invoices">
+            <Table aria-label="Invoices">
+              <thead>
+                <tr>
+                  <th>Date</th>
+                  <th className="number">Amount</th>
+                  <th>Status</th>
+                  <th>Invoice</th>
+                </tr>
+              </thead>
+              <tbody>
+                {invoices.map((invoice) => (
+                  <tr key={invoice.id}>
+                    <td>{consoleDay(invoice.date)}</td>
+                    <td className="number">{formatDollars(invoice.amountCents)}</td>
+                    <td>{invoice.status === 'uncollectible' ? 'Not collected' : invoice.status === 'open' ? 'Unpaid' : 'Paid'}</td>
+                    <td>{invoice.id}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </Table>
+          </ScrollRegion>
+        )}
+      </Card>
+      <OrderSeats seats={detail.seats} />
       <SubHeading>Events</SubHeading>
       <Card>
         <ol aria-label="Events">
           {events.map((event, index) => (
             <li key={index}>
-              {when(event.occurredAt)}: {event.type.replace(/_/g, ' ')}
-              {event.detail && (
-                <Muted>
-                  {' '}
-                  {Object.entries(event.detail)
-                    .map(([key, value]) => `${key} ${value}`)
-                    .join(', ')}
-                </Muted>
-              )}
+              <Muted>{when(event.occurredAt)}</Muted> {eventWords(event)}
             </li>
           ))}
         </ol>
@@ -198,95 +401,29 @@ export function AdminOrderDetail({ transactionId, onUnauthorised }: { transactio
   );
 }
 
-/**
- * Refund this order (src/machines/refundMachine.ts): everything within the 30-day guarantee, else an amount in
- * dollars; asks once more before it refunds. The subscription ends at once.
- */
-function RefundPanel({
-  transactionId,
-  paidAt,
-  onRefunded,
-  onUnauthorised,
-}: {
-  transactionId: string;
-  paidAt: string;
-  onRefunded: () => void;
-  onUnauthorised: () => void;
-}) {
-  const actorRef = useActorRef(refundMachine, { input: { transactionId } });
-  const state = useSelector(actorRef, (snapshot) => snapshot.value);
-  const { amountCents, error } = useSelector(actorRef, (snapshot) => snapshot.context);
-  const [amountError, setAmountError] = useState<string>();
-  useEffect(() => {
-    const refunded = actorRef.on('refunded', onRefunded);
-    const unauthorised = actorRef.on('unauthorised', onUnauthorised);
-    return () => {
-      refunded.unsubscribe();
-      unauthorised.unsubscribe();
-    };
-  }, [actorRef, onRefunded, onUnauthorised]);
-  const [openedAt] = useState(() => Date.now());
-  const withinGuarantee = isWithinRefundGuarantee(new Date(paidAt), new Date(openedAt));
-  const request = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const text = formText(new FormData(event.currentTarget), 'amount').trim();
-    if (text === '' && withinGuarantee) {
-      setAmountError(undefined);
-      actorRef.send({ type: 'REFUND_REQUESTED', amountCents: null });
-      return;
-    }
-    const dollars = /^\d+(\.\d{1,2})?$/.test(text) ? Number(text) : NaN;
-    if (!(dollars > 0)) {
-      setAmountError(
-        withinGuarantee
-          ? 'Leave it empty for a full refund, or enter an amount such as 250.00.'
-          : 'Enter the amount to refund, such as 250.00.',
-      );
-      return;
-    }
-    setAmountError(undefined);
-    actorRef.send({ type: 'REFUND_REQUESTED', amountCents: Math.round(dollars * 100) });
-  };
-  if (state === 'refunded') return null;
-  return (
-    <>
-      <SubHeading>Refund</SubHeading>
-      <Card>
-        {state === 'idle' && (
-          <Form onSubmit={request} aria-label="Refund">
-            <Field>
-              Amount in dollars{' '}
-              {withinGuarantee
-                ? `(empty: everything paid, within the ${REFUND_GUARANTEE_DAYS}-day guarantee)`
-                : `(required after the ${REFUND_GUARANTEE_DAYS}-day guarantee)`}
-              <input
-                name="amount"
-                inputMode="decimal"
-                aria-invalid={amountError ? true : undefined}
-                aria-describedby="refund-amount-error"
-              />
-            </Field>
-            {amountError && <ErrorText id="refund-amount-error">{amountError}</ErrorText>}
-            <Button type="submit">Refund…</Button>
-            {error && <ErrorText role="alert">{error}</ErrorText>}
-          </Form>
-        )}
-        {state === 'confirming' && (
-          <div role="alertdialog" aria-label="Confirm the refund">
-            <p>
-              Refund {amountCents === null ? 'everything paid' : formatDollars(amountCents)} and end the subscription now? The buyer is
-              mailed and loses access.
-            </p>
-            <Button type="button" onClick={() => actorRef.send({ type: 'REFUND_CONFIRMED' })}>
-              Refund and end the subscription
-            </Button>{' '}
-            <Button type="button" onClick={() => actorRef.send({ type: 'REFUND_ABANDONED' })}>
-              Keep the subscription
-            </Button>
-          </div>
-        )}
-        {state === 'refunding' && <p aria-busy="true">Refunding…</p>}
-      </Card>
-    </>
-  );
-}
+const STANDING_COLOURS: Record<string, string> = {
+  active: colors.success,
+  cancelling: colors.warning,
+  past_due: colors.danger,
+  refunded: colors.muted,
+  cancelled: colors.muted,
+  open: colors.text,
+};
+
+const Status = styled.span<{ $standing: string }>`
+  font-weight: 600;
+  color: ${({ $standing }) => ($standing === 'cancelling' ? '#9a3412' : (STANDING_COLOURS[$standing] ?? colors.text))};
+`;
+
+const Notice = styled.p`
+  background: ${colors.successSoft};
+  color: ${colors.ctaDark};
+  padding: 8px 12px;
+  border-radius: 6px;
+`;
+
+const Actions = styled.div`
+  display: flex;
+  flex-wrap: wrap;
+  gap: 8px;
+`;

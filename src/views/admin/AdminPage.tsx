@@ -1,43 +1,49 @@
 /**
  * The owner's console at /admin (a chunk of its own, src/pageChunks.ts; its routes are nested under /admin):
- * sign-in, then the dashboard (/admin), orders (/admin/orders, /admin/orders/{transactionId}) and referrers
- * (/admin/referrers), the offer's testimonials and guarantee (/admin/content), and the outbox's mail (/admin/mail). Every figure comes from /api/admin/* (server/routes/admin/);
- * a 401 from any of them shows the sign-in form again.
+ * sign-in, then the dashboard (/admin), orders (/admin/orders, /admin/orders/{transactionId}; the address's query
+ * is the list's filter), cancellations (/admin/cancellations), referrers (/admin/referrers), the offer's content (/admin/content), commissions (/admin/commissions), and the outbox's mail
+ * (/admin/mail). The session, the dashboard, the orders and an order are statecharts
+ * (src/machines/console*Machine.ts). Every figure comes from /api/admin/* (server/routes/admin/); a 401 from any
+ * of them sends SESSION_ENDED, and the sign-in form shows again.
  */
-import { useCallback, useEffect, useState } from 'react';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useCallback } from 'react';
 import styled from 'styled-components';
-import { Link, Route, Switch } from 'wouter';
-import { adminApi } from '../../api/adminApi';
+import { Link, Route, Switch, useSearch } from 'wouter';
+import { consoleSessionMachine } from '../../machines/consoleSessionMachine';
 import { usePageTitle } from '../shared/usePageTitle';
 import { colors } from '../theme';
 import { AdminContent } from './AdminContent';
 import { AdminCommissions } from './AdminCommissions';
 import { AdminDashboard } from './AdminDashboard';
-import { AdminOrderDetail, AdminOrders } from './AdminOrders';
+import { AdminOrderDetail, AdminOrders, ordersQueryOf } from './AdminOrders';
 import { AdminMail } from './AdminMail';
 import { AdminReferrers } from './AdminReferrers';
 import { AdminSignIn } from './AdminSignIn';
 import { Button, Page } from '../shared/panelStyles';
 
-type Owner = { email: string } | null | undefined;
-
-export function AdminPage() {
+/** The console; tests pass `consoleSessionMachine.provide({ actors: … })` as `logic`. */
+export function AdminPage({ logic = consoleSessionMachine }: { logic?: typeof consoleSessionMachine }) {
   usePageTitle("Owner's console");
-  // undefined: not known yet; null: signed out.
-  const [owner, setOwner] = useState<Owner>(undefined);
-  useEffect(() => {
-    adminApi.session().then(setOwner, () => setOwner(null));
-  }, []);
-  const signedOut = useCallback(() => setOwner(null), []);
-  if (owner === undefined) return <Page aria-busy="true">Loading…</Page>;
-  if (owner === null) return <AdminSignIn onSignedIn={setOwner} />;
-  const signOut = () => void adminApi.signOut().then(signedOut);
+  const actorRef = useActorRef(logic);
+  const { owner, error } = useSelector(actorRef, (snapshot) => snapshot.context);
+  const checking = useSelector(actorRef, (snapshot) => snapshot.matches('checking'));
+  const busy = useSelector(actorRef, (snapshot) => snapshot.hasTag('busy'));
+  const signedOut = useCallback(() => actorRef.send({ type: 'SESSION_ENDED' }), [actorRef]);
+  const search = useSearch();
+  if (checking) return <Page aria-busy="true">Loading…</Page>;
+  if (!owner)
+    return (
+      <AdminSignIn error={error} busy={busy} onSubmit={(credentials) => actorRef.send({ type: 'SIGN_IN_SUBMITTED', ...credentials })} />
+    );
+  const signOut = () => actorRef.send({ type: 'SIGN_OUT_CLICKED' });
   return (
     <>
       <Bar>
         <Nav aria-label="Console">
           <Link href="/">Dashboard</Link>
           <Link href="/orders">Orders</Link>
+          <Link href="/cancellations">Cancellations</Link>
           <Link href="/referrers">Referrers</Link>
           <Link href="/content">Content</Link>
           <Link href="/mail">Mail</Link>
@@ -45,7 +51,7 @@ export function AdminPage() {
         </Nav>
         <Who>
           {owner.email}
-          <Button type="button" onClick={signOut}>
+          <Button type="button" onClick={signOut} disabled={busy}>
             Sign out
           </Button>
         </Who>
@@ -56,7 +62,10 @@ export function AdminPage() {
             {(params) => <AdminOrderDetail transactionId={params.transactionId} onUnauthorised={signedOut} />}
           </Route>
           <Route path="/orders">
-            <AdminOrders onUnauthorised={signedOut} />
+            <AdminOrders key={search} initialQuery={ordersQueryOf(search)} onUnauthorised={signedOut} />
+          </Route>
+          <Route path="/cancellations">
+            <AdminOrders cancellations onUnauthorised={signedOut} />
           </Route>
           <Route path="/referrers">
             <AdminReferrers onUnauthorised={signedOut} />

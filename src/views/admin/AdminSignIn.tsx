@@ -1,20 +1,21 @@
-import { useState, type FormEvent } from 'react';
-import { adminApi } from '../../api/adminApi';
+import type { FormEvent } from 'react';
 import { formText } from '../shared/formText';
 import { Button, ErrorText, Field, Heading, Page } from '../shared/panelStyles';
 
-/** The console's sign-in form (an owner account made with `npm run owner:create`). */
-export function AdminSignIn({ onSignedIn }: { onSignedIn: (owner: { email: string }) => void }) {
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
+/** The console's sign-in form (an owner account made with `npm run owner:create`); consoleSessionMachine signs in. */
+export function AdminSignIn({
+  error,
+  busy,
+  onSubmit,
+}: {
+  error: string | null;
+  busy: boolean;
+  onSubmit: (credentials: { email: string; password: string }) => void;
+}) {
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    setBusy(true);
-    adminApi.signIn({ email: formText(form, 'email'), password: formText(form, 'password') }).then(onSignedIn, (failure: unknown) => {
-      setError(failure instanceof Error ? failure.message : String(failure));
-      setBusy(false);
-    });
+    onSubmit({ email: formText(form, 'email'), password: formText(form, 'password') });
   };
   return (
     <Page as="main">

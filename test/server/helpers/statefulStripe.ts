@@ -80,6 +80,8 @@ interface Invoice {
   payment_intent: string;
   metadata: Record<string, string>;
   attempt_count: number;
+  /** Seconds since the epoch, on the double's clock. */
+  created: number;
 }
 interface PaymentIntent {
   id: string;
@@ -111,6 +113,8 @@ interface Subscription {
   current_period_end: number;
   cancel_at: number | null;
   cancel_at_period_end: boolean;
+  /** What the buyer gave in the portal when cancelling (`cancellation_details`). */
+  cancellation_details: { comment: string | null; feedback: string | null };
   default_payment_method: string | null;
   save_default_payment_method: boolean;
   automatic_tax: boolean;
@@ -393,6 +397,7 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
       amount_paid: invoice.amount_paid,
       amount_remaining: invoice.amount_due - invoice.amount_paid,
       attempt_count: invoice.attempt_count,
+      created: invoice.created,
       automatic_tax: { enabled: subscription.automatic_tax, status: subscription.automatic_tax ? 'complete' : null },
       total: invoice.amount_due,
       parent: { type: 'subscription_details', subscription_details: { subscription: invoice.subscription, metadata: invoice.metadata } },
@@ -428,6 +433,7 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
       automatic_tax: { enabled: subscription.automatic_tax, liability: null },
       cancel_at: subscription.cancel_at,
       cancel_at_period_end: subscription.cancel_at_period_end,
+      cancellation_details: { ...subscription.cancellation_details, reason: subscription.cancel_at ? 'cancellation_requested' : null },
       canceled_at: subscription.status === 'canceled' ? now() : null,
       created: subscription.created,
       customer: subscription.customer,
@@ -508,6 +514,7 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
       payment_intent: intent.id,
       metadata: subscription.metadata,
       attempt_count: 0,
+      created: now(),
     };
     invoices.set(invoice.id, invoice);
     subscription.latest_invoice = invoice.id;
@@ -693,6 +700,7 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
         current_period_end: created + MONTH_SECONDS,
         cancel_at: null,
         cancel_at_period_end: false,
+        cancellation_details: { comment: null, feedback: null },
         default_payment_method: null,
         save_default_payment_method: params.get('payment_settings[save_default_payment_method]') === 'on_subscription',
         automatic_tax: params.get('automatic_tax[enabled]') === 'true',
@@ -997,9 +1005,10 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
      * The Customer Portal's cancellation at period end in flexible billing mode: `cancel_at` becomes the period's
      * end, `cancel_at_period_end` stays false.
      */
-    portalCancel(subscriptionId: string) {
+    portalCancel(subscriptionId: string, details: { comment: string | null; feedback: string | null } = { comment: null, feedback: null }) {
       const subscription = subscriptions.get(subscriptionId)!;
       subscription.cancel_at = subscription.current_period_end;
+      subscription.cancellation_details = details;
       emit('customer.subscription.updated', subscriptionJson(subscription, []), { cancel_at: null });
     },
     /**

@@ -1,0 +1,1 @@
+ALTER TABLE "orders" ADD COLUMN "past_due_since" timestamp with time zone;

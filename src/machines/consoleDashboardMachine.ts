@@ -1,0 +1,80 @@
+/**
+ * The console's dashboard (/admin; issue 21): load the figures of the chosen period (From/To, default the last
+ * 30 days) and the MRR chart's grouping (day, week or month); choosing another period or grouping loads again.
+ * The view renders a snapshot and sends events; the call is an invoked actor (src/api/adminApi.ts). A 401 is
+ * emitted as `unauthorised`.
+ */
+import { assertEvent, assign, emit, fromPromise, setup } from 'xstate';
+import { errorOf } from './actorError';
+import { adminApi } from '../api/adminApi';
+import { ApiError } from '../api/client';
+import type { Dashboard, DashboardQuery, MrrInterval } from '../contract/admin';
+
+interface DashboardContext {
+  query: DashboardQuery;
+  dashboard: Dashboard | null;
+  /** The last failure (role=alert). */
+  error: string | null;
+}
+
+type DashboardEvent =
+  { type: 'PERIOD_CHOSEN'; from?: string; to?: string } | { type: 'INTERVAL_CHOSEN'; interval: MrrInterval } | { type: 'RETRY_CLICKED' };
+
+export const consoleDashboardMachine = setup({
+  types: {
+    context: {} as DashboardContext,
+    events: {} as DashboardEvent,
+    emitted: {} as { type: 'unauthorised' },
+  },
+  actors: {
+    loadDashboard: fromPromise<Dashboard, DashboardQuery>(({ input }) => adminApi.dashboard(input)),
+  },
+  guards: {
+    sessionEnded: (_, error: unknown) => error instanceof ApiError && error.status === 401,
+  },
+  actions: {
+    assignPeriod: assign({
+      query: ({ context, event }) => {
+        assertEvent(event, 'PERIOD_CHOSEN');
+        return { ...context.query, from: event.from || undefined, to: event.to || undefined };
+      },
+    }),
+    assignInterval: assign({
+      query: ({ context, event }) => {
+        assertEvent(event, 'INTERVAL_CHOSEN');
+        return { ...context.query, interval: event.interval };
+      },
+    }),
+    assignDashboard: assign((_, dashboard: Dashboard) => ({ dashboard, error: null })),
+    assignError: assign((_, error: unknown) => ({
+      error: error instanceof Error && error.message ? error.message : 'The dashboard could not be loaded. Please try again.',
+    })),
+    emitUnauthorised: emit({ type: 'unauthorised' as const }),
+  },
+}).createMachine({
+  id: 'consoleDashboard',
+  context: { query: {}, dashboard: null, error: null },
+  initial: 'loading',
+  on: {
+    PERIOD_CHOSEN: { target: '.loading', actions: 'assignPeriod' },
+    INTERVAL_CHOSEN: { target: '.loading', actions: 'assignInterval' },
+  },
+  states: {
+    loading: {
+      tags: ['busy'],
+      invoke: {
+        src: 'loadDashboard',
+        input: ({ context }) => context.query,
+        onDone: { target: 'ready', actions: { type: 'assignDashboard', params: ({ event }) => event.output } },
+        onError: [
+          { guard: { type: 'sessionEnded', params: errorOf }, target: 'failed', actions: 'emitUnauthorised' },
+          { target: 'failed', actions: { type: 'assignError', params: errorOf } },
+        ],
+      },
+    },
+    ready: {},
+    failed: {
+      on: { RETRY_CLICKED: 'loading' },
+    },
+  },
+});

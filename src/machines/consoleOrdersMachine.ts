@@ -1,0 +1,89 @@
+/**
+ * The console's orders list (/admin/orders) and its Cancellations view (/admin/cancellations; issue 21): load the
+ * orders matching the filter (and the referrers the filter offers), filter again, try again after a failure. The
+ * view renders a snapshot and sends events; the call is an invoked actor (src/api/adminApi.ts). A 401 (the
+ * console session ended) is emitted as `unauthorised`, so the console shows its sign-in form.
+ */
+import { assertEvent, assign, emit, fromPromise, setup } from 'xstate';
+import { errorOf } from './actorError';
+import { adminApi } from '../api/adminApi';
+import { ApiError } from '../api/client';
+import type { OrderRow, OrdersQuery, Referrer } from '../contract/admin';
+
+interface OrdersInput {
+  /** The filter the list opens with (the Cancellations view: `{ status: 'cancellations' }`, and a dashboard's link). */
+  query: OrdersQuery;
+}
+
+interface OrdersContext {
+  query: OrdersQuery;
+  orders: OrderRow[];
+  referrers: Referrer[];
+  /** The last failure, shown with 'Try again' (role=alert). */
+  error: string | null;
+}
+
+type OrdersEvent = { type: 'FILTER_SUBMITTED'; query: OrdersQuery } | { type: 'RETRY_CLICKED' };
+
+interface OrdersLoaded {
+  orders: OrderRow[];
+  referrers: Referrer[];
+}
+
+export const consoleOrdersMachine = setup({
+  types: {
+    context: {} as OrdersContext,
+    input: {} as OrdersInput,
+    events: {} as OrdersEvent,
+    emitted: {} as { type: 'unauthorised' },
+  },
+  actors: {
+    loadOrders: fromPromise<OrdersLoaded, OrdersQuery>(async ({ input }) => {
+      const [list, referrers] = await Promise.all([adminApi.orders(input), adminApi.referrers()]);
+      return { orders: list.orders, referrers: referrers.referrers };
+    }),
+  },
+  guards: {
+    sessionEnded: (_, error: unknown) => error instanceof ApiError && error.status === 401,
+  },
+  actions: {
+    assignQuery: assign({
+      query: ({ event }) => {
+        assertEvent(event, 'FILTER_SUBMITTED');
+        return event.query;
+      },
+    }),
+    assignOrders: assign((_, loaded: OrdersLoaded) => ({ orders: loaded.orders, referrers: loaded.referrers, error: null })),
+    assignError: assign((_, error: unknown) => ({
+      error: error instanceof Error && error.message ? error.message : 'The orders could not be loaded. Please try again.',
+    })),
+    emitUnauthorised: emit({ type: 'unauthorised' as const }),
+  },
+}).createMachine({
+  id: 'consoleOrders',
+  context: ({ input }) => ({ query: input.query, orders: [], referrers: [], error: null }),
+  initial: 'loading',
+  states: {
+    loading: {
+      tags: ['busy'],
+      invoke: {
+        src: 'loadOrders',
+        input: ({ context }) => context.query,
+        onDone: { target: 'ready', actions: { type: 'assignOrders', params: ({ event }) => event.output } },
+        onError: [
+          { guard: { type: 'sessionEnded', params: errorOf }, target: 'failed', actions: 'emitUnauthorised' },
+          { target: 'failed', actions: { type: 'assignError', params: errorOf } },
+        ],
+      },
+    },
+    ready: {
+      on: { FILTER_SUBMITTED: { target: 'loading', actions: 'assignQuery' } },
+    },
+    failed: {
+      on: {
+        RETRY_CLICKED: 'loading',
+        FILTER_SUBMITTED: { target: 'loading', actions: 'assignQuery' },
+      },
+    },
+  },
+});

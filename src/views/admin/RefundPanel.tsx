@@ -1,0 +1,94 @@
+import { useSelector } from '@xstate/react';
+import { useEffect, useState, type FormEvent } from 'react';
+import type { ActorRefFrom } from 'xstate';
+import { formatDollars } from '../../domain/pricing';
+import { isWithinRefundGuarantee, REFUND_GUARANTEE_DAYS } from '../../domain/refunds';
+import type { refundMachine } from '../../machines/refundMachine';
+import { formText } from '../shared/formText';
+import { Button, Card, ErrorText, Field, Form, SubHeading } from '../shared/panelStyles';
+
+/**
+ * Refund this order (src/machines/refundMachine.ts, invoked by the order's statechart): everything within the
+ * 30-day guarantee, else an amount in dollars; asks once more before it refunds. The subscription ends at once.
+ */
+export function RefundPanel({
+  actorRef,
+  paidAt,
+  onUnauthorised,
+}: {
+  actorRef: ActorRefFrom<typeof refundMachine>;
+  paidAt: string;
+  onUnauthorised: () => void;
+}) {
+  const state = useSelector(actorRef, (snapshot) => snapshot.value);
+  const { amountCents, error } = useSelector(actorRef, (snapshot) => snapshot.context);
+  const [amountError, setAmountError] = useState<string>();
+  useEffect(() => {
+    const unauthorised = actorRef.on('unauthorised', onUnauthorised);
+    return () => unauthorised.unsubscribe();
+  }, [actorRef, onUnauthorised]);
+  const [openedAt] = useState(() => Date.now());
+  const withinGuarantee = isWithinRefundGuarantee(new Date(paidAt), new Date(openedAt));
+  const request = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const text = formText(new FormData(event.currentTarget), 'amount').trim();
+    if (text === '' && withinGuarantee) {
+      setAmountError(undefined);
+      actorRef.send({ type: 'REFUND_REQUESTED', amountCents: null });
+      return;
+    }
+    const dollars = /^\d+(\.\d{1,2})?$/.test(text) ? Number(text) : NaN;
+    if (!(dollars > 0)) {
+      setAmountError(
+        withinGuarantee
+          ? 'Leave it empty for a full refund, or enter an amount such as 250.00.'
+          : 'Enter the amount to refund, such as 250.00.',
+      );
+      return;
+    }
+    setAmountError(undefined);
+    actorRef.send({ type: 'REFUND_REQUESTED', amountCents: Math.round(dollars * 100) });
+  };
+  if (state === 'refunded') return null;
+  return (
+    <>
+      <SubHeading>Refund</SubHeading>
+      <Card>
+        {state === 'idle' && (
+          <Form onSubmit={request} aria-label="Refund">
+            <Field>
+              Amount in dollars{' '}
+              {withinGuarantee
+                ? `(empty: everything paid, within the ${REFUND_GUARANTEE_DAYS}-day guarantee)`
+                : `(required after the ${REFUND_GUARANTEE_DAYS}-day guarantee)`}
+              <input
+                name="amount"
+                inputMode="decimal"
+                aria-invalid={amountError ? true : undefined}
+                aria-describedby="refund-amount-error"
+              />
+            </Field>
+            {amountError && <ErrorText id="refund-amount-error">{amountError}</ErrorText>}
+            <Button type="submit">Refund…</Button>
+            {error && <ErrorText role="alert">{error}</ErrorText>}
+          </Form>
+        )}
+        {state === 'confirming' && (
+          <div role="alertdialog" aria-label="Confirm the refund">
+            <p>
+              Refund {amountCents === null ? 'everything paid' : formatDollars(amountCents)} and end the subscription now? The buyer is
+              mailed and loses access.
+            </p>
+            <Button type="button" onClick={() => actorRef.send({ type: 'REFUND_CONFIRMED' })}>
+              Refund and end the subscription
+            </Button>{' '}
+            <Button type="button" onClick={() => actorRef.send({ type: 'REFUND_ABANDONED' })}>
+              Keep the subscription
+            </Button>
+          </div>
+        )}
+        {state === 'refunding' && <p aria-busy="true">Refunding…</p>}
+      </Card>
+    </>
+  );
+}

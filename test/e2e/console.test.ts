@@ -1,0 +1,153 @@
+/**
+ * The owner's console in Debian's Chromium (issue 21), on PostgreSQL with a real SMTP server, at 1280×900 and
+ * 375×812: a buyer cancels with a reason on /account → the console shows "Cancels on …" with the reason at once
+ * (the order, the Cancellations view) and the dashboard counts it; the dashboard shows the money collected and the
+ * MRR chart with its table; a 0341 buyer after the sandbox clock's +31 days is found under "Past due"; axe-core
+ * finds no serious or critical violation on these screens. The purchases themselves go through the API (the
+ * checkout has its own browser tests).
+ */
+import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import type { AxeResults, RunOptions } from 'axe-core';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PRODUCT_ID } from '../../src/domain/product';
+import { startMailCatcher, type MailCatcher } from '../support/mailCatcher';
+import { launchBrowser, startServerOnPostgres, watchConsole } from './harness';
+
+const AXE_SCRIPT = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+const OWNER = { email: 'owner@example.com', password: 'a long owner passphrase 42' };
+const REASON = 'Too expensive for a 3-doctor clinic';
+
+/** The serious and critical violations axe finds on `page` as it is now, one line each. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: AXE_SCRIPT });
+  const violations = await page.evaluate(async (tags) => {
+    const axe = (globalThis as unknown as { axe: { run(context: Document, options: RunOptions): Promise<AxeResults> } }).axe;
+    return (await axe.run(document, { runOnly: { type: 'tag', values: tags } })).violations;
+  }, WCAG_22_AA);
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${node.target.join(' ')} ${node.failureSummary ?? ''}`));
+}
+
+describe("the owner's console: orders and dashboard", () => {
+  let mail: MailCatcher;
+  let server: Awaited<ReturnType<typeof startServerOnPostgres>>;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    mail = await startMailCatcher();
+    server = await startServerOnPostgres({ SMTP_URL: mail.url, OUTBOX_INTERVAL_SECONDS: '1', SANDBOX_CLOCK: '1' });
+    browser = await launchBrowser();
+    execFileSync(process.execPath, ['--import', 'tsx', 'scripts/owner-create.ts', OWNER.email], {
+      env: { PATH: process.env.PATH ?? '', ...server.databaseEnv, OWNER_PASSWORD: OWNER.password, LOG_LEVEL: 'warn' },
+      encoding: 'utf8',
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await mail?.close();
+  });
+
+  const post = async (path: string, body: unknown) => {
+    const response = await fetch(`${server.baseUrl}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    expect(response.status, `${path}: ${await response.clone().text()}`).toBe(200);
+    return response.json() as Promise<Record<string, string>>;
+  };
+
+  /** Buys `seats` through the API (calls 1 and 3 with a sandbox card); returns the order's transaction id. */
+  async function buy(email: string, seats: number, card: string): Promise<string> {
+    const session = await post('/api/create-anon-subscription-intent', {
+      productId: PRODUCT_ID,
+      quantity: seats,
+      affiliate_id: 'dr-sample',
+      affiliate_source: `${server.baseUrl}/`,
+    });
+    await post('/api/sandbox/payment-intents/confirm', {
+      clientSecret: session.clientSecret,
+      card: { number: card, expMonth: 12, expYear: new Date().getFullYear() + 1, cvc: '123', postalCode: '10001' },
+      billingDetails: { name: 'Ada Palmer', email },
+    });
+    const { subscriptionId, customerId, transactionId } = session;
+    await post('/api/finalize-anon-subscription', { subscriptionId, customerId, transactionId, email, name: 'Ada Palmer' });
+    return transactionId!;
+  }
+
+  it('a cancellation with its reason shows at once, the dashboard counts it and shows money collected and the MRR chart; a 0341 buyer is past due', async () => {
+    await buy('clinic@example.com', 3, '4242 4242 4242 4242');
+    const lateTransaction = await buy('late@example.com', 1, '4000 0000 0000 0341');
+
+    // The buyer cancels on /account, from the confirmation mail's link, on a phone.
+    const confirmation = await mail.waitFor('clinic@example.com', /subscription is active/);
+    const manage = /Manage your subscription: (\S+)/.exec(confirmation.text)![1]!;
+    const buyer = await (await browser.newContext({ viewport: { width: 375, height: 812 } })).newPage();
+    await buyer.goto(manage.replace(/^https?:\/\/[^/]+/, server.baseUrl));
+    await buyer.getByLabel('Why are you leaving? (optional)').fill(REASON);
+    await buyer.getByRole('button', { name: 'Cancel subscription' }).click();
+    await buyer.getByRole('button', { name: 'Undo cancellation' }).waitFor();
+
+    // The owner signs in at 1280×900.
+    const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const problems = watchConsole(page);
+    await page.goto(`${server.baseUrl}/admin`);
+    await page.getByLabel('Email').fill(OWNER.email);
+    await page.getByLabel('Password').fill(OWNER.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+
+    // The dashboard: money collected, the cancellation counted, the MRR chart drawn and its table.
+    const figure = (label: string) => page.locator('dl div').filter({ has: page.getByText(label, { exact: true }) });
+    await expect.poll(() => figure('Money collected').locator('dd').first().textContent()).toBe('$1,500');
+    expect(await figure('Cancellations').locator('dd').first().textContent()).toBe('1');
+    await page.getByTestId('mrr-chart').locator('canvas').waitFor();
+    await page.getByText('Show the MRR as a table').click();
+    const mrrTable = page.getByRole('table', { name: 'MRR by day' });
+    expect(await mrrTable.getByRole('row').count()).toBe(31);
+    expect(await mrrTable.getByRole('row').last().textContent()).toContain('$1,500');
+    expect(await seriousViolations(page), 'dashboard at 1280×900').toEqual([]);
+
+    // The Cancellations view and the order: "Cancels on …" with the reason.
+    await page.getByRole('link', { name: 'See the cancellations' }).click();
+    const cancellations = page.getByRole('table', { name: 'Cancellations' });
+    const row = cancellations.getByRole('row').filter({ hasText: 'clinic@example.com' });
+    await row.waitFor();
+    expect(await row.textContent()).toMatch(/Cancels on [A-Z][a-z]{2} \d{1,2}, \d{4}/);
+    expect(await row.textContent()).toContain(`“${REASON}”`);
+    expect(await seriousViolations(page), 'cancellations').toEqual([]);
+    await row.getByRole('link').click();
+    const order = page.getByRole('table', { name: 'Order' });
+    await order.getByText(/^Cancels on /).waitFor();
+    expect(await order.textContent()).toContain(`Reason: “${REASON}”`);
+    await page.getByRole('table', { name: 'Invoices' }).getByText('$1,000').waitFor();
+    await page.getByRole('list', { name: 'Events' }).getByText(`Cancellation scheduled`, { exact: false }).waitFor();
+    expect(await seriousViolations(page), 'order').toEqual([]);
+
+    // The sandbox clock's +31 days: the 0341 buyer's renewal fails; the owner finds them under "Past due", on a phone.
+    await post('/api/sandbox/clock/advance', { days: 31 });
+    await page.setViewportSize({ width: 375, height: 812 });
+    await page.getByRole('link', { name: 'Orders', exact: true }).click();
+    await page.getByLabel('Status').selectOption({ label: 'Past due' });
+    await page.getByRole('button', { name: 'Filter' }).click();
+    const pastDue = page.getByRole('table', { name: 'Orders' }).getByRole('row').filter({ hasText: 'late@example.com' });
+    await pastDue.waitFor();
+    expect(await pastDue.textContent()).toMatch(/Past due since [A-Z][a-z]{2} \d{1,2}, \d{4}/);
+    await expect.poll(() => page.getByRole('table', { name: 'Orders' }).getByRole('row').count()).toBe(2);
+    expect(await seriousViolations(page), 'orders at 375×812').toEqual([]);
+    await pastDue.getByRole('link').click();
+    await page.getByRole('heading', { name: `Order ${lateTransaction}` }).waitFor();
+
+    await page.getByRole('link', { name: 'Dashboard' }).click();
+    await page.getByTestId('mrr-chart').locator('canvas').waitFor();
+    expect(await seriousViolations(page), 'dashboard at 375×812').toEqual([]);
+    // The console's first look for a session, before sign-in, is a 401 by design.
+    expect(problems.filter((problem) => !problem.includes('401'))).toEqual([]);
+  });
+});
