@@ -1,5 +1,5 @@
 /**
- * `npm run bench:page`: the checkout page on a phone, as Lighthouse 12 (mobile preset: simulated slow 4G and a
+ * `npm run bench:page`: the checkout page (and the sign-in, join and partner pages: PAGES) on a phone, as Lighthouse 12 (mobile preset: simulated slow 4G and a
  * 4× slower CPU) sees it, performance and accessibility, against a static copy of the same page in the same run. The static copy is the page
  * as rendered once the card field is ready, saved without its scripts and served by a bare Fastify route, so it
  * is the best any client-rendered page could do. RUNS (default 5) runs of each, interleaved; medians printed, and
@@ -17,6 +17,12 @@ import { freePort } from '../test/support/freePort';
 import { startBuiltServer } from './support/builtServer';
 
 const RUNS = Number(process.env.RUNS ?? 5);
+/**
+ * The prerendered pages measured, each against its own static copy (PAGES, comma-separated; default all): the
+ * checkout, and the sign-in, join and partner pages (issue 20's "same budgets for the new pages"), opened as a
+ * visitor without a token or session first sees them.
+ */
+const PAGES = (process.env.PAGES ?? '/,/sign-in,/join,/partner').split(',');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
 
@@ -48,13 +54,17 @@ const median = (values: number[]) => {
   return finite[Math.floor(finite.length / 2)] ?? NaN;
 };
 
-/** The page as the buyer sees it once the card field is ready, without scripts: what a static copy would serve. */
-async function staticCopyOf(url: string): Promise<string> {
+/**
+ * The page as the visitor sees it once it is ready (the checkout: its card field; another page: its network
+ * quiet), without scripts: what a static copy would serve.
+ */
+async function staticCopyOf(url: string, path: string): Promise<string> {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
   try {
     const page = await browser.newPage({ viewport: { width: 412, height: 823 } });
     await page.goto(url);
-    await page.getByLabel('Card number').waitFor({ timeout: 30_000 });
+    if (path === '/') await page.getByLabel('Card number').waitFor({ timeout: 30_000 });
+    else await page.waitForLoadState('networkidle');
     return await page.evaluate(() => {
       document.querySelectorAll('script, link[rel="modulepreload"]').forEach((element) => element.remove());
       return `<!doctype html>${document.documentElement.outerHTML}`;
@@ -86,23 +96,20 @@ async function audit(url: string, port: number): Promise<Figures> {
   };
 }
 
-async function main() {
-  const server = await startBuiltServer('page-bench', { RATE_LIMIT_PER_MINUTE: '100000', CHECKOUTS_PER_HOUR: '100000' });
-  const appUrl = `${server.url}/`;
+/** Audits `path` RUNS times against its static copy, interleaved, and prints the figures. */
+async function benchPage(base: string, path: string, chrome: chromeLauncher.LaunchedChrome): Promise<void> {
+  const appUrl = `${base}${path}`;
   const copy = Fastify();
-  let chrome: chromeLauncher.LaunchedChrome | undefined;
   try {
-    const html = await staticCopyOf(appUrl);
-    copy.get('/', async (_request, reply) => reply.type('text/html').send(html));
-    const copyUrl = await copy.listen({ port: await freePort(), host: '127.0.0.1' });
-
-    chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: FLAGS });
+    const html = await staticCopyOf(appUrl, path);
+    copy.get(path, async (_request, reply) => reply.type('text/html').send(html));
+    const copyUrl = `${await copy.listen({ port: await freePort(), host: '127.0.0.1' })}${path}`;
     const machineAtStart = describeMachine();
     const app: Figures[] = [];
     const stat: Figures[] = [];
     for (let run = 0; run < RUNS; run += 1) {
       app.push(await audit(appUrl, chrome.port));
-      stat.push(await audit(`${copyUrl}/`, chrome.port));
+      stat.push(await audit(copyUrl, chrome.port));
     }
     const row = (name: string, of: (figures: Figures) => number, unit = '') => {
       const a = median(app.map(of));
@@ -114,7 +121,7 @@ async function main() {
         ratio: s ? (a / s).toFixed(2) : '',
       };
     };
-    console.log(`Lighthouse ${RUNS}× each, mobile preset, interleaved; medians (${machineAtStart}):`);
+    console.log(`${path}: Lighthouse ${RUNS}× each, mobile preset, interleaved; medians (${machineAtStart}):`);
     console.table([
       row('performance score', (f) => f.score),
       row('accessibility score', (f) => f.accessibility),
@@ -149,10 +156,19 @@ async function main() {
     // What TBT is made of: the long tasks of the app's run with the median TBT.
     const medianRun = [...app].sort((a, b) => a.tbt - b.tbt)[Math.floor(app.length / 2)];
     console.log('Long tasks of the app run with the median TBT (ms, simulated):');
-    console.table(medianRun?.longTasks.map(({ url, startTime, duration }) => ({ url: url.replace(appUrl, '/'), startTime, duration })));
+    console.table(medianRun?.longTasks.map(({ url, startTime, duration }) => ({ url: url.replace(base, ''), startTime, duration })));
   } finally {
-    chrome?.kill();
     await copy.close();
+  }
+}
+
+async function main() {
+  const server = await startBuiltServer('page-bench', { RATE_LIMIT_PER_MINUTE: '100000', CHECKOUTS_PER_HOUR: '100000' });
+  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: FLAGS });
+  try {
+    for (const path of PAGES) await benchPage(server.url, path, chrome);
+  } finally {
+    chrome.kill();
     await server.stop();
   }
 }

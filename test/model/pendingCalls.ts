@@ -41,14 +41,16 @@ export class PendingCalls<TKind extends string> {
   }
 
   /**
-   * Settles the call `event` answers, when it is an invoked actor's result; returns false for any other event.
+   * Settles the call `event` answers, when it is the result of an actor this helper stands in for; returns false
+   * for any other event (an invoked child statechart's result among them: the path drives that child itself).
    * @throws when no call of that actor is in flight.
    */
   answer(event: AnyEventObject): boolean {
     const result = ACTOR_RESULT.exec(event.type);
     if (!result) return false;
     const kind = this.kindByState[result[2] ?? ''];
-    const call = kind && this.inFlight.get(kind)?.shift();
+    if (!kind) return false;
+    const call = this.inFlight.get(kind)?.shift();
     if (!call) throw new Error(`No call in flight for ${event.type}`);
     if (result[1] === 'done') call.resolve((event as unknown as { output: unknown }).output);
     else call.reject((event as unknown as { error: unknown }).error);

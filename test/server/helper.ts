@@ -199,22 +199,25 @@ export const TEST_CARDS = {
   authentication: '4000 0025 0000 3155',
 } as const;
 
-/** A sandbox confirmation body for `clientSecret` paid with `number`, expiring next year. */
-export function confirmBody(clientSecret: string, number: string = TEST_CARDS.succeeds) {
+/** The buyer every helper pays and finalizes as, unless a test names another. */
+const ADA = { email: 'ada@example.com', name: 'Ada Palmer' };
+
+/** A sandbox confirmation body for `clientSecret` paid with `number` by `buyer`, expiring next year. */
+export function confirmBody(clientSecret: string, number: string = TEST_CARDS.succeeds, buyer = ADA) {
   return {
     clientSecret,
     card: { number, expMonth: 12, expYear: new Date().getFullYear() + 1, cvc: '123', postalCode: '10001' },
-    billingDetails: { name: 'Ada Palmer', email: 'ada@example.com' },
+    billingDetails: { name: buyer.name, email: buyer.email },
   };
 }
 
 /** Confirms `clientSecret` with a test card through the sandbox route. */
-export function payWithCard(server: TestServer, clientSecret: string, number: string = TEST_CARDS.succeeds) {
-  return server.post('/api/sandbox/payment-intents/confirm', confirmBody(clientSecret, number));
+export function payWithCard(server: TestServer, clientSecret: string, number: string = TEST_CARDS.succeeds, buyer = ADA) {
+  return server.post('/api/sandbox/payment-intents/confirm', confirmBody(clientSecret, number, buyer));
 }
 
 /** A finalize body for `session`. */
-export function finalizeBody(session: SubscriptionSession, buyer = { email: 'ada@example.com', name: 'Ada Palmer' }) {
+export function finalizeBody(session: SubscriptionSession, buyer = ADA) {
   return {
     subscriptionId: session.subscriptionId,
     customerId: session.customerId,
@@ -223,8 +226,8 @@ export function finalizeBody(session: SubscriptionSession, buyer = { email: 'ada
   };
 }
 
-export function finalize(server: TestServer, session: SubscriptionSession) {
-  return server.post('/api/finalize-anon-subscription', finalizeBody(session));
+export function finalize(server: TestServer, session: SubscriptionSession, buyer = ADA) {
+  return server.post('/api/finalize-anon-subscription', finalizeBody(session, buyer));
 }
 
 /** A finalize answer that handed out credentials (the first hand-off window, docs/decisions/0026). */
@@ -240,12 +243,12 @@ export function handedOut(body: FinalizeResponse): HandedOut {
   return { ...body, token, loginDetails };
 }
 
-/** Opens a checkout of `quantity` seats, pays it with 4242 and finalizes it; returns the session and response. */
-export async function completePurchase(server: TestServer, quantity = 1) {
+/** Opens a checkout of `quantity` seats, pays it with 4242 as `buyer` and finalizes it; returns the session and response. */
+export async function completePurchase(server: TestServer, quantity = 1, buyer = ADA) {
   const session = await openCheckout(server, quantity);
-  const paid = await payWithCard(server, session.clientSecret);
+  const paid = await payWithCard(server, session.clientSecret, TEST_CARDS.succeeds, buyer);
   if (paid.statusCode !== 200) throw new Error(`payment answered ${paid.statusCode}: ${paid.body}`);
-  const response = await finalize(server, session);
+  const response = await finalize(server, session, buyer);
   if (response.statusCode !== 200) throw new Error(`finalize answered ${response.statusCode}: ${response.body}`);
   return { session, finalized: handedOut(response.json<FinalizeResponse>()) };
 }

@@ -10,10 +10,12 @@ import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { oidcRecords } from '../../server/db/schema';
 import { refundOrder } from '../../server/orders/refundOrder';
+import { mintInvitationLink } from '../../server/seats/claim';
 import { deleteExpiredRecords } from '../../server/orders/retention';
 import { endPersonSignIns, oidcStore } from '../../server/signIn/oidcStore';
 import { findPersonByEmail } from '../../server/signIn/people';
 import { SIGN_IN_ERRORS } from '../../server/routes/signIn';
+import type { JoinClaimed, TeamView } from '../../src/contract/team';
 import { freePort } from '../support/freePort';
 import { completePurchase, DATABASES, HANDOFF_KEY, startTestServer, type TestServer } from './helper';
 
@@ -166,7 +168,8 @@ describe.each(DATABASES)('OpenID Provider on %s', (kind) => {
   });
 
   it('refuses a refunded (cancelled) order’s login, and its sessions stop yielding tokens', async () => {
-    const { session, finalized } = await completePurchase(server);
+    // An email of its own: another subscription still active under the same email would be that email's login.
+    const { session, finalized } = await completePurchase(server, 1, { email: `refunded-${kind}@example.com`, name: 'Ada Palmer' });
     const { email, password } = finalized.loginDetails;
     const first = await startSignIn();
     const signedIn = await postPassword(first.jar, email, password);
@@ -195,6 +198,42 @@ describe.each(DATABASES)('OpenID Provider on %s', (kind) => {
 
     const again = await startSignIn();
     expect(await postPassword(again.jar, email, password)).toEqual({ status: 403, body: { error: SIGN_IN_ERRORS.noAccess } });
+  });
+
+  it('signs a team member in with the login their claim gave them (role member, their seat); a revoked seat is refused at once', async () => {
+    const { finalized } = await completePurchase(server, 3);
+    const buyer = { authorization: `Bearer ${finalized.token}`, origin: issuer };
+    const invited = await server.post('/api/account/team/invite', { email: `member-${kind}@example.com`, name: 'Bo Chen' }, buyer);
+    expect(invited.statusCode, invited.body).toBe(200);
+    const seat = invited.json<TeamView>().members[0]!;
+    // The invitation mail is held without SMTP; the link it would carry is minted here, as the outbox does on sending.
+    const link = await mintInvitationLink(server.db, seat.id);
+    const member = (await server.post('/api/join/claim', { token: link })).json<JoinClaimed>();
+
+    const { jar, verifier, state } = await startSignIn();
+    const signedIn = await postPassword(jar, member.email, member.password);
+    expect(signedIn.status, JSON.stringify(signedIn.body)).toBe(200);
+    const callback = await backToPlatform(jar, signedIn.body.redirectTo!);
+    const tokens = await oidc.authorizationCodeGrant(platform, callback, { pkceCodeVerifier: verifier, expectedState: state });
+    const jwks = createRemoteJWKSet(new URL(platform.serverMetadata().jwks_uri!));
+    const { payload } = await jwtVerify(tokens.id_token!, jwks, { issuer, audience: CLIENT_ID });
+    expect(payload).toMatchObject({ email: member.email, name: 'Bo Chen', seat: 2, role: 'member', status: 'active', sub: seat.id });
+
+    expect((await server.post(`/api/account/team/${seat.id}/revoke`, {}, buyer)).statusCode).toBe(200);
+    // The session of the sign-in before the revocation yields nothing more, and the password no longer verifies.
+    const resumed = await fetch(
+      oidc.buildAuthorizationUrl(platform, {
+        redirect_uri: REDIRECT_URI,
+        scope: 'openid',
+        code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
+        code_challenge_method: 'S256',
+      }),
+      { redirect: 'manual', headers: { cookie: jar.header() } },
+    );
+    expect(new URL(resumed.headers.get('location')!, issuer).pathname).toBe('/sign-in');
+    const again = await startSignIn();
+    // Revoking wiped the password's hash: it is a wrong password now, like any other.
+    expect(await postPassword(again.jar, member.email, member.password)).toEqual({ status: 401, body: { error: SIGN_IN_ERRORS.wrong } });
   });
 
   it('signs the buyer in once without a password with the login hint the agreement site’s redemption answered', async () => {

@@ -389,6 +389,8 @@ describe.each(DATABASES)('POST /api/stripe/webhook on %s', (kind) => {
           expiresAt: new Date(Date.now() + 60_000),
         });
         stripeReports(order, {});
+        // The manage page's details list the subscription's invoices too (none paid through Stripe yet here).
+        stripe.on('GET', '/v1/invoices', 200, { object: 'list', data: [], has_more: false, url: '/v1/invoices' });
         const opened = await server.post('/api/account/session', { token });
         const cookie = opened.cookies.find((each) => each.name === 'account_session')!;
         const account = opened.json().account;
@@ -401,6 +403,7 @@ describe.each(DATABASES)('POST /api/stripe/webhook on %s', (kind) => {
         // Read twice: by the lifecycle, then for the page's next charge date.
         stripe.on('GET', subscriptionPath(order), 200, renewed(order, 'active', 'paid', { cancel_at_period_end: true }));
         stripe.on('GET', subscriptionPath(order), 200, renewed(order, 'active', 'paid', { cancel_at_period_end: true }));
+        stripe.on('GET', '/v1/invoices', 200, { object: 'list', data: [], has_more: false, url: '/v1/invoices' });
         const cancel = await server.post('/api/account/cancel', {}, { cookie: `account_session=${cookie.value}` });
         expect(cancel.json()).toMatchObject({ cancelAt: new Date(periodEnd * 1000).toISOString() });
         const update = stripe.requests.find((request) => request.method === 'POST' && request.path === subscriptionPath(order))!;
