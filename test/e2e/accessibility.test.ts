@@ -31,8 +31,16 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** The serious and critical violations axe finds on the page as it is now, one line each. */
+/**
+ * The serious and critical violations axe finds on the page as it is once its entrance animations have ended
+ * (a toast fading in has, for a moment, the contrast of its half-way colours), one line each.
+ */
 async function seriousViolations(): Promise<string[]> {
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every((animation) => animation.effect?.getTiming().iterations === Infinity || animation.playState !== 'running'),
+  );
   await page.addScriptTag({ path: AXE_SCRIPT });
   const violations = await page.evaluate(async (tags) => {
     const axe = (globalThis as unknown as { axe: { run(context: Document, options: RunOptions): Promise<AxeResults> } }).axe;

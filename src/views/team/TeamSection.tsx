@@ -3,6 +3,7 @@
  * section (status, invite, resend, revoke, reassign). Renders the team statechart (src/machines/teamMachine.ts)
  * and sends it what the buyer does; it calls nothing itself.
  */
+import { BreakableText } from '../shared/BreakableText';
 import { useState, type FormEvent } from 'react';
 import type { TeamAccess } from '../../api/teamApi';
 import type { TeamSeat, TeamView } from '../../contract/team';
@@ -72,7 +73,12 @@ function TeamContent({ variant }: { variant: 'success' | 'account' }) {
         {notice && <p role="status">{notice}</p>}
         {team.members.length > 0 && <Members team={team} variant={variant} />}
         {team.active && team.free > 0 && <InviteForm key={team.members.length} />}
-        {variant === 'account' && <Muted>Seat 1 is yours ({team.buyer.email}).</Muted>}
+        {variant === 'account' && (
+          <Muted>
+            Seat 1 is yours (<BreakableText text={team.buyer.email} />
+            ).
+          </Muted>
+        )}
       </Card>
     </section>
   );
@@ -98,7 +104,9 @@ function Members({ team, variant }: { team: TeamView; variant: 'success' | 'acco
           <tr key={seat.id} data-seat={seat.email}>
             <td>{seat.seatNumber}</td>
             <td>{seat.name}</td>
-            <td>{seat.email}</td>
+            <td>
+              <BreakableText text={seat.email} />
+            </td>
             <td>
               {STATUS_TEXT[seat.status]}
               <br />
