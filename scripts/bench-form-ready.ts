@@ -17,7 +17,7 @@ const RUNS = Number(process.env.RUNS ?? 20);
  * partner pages their first control once the page is live (the renderer has taken over #root), as a visitor
  * without a token or session first sees them.
  */
-const PAGES = (process.env.PAGES ?? '/,/sign-in,/join,/partner').split(',');
+const PAGES = (process.env.PAGES ?? '/,/sign-in,/join?token=unknown,/partner').split(',');
 const MANDATED_MS = 500;
 
 /**
@@ -37,8 +37,8 @@ const NOTE_CARD_FIELD_USABLE = `
 `;
 
 /**
- * The same for another page: the moment its first form control or button is enabled and laid out once the
- * renderer has taken over #root (Preact keeps its tree on the root element as \`__k\`; React marks it
+ * The same for another page: the moment its first form control, button or heading (the join page without an
+ * invitation shows only why) is enabled and laid out once the renderer has taken over #root (Preact keeps its tree on the root element as \`__k\`; React marks it
  * \`__reactContainer$…\`). Taking over sets a property, which no observer sees, so this one polls every 5 ms.
  */
 const NOTE_PAGE_USABLE = `
@@ -46,8 +46,8 @@ const NOTE_PAGE_USABLE = `
     const root = document.getElementById('root');
     return root !== null && Object.keys(root).some((key) => key === '__k' || key.startsWith('__reactContainer'));
   };
-  const usable = () => [...document.querySelectorAll('#root input, #root button')].some((control) =>
-    !control.disabled && control.getClientRects().length > 0);
+  const usable = () => [...document.querySelectorAll('#root input, #root button, #root h1')].some((element) =>
+    !element.disabled && element.getClientRects().length > 0);
   const timer = setInterval(() => {
     if (!live() || !usable()) return;
     window.cardFieldUsableAt = performance.now();

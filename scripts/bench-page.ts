@@ -22,7 +22,7 @@ const RUNS = Number(process.env.RUNS ?? 5);
  * checkout, and the sign-in, join and partner pages (issue 20's "same budgets for the new pages"), opened as a
  * visitor without a token or session first sees them.
  */
-const PAGES = (process.env.PAGES ?? '/,/sign-in,/join,/partner').split(',');
+const PAGES = (process.env.PAGES ?? '/,/sign-in,/join?token=unknown,/partner').split(',');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
 
@@ -102,7 +102,7 @@ async function benchPage(base: string, path: string, chrome: chromeLauncher.Laun
   const copy = Fastify();
   try {
     const html = await staticCopyOf(appUrl, path);
-    copy.get(path, async (_request, reply) => reply.type('text/html').send(html));
+    copy.get(new URL(path, 'http://page').pathname, async (_request, reply) => reply.type('text/html').send(html));
     const copyUrl = `${await copy.listen({ port: await freePort(), host: '127.0.0.1' })}${path}`;
     const machineAtStart = describeMachine();
     const app: Figures[] = [];

@@ -3,7 +3,7 @@
  * spreadsheet formula, OWASP CSV injection). Money in dollars with two decimals, from integer cents.
  */
 import { stringify } from 'csv-stringify/sync';
-import type { Dashboard, OrderRow } from '../../src/contract/admin';
+import type { OrderRow, PeriodFigures } from '../../src/contract/admin';
 import { orderStatusWords } from '../../src/domain/orderStatus';
 
 const csvOf = (header: string[], rows: (string | number | null)[][]) => stringify([header, ...rows], { escape_formulas: true });
@@ -65,7 +65,7 @@ export function ordersCsv(rows: OrderRow[]): string {
 }
 
 /** The dashboard's funnel by referrer as CSV, one line per referrer, with the period on each. */
-export function referrerReportCsv(figures: Dashboard): string {
+export function referrerReportCsv(figures: PeriodFigures): string {
   return csvOf(
     ['referrer', 'name', 'page_views', 'checkouts_opened', 'payments_submitted', 'paid_orders', 'paid_seats', 'mrr_usd', 'from', 'to'],
     figures.byReferrer.map((row) => [

@@ -5,7 +5,6 @@
  */
 import { and, asc, desc, eq, gt, gte, isNotNull, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type {
-  Dashboard,
   MrrInterval,
   MrrPoint,
   OrderDetail,
@@ -13,12 +12,14 @@ import type {
   OrderInvoice,
   OrderRow,
   OrdersQuery,
+  PeriodFigures,
   ReferrerFunnel,
 } from '../../src/contract/admin';
 import type { Database } from '../db/client';
 import { funnelEvents, orders, referrers, seats } from '../db/schema';
 import type { Order, OrderContext } from '../orders/order';
 import { seatsOf, seatView } from '../seats/seats';
+import { orderCommissions } from '../commissions/statements';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** A checkout opened this long ago without a paid order counts as abandoned (issue 21: 24 hours). */
@@ -163,6 +164,7 @@ export async function orderDetail(
     events: events.map((event) => ({ ...event, occurredAt: event.occurredAt.toISOString() })),
     invoices: row.order.paidAt ? await invoicesOf(context, row.order) : [],
     seats: (await seatsOf(db, transactionId)).map(seatView),
+    commissions: await orderCommissions(db, context.provider.clock, transactionId),
   };
 }
 
@@ -221,7 +223,7 @@ async function mrrSeries(db: Database, period: Period, interval: MrrInterval): P
  * each referrer's funnel (every referrer, and visits without one) and the totals, summed from the same two grouped
  * reads (one of orders, one of funnel events), and the MRR chart's points by `interval`.
  */
-export async function dashboard(db: Database, period: Period, interval: MrrInterval = 'day', now = new Date()): Promise<Dashboard> {
+export async function dashboard(db: Database, period: Period, interval: MrrInterval = 'day', now = new Date()): Promise<PeriodFigures> {
   const inPeriod = (column: typeof orders.paidAt | typeof orders.cancelledAt | typeof funnelEvents.occurredAt) =>
     and(gte(column, period.start), lt(column, period.end))!;
   const money = await db

@@ -6,6 +6,7 @@
  * next payout. Money in integer cents.
  */
 import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { LedgerEntry } from '../../src/contract/commissions';
 import { earnedEntryState, type CommissionState } from '../../src/domain/commissions';
 import type { Database, Transaction } from '../db/client';
 import { commissionEntries, payoutBatchEntries, payoutBatches } from '../db/schema';
@@ -122,4 +123,25 @@ export function totalsOf(lines: LedgerLine[]): CommissionTotals {
     else if (line.state === 'paid') totals.paid += cents;
   }
   return totals;
+}
+
+/** A ledger line as the API answers it. */
+export function entryJson(line: LedgerLine): LedgerEntry {
+  return {
+    id: line.id,
+    kind: line.kind,
+    invoiceId: line.invoiceId,
+    invoiceCents: line.invoiceCents,
+    seats: line.seats,
+    amountCents: line.amountCents,
+    state: line.state,
+    rule: line.ruleText,
+    selfReferral: line.selfReferral,
+    earnedAt: line.earnedAt.toISOString(),
+  };
+}
+
+/** The ledger entries of order `transactionId`, oldest first. */
+export async function orderCommissions(db: Database, clock: SQL | undefined, transactionId: string): Promise<LedgerEntry[]> {
+  return (await readLedger(db, clock, { transactionId })).map(entryJson);
 }

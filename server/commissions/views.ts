@@ -9,7 +9,6 @@ import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import QRCode from 'qrcode';
 import type {
   CommissionsOverview,
-  LedgerEntry,
   PartnerView,
   PayoutBatch as PayoutBatchJson,
   ReferrerCommissionRequest,
@@ -20,7 +19,7 @@ import type { Database } from '../db/client';
 import { orders, referrers } from '../db/schema';
 import { listPayoutBatches, referrerBalances, type PayoutBatch } from './payouts';
 import { defaultRule, ruleFor, setRule } from './rules';
-import { readLedger, totalsOf, type LedgerLine } from './statements';
+import { entryJson, readLedger, totalsOf } from './statements';
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 
@@ -66,27 +65,6 @@ export async function setReferrerCommission(
   }
   if (body.rule !== undefined) await setRule(db, referrerId, body.rule ?? { kind: 'default' }, ownerId);
   return true;
-}
-
-/** A ledger line as the API answers it. */
-function entryJson(line: LedgerLine): LedgerEntry {
-  return {
-    id: line.id,
-    kind: line.kind,
-    invoiceId: line.invoiceId,
-    invoiceCents: line.invoiceCents,
-    seats: line.seats,
-    amountCents: line.amountCents,
-    state: line.state,
-    rule: line.ruleText,
-    selfReferral: line.selfReferral,
-    earnedAt: line.earnedAt.toISOString(),
-  };
-}
-
-/** The ledger entries of order `transactionId`, oldest first. */
-export async function orderCommissions(db: Database, clock: SQL | undefined, transactionId: string): Promise<LedgerEntry[]> {
-  return (await readLedger(db, clock, { transactionId })).map(entryJson);
 }
 
 /**

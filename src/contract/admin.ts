@@ -3,6 +3,7 @@
  * strings, once, for the server's validation and the console's types. Money is integer cents; times are ISO 8601.
  */
 import { Type, type Static } from 'typebox';
+import { LedgerEntry } from './commissions';
 import { TeamSeat } from './team';
 import { ORDER_STANDINGS } from '../domain/orderStatus';
 import { Text } from './fields';
@@ -174,6 +175,8 @@ export const OrderDetail = Type.Object({
   invoices: Type.Union([Type.Array(OrderInvoice), Type.Null()]),
   /** The team's seats (issue 22: who, status, when; revoked ones too). */
   seats: Type.Array(TeamSeat),
+  /** The referrer's commission ledger entries for this order (issue 24), oldest first. */
+  commissions: Type.Array(LedgerEntry),
 });
 export type OrderDetail = Static<typeof OrderDetail>;
 
@@ -214,6 +217,17 @@ export const MrrPoint = Type.Object({ date: Type.String(), mrrCents: Type.Intege
 export type MrrPoint = Static<typeof MrrPoint>;
 
 /** GET /api/admin/dashboard: the business over a period (counts of orders and events; money in cents). */
+/**
+ * A referrer's commission now (issue 24, docs/decisions/0035), in cents: owed = held + payable + in a payout batch
+ * not yet marked paid; paid = in batches marked paid, less clawbacks.
+ */
+export const ReferrerCommissionNow = Type.Object({
+  referrerId: Type.String(),
+  displayName: Type.String(),
+  owedCents: Type.Integer(),
+  paidCents: Type.Integer(),
+});
+
 export const Dashboard = Type.Object({
   from: Type.String(),
   to: Type.String(),
@@ -242,8 +256,13 @@ export const Dashboard = Type.Object({
   cancellations: Type.Integer(),
   failedPayments: Type.Integer(),
   byReferrer: Type.Array(ReferrerFunnel),
+  /** Each referrer's commission now, whatever the period (issue 24). */
+  commissions: Type.Array(ReferrerCommissionNow),
 });
 export type Dashboard = Static<typeof Dashboard>;
+
+/** The figures of the period (server/admin/reports.ts); the route adds the commissions. */
+export type PeriodFigures = Omit<Dashboard, 'commissions'>;
 
 /** A mail in the outbox (GET /api/admin/mail): what it is, to whom, and how far it got. */
 export const OutboxMail = Type.Object({

@@ -140,6 +140,10 @@ describe("the owner's console: orders and dashboard", () => {
     await pastDue.waitFor();
     expect(await pastDue.textContent()).toMatch(/Past due since [A-Z][a-z]{2} \d{1,2}, \d{4}/);
     await expect.poll(() => page.getByRole('table', { name: 'Orders' }).getByRole('row').count()).toBe(2);
+    // On a phone the rows stack, each cell under its column's name: nothing to scroll sideways.
+    const orders = page.getByRole('table', { name: 'Orders' });
+    expect(await orders.evaluate((table) => table.scrollWidth <= (table.parentElement?.clientWidth ?? 0))).toBe(true);
+    expect(await pastDue.locator('td[data-label="Status"]').evaluate((cell) => getComputedStyle(cell).display)).toBe('block');
     expect(await seriousViolations(page), 'orders at 375×812').toEqual([]);
     await pastDue.getByRole('link').click();
     await page.getByRole('heading', { name: `Order ${lateTransaction}` }).waitFor();

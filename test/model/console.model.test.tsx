@@ -66,6 +66,7 @@ const DETAIL: OrderDetail = {
   events: [{ type: 'paid', occurredAt: iso(3), detail: { seats: 3, amountCents: 100_000 } }],
   invoices: [{ id: 'in_model', amountCents: 100_000, status: 'paid', date: iso(3) }],
   seats: [],
+  commissions: [],
 };
 const DETAIL_AFTER: OrderDetail = { ...DETAIL, order: { ...ORDER, cancelAt: '2026-12-24T10:00:00.000Z' } };
 const DASHBOARD: Dashboard = {
@@ -75,6 +76,7 @@ const DASHBOARD: Dashboard = {
   interval: 'day',
   assignedSeats: 0,
   claimedSeats: 0,
+  commissions: [{ referrerId: 'ref-1', displayName: 'Mark Lee', owedCents: 20_000, paidCents: 0 }],
   mrrSeries: [
     { date: '2026-11-01', mrrCents: 50_000 },
     { date: '2026-11-02', mrrCents: 50_000 },

@@ -20,14 +20,8 @@ import { EMAIL_PATTERN } from '../../../src/domain/validation';
 import { csvHeaders } from '../../admin/csv';
 import { createPayoutBatch, findPayoutBatch, markBatchPaid, voidBatch } from '../../commissions/payouts';
 import { setRule } from '../../commissions/rules';
-import {
-  batchJson,
-  commissionsOverview,
-  genericPayoutCsv,
-  orderCommissions,
-  paypalPayoutsCsv,
-  setReferrerCommission,
-} from '../../commissions/views';
+import { orderCommissions } from '../../commissions/statements';
+import { batchJson, commissionsOverview, genericPayoutCsv, paypalPayoutsCsv, setReferrerCommission } from '../../commissions/views';
 import { HttpError } from '../../http/httpError';
 import type { OrderServices } from '../../orders/order';
 

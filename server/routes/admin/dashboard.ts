@@ -4,11 +4,16 @@ import { Dashboard, DashboardQuery, PeriodQuery } from '../../../src/contract/ad
 import { ErrorResponse } from '../../../src/contract/checkout';
 import { csvHeaders, referrerReportCsv } from '../../admin/csv';
 import { dashboard, periodOf } from '../../admin/reports';
+import { referrerBalances } from '../../commissions/payouts';
 import type { Database } from '../../db/client';
+import type { PaymentProvider } from '../../payments/provider';
 import { periodChecked } from './periodChecked';
 
-/** Registers GET /api/admin/dashboard and /api/admin/referrers/report.csv (signed in). */
-export async function adminDashboardRoutes(app: FastifyInstance, { db }: { db: Database }): Promise<void> {
+/** Registers GET /api/admin/dashboard (with each referrer's commission owed and paid) and /api/admin/referrers/report.csv (signed in). */
+export async function adminDashboardRoutes(
+  app: FastifyInstance,
+  { db, provider }: { db: Database; provider: PaymentProvider },
+): Promise<void> {
   app.get<{ Querystring: DashboardQuery }>(
     '/api/admin/dashboard',
     {
@@ -18,7 +23,19 @@ export async function adminDashboardRoutes(app: FastifyInstance, { db }: { db: D
         response: { 200: Dashboard, '4xx': ErrorResponse },
       },
     },
-    async (request) => periodChecked(() => dashboard(db, periodOf(request.query), request.query.interval)),
+    async (request) => {
+      const figures = await periodChecked(() => dashboard(db, periodOf(request.query), request.query.interval));
+      const balances = await referrerBalances(db, provider.clock);
+      const commissions = balances
+        .filter(({ totals }) => totals.held + totals.payable + totals.inPayout + totals.paid !== 0)
+        .map(({ referrerId, displayName, totals }) => ({
+          referrerId,
+          displayName,
+          owedCents: totals.held + totals.payable + totals.inPayout,
+          paidCents: totals.paid,
+        }));
+      return { ...figures, commissions };
+    },
   );
 
   app.get<{ Querystring: PeriodQuery }>(

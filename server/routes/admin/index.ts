@@ -32,7 +32,7 @@ export async function adminRoutes(
     await owned.register(adminRefundRoutes, { ...services, ownerOf: (request) => signedInOwner(db, ownerSessions, request) });
     await owned.register(adminReferrerRoutes, { db });
     await owned.register(adminMailRoutes, { db, config, nudgeOutbox });
-    await owned.register(adminDashboardRoutes, { db });
+    await owned.register(adminDashboardRoutes, { db, provider: services.provider });
     await owned.register(adminContentRoutes, { db });
     await owned.register(adminCommissionRoutes, {
       ...services,

@@ -163,6 +163,7 @@ export function AdminDashboard({
                 ({data.from} to {data.to}, UTC)
               </Muted>
             </p>
+            <ReferrerCommissions rows={data.commissions} />
           </Card>
         </div>
       )}
@@ -265,3 +266,40 @@ const FigureCard = styled.div`
     color: ${colors.text};
   }
 `;
+
+/**
+ * Each referrer's commission now (issue 24), whatever the period: owed (held in the 30-day guarantee window,
+ * payable, or in a payout not yet marked paid) and paid. The Commissions screen pays it out.
+ */
+function ReferrerCommissions({ rows }: { rows: Dashboard['commissions'] }) {
+  return (
+    <>
+      <SubHeading>Commission per referrer</SubHeading>
+      {rows.length === 0 ? (
+        <Muted>No commission booked yet.</Muted>
+      ) : (
+        <Table aria-label="Commission per referrer">
+          <caption>
+            <Muted>Owed: held for the 30-day guarantee, payable, or in a payout not yet paid. Paid: in payouts marked paid.</Muted>
+          </caption>
+          <thead>
+            <tr>
+              <th>Referrer</th>
+              <th className="number">Owed</th>
+              <th className="number">Paid</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.referrerId}>
+                <td>Dr. {row.displayName}</td>
+                <td className="number">{formatDollars(row.owedCents)}</td>
+                <td className="number">{formatDollars(row.paidCents)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      )}
+    </>
+  );
+}

@@ -10,8 +10,9 @@ import { consoleOrderMachine } from '../../machines/consoleOrderMachine';
 import { consoleOrdersMachine } from '../../machines/consoleOrdersMachine';
 import { colors } from '../theme';
 import { formText } from '../shared/formText';
-import { Button, Card, ErrorText, Field, Form, Heading, Muted, SubHeading, Table } from '../shared/panelStyles';
+import { Button, Card, ErrorText, Field, Form, Heading, Muted, StackedTable, SubHeading, Table } from '../shared/panelStyles';
 import { eventWords } from './eventWords';
+import { OrderCommissions } from './OrderCommissions';
 import { OrderSeats } from './OrderSeats';
 import { RefundPanel } from './RefundPanel';
 import { ScrollRegion } from './ScrollRegion';
@@ -140,7 +141,7 @@ export function AdminOrders({
       )}
       <Card aria-busy={busy}>
         <ScrollRegion label={cancellations ? 'Cancellations' : 'Orders'}>
-          <Table aria-label={cancellations ? 'Cancellations' : 'Orders'}>
+          <StackedTable aria-label={cancellations ? 'Cancellations' : 'Orders'}>
             <thead>
               <tr>
                 <th>Opened</th>
@@ -154,24 +155,28 @@ export function AdminOrders({
             <tbody>
               {orders.map((order) => (
                 <tr key={order.transactionId}>
-                  <td>
+                  <td data-label="Opened">
                     <Link href={`/orders/${encodeURIComponent(order.transactionId)}`}>{when(order.createdAt)}</Link>
                   </td>
-                  <td>{buyer(order)}</td>
-                  <td className="number">{order.quantity}</td>
-                  <td className="number">{formatDollars(order.amountCents)}/month</td>
-                  <td>
+                  <td data-label="Buyer">{buyer(order)}</td>
+                  <td className="number" data-label="Seats">
+                    {order.quantity}
+                  </td>
+                  <td className="number" data-label="Monthly total">
+                    {formatDollars(order.amountCents)}/month
+                  </td>
+                  <td data-label="Status">
                     <Status $standing={orderStanding(order)}>{orderStatusWords(order)}</Status>
                   </td>
                   {cancellations ? (
-                    <td>{order.cancellationReason ? `“${order.cancellationReason}”` : <Muted>none given</Muted>}</td>
+                    <td data-label="Reason">{order.cancellationReason ? `“${order.cancellationReason}”` : <Muted>none given</Muted>}</td>
                   ) : (
-                    <td>{order.referrer ? `Dr. ${order.referrer.displayName}` : <Muted>(no link)</Muted>}</td>
+                    <td data-label="Referrer">{order.referrer ? `Dr. ${order.referrer.displayName}` : <Muted>(no link)</Muted>}</td>
                   )}
                 </tr>
               ))}
             </tbody>
-          </Table>
+          </StackedTable>
         </ScrollRegion>
         {loaded && orders.length === 0 && <p>No orders match.</p>}
         {!cancellations && (
@@ -387,6 +392,7 @@ export function AdminOrderDetail({
         )}
       </Card>
       <OrderSeats seats={detail.seats} />
+      <OrderCommissions entries={detail.commissions} />
       <SubHeading>Events</SubHeading>
       <Card>
         <ol aria-label="Events">
