@@ -221,7 +221,7 @@ export type MrrPoint = Static<typeof MrrPoint>;
  * A referrer's commission now (issue 24, docs/decisions/0035), in cents: owed = held + payable + in a payout batch
  * not yet marked paid; paid = in batches marked paid, less clawbacks.
  */
-export const ReferrerCommissionNow = Type.Object({
+const ReferrerCommissionNow = Type.Object({
   referrerId: Type.String(),
   displayName: Type.String(),
   owedCents: Type.Integer(),
