@@ -8,6 +8,7 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { startStandInPlatform } from '../../scripts/support/standInPlatform';
 import { freePort } from '../support/freePort';
 import { startMailCatcher, type MailCatcher } from '../support/mailCatcher';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
@@ -16,6 +17,7 @@ import { launchBrowser, startServer, type RunningServer } from './harness';
 
 const SECRET = 'whsec-e2e-0123456789abcdef0123456789abcdef';
 const HANDOFF_KEY = 'e2e-handoff-key-0123456789abcdef0123456789';
+const PLATFORM = { clientId: 'training-platform', clientSecret: 'e2e-platform-secret-0123456789abcdef0123' };
 
 interface Person {
   email: string;
@@ -30,6 +32,7 @@ describe('the buyer’s team', () => {
   let server: RunningServer;
   let browser: Browser;
   let agreementSite: Server;
+  let platform: Awaited<ReturnType<typeof startStandInPlatform>>;
   const redeemed: Person[] = [];
 
   beforeAll(async () => {
@@ -52,7 +55,14 @@ describe('the buyer’s team', () => {
       });
     });
     await new Promise<void>((resolve) => agreementSite.listen(agreementPort, '127.0.0.1', resolve));
+    // The training platform signs the team in through this product (issue 23): its stand-in, openid-client.
+    const [port, platformPort] = [await freePort(), await freePort()];
     server = await startServer({
+      PORT: String(port),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      OIDC_CLIENT_ID: PLATFORM.clientId,
+      OIDC_CLIENT_SECRET: PLATFORM.clientSecret,
+      OIDC_REDIRECT_URIS: `http://localhost:${platformPort}/callback`,
       SMTP_URL: mail.url,
       OUTBOX_INTERVAL_SECONDS: '1',
       SUCCESS_SITE_WEBHOOK_URL: receiver.url,
@@ -60,17 +70,31 @@ describe('the buyer’s team', () => {
       SUCCESS_SITE_LOCAL_URL: `http://127.0.0.1:${agreementPort}`,
       HANDOFF_API_KEY: HANDOFF_KEY,
     });
+    platform = await startStandInPlatform({ issuer: server.baseUrl, port: platformPort, ...PLATFORM });
     browser = await launchBrowser();
   });
   afterAll(async () => {
     await browser?.close();
+    await platform?.close();
     await server?.stop();
     await mail?.close();
     await receiver?.close();
     await new Promise((resolve) => agreementSite?.close(resolve));
   });
 
-  const onThisServer = (link: string) => link.replace(/^http:\/\/localhost:\d+/, server.baseUrl);
+  const onThisServer = (link: string) => link.replace(/^http:\/\/(localhost|127\.0\.0\.1):\d+/, server.baseUrl);
+
+  /** Signs `email` in to the stand-in platform through our /sign-in in a browser of its own; the platform's page after it. */
+  async function signInToPlatform(email: string, password: string): Promise<Page> {
+    const page = await newPage();
+    await page.goto(platform.url);
+    await page.getByRole('link', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Sign in to your training' }).waitFor();
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    return page;
+  }
   const linkIn = (text: string, label: string) => new RegExp(`${label}: (\\S+)`).exec(text)?.[1];
   const newPage = async (): Promise<Page> => (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
 
@@ -114,11 +138,14 @@ describe('the buyer’s team', () => {
     await submit(buyer);
     await expectPaymentSuccessful(buyer, '$1,000', 3);
     await buyer.getByText('You have 2 more seats: invite your team.').waitFor();
+    // The confirmation mail says what is true when it is sent: awaited before the invitations, both seats wait.
+    const confirmation = await mail.waitFor('ada.team@example.com', /subscription is active/);
+    expect(confirmation.text).toContain('2 seats waiting to be assigned');
     await invite(buyer, 'Bo Chen', 'bo.team@example.com');
     await invite(buyer, 'Cy Diaz', 'cy.team@example.com');
 
-    await accept('bo.team@example.com');
-    await accept('cy.team@example.com');
+    const boPassword = await accept('bo.team@example.com');
+    const cyPassword = await accept('cy.team@example.com');
     await buyer.getByRole('button', { name: 'Sign Training Agreement →' }).click();
     await buyer.getByRole('heading', { name: 'Agreement for ada.team@example.com' }).waitFor();
     expect(
@@ -130,8 +157,6 @@ describe('the buyer’s team', () => {
     ]);
 
     // The confirmation mail links to the Team section of /account; the buyer revokes Bo there.
-    const confirmation = await mail.waitFor('ada.team@example.com', /subscription is active/);
-    expect(confirmation.text).toContain('2 seats waiting to be assigned');
     await buyer.goto(onThisServer(linkIn(confirmation.text, 'Manage your subscription')!));
     const team = buyer.getByRole('table', { name: 'Team seats' });
     await team.getByText('bo.team@example.com').waitFor();
@@ -143,5 +168,13 @@ describe('the buyer’s team', () => {
         timeout: 15_000,
       })
       .toMatchObject({ verified: true, data: { seatNumber: 2, reason: 'buyer' } });
+
+    // The training platform: Cy signs in with the login their claim showed (a member, seat 3); Bo no longer can.
+    const cy = await signInToPlatform('cy.team@example.com', cyPassword);
+    await cy.getByRole('heading', { name: 'Signed in' }).waitFor({ timeout: 20_000 });
+    const claims = JSON.parse((await cy.locator('#claims').textContent()) ?? '{}') as Record<string, unknown>;
+    expect(claims).toMatchObject({ email: 'cy.team@example.com', name: 'Cy Diaz', seat: 3, role: 'member', status: 'active' });
+    const bo = await signInToPlatform('bo.team@example.com', boPassword);
+    await bo.getByRole('alert').filter({ hasText: 'The email or password is not right.' }).waitFor();
   });
 });
