@@ -56,7 +56,7 @@ const median = (values: number[]) => {
 
 /**
  * The page as the visitor sees it once it is ready (the checkout: its card field; another page: its network
- * quiet), without scripts: what a static copy would serve.
+ * quiet), without scripts and with its styles written out: what a static copy would serve.
  */
 async function staticCopyOf(url: string, path: string): Promise<string> {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
@@ -67,6 +67,12 @@ async function staticCopyOf(url: string, path: string): Promise<string> {
     else await page.waitForLoadState('networkidle');
     return await page.evaluate(() => {
       document.querySelectorAll('script, link[rel="modulepreload"]').forEach((element) => element.remove());
+      // Styles a library inserted through the CSSOM (styled-components in production) are not in the element's
+      // text: written out, so the copy is styled as the page is.
+      document.querySelectorAll('style').forEach((style) => {
+        const rules = style.sheet ? [...style.sheet.cssRules].map((rule) => rule.cssText).join('\n') : '';
+        if (rules && !style.textContent?.trim()) style.textContent = rules;
+      });
       return `<!doctype html>${document.documentElement.outerHTML}`;
     });
   } finally {
