@@ -3,15 +3,11 @@
  * critical violation on the checkout, the checkout with its field errors, a declined payment's toast, the
  * authentication dialog, the payment-success page with its record, the console's sign-in, and the 404 page.
  */
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AxeResults, RunOptions } from 'axe-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, startServer, type RunningServer } from './harness';
+import { seriousViolations } from './axe';
 import { expectPaymentSuccessful, fillBuyer, fillCard, openCheckout, submit, TEST_CARDS } from './checkoutFlow';
-
-const AXE_SCRIPT = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 let server: RunningServer;
 let browser: Browser;
@@ -31,67 +27,47 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/**
- * The serious and critical violations axe finds on the page as it is once its entrance animations have ended
- * (a toast fading in has, for a moment, the contrast of its half-way colours), one line each.
- */
-async function seriousViolations(): Promise<string[]> {
-  await page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every((animation) => animation.effect?.getTiming().iterations === Infinity || animation.playState !== 'running'),
-  );
-  await page.addScriptTag({ path: AXE_SCRIPT });
-  const violations = await page.evaluate(async (tags) => {
-    const axe = (globalThis as unknown as { axe: { run(context: Document, options: RunOptions): Promise<AxeResults> } }).axe;
-    return (await axe.run(document, { runOnly: { type: 'tag', values: tags } })).violations;
-  }, WCAG_22_AA);
-  return violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${node.target.join(' ')} ${node.failureSummary ?? ''}`));
-}
-
 describe('accessibility at 375×812 (axe-core, WCAG 2.2 AA)', () => {
   it('the checkout, with field errors, with a decline, and the authentication dialog', async () => {
     await openCheckout(page, server.baseUrl);
     await page.getByLabel('Card number').waitFor({ timeout: 20_000 });
-    expect(await seriousViolations(), 'checkout').toEqual([]);
+    expect(await seriousViolations(page), 'checkout').toEqual([]);
 
     await submit(page);
     await page.getByText('First name is required').waitFor();
-    expect(await seriousViolations(), 'field errors').toEqual([]);
+    expect(await seriousViolations(page), 'field errors').toEqual([]);
 
     await fillBuyer(page);
     await fillCard(page, TEST_CARDS.declined);
     await submit(page);
     await page.getByText('Your card was declined.').first().waitFor({ timeout: 15_000 });
-    expect(await seriousViolations(), 'decline toast').toEqual([]);
+    expect(await seriousViolations(page), 'decline toast').toEqual([]);
 
     await fillCard(page, TEST_CARDS.requiresAuthentication);
     await submit(page);
     await page.getByRole('button', { name: 'Complete authentication' }).waitFor({ timeout: 15_000 });
-    expect(await seriousViolations(), 'authentication dialog').toEqual([]);
+    expect(await seriousViolations(page), 'authentication dialog').toEqual([]);
 
     await page.getByRole('button', { name: 'Complete authentication' }).click();
     await expectPaymentSuccessful(page, '$500', 1);
-    expect(await seriousViolations(), 'payment success').toEqual([]);
+    expect(await seriousViolations(page), 'payment success').toEqual([]);
   });
 
   it("the owner's console sign-in, with its error", async () => {
     await page.goto(`${server.baseUrl}/admin`);
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
-    expect(await seriousViolations(), 'sign-in').toEqual([]);
+    expect(await seriousViolations(page), 'sign-in').toEqual([]);
     await page.getByLabel('Email').fill('nobody@example.com');
     await page.getByLabel('Password').fill('not a password');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('alert').filter({ hasText: 'Wrong email or password.' }).waitFor();
-    expect(await seriousViolations(), 'sign-in error').toEqual([]);
+    expect(await seriousViolations(page), 'sign-in error').toEqual([]);
   });
 
   it('the 404 page', async () => {
     await page.goto(`${server.baseUrl}/no/such/page`);
     await page.getByText('Oops! Page not found').waitFor();
-    expect(await seriousViolations()).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
   });
 
   it('keeps the keyboard on the seat control through an update', async () => {

@@ -5,17 +5,14 @@
  * 375×812 no word on the success page or /account breaks in the middle, back at the checkout the same email is
  * told it already has a subscription, and a visit to /account without a session logs nothing. axe finds nothing serious on either page; the console stays clean throughout.
  */
-import { createRequire } from 'node:module';
-import type { AxeResults, RunOptions } from 'axe-core';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMailCatcher, type MailCatcher } from '../support/mailCatcher';
 import { expectPaymentSuccessful, fillBuyer, fillCard, openCheckout, submit, TEST_CARDS } from './checkoutFlow';
 import { launchBrowser, startServer, watchConsole, type RunningServer } from './harness';
+import { seriousViolations } from './axe';
 import type { Browser } from 'playwright-core';
 
-const AXE_SCRIPT = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 /** Long enough to need a wrap at 375 px. */
 const EMAIL = 'dr.ada.palmer-lovelace@northside-chiropractic-clinic.example.com';
 
@@ -33,18 +30,6 @@ afterAll(async () => {
   await server?.stop();
   await mail?.close();
 });
-
-/** The serious and critical violations axe finds on the page as it is now, one line each. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: AXE_SCRIPT });
-  const violations = await page.evaluate(async (tags) => {
-    const axe = (globalThis as unknown as { axe: { run(context: Document, options: RunOptions): Promise<AxeResults> } }).axe;
-    return (await axe.run(document, { runOnly: { type: 'tag', values: tags } })).violations;
-  }, WCAG_22_AA);
-  return violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${node.target.join(' ')} ${node.failureSummary ?? ''}`));
-}
 
 /** Words (runs without spaces within one text node) that the layout splits over two lines. */
 function wordsBrokenMidWord(page: Page): Promise<string[]> {

@@ -7,30 +7,15 @@
  * checkout has its own browser tests).
  */
 import { execFileSync } from 'node:child_process';
-import { createRequire } from 'node:module';
-import type { AxeResults, RunOptions } from 'axe-core';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRODUCT_ID } from '../../src/domain/product';
 import { startMailCatcher, type MailCatcher } from '../support/mailCatcher';
 import { launchBrowser, startServerOnPostgres, watchConsole } from './harness';
+import { seriousViolations } from './axe';
 
-const AXE_SCRIPT = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 const OWNER = { email: 'owner@example.com', password: 'a long owner passphrase 42' };
 const REASON = 'Too expensive for a 3-doctor clinic';
-
-/** The serious and critical violations axe finds on `page` as it is now, one line each. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: AXE_SCRIPT });
-  const violations = await page.evaluate(async (tags) => {
-    const axe = (globalThis as unknown as { axe: { run(context: Document, options: RunOptions): Promise<AxeResults> } }).axe;
-    return (await axe.run(document, { runOnly: { type: 'tag', values: tags } })).violations;
-  }, WCAG_22_AA);
-  return violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${node.target.join(' ')} ${node.failureSummary ?? ''}`));
-}
 
 describe("the owner's console: orders and dashboard", () => {
   let mail: MailCatcher;

@@ -6,15 +6,12 @@
  * referrers and mail screens. On PostgreSQL, so the owner can be created while the server runs.
  */
 import { execFileSync } from 'node:child_process';
-import { createRequire } from 'node:module';
-import type { AxeResults, RunOptions } from 'axe-core';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { startServerOnPostgres, useServerAndBrowser, watchConsole } from './harness';
+import { seriousViolations } from './axe';
 
 const OWNER = { email: 'owner@example.com', password: 'a long owner passphrase 42' };
-const AXE_SCRIPT = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 const TESTIMONIALS = [
   { name: 'Dr. Ana Ruiz', practice: 'Ruiz Family Chiropractic', quote: 'Our front desk answers half as many routine calls.' },
@@ -22,18 +19,6 @@ const TESTIMONIALS = [
   { name: 'Dr. Cleo Park', practice: 'Park Sports Chiropractic', quote: 'My associate built her own workflows in a day.' },
 ];
 const GUARANTEE = 'Thirty days to try it: not for you, every dollar back.';
-
-/** The serious and critical violations axe finds on the page as it is now, one line each. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: AXE_SCRIPT });
-  const violations = await page.evaluate(async (tags) => {
-    const axe = (globalThis as unknown as { axe: { run(context: Document, options: RunOptions): Promise<AxeResults> } }).axe;
-    return (await axe.run(document, { runOnly: { type: 'tag', values: tags } })).violations;
-  }, WCAG_22_AA);
-  return violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${node.target.join(' ')} ${node.failureSummary ?? ''}`));
-}
 
 /** True when something on the page reaches past the viewport's right edge (the page scrolls sideways). */
 const scrollsSideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);

@@ -4,16 +4,13 @@
  * password first, refused under the form) → back on the platform with the buyer's verified claims. And the page
  * with its refusal has no serious or critical axe-core violation (WCAG 2.2 AA), like the checkout.
  */
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AxeResults, RunOptions } from 'axe-core';
 import type { Browser } from 'playwright-core';
 import { startStandInPlatform } from '../../scripts/support/standInPlatform';
 import { freePort } from '../support/freePort';
 import { expectPaymentSuccessful, fillBuyer, fillCard, openCheckout, submit, TEST_CARDS } from './checkoutFlow';
+import { seriousViolations } from './axe';
 import { launchBrowser, startServer, watchConsole, type RunningServer } from './harness';
-
-const AXE_SCRIPT = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 const CLIENT = { clientId: 'training-platform', clientSecret: 'e2e-platform-secret-0123456789abcdef0123' };
 
@@ -78,17 +75,7 @@ describe('signing in to the training platform', () => {
       await page.getByLabel('Password').fill('not a password');
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('alert').waitFor();
-      await page.addScriptTag({ path: AXE_SCRIPT });
-      const violations = await page.evaluate(async () => {
-        const axe = (globalThis as unknown as { axe: { run(context: Document, options: RunOptions): Promise<AxeResults> } }).axe;
-        const tags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
-        return (await axe.run(document, { runOnly: { type: 'tag', values: tags } })).violations;
-      });
-      expect(
-        violations
-          .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-          .map((violation) => violation.id),
-      ).toEqual([]);
+      expect(await seriousViolations(page)).toEqual([]);
     } finally {
       await context.close();
     }
