@@ -1,5 +1,6 @@
 /** The order detail's commission (issue 24): the referrer's ledger entries for this order (read-only). */
 import type { LedgerEntry } from '../../contract/commissions';
+import { consoleDay } from '../../domain/orderStatus';
 import { formatDollars } from '../../domain/pricing';
 import { Card, Muted, SubHeading, Table } from '../shared/panelStyles';
 
@@ -11,8 +12,6 @@ const STATE_WORDS: Record<LedgerEntry['state'], string> = {
   paid: 'Paid',
   reversed: 'Reversed',
 };
-
-const day = (iso: string) => new Date(iso).toLocaleDateString('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
 
 /** One row per ledger entry, oldest first: what it was for, the rule it used, its amount (cents shown as dollars). */
 export function OrderCommissions({ entries }: { entries: LedgerEntry[] }) {
@@ -37,7 +36,7 @@ export function OrderCommissions({ entries }: { entries: LedgerEntry[] }) {
             <tbody>
               {entries.map((entry) => (
                 <tr key={entry.id}>
-                  <td>{day(entry.earnedAt)}</td>
+                  <td>{consoleDay(entry.earnedAt)}</td>
                   <td>
                     {KIND_WORDS[entry.kind]}
                     {entry.selfReferral && ' (own link: no commission)'}
