@@ -16,7 +16,7 @@ import { installErrorHandler } from './http/errorHandler';
 import { HttpError } from './http/httpError';
 import { registerOpenApi } from './http/openApi';
 import { openApiRoute } from './routes/openApi';
-import { registerSecurityHeaders } from './http/securityHeaders';
+import { inlineScriptHashes, registerSecurityHeaders } from './http/securityHeaders';
 import { boundRequestArrival } from './http/slowRequests';
 import { registerStaticSite } from './http/staticSite';
 import { pageContentOf } from './content/offerContent';
@@ -163,7 +163,11 @@ export async function buildApp({
   boundRequestArrival(app, config.REQUEST_TIMEOUT_SECONDS * 1000);
   installErrorHandler(app);
   await registerOpenApi(app);
-  await registerSecurityHeaders(app, { publicUrl: config.PUBLIC_URL, providerHosts: provider.pageHosts });
+  await registerSecurityHeaders(app, {
+    publicUrl: config.PUBLIC_URL,
+    providerHosts: provider.pageHosts,
+    inlineScripts: inlineScriptHashes(distDir),
+  });
 
   const secret = cookieSecret ?? randomBytes(32).toString('hex');
   await app.register(fastifyCookie, { secret });

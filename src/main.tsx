@@ -1,15 +1,11 @@
 /**
- * Browser entry, kept tiny: `/` arrives already painted (src/prerender.tsx), so the code that takes it over is
- * imported only after the first frame is on screen: its islands alone (src/mountIslands.tsx) when the server's
- * HTML has them, the whole app (src/mountApp.tsx: its React tree and both statecharts) otherwise. The page's first
- * paint never waits for a bundle to download or run; the spec's 500 ms initialisation counts from navigation start
- * all the same (src/views/checkout/checkoutActor.ts).
+ * Browser entry, kept tiny: the built pages arrive already painted (scripts/prerender.ts), and request this module
+ * only once their first paint is on screen (the pages' inline loader, scripts/prerender.ts, decision 0036), so the first
+ * paint never waits for a bundle to download or run. It imports the code that takes the page over: the islands
+ * alone (src/mountIslands.tsx) when the server's HTML has them, the whole app (src/mountApp.tsx: its React tree and
+ * statecharts) otherwise. The spec's 500 ms initialisation counts from navigation start all the same
+ * (src/views/checkout/checkoutActor.ts).
  */
-requestAnimationFrame(() => {
-  // A task queued from inside the frame callback runs once that frame has been painted.
-  setTimeout(() => {
-    // The islands' marker (src/views/checkout/checkoutIslands.tsx), written only into the prerendered `/`.
-    if (window.location.pathname === '/' && document.querySelector('[data-island]')) void import('./mountIslands');
-    else void import('./mountApp');
-  }, 0);
-});
+// The islands' marker (src/views/checkout/checkoutIslands.tsx), written only into the prerendered `/`.
+if (window.location.pathname === '/' && document.querySelector('[data-island]')) void import('./mountIslands');
+else void import('./mountApp');

@@ -1,6 +1,7 @@
 /**
  * Security headers (@fastify/helmet), minimal for the payment provider in use:
- * - Content-Security-Policy: our own scripts, inline styles for styled-components, data: images, and the hosts the
+ * - Content-Security-Policy: our own scripts (and the built pages' one inline loader, allowed by its SHA-256:
+ *   `inlineScriptHashes`), inline styles for styled-components, data: images, and the hosts the
  *   provider's browser library needs (PaymentProvider.pageHosts: Stripe.js's, Stripe docs "Content Security
  *   Policy"). The sandbox needs no outside host at all.
  *   `upgrade-insecure-requests` only when the public address is https, so a plain-http local run keeps loading
@@ -11,6 +12,9 @@
  */
 import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { PageHosts } from '../payments/provider';
 
 const NO_HOSTS: PageHosts = { script: [], frame: [], connect: [], payment: [] };
@@ -23,22 +27,44 @@ function permissionsPolicy(hosts: PageHosts): string {
   );
 }
 
+/**
+ * The CSP sources (`'sha256-…'`, base64) of the inline scripts in the built, prerendered pages (`distDir`/index.html,
+ * written by scripts/prerender.ts; every prerendered page carries the same): the loader that requests the entry
+ * module after the first paint. None without a build. JSON data blocks (`<script type="application/json">`) are
+ * not scripts to the CSP.
+ */
+export function inlineScriptHashes(distDir: string | undefined): string[] {
+  const file = distDir ? join(distDir, 'index.html') : undefined;
+  if (!file || !existsSync(file)) return [];
+  return [...readFileSync(file, 'utf8').matchAll(/<script>([\s\S]*?)<\/script>/g)].map(
+    ([, body]) =>
+      `'sha256-${createHash('sha256')
+        .update(body ?? '')
+        .digest('base64')}'`,
+  );
+}
+
 interface SecurityHeaderOptions {
   /** PUBLIC_URL when set. */
   publicUrl: string | undefined;
   /** What the payment provider's browser library loads and talks to; none for the sandbox. */
   providerHosts: PageHosts | undefined;
+  /** CSP sources for the built pages' inline scripts (`inlineScriptHashes`). */
+  inlineScripts?: string[];
 }
 
 /** Registers the headers on `app` for every response. */
-export async function registerSecurityHeaders(app: FastifyInstance, { publicUrl, providerHosts }: SecurityHeaderOptions): Promise<void> {
+export async function registerSecurityHeaders(
+  app: FastifyInstance,
+  { publicUrl, providerHosts, inlineScripts = [] }: SecurityHeaderOptions,
+): Promise<void> {
   const hosts = providerHosts ?? NO_HOSTS;
   await app.register(helmet, {
     contentSecurityPolicy: {
       useDefaults: true,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", ...hosts.script],
+        scriptSrc: ["'self'", ...inlineScripts, ...hosts.script],
         frameSrc: hosts.frame.length > 0 ? ["'self'", ...hosts.frame] : ["'none'"],
         connectSrc: ["'self'", ...hosts.connect],
         styleSrc: ["'self'", "'unsafe-inline'"],

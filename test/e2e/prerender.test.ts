@@ -30,6 +30,20 @@ function isServerHeading(page: Page): Promise<boolean> {
   });
 }
 
+/**
+ * The scripts the page requested before its first contentful paint (Paint Timing): none, as the prerendered pages
+ * load their entry module only once they are painted (scripts/prerender.ts `withEntryAfterFirstPaint`).
+ */
+function scriptsBeforeFirstPaint(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const paint = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.POSITIVE_INFINITY;
+    return performance
+      .getEntriesByType('resource')
+      .filter((entry) => new URL(entry.name).pathname.endsWith('.js') && entry.startTime < paint)
+      .map((entry) => new URL(entry.name).pathname);
+  });
+}
+
 const SELECTORS = [
   'header',
   'h1',
@@ -84,6 +98,7 @@ describe('the prerendered checkout', () => {
     await page.getByLabel('Card number').waitFor({ timeout: 20_000 });
     const kept = await isServerHeading(page);
     expect(kept, 'the renderer took over the server’s elements instead of drawing new ones').toBe(true);
+    expect(await scriptsBeforeFirstPaint(page)).toEqual([]);
     const clientClasses = await page.evaluate(
       (selectors) => selectors.map((selector) => document.querySelector(selector)?.className),
       SELECTORS,
@@ -177,6 +192,23 @@ describe('the prerendered checkout', () => {
     expect(problems.filter((line) => !line.includes('404'))).toEqual([]);
     await page.getByRole('link', { name: 'Return to Home' }).click();
     await page.getByText('Initializing secure checkout...').or(page.getByLabel('Card number')).first().waitFor();
+    await context.close();
+  });
+
+  it('the sign-in page arrives rendered, requests no script before its first paint, and is hydrated in place', async () => {
+    const context = await running.browser.newContext();
+    const page = await context.newPage();
+    const problems = watchConsole(page);
+    await keepServerHeading(page);
+    await page.goto(`${running.server.baseUrl}/sign-in`);
+    // Its chunk arrives after the paint; hydrated, the heading is still the server's element.
+    await page.getByRole('heading', { name: 'Sign in to your training' }).waitFor();
+    await expect
+      .poll(() => page.evaluate(() => performance.getEntriesByType('resource').some((entry) => entry.name.includes('SignInPage'))))
+      .toBe(true);
+    expect(await scriptsBeforeFirstPaint(page)).toEqual([]);
+    expect(await isServerHeading(page)).toBe(true);
+    expect(problems).toEqual([]);
     await context.close();
   });
 });
