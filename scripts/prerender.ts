@@ -2,13 +2,16 @@
  * Writes the checkout's HTML at build time (run by `npm run build` after the client and the renderer are built):
  * dist/index.html becomes `/` already rendered in its first state, styles inline, for src/mountApp.tsx to hydrate;
  * dist/404.html the 404 page (hydrated too) and dist/payment-success.html the success page's loading state (drawn
- * afresh: its content depends on this browser's storage), dist/partner.html the referrer's page's loading state;
+ * afresh: its content depends on this browser's storage), dist/partner.html the referrer's page's loading state,
+ * dist/sign-in.html the sign-in form, dist/join.html and dist/join-problem.html the join page's invitation and
+ * unusable link (each filled in by the server for the request's link);
  * the empty page it started from is kept as
  * dist/shell.html for the other routes, which render in the browser.
  * All are templates: the referrer's name and quote are placeholders the server fills, and compresses, per
  * request (server/referrals/offerPage.ts); they are never served as they are.
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { JOIN_ANSWER_PLACEHOLDERS, type JoinAnswer } from '../src/domain/joinPage';
 
 const ROOT = '<div id="root"></div>';
 
@@ -62,9 +65,9 @@ function withoutStreamingRuntime(html: string): string {
   return html.replace(/<script>[\s\S]*?<\/script>/g, '');
 }
 
-/** Writes `path` rendered into the empty page as `file`. */
-async function prerender(path: string, file: string, waitForChunks: boolean) {
-  const { html: rendered, styles } = await renderPage(path, { waitForChunks });
+/** Writes `path` rendered into the empty page as `file` (`joinAnswer`: the join page's placeholders to render). */
+async function prerender(path: string, file: string, waitForChunks: boolean, joinAnswer?: JoinAnswer) {
+  const { html: rendered, styles } = await renderPage(path, { waitForChunks, joinAnswer });
   const html = withoutStreamingRuntime(rendered);
   const page = shell.replace('</head>', `${styles}</head>`).replace(ROOT, `<div id="root">${html}</div>`);
   writeTemplate(file, withEntryAfterFirstPaint(page));
@@ -77,6 +80,8 @@ await prerender('/payment-success', 'dist/payment-success.html', false);
 await prerender('/sign-in', 'dist/sign-in.html', true);
 // The referrer's page in its loading state (its chunk waited for), hydrated by the browser.
 await prerender('/partner', 'dist/partner.html', true);
-await prerender('/join', 'dist/join.html', false);
+// The join page as the server fills it in for the request's link: the invitation, or why the link cannot be used.
+await prerender('/join', 'dist/join.html', true, JOIN_ANSWER_PLACEHOLDERS.invitation);
+await prerender('/join', 'dist/join-problem.html', true, JOIN_ANSWER_PLACEHOLDERS.problem);
 // Any path that is not a page draws the 404 page; it does not depend on the path.
 await prerender('/this-page-does-not-exist', 'dist/404.html', true);

@@ -7,7 +7,8 @@
 import { hkdfSync, randomBytes } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
-import { teamRoutes } from './routes/team';
+import { joinPageAnswers, teamRoutes } from './routes/team';
+import type { JoinAnswer } from '../src/domain/joinPage';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from './config';
@@ -194,6 +195,8 @@ export async function buildApp({
     nudgeOutbox: nudge,
     webhookStatus,
   };
+  // The /join page's lookup, counted by the API's rate limiter (server/routes/team.ts `joinPageAnswers`).
+  let joinAnswerOf: ((request: FastifyRequest) => Promise<JoinAnswer>) | undefined;
   await app.register(async (api) => {
     await api.register(rateLimit, {
       max: config.RATE_LIMIT_PER_MINUTE,
@@ -214,6 +217,7 @@ export async function buildApp({
     if (provider.routes) await api.register(provider.routes, providerRouteOptions);
     await api.register(accountRoutes, { ...services, nudgeOutbox: nudge });
     await api.register(teamRoutes, { ...services, nudgeOutbox: nudge });
+    joinAnswerOf = joinPageAnswers(api, db);
     await api.register(adminRoutes, { ...services, nudgeOutbox: nudge });
     if (oidcProvider) {
       await mountOidcProvider(api, oidcProvider, config);
@@ -223,6 +227,7 @@ export async function buildApp({
   });
   await app.register(referralLinkRoute, { links: referrals });
   if (provider.webhookRoutes) await app.register(provider.webhookRoutes, providerRouteOptions);
-  await registerStaticSite(app, distDir, referrals, pageContentOf(db));
+  if (!joinAnswerOf) throw new Error('The API was registered without the team routes');
+  await registerStaticSite(app, distDir, referrals, pageContentOf(db), joinAnswerOf);
   return app;
 }

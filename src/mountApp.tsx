@@ -10,6 +10,7 @@ import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import type { InspectionEvent, Observer } from 'xstate';
 import { App } from './App';
+import { JoinAnswerContext, readJoinAnswer } from './content/joinAnswer';
 import { OfferContentContext, readOfferContent } from './content/offerContent';
 import { OfferReferrerContext, readOfferReferrer } from './content/offerReferrer';
 import { isPagePath, PAGE_PATHS } from './domain/pagePaths';
@@ -21,12 +22,12 @@ if (!container) throw new Error('The page has no #root element');
 
 /**
  * True when the HTML in #root is what this browser's first render draws, so React can take it over: the 404 page and the sign-in page,
- * the same for everyone. /payment-success and the console depend on this browser; `/` comes here only to be
+ * the same for everyone, and the join page, filled in by the server with the answer the page carries. /payment-success and the console depend on this browser; `/` comes here only to be
  * drawn afresh.
  */
 function canHydrate(root: HTMLElement): boolean {
   const path = window.location.pathname;
-  return root.hasChildNodes() && (!isPagePath(path) || path === PAGE_PATHS.signIn);
+  return root.hasChildNodes() && (!isPagePath(path) || path === PAGE_PATHS.signIn || path === PAGE_PATHS.join);
 }
 
 function mount(inspect?: Observer<InspectionEvent>) {
@@ -35,7 +36,9 @@ function mount(inspect?: Observer<InspectionEvent>) {
       <GlobalStyle />
       <OfferReferrerContext.Provider value={readOfferReferrer(document)}>
         <OfferContentContext.Provider value={readOfferContent(document)}>
-          <App checkout={{ inspect }} paymentSuccess={{ inspect }} />
+          <JoinAnswerContext.Provider value={readJoinAnswer(document)}>
+            <App checkout={{ inspect }} paymentSuccess={{ inspect }} />
+          </JoinAnswerContext.Provider>
         </OfferContentContext.Provider>
       </OfferReferrerContext.Provider>
       <Island name="toasts" />

@@ -1,8 +1,8 @@
 /**
  * Server rendering at build time (`npm run build` → scripts/prerender.ts): the same tree src/mountApp.tsx draws,
  * rendered at `/` in its first state (the statechart's `init`, 'Initializing secure checkout...'; the browser
- * hydrates its islands only, src/mountIslands.tsx), the 404 page, and the success page's loading state, with the
- * pages' styles. The referrer's name and quote, the testimonials and the guarantee are placeholders the server
+ * hydrates its islands only, src/mountIslands.tsx), the 404 page, the success page's loading state, the sign-in,
+ * partner and join pages (`joinAnswer`: the join page's invitation or problem, as placeholders), with the pages' styles. The referrer's name and quote, the testimonials and the guarantee are placeholders the server
  * fills per request (server/referrals/offerPage.ts). Nothing here runs in the browser.
  */
 import { StrictMode } from 'react';
@@ -11,8 +11,10 @@ import { prerenderToNodeStream } from 'react-dom/static';
 import { ServerStyleSheet } from 'styled-components';
 import { Router } from 'wouter';
 import { App } from './App';
+import { JoinAnswerContext } from './content/joinAnswer';
 import { OfferContentContext } from './content/offerContent';
 import { OfferReferrerContext } from './content/offerReferrer';
+import type { JoinAnswer } from './domain/joinPage';
 import { CONTENT_PLACEHOLDERS } from './domain/offerContent';
 import { REFERRER_PLACEHOLDERS } from './domain/offerReferrer';
 import { GlobalStyle } from './views/GlobalStyle';
@@ -24,7 +26,10 @@ import { Island } from './views/checkout/checkoutIslands';
  * otherwise such a page renders as its loading state (the success page's 'Loading payment details...', whose
  * content depends on what this browser stored).
  */
-export async function renderPage(path: string, { waitForChunks }: { waitForChunks: boolean }): Promise<{ html: string; styles: string }> {
+export async function renderPage(
+  path: string,
+  { waitForChunks, joinAnswer = null }: { waitForChunks: boolean; joinAnswer?: JoinAnswer | null },
+): Promise<{ html: string; styles: string }> {
   const sheet = new ServerStyleSheet();
   try {
     const tree = sheet.collectStyles(
@@ -33,7 +38,9 @@ export async function renderPage(path: string, { waitForChunks }: { waitForChunk
         <Router ssrPath={path}>
           <OfferReferrerContext.Provider value={REFERRER_PLACEHOLDERS}>
             <OfferContentContext.Provider value={CONTENT_PLACEHOLDERS}>
-              <App />
+              <JoinAnswerContext.Provider value={joinAnswer}>
+                <App />
+              </JoinAnswerContext.Provider>
             </OfferContentContext.Provider>
           </OfferReferrerContext.Provider>
         </Router>

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { isPagePath, PAGE_PATHS } from '../../src/domain/pagePaths';
 import { loadOfferPages } from '../referrals/offerPage';
 import type { ReferralLinks } from '../referrals/referralLinks';
+import type { JoinAnswer } from '../../src/domain/joinPage';
 import type { OfferContent } from '../../src/domain/offerContent';
 
 /** The page before prerendering (scripts/prerender.ts): every route but `/` renders in the browser from it. */
@@ -29,17 +30,20 @@ const TEMPLATES = new Set([
   '/sign-in.html',
   '/partner.html',
   '/join.html',
+  '/join-problem.html',
 ]);
 
 /**
  * Registers the static files of `distDir` (or none), the offer page and the not-found handler; every page carries
- * the request's referrer and the offer's content (`contentOf`, server/content/offerContent.ts).
+ * the request's referrer and the offer's content (`contentOf`, server/content/offerContent.ts), and /join what
+ * its link stands for (`joinAnswerOf`, server/routes/team.ts `joinPageAnswers`).
  */
 export async function registerStaticSite(
   app: FastifyInstance,
   distDir: string | undefined,
   referrals: ReferralLinks,
   contentOf: (request: FastifyRequest) => Promise<OfferContent>,
+  joinAnswerOf: (request: FastifyRequest) => Promise<JoinAnswer>,
 ): Promise<void> {
   if (distDir) {
     await app.register(fastifyStatic, {
@@ -84,9 +88,8 @@ export async function registerStaticSite(
             ? 'signIn'
             : path === PAGE_PATHS.partner
               ? 'partner'
-              : path === PAGE_PATHS.join
-                ? 'join'
-                : 'shell';
+              : 'shell';
+      if (path === PAGE_PATHS.join) return pages.sendJoin(request, reply, offer, await joinAnswerOf(request));
       return pages.send(request, reply, page, offer);
     }
     return reply.code(404).send({ error: `Not found: ${request.method} ${path}` });

@@ -21,6 +21,7 @@ import {
   testimonialPlaceholders,
   type OfferContent,
 } from '../../src/domain/offerContent';
+import { JOIN_ANSWER_ELEMENT_ID, JOIN_PLACEHOLDERS, type JoinAnswer } from '../../src/domain/joinPage';
 import { OFFER_REFERRER_ELEMENT_ID, REFERRER_PLACEHOLDERS } from '../../src/domain/offerReferrer';
 import { escapeHtml } from '../http/escapeHtml';
 
@@ -49,9 +50,13 @@ const jsonElement = (id: string, value: unknown) => `<script id="${id}" type="ap
  * The page `template` with `offer` in it. Every fill is a function replacement: a replacement string would read
  * `$&`, `` $` ``, `$'`, `$1` or `$$` in a referrer's text as patterns and copy parts of the template into the page.
  */
-function fillTemplate(template: string, { referrer, content }: Offer): string {
-  const json = jsonElement(OFFER_REFERRER_ELEMENT_ID, referrer) + jsonElement(OFFER_CONTENT_ELEMENT_ID, content);
-  let page = template
+function fillTemplate(template: string, { referrer, content }: Offer, join?: JoinAnswer): string {
+  const json =
+    jsonElement(OFFER_REFERRER_ELEMENT_ID, referrer) +
+    jsonElement(OFFER_CONTENT_ELEMENT_ID, content) +
+    (join ? jsonElement(JOIN_ANSWER_ELEMENT_ID, join) : '');
+  let page = join ? fillJoinAnswer(template, join) : template;
+  page = page
     .replaceAll(REFERRER_PLACEHOLDERS.name, () => escapeHtml(referrer.name))
     .replaceAll(REFERRER_PLACEHOLDERS.quote, () => escapeHtml(referrer.quote))
     .replaceAll(REFERRER_PLACEHOLDERS.shortLabel, () => escapeHtml(referrer.shortLabel))
@@ -69,6 +74,15 @@ function fillTemplate(template: string, { referrer, content }: Offer): string {
   return page.replace(HEAD_END, () => `${json}${HEAD_END}`);
 }
 
+/** `template` (a join page) with the answer's fields, or its problem, in place of the placeholders, HTML-escaped. */
+function fillJoinAnswer(template: string, join: JoinAnswer): string {
+  if ('problem' in join) return template.replaceAll(JOIN_PLACEHOLDERS.problem, () => escapeHtml(join.problem));
+  let page = template;
+  for (const field of ['email', 'name', 'invitedBy', 'practiceName', 'productName', 'expiresAt'] as const)
+    page = page.replaceAll(JOIN_PLACEHOLDERS[field], () => escapeHtml(join.invitation[field]));
+  return page;
+}
+
 interface RenderedPage {
   identity: Buffer;
   br: Buffer;
@@ -78,12 +92,17 @@ interface RenderedPage {
 /**
  * The HTML pages of the built SPA (scripts/prerender.ts): `index` is `/` prerendered, `paymentSuccess` the
  * success page's loading state, `signIn` the sign-in form, `notFound` the 404 page, `partner` the referrer's page's
- * loading state, `join` the join page's, `shell` the empty page every other route starts from.
+ * loading state, `shell` the empty page every other route starts from; and the join page's two (`sendJoin`).
  */
-type PageName = 'index' | 'paymentSuccess' | 'signIn' | 'notFound' | 'partner' | 'join' | 'shell';
+type PageName = 'index' | 'paymentSuccess' | 'signIn' | 'notFound' | 'partner' | 'shell';
 interface OfferPages {
   /** Sends `page` with `offer` in it, compressed as the request accepts, with status `status`. */
   send(request: FastifyRequest, reply: FastifyReply, page: PageName, offer: Offer, status?: number): FastifyReply;
+  /**
+   * Sends the join page filled in with `answer` (the invitation, or why the link cannot be used), never cached: it
+   * names the invitee. Without prerendered join pages (an older build), the shell.
+   */
+  sendJoin(request: FastifyRequest, reply: FastifyReply, offer: Offer, answer: JoinAnswer): FastifyReply;
 }
 
 /** Reads the page templates from `distDir` once; a page the build did not prerender is the shell. */
@@ -95,39 +114,51 @@ export function loadOfferPages(distDir: string, shellFile: string): OfferPages {
     index: read('index.html'),
     paymentSuccess: orShell('payment-success.html'),
     signIn: orShell('sign-in.html'),
-    join: orShell('join.html'),
     notFound: orShell('404.html'),
     partner: orShell('partner.html'),
     shell,
   };
+  const joinPages = existsSync(join(distDir, 'join-problem.html'))
+    ? { invitation: read('join.html'), problem: read('join-problem.html') }
+    : undefined;
   const cache = new Map<string, RenderedPage>();
   const encodings = new Negotiator({ supportedValues: ['br', 'gzip'] });
-  const render = (page: PageName, offer: Offer): RenderedPage => {
-    const key = JSON.stringify([page, offer]);
-    const cached = cache.get(key);
-    if (cached) return cached;
-    const identity = Buffer.from(fillTemplate(templates[page], offer));
-    const rendered = {
+  const compress = (html: string): RenderedPage => {
+    const identity = Buffer.from(html);
+    return {
       identity,
       br: brotliCompressSync(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } }),
       gzip: gzipSync(identity, { level: 9 }),
     };
+  };
+  const render = (page: PageName, offer: Offer): RenderedPage => {
+    const key = JSON.stringify([page, offer]);
+    const cached = cache.get(key);
+    if (cached) return cached;
+    const rendered = compress(fillTemplate(templates[page], offer));
     if (cache.size >= CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
     cache.set(key, rendered);
     return rendered;
   };
+  const sendRendered = (request: FastifyRequest, reply: FastifyReply, rendered: RenderedPage, status: number, cacheControl: string) => {
+    const accepted = request.headers['accept-encoding'];
+    const encoding = typeof accepted === 'string' ? encodings.negotiate(accepted) : null;
+    reply
+      .code(status)
+      .header('Content-Type', 'text/html; charset=utf-8')
+      .header('Cache-Control', cacheControl)
+      .header('Vary', 'Accept-Encoding, Cookie');
+    if (encoding) reply.header('Content-Encoding', encoding);
+    return reply.send(encoding ? rendered[encoding] : rendered.identity);
+  };
   return {
     send(request, reply, page, offer, status = 200) {
-      const rendered = render(page, offer);
-      const accepted = request.headers['accept-encoding'];
-      const encoding = typeof accepted === 'string' ? encodings.negotiate(accepted) : null;
-      reply
-        .code(status)
-        .header('Content-Type', 'text/html; charset=utf-8')
-        .header('Cache-Control', 'no-cache')
-        .header('Vary', 'Accept-Encoding, Cookie');
-      if (encoding) reply.header('Content-Encoding', encoding);
-      return reply.send(encoding ? rendered[encoding] : rendered.identity);
+      return sendRendered(request, reply, render(page, offer), status, 'no-cache');
+    },
+    sendJoin(request, reply, offer, answer) {
+      if (!joinPages) return sendRendered(request, reply, render('shell', offer), 200, 'no-store');
+      const template = 'problem' in answer ? joinPages.problem : joinPages.invitation;
+      return sendRendered(request, reply, compress(fillTemplate(template, offer, answer)), 200, 'no-store');
     },
   };
 }

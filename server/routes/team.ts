@@ -11,6 +11,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { pickBaseAddress } from '../../src/domain/baseAddress';
 import { ErrorResponse } from '../../src/contract/checkout';
 import { InviteRequest, JoinClaimed, JoinInvitation, JoinRequest, SeatParams, TeamError, TeamView } from '../../src/contract/team';
+import { NO_JOIN_TOKEN, type JoinAnswer } from '../../src/domain/joinPage';
+import type { Database } from '../db/client';
 import { HttpError } from '../http/httpError';
 import { findOrder, type Order, type OrderServices } from '../orders/order';
 import { claimSeat, peekInvitation, type LinkProblem } from '../seats/claim';
@@ -47,6 +49,35 @@ const LINK_PROBLEMS: Record<LinkProblem, { status: number; error: string }> = {
   claimed: { status: 409, error: 'This seat was already claimed. Sign in with the login shown when it was accepted.' },
   revoked: { status: 410, error: 'This invitation was withdrawn. Ask the person who invited you.' },
 };
+
+/** What /join says when one address opened more invitation links in an hour than INVITES_PER_ADDRESS_PER_HOUR. */
+const TOO_MANY_LINKS = 'Too many invitation links were opened from your address. Please wait an hour and try again.';
+/** What /join says when the invitation could not be looked up (the database did not answer). */
+const LOOKUP_FAILED = 'We could not open your invitation just now. Please reload this page in a minute.';
+
+/**
+ * What the /join page shows for the request's `?token=` (src/domain/joinPage.ts), for the server to fill into the
+ * prerendered page: the invitation, or the words POST /api/join/invitation would answer. Counts each lookup
+ * against the client address (INVITES_PER_ADDRESS_PER_HOUR, as that call; `limiter` is the API's
+ * @fastify/rate-limit instance, Redis-shared when REDIS_URL is set). Never throws: a failed lookup is a problem to
+ * show.
+ */
+export function joinPageAnswers(limiter: FastifyInstance, db: Database): (request: FastifyRequest) => Promise<JoinAnswer> {
+  const perAddress = limiter.createRateLimit({ max: INVITES_PER_ADDRESS_PER_HOUR, timeWindow: 60 * 60 * 1000 });
+  return async (request) => {
+    const token = (request.query as Record<string, unknown>).token;
+    if (typeof token !== 'string' || token.length === 0 || token.length > 128) return { problem: NO_JOIN_TOKEN };
+    try {
+      const limit = await perAddress(request);
+      if (!limit.isAllowed && limit.isExceeded) return { problem: TOO_MANY_LINKS };
+      const found = await peekInvitation(db, token);
+      return 'problem' in found ? { problem: LINK_PROBLEMS[found.problem].error } : { invitation: found };
+    } catch (error) {
+      request.log.error({ err: error }, 'The join page could not look its invitation up');
+      return { problem: LOOKUP_FAILED };
+    }
+  };
+}
 
 /** Sends `result`'s refusal, or returns its seat. */
 function refuse(reply: FastifyReply, refusal: SeatRefusal) {

@@ -2,7 +2,8 @@
  * The invitee's page, /join?token=… (issue 22): read the invitation the link stands for, accept it, then show the
  * generated login once with copy buttons and hand the member on to sign their own training agreement. An expired,
  * replaced, withdrawn or already claimed link says so and sends the member back to the person who invited them.
- * No DOM here: the calls and the clipboard are invoked actors; the redirect and the toasts are emitted events.
+ * When the server already wrote its answer into the page (src/domain/joinPage.ts), the machine starts at it and
+ * reads nothing. No DOM here: the calls and the clipboard are invoked actors; the redirect and the toasts are emitted events.
  */
 import { assign, emit, fromPromise, setup } from 'xstate';
 import { errorOf } from './actorError';
@@ -11,10 +12,13 @@ import { ApiError } from '../api/client';
 import { teamApi } from '../api/teamApi';
 import { copyText } from '../browser/clipboard';
 import type { JoinClaimed, JoinInvitation } from '../contract/team';
+import { NO_JOIN_TOKEN, type JoinAnswer } from '../domain/joinPage';
 
 interface JoinInput {
   /** The page address's query string ('?token=…'). */
   search: string;
+  /** What the server found for the link and wrote into the page (src/domain/joinPage.ts), if it did. */
+  answer?: JoinAnswer | null;
 }
 
 /** Which part of the login a copy button copies. */
@@ -34,9 +38,6 @@ interface JoinContext {
 type JoinEvent = { type: 'ACCEPT_CLICKED' } | { type: 'COPY_CLICKED'; field: JoinCredential } | { type: 'SIGN_AGREEMENT_CLICKED' };
 
 type JoinEmitted = { type: 'toast'; toast: ToastMessage } | { type: 'redirectRequested'; url: string };
-
-const NO_TOKEN =
-  'This page opens from the link in your invitation mail. Please use that link, or ask the person who invited you for a new one.';
 
 /** The token in `search`, or ''. */
 function tokenOf(search: string): string {
@@ -59,6 +60,10 @@ export const joinMachine = setup({
   },
   guards: {
     hasToken: ({ context }) => context.token !== '',
+    /** The server wrote the invitation into the page: nothing to read. */
+    invitationAnswered: ({ context }) => context.invitation !== null,
+    /** The server wrote why the link cannot be used into the page. */
+    problemAnswered: ({ context }) => context.problem !== null,
     /** The server refused the link itself (4xx): expired, replaced, withdrawn or already claimed. */
     linkRefused: (_, error: unknown) => error instanceof ApiError && error.status >= 400 && error.status < 500,
   },
@@ -66,7 +71,7 @@ export const joinMachine = setup({
     assignInvitation: assign((_, invitation: JoinInvitation) => ({ invitation })),
     assignLogin: assign((_, login: JoinClaimed) => ({ login, error: null })),
     assignProblem: assign((_, error: unknown) => ({ problem: messageOf(error) })),
-    assignNoToken: assign({ problem: NO_TOKEN }),
+    assignNoToken: assign({ problem: NO_JOIN_TOKEN }),
     assignError: assign((_, error: unknown) => ({ error: messageOf(error) })),
     assignCopyField: assign({ copyField: ({ event }) => (event.type === 'COPY_CLICKED' ? event.field : 'email') }),
     notifyCopied: emit(({ context }) => ({
@@ -80,9 +85,9 @@ export const joinMachine = setup({
   id: 'join',
   context: ({ input }) => ({
     token: tokenOf(input.search),
-    invitation: null,
+    invitation: input.answer && 'invitation' in input.answer ? input.answer.invitation : null,
     login: null,
-    problem: null,
+    problem: input.answer && 'problem' in input.answer ? input.answer.problem : null,
     error: null,
     copyField: 'email',
   }),
@@ -90,6 +95,8 @@ export const joinMachine = setup({
   states: {
     start: {
       always: [
+        { guard: 'invitationAnswered', target: 'invited' },
+        { guard: 'problemAnswered', target: 'unusable' },
         { guard: 'hasToken', target: 'reading' },
         { target: 'unusable', actions: 'assignNoToken' },
       ],

@@ -195,17 +195,24 @@ describe('the prerendered checkout', () => {
     await context.close();
   });
 
-  it('the sign-in page arrives rendered, requests no script before its first paint, and is hydrated in place', async () => {
+  it('the sign-in and join pages arrive rendered, request no script before their first paint, and are hydrated in place', async () => {
     const context = await running.browser.newContext();
     const page = await context.newPage();
     const problems = watchConsole(page);
     await keepServerHeading(page);
     await page.goto(`${running.server.baseUrl}/sign-in`);
-    // Its chunk arrives after the paint; hydrated, the heading is still the server's element.
+    // Its code arrives after the paint and takes the page over: the heading is still the server's element.
     await page.getByRole('heading', { name: 'Sign in to your training' }).waitFor();
-    await expect
-      .poll(() => page.evaluate(() => performance.getEntriesByType('resource').some((entry) => entry.name.includes('SignInPage'))))
-      .toBe(true);
+    await expect.poll(() => ownedByRenderer(page, ['h1'])).toEqual({ h1: true });
+    expect(await scriptsBeforeFirstPaint(page)).toEqual([]);
+    expect(await isServerHeading(page)).toBe(true);
+    await expect.poll(() => page.getByRole('button', { name: 'Sign in' }).isEnabled()).toBe(true);
+
+    // /join arrives with what its link stands for, filled in by the server, and is hydrated in place too.
+    await page.goto(`${running.server.baseUrl}/join?token=unknown`);
+    await page.getByRole('heading', { name: 'This invitation cannot be used' }).waitFor();
+    await expect.poll(() => ownedByRenderer(page, ['h1'])).toEqual({ h1: true });
+    expect(await page.getByRole('alert').textContent()).toMatch(/not valid/);
     expect(await scriptsBeforeFirstPaint(page)).toEqual([]);
     expect(await isServerHeading(page)).toBe(true);
     expect(problems).toEqual([]);

@@ -127,8 +127,8 @@ describe('the buyer’s team', () => {
   }
 
   it('buys 3 seats, invites two from the success page, each accepts and hands off; the buyer revokes one', async () => {
-    // /join arrives rendered in its first state (dist/join.html), before any script runs.
-    expect(await (await fetch(`${server.baseUrl}/join?token=x`)).text()).toContain('Opening your invitation...');
+    // /join arrives rendered with what its link stands for (dist/join-problem.html filled in), before any script runs.
+    expect(await (await fetch(`${server.baseUrl}/join?token=x`)).text()).toContain('This invitation link is not valid');
 
     const buyer = await newPage();
     await openCheckout(buyer, server.baseUrl);

@@ -13,6 +13,7 @@ import type { AnyEventObject, AnyMachineSnapshot } from 'xstate';
 import { ApiError } from '../../src/api/client';
 import type { TeamAccess, TeamChange } from '../../src/api/teamApi';
 import type { JoinClaimed, JoinInvitation, TeamView } from '../../src/contract/team';
+import type { JoinAnswer } from '../../src/domain/joinPage';
 import { joinMachine } from '../../src/machines/joinMachine';
 import { teamMachine } from '../../src/machines/teamMachine';
 import { TOASTS } from '../../src/machines/toasts';
@@ -81,7 +82,7 @@ const JOIN_ACTORS: Record<string, 'read' | 'claim' | 'copy'> = {
   'join.claimed.copying': 'copy',
 };
 
-function renderJoin(search: string) {
+function renderJoin(search: string, answer: JoinAnswer | null = null) {
   const calls = new PendingCalls(JOIN_ACTORS);
   const machine = joinMachine.provide({
     actors: {
@@ -94,7 +95,7 @@ function renderJoin(search: string) {
   const location = memoryLocation({ path: '/join', searchPath: search.replace(/^\?/, '') });
   render(
     <Router hook={location.hook} searchHook={location.searchHook}>
-      <JoinPage machine={machine} redirect={redirect} />
+      <JoinPage machine={machine} redirect={redirect} answer={answer} />
       <AppToaster />
     </Router>,
   );
@@ -149,11 +150,38 @@ describe(`join statechart: ${joinPaths.length} shortest and simple paths`, () =>
     }
   });
 
+  it('a page the server wrote why the link cannot be used into says so, and calls nothing', async () => {
+    const page = renderJoin(WITH_TOKEN.search, { problem: EXPIRED.message });
+    await advance(0);
+    expect(screen.getByRole('heading', { name: 'This invitation cannot be used' })).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent(EXPIRED.message);
+    expect(() => page.calls.answer({ type: 'xstate.done.actor.0.join.reading' })).toThrow(/No call in flight/);
+  });
+
   it('a page opened without a token says where the link is, and calls nothing', async () => {
     const page = renderJoin('');
     await advance(0);
     expect(screen.getByRole('alert')).toHaveTextContent(/link in your invitation mail/);
     expect(() => page.calls.answer({ type: 'xstate.done.actor.0.join.reading' })).toThrow(/No call in flight/);
+  });
+});
+
+// The page as the server fills it in (src/domain/joinPage.ts): the statechart starts at the invitation.
+const ANSWERED = { ...WITH_TOKEN, answer: { invitation: INVITATION } };
+const answeredPaths = joinModel.getShortestPaths({ input: ANSWERED }).map(dropStart);
+
+describe(`join statechart, started at the invitation the server wrote into the page: ${answeredPaths.length} shortest paths`, () => {
+  it.each(answeredPaths.map((path) => [path.description, path] as const))('%s', async (_description, path) => {
+    const page = renderJoin(ANSWERED.search, ANSWERED.answer);
+    await advance(0);
+    // The first state is the invitation itself: nothing was read, nothing is loading.
+    expect(screen.getByRole('heading', { name: `Join ${INVITATION.practiceName}` })).toBeInTheDocument();
+    expect(screen.queryByText('Opening your invitation...')).toBeNull();
+    expect(path.steps.some((step) => step.event.type.endsWith('join.reading'))).toBe(false);
+    for (const step of path.steps) {
+      await executeJoin(page, step.event);
+      expectJoinShows(page, step.state as AnyMachineSnapshot, step.event);
+    }
   });
 });
 

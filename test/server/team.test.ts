@@ -7,8 +7,12 @@
  */
 import { verify } from '@node-rs/argon2';
 import { eq, sql } from 'drizzle-orm';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JoinClaimed, TeamView } from '../../src/contract/team';
+import { JOIN_ANSWER_ELEMENT_ID, JOIN_PLACEHOLDERS, NO_JOIN_TOKEN } from '../../src/domain/joinPage';
 import { cancelAtPeriodEnd, issueNewPassword } from '../../server/account/manageSubscription';
 import { dashboard, orderDetail } from '../../server/admin/reports';
 import { outbox, seats } from '../../server/db/schema';
@@ -23,13 +27,30 @@ import { confirmBody, DATABASES, HANDOFF_KEY, openCheckout, startTestServer, typ
 
 const WEBHOOK_SECRET = 'whsec-test-0123456789abcdef0123456789abcdef';
 
+/** A built site's page templates as scripts/prerender.ts leaves them, cut to what the join page's tests read. */
+async function joinPageTemplates(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'checkout-join-dist-'));
+  const empty = '<!doctype html><html><head></head><body><div id="root"></div></body></html>';
+  const P = JOIN_PLACEHOLDERS;
+  await writeFile(join(dir, 'index.html'), empty);
+  await writeFile(join(dir, 'shell.html'), empty);
+  await writeFile(
+    join(dir, 'join.html'),
+    `<!doctype html><html><head></head><body><h1>Join ${P.practiceName}</h1><p>${P.invitedBy} has given you, ${P.name} (${P.email}), a seat in ${P.productName}.</p></body></html>`,
+  );
+  await writeFile(join(dir, 'join-problem.html'), `<!doctype html><html><head></head><body><p role="alert">${P.problem}</p></body></html>`);
+  return dir;
+}
+
 describe.each(DATABASES)('the buyer’s team, on %s', (kind) => {
   let server: TestServer;
   let mail: MailCatcher;
   let receiver: WebhookReceiver;
   let outboxContext: OutboxContext;
 
+  let distDir: string;
   beforeAll(async () => {
+    distDir = await joinPageTemplates();
     mail = await startMailCatcher();
     receiver = await startWebhookReceiver(WEBHOOK_SECRET);
     server = await startTestServer(kind, {
@@ -40,6 +61,7 @@ describe.each(DATABASES)('the buyer’s team, on %s', (kind) => {
         SUCCESS_SITE_WEBHOOK_SECRET: WEBHOOK_SECRET,
         SANDBOX_CLOCK: '1',
       },
+      distDir,
     });
     outboxContext = { db: server.db, config: server.config, log: server.app.log, mailer: smtpMailer(mail.url, server.config.MAIL_FROM) };
   });
@@ -47,6 +69,7 @@ describe.each(DATABASES)('the buyer’s team, on %s', (kind) => {
     await server.close();
     await mail.close();
     await receiver.close();
+    await rm(distDir, { recursive: true, force: true });
   });
 
   let buyers = 0;
@@ -95,6 +118,10 @@ describe.each(DATABASES)('the buyer’s team, on %s', (kind) => {
   }
 
   const claim = (token: string) => server.post('/api/join/claim', { token });
+  const joinPage = (token: string) => server.app.inject({ method: 'GET', url: `/join?token=${encodeURIComponent(token)}` });
+  /** The answer the server wrote into a /join page as JSON. */
+  const joinAnswerIn = (html: string): unknown =>
+    JSON.parse(new RegExp(`<script id="${JOIN_ANSWER_ELEMENT_ID}" type="application/json">(.*?)</script>`).exec(html)?.[1] ?? 'null');
   const redeem = (token: string) => server.post('/api/handoff/redeem', { token }, { authorization: `Bearer ${HANDOFF_KEY}` });
   const handoffTokenOf = (claimed: JoinClaimed) => decodeURIComponent(/token=([^&]+)/.exec(claimed.agreementUrl)![1]!);
   const webhooksOf = (type: string, seatId: string) =>
@@ -110,7 +137,7 @@ describe.each(DATABASES)('the buyer’s team, on %s', (kind) => {
     expect(confirmation.text).toMatch(/2 seats waiting to be assigned/);
     expect(confirmation.text).toMatch(/#team/);
 
-    expect((await invite(order.auth, `bo-${kind}@example.com`, 'Bo Chen')).statusCode).toBe(200);
+    expect((await invite(order.auth, `bo-${kind}@example.com`, 'Bo & Chen')).statusCode).toBe(200);
     const view = (await invite(order.auth, `cy-${kind}@example.com`, 'Cy Diaz')).json<TeamView>();
     expect(view.free).toBe(0);
     expect(view.members.map((seat) => [seat.seatNumber, seat.status])).toEqual([
@@ -121,6 +148,12 @@ describe.each(DATABASES)('the buyer’s team, on %s', (kind) => {
     const boToken = await invitationToken(`bo-${kind}@example.com`);
     const look = await server.post('/api/join/invitation', { token: boToken });
     expect(look.json()).toMatchObject({ email: `bo-${kind}@example.com`, invitedBy: 'Ada Palmer' });
+    // The page itself arrives with the invitation in it (issue 20), HTML-escaped, and the same answer as JSON.
+    const page = await joinPage(boToken);
+    expect(page.headers['cache-control']).toBe('no-store');
+    expect(page.body).toContain(`<h1>Join Ada Palmer’s practice</h1>`);
+    expect(page.body).toContain(`Ada Palmer has given you, Bo &amp; Chen (bo-${kind}@example.com)`);
+    expect(joinAnswerIn(page.body)).toEqual({ invitation: look.json() });
 
     // Two browsers accept at once: exactly one wins, the other hears "already claimed".
     const [first, second] = await Promise.all([claim(boToken), claim(boToken)]);
@@ -128,6 +161,11 @@ describe.each(DATABASES)('the buyer’s team, on %s', (kind) => {
     const bo = (first.statusCode === 200 ? first : second).json<JoinClaimed>();
     expect((first.statusCode === 409 ? first : second).json().error).toMatch(/already claimed/);
     expect((await claim(boToken)).statusCode).toBe(409);
+    // The page says so in its first paint too; and a page without a token or with an unknown one.
+    expect(joinAnswerIn((await joinPage(boToken)).body)).toEqual({ problem: (first.statusCode === 409 ? first : second).json().error });
+    expect((await joinPage(boToken)).body).toMatch(/<p role="alert">This seat was already claimed/);
+    expect(joinAnswerIn((await joinPage('unknown-token')).body)).toEqual({ problem: expect.stringMatching(/not valid/) });
+    expect(joinAnswerIn((await joinPage('')).body)).toEqual({ problem: NO_JOIN_TOKEN });
 
     const cy = (await claim(await invitationToken(`cy-${kind}@example.com`))).json<JoinClaimed>();
     expect(cy.seatNumber).toBe(3);
@@ -152,7 +190,7 @@ describe.each(DATABASES)('the buyer’s team, on %s', (kind) => {
     // The console: the order's seats (who, status, when) and the dashboard's counts.
     const detail = await orderDetail(server.context(), order.transactionId);
     expect(detail?.seats.map((seat) => [seat.seatNumber, seat.name, seat.status, typeof seat.claimedAt])).toEqual([
-      [2, 'Bo Chen', 'claimed', 'string'],
+      [2, 'Bo & Chen', 'claimed', 'string'],
       [3, 'Cy Diaz', 'claimed', 'string'],
     ]);
     const figures = await dashboard(server.db, { start: new Date(Date.now() - 86_400_000), end: new Date(Date.now() + 86_400_000) });

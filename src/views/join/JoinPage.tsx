@@ -1,21 +1,27 @@
 /**
- * /join?token=… (issue 22, a chunk of its own; its loading state is prerendered, dist/join.html): the invitation
+ * /join?token=… (issue 22, a chunk of its own; prerendered twice, the invitation and a link that cannot be used,
+ * dist/join.html and dist/join-problem.html, which the server fills in for the request's link): the invitation
  * to a seat on a practice's team, accepted once; then the member's own generated login, shown once with copy
  * buttons, and 'Sign Training Agreement →' with their own hand-off token. Renders the join statechart
  * (src/machines/joinMachine.ts) and sends it what the invitee does; it calls nothing itself.
  */
 import { useEffect, useRef } from 'react';
 import { useSearch } from 'wouter';
+import { useJoinAnswer } from '../../content/joinAnswer';
 import type { JoinClaimed, JoinInvitation } from '../../contract/team';
+import type { JoinAnswer } from '../../domain/joinPage';
 import { joinMachine, type JoinCredential } from '../../machines/joinMachine';
 import { Button, Card, ErrorText, Heading, Muted, Page } from '../shared/panelStyles';
 import { LoadingStatus } from '../shared/Spinner';
+import { useHydrated } from '../shared/useHydrated';
 import { usePageTitle } from '../shared/usePageTitle';
 import { notify } from '../toasts/lazyToasts';
 import { JoinActor, type JoinLogic } from './joinActor';
 
 export interface JoinPageProps {
   machine?: JoinLogic;
+  /** What the server wrote into the page for its link; by default the one src/mountApp.tsx read from the page. */
+  answer?: JoinAnswer | null;
   /** Leaves for the agreement site; tests pass a spy. */
   redirect?: (url: string) => void;
 }
@@ -23,11 +29,12 @@ export interface JoinPageProps {
 const browserRedirect = (url: string) => window.location.assign(url);
 
 /** The invitee's page. */
-export function JoinPage({ machine = joinMachine, redirect = browserRedirect }: JoinPageProps) {
+export function JoinPage({ machine = joinMachine, redirect = browserRedirect, answer }: JoinPageProps) {
   const search = useSearch();
+  const pageAnswer = useJoinAnswer();
   usePageTitle('Join your team');
   return (
-    <JoinActor.Provider logic={machine} options={{ input: { search } }}>
+    <JoinActor.Provider logic={machine} options={{ input: { search, answer: answer === undefined ? pageAnswer : answer } }}>
       <JoinContent redirect={redirect} />
     </JoinActor.Provider>
   );
@@ -79,6 +86,8 @@ function Invitation({ invitation }: { invitation: JoinInvitation }) {
   const actorRef = JoinActor.useActorRef();
   const busy = JoinActor.useSelector((snapshot) => snapshot.hasTag('busy'));
   const error = JoinActor.useSelector((snapshot) => snapshot.context.error);
+  // Prerendered: a click before the page's code runs would be lost.
+  const hydrated = useHydrated();
   return (
     <>
       <Heading>Join {invitation.practiceName}</Heading>
@@ -88,7 +97,7 @@ function Invitation({ invitation }: { invitation: JoinInvitation }) {
         </p>
         <p>Accept it to get your own login; then sign your training agreement.</p>
         {error && <ErrorText role="alert">{error}</ErrorText>}
-        <Button type="button" $variant="primary" disabled={busy} onClick={() => actorRef.send({ type: 'ACCEPT_CLICKED' })}>
+        <Button type="button" $variant="primary" disabled={busy || !hydrated} onClick={() => actorRef.send({ type: 'ACCEPT_CLICKED' })}>
           {busy ? 'Accepting...' : 'Accept my seat'}
         </Button>
         <p>

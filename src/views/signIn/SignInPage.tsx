@@ -7,6 +7,7 @@ import { useEffect, useRef, type FormEvent } from 'react';
 import { signInMachine } from '../../machines/signInMachine';
 import { formText } from '../shared/formText';
 import { Button, ErrorText, Field, Form, Heading, Muted, Page } from '../shared/panelStyles';
+import { useHydrated } from '../shared/useHydrated';
 import { usePageTitle } from '../shared/usePageTitle';
 import { SignInActor, type SignInLogic } from './signInActor';
 
@@ -37,6 +38,8 @@ function SignInContent({ redirect }: { redirect: (url: string) => void }) {
   }, [actorRef]);
   const state = SignInActor.useSelector((snapshot) => snapshot.value);
   const { email, error, linkMessage } = SignInActor.useSelector((snapshot) => snapshot.context);
+  // Prerendered: until the page's code runs, the form cannot be sent (a native GET would carry the password).
+  const hydrated = useHydrated();
 
   const signIn = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -86,7 +89,7 @@ function SignInContent({ redirect }: { redirect: (url: string) => void }) {
       <p>
         <Muted>Use the email and password you saved after your purchase.</Muted>
       </p>
-      <Form onSubmit={signIn} aria-describedby={error ? 'sign-in-error' : undefined} aria-busy={busy}>
+      <Form method="post" onSubmit={signIn} aria-describedby={error ? 'sign-in-error' : undefined} aria-busy={busy}>
         <Field>
           Email
           <input name="email" type="email" autoComplete="username" defaultValue={email} required />
@@ -96,7 +99,7 @@ function SignInContent({ redirect }: { redirect: (url: string) => void }) {
           <input name="password" type="password" autoComplete="current-password" required />
         </Field>
         {errorText}
-        <Button type="submit" $variant="primary" disabled={busy}>
+        <Button type="submit" $variant="primary" disabled={busy || !hydrated}>
           {busy ? 'Signing in…' : 'Sign in'}
         </Button>
       </Form>
