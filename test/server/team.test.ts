@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JoinClaimed, TeamView } from '../../src/contract/team';
 import { cancelAtPeriodEnd, issueNewPassword } from '../../server/account/manageSubscription';
 import { dashboard, orderDetail } from '../../server/admin/reports';
-import { outbox, seats } from '../../server/db/schema';
+import { oidcRecords, outbox, seats } from '../../server/db/schema';
 import { applyPaymentEvents } from '../../server/orders/applyPaymentEvent';
 import { findOrder } from '../../server/orders/order';
 import { refundOrder } from '../../server/orders/refundOrder';
@@ -319,8 +319,18 @@ describe.each(DATABASES)('the buyer’s team, on %s', (kind) => {
     // Until the invitee accepts, the buyer's login holds seat 1.
     expect(await signIn(order.email, order.password)).toBe('signed_in');
 
+    // A sign-in of the buyer's to the training platform (an OpenID session row) ends when seat 1 is claimed.
+    await server.db
+      .insert(oidcRecords)
+      .values({ model: 'Session', id: `seat-one-${kind}`, payload: { accountId: buyerPerson!.personId }, uid: `seat-one-${kind}` });
     const omToken = await invitationToken(om);
     const claimed = (await claim(omToken)).json<JoinClaimed>();
+    expect(
+      await server.db
+        .select()
+        .from(oidcRecords)
+        .where(eq(oidcRecords.id, `seat-one-${kind}`)),
+    ).toEqual([]);
     expect(claimed.seatNumber).toBe(1);
     // Seat 1's login is the invitee's: the buyer's password and the buyer's unredeemed hand-off no longer give a seat.
     expect(await signIn(om, claimed.password)).toBe('signed_in');
