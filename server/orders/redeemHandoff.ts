@@ -8,14 +8,15 @@ import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { HandoffRedemption } from '../../src/contract/handoff';
 import { PRODUCT_NAME } from '../../src/domain/product';
 import type { Database, Transaction } from '../db/client';
-import { accounts, handoffTokens, orders } from '../db/schema';
+import { accounts, handoffTokens, orders, seats } from '../db/schema';
 import { recordFunnelEvent } from '../funnel/funnelEvents';
 import { hashHandoffToken } from '../security/handoffToken';
 import { claimedSeat } from '../seats/people';
 
 /**
  * Redeems `token`: the answer for the agreement site and the id of the person it belongs to (the buyer's account
- * id, or the member's seat id: server/signIn/people.ts); null when it is unknown, expired, revoked or already redeemed. In the same transaction the
+ * id, or the member's seat id: server/signIn/people.ts); null when it is unknown, expired, revoked or already redeemed,
+ * or when it is the buyer's and seat 1 is held by someone the buyer gave it to. In the same transaction the
  * encrypted copies of the order's password and token are wiped (docs/decisions/0008): from now on only their
  * hashes exist, and finalize answers 'already complete'.
  */
@@ -33,6 +34,9 @@ async function redeemIn(db: Transaction, token: string): Promise<{ redemption: H
         isNull(handoffTokens.redeemedAt),
         isNull(handoffTokens.revokedAt),
         gt(handoffTokens.expiresAt, sql`now()`),
+        // A buyer's token hands off seat 1 only while the buyer holds it (docs/decisions/0038): once someone the
+        // buyer gave seat 1 to has claimed it, the buyer's token is refused and stays unused.
+        sql`(${handoffTokens.seatId} is not null or not exists (select 1 from ${seats} where ${seats.transactionId} = ${handoffTokens.transactionId} and ${seats.seatNumber} = 1 and ${seats.status} = 'claimed' and ${seats.suspendedAt} is null))`,
       ),
     )
     .returning({ transactionId: handoffTokens.transactionId, seatId: handoffTokens.seatId });

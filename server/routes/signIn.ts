@@ -24,7 +24,8 @@ import { verifySignIn } from '../signIn/verifySignIn';
 /** The answers the page shows. */
 export const SIGN_IN_ERRORS = {
   wrong: 'The email or password is not right.',
-  noAccess: 'This login no longer gives access to the training: the subscription has ended or the seat was taken back.',
+  noAccess:
+    'This login no longer gives access to the training: the subscription has ended, or the seat was taken back or given to someone else.',
   expired: 'This sign-in has expired. Please go back to the training platform and choose “Sign in” again.',
   throttled: 'Too many failed sign-ins to this account. Please wait 15 minutes and try again.',
 } as const;

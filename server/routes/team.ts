@@ -1,6 +1,7 @@
 /**
- * The buyer's team (issue 22; steps in server/seats/): GET /api/account/team, POST /api/account/team/invite, and
- * per seat …/team/{seatId}/resend, /revoke, /reassign, with the manage page's session or the success page's
+ * The buyer's team (issue 22; steps in server/seats/): GET /api/account/team, POST /api/account/team/invite,
+ * POST /api/account/team/seat-one (give seat 1, the buyer's own, to someone else: docs/decisions/0038), and
+ * per seat …/team/{seatId}/resend, /revoke, /reassign (revoking the seat-1 person gives seat 1 back to the buyer), with the manage page's session or the success page's
  * hand-off token (`Authorization: Bearer …`, server/seats/teamAccess.ts); and the invitee's POST
  * /api/join/invitation (look) and /api/join/claim (accept, once). Invitations (invite, resend, reassign) are
  * limited to INVITES_PER_ORDER_PER_HOUR per order and INVITES_PER_ADDRESS_PER_HOUR per client address
@@ -16,7 +17,16 @@ import type { Database } from '../db/client';
 import { HttpError } from '../http/httpError';
 import { findOrder, type Order, type OrderServices } from '../orders/order';
 import { claimSeat, peekInvitation, type LinkProblem } from '../seats/claim';
-import { inviteToSeat, reassignSeat, resendInvitation, revokeSeat, teamView, type SeatRefusal, type SeatResult } from '../seats/seats';
+import {
+  giveSeatOne,
+  inviteToSeat,
+  reassignSeat,
+  resendInvitation,
+  revokeSeat,
+  teamView,
+  type SeatRefusal,
+  type SeatResult,
+} from '../seats/seats';
 import { orderOfBuyerToken } from '../seats/teamAccess';
 import { accountRouteOptions, SIGN_IN_AGAIN } from './account/options';
 
@@ -37,6 +47,7 @@ const REFUSALS: Record<SeatRefusal, { status: number; error: string; field?: 'em
   email_taken: { status: 409, error: 'This email already has a seat on your team.', field: 'email' },
   not_found: { status: 404, error: 'No such seat on your team.' },
   not_invited: { status: 409, error: 'This seat is not waiting for an invitation to be accepted.' },
+  seat_one_given: { status: 409, error: 'Seat 1 is already given to someone. Take it back or reassign it first.' },
 };
 
 /** What /join says for a link that cannot be used. */
@@ -139,6 +150,23 @@ export async function teamRoutes(app: FastifyInstance, services: OrderServices &
       const order = await teamOrder(request);
       await countInvitation(request, order);
       return answer(reply, order, await inviteToSeat(db, { config, order }, request.body));
+    },
+  );
+
+  app.post<{ Body: InviteRequest }>(
+    '/api/account/team/seat-one',
+    {
+      schema: {
+        summary: 'Team: give seat 1, the buyer’s own, to someone else (the buyer still manages the subscription)',
+        body: InviteRequest,
+        response: { 200: TeamView, ...errors },
+      },
+      config: perAddress,
+    },
+    async (request, reply) => {
+      const order = await teamOrder(request);
+      await countInvitation(request, order);
+      return answer(reply, order, await giveSeatOne(db, { config, order }, request.body));
     },
   );
 

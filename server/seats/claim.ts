@@ -4,7 +4,8 @@
  * looks at the invitation (peekInvitation), then claims it (claimSeat): one guarded UPDATE turns the seat from
  * 'invited' to 'claimed' only while the link is live, so of two browsers claiming at once exactly one wins; the
  * other, and every later use, answers 'claimed'. The claimed seat gets a generated password (argon2id, as the
- * buyer's: server/security/password.ts), shown once, and its own hand-off token for the agreement site.
+ * buyer's: server/security/password.ts), shown once, and its own hand-off token for the agreement site. Claiming
+ * seat 1, given by the buyer (docs/decisions/0038), also ends the buyer's sign-ins to the training platform.
  */
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { JoinInvitation } from '../../src/contract/team';
@@ -15,6 +16,7 @@ import { accounts, handoffTokens, seats } from '../db/schema';
 import { hashHandoffToken, newHandoffToken } from '../security/handoffToken';
 import { generatePassword, hashPassword } from '../security/password';
 import { raiseSeatEvent } from '../outbox/seatEvents';
+import { endPersonSignIns } from '../signIn/oidcStore';
 import type { Config } from '../config';
 
 /** Why a link cannot be used: unknown (or replaced by a newer mail), expired, already claimed, revoked/suspended. */
@@ -111,6 +113,12 @@ export async function claimSeat(
       expiresAt: sql`now() + make_interval(mins => ${config.HANDOFF_TTL_MINUTES})`,
     });
     await raiseSeatEvent(tx, config, { kind: 'claimed', seat });
+    // Seat 1 claimed: the buyer's login holds no seat from now on (docs/decisions/0038), so the buyer's sign-ins
+    // to the training platform end; the buyer's manage-page sessions go on.
+    if (seat.seatNumber === 1) {
+      const [buyer] = await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.transactionId, seat.transactionId));
+      if (buyer) await endPersonSignIns(tx, buyer.id);
+    }
     return seat;
   });
   if (!claimed) return { problem: problemOf(await seatOfLink(db, token)) ?? 'claimed' };

@@ -3,7 +3,7 @@
  * and its /join link, minted at send time (server/seats/claim.ts), and an order's free seats for the
  * confirmation mail.
  */
-import { and, eq, isNull, ne } from 'drizzle-orm';
+import { and, eq, gt, isNull, ne } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { seats } from '../db/schema';
 import type { Order } from '../orders/order';
@@ -35,6 +35,8 @@ export async function freeSeatsOf(db: Database, order: Pick<Order, 'transactionI
   const live = await db
     .select({ id: seats.id })
     .from(seats)
-    .where(and(eq(seats.transactionId, order.transactionId), ne(seats.status, 'revoked'), isNull(seats.suspendedAt)));
+    .where(
+      and(eq(seats.transactionId, order.transactionId), ne(seats.status, 'revoked'), isNull(seats.suspendedAt), gt(seats.seatNumber, 1)),
+    );
   return Math.max(0, order.quantity - 1 - live.length);
 }

@@ -3,14 +3,18 @@
  * subscription's quantity: seat 1 is the buyer's (`accounts`), every other seat is empty or given to one person
  * (a row of `seats`): invited → claimed, either → revoked (the seat is free again), and suspended while the
  * provider's quantity is below the people on the order. Seats are ours; the quantity is the provider's.
+ * The buyer may give seat 1 itself to someone else (a row of `seats` with seat number 1, docs/decisions/0038): once
+ * claimed, that person's login holds seat 1 and the buyer's holds none, but the buyer still manages everything.
+ * Seat 1 is never free, never counted among the free seats, and never suspended.
  *
  * Every change runs in one transaction under the order's row lock (SELECT … FOR UPDATE), so two invitations for
  * the last free seat cannot both win, and writes its mail and the agreement site's webhook to the outbox in the
  * same transaction (server/outbox/seatEvents.ts). A refusal changes nothing.
  */
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, isNull, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { TeamSeat, TeamView } from '../../src/contract/team';
+import { seatOneGiven, seatOneHolder } from '../../src/domain/team';
 import { EMAIL_PATTERN } from '../../src/domain/validation';
 import type { Config } from '../config';
 import type { Database, Transaction } from '../db/client';
@@ -39,7 +43,9 @@ export type SeatRefusal =
   /** No such seat on this order (or it was revoked). */
   | 'not_found'
   /** A resend for a seat that is not waiting to be claimed. */
-  | 'not_invited';
+  | 'not_invited'
+  /** Seat 1 is already given to someone (invited or claimed): take it back or reassign it. */
+  | 'seat_one_given';
 
 export type SeatResult = { ok: true; seat: Seat } | { ok: false; refusal: SeatRefusal };
 
@@ -78,16 +84,23 @@ export async function teamView(db: Database, order: Order): Promise<TeamView> {
   const live = all.filter((seat) => seat.status !== 'revoked');
   return {
     seats: order.quantity,
-    buyer: { email: account?.email ?? order.email ?? '', name: account?.name ?? order.name ?? '' },
+    buyer: {
+      email: account?.email ?? order.email ?? '',
+      name: account?.name ?? order.name ?? '',
+      holdsSeat: seatOneHolder(live.map(seatView)) === 'buyer',
+    },
     members: live.map(seatView),
     free: freeSeats(order.quantity, live),
     active: isPaidOrder(order),
   };
 }
 
+/** Live seats in use from number 2 on (seat 1, whoever holds it, is not one of the seats to give). */
+const inUseBeyondOne = (live: Seat[]) => live.filter((seat) => inUse(seat) && seat.seatNumber > 1);
+
 /** Seats 2…quantity not held by a live, unsuspended seat. */
 function freeSeats(quantity: number, live: Seat[]): number {
-  return Math.max(0, quantity - 1 - live.filter(inUse).length);
+  return Math.max(0, quantity - 1 - inUseBeyondOne(live).length);
 }
 
 /** The lowest seat number from 2 that no seat in use holds (quantity is not checked here). */
@@ -135,6 +148,27 @@ export async function inviteToSeat(db: Database, change: TeamChange, person: { e
     if (refusal) return { ok: false, refusal } as const;
     if (freeSeats(order.quantity, live) === 0) return { ok: false, refusal: 'no_free_seat' } as const;
     const seat = await insertInvitation(tx, change.config, order, { email, name, seatNumber: lowestFreeNumber(live) });
+    return { ok: true, seat } as const;
+  });
+}
+
+/**
+ * Gives seat 1, the buyer's own, to `person` (email and name, trimmed; docs/decisions/0038): a row 'invited' with
+ * seat number 1, the same invitation mail and `seat.invited` as any seat. The buyer's login keeps seat 1 until the
+ * invitee claims it (server/signIn/people.ts); the buyer manages the subscription and the team throughout.
+ * Refusals: ended, seat_one_given, email_invalid, name_required, buyer_email, email_taken.
+ */
+export async function giveSeatOne(db: Database, change: TeamChange, person: { email: string; name: string }): Promise<SeatResult> {
+  const email = person.email.trim();
+  const name = person.name.trim();
+  return db.transaction(async (tx) => {
+    const order = await lockOrder(tx, change.order.transactionId);
+    if (!order || !isPaidOrder(order)) return { ok: false, refusal: 'ended' } as const;
+    const live = (await seatsOf(tx, order.transactionId)).filter((seat) => seat.status !== 'revoked');
+    const refusal = name ? emailRefusal(email, await buyerEmail(tx, order), live) : 'name_required';
+    if (refusal) return { ok: false, refusal } as const;
+    if (seatOneGiven(live)) return { ok: false, refusal: 'seat_one_given' } as const;
+    const seat = await insertInvitation(tx, change.config, order, { email, name, seatNumber: 1 });
     return { ok: true, seat } as const;
   });
 }
@@ -259,7 +293,7 @@ export async function seatsInUse(db: Database, transactionId: string): Promise<n
   const [row] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(seats)
-    .where(and(eq(seats.transactionId, transactionId), ne(seats.status, 'revoked'), isNull(seats.suspendedAt)));
+    .where(and(eq(seats.transactionId, transactionId), ne(seats.status, 'revoked'), isNull(seats.suspendedAt), gt(seats.seatNumber, 1)));
   return 1 + (row?.n ?? 0);
 }
 
@@ -284,8 +318,9 @@ export async function applySeatLifecycle(
     return;
   }
   if (!changes.seats) return;
+  // Seat 1 (the buyer's, or given by the buyer) outlives any quantity: only seats 2 and on are suspended.
   const capacity = changes.seats.to - 1;
-  const using = live.filter(inUse);
+  const using = inUseBeyondOne(live);
   if (using.length > capacity) {
     const latestFirst = [...using].sort((a, b) => b.invitedAt.getTime() - a.invitedAt.getTime() || b.seatNumber - a.seatNumber);
     const suspended = latestFirst.slice(0, using.length - capacity);
@@ -303,7 +338,9 @@ export async function applySeatLifecycle(
     });
     return;
   }
-  const waiting = live.filter((seat) => seat.suspendedAt !== null).sort((a, b) => a.invitedAt.getTime() - b.invitedAt.getTime());
+  const waiting = live
+    .filter((seat) => seat.suspendedAt !== null && seat.seatNumber > 1)
+    .sort((a, b) => a.invitedAt.getTime() - b.invitedAt.getTime());
   const inUseNow = [...using];
   for (const seat of waiting.slice(0, Math.max(0, capacity - using.length))) {
     const seatNumber = lowestFreeNumber(inUseNow);

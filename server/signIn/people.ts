@@ -3,6 +3,8 @@
  * the OpenID Provider's account lookup, the hand-off and the "forgot your password" path read them through these
  * functions only. A person is an order's buyer (table accounts, one per paid order, seat 1, role 'buyer') or a team
  * member who claimed a seat (table seats, role 'member'); a revoked, suspended or unclaimed seat holds no login.
+ * A buyer who gave seat 1 to someone who claimed it (docs/decisions/0038) holds no seat: that buyer comes back
+ * `revoked` (no training sign-in) while seat 1 is the member's; managing the subscription never reads this file.
  */
 import { desc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
@@ -23,7 +25,7 @@ export interface Person {
   seatNumber: number;
   role: 'buyer' | 'member';
   status: AccessStatus;
-  /** The seat was taken back from the person (members only). */
+  /** The person holds no seat: a member's seat taken back, or a buyer's seat 1 given to someone who claimed it. */
   revoked: boolean;
 }
 
@@ -36,6 +38,8 @@ const buyerColumns = {
   passwordHash: accounts.passwordHash,
   orderId: orders.transactionId,
   orderStatus: orders.status,
+  /** Seat 1 is held by someone the buyer gave it to (a claimed, unsuspended seat numbered 1). */
+  seatOneGiven: sql<boolean>`exists (select 1 from ${seats} where ${seats.transactionId} = ${accounts.transactionId} and ${seats.seatNumber} = 1 and ${seats.status} = 'claimed' and ${seats.suspendedAt} is null)`,
 };
 
 const memberColumns = {
@@ -50,7 +54,7 @@ const memberColumns = {
   suspendedAt: seats.suspendedAt,
 };
 
-interface BuyerRow {
+interface PersonRow {
   personId: string;
   email: string;
   name: string;
@@ -59,17 +63,22 @@ interface BuyerRow {
   orderStatus: string;
 }
 
-interface MemberRow extends BuyerRow {
+interface BuyerRow extends PersonRow {
+  seatOneGiven: boolean;
+}
+
+interface MemberRow extends PersonRow {
   seatNumber: number;
   seatStatus: string;
   suspendedAt: Date | null;
 }
 
+/** The buyer: seat 1, unless it was given to someone who claimed it (then `revoked`: no seat, no training sign-in). */
 function buyerPerson(row: BuyerRow): Person | null {
   const status = ORDER_STATUS_ACCESS[row.orderStatus];
   if (!status) return null;
-  const { orderStatus: _, ...person } = row;
-  return { ...person, seatNumber: 1, role: 'buyer', status, revoked: false };
+  const { orderStatus: _, seatOneGiven, ...person } = row;
+  return { ...person, seatNumber: 1, role: 'buyer', status, revoked: Boolean(seatOneGiven) };
 }
 
 /** A seat's holder: only a claimed seat that is not suspended keeps its password hash. */
@@ -92,8 +101,9 @@ function memberPerson(row: MemberRow): Person | null {
 
 /**
  * The person whose login email is `email` (compared case-insensitively, trimmed), or null. When an email holds
- * several logins, the newest paid order's buyer whose subscription has not ended wins (the login the newest success
- * page showed), then the newest claimed seat, then an ended buyer, then the newest seat of any state (revoked).
+ * several logins, the newest paid order's buyer who holds seat 1 and whose subscription has not ended wins (the
+ * login the newest success page showed), then the newest claimed seat, then a buyer without a seat (ended, or seat
+ * 1 given away), then the newest seat of any state (revoked).
  */
 export async function findPersonByEmail(db: Database, email: string): Promise<Person | null> {
   const lower = email.trim().toLowerCase();
@@ -104,7 +114,7 @@ export async function findPersonByEmail(db: Database, email: string): Promise<Pe
     .where(sql`lower(${accounts.email}) = ${lower} and ${orders.paidAt} is not null`)
     .orderBy(desc(orders.paidAt))
     .limit(5);
-  const buyer = buyers.map(buyerPerson).find((person) => person !== null && person.status !== 'cancelled');
+  const buyer = buyers.map(buyerPerson).find((person) => person !== null && !person.revoked && person.status !== 'cancelled');
   if (buyer) return buyer;
   const members = (
     await db

@@ -16,7 +16,9 @@ export type TeamChange =
   | { kind: 'invite'; email: string; name: string }
   | { kind: 'resend'; seatId: string }
   | { kind: 'revoke'; seatId: string }
-  | { kind: 'reassign'; seatId: string; email: string; name: string };
+  | { kind: 'reassign'; seatId: string; email: string; name: string }
+  /** Seat 1, the buyer's own, to someone else (docs/decisions/0038). */
+  | { kind: 'giveSeatOne'; email: string; name: string };
 
 const headersOf = (access: TeamAccess): Record<string, string> =>
   access.kind === 'token' ? { Authorization: `Bearer ${access.token}` } : {};
@@ -25,8 +27,12 @@ export const teamApi = {
   load: (access: TeamAccess) => requestJson<TeamView>('GET', '/api/account/team', undefined, FAILED, headersOf(access)),
   change: (access: TeamAccess, change: TeamChange) => {
     const path =
-      change.kind === 'invite' ? '/api/account/team/invite' : `/api/account/team/${encodeURIComponent(change.seatId)}/${change.kind}`;
-    const body = change.kind === 'invite' || change.kind === 'reassign' ? { email: change.email, name: change.name } : {};
+      change.kind === 'invite'
+        ? '/api/account/team/invite'
+        : change.kind === 'giveSeatOne'
+          ? '/api/account/team/seat-one'
+          : `/api/account/team/${encodeURIComponent(change.seatId)}/${change.kind}`;
+    const body = 'email' in change ? { email: change.email, name: change.name } : {};
     return requestJson<TeamView>('POST', path, body, FAILED, headersOf(access));
   },
   invitation: (token: string) => requestJson<JoinInvitation>('POST', '/api/join/invitation', { token }, FAILED),

@@ -21,10 +21,19 @@ export const TeamSeat = Type.Object({
 });
 export type TeamSeat = Static<typeof TeamSeat>;
 
-/** The order's seats: seat 1 the buyer's, `members` the others given to someone, `free` the empty ones. */
+/**
+ * The order's seats: seat 1 the buyer's (or given by the buyer: then a member with seat number 1,
+ * docs/decisions/0038), `members` the seats given to someone, `free` the empty ones of seats 2 and on.
+ */
 export const TeamView = Type.Object({
   seats: Type.Integer({ description: 'The subscription’s quantity.' }),
-  buyer: Type.Object({ email: Type.String(), name: Type.String() }),
+  buyer: Type.Object({
+    email: Type.String(),
+    name: Type.String(),
+    holdsSeat: Type.Boolean({
+      description: 'False once someone the buyer gave seat 1 to has claimed it (the buyer still manages the subscription).',
+    }),
+  }),
   members: Type.Array(TeamSeat, { description: 'Invited, claimed and suspended seats (revoked ones are not listed).' }),
   free: Type.Integer({ description: 'Seats waiting to be assigned.' }),
   /** False once the subscription has ended (nothing can be invited). */
@@ -32,7 +41,7 @@ export const TeamView = Type.Object({
 });
 export type TeamView = Static<typeof TeamView>;
 
-/** Invite someone to a free seat (or, with a seat id in the path, reassign that seat). */
+/** Invite someone to a free seat (or, with a seat id in the path, reassign that seat; or give seat 1, the buyer's own). */
 export const InviteRequest = Type.Object({ email: EmailText, name: NameText }, { additionalProperties: false });
 export type InviteRequest = Static<typeof InviteRequest>;
 

@@ -1,6 +1,7 @@
 /**
  * The buyer's team (issue 22), one statechart for the success page's "Your team" and the manage page's Team
- * section: load the order's seats, then invite, resend, revoke or reassign one change at a time. The calls are
+ * section: load the order's seats, then invite, resend, revoke or reassign one change at a time, or give seat 1, the
+ * buyer's own, to someone else (docs/decisions/0038; revoking that person gives it back). The calls are
  * invoked actors (src/api/teamApi.ts) with the page's access (the session, or the success page's hand-off token);
  * the view renders a snapshot and sends events. A refusal keeps the team as it was and shows the server's words,
  * under the email field when the server says it belongs there.
@@ -33,6 +34,7 @@ type TeamEvent =
   | { type: 'RESEND_CLICKED'; seatId: string }
   | { type: 'REVOKE_CLICKED'; seatId: string }
   | { type: 'REASSIGN_SUBMITTED'; seatId: string; email: string; name: string }
+  | { type: 'GIVE_SEAT_ONE_SUBMITTED'; email: string; name: string }
   | { type: 'RETRY' };
 
 const NOTICES: Record<TeamChange['kind'], string> = {
@@ -40,6 +42,7 @@ const NOTICES: Record<TeamChange['kind'], string> = {
   resend: 'Invitation sent again.',
   revoke: 'Seat revoked: that person can no longer sign in.',
   reassign: 'Seat given to someone else; the invitation is on its way.',
+  giveSeatOne: 'Seat 1 offered; the invitation is on its way. Your login keeps seat 1 until they accept.',
 };
 
 const changeOf = (event: TeamEvent): TeamChange | null => {
@@ -52,6 +55,8 @@ const changeOf = (event: TeamEvent): TeamChange | null => {
       return { kind: 'revoke', seatId: event.seatId };
     case 'REASSIGN_SUBMITTED':
       return { kind: 'reassign', seatId: event.seatId, email: event.email.trim(), name: event.name.trim() };
+    case 'GIVE_SEAT_ONE_SUBMITTED':
+      return { kind: 'giveSeatOne', email: event.email.trim(), name: event.name.trim() };
     case 'RETRY':
       return null;
   }
@@ -114,6 +119,7 @@ export const teamMachine = setup({
         RESEND_CLICKED: { target: 'changing', actions: 'assignChange' },
         REVOKE_CLICKED: { target: 'changing', actions: 'assignChange' },
         REASSIGN_SUBMITTED: { target: 'changing', actions: 'assignChange' },
+        GIVE_SEAT_ONE_SUBMITTED: { target: 'changing', actions: 'assignChange' },
       },
     },
     changing: {

@@ -126,7 +126,7 @@ describe('the buyer’s team', () => {
     return password;
   }
 
-  it('buys 3 seats, invites two from the success page, each accepts and hands off; the buyer revokes one', async () => {
+  it('buys 3 seats, invites two from the success page, each accepts and hands off; the buyer revokes one, gives seat 1 away and takes it back', async () => {
     // /join arrives rendered with what its link stands for (dist/join-problem.html filled in), before any script runs.
     expect(await (await fetch(`${server.baseUrl}/join?token=x`)).text()).toContain('This invitation link is not valid');
 
@@ -176,5 +176,19 @@ describe('the buyer’s team', () => {
     expect(claims).toMatchObject({ email: 'cy.team@example.com', name: 'Cy Diaz', seat: 3, role: 'member', status: 'active' });
     const bo = await signInToPlatform('bo.team@example.com', boPassword);
     await bo.getByRole('alert').filter({ hasText: 'The email or password is not right.' }).waitFor();
+
+    // Seat 1 to someone else (decision 0038): given on /account, accepted in another browser, taken back; the
+    // buyer manages throughout.
+    await buyer.getByRole('button', { name: 'Give my seat to someone else' }).click();
+    const giveForm = buyer.getByRole('form', { name: 'Give seat 1 to someone else' });
+    await giveForm.getByLabel('Name').fill('Dee Doctor');
+    await giveForm.getByLabel('Email').fill('dee.team@example.com');
+    await giveForm.getByRole('button', { name: 'Give seat 1' }).click();
+    await buyer.getByText(/Seat 1 is offered to Dee Doctor/).waitFor();
+    await accept('dee.team@example.com');
+    await buyer.reload();
+    await buyer.getByText(/Seat 1 is Dee Doctor’s/).waitFor();
+    await buyer.getByRole('button', { name: 'Take seat 1 back from dee.team@example.com' }).click();
+    await buyer.getByText(/Seat 1 is yours/).waitFor();
   });
 });

@@ -189,7 +189,7 @@ describe(`join statechart, started at the invitation the server wrote into the p
 
 const TEAM: TeamView = {
   seats: 3,
-  buyer: { email: 'ada@example.com', name: 'Ada Palmer' },
+  buyer: { email: 'ada@example.com', name: 'Ada Palmer', holdsSeat: true },
   members: [
     {
       id: '00000000-0000-4000-8000-000000000002',
@@ -228,6 +228,7 @@ function teamEvents(snapshot: TeamSnapshot): AnyEventObject[] {
       { type: 'RESEND_CLICKED', seatId: SEAT_ID },
       { type: 'REVOKE_CLICKED', seatId: SEAT_ID },
       { type: 'REASSIGN_SUBMITTED', seatId: SEAT_ID, email: 'dee@example.com', name: 'Dee' },
+      { type: 'GIVE_SEAT_ONE_SUBMITTED', email: 'om@example.com', name: 'Olu Manager' },
     );
   if (snapshot.matches('unavailable')) events.push({ type: 'RETRY' });
   return events;
@@ -273,6 +274,11 @@ async function executeTeam(page: ReturnType<typeof renderTeam>, event: AnyEventO
   else if (event.type === 'REASSIGN_SUBMITTED') {
     fireEvent.click(screen.getByRole('button', { name: 'Reassign' }));
     submitPerson(screen.getByRole('form', { name: 'Give seat 2 to someone else' }), event.email, event.name);
+  } else if (event.type === 'GIVE_SEAT_ONE_SUBMITTED') {
+    // The form opens from its button and stays open after a refusal.
+    if (!screen.queryByRole('form', { name: 'Give seat 1 to someone else' }))
+      fireEvent.click(screen.getByRole('button', { name: 'Give my seat to someone else' }));
+    submitPerson(screen.getByRole('form', { name: 'Give seat 1 to someone else' }), event.email, event.name);
   } else if (event.type === 'RETRY') fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
   else throw new Error(`The model test cannot make ${event.type} happen`);
   await advance(0);
@@ -292,6 +298,13 @@ function expectTeamShows(state: AnyMachineSnapshot) {
   expect(screen.getByRole('table', { name: 'Team seats' })).toHaveTextContent('Invited, not yet accepted');
   const busy = state.matches('changing');
   expect(screen.getByRole('button', { name: 'Invite' })).toHaveProperty('disabled', busy);
+  expect(screen.getByText(/Seat 1 is yours/)).toBeInTheDocument();
+  const giveSeatOne = screen.queryByRole('form', { name: 'Give seat 1 to someone else' });
+  if (giveSeatOne) expect(within(giveSeatOne).getByRole('button', { name: 'Give seat 1' })).toHaveProperty('disabled', busy);
+  if (context.fieldError)
+    expect(
+      screen.getByRole('form', { name: context.change?.kind === 'giveSeatOne' ? 'Give seat 1 to someone else' : 'Invite a team member' }),
+    ).toHaveTextContent(context.fieldError);
   if (context.fieldError) expect(screen.getByRole('alert')).toHaveTextContent(context.fieldError);
   if (context.error) expect(screen.getByRole('alert')).toHaveTextContent(context.error);
   if (!context.fieldError && !context.error) expect(screen.queryByRole('alert')).toBeNull();

@@ -50,6 +50,7 @@ describe('GET /api/openapi.json', () => {
       '/api/account/subscription-check',
       '/api/account/team',
       '/api/account/team/invite',
+      '/api/account/team/seat-one',
       '/api/account/team/{seatId}/reassign',
       '/api/account/team/{seatId}/resend',
       '/api/account/team/{seatId}/revoke',

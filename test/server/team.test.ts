@@ -15,12 +15,13 @@ import type { JoinClaimed, TeamView } from '../../src/contract/team';
 import { JOIN_ANSWER_ELEMENT_ID, JOIN_PLACEHOLDERS, NO_JOIN_TOKEN } from '../../src/domain/joinPage';
 import { cancelAtPeriodEnd, issueNewPassword } from '../../server/account/manageSubscription';
 import { dashboard, orderDetail } from '../../server/admin/reports';
-import { outbox, seats } from '../../server/db/schema';
+import { oidcRecords, outbox, seats } from '../../server/db/schema';
 import { applyPaymentEvents } from '../../server/orders/applyPaymentEvent';
 import { findOrder } from '../../server/orders/order';
 import { refundOrder } from '../../server/orders/refundOrder';
 import { deliverDue, smtpMailer, type OutboxContext } from '../../server/outbox/outboxWorker';
-import { findPersonByEmail, maySignIn } from '../../server/signIn/people';
+import { findPersonByEmail, findPersonById, maySignIn } from '../../server/signIn/people';
+import { verifySignIn } from '../../server/signIn/verifySignIn';
 import { startMailCatcher, type MailCatcher } from '../support/mailCatcher';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
 import { confirmBody, DATABASES, HANDOFF_KEY, openCheckout, startTestServer, type TestServer } from './helper';
@@ -91,8 +92,9 @@ describe.each(DATABASES)('the buyer’s team, on %s', (kind) => {
       name: 'Ada Palmer',
     });
     expect(finalized.statusCode).toBe(200);
-    const token = finalized.json<{ token: string }>().token;
+    const { token, loginDetails } = finalized.json<{ token: string; loginDetails: { password: string } }>();
     return {
+      password: loginDetails.password,
       transactionId: session.transactionId,
       subscriptionId: session.subscriptionId,
       email,
@@ -325,6 +327,98 @@ describe.each(DATABASES)('the buyer’s team, on %s', (kind) => {
     const opened = await server.post('/api/account/session', { token });
     return `account_session=${opened.cookies.find((each) => each.name === 'account_session')!.value}`;
   }
+
+  it('the buyer gives seat 1 to someone else, still manages everything, and takes it back (decision 0038)', async () => {
+    const order = await buy(2);
+    const cookie = { cookie: await manageSession(order) };
+    const giveSeatOne = (email: string, name: string) => server.post('/api/account/team/seat-one', { email, name }, cookie);
+    const signIn = async (email: string, password: string) => (await verifySignIn(server.db, email, password)).outcome;
+    const buyerPerson = await findPersonByEmail(server.db, order.email);
+    expect(buyerPerson).toMatchObject({ role: 'buyer', seatNumber: 1, revoked: false });
+    expect(await signIn(order.email, order.password)).toBe('signed_in');
+
+    // The same validations as any seat; refusals change nothing.
+    const before = await server.rows(outbox);
+    expect((await giveSeatOne(order.email.toUpperCase(), 'Me')).json()).toMatchObject({
+      field: 'email',
+      error: expect.stringMatching(/your own email/),
+    });
+    expect((await giveSeatOne('not-an-email', 'Om')).statusCode).toBe(400);
+    expect(await server.rows(outbox)).toBe(before);
+
+    const om = `om-${kind}@example.com`;
+    const given = await giveSeatOne(om, 'Olu Manager');
+    expect(given.statusCode).toBe(200);
+    expect(given.json<TeamView>()).toMatchObject({ free: 1, buyer: { holdsSeat: true }, members: [{ seatNumber: 1, status: 'invited' }] });
+    expect((await giveSeatOne(`om2-${kind}@example.com`, 'Other')).json().error).toMatch(/Seat 1 is already given/);
+    // Seat 2 is still free for a colleague; one email at most once per order.
+    expect((await invite(order.auth, om)).statusCode).toBe(409);
+    expect((await invite(order.auth, `bo1-${kind}@example.com`, 'Bo')).json<TeamView>()).toMatchObject({ free: 0 });
+    // Until the invitee accepts, the buyer's login holds seat 1.
+    expect(await signIn(order.email, order.password)).toBe('signed_in');
+
+    // A sign-in of the buyer's to the training platform (an OpenID session row) ends when seat 1 is claimed.
+    await server.db
+      .insert(oidcRecords)
+      .values({ model: 'Session', id: `seat-one-${kind}`, payload: { accountId: buyerPerson!.personId }, uid: `seat-one-${kind}` });
+    const omToken = await invitationToken(om);
+    const claimed = (await claim(omToken)).json<JoinClaimed>();
+    expect(
+      await server.db
+        .select()
+        .from(oidcRecords)
+        .where(eq(oidcRecords.id, `seat-one-${kind}`)),
+    ).toEqual([]);
+    expect(claimed.seatNumber).toBe(1);
+    // Seat 1's login is the invitee's: the buyer's password and the buyer's unredeemed hand-off no longer give a seat.
+    expect(await signIn(om, claimed.password)).toBe('signed_in');
+    expect(await signIn(order.email, order.password)).toBe('no_access');
+    const buyerById = await findPersonById(server.db, buyerPerson!.personId);
+    expect(buyerById).toMatchObject({ role: 'buyer', revoked: true });
+    expect(maySignIn(buyerById!)).toBe(false);
+    expect((await redeem(order.token)).statusCode).toBe(410);
+    expect((await redeem(handoffTokenOf(claimed))).json()).toMatchObject({ email: om, role: 'member', seatNumber: 1 });
+
+    // The buyer still manages everything: the manage page, the team (session or the success page's token), seats.
+    expect((await server.app.inject({ method: 'GET', url: '/api/account', headers: cookie })).statusCode).toBe(200);
+    expect(await team(cookie)).toMatchObject({ buyer: { email: order.email, holdsSeat: false }, free: 0 });
+    expect((await team(order.auth)).members.map((seat) => [seat.seatNumber, seat.status])).toEqual([
+      [1, 'claimed'],
+      [2, 'invited'],
+    ]);
+    const lower = await server.post('/api/account/seats', { quantity: 1 }, cookie);
+    expect(lower.statusCode).toBe(409);
+    expect(lower.json().error).toMatch(/2 people use seats/);
+    // The provider lowering the count suspends seat 2, never seat 1.
+    const context = server.context();
+    const lowered = await context.provider.changeSeats(order.subscriptionId, 1, `${order.transactionId}:seat-one-lower`);
+    if (lowered.ok) await applyPaymentEvents(context, lowered.events);
+    expect((await team(cookie)).members.map((seat) => [seat.seatNumber, seat.status])).toEqual([
+      [1, 'claimed'],
+      [2, 'suspended'],
+    ]);
+    expect(await signIn(om, claimed.password)).toBe('signed_in');
+    const raised = await context.provider.changeSeats(order.subscriptionId, 2, `${order.transactionId}:seat-one-raise`);
+    if (raised.ok) await applyPaymentEvents(context, raised.events);
+
+    // The console's order page says who holds seat 1; the webhooks name seat 1.
+    const detail = await orderDetail(context, order.transactionId);
+    expect(detail?.seats.find((seat) => seat.seatNumber === 1)).toMatchObject({ email: om, status: 'claimed' });
+    const omSeat = (await team(cookie)).members.find((seat) => seat.seatNumber === 1)!;
+    await deliverDue(outboxContext);
+    expect(webhooksOf('seat.invited', omSeat.id)[0]).toMatchObject({ verified: true, data: { seatNumber: 1, seatEmail: om } });
+    expect(webhooksOf('seat.claimed', omSeat.id)[0]).toMatchObject({ verified: true, data: { seatNumber: 1 } });
+
+    // Take seat 1 back: the invitee's access ends at once, the buyer's login holds seat 1 again.
+    const back = await server.post(`/api/account/team/${omSeat.id}/revoke`, {}, cookie);
+    expect(back.statusCode).toBe(200);
+    expect(back.json<TeamView>()).toMatchObject({ buyer: { holdsSeat: true }, members: [{ seatNumber: 2, status: 'invited' }] });
+    expect(await signIn(om, claimed.password)).not.toBe('signed_in');
+    expect(await signIn(order.email, order.password)).toBe('signed_in');
+    expect(maySignIn((await findPersonById(server.db, buyerPerson!.personId))!)).toBe(true);
+    await deliverDue(outboxContext);
+    expect(webhooksOf('seat.revoked', omSeat.id)[0]).toMatchObject({ verified: true, data: { seatNumber: 1, reason: 'buyer' } });
+  });
 
   it('without SMTP an invitation is held for the console, to the invitee, with no live link minted', async () => {
     const order = await buy(2);

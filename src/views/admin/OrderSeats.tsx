@@ -1,16 +1,26 @@
 /** The order detail's team (issue 22): each seat given to someone, with its status and when (read-only). */
 import type { TeamSeat } from '../../contract/team';
+import { seatOneGiven, seatOneHolder } from '../../domain/team';
 import { Card, Muted, SubHeading, Table } from '../shared/panelStyles';
 
 const when = (iso: string | null) =>
   iso ? new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }) : '—';
 
-/** Seat 1 is the buyer's; the rows are seats 2 and on, revoked ones included. */
+/** Who holds seat 1 (docs/decisions/0038): the buyer, or the person the buyer gave it to. */
+function seatOneText(seats: TeamSeat[]): string {
+  const holder = seatOneHolder(seats);
+  if (holder !== 'buyer') return `Seat 1: ${holder.name} <${holder.email}>, given by the buyer (who still manages the subscription).`;
+  const offered = seatOneGiven(seats);
+  return offered ? `Seat 1: the buyer’s until ${offered.name} <${offered.email}> accepts it (invited).` : 'Seat 1: the buyer’s.';
+}
+
+/** Who holds seat 1, then every seat given to someone (seat 1 too when given away), revoked ones included. */
 export function OrderSeats({ seats }: { seats: TeamSeat[] }) {
   return (
     <>
       <SubHeading>Team seats</SubHeading>
       <Card>
+        <p data-testid="seat-one">{seatOneText(seats)}</p>
         {seats.length === 0 ? (
           <Muted>No seat given beyond the buyer’s.</Muted>
         ) : (

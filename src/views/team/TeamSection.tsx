@@ -1,12 +1,13 @@
 /**
  * "Your team" (issue 22): the success page's invitation form below the spec's content, and the manage page's Team
- * section (status, invite, resend, revoke, reassign). Renders the team statechart (src/machines/teamMachine.ts)
+ * section (status, invite, resend, revoke, reassign, and seat 1 given to someone else or taken back). Renders the team statechart (src/machines/teamMachine.ts)
  * and sends it what the buyer does; it calls nothing itself.
  */
 import { BreakableText } from '../shared/BreakableText';
 import { useState, type FormEvent } from 'react';
 import type { TeamAccess } from '../../api/teamApi';
 import type { TeamSeat, TeamView } from '../../contract/team';
+import { seatOneGiven } from '../../domain/team';
 import { teamMachine } from '../../machines/teamMachine';
 import { formText } from '../shared/formText';
 import { Button, Card, ErrorText, Field, Form, Muted, SubHeading, Table } from '../shared/panelStyles';
@@ -73,12 +74,7 @@ function TeamContent({ variant }: { variant: 'success' | 'account' }) {
         {notice && <p role="status">{notice}</p>}
         {team.members.length > 0 && <Members team={team} variant={variant} />}
         {team.active && team.free > 0 && <InviteForm key={team.members.length} />}
-        {variant === 'account' && (
-          <Muted>
-            Seat 1 is yours (<BreakableText text={team.buyer.email} />
-            ).
-          </Muted>
-        )}
+        {variant === 'account' && <SeatOne team={team} />}
       </Card>
     </section>
   );
@@ -128,10 +124,10 @@ function Members({ team, variant }: { team: TeamView; variant: 'success' | 'acco
                   type="button"
                   $variant="danger"
                   disabled={busy}
-                  aria-label={`Revoke ${seat.email}`}
+                  aria-label={seat.seatNumber === 1 ? `Take seat 1 back from ${seat.email}` : `Revoke ${seat.email}`}
                   onClick={() => actorRef.send({ type: 'REVOKE_CLICKED', seatId: seat.id })}
                 >
-                  Revoke
+                  {seat.seatNumber === 1 ? 'Take back' : 'Revoke'}
                 </Button>
                 {reassigning === seat.id && (
                   <InviteForm
@@ -152,17 +148,58 @@ function Members({ team, variant }: { team: TeamView; variant: 'success' | 'acco
   );
 }
 
+/** Who holds seat 1, and the buyer's way to give it to someone else (docs/decisions/0038). */
+function SeatOne({ team }: { team: TeamView }) {
+  const actorRef = TeamActor.useActorRef();
+  const [giving, setGiving] = useState(false);
+  const given = seatOneGiven(team.members);
+  if (given)
+    return (
+      <Muted>
+        {given.status === 'claimed'
+          ? `Seat 1 is ${given.name}’s: your own login no longer signs in to the training.`
+          : `Seat 1 is offered to ${given.name}; your login keeps it until they accept.`}{' '}
+        You still manage the subscription and the team. “Take back” returns seat 1 to your login.
+      </Muted>
+    );
+  return (
+    <>
+      <Muted>
+        Seat 1 is yours (<BreakableText text={team.buyer.email} />
+        ). Buying for someone else? Give it to them: you still manage the subscription.
+      </Muted>
+      {team.active && (
+        <Button type="button" onClick={() => setGiving(!giving)} aria-expanded={giving}>
+          Give my seat to someone else
+        </Button>
+      )}
+      {team.active && giving && (
+        <InviteForm
+          label="Give seat 1 to someone else"
+          submit="Give seat 1"
+          seatOne
+          onSubmit={(email, name) => actorRef.send({ type: 'GIVE_SEAT_ONE_SUBMITTED', email, name })}
+        />
+      )}
+    </>
+  );
+}
+
 interface InviteFormProps {
   label?: string;
   submit?: string;
   onSubmit?: (email: string, name: string) => void;
+  /** The form giving seat 1: it shows that change's email refusal, and the other forms every other change's. */
+  seatOne?: boolean;
 }
 
 /** Name and email of one person, and Invite. */
-function InviteForm({ label = 'Invite a team member', submit = 'Invite', onSubmit }: InviteFormProps) {
+function InviteForm({ label = 'Invite a team member', submit = 'Invite', onSubmit, seatOne = false }: InviteFormProps) {
   const actorRef = TeamActor.useActorRef();
   const busy = TeamActor.useSelector((snapshot) => snapshot.hasTag('busy'));
-  const fieldError = TeamActor.useSelector((snapshot) => snapshot.context.fieldError);
+  const fieldError = TeamActor.useSelector((snapshot) =>
+    (snapshot.context.change?.kind === 'giveSeatOne') === seatOne ? snapshot.context.fieldError : null,
+  );
   const send = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
