@@ -2,8 +2,9 @@
  * Writes the checkout's HTML at build time (run by `npm run build` after the client and the renderer are built):
  * dist/index.html becomes `/` already rendered in its first state, styles inline, for src/mountApp.tsx to hydrate;
  * dist/404.html the 404 page (hydrated too) and dist/payment-success.html the success page's loading state (drawn
- * afresh: its content depends on this browser's storage), dist/partner.html the referrer's page's loading state;
- * the empty page it started from is kept as
+ * afresh: its content depends on this browser's storage), dist/partner.html the referrer's page's loading state,
+ * dist/join.html and dist/new-password.html those of /join and /sign-in/new-password; the empty page it started
+ * from is kept as
  * dist/shell.html for the other routes, which render in the browser.
  * All are templates: the referrer's name and quote are placeholders the server fills, and compresses, per
  * request (server/referrals/offerPage.ts); they are never served as they are.
@@ -51,5 +52,6 @@ await prerender('/sign-in', 'dist/sign-in.html', true);
 // The referrer's page in its loading state (its chunk waited for), hydrated by the browser.
 await prerender('/partner', 'dist/partner.html', true);
 await prerender('/join', 'dist/join.html', false);
+await prerender('/sign-in/new-password', 'dist/new-password.html', false);
 // Any path that is not a page draws the 404 page; it does not depend on the path.
 await prerender('/this-page-does-not-exist', 'dist/404.html', true);

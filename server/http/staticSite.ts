@@ -29,6 +29,7 @@ const TEMPLATES = new Set([
   '/sign-in.html',
   '/partner.html',
   '/join.html',
+  '/new-password.html',
 ]);
 
 /**
@@ -86,7 +87,9 @@ export async function registerStaticSite(
               ? 'partner'
               : path === PAGE_PATHS.join
                 ? 'join'
-                : 'shell';
+                : path === PAGE_PATHS.newPassword
+                  ? 'newPassword'
+                  : 'shell';
       return pages.send(request, reply, page, offer);
     }
     return reply.code(404).send({ error: `Not found: ${request.method} ${path}` });

@@ -78,9 +78,10 @@ interface RenderedPage {
 /**
  * The HTML pages of the built SPA (scripts/prerender.ts): `index` is `/` prerendered, `paymentSuccess` the
  * success page's loading state, `signIn` the sign-in form, `notFound` the 404 page, `partner` the referrer's page's
- * loading state, `join` the join page's, `shell` the empty page every other route starts from.
+ * loading state, `join` the join page's, `newPassword` the new password page's,
+ * `shell` the empty page every other route starts from.
  */
-type PageName = 'index' | 'paymentSuccess' | 'signIn' | 'notFound' | 'partner' | 'join' | 'shell';
+type PageName = 'index' | 'paymentSuccess' | 'signIn' | 'notFound' | 'partner' | 'join' | 'newPassword' | 'shell';
 interface OfferPages {
   /** Sends `page` with `offer` in it, compressed as the request accepts, with status `status`. */
   send(request: FastifyRequest, reply: FastifyReply, page: PageName, offer: Offer, status?: number): FastifyReply;
@@ -96,6 +97,7 @@ export function loadOfferPages(distDir: string, shellFile: string): OfferPages {
     paymentSuccess: orShell('payment-success.html'),
     signIn: orShell('sign-in.html'),
     join: orShell('join.html'),
+    newPassword: orShell('new-password.html'),
     notFound: orShell('404.html'),
     partner: orShell('partner.html'),
     shell,

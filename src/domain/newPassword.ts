@@ -7,7 +7,7 @@
  */
 
 /** Fewest characters (Unicode code points) of a chosen password: NIST SP 800-63B-4 for single-factor passwords. */
-export const NEW_PASSWORD_MIN = 15;
+const NEW_PASSWORD_MIN = 15;
 /** Most characters: NIST asks to allow at least 64; 128 leaves passphrases room while bounding the hash's input. */
 export const NEW_PASSWORD_MAX = 128;
 /** How long a "set a new password" link works, in minutes, from its mail. */
