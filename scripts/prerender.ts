@@ -4,8 +4,8 @@
  * dist/404.html the 404 page (hydrated too) and dist/payment-success.html the success page's loading state (drawn
  * afresh: its content depends on this browser's storage), dist/partner.html the referrer's page's loading state,
  * dist/sign-in.html the sign-in form, dist/join.html and dist/join-problem.html the join page's invitation and
- * unusable link (each filled in by the server for the request's link);
- * the empty page it started from is kept as
+ * unusable link (each filled in by the server for the request's link), dist/new-password.html the loading state
+ * of /sign-in/new-password; the empty page it started from is kept as
  * dist/shell.html for the other routes, which render in the browser.
  * All are templates: the referrer's name and quote are placeholders the server fills, and compresses, per
  * request (server/referrals/offerPage.ts); they are never served as they are.
@@ -83,5 +83,6 @@ await prerender('/partner', 'dist/partner.html', true);
 // The join page as the server fills it in for the request's link: the invitation, or why the link cannot be used.
 await prerender('/join', 'dist/join.html', true, JOIN_ANSWER_PLACEHOLDERS.invitation);
 await prerender('/join', 'dist/join-problem.html', true, JOIN_ANSWER_PLACEHOLDERS.problem);
+await prerender('/sign-in/new-password', 'dist/new-password.html', false);
 // Any path that is not a page draws the 404 page; it does not depend on the path.
 await prerender('/this-page-does-not-exist', 'dist/404.html', true);

@@ -38,6 +38,7 @@ import { referralLinks } from './referrals/referralLinks';
 import { referralLinkRoute } from './routes/referralLink';
 import { refuseCrossSiteRequests } from './sessions/sameOrigin';
 import { signInRoute } from './routes/signIn';
+import { newPasswordRoutes } from './routes/newPassword';
 import type { PrivateJwks } from './signIn/jwks';
 import { generateJwks } from './signIn/oidcKeys';
 import { createOidcProvider, mountOidcProvider } from './signIn/oidcProvider';
@@ -222,6 +223,7 @@ export async function buildApp({
     if (oidcProvider) {
       await mountOidcProvider(api, oidcProvider, config);
       await api.register(signInRoute, { config, db, provider: oidcProvider });
+      await api.register(newPasswordRoutes, { config, db, nudgeOutbox: nudge });
     }
     await api.register(partnerRoutes, { ...services, nudgeOutbox: nudge });
   });

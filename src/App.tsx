@@ -5,6 +5,7 @@ import {
   loadAccountPage,
   loadAdminPage,
   loadJoinPage,
+  loadNewPasswordPage,
   loadNotFoundPage,
   loadPartnerPage,
   loadPaymentSuccessPage,
@@ -25,6 +26,8 @@ const JoinPage = lazy(() => loadJoinPage().then((module) => ({ default: module.J
 const AdminPage = lazy(() => loadAdminPage().then((module) => ({ default: module.AdminPage })));
 /** The training platform's sign-in page (prerendered, then hydrated). */
 const SignInPage = lazy(() => loadSignInPage().then((module) => ({ default: module.SignInPage })));
+/** A team member's "set a new password" page (a chunk of its own, its loading state prerendered). */
+const NewPasswordPage = lazy(() => loadNewPasswordPage().then((module) => ({ default: module.NewPasswordPage })));
 /** The referrer's own page (issue 24): a chunk of its own, prerendered in its loading state. */
 const PartnerPage = lazy(() => loadPartnerPage().then((module) => ({ default: module.PartnerPage })));
 
@@ -59,6 +62,12 @@ export function App({ checkout, paymentSuccess }: AppProps) {
       <Route path={PAGE_PATHS.signIn}>
         <Suspense fallback={null}>
           <SignInPage />
+        </Suspense>
+      </Route>
+      <Route path={PAGE_PATHS.newPassword}>
+        {/* The page's first words while its chunk arrives (prerendered: dist/new-password.html). */}
+        <Suspense fallback={<LoadingStatus>Opening your link...</LoadingStatus>}>
+          <NewPasswordPage />
         </Suspense>
       </Route>
       <Route path={PAGE_PATHS.partner}>

@@ -9,6 +9,7 @@ export const loadAccountPage = () => import('./views/account/AccountPage');
 export const loadSignInPage = () => import('./views/signIn/SignInPage');
 export const loadPartnerPage = () => import('./views/partner/PartnerPage');
 export const loadJoinPage = () => import('./views/join/JoinPage');
+export const loadNewPasswordPage = () => import('./views/newPassword/NewPasswordPage');
 
 /** Fetches the success page's chunk now, if it is not already here. */
 export function preloadPaymentSuccessPage(): void {

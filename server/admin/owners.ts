@@ -3,15 +3,12 @@
  * OWASP's parameters for interactive logins (19 MiB, 2 passes, 1 lane; OWASP Password Storage Cheat Sheet).
  * Created with `npm run owner:create` (scripts/owner-create.ts).
  */
-import { hash, verify, type Algorithm } from '@node-rs/argon2';
+import { verify } from '@node-rs/argon2';
 import { eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { owners } from '../db/schema';
 import { endOwnerSessions } from '../sessions/sessions';
-
-/** @node-rs/argon2's Algorithm.Argon2id (a const enum, which isolatedModules cannot read). */
-const ARGON2ID = 2 as Algorithm;
-const OWNER_PASSWORD_HASH = { algorithm: ARGON2ID, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+import { hashChosenPassword } from '../security/password';
 
 /** A password shorter than this is refused (NIST SP 800-63B: at least 8; we ask for more of an owner). */
 const MIN_OWNER_PASSWORD_LENGTH = 12;
@@ -36,7 +33,7 @@ export async function saveOwner(db: Database, email: string, password: string): 
   if (password.length < MIN_OWNER_PASSWORD_LENGTH) {
     throw new OwnerInputError(`The password must have at least ${MIN_OWNER_PASSWORD_LENGTH} characters`);
   }
-  const passwordHash = await hash(password, OWNER_PASSWORD_HASH);
+  const passwordHash = await hashChosenPassword(password);
   const [existing] = await db.select({ id: owners.id }).from(owners).where(eq(owners.email, address));
   if (existing) {
     await db.transaction(async (tx) => {
@@ -56,7 +53,7 @@ export async function verifyOwner(db: Database, email: string, password: string)
     .from(owners)
     .where(eq(owners.email, normalEmail(email)));
   if (!owner) {
-    decoyHash ??= hash('decoy password for unknown owners', OWNER_PASSWORD_HASH);
+    decoyHash ??= hashChosenPassword('decoy password for unknown owners');
     await verify(await decoyHash, password).catch(() => false);
     return null;
   }

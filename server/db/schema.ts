@@ -646,8 +646,18 @@ export const seats = pgTable(
     /** When the live invitation link stops working (7 days after its mail). */
     claimExpiresAt: timestamp('claim_expires_at', { withTimezone: true }),
     claimedAt: timestamp('claimed_at', { withTimezone: true }),
-    /** The member's generated password, argon2id (server/security/password.ts); null until claimed, wiped on revoke. */
+    /**
+     * The member's password, argon2id: generated at the claim (server/security/password.ts) or chosen through a
+     * "set a new password" link (OWASP's parameters, docs/decisions/0039); null until claimed, wiped on revoke.
+     */
     passwordHash: text('password_hash'),
+    /**
+     * SHA-256 of the live "set a new password" link's token (server/seats/newPassword.ts); a new request replaces
+     * it. Kept after use, so a second use answers "already used" rather than "unknown".
+     */
+    resetTokenHash: text('reset_token_hash').unique(),
+    /** When that link stops working (RESET_LINK_MINUTES after its mail); null once it was used. */
+    resetExpiresAt: timestamp('reset_expires_at', { withTimezone: true }),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     suspendedAt: timestamp('suspended_at', { withTimezone: true }),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

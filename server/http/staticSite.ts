@@ -31,6 +31,7 @@ const TEMPLATES = new Set([
   '/partner.html',
   '/join.html',
   '/join-problem.html',
+  '/new-password.html',
 ]);
 
 /**
@@ -88,7 +89,9 @@ export async function registerStaticSite(
             ? 'signIn'
             : path === PAGE_PATHS.partner
               ? 'partner'
-              : 'shell';
+              : path === PAGE_PATHS.newPassword
+                ? 'newPassword'
+                : 'shell';
       if (path === PAGE_PATHS.join) return pages.sendJoin(request, reply, offer, await joinAnswerOf(request));
       return pages.send(request, reply, page, offer);
     }

@@ -14,8 +14,8 @@ interface MailContext {
   seats: number;
   monthlyTotalCents: number;
   payload: Record<string, string | number | null>;
-  /** `join`: an invitation's link to /join; `team`: the Team section of /account. */
-  links: { manage: string; agreement: string; join?: string; team?: string };
+  /** `join`: an invitation's link to /join; `team`: the Team section of /account; `newPassword`: a member's link to set one. */
+  links: { manage: string; agreement: string; join?: string; team?: string; newPassword?: string };
 }
 
 interface RenderedMail {
@@ -110,6 +110,13 @@ const TEMPLATES: Record<string, (context: MailContext) => RenderedMail> = {
       'Accept it to get your own login, then sign your training agreement. The link works once, for 7 days:',
       ['Accept your seat', links.join ?? ''],
       'If you do not know the sender, ignore this mail: nothing happens without you.',
+    ]),
+  member_new_password: ({ payload, links }) =>
+    compose(`Set a new password for ${PRODUCT_NAME}`, String(payload.seatName), [
+      'Someone, hopefully you, asked to set a new password for your training login. Choose one here; the link works once, for one hour:',
+      ['Set a new password', links.newPassword ?? ''],
+      'Setting it signs you out of the training platform everywhere; then sign in with the new password.',
+      'If you did not ask for it, ignore this mail: your password stays as it is.',
     ]),
   seats_suspended: ({ buyer, seats, payload, links }) =>
     compose(`Some of your team's ${brand.name} seats are on hold`, buyer.name, [

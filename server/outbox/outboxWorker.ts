@@ -8,7 +8,8 @@
  * recipient and outbox id, never its text (issue 19). Without SMTP_URL no link is minted: the mail is rendered
  * into the row with `[hidden]` for each token and 'held' (the console re-queues it once SMTP is set). A requested
  * link ('account_link' with the email in its payload) is resolved here: to the email's newest subscription, or
- * 'dropped', unmailed, for an email with none.
+ * 'dropped', unmailed, for an email with none. So is "Forgot your password?" ('password_link', server/seats/newPassword.ts):
+ * a member with a live claimed seat gets a "set a new password" link minted here, anyone else the 'account_link' mail.
  */
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
@@ -22,6 +23,7 @@ import { renderMail } from './mailTemplates';
 import { postWebhook } from './webhooks';
 import { freeSeatsOf, invitationOf } from '../seats/invitationMail';
 import { SEAT_INVITATION } from './seatEvents';
+import { MEMBER_NEW_PASSWORD, mintNewPasswordLink, PASSWORD_LINK_REQUEST, passwordLinkOf } from '../seats/newPassword';
 
 /** Attempts before a row is given up as 'failed'. */
 const MAX_ATTEMPTS = 10;
@@ -148,8 +150,13 @@ interface Delivery {
 async function deliver(context: OutboxContext, row: OutboxRow): Promise<Delivery> {
   const { db, config, log } = context;
   if (row.topic.startsWith('partner_')) return deliverPartnerMail({ ...context, site: siteUrl(config) }, row);
-  const requested = row.kind === 'mail' && !row.transactionId && typeof row.payload.email === 'string' ? row.payload.email : null;
-  const transactionId = requested === null ? row.transactionId : await newestSubscriptionOf(db, requested);
+  // "Forgot your password?": a member's own mail, or the /account link request for anyone else.
+  const member = row.topic === PASSWORD_LINK_REQUEST ? await passwordLinkOf(db, String(row.payload.email ?? '')) : null;
+  const topic = member === 'account_link' ? 'account_link' : member ? MEMBER_NEW_PASSWORD : row.topic;
+  const seat = member === 'account_link' ? null : member;
+  const requested =
+    !seat && row.kind === 'mail' && (!row.transactionId || member) && typeof row.payload.email === 'string' ? row.payload.email : null;
+  const transactionId = seat ? seat.transactionId : requested === null ? row.transactionId : await newestSubscriptionOf(db, requested);
   if (!transactionId) {
     if (requested === null) throw new Error(`Outbox row ${row.id} names no order`);
     log.info({ outboxId: row.id, topic: row.topic }, 'Mail dropped: no subscription for the requested email');
@@ -161,7 +168,7 @@ async function deliver(context: OutboxContext, row: OutboxRow): Promise<Delivery
     .leftJoin(accounts, eq(accounts.transactionId, orders.transactionId))
     .where(eq(orders.transactionId, transactionId));
   if (!order) throw new Error(`Order ${transactionId} not found`);
-  const resolved = requested === null ? {} : { transactionId };
+  const resolved = requested === null && !seat ? {} : { transactionId };
   const buyer = { email: order.account?.email ?? order.order.email ?? '', name: order.account?.name ?? order.order.name ?? '' };
   if (row.kind === 'webhook') {
     if (!config.SUCCESS_SITE_WEBHOOK_URL || !config.SUCCESS_SITE_WEBHOOK_SECRET) throw new Error('SUCCESS_SITE_WEBHOOK_URL is not set');
@@ -184,25 +191,29 @@ async function deliver(context: OutboxContext, row: OutboxRow): Promise<Delivery
   if (!buyer.email) throw new Error(`Order ${transactionId} has no email yet`);
   // A requested link lives ACCOUNT_LINK_MINUTES; the links of other mails CONFIRMATION_LINK_DAYS. A held mail
   // gets none: a link minted for it would sit in the row, readable, for as long as it lives.
-  const minutes = row.topic === 'account_link' ? config.ACCOUNT_LINK_MINUTES : config.CONFIRMATION_LINK_DAYS * 24 * 60;
+  const minutes = topic === 'account_link' ? config.ACCOUNT_LINK_MINUTES : config.CONFIRMATION_LINK_DAYS * 24 * 60;
   const site = siteUrl(config);
   const link = async (purpose: 'manage' | 'agreement') =>
     `${site}/account?token=${context.mailer ? await issueAccountLink(db, transactionId, purpose, minutes) : HIDDEN_TOKEN}`;
   // An invitation goes to the invitee, with its own link to /join (server/seats/invitationMail.ts).
   const invitation = row.topic === SEAT_INVITATION ? await invitationOf(db, row.payload, site, context.mailer !== null) : null;
   if (invitation === 'gone') return { status: 'dropped' };
-  const to = invitation?.to ?? buyer.email;
-  const manage = invitation ? '' : await link('manage');
-  const agreement = row.topic === 'order_confirmation' ? await link('agreement') : manage;
+  // A member's "set a new password" link (server/seats/newPassword.ts), to the member.
+  const newPasswordToken = seat ? (context.mailer ? await mintNewPasswordLink(db, seat.seatId) : HIDDEN_TOKEN) : null;
+  if (seat && newPasswordToken === null) return { status: 'dropped' };
+  const newPassword = newPasswordToken ? `${site}/sign-in/new-password?token=${newPasswordToken}` : '';
+  const to = seat?.email ?? invitation?.to ?? buyer.email;
+  const manage = invitation || seat ? '' : await link('manage');
+  const agreement = topic === 'order_confirmation' ? await link('agreement') : manage;
   // The confirmation's link to the Team section is a link of its own (each works once).
-  const freeSeats = row.topic === 'order_confirmation' ? await freeSeatsOf(db, order.order) : 0;
+  const freeSeats = topic === 'order_confirmation' ? await freeSeatsOf(db, order.order) : 0;
   const team = freeSeats > 0 ? `${await link('manage')}#team` : `${manage}#team`;
-  const mail = renderMail(row.topic, {
+  const mail = renderMail(topic, {
     buyer,
     seats: order.order.quantity,
     monthlyTotalCents: order.order.amountCents,
-    payload: { ...row.payload, freeSeats },
-    links: { manage, agreement, join: invitation?.join ?? '', team },
+    payload: { ...row.payload, freeSeats, seatName: seat?.name ?? row.payload.seatName ?? null },
+    links: { manage, agreement, join: invitation?.join ?? '', team, newPassword },
   });
   if (!context.mailer) {
     log.info({ outboxId: row.id, topic: row.topic, to }, 'Mail held: no SMTP_URL (see /admin → Mail)');

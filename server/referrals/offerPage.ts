@@ -92,9 +92,10 @@ interface RenderedPage {
 /**
  * The HTML pages of the built SPA (scripts/prerender.ts): `index` is `/` prerendered, `paymentSuccess` the
  * success page's loading state, `signIn` the sign-in form, `notFound` the 404 page, `partner` the referrer's page's
- * loading state, `shell` the empty page every other route starts from; and the join page's two (`sendJoin`).
+ * loading state, `newPassword` the new password page's, `shell` the empty page every other route starts from; and
+ * the join page's two (`sendJoin`).
  */
-type PageName = 'index' | 'paymentSuccess' | 'signIn' | 'notFound' | 'partner' | 'shell';
+type PageName = 'index' | 'paymentSuccess' | 'signIn' | 'notFound' | 'partner' | 'newPassword' | 'shell';
 interface OfferPages {
   /** Sends `page` with `offer` in it, compressed as the request accepts, with status `status`. */
   send(request: FastifyRequest, reply: FastifyReply, page: PageName, offer: Offer, status?: number): FastifyReply;
@@ -114,6 +115,7 @@ export function loadOfferPages(distDir: string, shellFile: string): OfferPages {
     index: read('index.html'),
     paymentSuccess: orShell('payment-success.html'),
     signIn: orShell('sign-in.html'),
+    newPassword: orShell('new-password.html'),
     notFound: orShell('404.html'),
     partner: orShell('partner.html'),
     shell,

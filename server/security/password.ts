@@ -5,7 +5,8 @@
  *
  * The hash's cost is low on purpose (docs/decisions/0010): a KDF's work factor protects guessable, human-chosen
  * passwords; against a uniformly random 119-bit secret no work factor adds anything an attacker could notice,
- * while OWASP's interactive parameters (19 MiB, 2 passes: 27 ms here) were most of a purchase's CPU.
+ * while OWASP's interactive parameters (19 MiB, 2 passes: 27 ms here) were most of a purchase's CPU. A password
+ * a person chooses (the owner's, a member's new one: docs/decisions/0039) is hashed with OWASP's parameters.
  */
 import { hash, type Algorithm } from '@node-rs/argon2';
 import { randomAlphanumeric } from './randomText';
@@ -27,4 +28,12 @@ export function generatePassword(): string {
 /** The argon2id PHC string for a generated `password` ("$argon2id$v=19$m=1024,t=1,p=1$…"). */
 export function hashPassword(password: string): Promise<string> {
   return hash(password, GENERATED_PASSWORD_HASH);
+}
+
+/** OWASP Password Storage Cheat Sheet's argon2id parameters for human-chosen passwords: 19 MiB, 2 passes, 1 lane. */
+const CHOSEN_PASSWORD_HASH = { algorithm: ARGON2ID, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+
+/** The argon2id PHC string for a `password` a person chose ("$argon2id$v=19$m=19456,t=2,p=1$…"), decision 0010. */
+export function hashChosenPassword(password: string): Promise<string> {
+  return hash(password, CHOSEN_PASSWORD_HASH);
 }

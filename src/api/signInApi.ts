@@ -1,9 +1,10 @@
 /**
- * The sign-in page's calls (src/contract/signIn.ts; server/routes/signIn.ts): the email and password, and the
- * "forgot your password" link to the manage page (the manage page's own call, POST /api/account/link). Each raises
- * ApiError with the server's `error` text.
+ * The sign-in page's calls (src/contract/signIn.ts; server/routes/signIn.ts, server/routes/newPassword.ts): the
+ * email and password; "Forgot your password?" (a member's link to set a new password, or the buyer's link to the
+ * manage page: the server decides when the mail goes out); and the new password page's look at its link and the
+ * password chosen. Each raises ApiError with the server's `error` text and status.
  */
-import type { PasswordSignInResponse } from '../contract/signIn';
+import type { NewPasswordLink, NewPasswordResponse, PasswordLinkResponse, PasswordSignInResponse } from '../contract/signIn';
 import { requestJson } from './client';
 
 const FAILED = 'We could not reach the server. Please try again.';
@@ -11,5 +12,8 @@ const FAILED = 'We could not reach the server. Please try again.';
 export const signInApi = {
   signIn: (email: string, password: string) =>
     requestJson<PasswordSignInResponse>('POST', '/sign-in/password', { email, password }, FAILED),
-  requestLink: (email: string) => requestJson<{ message: string }>('POST', '/api/account/link', { email }, FAILED),
+  requestLink: (email: string) => requestJson<PasswordLinkResponse>('POST', '/sign-in/forgot', { email }, FAILED),
+  checkNewPasswordLink: (token: string) => requestJson<NewPasswordLink>('POST', '/sign-in/new-password/check', { token }, FAILED),
+  setNewPassword: (token: string, password: string) =>
+    requestJson<NewPasswordResponse>('POST', '/sign-in/new-password', { token, password }, FAILED),
 };

@@ -12,3 +12,33 @@ export type PasswordSignInRequest = Static<typeof PasswordSignInRequest>;
 /** The answer to a right password: the address the browser goes on to (the provider resumes the platform's sign-in). */
 export const PasswordSignInResponse = Type.Object({ redirectTo: Type.String() });
 export type PasswordSignInResponse = Static<typeof PasswordSignInResponse>;
+
+/** Body of POST /sign-in/forgot ("Forgot your password?"): the email to send a link to. */
+export const PasswordLinkRequest = Type.Object({ email: EmailText }, { additionalProperties: false });
+export type PasswordLinkRequest = Static<typeof PasswordLinkRequest>;
+
+/** The answer to a link request, the same for every email (202). */
+export const PasswordLinkResponse = Type.Object({ message: Type.String() });
+export type PasswordLinkResponse = Static<typeof PasswordLinkResponse>;
+
+/** A "set a new password" link's token (32 random bytes, base64url), from the mail's address. */
+const LinkToken = Text(1, 100);
+
+/** Body of POST /sign-in/new-password/check: the link the page was opened with. */
+export const NewPasswordLinkRequest = Type.Object({ token: LinkToken }, { additionalProperties: false });
+export type NewPasswordLinkRequest = Static<typeof NewPasswordLinkRequest>;
+
+/** A live link: whose password it sets (the page names it, and a password manager saves the new one under it). */
+export const NewPasswordLink = Type.Object({ email: Type.String() });
+export type NewPasswordLink = Static<typeof NewPasswordLink>;
+
+/**
+ * Body of POST /sign-in/new-password: the link and the password chosen. Its rules (src/domain/newPassword.ts) are
+ * checked by the route, with a message in words; the contract only bounds the text.
+ */
+export const NewPasswordRequest = Type.Object({ token: LinkToken, password: Text(1, 1024) }, { additionalProperties: false });
+export type NewPasswordRequest = Static<typeof NewPasswordRequest>;
+
+/** The password is set: what the page says next. */
+export const NewPasswordResponse = Type.Object({ message: Type.String() });
+export type NewPasswordResponse = Static<typeof NewPasswordResponse>;

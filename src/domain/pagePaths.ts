@@ -13,6 +13,8 @@ export const PAGE_PATHS = {
   admin: '/admin',
   /** The training platform's sign-in (the OpenID Provider's login page, issue 23). */
   signIn: '/sign-in',
+  /** A team member sets a new password with their mail's link (issue 23, docs/decisions/0039). */
+  newPassword: '/sign-in/new-password',
 } as const;
 
 /** True for a path the SPA draws a page for (any other gets its 404 page). */

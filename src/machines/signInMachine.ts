@@ -2,8 +2,8 @@
  * The sign-in page's statechart (/sign-in, issue 23): the training platform sent the person here through our
  * OpenID Provider. They enter the email and password the success page gave them; a right one sends the browser on
  * (the provider then returns them to the platform), a refusal is shown under the form. "Forgot your password?"
- * asks for the link to the manage page (/account), where a new password is set; the answer is the same for any
- * email. The view renders a snapshot and sends events; the calls are invoked actors (src/api/signInApi.ts).
+ * asks for a link (POST /sign-in/forgot): a team member gets one to set a new password (/sign-in/new-password), the
+ * buyer one to the manage page (/account), where new credentials are issued; the answer is the same for any email. The view renders a snapshot and sends events; the calls are invoked actors (src/api/signInApi.ts).
  */
 import { assertEvent, assign, emit, fromPromise, setup } from 'xstate';
 import { errorOf } from './actorError';

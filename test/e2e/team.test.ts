@@ -3,7 +3,8 @@
  * server receiving the signed webhooks, and a stand-in agreement site that redeems each hand-off token with
  * POST /api/handoff/redeem: buy 3 seats with 4242 → invite two colleagues from the success page → each accepts
  * from their mail in a browser context of their own and sees their login → each hands off, and so does the buyer:
- * three different people redeemed → the buyer revokes one on /account → `seat.revoked` arrives, signed.
+ * three different people redeemed → the buyer revokes one on /account → `seat.revoked` arrives, signed. The
+ * members sign in to the training platform; one forgets the password and chooses a new one from the mailed link.
  */
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,12 +12,14 @@ import type { Browser, Page } from 'playwright-core';
 import { startStandInPlatform } from '../../scripts/support/standInPlatform';
 import { freePort } from '../support/freePort';
 import { startMailCatcher, type MailCatcher } from '../support/mailCatcher';
+import { seriousViolations } from './axe';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
 import { chooseSeats, expectPaymentSuccessful, fillBuyer, fillCard, openCheckout, submit, TEST_CARDS } from './checkoutFlow';
 import { launchBrowser, startServer, type RunningServer } from './harness';
 
 const SECRET = 'whsec-e2e-0123456789abcdef0123456789abcdef';
 const HANDOFF_KEY = 'e2e-handoff-key-0123456789abcdef0123456789';
+const CY_NEW_PASSWORD = 'a quiet river under seven bridges';
 const PLATFORM = { clientId: 'training-platform', clientSecret: 'e2e-platform-secret-0123456789abcdef0123' };
 
 interface Person {
@@ -90,6 +93,8 @@ describe('the buyer’s team', () => {
     await page.goto(platform.url);
     await page.getByRole('link', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Sign in to your training' }).waitFor();
+    // The prerendered form answers once hydrated (before, a submit would be the browser's own GET).
+    await page.waitForLoadState('networkidle');
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill(password);
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -126,7 +131,7 @@ describe('the buyer’s team', () => {
     return password;
   }
 
-  it('buys 3 seats, invites two from the success page, each accepts and hands off; the buyer revokes one, gives seat 1 away and takes it back', async () => {
+  it('buys 3 seats, invites two from the success page, each accepts and hands off; the buyer revokes one, gives seat 1 away and takes it back; a member sets a new password', async () => {
     // /join arrives rendered with what its link stands for (dist/join-problem.html filled in), before any script runs.
     expect(await (await fetch(`${server.baseUrl}/join?token=x`)).text()).toContain('This invitation link is not valid');
 
@@ -190,5 +195,35 @@ describe('the buyer’s team', () => {
     await buyer.getByText(/Seat 1 is Dee Doctor’s/).waitFor();
     await buyer.getByRole('button', { name: 'Take seat 1 back from dee.team@example.com' }).click();
     await buyer.getByText(/Seat 1 is yours/).waitFor();
+    // Cy forgot the password (decision 0039): "Forgot your password?" mails Cy a link to choose one; a weak one is
+    // refused under the field; the new one signs in, the one the claim showed no longer does.
+    // axe is injected as a script: this context bypasses the page's Content-Security-Policy.
+    const forgot = await (await browser.newContext({ bypassCSP: true, viewport: { width: 375, height: 812 } })).newPage();
+    await forgot.goto(platform.url);
+    await forgot.getByRole('link', { name: 'Sign in' }).click();
+    // Once hydrated, as above.
+    await forgot.getByRole('heading', { name: 'Sign in to your training' }).waitFor();
+    await forgot.waitForLoadState('networkidle');
+    await forgot.getByRole('button', { name: 'Forgot your password?' }).click();
+    await forgot.getByRole('heading', { name: 'Forgot your password?' }).waitFor();
+    await forgot.getByLabel('Email').fill('cy.team@example.com');
+    await forgot.getByRole('button', { name: 'Email me a link' }).click();
+    await forgot.getByRole('status').filter({ hasText: 'a link is on its way' }).waitFor();
+    const resetMail = await mail.waitFor('cy.team@example.com', /Set a new password/);
+    await forgot.goto(onThisServer(linkIn(resetMail.text, 'Set a new password')!));
+    await forgot.getByRole('heading', { name: 'Set a new password' }).waitFor();
+    // The heading takes the focus, so a screen reader announces the page.
+    await expect.poll(() => forgot.evaluate(() => document.activeElement?.textContent)).toBe('Set a new password');
+    await forgot.getByLabel('New password').fill('cy.team@example.com');
+    await forgot.getByRole('button', { name: 'Set my new password' }).click();
+    await forgot.getByRole('alert').filter({ hasText: 'not your email address' }).waitFor();
+    expect(await seriousViolations(forgot), 'new password page with its refusal').toEqual([]);
+    await forgot.getByLabel('New password').fill(CY_NEW_PASSWORD);
+    await forgot.getByRole('button', { name: 'Set my new password' }).click();
+    await forgot.getByRole('heading', { name: 'Your new password is set' }).waitFor();
+    const cyAgain = await signInToPlatform('cy.team@example.com', CY_NEW_PASSWORD);
+    await cyAgain.getByRole('heading', { name: 'Signed in' }).waitFor({ timeout: 20_000 });
+    const cyOld = await signInToPlatform('cy.team@example.com', cyPassword);
+    await cyOld.getByRole('alert').filter({ hasText: 'The email or password is not right.' }).waitFor();
   });
 });

@@ -1,6 +1,7 @@
 /**
  * The sign-in page's statechart (src/machines/signInMachine.ts): a refusal shown under the form and the email
- * kept, a right password sending the browser on, and "Forgot your password?" asking for the /account link.
+ * kept, a right password sending the browser on, and "Forgot your password?" asking for a link (a member's to set a
+ * new password, the buyer's to /account: the server decides).
  */
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
@@ -16,7 +17,7 @@ function start(signIn: (input: { email: string; password: string }) => Promise<{
         signIn: fromPromise(({ input }: { input: { email: string; password: string } }) => signIn(input)),
         requestLink: fromPromise(async ({ input }: { input: { email: string } }) => {
           linkRequests.push(input.email);
-          return { message: 'If that email has a subscription, a link to manage it is on its way.' };
+          return { message: 'If that email has a login, a link is on its way: team members get one to set a new password.' };
         }),
       },
     }),
@@ -43,13 +44,13 @@ describe('the sign-in statechart', () => {
     expect(emitted).toEqual([{ type: 'redirectRequested', url: '/oidc/auth/abc' }]);
   });
 
-  it('asks for the manage page link for the email entered, and goes back to the form', async () => {
+  it('asks for a link for the email entered, and goes back to the form', async () => {
     const { actor, linkRequests } = start(async () => ({ redirectTo: '/' }));
     actor.send({ type: 'FORGOT_PASSWORD' });
     actor.send({ type: 'LINK_REQUESTED', email: 'ada@example.com' });
     await waitFor(actor, (snapshot) => snapshot.matches('linkSent'));
     expect(linkRequests).toEqual(['ada@example.com']);
-    expect(actor.getSnapshot().context.linkMessage).toMatch(/link to manage it/);
+    expect(actor.getSnapshot().context.linkMessage).toMatch(/set a new password/);
     actor.send({ type: 'BACK_TO_SIGN_IN' });
     expect(actor.getSnapshot().value).toBe('editing');
   });

@@ -30,6 +30,12 @@ describe('the statecharts build', () => {
     expect(getInitialSnapshot(signInMachine).value).toBe('editing');
   });
 
+  it('new password: opens looking at the link’s token, or saying where the link is without one', async () => {
+    const { newPasswordMachine } = await import('../../src/machines/newPasswordMachine');
+    expect(getInitialSnapshot(newPasswordMachine, { search: '?token=abc' }).value).toBe('checking');
+    expect(getInitialSnapshot(newPasswordMachine, { search: '' }).value).toBe('unusable');
+  });
+
   it('manage page: opens asking whether this browser is signed in, or with the link’s token', async () => {
     const { accountMachine } = await import('../../src/machines/accountMachine');
     expect(getInitialSnapshot(accountMachine, { token: null }).value).toBe('loading');

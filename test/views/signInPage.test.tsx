@@ -1,7 +1,7 @@
 /**
  * The sign-in page (/sign-in) on its statechart (src/machines/signInMachine.ts), with the calls faked: labelled
  * fields, a refusal announced under the form (role alert), a right password handing the browser on, and "Forgot
- * your password?" asking for the manage page's link.
+ * your password?" asking for a link (a member's to set a new password, the buyer's to /account).
  */
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
@@ -17,7 +17,7 @@ function machineWith(signIn: (input: { email: string; password: string }) => Pro
       signIn: fromPromise(({ input }: { input: { email: string; password: string } }) => signIn(input)),
       requestLink: fromPromise(async ({ input }: { input: { email: string } }) => {
         links.push(input.email);
-        return { message: 'If that email has a subscription, a link to manage it is on its way.' };
+        return { message: 'If that email has a login, a link is on its way: team members get one to set a new password.' };
       }),
     },
   });
@@ -47,15 +47,16 @@ describe('the sign-in page', () => {
     expect(redirects).toEqual(['/oidc/auth/abc']);
   });
 
-  it('asks for the manage page link with “Forgot your password?”', async () => {
+  it('asks for a link with “Forgot your password?” and says who gets which', async () => {
     const { machine, links } = machineWith(async () => ({ redirectTo: '/' }));
     render(<SignInPage machine={machine} redirect={() => undefined} />);
     fireEvent.click(screen.getByRole('button', { name: 'Forgot your password?' }));
+    expect(screen.getByText(/team members set a new password with it/)).toBeInTheDocument();
     fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'ada@example.com' } });
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Email me a link' }));
     });
-    expect(await screen.findByRole('status')).toHaveTextContent('a link to manage it is on its way');
+    expect(await screen.findByRole('status')).toHaveTextContent('a link is on its way');
     expect(links).toEqual(['ada@example.com']);
   });
 });

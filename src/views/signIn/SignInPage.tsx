@@ -64,7 +64,10 @@ function SignInContent({ redirect }: { redirect: (url: string) => void }) {
           <p role="status">{linkMessage}</p>
         ) : (
           <Form onSubmit={requestLink} aria-describedby={error ? 'sign-in-error' : undefined}>
-            <p>We will email you a link to manage your subscription, where you can set a new password.</p>
+            <p>
+              We will email you a link: team members set a new password with it, the buyer gets new login details on the page where they
+              manage the subscription.
+            </p>
             <Field>
               Email
               <input name="email" type="email" autoComplete="username" defaultValue={email} required />
