@@ -105,7 +105,8 @@ async function audit(url: string, port: number): Promise<Figures> {
 /** Audits `path` RUNS times against its static copy, interleaved, and prints the figures. */
 async function benchPage(base: string, path: string, chrome: chromeLauncher.LaunchedChrome): Promise<void> {
   const appUrl = `${base}${path}`;
-  const copy = Fastify();
+  // Connections Chromium keeps alive would hold close() for the keep-alive timeout (72 s): closed at once.
+  const copy = Fastify({ forceCloseConnections: true });
   try {
     const html = await staticCopyOf(appUrl, path);
     copy.get(new URL(path, 'http://page').pathname, async (_request, reply) => reply.type('text/html').send(html));
