@@ -55,5 +55,6 @@ function mount(inspect?: Observer<InspectionEvent>) {
 if (import.meta.env.VITE_INSPECT === '1') {
   void import('./browser/inspector').then(({ startInspector }) => mount(startInspector()));
 } else {
-  mount();
+  // A task of its own: the modules' evaluation and the first render are not one long task.
+  setTimeout(() => mount(), 0);
 }

@@ -24,14 +24,14 @@ function Hydrated({ onHydrated }: { onHydrated: () => void }) {
   return null;
 }
 
-/** Hydrates every island of the page with one checkout actor; the actor starts once all are hydrated. */
+/** Hydrates every island of the page, each in a task of its own, with one checkout actor; the actor starts once all are hydrated. */
 function hydrateIslands(inspect?: Observer<InspectionEvent>) {
   const referrer = readOfferReferrer(document);
   const actor = createActor(checkoutMachine, { input: checkoutInput(referrer.shortLabel), inspect });
   const names = Object.keys(CHECKOUT_ISLANDS) as IslandName[];
   const waiting = new Set(names);
   const roots: Root[] = [];
-  for (const name of names) {
+  const hydrateIsland = (name: IslandName) => {
     const element = document.querySelector(`[${ISLAND_ATTRIBUTE}="${name}"]`);
     if (!element) throw new Error(`The page has no ${name} island`);
     const Component = CHECKOUT_ISLANDS[name];
@@ -52,7 +52,9 @@ function hydrateIslands(inspect?: Observer<InspectionEvent>) {
         </StrictMode>,
       ),
     );
-  }
+  };
+  // One island per task: the main thread is never held for all of them at once (Total Blocking Time).
+  names.forEach((name) => setTimeout(() => hydrateIsland(name), 0));
   // The payment panel moves to /payment-success (src/views/checkout/useCheckoutEvents.ts); no island draws that
   // page, so the whole app takes over from here, as the one tree it is on every other route.
   actor.on('paymentCompleted', () => {
