@@ -3,6 +3,7 @@
  * referrer's /api/partner/*. Each raises ApiError with the server's `error` text; 401 means sign in again.
  */
 import type {
+  PartnerSessionProbe,
   CommissionRuleBody,
   CommissionsOverview,
   PartnerQuery,
@@ -30,6 +31,7 @@ export const commissionsApi = {
 export const partnerApi = {
   requestLink: (email: string) => requestJson<{ message: string }>('POST', '/api/partner/link', { email }, FAILED),
   openSession: (token: string) => requestJson<void>('POST', '/api/partner/session', { token }, FAILED),
+  hasSession: () => requestJson<PartnerSessionProbe>('GET', '/api/partner/session', undefined, FAILED).then((probe) => probe.signedIn),
   view: (period: PartnerQuery) => requestJson<PartnerView>('GET', `/api/partner${queryString(period)}`, undefined, FAILED),
   signOut: () => fetch('/api/partner/sign-out', { method: 'POST' }).then(() => undefined),
 };

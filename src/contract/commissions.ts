@@ -138,6 +138,10 @@ export type PartnerLinkRequest = Static<typeof PartnerLinkRequest>;
 export const PartnerSessionRequest = Type.Object({ token: Text(1, 200) }, { additionalProperties: false });
 export type PartnerSessionRequest = Static<typeof PartnerSessionRequest>;
 
+/** Whether this browser holds a referrer's session: the page's first question (a 200 either way). */
+export const PartnerSessionProbe = Type.Object({ signedIn: Type.Boolean() });
+export type PartnerSessionProbe = Static<typeof PartnerSessionProbe>;
+
 /** Query of GET /api/partner: the period of the funnel figures (YYYY-MM-DD, inclusive; default the last 30 days). */
 export const PartnerQuery = Type.Object(
   {

@@ -2,7 +2,8 @@
  * The referrer's page statechart (/partner; issue 24): open a session from the mail's single-use link (or find the
  * one this browser has), or ask for a link by email; then show their page over a period (their link and QR code,
  * visits, checkouts, practices, seats, revenue; commission held / payable / paid / reversed; practices; payouts),
- * reloaded when the period changes; copy the link; sign out. The calls are invoked actors (src/api/commissionsApi.ts);
+ * reloaded when the period changes; copy the link; sign out. Without a link it first asks whether this browser holds
+ * a session (a 200 either way), so a visitor's page logs no refused call. The calls are invoked actors (src/api/commissionsApi.ts);
  * copying is an emitted `copyRequested` the page carries out. A session that ended (401) asks for a link again.
  */
 import { assertEvent, assign, emit, fromPromise, setup } from 'xstate';
@@ -46,12 +47,15 @@ export const partnerMachine = setup({
   },
   actors: {
     openSession: fromPromise<void, { token: string }>(({ input }) => partnerApi.openSession(input.token)),
+    probeSession: fromPromise<boolean>(() => partnerApi.hasSession()),
     loadView: fromPromise<PartnerView, PartnerQuery>(({ input }) => partnerApi.view(input)),
     requestLink: fromPromise<{ message: string }, { email: string }>(({ input }) => partnerApi.requestLink(input.email)),
     signOut: fromPromise<void>(() => partnerApi.signOut()),
   },
   guards: {
     hasToken: ({ context }) => context.token !== null,
+    /** The probe's answer: this browser holds a referrer's session. */
+    sessionFound: (_, found: boolean) => found,
     sessionEnded: (_, error: unknown) => error instanceof ApiError && error.status === 401,
   },
   actions: {
@@ -77,7 +81,17 @@ export const partnerMachine = setup({
   initial: 'starting',
   states: {
     starting: {
-      always: [{ guard: 'hasToken', target: 'openingSession' }, { target: 'loading' }],
+      always: [{ guard: 'hasToken', target: 'openingSession' }, { target: 'probing' }],
+    },
+    // Without a mail's link: is there a session to show? (A visitor without one is asked for a link, no 401.)
+    probing: {
+      tags: ['busy'],
+      invoke: {
+        id: 'probeSession',
+        src: 'probeSession',
+        onDone: [{ guard: { type: 'sessionFound', params: ({ event }) => event.output }, target: 'loading' }, { target: 'signedOut' }],
+        onError: { target: 'signedOut', actions: { type: 'assignError', params: errorOf } },
+      },
     },
     openingSession: {
       tags: ['busy'],

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startMailCatcher, type MailCatcher } from '../support/mailCatcher';
 import { chooseSeats, expectPaymentSuccessful, fillBuyer, fillCard, submit, TEST_CARDS } from './checkoutFlow';
-import { launchBrowser, startServerOnPostgres } from './harness';
+import { launchBrowser, startServerOnPostgres, watchConsole } from './harness';
 
 const OWNER = { email: 'owner@example.com', password: 'a long owner passphrase 42' };
 const JANE = 'jane.partner@example.com';
@@ -74,8 +74,11 @@ describe('referrers are paid', () => {
 
     // Jane asks for a link on /partner and signs in from the mail: $200.00 held.
     const partner = await newPage();
+    const problems = watchConsole(partner);
     await partner.goto(`${server.baseUrl}/partner`);
     await partner.getByLabel('Your email').fill(JANE);
+    // A visitor without a session is asked for a link without a refused call in the console.
+    expect(problems).toEqual([]);
     await partner.getByRole('button', { name: 'Email me a sign-in link' }).click();
     await partner.getByRole('status').filter({ hasText: 'sign-in link is on its way' }).waitFor();
     const signIn = await mail.waitFor(JANE, /partner page/);

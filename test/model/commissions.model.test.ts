@@ -51,7 +51,7 @@ function leafStates(machine: AnyStateMachine): string[] {
 async function replay(machine: AnyStateMachine, input: unknown, steps: { event: AnyEventObject; state: { value: unknown } }[]) {
   const waiting = new Map<string, { resolve: (value: unknown) => void; reject: (error: unknown) => void }>();
   const fake = (id: string) => fromPromise(() => new Promise((resolve, reject) => waiting.set(id, { resolve, reject })));
-  const ids = ['openSession', 'loadView', 'requestLink', 'signOut', 'loadOverview', 'applyChange'];
+  const ids = ['openSession', 'probeSession', 'loadView', 'requestLink', 'signOut', 'loadOverview', 'applyChange'];
   const actor = createActor(machine.provide({ actors: Object.fromEntries(ids.map((id) => [id, fake(id)])) }), { input });
   actor.on('*', () => undefined);
   actor.start();
@@ -90,6 +90,8 @@ describe('model paths of the commission statecharts', () => {
   it('the referrer’s page: every state is reached, from a mail’s link or without, and every path runs as modelled', async () => {
     const events: AnyEventObject[] = [
       ...answers('openSession', undefined),
+      { type: 'xstate.done.actor.probeSession', output: true },
+      ...answers('probeSession', false),
       ...answers('loadView', VIEW),
       ...answers('requestLink', { message: 'On its way.' }),
       { type: 'xstate.done.actor.signOut' },

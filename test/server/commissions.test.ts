@@ -282,12 +282,20 @@ describe.each(DATABASES)('commissions on %s', (kind) => {
     ]) {
       expect((await get(url, bob)).statusCode).toBe(401);
     }
-    // Without a session: 401.
+    // Without a session: 401; the page's first question answers 200 either way.
     expect((await get('/api/partner', '')).statusCode).toBe(401);
     expect((await get('/api/partner/ledger.csv', '')).statusCode).toBe(401);
+    const probe = async (cookie: string) => {
+      const response = await get('/api/partner/session', cookie);
+      expect(response.statusCode).toBe(200);
+      return response.json<{ signedIn: boolean }>().signedIn;
+    };
+    expect(await probe('')).toBe(false);
+    expect(await probe(jane)).toBe(true);
     // Jane's own sign-out ends her session only.
     expect((await server.post('/api/partner/sign-out', {}, { cookie: jane })).statusCode).toBe(204);
     expect((await get('/api/partner', jane)).statusCode).toBe(401);
+    expect(await probe(jane)).toBe(false);
     expect((await get('/api/partner', bob)).statusCode).toBe(200);
     // An unknown email gets the same answer, and no mail.
     expect((await server.post('/api/partner/link', { email: 'nobody@example.com' })).statusCode).toBe(202);

@@ -1,7 +1,8 @@
 /**
  * The referrer's own page API, /api/partner/* (issue 24): POST /link emails a single-use sign-in link to the
  * referrer with that email (the same answer and the same queued work for any email, rate-limited); POST /session
- * opens a session with its token (server/sessions/, kind 'referrer', cookie for /api/partner only); GET /api/partner
+ * opens a session with its token (server/sessions/, kind 'referrer', cookie for /api/partner only), GET /session
+ * says whether this browser holds one (the page's first question, 200 either way); GET /api/partner
  * is their page over a period; GET /ledger.csv their own ledger; POST /sign-out ends the session. Every read is of
  * the signed-in referrer only: no route takes another referrer's id. A cross-site state-changing request never
  * gets here (server/sessions/sameOrigin.ts).
@@ -9,7 +10,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { ErrorResponse } from '../../../src/contract/checkout';
-import { PartnerLinkRequest, PartnerQuery, PartnerSessionRequest, PartnerView } from '../../../src/contract/commissions';
+import {
+  PartnerLinkRequest,
+  PartnerQuery,
+  PartnerSessionProbe,
+  PartnerSessionRequest,
+  PartnerView,
+} from '../../../src/contract/commissions';
 import { csvHeaders } from '../../admin/csv';
 import { requestPartnerLink, usePartnerLink } from '../../commissions/partnerMail';
 import { partnerLedgerCsv, partnerView } from '../../commissions/views';
@@ -68,6 +75,17 @@ export async function partnerRoutes(
       await sessions.open(request, reply, referrerId);
       return reply.code(204).send();
     },
+  );
+
+  app.get(
+    '/api/partner/session',
+    {
+      schema: {
+        summary: 'Partner page: does this browser hold a session? (200 either way, so a visitor’s page logs no error)',
+        response: { 200: PartnerSessionProbe },
+      },
+    },
+    async (request): Promise<PartnerSessionProbe> => ({ signedIn: (await sessions.current(request)) !== null }),
   );
 
   app.get<{ Querystring: PartnerQuery }>(
