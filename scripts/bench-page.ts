@@ -1,7 +1,7 @@
 /**
  * `npm run bench:page`: the checkout page (and the sign-in, join and partner pages: PAGES) on a phone, as Lighthouse 12 (mobile preset: simulated slow 4G and a
  * 4× slower CPU) sees it, performance and accessibility, against a static copy of the same page in the same run. The static copy is the page
- * as rendered once the card field is ready, saved without its scripts and served by a bare Fastify route, so it
+ * as rendered once the card field is ready, saved without its scripts and served brotli-compressed by a bare Fastify route, so it
  * is the best any client-rendered page could do. RUNS (default 5) runs of each, interleaved; medians printed, and
  * the long tasks behind the app's median TBT. Lighthouse simulates a 4× slower CPU than this machine's, so its
  * figures move with the machine: each run's `benchmarkIndex` (Lighthouse's measure of this machine's speed) and
@@ -9,6 +9,7 @@
  * Needs `npm run build` and `npm run build:server` (the npm script does both) and Debian's Chromium.
  */
 import { cpus, loadavg } from 'node:os';
+import { brotliCompressSync } from 'node:zlib';
 import * as chromeLauncher from 'chrome-launcher';
 import Fastify from 'fastify';
 import lighthouse from 'lighthouse';
@@ -109,7 +110,11 @@ async function benchPage(base: string, path: string, chrome: chromeLauncher.Laun
   const copy = Fastify({ forceCloseConnections: true });
   try {
     const html = await staticCopyOf(appUrl, path);
-    copy.get(new URL(path, 'http://page').pathname, async (_request, reply) => reply.type('text/html').send(html));
+    // Compressed as the app's pages are (brotli), so the copy differs from the app only in what runs in it.
+    const compressed = brotliCompressSync(html);
+    copy.get(new URL(path, 'http://page').pathname, async (_request, reply) =>
+      reply.type('text/html').header('Content-Encoding', 'br').header('Vary', 'Accept-Encoding').send(compressed),
+    );
     const copyUrl = `${await copy.listen({ port: await freePort(), host: '127.0.0.1' })}${path}`;
     const machineAtStart = describeMachine();
     const app: Figures[] = [];
