@@ -8,10 +8,10 @@ import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { HandoffRedemption } from '../../src/contract/handoff';
 import { PRODUCT_NAME } from '../../src/domain/product';
 import type { Database, Transaction } from '../db/client';
-import { accounts, handoffTokens, orders, seats } from '../db/schema';
+import { accounts, handoffTokens, orders } from '../db/schema';
 import { recordFunnelEvent } from '../funnel/funnelEvents';
 import { hashHandoffToken } from '../security/handoffToken';
-import { claimedSeat } from '../seats/people';
+import { claimedSeat, seatOneGivenAway } from '../seats/people';
 
 /**
  * Redeems `token`: the answer for the agreement site and the id of the person it belongs to (the buyer's account
@@ -36,7 +36,7 @@ async function redeemIn(db: Transaction, token: string): Promise<{ redemption: H
         gt(handoffTokens.expiresAt, sql`now()`),
         // A buyer's token hands off seat 1 only while the buyer holds it (docs/decisions/0038): once someone the
         // buyer gave seat 1 to has claimed it, the buyer's token is refused and stays unused.
-        sql`(${handoffTokens.seatId} is not null or not exists (select 1 from ${seats} where ${seats.transactionId} = ${handoffTokens.transactionId} and ${seats.seatNumber} = 1 and ${seats.status} = 'claimed' and ${seats.suspendedAt} is null))`,
+        sql`(${handoffTokens.seatId} is not null or not ${seatOneGivenAway(handoffTokens.transactionId)})`,
       ),
     )
     .returning({ transactionId: handoffTokens.transactionId, seatId: handoffTokens.seatId });

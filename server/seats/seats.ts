@@ -138,18 +138,9 @@ function emailRefusal(email: string, buyer: string, live: Seat[]): SeatRefusal |
  * Refusals: ended, no_free_seat, email_invalid, name_required, buyer_email, email_taken.
  */
 export async function inviteToSeat(db: Database, change: TeamChange, person: { email: string; name: string }): Promise<SeatResult> {
-  const email = person.email.trim();
-  const name = person.name.trim();
-  return db.transaction(async (tx) => {
-    const order = await lockOrder(tx, change.order.transactionId);
-    if (!order || !isPaidOrder(order)) return { ok: false, refusal: 'ended' } as const;
-    const live = (await seatsOf(tx, order.transactionId)).filter((seat) => seat.status !== 'revoked');
-    const refusal = name ? emailRefusal(email, await buyerEmail(tx, order), live) : 'name_required';
-    if (refusal) return { ok: false, refusal } as const;
-    if (freeSeats(order.quantity, live) === 0) return { ok: false, refusal: 'no_free_seat' } as const;
-    const seat = await insertInvitation(tx, change.config, order, { email, name, seatNumber: lowestFreeNumber(live) });
-    return { ok: true, seat } as const;
-  });
+  return invite(db, change, person, (order, live) =>
+    freeSeats(order.quantity, live) === 0 ? { refusal: 'no_free_seat' } : { seatNumber: lowestFreeNumber(live) },
+  );
 }
 
 /**
@@ -159,6 +150,19 @@ export async function inviteToSeat(db: Database, change: TeamChange, person: { e
  * Refusals: ended, seat_one_given, email_invalid, name_required, buyer_email, email_taken.
  */
 export async function giveSeatOne(db: Database, change: TeamChange, person: { email: string; name: string }): Promise<SeatResult> {
+  return invite(db, change, person, (_order, live) => (seatOneGiven(live) ? { refusal: 'seat_one_given' } : { seatNumber: 1 }));
+}
+
+/**
+ * The one invitation step of `inviteToSeat` and `giveSeatOne`, under the order's row lock: the order still paid,
+ * the person's name and email accepted, then `seatFor` picks the seat's number from the live seats (or refuses).
+ */
+async function invite(
+  db: Database,
+  change: TeamChange,
+  person: { email: string; name: string },
+  seatFor: (order: Order, live: Seat[]) => { seatNumber: number } | { refusal: SeatRefusal },
+): Promise<SeatResult> {
   const email = person.email.trim();
   const name = person.name.trim();
   return db.transaction(async (tx) => {
@@ -167,9 +171,9 @@ export async function giveSeatOne(db: Database, change: TeamChange, person: { em
     const live = (await seatsOf(tx, order.transactionId)).filter((seat) => seat.status !== 'revoked');
     const refusal = name ? emailRefusal(email, await buyerEmail(tx, order), live) : 'name_required';
     if (refusal) return { ok: false, refusal } as const;
-    if (seatOneGiven(live)) return { ok: false, refusal: 'seat_one_given' } as const;
-    const seat = await insertInvitation(tx, change.config, order, { email, name, seatNumber: 1 });
-    return { ok: true, seat } as const;
+    const seat = seatFor(order, live);
+    if ('refusal' in seat) return { ok: false, refusal: seat.refusal } as const;
+    return { ok: true, seat: await insertInvitation(tx, change.config, order, { email, name, seatNumber: seat.seatNumber }) } as const;
   });
 }
 

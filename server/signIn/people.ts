@@ -9,6 +9,7 @@
 import { desc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { accounts, orders, seats } from '../db/schema';
+import { seatOneGivenAway } from '../seats/people';
 /** The access a person's subscription gives: 'active' (paid up), 'past_due' (a renewal unpaid), 'cancelled'. */
 export type AccessStatus = 'active' | 'past_due' | 'cancelled';
 
@@ -39,7 +40,7 @@ const buyerColumns = {
   orderId: orders.transactionId,
   orderStatus: orders.status,
   /** Seat 1 is held by someone the buyer gave it to (a claimed, unsuspended seat numbered 1). */
-  seatOneGiven: sql<boolean>`exists (select 1 from ${seats} where ${seats.transactionId} = ${accounts.transactionId} and ${seats.seatNumber} = 1 and ${seats.status} = 'claimed' and ${seats.suspendedAt} is null)`,
+  seatOneGiven: seatOneGivenAway(accounts.transactionId),
 };
 
 const memberColumns = {
