@@ -83,6 +83,9 @@ function fillJoinAnswer(template: string, join: JoinAnswer): string {
   return page;
 }
 
+/** The encodings a page is sent in besides as it is. */
+type Encoding = 'br' | 'gzip';
+
 interface RenderedPage {
   identity: Buffer;
   br: Buffer;
@@ -125,13 +128,16 @@ export function loadOfferPages(distDir: string, shellFile: string): OfferPages {
     : undefined;
   const cache = new Map<string, RenderedPage>();
   const encodings = new Negotiator({ supportedValues: ['br', 'gzip'] });
+  /** `identity` in `encoding` (brotli or gzip, at the levels a page is worth), or as it is. */
+  const encode = (identity: Buffer, encoding: Encoding | null): Buffer =>
+    encoding === 'br'
+      ? brotliCompressSync(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } })
+      : encoding === 'gzip'
+        ? gzipSync(identity, { level: 9 })
+        : identity;
   const compress = (html: string): RenderedPage => {
     const identity = Buffer.from(html);
-    return {
-      identity,
-      br: brotliCompressSync(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } }),
-      gzip: gzipSync(identity, { level: 9 }),
-    };
+    return { identity, br: encode(identity, 'br'), gzip: encode(identity, 'gzip') };
   };
   const render = (page: PageName, offer: Offer): RenderedPage => {
     const key = JSON.stringify([page, offer]);
@@ -142,7 +148,16 @@ export function loadOfferPages(distDir: string, shellFile: string): OfferPages {
     cache.set(key, rendered);
     return rendered;
   };
-  const sendRendered = (request: FastifyRequest, reply: FastifyReply, rendered: RenderedPage, status: number, cacheControl: string) => {
+  /** A rendered page's copy in an encoding. */
+  const cached = (rendered: RenderedPage) => (encoding: Encoding | null) => (encoding ? rendered[encoding] : rendered.identity);
+  /** Sends the page `body` gives in the encoding the request accepts. */
+  const sendPage = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    body: (encoding: Encoding | null) => Buffer,
+    status: number,
+    cacheControl: string,
+  ) => {
     const accepted = request.headers['accept-encoding'];
     const encoding = typeof accepted === 'string' ? encodings.negotiate(accepted) : null;
     reply
@@ -151,16 +166,17 @@ export function loadOfferPages(distDir: string, shellFile: string): OfferPages {
       .header('Cache-Control', cacheControl)
       .header('Vary', 'Accept-Encoding, Cookie');
     if (encoding) reply.header('Content-Encoding', encoding);
-    return reply.send(encoding ? rendered[encoding] : rendered.identity);
+    return reply.send(body(encoding));
   };
   return {
     send(request, reply, page, offer, status = 200) {
-      return sendRendered(request, reply, render(page, offer), status, 'no-cache');
+      return sendPage(request, reply, cached(render(page, offer)), status, 'no-cache');
     },
     sendJoin(request, reply, offer, answer) {
-      if (!joinPages) return sendRendered(request, reply, render('shell', offer), 200, 'no-store');
-      const template = 'problem' in answer ? joinPages.problem : joinPages.invitation;
-      return sendRendered(request, reply, compress(fillTemplate(template, offer, answer)), 200, 'no-store');
+      if (!joinPages) return sendPage(request, reply, cached(render('shell', offer)), 200, 'no-store');
+      // Never cached, so only the encoding this request takes is made.
+      const identity = Buffer.from(fillTemplate('problem' in answer ? joinPages.problem : joinPages.invitation, offer, answer));
+      return sendPage(request, reply, (encoding) => encode(identity, encoding), 200, 'no-store');
     },
   };
 }
