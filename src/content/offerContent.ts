@@ -12,6 +12,7 @@ import {
   type OfferContent,
   type Testimonial,
 } from '../domain/offerContent';
+import { readPageJson } from './pageJson';
 
 const isText = (value: unknown, max: number): value is string => typeof value === 'string' && value.length > 0 && value.length <= max;
 
@@ -25,19 +26,13 @@ function testimonialOf(value: unknown): Testimonial | undefined {
 
 /** The content written into `document`, or DEFAULT_OFFER_CONTENT when there is none or it is malformed. */
 export function readOfferContent(document: Document): OfferContent {
-  const text = document.getElementById(OFFER_CONTENT_ELEMENT_ID)?.textContent;
-  if (!text) return DEFAULT_OFFER_CONTENT;
-  try {
-    const value: unknown = JSON.parse(text);
-    if (typeof value !== 'object' || value === null) return DEFAULT_OFFER_CONTENT;
-    const { testimonials, guarantee } = value as Record<string, unknown>;
-    if (!Array.isArray(testimonials) || testimonials.length > MAX_TESTIMONIALS || !isText(guarantee, CONTENT_LIMITS.guarantee))
-      return DEFAULT_OFFER_CONTENT;
-    const read = testimonials.map(testimonialOf);
-    return read.every((each) => each !== undefined) ? { testimonials: read, guarantee } : DEFAULT_OFFER_CONTENT;
-  } catch {
+  const value = readPageJson(document, OFFER_CONTENT_ELEMENT_ID);
+  if (!value) return DEFAULT_OFFER_CONTENT;
+  const { testimonials, guarantee } = value;
+  if (!Array.isArray(testimonials) || testimonials.length > MAX_TESTIMONIALS || !isText(guarantee, CONTENT_LIMITS.guarantee))
     return DEFAULT_OFFER_CONTENT;
-  }
+  const read = testimonials.map(testimonialOf);
+  return read.every((each) => each !== undefined) ? { testimonials: read, guarantee } : DEFAULT_OFFER_CONTENT;
 }
 
 /** The page's content for the views; src/mountApp.tsx provides the one read from the page, the build placeholders. */

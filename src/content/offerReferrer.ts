@@ -5,6 +5,7 @@
 import { createContext, useContext } from 'react';
 import type { OfferReferrer } from '../contract/admin';
 import { OFFER_REFERRER_ELEMENT_ID, sampleReferrer } from '../domain/offerReferrer';
+import { readPageJson } from './pageJson';
 
 const SAMPLE: OfferReferrer = sampleReferrer;
 
@@ -12,16 +13,8 @@ const isText = (value: unknown): value is string => typeof value === 'string' &&
 
 /** The referrer written into `document`, or the sample referrer when there is none or it is malformed. */
 export function readOfferReferrer(document: Document): OfferReferrer {
-  const text = document.getElementById(OFFER_REFERRER_ELEMENT_ID)?.textContent;
-  if (!text) return SAMPLE;
-  try {
-    const value: unknown = JSON.parse(text);
-    if (typeof value !== 'object' || value === null) return SAMPLE;
-    const { name, shortLabel, quote } = value as Record<string, unknown>;
-    return isText(name) && isText(shortLabel) && isText(quote) ? { name, shortLabel, quote } : SAMPLE;
-  } catch {
-    return SAMPLE;
-  }
+  const { name, shortLabel, quote } = readPageJson(document, OFFER_REFERRER_ELEMENT_ID) ?? {};
+  return isText(name) && isText(shortLabel) && isText(quote) ? { name, shortLabel, quote } : SAMPLE;
 }
 
 /** The page's referrer for the views; src/mountApp.tsx provides the one read from the page. */
