@@ -2,7 +2,7 @@
  * The prerendered `/` taken over island by island (docs/decisions/0027-islands.md), imported by src/main.tsx after
  * the first paint: each island the server's HTML marks (src/views/checkout/checkoutIslands.tsx) is hydrated as a
  * React root of its own, and the rest of the page (header, hero text, What's Included, guarantee, bonus text,
- * testimonials, footer) stays the server's HTML, never hydrated and never styled again. One checkout actor,
+ * testimonials) stays the server's HTML, never hydrated and never styled again. One checkout actor,
  * created here, is shared by every island; it starts once all of them have taken over their HTML, so each
  * hydrates the statechart's first state, the one the server rendered.
  * A browser with a payment to resume or a recent purchase draws the page afresh instead (src/mountApp.tsx), as

@@ -12,6 +12,7 @@ import type {
   NewCredentials,
 } from '../contract/account';
 import { requestJson } from './client';
+import { readJson } from './reads';
 
 const FAILED = 'We could not reach the server. Please try again.';
 
@@ -19,7 +20,7 @@ export const accountApi = {
   requestLink: (email: string) => requestJson<{ message: string }>('POST', '/api/account/link', { email }, FAILED),
   openSession: (token: string) => requestJson<AccountSessionResponse>('POST', '/api/account/session', { token }, FAILED),
   /** The signed-in subscription, or `{ account: null }` without a session (200 either way). */
-  probe: () => requestJson<AccountProbeResponse>('GET', '/api/account/session', undefined, FAILED),
+  probe: () => readJson<AccountProbeResponse>('/api/account/session', FAILED),
   cancel: (reason: string) => requestJson<AccountView>('POST', '/api/account/cancel', reason ? { reason } : {}, FAILED),
   resume: () => requestJson<AccountView>('POST', '/api/account/resume', {}, FAILED),
   changeSeats: (quantity: number) => requestJson<AccountView>('POST', '/api/account/seats', { quantity }, FAILED),

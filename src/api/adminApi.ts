@@ -21,8 +21,12 @@ import type {
   UpdateReferrerRequest,
 } from '../contract/admin';
 import { requestJson } from './client';
+import { cachedRead, primeCachedRead, readJson } from './reads';
 
 const FAILED = 'The console could not reach the server. Please try again.';
+
+/** The cache key of the offer's content (src/api/reads.ts). */
+const OFFER_CONTENT = 'offer-content';
 
 /** `?a=1&b=2` for the set values of `query`, or ''. */
 export function queryString(query: Record<string, string | undefined>): string {
@@ -33,22 +37,27 @@ export function queryString(query: Record<string, string | undefined>): string {
 }
 
 export const adminApi = {
-  session: () => requestJson<OwnerSession>('GET', '/api/admin/session', undefined, FAILED),
+  session: () => readJson<OwnerSession>('/api/admin/session', FAILED),
   signIn: (body: SignInRequest) => requestJson<OwnerSession>('POST', '/api/admin/sign-in', body, FAILED),
   signOut: () => fetch('/api/admin/sign-out', { method: 'POST' }).then(() => undefined),
-  orders: (query: OrdersQuery) => requestJson<{ orders: OrderRow[] }>('GET', `/api/admin/orders${queryString(query)}`, undefined, FAILED),
+  orders: (query: OrdersQuery) => readJson<{ orders: OrderRow[] }>(`/api/admin/orders${queryString(query)}`, FAILED),
   order: (transactionId: string) =>
-    requestJson<OrderDetail>('GET', `/api/admin/orders/${encodeURIComponent(transactionId)}`, undefined, FAILED),
-  referrers: () => requestJson<{ referrers: Referrer[] }>('GET', '/api/admin/referrers', undefined, FAILED),
+    readJson<OrderDetail>(`/api/admin/orders/${encodeURIComponent(transactionId)}`, FAILED),
+  referrers: () => readJson<{ referrers: Referrer[] }>('/api/admin/referrers', FAILED),
   createReferrer: (body: CreateReferrerRequest) => requestJson<Referrer>('POST', '/api/admin/referrers', body, FAILED),
   updateReferrer: (id: string, body: UpdateReferrerRequest) => requestJson<Referrer>('PATCH', `/api/admin/referrers/${id}`, body, FAILED),
   refund: (transactionId: string, body: RefundRequest) =>
     requestJson<OrderDetail>('POST', `/api/admin/orders/${encodeURIComponent(transactionId)}/refund`, body, FAILED),
-  mail: (query: MailQuery = {}) => requestJson<MailList>('GET', `/api/admin/mail${queryString(query)}`, undefined, FAILED),
+  mail: (query: MailQuery = {}) => readJson<MailList>(`/api/admin/mail${queryString(query)}`, FAILED),
   resendMail: (id: number) => requestJson<OutboxMail>('POST', `/api/admin/mail/${id}/resend`, undefined, FAILED),
-  content: () => requestJson<OfferContentBody>('GET', '/api/admin/content', undefined, FAILED),
-  saveContent: (body: OfferContentBody) => requestJson<OfferContentBody>('PUT', '/api/admin/content', body, FAILED),
+  /** Kept 5 minutes (spec §9); a save replaces what is kept with what the server saved. */
+  content: () => cachedRead(OFFER_CONTENT, () => readJson<OfferContentBody>('/api/admin/content', FAILED)),
+  saveContent: (body: OfferContentBody) =>
+    requestJson<OfferContentBody>('PUT', '/api/admin/content', body, FAILED).then((saved) => {
+      primeCachedRead(OFFER_CONTENT, saved);
+      return saved;
+    }),
   orderAction: (transactionId: string, action: OrderAction) =>
     requestJson<OrderDetail>('POST', `/api/admin/orders/${encodeURIComponent(transactionId)}/actions`, { action }, FAILED),
-  dashboard: (query: DashboardQuery) => requestJson<Dashboard>('GET', `/api/admin/dashboard${queryString(query)}`, undefined, FAILED),
+  dashboard: (query: DashboardQuery) => readJson<Dashboard>(`/api/admin/dashboard${queryString(query)}`, FAILED),
 };

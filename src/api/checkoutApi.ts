@@ -3,6 +3,7 @@
  * spec §8 default.
  */
 import { requestJson } from './client';
+import { readJson } from './reads';
 import type {
   CreateIntentRequest,
   FinalizeRequest,
@@ -41,5 +42,5 @@ export function finalizeSubscription(body: FinalizeRequest): Promise<FinalizeRes
  * path of the page asking; the server counts the checkout page's request as a page view.
  */
 export function fetchPublicConfig(page: string = globalThis.location?.pathname ?? ''): Promise<PublicConfig> {
-  return requestJson('GET', `/api/config?page=${encodeURIComponent(page)}`, undefined, DEFAULT_ERRORS.config);
+  return readJson(`/api/config?page=${encodeURIComponent(page)}`, DEFAULT_ERRORS.config);
 }

@@ -40,15 +40,32 @@ async function readErrorBody(response: Response): Promise<{ message?: string; bo
 }
 
 /**
- * Sends `body` as JSON to `path` with `method` and returns the parsed JSON response.
+ * Sends `body` as JSON to `path` with `method` and returns the parsed JSON response. For calls that change money
+ * or state: it is sent once, and any retry is the caller's statechart's (docs/decisions/0051). Reads go through
+ * `readJson` (src/api/reads.ts), which retries and caches them.
  * @throws ApiError with the server's `error` text, or `defaultError` when there is none or the network failed.
  */
-export async function requestJson<T>(
-  method: 'GET' | 'POST' | 'PATCH' | 'PUT',
+export function requestJson<T>(
+  method: 'POST' | 'PATCH' | 'PUT',
   path: string,
   body: unknown,
   defaultError: string,
   headers: Record<string, string> = {},
+): Promise<T> {
+  return send<T>(method, path, body, defaultError, headers);
+}
+
+/** One GET of `path`, no retry: src/api/reads.ts `readJson` is the one caller. */
+export function getJsonOnce<T>(path: string, defaultError: string, headers: Record<string, string> = {}): Promise<T> {
+  return send<T>('GET', path, undefined, defaultError, headers);
+}
+
+async function send<T>(
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT',
+  path: string,
+  body: unknown,
+  defaultError: string,
+  headers: Record<string, string>,
 ): Promise<T> {
   let response: Response;
   try {

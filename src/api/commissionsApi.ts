@@ -13,12 +13,13 @@ import type {
 } from '../contract/commissions';
 import { queryString } from './adminApi';
 import { requestJson } from './client';
+import { readJson } from './reads';
 
 const FAILED = 'We could not reach the server. Please try again.';
 
 export const commissionsApi = {
   overview: (minimumCents: number) =>
-    requestJson<CommissionsOverview>('GET', `/api/admin/commissions?minimumCents=${minimumCents}`, undefined, FAILED),
+    readJson<CommissionsOverview>(`/api/admin/commissions?minimumCents=${minimumCents}`, FAILED),
   setDefaultRule: (rule: CommissionRuleBody) => requestJson<void>('PUT', '/api/admin/commissions/default-rule', { rule }, FAILED),
   setReferrer: (referrerId: string, body: ReferrerCommissionRequest) =>
     requestJson<void>('PUT', `/api/admin/commissions/referrers/${encodeURIComponent(referrerId)}`, body, FAILED),
@@ -31,7 +32,7 @@ export const commissionsApi = {
 export const partnerApi = {
   requestLink: (email: string) => requestJson<{ message: string }>('POST', '/api/partner/link', { email }, FAILED),
   openSession: (token: string) => requestJson<void>('POST', '/api/partner/session', { token }, FAILED),
-  hasSession: () => requestJson<PartnerSessionProbe>('GET', '/api/partner/session', undefined, FAILED).then((probe) => probe.signedIn),
-  view: (period: PartnerQuery) => requestJson<PartnerView>('GET', `/api/partner${queryString(period)}`, undefined, FAILED),
+  hasSession: () => readJson<PartnerSessionProbe>('/api/partner/session', FAILED).then((probe) => probe.signedIn),
+  view: (period: PartnerQuery) => readJson<PartnerView>(`/api/partner${queryString(period)}`, FAILED),
   signOut: () => fetch('/api/partner/sign-out', { method: 'POST' }).then(() => undefined),
 };

@@ -5,6 +5,7 @@
  */
 import type { JoinClaimed, JoinInvitation, TeamView } from '../contract/team';
 import { requestJson } from './client';
+import { readJson } from './reads';
 
 const FAILED = 'We could not reach the server. Please try again.';
 
@@ -24,7 +25,7 @@ const headersOf = (access: TeamAccess): Record<string, string> =>
   access.kind === 'token' ? { Authorization: `Bearer ${access.token}` } : {};
 
 export const teamApi = {
-  load: (access: TeamAccess) => requestJson<TeamView>('GET', '/api/account/team', undefined, FAILED, headersOf(access)),
+  load: (access: TeamAccess) => readJson<TeamView>('/api/account/team', FAILED, headersOf(access)),
   change: (access: TeamAccess, change: TeamChange) => {
     const path =
       change.kind === 'invite'

@@ -56,6 +56,13 @@ export const faq = [
 /** Footer security badge labels (spec §1). */
 export const securityBadges = ['256-bit SSL Encryption', 'Secure Payment', 'PCI Compliant'] as const;
 
+/** What each security badge means, shown as its hint (spec §9 tooltips). */
+export const securityBadgeHints: Record<(typeof securityBadges)[number], string> = {
+  '256-bit SSL Encryption': 'Everything you send on this page travels over an encrypted connection.',
+  'Secure Payment': 'Your card is checked by our payment provider; we never store its number.',
+  'PCI Compliant': 'Card payments are handled to the card industry\'s security standard (PCI DSS).',
+};
+
 /**
  * The 25 benefit phrases that the order summary cycles through by seat number (spec §2, §9).
  * The Deliverable column shows a phrase; the list itself is not shown anywhere else.

@@ -2,6 +2,7 @@ import styled from 'styled-components';
 import { mailMachine } from '../../machines/mailMachine';
 import { colors, radii } from '../theme';
 import { Button, Card, ErrorText, Heading, Muted, StackedTable } from '../shared/panelStyles';
+import { Tooltip } from '../shared/Tooltip';
 import { MailText } from './mailText';
 import { useConsoleMachine } from './useConsoleMachine';
 
@@ -76,15 +77,20 @@ export function AdminMail({ onUnauthorised }: { onUnauthorised: () => void }) {
                   {(mail.status === 'held' || mail.status === 'failed') && (
                     <>
                       <br />
-                      <Button
-                        type="button"
-                        $variant="plain"
-                        disabled={resending !== null}
-                        aria-label={`Re-send mail ${mail.id}`}
-                        onClick={() => send({ type: 'RESEND', id: mail.id })}
-                      >
-                        {resending === mail.id ? 'Sending…' : 'Re-send'}
-                      </Button>
+                      <Tooltip id={`resend-hint-${mail.id}`} text="Sends this mail again, written afresh with new links">
+                        {(describedBy) => (
+                          <Button
+                            type="button"
+                            $variant="plain"
+                            disabled={resending !== null}
+                            aria-label={`Re-send mail ${mail.id}`}
+                            aria-describedby={describedBy}
+                            onClick={() => send({ type: 'RESEND', id: mail.id })}
+                          >
+                            {resending === mail.id ? 'Sending…' : 'Re-send'}
+                          </Button>
+                        )}
+                      </Tooltip>
                     </>
                   )}
                 </td>

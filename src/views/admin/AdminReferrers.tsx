@@ -5,6 +5,7 @@ import { referrersMachine } from '../../machines/referrersMachine';
 import type { Referrer } from '../../contract/admin';
 import { formText } from '../shared/formText';
 import { Button, Card, ErrorText, Form, Heading, Muted, StackedTable, SubHeading } from '../shared/panelStyles';
+import { Tooltip } from '../shared/Tooltip';
 import { FormField, RequiredNote } from './formParts';
 import { useConsoleMachine } from './useConsoleMachine';
 
@@ -58,13 +59,18 @@ export function AdminReferrers({ onUnauthorised }: { onUnauthorised: () => void 
                   </td>
                   <td data-label="Link">
                     <code>/r/{referrer.slug}</code>{' '}
-                    <Button
-                      type="button"
-                      onClick={() => sendList({ type: 'COPY', slug: referrer.slug, link: linkOf(referrer.slug) })}
-                      aria-label={`${copied === referrer.slug ? 'Copied' : 'Copy link'} of Dr. ${referrer.displayName}`}
-                    >
-                      {copied === referrer.slug ? 'Copied' : 'Copy link'}
-                    </Button>
+                    <Tooltip id={`copy-link-hint-${referrer.id}`} text={`Copies ${linkOf(referrer.slug)} to the clipboard, to send to Dr. ${referrer.displayName}`}>
+                      {(describedBy) => (
+                        <Button
+                          type="button"
+                          onClick={() => sendList({ type: 'COPY', slug: referrer.slug, link: linkOf(referrer.slug) })}
+                          aria-label={`${copied === referrer.slug ? 'Copied' : 'Copy link'} of Dr. ${referrer.displayName}`}
+                          aria-describedby={describedBy}
+                        >
+                          {copied === referrer.slug ? 'Copied' : 'Copy link'}
+                        </Button>
+                      )}
+                    </Tooltip>
                   </td>
                   <td data-label="affiliate_id">{referrer.shortLabel}</td>
                   <td data-label="Status">{referrer.status}</td>

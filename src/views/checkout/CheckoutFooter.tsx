@@ -1,20 +1,33 @@
+import type { ReactNode } from 'react';
 import styled from 'styled-components';
-import { securityBadges } from '../../content/offer';
+import { securityBadgeHints, securityBadges } from '../../content/offer';
+import { Tooltip } from '../shared/Tooltip';
 import { colors, media } from '../theme';
 
-/** The footer with the security badge labels. */
-export function CheckoutFooter() {
+/** The footer around `badges`: the security badges' island on `/` (decision 0027). */
+export function CheckoutFooter({ badges }: { badges: ReactNode }) {
+  return <Footer>{badges}</Footer>;
+}
+
+/** The security badge labels, each with its meaning as a hint on hover and keyboard focus. */
+export function SecurityBadges() {
   return (
-    <Footer>
-      <Badges aria-label="Security">
-        {securityBadges.map((label) => (
-          <Badge key={label}>
-            <Shield />
-            {label}
-          </Badge>
-        ))}
-      </Badges>
-    </Footer>
+    <Badges aria-label="Security">
+      {securityBadges.map((label, index) => (
+        <li key={label}>
+          <Tooltip id={`security-badge-hint-${index + 1}`} text={securityBadgeHints[label]}>
+            {(describedBy) => (
+              // Focusable, so a keyboard reaches the hint as a pointer does (WAI-ARIA tooltip pattern).
+              // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- the badge's only purpose is its hint
+              <Badge tabIndex={0} aria-describedby={describedBy}>
+                <Shield />
+                {label}
+              </Badge>
+            )}
+          </Tooltip>
+        </li>
+      ))}
+    </Badges>
   );
 }
 
@@ -48,11 +61,18 @@ const Badges = styled.ul`
   gap: 16px 32px;
 `;
 
-const Badge = styled.li`
+const Badge = styled.span`
   display: inline-flex;
   align-items: center;
   gap: 8px;
   color: #e2e8f0;
   font-size: 0.875rem;
   font-weight: 600;
+  cursor: help;
+
+  &:focus-visible {
+    outline: 2px solid #fff;
+    outline-offset: 4px;
+    border-radius: 2px;
+  }
 `;

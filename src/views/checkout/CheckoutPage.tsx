@@ -75,7 +75,7 @@ function CheckoutLayout() {
         <Testimonials />
         <Island name="faq" />
       </main>
-      <CheckoutFooter />
+      <CheckoutFooter badges={<Island name="securityBadges" />} />
     </>
   );
 }

@@ -3,11 +3,13 @@ import styled from 'styled-components';
 import { formatDollars, monthlySavingCents } from '../../domain/pricing';
 import { Card, CardTitle } from '../shared/Card';
 import { Spinner } from '../shared/Spinner';
+import { Tooltip } from '../shared/Tooltip';
 import { colors, radii } from '../theme';
 import { CheckoutActor } from './checkoutActor';
 import { selectCanAddSeat, selectCanRemoveSeat, selectCelebrating, selectPendingSeats, selectUpdating } from './checkoutSelectors';
 import { LazyConfetti } from './LazyConfetti';
 import { monthlyTotalText, priceLines } from './priceLines';
+import { seatButtonHints } from './seatHints';
 
 /** The seat selector: − count +, price lines and total, 'Updating...' while the server confirms, the saving banner. */
 export function SeatSelector() {
@@ -19,32 +21,43 @@ export function SeatSelector() {
   const celebrating = CheckoutActor.useSelector(selectCelebrating);
   const savingCents = monthlySavingCents(seats);
   const { increaseRef, decreaseRef, countRef } = useFocusThroughLock(canAdd, canRemove);
+  const hints = seatButtonHints({ seats, locked: !canAdd, updating });
 
   return (
     <Card aria-labelledby="seat-selector-title">
       <CardTitle id="seat-selector-title">Select Your Team Size</CardTitle>
       <Controls>
-        <StepButton
-          ref={decreaseRef}
-          type="button"
-          aria-label="Decrease seats"
-          disabled={!canRemove}
-          onClick={() => actorRef.send({ type: 'SEAT_REMOVED' })}
-        >
-          −
-        </StepButton>
+        <Tooltip id="decrease-seats-hint" text={hints.remove}>
+          {(describedBy) => (
+            <StepButton
+              ref={decreaseRef}
+              type="button"
+              aria-label="Decrease seats"
+              aria-describedby={describedBy}
+              disabled={!canRemove}
+              onClick={() => actorRef.send({ type: 'SEAT_REMOVED' })}
+            >
+              −
+            </StepButton>
+          )}
+        </Tooltip>
         <Count ref={countRef} tabIndex={-1} aria-label="Seats" aria-live="polite">
           {seats}
         </Count>
-        <StepButton
-          ref={increaseRef}
-          type="button"
-          aria-label="Increase seats"
-          disabled={!canAdd}
-          onClick={() => actorRef.send({ type: 'SEAT_ADDED' })}
-        >
-          +
-        </StepButton>
+        <Tooltip id="increase-seats-hint" text={hints.add}>
+          {(describedBy) => (
+            <StepButton
+              ref={increaseRef}
+              type="button"
+              aria-label="Increase seats"
+              aria-describedby={describedBy}
+              disabled={!canAdd}
+              onClick={() => actorRef.send({ type: 'SEAT_ADDED' })}
+            >
+              +
+            </StepButton>
+          )}
+        </Tooltip>
         <SeatsWord>{seats === 1 ? 'seat' : 'seats'}</SeatsWord>
         {updating && (
           <Updating role="status">

@@ -11,6 +11,7 @@
  */
 import { LazyToaster } from '../toasts/lazyToasts';
 import { GetStartedLink } from './BonusBlock';
+import { SecurityBadges } from './CheckoutFooter';
 import { Faq } from './Faq';
 import { HeroQuote } from './Hero';
 import { OrderSummary } from './OrderSummary';
@@ -25,6 +26,7 @@ export const CHECKOUT_ISLANDS = {
   paymentPanel: PaymentPanel,
   getStarted: GetStartedLink,
   faq: Faq,
+  securityBadges: SecurityBadges,
   toasts: LazyToaster,
 } as const;
 

@@ -1,6 +1,7 @@
 import styled from 'styled-components';
 import { colors, radii } from '../theme';
 import { BreakableText } from './BreakableText';
+import { Tooltip } from './Tooltip';
 
 interface CopyFieldProps {
   label: string;
@@ -23,9 +24,13 @@ export function CopyField({ label, value, copyLabel, onCopy }: CopyFieldProps) {
         <Value>
           <BreakableText text={value} />
         </Value>
-        <CopyButton type="button" aria-label={copyLabel} onClick={onCopy}>
-          <CopyIcon />
-        </CopyButton>
+        <Tooltip id={`copy-${label.toLowerCase()}-hint`} text={`Copies your ${label.toLowerCase()} to the clipboard`} align="end">
+          {(describedBy) => (
+            <CopyButton type="button" aria-label={copyLabel} aria-describedby={describedBy} onClick={onCopy}>
+              <CopyIcon />
+            </CopyButton>
+          )}
+        </Tooltip>
       </dd>
     </Row>
   );
