@@ -9,6 +9,7 @@ import { TIMINGS } from '../src/machines/checkoutTimings';
 import { accountMachine } from '../src/machines/accountMachine';
 import { existingSubscriptionMachine } from '../src/machines/existingSubscriptionMachine';
 import { paymentSuccessMachine } from '../src/machines/paymentSuccessMachine';
+import { TOOLTIP_TIMINGS, tooltipMachine } from '../src/machines/tooltipMachine';
 import { RAISED_TIMERS, renderMachine } from './statechart/render';
 
 export const STATECHART_DOC_PATH = 'docs/statechart.md';
@@ -52,6 +53,8 @@ export function renderStatechartDoc(): string {
     'while updating, so a commit always comes more than 1 s after the previous successful update (decision 0014).',
     "No delay or guard reads the clock: the machine runs under XState's SimulatedClock.",
     '',
+    `Every page's hints (tooltips, decision 0050): tooltipDelay ${TOOLTIP_TIMINGS.delay} ms, skipDelay ${TOOLTIP_TIMINGS.skipDelay} ms.`,
+    '',
     'Timers started by actions (a delayed `raise` inside `enqueueActions`, restarted when the action runs again):',
     '',
     '| action | timer | raises | after |',
@@ -69,6 +72,7 @@ export function renderStatechartDoc(): string {
       'src/machines/existingSubscriptionMachine.ts',
       existingSubscriptionMachine,
     ),
+    renderMachine('Hints on every page (tooltips)', 'src/machines/tooltipMachine.ts', tooltipMachine),
   ].join('\n');
 }
 

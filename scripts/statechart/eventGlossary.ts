@@ -4,6 +4,9 @@
  */
 export const EVENT_GLOSSARY: Record<string, string> = {
   SEAT_ADDED: "The buyer pressed 'Increase seats'.",
+  TRIGGER_ENTERED: 'A control with a hint became active: the pointer rests on it (not a touch) or the keyboard focused it.',
+  TRIGGER_LEFT: 'Neither the pointer nor the focus is on that control any more.',
+  DISMISSED: 'Escape was pressed while a hint was open.',
   SEAT_REMOVED: "The buyer pressed 'Decrease seats' (ignored at one seat).",
   FIELD_CHANGED: 'The buyer edited First Name, Last Name or Email Address; clears that field’s error.',
   PAYMENT_FORM_READY: 'The card form for the current client secret is mounted and can confirm a payment.',

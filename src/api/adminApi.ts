@@ -41,8 +41,7 @@ export const adminApi = {
   signIn: (body: SignInRequest) => requestJson<OwnerSession>('POST', '/api/admin/sign-in', body, FAILED),
   signOut: () => fetch('/api/admin/sign-out', { method: 'POST' }).then(() => undefined),
   orders: (query: OrdersQuery) => readJson<{ orders: OrderRow[] }>(`/api/admin/orders${queryString(query)}`, FAILED),
-  order: (transactionId: string) =>
-    readJson<OrderDetail>(`/api/admin/orders/${encodeURIComponent(transactionId)}`, FAILED),
+  order: (transactionId: string) => readJson<OrderDetail>(`/api/admin/orders/${encodeURIComponent(transactionId)}`, FAILED),
   referrers: () => readJson<{ referrers: Referrer[] }>('/api/admin/referrers', FAILED),
   createReferrer: (body: CreateReferrerRequest) => requestJson<Referrer>('POST', '/api/admin/referrers', body, FAILED),
   updateReferrer: (id: string, body: UpdateReferrerRequest) => requestJson<Referrer>('PATCH', `/api/admin/referrers/${id}`, body, FAILED),

@@ -18,8 +18,7 @@ import { readJson } from './reads';
 const FAILED = 'We could not reach the server. Please try again.';
 
 export const commissionsApi = {
-  overview: (minimumCents: number) =>
-    readJson<CommissionsOverview>(`/api/admin/commissions?minimumCents=${minimumCents}`, FAILED),
+  overview: (minimumCents: number) => readJson<CommissionsOverview>(`/api/admin/commissions?minimumCents=${minimumCents}`, FAILED),
   setDefaultRule: (rule: CommissionRuleBody) => requestJson<void>('PUT', '/api/admin/commissions/default-rule', { rule }, FAILED),
   setReferrer: (referrerId: string, body: ReferrerCommissionRequest) =>
     requestJson<void>('PUT', `/api/admin/commissions/referrers/${encodeURIComponent(referrerId)}`, body, FAILED),

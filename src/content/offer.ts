@@ -60,7 +60,7 @@ export const securityBadges = ['256-bit SSL Encryption', 'Secure Payment', 'PCI 
 export const securityBadgeHints: Record<(typeof securityBadges)[number], string> = {
   '256-bit SSL Encryption': 'Everything you send on this page travels over an encrypted connection.',
   'Secure Payment': 'Your card is checked by our payment provider; we never store its number.',
-  'PCI Compliant': 'Card payments are handled to the card industry\'s security standard (PCI DSS).',
+  'PCI Compliant': "Card payments are handled to the card industry's security standard (PCI DSS).",
 };
 
 /**

@@ -59,7 +59,10 @@ export function AdminReferrers({ onUnauthorised }: { onUnauthorised: () => void 
                   </td>
                   <td data-label="Link">
                     <code>/r/{referrer.slug}</code>{' '}
-                    <Tooltip id={`copy-link-hint-${referrer.id}`} text={`Copies ${linkOf(referrer.slug)} to the clipboard, to send to Dr. ${referrer.displayName}`}>
+                    <Tooltip
+                      id={`copy-link-hint-${referrer.id}`}
+                      text={`Copies ${linkOf(referrer.slug)} to the clipboard, to send to Dr. ${referrer.displayName}`}
+                    >
                       {(describedBy) => (
                         <Button
                           type="button"

@@ -18,7 +18,6 @@ export function SecurityBadges() {
           <Tooltip id={`security-badge-hint-${index + 1}`} text={securityBadgeHints[label]}>
             {(describedBy) => (
               // Focusable, so a keyboard reaches the hint as a pointer does (WAI-ARIA tooltip pattern).
-              // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- the badge's only purpose is its hint
               <Badge tabIndex={0} aria-describedby={describedBy}>
                 <Shield />
                 {label}

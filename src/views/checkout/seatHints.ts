@@ -20,9 +20,6 @@ export function seatButtonHints({ seats, locked, updating }: SeatButtonState): {
   }
   return {
     remove: seats <= MIN_SEATS ? `Your team has at least ${MIN_SEATS} seat` : 'Remove a seat',
-    add:
-      seats + 1 === FREE_SEAT_NUMBER
-        ? 'Add a seat: your second seat is free'
-        : `Add a seat: ${formatDollars(SEAT_PRICE_CENTS)}/month`,
+    add: seats + 1 === FREE_SEAT_NUMBER ? 'Add a seat: your second seat is free' : `Add a seat: ${formatDollars(SEAT_PRICE_CENTS)}/month`,
   };
 }

@@ -47,10 +47,6 @@ export function Tooltip({ id, text, align = 'center', children }: TooltipProps) 
     if (is && !was) group.send({ type: 'TRIGGER_ENTERED', id });
     if (!is && was) group.send({ type: 'TRIGGER_LEFT', id });
   };
-  // A touch is a tap, not a pointer resting on the control: it shows no hint (focus may).
-  const hover = (hovered: boolean) => (event: PointerEvent) => {
-    if (event.pointerType !== 'touch') report({ hovered });
-  };
 
   useEffect(() => {
     if (!open) return;
@@ -71,8 +67,13 @@ export function Tooltip({ id, text, align = 'center', children }: TooltipProps) 
 
   return (
     <Anchor
-      onPointerEnter={hover(true)}
-      onPointerLeave={hover(false)}
+      // A touch is a tap, not a pointer resting on the control: it shows no hint (focus may).
+      onPointerEnter={(event) => {
+        if (!isTouch(event)) report({ hovered: true });
+      }}
+      onPointerLeave={(event) => {
+        if (!isTouch(event)) report({ hovered: false });
+      }}
       onFocus={() => report({ focused: true })}
       onBlur={() => report({ focused: false })}
     >
@@ -83,6 +84,8 @@ export function Tooltip({ id, text, align = 'center', children }: TooltipProps) 
     </Anchor>
   );
 }
+
+const isTouch = (event: PointerEvent) => event.pointerType === 'touch';
 
 const Anchor = styled.span`
   position: relative;
