@@ -11,8 +11,7 @@ import type {
   CardRequest,
   NewCredentials,
 } from '../contract/account';
-import { requestJson } from './client';
-import { readJson } from './reads';
+import { readJson, requestJson } from './client';
 
 const FAILED = 'We could not reach the server. Please try again.';
 

@@ -20,8 +20,8 @@ import type {
   SignInRequest,
   UpdateReferrerRequest,
 } from '../contract/admin';
-import { requestJson } from './client';
-import { cachedRead, primeCachedRead, readJson } from './reads';
+import { readJson, requestJson } from './client';
+import { cachedRead, primeCachedRead } from './reads';
 
 const FAILED = 'The console could not reach the server. Please try again.';
 

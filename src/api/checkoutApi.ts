@@ -2,8 +2,7 @@
  * The three calls of spec §7 and GET /api/config. Each raises ApiError with the server's message or the
  * spec §8 default.
  */
-import { requestJson } from './client';
-import { readJson } from './reads';
+import { readJson, requestJson } from './client';
 import type {
   CreateIntentRequest,
   FinalizeRequest,

@@ -3,20 +3,10 @@
  * body's `error` or the caller's default message (spec §8).
  */
 import { pickBaseAddress } from '../domain/baseAddress';
+import { ApiError } from './apiError';
+import { readWithRetry } from './reads';
 
-/** Error raised for any failed call; `message` is what the buyer is shown. */
-export class ApiError extends Error {
-  constructor(
-    message: string,
-    /** HTTP status, or 0 when the server could not be reached. */
-    readonly status: number,
-    /** The error response's JSON body, when it had one (e.g. a 428's challenge). */
-    readonly body?: unknown,
-  ) {
-    super(message);
-    this.name = 'ApiError';
-  }
-}
+export { ApiError } from './apiError';
 
 /** API base address for this page: same origin unless VITE_API_BASE_LOCAL / VITE_API_BASE_PRODUCTION are set. */
 function apiBaseAddress(hostname: string = globalThis.location?.hostname ?? 'localhost'): string {
@@ -55,9 +45,13 @@ export function requestJson<T>(
   return send<T>(method, path, body, defaultError, headers);
 }
 
-/** One GET of `path`, no retry: src/api/reads.ts `readJson` is the one caller. */
-export function getJsonOnce<T>(path: string, defaultError: string, headers: Record<string, string> = {}): Promise<T> {
-  return send<T>('GET', path, undefined, defaultError, headers);
+/**
+ * GET `path` as JSON, retried after a network failure or a 5xx with spec §9's backoff (src/api/reads.ts,
+ * docs/decisions/0051); never after a 4xx.
+ * @throws ApiError with the server's `error` text and status, or `defaultError` when the server was never reached.
+ */
+export function readJson<T>(path: string, defaultError: string, headers: Record<string, string> = {}): Promise<T> {
+  return readWithRetry(() => send<T>('GET', path, undefined, defaultError, headers));
 }
 
 async function send<T>(

@@ -12,8 +12,7 @@ import type {
   ReferrerCommissionRequest,
 } from '../contract/commissions';
 import { queryString } from './adminApi';
-import { requestJson } from './client';
-import { readJson } from './reads';
+import { readJson, requestJson } from './client';
 
 const FAILED = 'We could not reach the server. Please try again.';
 

@@ -4,9 +4,10 @@
  * a 5xx is tried again up to 3 times, 1 s, 2 s then 4 s later (each wait twice the last, never over 30 s); a 4xx is
  * the server's answer and is never retried. What can be cached is kept for 5 minutes. Calls that change money or
  * state never come here: their retry is the statechart's own.
- * Waits are `setTimeout`s, so tests drive them with a fake clock.
+ * `readJson` (src/api/client.ts) is every GET through `readWithRetry`. Waits are `setTimeout`s, so tests drive
+ * them with a fake clock.
  */
-import { ApiError, getJsonOnce } from './client';
+import { ApiError } from './apiError';
 
 /** Spec §9, in ms. */
 export const READ_DEFAULTS = {
@@ -43,14 +44,6 @@ export async function readWithRetry<T>(read: () => Promise<T>): Promise<T> {
   }
 }
 
-/**
- * GET `path` as JSON, retried as above.
- * @throws ApiError with the server's `error` text and status, or `defaultError` when the server was never reached.
- */
-export function readJson<T>(path: string, defaultError: string, headers: Record<string, string> = {}): Promise<T> {
-  return readWithRetry(() => getJsonOnce<T>(path, defaultError, headers));
-}
-
 interface CacheEntry {
   answer: Promise<unknown>;
   expiry: ReturnType<typeof setTimeout> | null;
@@ -66,7 +59,7 @@ function keep(key: string, answer: Promise<unknown>): CacheEntry {
 }
 
 /**
- * The answer of `read` (a `readJson`, retried) under `key`: one request while it runs, every reader sharing it,
+ * The answer of `read` (a `readJson`) under `key`: one request while it runs, every reader sharing it,
  * then the same answer for 5 minutes from its arrival. A failure is not kept, so the next reader asks again.
  */
 export function cachedRead<T>(key: string, read: () => Promise<T>): Promise<T> {

@@ -4,8 +4,7 @@
  * `error` text (and its body, whose `field` says which field a refusal belongs under).
  */
 import type { JoinClaimed, JoinInvitation, TeamView } from '../contract/team';
-import { requestJson } from './client';
-import { readJson } from './reads';
+import { readJson, requestJson } from './client';
 
 const FAILED = 'We could not reach the server. Please try again.';
 

@@ -4,7 +4,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../src/api/client';
-import { cachedRead, forgetCachedRead, primeCachedRead, readJson, readWithRetry, retryDelay } from '../../src/api/reads';
+import { readJson } from '../../src/api/client';
+import { cachedRead, forgetCachedRead, primeCachedRead, readWithRetry, retryDelay } from '../../src/api/reads';
 
 const offline = () => new ApiError('Failed', 0);
 const serverError = () => new ApiError('Failed', 503);
