@@ -4,8 +4,12 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../src/api/client';
+import { createActor } from 'xstate';
+import { adminApi } from '../../src/api/adminApi';
 import { readJson } from '../../src/api/client';
+import { loadPublicConfig } from '../../src/api/publicConfig';
 import { cachedRead, forgetCachedRead, primeCachedRead, readWithRetry, retryDelay } from '../../src/api/reads';
+import { consoleSessionMachine } from '../../src/machines/consoleSessionMachine';
 
 const offline = () => new ApiError('Failed', 0);
 const serverError = () => new ApiError('Failed', 503);
@@ -149,5 +153,72 @@ describe('cachedRead', () => {
   it('keeps separate answers under separate keys', async () => {
     await cachedRead('a', async () => 1);
     await expect(cachedRead('b', async () => 2)).resolves.toBe(2);
+  });
+});
+
+describe('the pages’ reads', () => {
+  /** Answers GET `path` with `replies` in turn (a thrown TypeError is a dropped connection). */
+  function stubServer(replies: Array<{ status: number; body: unknown } | 'offline'>) {
+    const fetchMock = vi.fn(async (_url: string) => {
+      const reply = replies[Math.min(fetchMock.mock.calls.length - 1, replies.length - 1)]!;
+      if (reply === 'offline') throw new TypeError('Failed to fetch');
+      return { ok: reply.status < 300, status: reply.status, json: async () => reply.body } as Response;
+    });
+    vi.stubGlobal('fetch', fetchMock);
+    return fetchMock;
+  }
+
+  it('the console stays on its loading state through a dropped connection, then shows the owner', async () => {
+    const owner = { email: 'owner@example.com' };
+    const fetchMock = stubServer(['offline', { status: 200, body: owner }]);
+    const actor = createActor(consoleSessionMachine).start();
+    await vi.advanceTimersByTimeAsync(999);
+    expect(actor.getSnapshot().value).toBe('checking');
+    await vi.advanceTimersByTimeAsync(1);
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    expect(actor.getSnapshot().matches('signedIn')).toBe(true);
+    expect(actor.getSnapshot().context.owner).toEqual(owner);
+  });
+
+  it('the console asks to sign in at the first 401, without retrying', async () => {
+    const fetchMock = stubServer([{ status: 401, body: { error: 'Please sign in.' } }]);
+    const actor = createActor(consoleSessionMachine).start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(actor.getSnapshot().value).toBe('signedOut');
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+
+  it('the public configuration is read again after a 503, kept 5 minutes, then read afresh', async () => {
+    const config = { paymentProvider: 'sandbox', stripePublishableKey: null, successSite: { local: 'a', production: 'b' } };
+    const fetchMock = stubServer([
+      { status: 503, body: {} },
+      { status: 200, body: config },
+    ]);
+    const first = watch(loadPublicConfig());
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(first.result()).toEqual({ value: config });
+    await vi.advanceTimersByTimeAsync(5 * 60_000 - 1);
+    await loadPublicConfig();
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    await vi.advanceTimersByTimeAsync(1);
+    await loadPublicConfig();
+    expect(fetchMock).toHaveBeenCalledTimes(3);
+  });
+
+  it('the offer’s content is kept, and a save replaces what is kept', async () => {
+    const before = { testimonials: [], guarantee: 'Before' };
+    const saved = { testimonials: [], guarantee: 'Saved' };
+    const fetchMock = vi.fn(async (_url: string, init?: RequestInit) => {
+      const body = init?.method === 'PUT' ? saved : before;
+      return { ok: true, status: 200, json: async () => body } as Response;
+    });
+    vi.stubGlobal('fetch', fetchMock);
+    expect(await adminApi.content()).toEqual(before);
+    expect(await adminApi.content()).toEqual(before);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    await adminApi.saveContent(saved as never);
+    expect(await adminApi.content()).toEqual(saved);
+    expect(fetchMock).toHaveBeenCalledTimes(2);
   });
 });
