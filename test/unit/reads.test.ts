@@ -217,7 +217,7 @@ describe('the pages’ reads', () => {
     expect(await adminApi.content()).toEqual(before);
     expect(await adminApi.content()).toEqual(before);
     expect(fetchMock).toHaveBeenCalledTimes(1);
-    await adminApi.saveContent(saved as never);
+    await adminApi.saveContent(saved);
     expect(await adminApi.content()).toEqual(saved);
     expect(fetchMock).toHaveBeenCalledTimes(2);
   });
