@@ -10,7 +10,7 @@
 import { ApiError } from './apiError';
 
 /** Spec §9, in ms. */
-export const READ_DEFAULTS = {
+const READ_DEFAULTS = {
   retries: 3,
   firstRetryDelay: 1000,
   maxRetryDelay: 30_000,
@@ -23,7 +23,7 @@ export function retryDelay(retry: number): number {
 }
 
 /** Whether trying again may help: the server could not be reached (status 0) or failed itself (5xx). */
-export function isRetryable(error: unknown): boolean {
+function isRetryable(error: unknown): boolean {
   return error instanceof ApiError && (error.status === 0 || error.status >= 500);
 }
 
