@@ -21,6 +21,8 @@ export const EVENT_GLOSSARY: Record<string, string> = {
     "The buyer pressed 'Try again' after the checkout could not be created: call 1 runs again at once (docs/decisions/0012).",
   COPY_CLICKED: 'The buyer pressed the copy button of the email or the password (the success page, or new credentials on /account).',
   SIGN_AGREEMENT_CLICKED: "The buyer pressed 'Sign Training Agreement →'.",
+  RETURN_RETRY_CLICKED:
+    "The buyer pressed 'Try again' after the payment they returned with (3-D Secure) could not be finalized: finalize runs again, never a charge.",
   LINK_REQUESTED: "/account: the buyer asked for a sign-in link ('Email me a link').",
   CANCEL_CLICKED: "/account: the buyer pressed 'Cancel subscription' (with an optional reason).",
   RESUME_CLICKED: "/account: the buyer pressed 'Undo cancellation'.",

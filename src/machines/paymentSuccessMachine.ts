@@ -56,7 +56,12 @@ type ActorDoneEvent =
   | { type: `xstate.done.actor.${typeof FINALIZE}`; output: PaymentSuccessRecord }
   | { type: `xstate.done.actor.${typeof RESOLVE}`; output: string };
 
-type PaymentSuccessEvent = { type: 'COPY_CLICKED'; field: CredentialField } | { type: 'SIGN_AGREEMENT_CLICKED' } | ActorDoneEvent;
+type PaymentSuccessEvent =
+  | { type: 'COPY_CLICKED'; field: CredentialField }
+  | { type: 'SIGN_AGREEMENT_CLICKED' }
+  /** 'Try again' after the returned payment could not be finalized (docs/decisions/0051). */
+  | { type: 'RETURN_RETRY_CLICKED' }
+  | ActorDoneEvent;
 
 export type PaymentSuccessEmitted =
   | { type: 'toast'; toast: ToastMessage }
@@ -186,7 +191,14 @@ export const paymentSuccessMachine = setup({
     /** No record here, but this browser bought: the page points to /account. */
     purchaseKnown: {},
     corrupt: { tags: ['unreadable'] },
-    returnFailed: { tags: ['unreadable'] },
+    /**
+     * Finalizing the returned payment failed (the connection, the server): the buyer may have paid, so the page
+     * offers 'Try again', which finalizes again; finalize is repeatable and never charges (decisions 0008, 0051).
+     */
+    returnFailed: {
+      tags: ['unreadable'],
+      on: { RETURN_RETRY_CLICKED: { target: 'finalizingReturn' } },
+    },
     ready: {
       initial: 'viewing',
       on: {

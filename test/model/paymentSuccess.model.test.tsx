@@ -65,6 +65,7 @@ function modelEvents(snapshot: Snapshot): AnyEventObject[] {
     if (id === 'copyToClipboard') events.push(done(), error);
     if (id === 'resolveSuccessSiteUrl') events.push(done(SUCCESS_SITE_URL), error);
   }
+  if (snapshot.matches('returnFailed')) events.push({ type: 'RETURN_RETRY_CLICKED' });
   // Without credentials the page has no copy buttons and no agreement button: nothing to click.
   if (snapshot.matches({ ready: 'viewing' }) && snapshot.context.record?.loginDetails) {
     events.push({ type: 'COPY_CLICKED', field: 'email' }, { type: 'COPY_CLICKED', field: 'password' }, { type: 'SIGN_AGREEMENT_CLICKED' });
@@ -133,6 +134,8 @@ async function execute(page: Page, event: AnyEventObject): Promise<void> {
     fireEvent.click(screen.getByRole('button', { name: `Copy ${String(event.field)}` }));
   } else if (event.type === 'SIGN_AGREEMENT_CLICKED') {
     fireEvent.click(screen.getByRole('button', { name: /Sign Training Agreement →|Redirecting\.\.\./ }));
+  } else if (event.type === 'RETURN_RETRY_CLICKED') {
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
   } else {
     throw new Error(`The model test cannot make ${event.type} happen`);
   }
@@ -163,6 +166,8 @@ function expectPageShows(page: Page, state: AnyMachineSnapshot, event: AnyEventO
   if (state.matches('corrupt') || state.matches('returnFailed')) {
     expect(screen.getByText('We could not read your payment details')).toBeInTheDocument();
     expectToast(TOASTS.loadFailed.description);
+    // A failed finalize of a returned payment can be tried again; an unreadable stored record cannot.
+    expect(screen.queryByRole('button', { name: 'Try again' }) !== null).toBe(state.matches('returnFailed'));
   }
   if (record && !state.matches('redirected')) {
     const heading = screen.getByRole('heading', { name: 'Payment Successful!' });

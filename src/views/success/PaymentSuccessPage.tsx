@@ -4,6 +4,7 @@ import { Link, useLocation, useSearch } from 'wouter';
 import type { InspectionEvent, Observer } from 'xstate';
 import { paymentSuccessMachine } from '../../machines/paymentSuccessMachine';
 import { PAGE_PATHS } from '../../domain/pagePaths';
+import { ActionButton } from '../shared/ActionButton';
 import { BreakableText } from '../shared/BreakableText';
 import { focusOnMount } from '../shared/focusHeading';
 import { SiteHeader } from '../shared/SiteHeader';
@@ -63,6 +64,8 @@ function PaymentSuccessContent({ redirect }: { redirect: (url: string) => void }
   const loading = PaymentSuccessActor.useSelector((snapshot) => snapshot.hasTag('loading'));
   const record = PaymentSuccessActor.useSelector((snapshot) => snapshot.context.record);
   const unreadable = PaymentSuccessActor.useSelector((snapshot) => snapshot.hasTag('unreadable'));
+  const canRetry = PaymentSuccessActor.useSelector((snapshot) => snapshot.can({ type: 'RETURN_RETRY_CLICKED' }));
+  const actorRef = PaymentSuccessActor.useActorRef();
   const knownPurchaseEmail = PaymentSuccessActor.useSelector((snapshot) =>
     snapshot.matches('purchaseKnown') ? snapshot.context.knownPurchaseEmail : null,
   );
@@ -102,6 +105,11 @@ function PaymentSuccessContent({ redirect }: { redirect: (url: string) => void }
                   ? 'Please contact support if you completed a purchase.'
                   : 'This page is shown after a purchase. Start from the checkout to place an order.'}
               </p>
+              {canRetry && (
+                <ActionButton type="button" onClick={() => actorRef.send({ type: 'RETURN_RETRY_CLICKED' })}>
+                  Try again
+                </ActionButton>
+              )}
               <Link href="/">Return to checkout</Link>
             </Missing>
           )}
