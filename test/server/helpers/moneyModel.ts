@@ -55,6 +55,7 @@ const ALL_STEPS = [
   'cancelNow',
   'refund',
   'refundRetried',
+  'dashboardRefund',
   'unpaid',
   'replay',
   'outOfOrder',
@@ -69,7 +70,7 @@ export type StepKind = (typeof ALL_STEPS)[number];
  * `disputeWon`, `disputeLost`: the sandbox's 0259 card and the Stripe double's dispute controls) and a refund
  * retried after a fault (`refundRetried`: the retry must reuse the first attempt's idempotency key).
  */
-export const ENABLED_STEPS: readonly StepKind[] = [
+export const ENABLED_STEPS: readonly StepKind[] = namesFrom('MONEY_STEPS', ALL_STEPS) ?? [
   'renew',
   'renewDeclined',
   'retry',
@@ -79,6 +80,7 @@ export const ENABLED_STEPS: readonly StepKind[] = [
   'undo',
   'cancelNow',
   'refund',
+  'dashboardRefund',
   'unpaid',
   'replay',
   'outOfOrder',
@@ -110,20 +112,25 @@ export type InvariantName = (typeof ALL_INVARIANTS)[number];
  * - 'unpaid-settles': `unpaid` ends the order while the Stripe subscription stays `unpaid`, and a buyer who then
  *   pays is active at Stripe with the order cancelled.
  */
-export const ENFORCED_INVARIANTS: readonly InvariantName[] = enforcedFrom(process.env.MONEY_INVARIANTS) ?? [
+export const ENFORCED_INVARIANTS: readonly InvariantName[] = namesFrom('MONEY_INVARIANTS', ALL_INVARIANTS) ?? [
   'money',
   'refund-once',
   'state-agrees',
 ];
 
-/** MONEY_INVARIANTS: 'all', or a comma-separated list of invariant names to enforce instead of the default. */
-function enforcedFrom(setting: string | undefined): InvariantName[] | undefined {
+/**
+ * A list given in the environment instead of the default (to read a finding's counterexample, or try a feature
+ * before its switch is on): 'all', or names separated by commas. Undefined when the variable is not set.
+ * @throws Error naming what is not in `known`.
+ */
+function namesFrom<Name extends string>(variable: string, known: readonly Name[]): Name[] | undefined {
+  const setting = process.env[variable];
   if (!setting) return undefined;
-  if (setting === 'all') return [...ALL_INVARIANTS];
+  if (setting === 'all') return [...known];
   const names = setting.split(',').map((name) => name.trim());
-  const unknown = names.filter((name) => !(ALL_INVARIANTS as readonly string[]).includes(name));
-  if (unknown.length > 0) throw new Error(`MONEY_INVARIANTS names no invariant ${unknown.join(', ')} (known: ${ALL_INVARIANTS.join(', ')})`);
-  return names as InvariantName[];
+  const unknown = names.filter((name) => !(known as readonly string[]).includes(name));
+  if (unknown.length > 0) throw new Error(`${variable} names ${unknown.join(', ')}, none of ${known.join(', ')}`);
+  return names as Name[];
 }
 
 // --- Steps ---
@@ -135,7 +142,8 @@ export type Step =
   | { kind: 'seats'; to: number }
   | { kind: 'refund' | 'refundRetried'; amount: RefundAmount }
   | { kind: 'replay'; pick: number; freshId: boolean }
-  | { kind: Exclude<StepKind, 'seats' | 'refund' | 'refundRetried' | 'replay'> };
+  | { kind: 'dashboardRefund'; pick: number; basisPoints: number }
+  | { kind: Exclude<StepKind, 'seats' | 'refund' | 'refundRetried' | 'dashboardRefund' | 'replay'> };
 
 const refundAmount: fc.Arbitrary<RefundAmount> = fc.oneof(
   { weight: 2, arbitrary: fc.constant<RefundAmount>({ kind: 'all' }) },
@@ -155,6 +163,12 @@ const STEP_ARBITRARIES: Record<StepKind, { weight: number; arbitrary: fc.Arbitra
   cancelNow: { weight: 1, arbitrary: fc.constant({ kind: 'cancelNow' }) },
   refund: { weight: 2, arbitrary: refundAmount.map((amount): Step => ({ kind: 'refund', amount })) },
   refundRetried: { weight: 1, arbitrary: refundAmount.map((amount): Step => ({ kind: 'refundRetried', amount })) },
+  dashboardRefund: {
+    weight: 2,
+    arbitrary: fc
+      .record({ pick: fc.nat(1_000), basisPoints: fc.integer({ min: 1, max: 10_000 }) })
+      .map((refund): Step => ({ kind: 'dashboardRefund', ...refund })),
+  },
   unpaid: { weight: 1, arbitrary: fc.constant({ kind: 'unpaid' }) },
   replay: {
     weight: 2,
@@ -173,11 +187,14 @@ export function describeStep(step: Step): string {
       return `seats → ${step.to}`;
     case 'refund':
     case 'refundRetried': {
-      const amount = step.amount.kind === 'share' ? `${step.amount.basisPoints / 100} % of what is left` : step.amount.kind.replace('_', ' ');
+      const amount =
+        step.amount.kind === 'share' ? `${step.amount.basisPoints / 100} % of what is left` : step.amount.kind.replace('_', ' ');
       return `${step.kind === 'refund' ? 'refund' : 'refund retried after a fault'} (${amount})`;
     }
     case 'replay':
       return `replay event #${step.pick}${step.freshId ? ' under a new id' : ''}`;
+    case 'dashboardRefund':
+      return `refund from the provider's Dashboard (${step.basisPoints / 100} % of what is left of payment #${step.pick})`;
     default:
       return step.kind;
   }
@@ -213,6 +230,8 @@ export interface ProviderTruth {
 
 /** What the test did and saw, for the checks. */
 export interface Model {
+  /** The provider's step kinds that cannot happen (ProviderDriver.unsupported). */
+  unsupported: readonly StepKind[];
   /** Sum of the refunds the app accepted, in cents. */
   refundsAcceptedCents: number;
   /** Payment ids seen paid, and the seats the latest one paid for. */
@@ -257,6 +276,13 @@ export interface ProviderDriver {
   newCard(session: SubscriptionSession): Promise<void>;
   /** The provider gives up on a past-due subscription (Stripe: `unpaid`; the sandbox: retries exhausted). */
   unpaid(session: SubscriptionSession): Promise<void>;
+  /** The step kinds this provider cannot run (nothing the buyer or owner could do there). */
+  readonly unsupported: readonly StepKind[];
+  /**
+   * A refund made at the provider, not from the console (Stripe's Dashboard): `basisPoints` of what is left of the
+   * `pick`-th payment that has something left. Answers the cents refunded (0 when nothing was left).
+   */
+  dashboardRefund(session: SubscriptionSession, pick: number, basisPoints: number): Promise<number>;
   /** The next refund's answer is lost after the provider made it (a fault the owner retries). */
   faultNextRefund(): void;
   /** A dispute on the newest payment: opened, then closed won or lost (needs the provider's dispute controls). */
@@ -357,6 +383,9 @@ export function sandboxDriver(server: TestServer, recorder: ReturnType<typeof sa
   return {
     name: 'sandbox',
     server,
+    // The sandbox's refunds are made from the console only.
+    unsupported: ['dashboardRefund'],
+    dashboardRefund: () => Promise.reject(new Error('The sandbox has no Dashboard')),
     async buy(first) {
       const session = await openReferredCheckout(server, first.seats);
       const card = first.failsLater ? '4000 0000 0000 0341' : TEST_CARDS.succeeds;
@@ -367,7 +396,10 @@ export function sandboxDriver(server: TestServer, recorder: ReturnType<typeof sa
     },
     async periodEnds(session, declines) {
       if (declines)
-        await db.update(sandboxSubscriptions).set({ cardBehaviour: 'fails_later' }).where(eq(sandboxSubscriptions.id, session.subscriptionId));
+        await db
+          .update(sandboxSubscriptions)
+          .set({ cardBehaviour: 'fails_later' })
+          .where(eq(sandboxSubscriptions.id, session.subscriptionId));
       const { currentPeriodEnd } = await row(session);
       const [clock] = await db.select({ now: sql<string>`(${SANDBOX_NOW})::text` }).from(sql`(select 1) as one`);
       const seconds = Math.ceil((currentPeriodEnd!.getTime() - new Date(clock!.now).getTime()) / 1000) + 60;
@@ -443,6 +475,15 @@ export function stripeDriver(server: TestServer, stripe: StatefulStripe): Provid
   return {
     name: 'stripe',
     server,
+    unsupported: [],
+    async dashboardRefund(session, pick, basisPoints) {
+      const open = (await this.truth(session)).payments.filter((payment) => payment.amountCents > payment.refundedCents);
+      const payment = open[pick % Math.max(open.length, 1)];
+      if (!payment) return 0;
+      const amount = Math.max(1, Math.floor(((payment.amountCents - payment.refundedCents) * basisPoints) / 10_000));
+      await client.refunds.create({ payment_intent: payment.paymentId, amount });
+      return amount;
+    },
     async buy(first) {
       delivered = stripe.events.length;
       heard.length = 0;
@@ -458,7 +499,8 @@ export function stripeDriver(server: TestServer, stripe: StatefulStripe): Provid
         if (method) stripe.declineFromNow(method);
       }
       // Stripe ends a subscription at its `cancel_at` instead of renewing it.
-      if (subscription.cancel_at !== null && subscription.cancel_at <= subscription.current_period_end) stripe.cancel(session.subscriptionId);
+      if (subscription.cancel_at !== null && subscription.cancel_at <= subscription.current_period_end)
+        stripe.cancel(session.subscriptionId);
       else stripe.renew(session.subscriptionId);
     },
     async retry(session) {
@@ -497,7 +539,12 @@ export function stripeDriver(server: TestServer, stripe: StatefulStripe): Provid
     },
     async truth(session) {
       const subscription = subscriptionOf(session);
-      const invoices = await client.invoices.list({ subscription: session.subscriptionId, status: 'paid', limit: 100, expand: ['data.payments'] });
+      const invoices = await client.invoices.list({
+        subscription: session.subscriptionId,
+        status: 'paid',
+        limit: 100,
+        expand: ['data.payments'],
+      });
       const payments: ProviderPayment[] = [];
       for (const invoice of [...invoices.data].reverse()) {
         const intentId = invoice.payments?.data[0]?.payment.payment_intent;
@@ -550,7 +597,12 @@ async function appView(server: TestServer, transactionId: string): Promise<AppVi
     .from(commissionEntries)
     .where(eq(commissionEntries.transactionId, transactionId))
     .orderBy(asc(commissionEntries.id));
-  return { order, collectedCents, refundsByPayment: new Map(refunds.map((refund) => [refund.paymentId, refund.refundedCents])), commissions };
+  return {
+    order,
+    collectedCents,
+    refundsByPayment: new Map(refunds.map((refund) => [refund.paymentId, refund.refundedCents])),
+    commissions,
+  };
 }
 
 /** A failed check: which invariant, and what differs. */
@@ -575,7 +627,10 @@ export function brokenInvariants(truth: ProviderTruth, view: AppView, model: Mod
   const { order } = view;
 
   if (collected - refunded - lost !== view.collectedCents)
-    fail('money', `the provider kept ${collected} − ${refunded} refunded − ${lost} disputed, the order's records say ${view.collectedCents}`);
+    fail(
+      'money',
+      `the provider kept ${collected} − ${refunded} refunded − ${lost} disputed, the order's records say ${view.collectedCents}`,
+    );
   if (order.refundedCents !== refunded) fail('money', `the provider refunded ${refunded}, the order says ${order.refundedCents}`);
   for (const payment of truth.payments) {
     const known = view.refundsByPayment.get(payment.paymentId) ?? 0;
@@ -587,14 +642,15 @@ export function brokenInvariants(truth: ProviderTruth, view: AppView, model: Mod
     fail('refund-once', `the owner's accepted refunds total ${model.refundsAcceptedCents}, the provider refunded ${refunded}`);
 
   const earned = view.commissions.filter((entry) => entry.kind === 'earned');
-  if (earned.length !== truth.payments.length)
-    fail('commission', `${truth.payments.length} payments, ${earned.length} commissions earned`);
+  if (earned.length !== truth.payments.length) fail('commission', `${truth.payments.length} payments, ${earned.length} commissions earned`);
   truth.payments.forEach((payment, index) => {
     const entry = earned.find((each) => each.paymentId === payment.paymentId || each.invoiceId === payment.invoiceId);
     const rule = commissionCents(BUILT_IN_RULE, payment.amountCents, 0, index + 1);
     const kept = rule - refundedShareCents(rule, payment.amountCents, payment.refundedCents + payment.disputeLostCents);
     if (!entry) return fail('commission', `payment ${payment.paymentId} (${payment.amountCents}) earned nothing`);
-    const net = entry.amountCents + view.commissions.filter((each) => each.reverses === entry.id).reduce((total, each) => total + each.amountCents, 0);
+    const net =
+      entry.amountCents +
+      view.commissions.filter((each) => each.reverses === entry.id).reduce((total, each) => total + each.amountCents, 0);
     if (entry.amountCents !== rule || net !== kept)
       fail(
         'commission',
@@ -621,7 +677,10 @@ export function brokenInvariants(truth: ProviderTruth, view: AppView, model: Mod
   if (order.status !== 'cancelled') {
     if (order.quantity !== truth.quantity) fail('state-agrees', `the provider has ${truth.quantity} seats, the order ${order.quantity}`);
     if ((order.cancelAt !== null) !== truth.cancelScheduled)
-      fail('state-agrees', `the provider ${truth.cancelScheduled ? 'has' : 'has no'} cancellation scheduled, the order ${order.cancelAt ? 'has' : 'has none'}`);
+      fail(
+        'state-agrees',
+        `the provider ${truth.cancelScheduled ? 'has' : 'has no'} cancellation scheduled, the order ${order.cancelAt ? 'has' : 'has none'}`,
+      );
   } else if (truth.status === 'unpaid' && model.sawUnpaid) {
     fail('unpaid-settles', 'the order ended while its Stripe subscription stays unpaid (not terminal: the buyer may still pay)');
   }
@@ -658,7 +717,11 @@ async function refund(real: Real, model: Model, amount: RefundAmount, faulty: bo
   const before = await driver.truth(session);
   const left = before.payments.reduce((sum, payment) => sum + payment.amountCents - payment.refundedCents - payment.disputeLostCents, 0);
   const amountCents =
-    amount.kind === 'all' ? undefined : amount.kind === 'too_much' ? left + 1 : Math.max(1, Math.floor((left * amount.basisPoints) / 10_000));
+    amount.kind === 'all'
+      ? undefined
+      : amount.kind === 'too_much'
+        ? left + 1
+        : Math.max(1, Math.floor((left * amount.basisPoints) / 10_000));
   const ask = () => refundOrder(driver.server.context(), { transactionId: session.transactionId, amountCents, ownerId: OWNER_ID });
   // The fault: the provider refunds, then the step after it (ending the subscription) fails; only where both run.
   if (faulty && amount.kind !== 'too_much' && left > 0 && before.status !== 'canceled') {
@@ -712,6 +775,9 @@ async function runStep(real: Real, model: Model, step: Step): Promise<void> {
     case 'refundRetried':
       await refund(real, model, step.amount, step.kind === 'refundRetried');
       break;
+    case 'dashboardRefund':
+      model.refundsAcceptedCents += await driver.dashboardRefund(session, step.pick, step.basisPoints);
+      break;
     case 'unpaid':
       await driver.unpaid(session);
       break;
@@ -736,7 +802,8 @@ async function runStep(real: Real, model: Model, step: Step): Promise<void> {
 
 /** Whether `step` can happen to an order in the model's state (an ended order only hears refunds and replays). */
 function possible(step: Step, model: Model): boolean {
-  if (model.ended) return step.kind === 'refund' || step.kind === 'refundRetried' || step.kind === 'replay' || step.kind.startsWith('dispute');
+  if (model.unsupported.includes(step.kind)) return false;
+  if (model.ended) return ['refund', 'refundRetried', 'dashboardRefund', 'replay'].includes(step.kind) || step.kind.startsWith('dispute');
   if (step.kind === 'retry' || step.kind === 'unpaid') return model.pastDue;
   if (step.kind === 'renew' || step.kind === 'renewDeclined') return !model.pastDue;
   return true;
@@ -764,11 +831,13 @@ class StepCommand implements fc.AsyncCommand<Model, Real> {
 export function stepCommands(stats: MoneyStats, maxSteps: number) {
   const arbitraries = ENABLED_STEPS.map((kind) => STEP_ARBITRARIES[kind]);
   return fc.commands(
-    arbitraries.map(({ weight, arbitrary }) =>
-      // fc.commands takes a list of arbitraries; a step's weight repeats it.
-      arbitrary.map((step) => new StepCommand(step, stats)),
-    ).flatMap((arbitrary, index) => Array.from({ length: arbitraries[index]!.weight }, () => arbitrary)),
-    { maxCommands: maxSteps },
+    arbitraries
+      .map(({ weight, arbitrary }) =>
+        // fc.commands takes a list of arbitraries; a step's weight repeats it.
+        arbitrary.map((step) => new StepCommand(step, stats)),
+      )
+      .flatMap((arbitrary, index) => Array.from({ length: arbitraries[index]!.weight }, () => arbitrary)),
+    { maxCommands: maxSteps, size: 'max' },
   );
 }
 
@@ -783,6 +852,7 @@ export async function runSequence(
   const session = await driver.buy(first);
   const real: Real = { driver, session };
   const model: Model = {
+    unsupported: driver.unsupported,
     refundsAcceptedCents: 0,
     seenPayments: new Set(),
     paidSeats: first.seats,
@@ -799,4 +869,3 @@ export async function runSequence(
     await driver.retire(session);
   }
 }
-
