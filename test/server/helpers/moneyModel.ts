@@ -88,8 +88,10 @@ export const ENABLED_STEPS: readonly StepKind[] = namesFrom('MONEY_STEPS', ALL_S
 
 /** Every invariant checked after each step. */
 const ALL_INVARIANTS = [
-  /** Collected − refunded − lost to disputes at the provider equals what the app's records of the order say. */
+  /** What the provider refunded (and lost to disputes) on each payment is what the order recorded. */
   'money',
+  /** Collected − refunded − lost to disputes at the provider equals the console's money collected for the order. */
+  'money-collected',
   /** Each refund the owner asked for was made once: the provider refunded exactly what was accepted. */
   'refund-once',
   /** Each payment earns the referrer the rule's commission, less the share of it refunded or disputed away. */
@@ -132,6 +134,9 @@ function namesFrom<Name extends string>(variable: string, known: readonly Name[]
   if (unknown.length > 0) throw new Error(`${variable} names ${unknown.join(', ')}, none of ${known.join(', ')}`);
   return names as Name[];
 }
+
+/** Whether any dispute step runs (the providers are asked about disputes only then). */
+const DISPUTES_ON = ENABLED_STEPS.some((kind) => kind.startsWith('dispute'));
 
 // --- Steps ---
 
@@ -466,6 +471,17 @@ export function stripeDriver(server: TestServer, stripe: StatefulStripe): Provid
   const heard: Record<string, unknown>[] = [];
   let loseNextRefund = false;
 
+  /**
+   * What disputes took of a payment, in cents (Stripe's GET /v1/disputes): open ones (Stripe withdraws the amount
+   * at once) and lost ones; a won dispute gives it back, an inquiry (`warning_*`) takes nothing.
+   */
+  async function lostToDisputes(paymentIntentId: string): Promise<number> {
+    const disputes = await client.disputes.list({ payment_intent: paymentIntentId, limit: 100 });
+    return disputes.data
+      .filter((dispute) => dispute.status !== 'won' && !dispute.status.startsWith('warning'))
+      .reduce((sum, dispute) => sum + dispute.amount, 0);
+  }
+
   async function send(event: Record<string, unknown>): Promise<void> {
     const response = await deliver(server, event);
     if (response.statusCode !== 200) throw new Error(`webhook ${String(event.type)} answered ${response.statusCode}: ${response.body}`);
@@ -518,10 +534,15 @@ export function stripeDriver(server: TestServer, stripe: StatefulStripe): Provid
       // The refund is made; cancelling the subscription after it fails.
       stripe.failNext('DELETE', /^\/v1\/subscriptions\//);
     },
-    dispute(_session, stage) {
-      const controls = stripe as unknown as Record<string, unknown>;
-      if (typeof controls.dispute !== 'function') return Promise.reject(new Error('The Stripe double has no disputes yet'));
-      return Promise.resolve((controls.dispute as (stage: string) => void)(stage));
+    /**
+     * Stripe opens a dispute on a charge (test card 4000 0000 0000 0259) and closes it won or lost; the double needs
+     * a control `dispute(paymentIntentId, stage)` emitting `charge.dispute.*` events, and GET /v1/disputes.
+     */
+    async dispute(session, stage) {
+      const control = (stripe as unknown as { dispute?: (paymentIntentId: string, stage: string) => void }).dispute;
+      if (!control) throw new Error('The Stripe double has no disputes yet');
+      const newest = (await this.truth(session)).payments.at(-1);
+      if (newest) control.call(stripe, newest.paymentId, stage);
     },
     async deliverPending(reversed) {
       const pending = stripe.events.slice(delivered) as unknown as Record<string, unknown>[];
@@ -556,7 +577,7 @@ export function stripeDriver(server: TestServer, stripe: StatefulStripe): Provid
           invoiceId: invoice.id,
           amountCents: invoice.amount_paid,
           refundedCents: charge?.amount_refunded ?? 0,
-          disputeLostCents: 0,
+          disputeLostCents: DISPUTES_ON ? await lostToDisputes(intentId) : 0,
         });
       }
       return {
@@ -628,8 +649,8 @@ export function brokenInvariants(truth: ProviderTruth, view: AppView, model: Mod
 
   if (collected - refunded - lost !== view.collectedCents)
     fail(
-      'money',
-      `the provider kept ${collected} − ${refunded} refunded − ${lost} disputed, the order's records say ${view.collectedCents}`,
+      'money-collected',
+      `the provider kept ${collected} − ${refunded} refunded − ${lost} disputed, the console's money collected says ${view.collectedCents}`,
     );
   if (order.refundedCents !== refunded) fail('money', `the provider refunded ${refunded}, the order says ${order.refundedCents}`);
   for (const payment of truth.payments) {
