@@ -106,13 +106,19 @@ const ALL_INVARIANTS = [
 export type InvariantName = (typeof ALL_INVARIANTS)[number];
 
 /**
- * The invariants that fail a run. Off, each with the finding that breaks it on main today:
- * - 'commission': a cancellation now, or a refund of one payment, reverses every held payment's commission (a
- *   cancellation reverses nothing; a refund only its own payment's share); with Stripe a renewal's refund names
- *   its PaymentIntent and takes back the newest entry's share.
- * - 'seats-paid': seats added after the purchase are granted at once and billed at the next renewal.
+ * The invariants that fail a run. Off, each with the finding that breaks it on main today (the shrunk
+ * counterexample after the arrow):
+ * - 'commission': a cancellation now, or a refund of one payment (which ends the subscription), reverses every held
+ *   payment's commission: a cancellation reverses nothing, a refund only its own payment's share (→ cancelNow;
+ *   → refund 0.01 %); with Stripe a renewal's refund names its PaymentIntent and the newest entry's share is taken
+ *   (→ renew, renew, a Dashboard refund of the first renewal).
+ * - 'seats-paid': seats added after the purchase are granted at once and billed at the next renewal (→ seats → 2).
  * - 'unpaid-settles': `unpaid` ends the order while the Stripe subscription stays `unpaid`, and a buyer who then
- *   pays is active at Stripe with the order cancelled.
+ *   pays is active at Stripe with the order cancelled (→ renewDeclined, unpaid, newCard, retry).
+ * - 'money-collected': a renewal is counted twice in the console's money collected (two `renewal_paid` funnel
+ *   events) when a past-due renewal is paid and a subscription event reaches the app before its `invoice.paid`,
+ *   or the `invoice.paid` is reported again under another event id: the recovery books it, then the invoice_paid
+ *   branch books it again (→ renewDeclined, newCard, retry with Stripe; → renew, replay under a new id).
  */
 export const ENFORCED_INVARIANTS: readonly InvariantName[] = namesFrom('MONEY_INVARIANTS', ALL_INVARIANTS) ?? [
   'money',
