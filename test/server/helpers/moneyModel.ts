@@ -63,7 +63,7 @@ const ALL_STEPS = [
   'disputeWon',
   'disputeLost',
 ] as const;
-export type StepKind = (typeof ALL_STEPS)[number];
+type StepKind = (typeof ALL_STEPS)[number];
 
 /**
  * The step kinds generated. Off until the server and the providers have them: disputes (`disputeOpened`,
@@ -103,7 +103,7 @@ const ALL_INVARIANTS = [
   /** After `unpaid`, an order and its provider subscription end together, or recover together. */
   'unpaid-settles',
 ] as const;
-export type InvariantName = (typeof ALL_INVARIANTS)[number];
+type InvariantName = (typeof ALL_INVARIANTS)[number];
 
 /**
  * The invariants that fail a run. Off, each with the finding that breaks it on main today (the shrunk
@@ -149,7 +149,7 @@ const DISPUTES_ON = ENABLED_STEPS.some((kind) => kind.startsWith('dispute'));
 /** A refund's amount: everything left, a share of what is left (basis points), or more than is left (refused). */
 type RefundAmount = { kind: 'all' } | { kind: 'share'; basisPoints: number } | { kind: 'too_much' };
 
-export type Step =
+type Step =
   | { kind: 'seats'; to: number }
   | { kind: 'refund' | 'refundRetried'; amount: RefundAmount }
   | { kind: 'replay'; pick: number; freshId: boolean }
@@ -192,7 +192,7 @@ const STEP_ARBITRARIES: Record<StepKind, { weight: number; arbitrary: fc.Arbitra
 };
 
 /** How a step reads in a counterexample. */
-export function describeStep(step: Step): string {
+function describeStep(step: Step): string {
   switch (step.kind) {
     case 'seats':
       return `seats → ${step.to}`;
@@ -212,7 +212,7 @@ export function describeStep(step: Step): string {
 }
 
 /** The first payment: seats bought, and for the sandbox whether the card is 0341 (pays now, declines later). */
-export interface FirstPayment {
+interface FirstPayment {
   seats: number;
   failsLater: boolean;
 }
@@ -231,7 +231,7 @@ interface ProviderPayment {
 }
 
 /** The subscription as the provider holds it now. */
-export interface ProviderTruth {
+interface ProviderTruth {
   status: string;
   quantity: number;
   cancelScheduled: boolean;
@@ -240,7 +240,7 @@ export interface ProviderTruth {
 }
 
 /** What the test did and saw, for the checks. */
-export interface Model {
+interface Model {
   /** The provider's step kinds that cannot happen (ProviderDriver.unsupported). */
   unsupported: readonly StepKind[];
   /** Sum of the refunds the app accepted, in cents. */
@@ -268,7 +268,7 @@ export interface MoneyStats {
 export const newStats = (): MoneyStats => ({ sequences: 0, steps: 0, checks: 0, failedWhileOff: {} });
 
 /** An order under test and the provider's means to act on it. */
-export interface Real {
+interface Real {
   driver: ProviderDriver;
   session: SubscriptionSession;
 }
@@ -633,7 +633,7 @@ async function appView(server: TestServer, transactionId: string): Promise<AppVi
 }
 
 /** A failed check: which invariant, and what differs. */
-export class InvariantBroken extends Error {
+class InvariantBroken extends Error {
   override name = 'InvariantBroken';
   constructor(
     readonly invariant: InvariantName,
@@ -644,7 +644,7 @@ export class InvariantBroken extends Error {
 }
 
 /** Each invariant's failures for this truth and view (empty: all hold). Pure. */
-export function brokenInvariants(truth: ProviderTruth, view: AppView, model: Model): { invariant: InvariantName; detail: string }[] {
+function brokenInvariants(truth: ProviderTruth, view: AppView, model: Model): { invariant: InvariantName; detail: string }[] {
   const broken: { invariant: InvariantName; detail: string }[] = [];
   const fail = (invariant: InvariantName, detail: string) => broken.push({ invariant, detail });
   const sum = (pick: (payment: ProviderPayment) => number) => truth.payments.reduce((total, payment) => total + pick(payment), 0);
@@ -828,7 +828,7 @@ async function runStep(real: Real, model: Model, step: Step): Promise<void> {
 }
 
 /** Whether `step` can happen to an order in the model's state (an ended order only hears refunds and replays). */
-function possible(step: Step, model: Model): boolean {
+function possible(step: Step, model: Readonly<Model>): boolean {
   if (model.unsupported.includes(step.kind)) return false;
   if (model.ended) return ['refund', 'refundRetried', 'dashboardRefund', 'replay'].includes(step.kind) || step.kind.startsWith('dispute');
   if (step.kind === 'retry' || step.kind === 'unpaid') return model.pastDue;
@@ -842,7 +842,7 @@ class StepCommand implements fc.AsyncCommand<Model, Real> {
     private readonly stats: MoneyStats,
   ) {}
   check(model: Readonly<Model>): boolean {
-    return possible(this.step, model as Model);
+    return possible(this.step, model);
   }
   async run(model: Model, real: Real): Promise<void> {
     this.stats.steps += 1;
@@ -856,16 +856,13 @@ class StepCommand implements fc.AsyncCommand<Model, Real> {
 
 /** The commands fast-check draws: the enabled step kinds, at most `maxSteps` of them after the first payment. */
 export function stepCommands(stats: MoneyStats, maxSteps: number) {
-  const arbitraries = ENABLED_STEPS.map((kind) => STEP_ARBITRARIES[kind]);
-  return fc.commands(
-    arbitraries
-      .map(({ weight, arbitrary }) =>
-        // fc.commands takes a list of arbitraries; a step's weight repeats it.
-        arbitrary.map((step) => new StepCommand(step, stats)),
-      )
-      .flatMap((arbitrary, index) => Array.from({ length: arbitraries[index]!.weight }, () => arbitrary)),
-    { maxCommands: maxSteps, size: 'max' },
-  );
+  // fc.commands takes a list of arbitraries, drawn alike: a step's weight repeats it in the list.
+  const arbitraries = ENABLED_STEPS.flatMap((kind) => {
+    const { weight, arbitrary } = STEP_ARBITRARIES[kind];
+    const command = arbitrary.map((step) => new StepCommand(step, stats));
+    return Array.from({ length: weight }, () => command);
+  });
+  return fc.commands(arbitraries, { maxCommands: maxSteps, size: 'max' });
 }
 
 /** One sequence: the first payment, then `commands`, checked after the payment and after every step. */
