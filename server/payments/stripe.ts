@@ -15,7 +15,7 @@
  * Errors: Stripe's are rethrown as StripeProviderError (stripeErrors.ts), whose message is safe for the browser.
  */
 import type Stripe from 'stripe';
-import { isValidSeatCount } from '../../src/domain/pricing';
+import { isValidSeatCount, monthlyTotalCents } from '../../src/domain/pricing';
 import type { FastifyPluginAsync } from 'fastify';
 import type {
   CreateCustomerInput,
@@ -363,6 +363,7 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
             state: invoiceStateOf(invoice.status),
             amountDueCents: invoice.amount_due,
             renewal: invoice.billing_reason === 'subscription_cycle',
+            proration: invoice.billing_reason === 'subscription_update',
           },
         },
       };
@@ -475,18 +476,92 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
       return updateSubscription(subscriptionId, 'undo cancel', params, idempotencyKey);
     },
 
-    /** New quantity on the subscription item, prorated into the next invoice (Stripe's default proration). */
+    /**
+     * New quantity on the subscription item, its proration invoiced and charged at once
+     * (`proration_behavior: 'always_invoice'`), as a pending update (`payment_behavior: 'pending_if_incomplete'`):
+     * Stripe applies the quantity only once the proration invoice is paid (Stripe docs, "Pending updates"). When the
+     * card declines (or asks for authentication) the answer carries `pending_update`; its open invoice is voided, which
+     * discards the pending update, so nothing is charged later for seats the buyer was told were not added.
+     */
     async changeSeats(subscriptionId: string, quantity: number, idempotencyKey: string) {
       if (!isValidSeatCount(quantity)) throw new RangeError(`Seat count must be an integer ≥ 1, got ${quantity}`);
-      const current = await call('change seats', () => stripe.subscriptions.retrieve(subscriptionId));
+      const action = 'change seats';
+      const key = requireIdempotencyKey(idempotencyKey);
+      const current = await call(action, () => stripe.subscriptions.retrieve(subscriptionId));
       const item = current.items.data[0];
-      if (!item || current.status !== 'active') return { ok: false as const, refusal: 'not_allowed' as const };
-      return updateSubscription(
-        subscriptionId,
-        'change seats',
-        { items: [{ id: item.id, quantity }], proration_behavior: 'create_prorations' },
-        idempotencyKey,
+      const transactionId = current.metadata.transactionId;
+      if (!item || !transactionId || current.status !== 'active') return { ok: false as const, refusal: 'not_allowed' as const };
+      const updated = await call(action, () =>
+        stripe.subscriptions.update(
+          subscriptionId,
+          {
+            items: [{ id: item.id, quantity }],
+            proration_behavior: 'always_invoice',
+            payment_behavior: 'pending_if_incomplete',
+            expand: ['latest_invoice'],
+          },
+          { idempotencyKey: key },
+        ),
       );
+      const invoice = expandedInvoice(updated, action);
+      if (updated.pending_update) {
+        if (invoice?.status === 'open') {
+          await call(action, () =>
+            stripe.invoices.voidInvoice(
+              invoice.id,
+              {},
+              { idempotencyKey: requireIdempotencyKey(`${key}:void`.slice(0, IDEMPOTENCY_KEY_MAX)) },
+            ),
+          );
+        }
+        return { ok: false as const, refusal: 'payment_declined' as const };
+      }
+      const subject = { subscriptionId, transactionId };
+      const updatedEvent: PaymentEvent = {
+        eventId: `stripe:${subscriptionId}:updated:${key}`,
+        kind: 'subscription_updated',
+        providerType: 'customer.subscription.updated',
+        ...subject,
+      };
+      // The proration invoice paid with the change: its own event, keyed by the invoice, books its receipt and commission.
+      const paid = invoice?.billing_reason === 'subscription_update' && invoice.status === 'paid' ? invoice : null;
+      const events: PaymentEvent[] = paid
+        ? [{ eventId: `stripe:${paid.id}:paid`, kind: 'invoice_paid', providerType: 'invoice.paid', ...subject }, updatedEvent]
+        : [updatedEvent];
+      return { ok: true as const, events };
+    },
+
+    /**
+     * The proration invoice `changeSeats` would make now (Stripe API reference, "Create a preview invoice":
+     * `subscription_details.items` with `proration_behavior: 'always_invoice'` previews the invoice charged at once):
+     * its total is due now when positive, a credit for the next invoice when negative.
+     */
+    async previewSeatChange(subscriptionId: string, quantity: number) {
+      if (!isValidSeatCount(quantity)) throw new RangeError(`Seat count must be an integer ≥ 1, got ${quantity}`);
+      const action = 'preview seat change';
+      let current: Stripe.Subscription;
+      try {
+        current = await stripe.subscriptions.retrieve(subscriptionId);
+      } catch (error) {
+        if (isResourceMissing(error)) return null;
+        throw toProviderError(error, action);
+      }
+      const item = current.items.data[0];
+      if (!item || current.status !== 'active') return null;
+      const preview = await call(action, () =>
+        stripe.invoices.createPreview({
+          customer: idOf(current.customer),
+          subscription: subscriptionId,
+          subscription_details: { items: [{ id: item.id, quantity }], proration_behavior: 'always_invoice' },
+        }),
+      );
+      return {
+        quantity,
+        amountDueNowCents: Math.max(0, preview.total),
+        creditCents: Math.max(0, -preview.total),
+        monthlyTotalCents: monthlyTotalCents(quantity),
+        nextChargeDate: periodEndOf(item.current_period_end),
+      };
     },
 
     /** Stripe collects the card on the Customer Portal's payment method page. */

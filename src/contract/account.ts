@@ -74,6 +74,21 @@ export function SeatsRequest(maxSeats: number) {
 }
 export type SeatsRequest = Static<ReturnType<typeof SeatsRequest>>;
 
+/**
+ * The answer to POST /api/account/seats/preview: what changing to `quantity` seats costs now, before the buyer
+ * confirms (docs/decisions/0045). Cents; the next charge date ISO 8601 or null.
+ */
+export const SeatChangePreview = Type.Object({
+  quantity: Type.Integer(),
+  /** Charged at once when the buyer confirms (the rest of this period for the seats added). */
+  amountDueNowCents: Type.Integer(),
+  /** Taken off the next invoice (the unused time of seats taken away). */
+  creditCents: Type.Integer(),
+  monthlyTotalCents: Type.Integer(),
+  nextChargeDate: Type.Union([Type.String(), Type.Null()]),
+});
+export type SeatChangePreview = Static<typeof SeatChangePreview>;
+
 /** Body of POST /api/account/card (sandbox mode: a test card, as the checkout's card form sends it). */
 export const CardRequest = Type.Object({ card: SandboxCard }, { additionalProperties: false });
 export type CardRequest = Static<typeof CardRequest>;

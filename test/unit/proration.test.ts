@@ -8,7 +8,13 @@ const MONTH = 30 * DAY;
 
 describe('seatChangeProration (docs/decisions/0045: by the seconds left, two lines rounded half up)', () => {
   it('charges half a month of one more paid seat in the middle of a 30-day period', () => {
-    const proration = seatChangeProration({ fromSeats: 2, toSeats: 3, periodStartSeconds: 0, periodEndSeconds: MONTH, atSeconds: 15 * DAY });
+    const proration = seatChangeProration({
+      fromSeats: 2,
+      toSeats: 3,
+      periodStartSeconds: 0,
+      periodEndSeconds: MONTH,
+      atSeconds: 15 * DAY,
+    });
     expect(proration).toEqual({ chargeCents: 50_000, creditCents: 25_000, netCents: 25_000, secondsLeft: 15 * DAY });
   });
 
@@ -18,7 +24,13 @@ describe('seatChangeProration (docs/decisions/0045: by the seconds left, two lin
   });
 
   it('credits the unused time of a seat taken away', () => {
-    const proration = seatChangeProration({ fromSeats: 4, toSeats: 3, periodStartSeconds: 0, periodEndSeconds: MONTH, atSeconds: 20 * DAY });
+    const proration = seatChangeProration({
+      fromSeats: 4,
+      toSeats: 3,
+      periodStartSeconds: 0,
+      periodEndSeconds: MONTH,
+      atSeconds: 20 * DAY,
+    });
     expect(proration.netCents).toBe(-Math.round((50_000 * 10) / 30));
   });
 
@@ -29,14 +41,24 @@ describe('seatChangeProration (docs/decisions/0045: by the seconds left, two lin
   });
 
   it('costs nothing at or after the end of the period, and a whole month before its start', () => {
-    expect(seatChangeProration({ fromSeats: 1, toSeats: 5, periodStartSeconds: 0, periodEndSeconds: MONTH, atSeconds: MONTH }).netCents).toBe(0);
-    expect(seatChangeProration({ fromSeats: 1, toSeats: 5, periodStartSeconds: 0, periodEndSeconds: MONTH, atSeconds: MONTH + 9 }).netCents).toBe(0);
-    expect(seatChangeProration({ fromSeats: 1, toSeats: 3, periodStartSeconds: 0, periodEndSeconds: MONTH, atSeconds: -5 }).netCents).toBe(50_000);
+    expect(
+      seatChangeProration({ fromSeats: 1, toSeats: 5, periodStartSeconds: 0, periodEndSeconds: MONTH, atSeconds: MONTH }).netCents,
+    ).toBe(0);
+    expect(
+      seatChangeProration({ fromSeats: 1, toSeats: 5, periodStartSeconds: 0, periodEndSeconds: MONTH, atSeconds: MONTH + 9 }).netCents,
+    ).toBe(0);
+    expect(seatChangeProration({ fromSeats: 1, toSeats: 3, periodStartSeconds: 0, periodEndSeconds: MONTH, atSeconds: -5 }).netCents).toBe(
+      50_000,
+    );
   });
 
   it('refuses a period shorter than a second and seat counts below one', () => {
-    expect(() => seatChangeProration({ fromSeats: 1, toSeats: 3, periodStartSeconds: 5, periodEndSeconds: 5, atSeconds: 5 })).toThrow(RangeError);
-    expect(() => seatChangeProration({ fromSeats: 0, toSeats: 3, periodStartSeconds: 0, periodEndSeconds: 5, atSeconds: 1 })).toThrow(RangeError);
+    expect(() => seatChangeProration({ fromSeats: 1, toSeats: 3, periodStartSeconds: 5, periodEndSeconds: 5, atSeconds: 5 })).toThrow(
+      RangeError,
+    );
+    expect(() => seatChangeProration({ fromSeats: 0, toSeats: 3, periodStartSeconds: 0, periodEndSeconds: 5, atSeconds: 1 })).toThrow(
+      RangeError,
+    );
   });
 
   it('never charges more than the full difference, and is integer cents with the sign of the change', () => {
