@@ -364,7 +364,7 @@ describe('retrieveSubscriptionPayment', () => {
         currentPeriodEnd: new Date(1769904001 * 1000).toISOString(),
         cancelAt: null,
         cancellationReason: null,
-        latestInvoice: { invoiceId: 'in_TestFirst0001', state: 'open', amountDueCents: 100_000, renewal: false },
+        latestInvoice: { invoiceId: 'in_TestFirst0001', state: 'open', amountDueCents: 100_000, renewal: false, proration: false },
       },
     });
     expect(stripe.requests[0]?.params.get('expand[0]')).toBe('latest_invoice');
