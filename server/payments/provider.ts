@@ -138,7 +138,26 @@ export interface SubscriptionDetails {
   /** ISO 8601 end of the paid period (the next charge date); null when unknown. */
   currentPeriodEnd: string | null;
   cardLast4: string | null;
-  invoices: { id: string; amountCents: number; status: 'paid' | 'open' | 'uncollectible'; date: string }[];
+  invoices: ListedInvoice[];
+}
+
+/**
+ * An invoice as the manage page and the console list it: what was paid (or is due), in cents, and what of it was
+ * refunded; a paid invoice refunded in full reads 'refunded', in part 'partially_refunded'.
+ */
+export interface ListedInvoice {
+  id: string;
+  amountCents: number;
+  status: 'paid' | 'open' | 'uncollectible' | 'refunded' | 'partially_refunded';
+  /** Refunded of `amountCents` so far (all its refunds), in cents; 0 for one never refunded. */
+  refundedCents: number;
+  date: string;
+}
+
+/** The listed status of a paid invoice of `amountCents` with `refundedCents` refunded. */
+export function paidInvoiceStatus(amountCents: number, refundedCents: number): ListedInvoice['status'] {
+  if (refundedCents <= 0) return 'paid';
+  return refundedCents >= amountCents ? 'refunded' : 'partially_refunded';
 }
 
 /**

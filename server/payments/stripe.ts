@@ -22,6 +22,7 @@ import type {
   CreateSubscriptionInput,
   CreatedSubscription,
   InvoiceState,
+  ListedInvoice,
   PaymentBuyer,
   PaymentEvent,
   PaymentProvider,
@@ -30,6 +31,7 @@ import type {
   SubscriptionPayment,
   SubscriptionState,
 } from './provider';
+import { paidInvoiceStatus } from './provider';
 import { stripeWebhookRoute } from './stripeWebhookRoute';
 import { createStripeClient } from './stripeClient';
 import { isCardDecline, isResourceMissing, StripeProviderError, toProviderError } from './stripeErrors';
@@ -440,13 +442,30 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
     async retrieveSubscriptionDetails(subscriptionId: string) {
       const payment = await this.retrieveSubscriptionPayment(subscriptionId);
       if (!payment) return null;
-      const listed = await call('list invoices', () => stripe.invoices.list({ subscription: subscriptionId, limit: 24 }));
-      const invoices = listed.data.flatMap((invoice) => {
-        const status = LISTED_INVOICE_STATES.find((state) => state === invoice.status);
-        if (!status) return [];
-        const amountCents = status === 'paid' ? invoice.amount_paid : invoice.amount_due;
-        return [{ id: invoice.id, amountCents, status, date: new Date(invoice.created * 1000).toISOString() }];
-      });
+      const listed = await call('list invoices', () =>
+        stripe.invoices.list({ subscription: subscriptionId, limit: 24, expand: ['data.payments'] }),
+      );
+      const invoices: ListedInvoice[] = [];
+      for (const invoice of listed.data) {
+        const state = LISTED_INVOICE_STATES.find((each) => each === invoice.status);
+        if (!state) continue;
+        const date = new Date(invoice.created * 1000).toISOString();
+        if (state !== 'paid') {
+          invoices.push({ id: invoice.id, amountCents: invoice.amount_due, status: state, refundedCents: 0, date });
+          continue;
+        }
+        // Refunds are made on the invoice's PaymentIntent (its charge), not on the invoice.
+        const intentId = invoice.amount_paid > 0 ? paymentIntentIdOf(invoice, '') : null;
+        const refunded = intentId ? await this.retrieveRefundedPayment(intentId) : null;
+        const refundedCents = Math.min(invoice.amount_paid, refunded?.refundedCents ?? 0);
+        invoices.push({
+          id: invoice.id,
+          amountCents: invoice.amount_paid,
+          status: paidInvoiceStatus(invoice.amount_paid, refundedCents),
+          refundedCents,
+          date,
+        });
+      }
       return { currentPeriodEnd: payment.lifecycle.currentPeriodEnd, cardLast4: null, invoices };
     },
 

@@ -30,7 +30,19 @@ export const AccountView = Type.Object({
   /** Set when the buyer cancelled: the day the subscription ends. */
   cancelAt: Type.Union([Type.String(), Type.Null()]),
   cardLast4: Type.Union([Type.String(), Type.Null()]),
-  invoices: Type.Array(Type.Object({ id: Type.String(), amountCents: Type.Integer(), status: Type.String(), date: Type.String() })),
+  /**
+   * Paid (or due) in cents; `status` 'paid', 'open', 'uncollectible', 'refunded' or 'partially_refunded', with what
+   * was refunded of it in cents.
+   */
+  invoices: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      amountCents: Type.Integer(),
+      status: Type.String(),
+      refundedCents: Type.Integer(),
+      date: Type.String(),
+    }),
+  ),
   /** True when the provider's own portal manages the subscription (Stripe mode); the actions here are the sandbox's. */
   managedByProvider: Type.Boolean(),
 });

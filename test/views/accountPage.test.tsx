@@ -20,7 +20,11 @@ const ACCOUNT: AccountView = {
   currentPeriodEnd: '2026-12-24T09:00:00.000Z',
   cancelAt: null,
   cardLast4: '4242',
-  invoices: [{ id: 'in_1', amountCents: 50_000, status: 'paid', date: '2026-11-24T09:00:00.000Z' }],
+  invoices: [
+    { id: 'in_1', amountCents: 50_000, status: 'paid', refundedCents: 0, date: '2026-11-24T09:00:00.000Z' },
+    { id: 'in_2', amountCents: 50_000, status: 'refunded', refundedCents: 50_000, date: '2026-12-24T09:00:00.000Z' },
+    { id: 'in_3', amountCents: 25_000, status: 'partially_refunded', refundedCents: 10_000, date: '2026-12-25T09:00:00.000Z' },
+  ],
   managedByProvider: false,
 };
 
@@ -164,6 +168,21 @@ describe('the manage page', () => {
     await flush();
     expect(calls.copied).toEqual(['New-Password-0123', 'ada@example.com']);
     expect(screen.getByText('New-Password-0123')).toBeTruthy();
+  });
+
+  it('lists each invoice with its status in words: refunded in full or in part, with the amount', async () => {
+    const { machine } = machineWith({});
+    render(<AccountPage machine={machine} />);
+    await flush();
+    const rows = within(screen.getByRole('table', { name: 'Invoices' }))
+      .getAllByRole('row')
+      .slice(1)
+      .map((row) => row.textContent);
+    expect(rows).toEqual([
+      'November 24, 2026$500Paid',
+      'December 24, 2026$500Refunded ($500)',
+      'December 25, 2026$250Partly refunded ($100 of $250)',
+    ]);
   });
 
   it('confirms a cancellation and its undo in words, with the status in words', async () => {

@@ -11,6 +11,7 @@ import { and, asc, desc, eq, inArray, lte, ne, sql } from 'drizzle-orm';
 import type { Database, Transaction } from '../../db/client';
 import { sandboxClock, sandboxInvoices, sandboxRefunds, sandboxSubscriptions } from '../../db/schema';
 import { randomAlphanumeric } from '../../security/randomText';
+import { paidInvoiceStatus, type ListedInvoice } from '../provider';
 import type { OperationRefusal, OperationResult, PaymentEvent, RefundedPayment, SubscriptionDetails } from '../provider';
 import type { TestCardBehaviour } from './cards';
 
@@ -78,21 +79,34 @@ export async function sandboxSubscriptionDetails(db: Database, subscriptionId: s
     .from(sandboxInvoices)
     .where(eq(sandboxInvoices.subscriptionId, subscriptionId))
     .orderBy(asc(sandboxInvoices.createdAt));
-  const first =
-    row.amountPaidCents > 0
-      ? [{ id: firstInvoiceId(row.id), amountCents: row.amountPaidCents, status: 'paid' as const, date: row.updatedAt.toISOString() }]
-      : [];
+  const refunds = await db
+    .select({ paymentId: sandboxRefunds.paymentId, cents: sql<number>`sum(${sandboxRefunds.amountCents})::int` })
+    .from(sandboxRefunds)
+    .where(eq(sandboxRefunds.subscriptionId, subscriptionId))
+    .groupBy(sandboxRefunds.paymentId);
+  const refunded = new Map(refunds.map((refund) => [refund.paymentId, refund.cents]));
+  /** A paid invoice with what was refunded on its payment (the first invoice's is its PaymentIntent). */
+  const paid = (id: string, paymentId: string, amountCents: number, date: Date): ListedInvoice => {
+    const refundedCents = Math.min(amountCents, refunded.get(paymentId) ?? 0);
+    return { id, amountCents, status: paidInvoiceStatus(amountCents, refundedCents), refundedCents, date: date.toISOString() };
+  };
+  const first = row.amountPaidCents > 0 ? [paid(firstInvoiceId(row.id), row.paymentIntentId, row.amountPaidCents, row.updatedAt)] : [];
   return {
     currentPeriodEnd: row.currentPeriodEnd?.toISOString() ?? null,
     cardLast4: row.cardLast4,
     invoices: [
       ...first,
-      ...later.map((invoice) => ({
-        id: invoice.id,
-        amountCents: invoice.amountCents,
-        status: invoice.status,
-        date: invoice.createdAt.toISOString(),
-      })),
+      ...later.map((invoice): ListedInvoice =>
+        invoice.status === 'paid'
+          ? paid(invoice.id, invoice.id, invoice.amountCents, invoice.createdAt)
+          : {
+              id: invoice.id,
+              amountCents: invoice.amountCents,
+              status: invoice.status,
+              refundedCents: 0,
+              date: invoice.createdAt.toISOString(),
+            },
+      ),
     ],
   };
 }

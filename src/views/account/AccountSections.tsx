@@ -6,6 +6,7 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import styled from 'styled-components';
 import type { AccountView, SeatChangePreview } from '../../contract/account';
+import { invoiceStatusWords } from '../../domain/invoiceStatus';
 import { formatDollars, monthlyTotalCents } from '../../domain/pricing';
 import { CopyField } from '../shared/CopyField';
 import { formText } from '../shared/formText';
@@ -249,7 +250,7 @@ export function InvoicesSection({ account }: { account: AccountView }) {
             <tr key={invoice.id}>
               <td>{day(invoice.date)}</td>
               <td className="number">{formatDollars(invoice.amountCents)}</td>
-              <td>{invoice.status}</td>
+              <td>{invoiceStatusWords(invoice)}</td>
             </tr>
           ))}
         </tbody>
