@@ -8,7 +8,7 @@ import { roundHalfUpCents } from './commissions';
 import { monthlyTotalCents } from './pricing';
 
 /** A seat change at `atSeconds` within the paid period [periodStartSeconds, periodEndSeconds). */
-export interface SeatChangeMoment {
+interface SeatChangeMoment {
   fromSeats: number;
   toSeats: number;
   periodStartSeconds: number;

@@ -61,7 +61,7 @@ export async function previewSandboxSeatChange(db: Database, subscriptionId: str
 }
 
 /** A preview from a proration: the charge now, or the credit for the next invoice. */
-export function previewOf(quantity: number, proration: Pick<Proration, 'netCents'>, nextChargeDate: string | null): SeatChangePreview {
+function previewOf(quantity: number, proration: Pick<Proration, 'netCents'>, nextChargeDate: string | null): SeatChangePreview {
   return {
     quantity,
     amountDueNowCents: Math.max(0, proration.netCents),
