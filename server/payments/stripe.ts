@@ -14,6 +14,7 @@
  *
  * Errors: Stripe's are rethrown as StripeProviderError (stripeErrors.ts), whose message is safe for the browser.
  */
+import { randomUUID } from 'node:crypto';
 import type Stripe from 'stripe';
 import { isValidSeatCount, monthlyTotalCents } from '../../src/domain/pricing';
 import type { FastifyPluginAsync } from 'fastify';
@@ -571,13 +572,19 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
         throw toProviderError(error, action);
       }
       const item = current.items.data[0];
-      if (!item || current.status !== 'active') return null;
+      const transactionId = current.metadata.transactionId;
+      if (!item || !transactionId || current.status !== 'active') return null;
+      // A preview changes nothing; its key is ours all the same, so the SDK's retries of this request reuse it.
+      const idempotencyKey = requireIdempotencyKey(`${transactionId}:seat-preview:${randomUUID()}`.slice(0, IDEMPOTENCY_KEY_MAX));
       const preview = await call(action, () =>
-        stripe.invoices.createPreview({
-          customer: idOf(current.customer),
-          subscription: subscriptionId,
-          subscription_details: { items: [{ id: item.id, quantity }], proration_behavior: 'always_invoice' },
-        }),
+        stripe.invoices.createPreview(
+          {
+            customer: idOf(current.customer),
+            subscription: subscriptionId,
+            subscription_details: { items: [{ id: item.id, quantity }], proration_behavior: 'always_invoice' },
+          },
+          { idempotencyKey },
+        ),
       );
       return {
         quantity,
