@@ -13,7 +13,7 @@ import type { Database } from '../db/client';
 import { accounts, handoffTokens } from '../db/schema';
 import { applyPaymentEvents } from '../orders/applyPaymentEvent';
 import { findOrder, isPaidOrder, type Order, type OrderContext } from '../orders/order';
-import type { OperationResult } from '../payments/provider';
+import type { OperationResult, SeatChangePreview } from '../payments/provider';
 import { generatePassword, hashPassword } from '../security/password';
 import { seatsInUse, seatsInUseMessage } from '../seats/seats';
 
@@ -26,7 +26,9 @@ export type ManageRefusal =
   /** Fewer seats than the people on the team (issue 22): revoke someone first. */
   | 'seats_in_use'
   | 'card_declined'
-  | 'card_invalid';
+  | 'card_invalid'
+  /** The card on file refused a seat increase's charge: the seats are as they were. */
+  | 'seats_payment_declined';
 
 export type ManageResult = { ok: true; order: Order } | { ok: false; refusal: ManageRefusal; message?: string };
 
@@ -66,7 +68,7 @@ async function settle(
   refusal: ManageRefusal,
   reason?: string,
 ): Promise<ManageResult> {
-  if (!result.ok) return { ok: false, refusal };
+  if (!result.ok) return { ok: false, refusal: result.refusal === 'payment_declined' ? 'seats_payment_declined' : refusal };
   await applyPaymentEvents(
     context,
     result.events.map((event) => (reason ? { ...event, reason } : event)),
@@ -90,12 +92,37 @@ export async function undoCancellation(context: OrderContext, order: Order): Pro
   return settle(context, order, await context.provider.undoCancel(order.subscriptionId, changeKey(order, 'undo-cancel')), 'ended');
 }
 
-/** Changes the seats (the provider prorates the rest of the period into the next charge). */
-export async function changeSeats(context: OrderContext, order: Order, quantity: number): Promise<ManageResult> {
+/** Why `quantity` seats cannot be asked for now; null when they can (the seat floors of decision 0032). */
+async function seatsRefusal(context: OrderContext, order: Order, quantity: number): Promise<Exclude<ManageResult, { ok: true }> | null> {
   if (order.status !== 'paid') return { ok: false, refusal: 'not_paid_up' };
-  if (order.quantity === quantity) return { ok: true, order };
   const inUse = await seatsInUse(context.db, order.transactionId);
   if (quantity < inUse) return { ok: false, refusal: 'seats_in_use', message: seatsInUseMessage(inUse) };
+  return null;
+}
+
+/**
+ * What changing to `quantity` seats would cost now (decision 0045), for the buyer to confirm first: the charge due at
+ * once for more seats, or the credit fewer seats leave for the next invoice.
+ */
+export async function previewSeats(
+  context: OrderContext,
+  order: Order,
+  quantity: number,
+): Promise<{ ok: true; preview: SeatChangePreview } | Exclude<ManageResult, { ok: true }>> {
+  const refused = await seatsRefusal(context, order, quantity);
+  if (refused) return refused;
+  const preview = await context.provider.previewSeatChange(order.subscriptionId, quantity);
+  return preview ? { ok: true, preview } : { ok: false, refusal: 'not_paid_up' };
+}
+
+/**
+ * Changes the seats: more seats are charged at once for the rest of the period and added only once paid (a declined
+ * card changes nothing: 'seats_payment_declined'); fewer seats leave a credit for the next invoice (decision 0045).
+ */
+export async function changeSeats(context: OrderContext, order: Order, quantity: number): Promise<ManageResult> {
+  if (order.status === 'paid' && order.quantity === quantity) return { ok: true, order };
+  const refused = await seatsRefusal(context, order, quantity);
+  if (refused) return refused;
   return settle(
     context,
     order,

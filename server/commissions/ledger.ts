@@ -39,6 +39,11 @@ interface PaidInvoice {
   paymentId: string | null;
   amountCents: number;
   seats: number;
+  /**
+   * A seat increase's proration (decision 0045): a share of the month already counted, so it does not start a
+   * month of the rule, and a flat per-seat rule earns on it nothing (the renewal pays the new seats' month).
+   */
+  proration?: boolean;
 }
 
 /**
@@ -54,9 +59,21 @@ export async function bookEarned(tx: Transaction, order: OrderForCommission, inv
     .select({ n: sql<number>`count(*)::int` })
     .from(commissionEntries)
     .where(and(eq(commissionEntries.transactionId, order.transactionId), eq(commissionEntries.kind, 'earned')));
-  const monthNumber = (earlier?.n ?? 0) + 1;
+  const [prorations] = await tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(commissionEntries)
+    .where(
+      and(
+        eq(commissionEntries.transactionId, order.transactionId),
+        eq(commissionEntries.kind, 'earned'),
+        sql`${commissionEntries.ruleText} like ${`%${PRORATION_NOTE}`}`,
+      ),
+    );
+  const monthsPaid = (earlier?.n ?? 0) - (prorations?.n ?? 0);
+  const monthNumber = invoice.proration ? Math.max(1, monthsPaid) : monthsPaid + 1;
   const selfReferral = !!referrer.email && !!order.email && referrer.email.trim().toLowerCase() === order.email.trim().toLowerCase();
-  const amountCents = selfReferral ? 0 : commissionCents(inForce.rule, invoice.amountCents, invoice.seats, monthNumber);
+  const earns = !selfReferral && !(invoice.proration && inForce.rule.kind === 'flat');
+  const amountCents = earns ? commissionCents(inForce.rule, invoice.amountCents, invoice.seats, monthNumber) : 0;
   await tx
     .insert(commissionEntries)
     .values({
@@ -70,12 +87,17 @@ export async function bookEarned(tx: Transaction, order: OrderForCommission, inv
       seats: invoice.seats,
       amountCents,
       ruleId: inForce.ruleId,
-      ruleText: selfReferral ? `${inForce.text} (self-referral: nothing earned)` : `${inForce.text}, month ${monthNumber}`,
+      ruleText: selfReferral
+        ? `${inForce.text} (self-referral: nothing earned)`
+        : `${inForce.text}, month ${monthNumber}${invoice.proration ? PRORATION_NOTE : ''}`,
       selfReferral,
       earnedAt: billingNow(clock),
     })
     .onConflictDoNothing({ target: commissionEntries.entryKey });
 }
+
+/** How a proration's entry reads (and is told from a month's). */
+const PRORATION_NOTE = ', seats added';
 
 /** The ends that reverse what is still held: refunded, or deleted at once (the buyer left within the guarantee). */
 const ENDS_THAT_REVERSE = new Set(['refunded', 'deleted']);
@@ -83,6 +105,8 @@ const ENDS_THAT_REVERSE = new Set(['refunded', 'deleted']);
 /** What the lifecycle changed that concerns commissions (a subset of its LifecycleChanges). */
 interface CommissionChanges {
   paidRenewal?: { invoiceId: string; amountCents: number };
+  /** A seat increase's proration invoice: earns like any paid invoice, not a month of its own (decision 0045). */
+  paidProration?: { invoiceId: string; amountCents: number; seats: number };
   seats?: { to: number };
   refund?: { paymentId: string; refundedCents: number };
   ended?: { reason: string };
@@ -102,6 +126,10 @@ export async function bookLifecycleCommissions(
   if (changes.paidRenewal) {
     const { invoiceId, amountCents } = changes.paidRenewal;
     await bookEarned(tx, order, { invoiceId, paymentId: invoiceId, amountCents, seats: changes.seats?.to ?? order.quantity }, clock);
+  }
+  if (changes.paidProration) {
+    const { invoiceId, amountCents, seats } = changes.paidProration;
+    await bookEarned(tx, order, { invoiceId, paymentId: invoiceId, amountCents, seats, proration: true }, clock);
   }
   if (changes.refund) await bookRefund(tx, order.transactionId, changes.refund, clock);
   // Ended at the end of a paid period, or for unpaid renewals, the buyer kept what they paid for: nothing reverses.

@@ -297,6 +297,8 @@ export const sandboxSubscriptions = pgTable('sandbox_subscriptions', {
   /** The end of the paid period on the sandbox clock; null until the first payment. */
   currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }),
   cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+  /** Credit from seats taken away before the period's end, in cents, taken off the next renewal (Stripe: the customer's balance). */
+  creditCents: integer('credit_cents').notNull().default(0),
   billingEmail: text('billing_email'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -369,12 +371,16 @@ export const sandboxClock = pgTable('sandbox_clock', {
   offsetSeconds: integer('offset_seconds').notNull().default(0),
 });
 
-/** The sandbox's invoices after the first: one per renewal, paid or not. */
+/** The sandbox's invoices after the first: one per renewal, paid or not, and one per paid seat increase. */
 export const sandboxInvoices = pgTable('sandbox_invoices', {
   id: text('id').primaryKey(),
   subscriptionId: text('subscription_id')
     .notNull()
     .references(() => sandboxSubscriptions.id),
+  /** Stripe's `billing_reason`: a renewal, or the proration of a seat increase charged at once (decision 0045). */
+  billingReason: text('billing_reason', { enum: ['subscription_cycle', 'subscription_update'] })
+    .notNull()
+    .default('subscription_cycle'),
   amountCents: integer('amount_cents').notNull(),
   status: text('status', { enum: ['open', 'paid', 'uncollectible'] }).notNull(),
   attempts: integer('attempts').notNull().default(1),

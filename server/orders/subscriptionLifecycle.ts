@@ -13,6 +13,7 @@
  * - past due: the subscription is past due (or paused) on a paid order → 'past_due', 'payment failed' mail and webhook.
  * - recovered: active again on a past-due order → 'paid', receipt when the open renewal was paid.
  * - renewal paid: an `invoice_paid` event for a paid renewal → receipt.
+ * - proration paid: an `invoice_paid` event for a seat increase's proration invoice → receipt (decision 0045).
  * - seats: the quantity differs → the order's seats and monthly total, mail and webhook.
  * - cancel scheduled (Stripe `cancel_at`, or `cancel_at_period_end`) or undone → mail (and a funnel event, so the
  *   console counts a cancellation when it is asked for, not only when it takes effect).
@@ -41,6 +42,8 @@ interface LifecycleChanges {
   status?: 'paid' | 'past_due';
   failedInvoice?: { invoiceId: string; amountCents: number };
   paidRenewal?: { invoiceId: string; amountCents: number; recovered: boolean };
+  /** A seat increase's proration invoice, paid for `seats` (the seats change with it). */
+  paidProration?: { invoiceId: string; amountCents: number; seats: number };
   seats?: { from: number; to: number };
   /** A cancellation scheduled for this date, or undone (null). */
   cancelAt?: Date | null;
@@ -85,6 +88,8 @@ export function lifecycleChanges(
       changes.paidRenewal = { invoiceId: invoice.invoiceId, amountCents: invoice.amountDueCents, recovered: true };
   } else if (event.kind === 'invoice_paid' && invoice?.renewal && invoice.state === 'paid') {
     changes.paidRenewal = { invoiceId: invoice.invoiceId, amountCents: invoice.amountDueCents, recovered: false };
+  } else if (event.kind === 'invoice_paid' && invoice?.proration && invoice.state === 'paid' && invoice.amountDueCents > 0) {
+    changes.paidProration = { invoiceId: invoice.invoiceId, amountCents: invoice.amountDueCents, seats: payment.quantity };
   }
   if (payment.quantity !== order.quantity) changes.seats = { from: order.quantity, to: payment.quantity };
   const cancelAt = life.cancelAt ? new Date(life.cancelAt) : null;
@@ -160,6 +165,9 @@ export async function applyLifecycleChanges(
       detail: { amountCents: changes.paidRenewal.amountCents },
     });
     await raiseOrderEvent(tx, config, { kind: 'renewal_paid', transactionId, ...changes.paidRenewal });
+  }
+  if (changes.paidProration) {
+    await raiseOrderEvent(tx, config, { kind: 'proration_paid', transactionId, ...changes.paidProration });
   }
   if (changes.seats) {
     await recordFunnelEvent(tx, { type: 'seats_changed', transactionId, referrerId, detail: changes.seats });

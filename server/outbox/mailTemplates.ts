@@ -73,6 +73,12 @@ const TEMPLATES: Record<string, (context: MailContext) => RenderedMail> = {
       ...(payload.recovered ? ['Your subscription is active again. Thank you for updating your payment.'] : []),
       ['Manage your subscription', links.manage],
     ]),
+  proration_receipt: ({ buyer, payload, links }) =>
+    compose(`Receipt: ${brand.name}, ${formatDollars(Number(payload.amountCents))}`, buyer.name, [
+      `We charged ${formatDollars(Number(payload.amountCents))} for your new seats for the rest of this month (${seatsText(Number(payload.seats))} now).`,
+      'From your next renewal the monthly total covers every seat.',
+      ['Manage your subscription', links.manage],
+    ]),
   payment_failed: ({ buyer, payload, links }) =>
     compose(`Action needed: your ${brand.name} payment failed`, buyer.name, [
       `We could not charge ${formatDollars(Number(payload.amountCents))} for your ${PRODUCT_NAME} subscription. Your subscription is past due.`,

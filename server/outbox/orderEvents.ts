@@ -14,6 +14,7 @@ type OrderEvent =
   | { kind: 'activated'; transactionId: string }
   | { kind: 'renewal_paid'; transactionId: string; invoiceId: string; amountCents: number; recovered: boolean }
   | { kind: 'payment_failed'; transactionId: string; invoiceId: string; amountCents: number }
+  | { kind: 'proration_paid'; transactionId: string; invoiceId: string; amountCents: number; seats: number }
   | { kind: 'seats_changed'; transactionId: string; changeId: string; from: number; to: number; amountCents: number }
   | { kind: 'cancel_scheduled'; transactionId: string; changeId: string; cancelAt: string }
   | { kind: 'cancel_undone'; transactionId: string; changeId: string; undoneAt: string }
@@ -24,6 +25,7 @@ type OrderEvent =
 const MAIL: Record<OrderEvent['kind'], string | null> = {
   activated: 'order_confirmation',
   renewal_paid: 'renewal_receipt',
+  proration_paid: 'proration_receipt',
   payment_failed: 'payment_failed',
   seats_changed: 'seats_changed',
   cancel_scheduled: 'cancellation_confirmed',
@@ -36,6 +38,7 @@ const MAIL: Record<OrderEvent['kind'], string | null> = {
 const WEBHOOK: Record<OrderEvent['kind'], string | null> = {
   activated: 'subscription.activated',
   renewal_paid: null,
+  proration_paid: null,
   payment_failed: 'subscription.past_due',
   seats_changed: 'subscription.seats_changed',
   cancel_scheduled: 'subscription.cancel_scheduled',
@@ -54,6 +57,7 @@ function occurrence(event: OrderEvent): string {
     case 'cancelled':
       return '';
     case 'renewal_paid':
+    case 'proration_paid':
     case 'payment_failed':
       return event.invoiceId;
     case 'seats_changed':

@@ -92,7 +92,14 @@ export interface SubscriptionPayment {
      * Customer Portal: `cancellation_details.comment`, else its `feedback` in words); null or absent when none.
      */
     cancellationReason?: string | null;
-    latestInvoice: { invoiceId: string; state: InvoiceState; amountDueCents: number; renewal: boolean } | null;
+    latestInvoice: {
+      invoiceId: string;
+      state: InvoiceState;
+      amountDueCents: number;
+      renewal: boolean;
+      /** A seat change's proration, invoiced at once (Stripe `billing_reason: 'subscription_update'`; decision 0045). */
+      proration?: boolean;
+    } | null;
   };
 }
 
@@ -131,7 +138,42 @@ export interface SubscriptionDetails {
   /** ISO 8601 end of the paid period (the next charge date); null when unknown. */
   currentPeriodEnd: string | null;
   cardLast4: string | null;
-  invoices: { id: string; amountCents: number; status: 'paid' | 'open' | 'uncollectible'; date: string }[];
+  invoices: ListedInvoice[];
+}
+
+/**
+ * An invoice as the manage page and the console list it: what was paid (or is due), in cents, and what of it was
+ * refunded; a paid invoice refunded in full reads 'refunded', in part 'partially_refunded'.
+ */
+export interface ListedInvoice {
+  id: string;
+  amountCents: number;
+  status: 'paid' | 'open' | 'uncollectible' | 'refunded' | 'partially_refunded';
+  /** Refunded of `amountCents` so far (all its refunds), in cents; 0 for one never refunded. */
+  refundedCents: number;
+  date: string;
+}
+
+/** The listed status of a paid invoice of `amountCents` with `refundedCents` refunded. */
+export function paidInvoiceStatus(amountCents: number, refundedCents: number): ListedInvoice['status'] {
+  if (refundedCents <= 0) return 'paid';
+  return refundedCents >= amountCents ? 'refunded' : 'partially_refunded';
+}
+
+/**
+ * What a seat change would cost now (decision 0045), before the buyer confirms it: the proration charged at once
+ * for an increase, or the credit a decrease leaves for the next invoice. Cents.
+ */
+export interface SeatChangePreview {
+  quantity: number;
+  /** Charged now if the buyer confirms (0 when nothing is due, e.g. the free second seat or a decrease). */
+  amountDueNowCents: number;
+  /** Taken off the next invoice (a decrease's unused time); 0 for an increase. */
+  creditCents: number;
+  /** The monthly total for `quantity` seats from the next renewal. */
+  monthlyTotalCents: number;
+  /** ISO 8601: the next renewal; null when unknown. */
+  nextChargeDate: string | null;
 }
 
 /** The outcome of putting a new card on a subscription. */
@@ -152,7 +194,9 @@ export type OperationRefusal =
   /** The subscription is not in a state that allows it (ended, unpaid, not yet paid). */
   | 'not_allowed'
   /** The amount is above what can still be refunded. */
-  | 'amount_too_high';
+  | 'amount_too_high'
+  /** The card on file refused the charge the change needs (a seat increase's proration); nothing changed. */
+  | 'payment_declined';
 
 /** An after-purchase operation's answer: the provider event it amounts to, or a refusal. */
 export type OperationResult = { ok: true; events: PaymentEvent[] } | { ok: false; refusal: OperationRefusal };
@@ -196,8 +240,18 @@ export interface PaymentProvider {
   endNow(subscriptionId: string, idempotencyKey: string): Promise<OperationResult>;
   /** Undoes a scheduled cancellation. @throws on provider failure. */
   undoCancel(subscriptionId: string, idempotencyKey: string): Promise<OperationResult>;
-  /** Changes the seats of an active, paid-up subscription (prorated at the next charge). @throws on provider failure. */
+  /**
+   * Changes the seats of an active, paid-up subscription (decision 0045): an increase's proration is charged at
+   * once and the seats change only when it is paid (Stripe: `always_invoice` with `pending_if_incomplete`), else
+   * 'payment_declined' and nothing changed; a decrease takes effect at once, its unused time credited to the next
+   * invoice. @throws on provider failure.
+   */
   changeSeats(subscriptionId: string, quantity: number, idempotencyKey: string): Promise<OperationResult>;
+  /**
+   * What `changeSeats` to `quantity` would cost now (Stripe: `invoices.createPreview`); null for an unknown
+   * subscription or one whose seats cannot change. @throws on provider failure.
+   */
+  previewSeatChange(subscriptionId: string, quantity: number): Promise<SeatChangePreview | null>;
   /**
    * Puts a new card on the subscription (the sandbox verifies a test card and charges an unpaid renewal with it),
    * or answers where the provider collects it. @throws on provider failure.

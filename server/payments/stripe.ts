@@ -14,14 +14,16 @@
  *
  * Errors: Stripe's are rethrown as StripeProviderError (stripeErrors.ts), whose message is safe for the browser.
  */
+import { randomUUID } from 'node:crypto';
 import type Stripe from 'stripe';
-import { isValidSeatCount } from '../../src/domain/pricing';
+import { isValidSeatCount, monthlyTotalCents } from '../../src/domain/pricing';
 import type { FastifyPluginAsync } from 'fastify';
 import type {
   CreateCustomerInput,
   CreateSubscriptionInput,
   CreatedSubscription,
   InvoiceState,
+  ListedInvoice,
   PaymentBuyer,
   PaymentEvent,
   PaymentProvider,
@@ -30,9 +32,10 @@ import type {
   SubscriptionPayment,
   SubscriptionState,
 } from './provider';
+import { paidInvoiceStatus } from './provider';
 import { stripeWebhookRoute } from './stripeWebhookRoute';
 import { createStripeClient } from './stripeClient';
-import { isResourceMissing, StripeProviderError, toProviderError } from './stripeErrors';
+import { isCardDecline, isResourceMissing, StripeProviderError, toProviderError } from './stripeErrors';
 import { PORTAL_CONFIGURATION_METADATA } from './stripeSetup';
 
 /** What the Stripe provider needs; plain values, so it does not depend on the server's Config. */
@@ -363,6 +366,7 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
             state: invoiceStateOf(invoice.status),
             amountDueCents: invoice.amount_due,
             renewal: invoice.billing_reason === 'subscription_cycle',
+            proration: invoice.billing_reason === 'subscription_update',
           },
         },
       };
@@ -392,7 +396,9 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
      * Reads the customer's `invoice_settings.default_payment_method` now (events arrive out of order) and clears
      * `default_payment_method` on each of the customer's live subscriptions that has another one, so the
      * customer's default is charged (Stripe API reference, "The Subscription object": the subscription's default
-     * takes precedence over the customer's). Nothing changes while the customer has no default.
+     * takes precedence over the customer's). Then a past-due (or `unpaid`) subscription's open invoices are paid at
+     * once with it (`invoices.pay`) rather than waiting for Smart Retries; a decline is left to its
+     * `invoice.payment_failed` event. Nothing changes while the customer has no default.
      */
     async syncDefaultPaymentMethod(customerId: string, idempotencyKey: string) {
       const action = 'sync default payment method';
@@ -415,6 +421,9 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
           ),
         );
       }
+      for (const subscription of live.data.filter((each) => each.status === 'past_due' || each.status === 'unpaid')) {
+        await payOpenInvoices(subscription.id, `${key}:pay`);
+      }
       return stale.length;
     },
 
@@ -434,13 +443,30 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
     async retrieveSubscriptionDetails(subscriptionId: string) {
       const payment = await this.retrieveSubscriptionPayment(subscriptionId);
       if (!payment) return null;
-      const listed = await call('list invoices', () => stripe.invoices.list({ subscription: subscriptionId, limit: 24 }));
-      const invoices = listed.data.flatMap((invoice) => {
-        const status = LISTED_INVOICE_STATES.find((state) => state === invoice.status);
-        if (!status) return [];
-        const amountCents = status === 'paid' ? invoice.amount_paid : invoice.amount_due;
-        return [{ id: invoice.id, amountCents, status, date: new Date(invoice.created * 1000).toISOString() }];
-      });
+      const listed = await call('list invoices', () =>
+        stripe.invoices.list({ subscription: subscriptionId, limit: 24, expand: ['data.payments'] }),
+      );
+      const invoices: ListedInvoice[] = [];
+      for (const invoice of listed.data) {
+        const state = LISTED_INVOICE_STATES.find((each) => each === invoice.status);
+        if (!state) continue;
+        const date = new Date(invoice.created * 1000).toISOString();
+        if (state !== 'paid') {
+          invoices.push({ id: invoice.id, amountCents: invoice.amount_due, status: state, refundedCents: 0, date });
+          continue;
+        }
+        // Refunds are made on the invoice's PaymentIntent (its charge), not on the invoice.
+        const intentId = invoice.amount_paid > 0 ? paymentIntentIdOf(invoice, '') : null;
+        const refunded = intentId ? await this.retrieveRefundedPayment(intentId) : null;
+        const refundedCents = Math.min(invoice.amount_paid, refunded?.refundedCents ?? 0);
+        invoices.push({
+          id: invoice.id,
+          amountCents: invoice.amount_paid,
+          status: paidInvoiceStatus(invoice.amount_paid, refundedCents),
+          refundedCents,
+          date,
+        });
+      }
       return { currentPeriodEnd: payment.lifecycle.currentPeriodEnd, cardLast4: null, invoices };
     },
 
@@ -475,18 +501,98 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
       return updateSubscription(subscriptionId, 'undo cancel', params, idempotencyKey);
     },
 
-    /** New quantity on the subscription item, prorated into the next invoice (Stripe's default proration). */
+    /**
+     * New quantity on the subscription item, its proration invoiced and charged at once
+     * (`proration_behavior: 'always_invoice'`), as a pending update (`payment_behavior: 'pending_if_incomplete'`):
+     * Stripe applies the quantity only once the proration invoice is paid (Stripe docs, "Pending updates"). When the
+     * card declines (or asks for authentication) the answer carries `pending_update`; its open invoice is voided, which
+     * discards the pending update, so nothing is charged later for seats the buyer was told were not added.
+     */
     async changeSeats(subscriptionId: string, quantity: number, idempotencyKey: string) {
       if (!isValidSeatCount(quantity)) throw new RangeError(`Seat count must be an integer ≥ 1, got ${quantity}`);
-      const current = await call('change seats', () => stripe.subscriptions.retrieve(subscriptionId));
+      const action = 'change seats';
+      const key = requireIdempotencyKey(idempotencyKey);
+      const current = await call(action, () => stripe.subscriptions.retrieve(subscriptionId));
       const item = current.items.data[0];
-      if (!item || current.status !== 'active') return { ok: false as const, refusal: 'not_allowed' as const };
-      return updateSubscription(
-        subscriptionId,
-        'change seats',
-        { items: [{ id: item.id, quantity }], proration_behavior: 'create_prorations' },
-        idempotencyKey,
+      const transactionId = current.metadata.transactionId;
+      if (!item || !transactionId || current.status !== 'active') return { ok: false as const, refusal: 'not_allowed' as const };
+      const updated = await call(action, () =>
+        stripe.subscriptions.update(
+          subscriptionId,
+          {
+            items: [{ id: item.id, quantity }],
+            proration_behavior: 'always_invoice',
+            payment_behavior: 'pending_if_incomplete',
+            expand: ['latest_invoice'],
+          },
+          { idempotencyKey: key },
+        ),
       );
+      const invoice = expandedInvoice(updated, action);
+      if (updated.pending_update) {
+        if (invoice?.status === 'open') {
+          await call(action, () =>
+            stripe.invoices.voidInvoice(
+              invoice.id,
+              {},
+              { idempotencyKey: requireIdempotencyKey(`${key}:void`.slice(0, IDEMPOTENCY_KEY_MAX)) },
+            ),
+          );
+        }
+        return { ok: false as const, refusal: 'payment_declined' as const };
+      }
+      const subject = { subscriptionId, transactionId };
+      const updatedEvent: PaymentEvent = {
+        eventId: `stripe:${subscriptionId}:updated:${key}`,
+        kind: 'subscription_updated',
+        providerType: 'customer.subscription.updated',
+        ...subject,
+      };
+      // The proration invoice paid with the change: its own event, keyed by the invoice, books its receipt and commission.
+      const paid = invoice?.billing_reason === 'subscription_update' && invoice.status === 'paid' ? invoice : null;
+      const events: PaymentEvent[] = paid
+        ? [{ eventId: `stripe:${paid.id}:paid`, kind: 'invoice_paid', providerType: 'invoice.paid', ...subject }, updatedEvent]
+        : [updatedEvent];
+      return { ok: true as const, events };
+    },
+
+    /**
+     * The proration invoice `changeSeats` would make now (Stripe API reference, "Create a preview invoice":
+     * `subscription_details.items` with `proration_behavior: 'always_invoice'` previews the invoice charged at once):
+     * its total is due now when positive, a credit for the next invoice when negative.
+     */
+    async previewSeatChange(subscriptionId: string, quantity: number) {
+      if (!isValidSeatCount(quantity)) throw new RangeError(`Seat count must be an integer ≥ 1, got ${quantity}`);
+      const action = 'preview seat change';
+      let current: Stripe.Subscription;
+      try {
+        current = await stripe.subscriptions.retrieve(subscriptionId);
+      } catch (error) {
+        if (isResourceMissing(error)) return null;
+        throw toProviderError(error, action);
+      }
+      const item = current.items.data[0];
+      const transactionId = current.metadata.transactionId;
+      if (!item || !transactionId || current.status !== 'active') return null;
+      // A preview changes nothing; its key is ours all the same, so the SDK's retries of this request reuse it.
+      const idempotencyKey = requireIdempotencyKey(`${transactionId}:seat-preview:${randomUUID()}`.slice(0, IDEMPOTENCY_KEY_MAX));
+      const preview = await call(action, () =>
+        stripe.invoices.createPreview(
+          {
+            customer: idOf(current.customer),
+            subscription: subscriptionId,
+            subscription_details: { items: [{ id: item.id, quantity }], proration_behavior: 'always_invoice' },
+          },
+          { idempotencyKey },
+        ),
+      );
+      return {
+        quantity,
+        amountDueNowCents: Math.max(0, preview.total),
+        creditCents: Math.max(0, -preview.total),
+        monthlyTotalCents: monthlyTotalCents(quantity),
+        nextChargeDate: periodEndOf(item.current_period_end),
+      };
     },
 
     /** Stripe collects the card on the Customer Portal's payment method page. */
@@ -565,6 +671,30 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
       return { paymentId: intent.id, amountCents: intent.amount_received, refundedCents };
     },
   };
+
+  /**
+   * Pays each open invoice of the subscription now, oldest first, with the payment method in effect (Stripe API
+   * reference, "Pay an invoice"). A declined card is not a failure here: Stripe sends `invoice.payment_failed`.
+   * Answers the ids of the invoices paid.
+   */
+  async function payOpenInvoices(subscriptionId: string, keyPrefix: string): Promise<string[]> {
+    const action = 'pay open invoice';
+    const open = await call(action, () => stripe.invoices.list({ subscription: subscriptionId, status: 'open', limit: 10 }));
+    const paid: string[] = [];
+    for (const invoice of [...open.data].reverse()) {
+      try {
+        await stripe.invoices.pay(
+          invoice.id,
+          {},
+          { idempotencyKey: requireIdempotencyKey(`${keyPrefix}:${invoice.id}`.slice(0, IDEMPOTENCY_KEY_MAX)) },
+        );
+        paid.push(invoice.id);
+      } catch (error) {
+        if (!isCardDecline(error)) throw toProviderError(error, action);
+      }
+    }
+    return paid;
+  }
 
   /** Updates the subscription and answers the change as a PaymentEvent for the lifecycle. */
   async function updateSubscription(

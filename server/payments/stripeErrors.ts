@@ -58,6 +58,11 @@ function isStripeError(error: unknown): error is Stripe.errors.StripeError {
   return error instanceof Stripe.errors.StripeError;
 }
 
+/** True when Stripe refused a charge because of the card (HTTP 402, a `card_error` such as `card_declined`). */
+export function isCardDecline(error: unknown): boolean {
+  return error instanceof Stripe.errors.StripeCardError;
+}
+
 /** True when Stripe says the object does not exist (HTTP 404, code `resource_missing`). */
 export function isResourceMissing(error: unknown): boolean {
   return isStripeError(error) && error.code === 'resource_missing';

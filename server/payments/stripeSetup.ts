@@ -124,24 +124,36 @@ export async function ensureWebhookEndpoint(
   return { endpointId: created.id, outcome: 'created', secret: created.secret ?? null, warnings };
 }
 
+/** Seats changed in the portal are invoiced and charged at once, as on the manage page (docs/decisions/0045). */
+const SEAT_PRORATION = 'always_invoice';
+
 /** The metadata that marks the Customer Portal configuration this checkout made. */
 export const PORTAL_CONFIGURATION_METADATA = { referral_checkout: 'manage-page' } as const;
 
 /**
  * Makes sure a Customer Portal configuration for the manage page exists (Stripe API reference, "Customer portal
  * configuration"): cancellation at the end of the period with a reason, quantity updates on the monthly Price
- * (prorated) from 1 to `maxSeats` seats (`products[].adjustable_quantity`, the same bounds as the checkout's
+ * (the proration invoiced and charged at once, `always_invoice`: docs/decisions/0045) from 1 to `maxSeats` seats (`products[].adjustable_quantity`, the same bounds as the checkout's
  * MAX_SEATS), payment-method updates and invoice history. Found by its metadata; created once, so a configuration
  * made before `adjustable_quantity` was set keeps Stripe's default bounds until it is deactivated in the Dashboard.
+ * One made with another proration behaviour is updated to `always_invoice` ('updated').
  * @throws the Stripe SDK's errors unchanged (this runs in a terminal, for an operator).
  */
 export async function ensurePortalConfiguration(
   stripe: Stripe,
   { productId, priceId, maxSeats, returnUrl }: { productId: string; priceId: string; maxSeats: number; returnUrl?: string },
-): Promise<{ configurationId: string; outcome: 'created' | 'unchanged' }> {
+): Promise<{ configurationId: string; outcome: 'created' | 'updated' | 'unchanged' }> {
   const existing = (await stripe.billingPortal.configurations.list({ active: true, limit: 100 })).data.find(
     (configuration) => configuration.metadata?.referral_checkout === PORTAL_CONFIGURATION_METADATA.referral_checkout,
   );
+  if (existing && existing.features?.subscription_update?.proration_behavior !== SEAT_PRORATION) {
+    await stripe.billingPortal.configurations.update(
+      existing.id,
+      { features: { subscription_update: { proration_behavior: SEAT_PRORATION } } },
+      { idempotencyKey: `stripe-setup-portal-${randomUUID()}` },
+    );
+    return { configurationId: existing.id, outcome: 'updated' };
+  }
   if (existing) return { configurationId: existing.id, outcome: 'unchanged' };
   const created = await stripe.billingPortal.configurations.create(
     {
@@ -156,7 +168,7 @@ export async function ensurePortalConfiguration(
         subscription_update: {
           enabled: true,
           default_allowed_updates: ['quantity'],
-          proration_behavior: 'create_prorations',
+          proration_behavior: SEAT_PRORATION,
           products: [{ product: productId, prices: [priceId], adjustable_quantity: { enabled: true, minimum: 1, maximum: maxSeats } }],
         },
         payment_method_update: { enabled: true },

@@ -10,6 +10,7 @@ import type {
   AccountView,
   CardRequest,
   NewCredentials,
+  SeatChangePreview,
 } from '../contract/account';
 import { readJson, requestJson } from './client';
 
@@ -23,6 +24,7 @@ export const accountApi = {
   cancel: (reason: string) => requestJson<AccountView>('POST', '/api/account/cancel', reason ? { reason } : {}, FAILED),
   resume: () => requestJson<AccountView>('POST', '/api/account/resume', {}, FAILED),
   changeSeats: (quantity: number) => requestJson<AccountView>('POST', '/api/account/seats', { quantity }, FAILED),
+  previewSeats: (quantity: number) => requestJson<SeatChangePreview>('POST', '/api/account/seats/preview', { quantity }, FAILED),
   updateCard: (card: CardRequest['card']) => requestJson<AccountView>('POST', '/api/account/card', { card }, FAILED),
   newCredentials: () => requestJson<NewCredentials>('POST', '/api/account/credentials', {}, FAILED),
   portal: (flow: 'home' | 'cancel' | 'seats' | 'card') => requestJson<{ url: string }>('POST', '/api/account/portal', { flow }, FAILED),

@@ -30,7 +30,19 @@ export const AccountView = Type.Object({
   /** Set when the buyer cancelled: the day the subscription ends. */
   cancelAt: Type.Union([Type.String(), Type.Null()]),
   cardLast4: Type.Union([Type.String(), Type.Null()]),
-  invoices: Type.Array(Type.Object({ id: Type.String(), amountCents: Type.Integer(), status: Type.String(), date: Type.String() })),
+  /**
+   * Paid (or due) in cents; `status` 'paid', 'open', 'uncollectible', 'refunded' or 'partially_refunded', with what
+   * was refunded of it in cents.
+   */
+  invoices: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      amountCents: Type.Integer(),
+      status: Type.String(),
+      refundedCents: Type.Integer(),
+      date: Type.String(),
+    }),
+  ),
   /** True when the provider's own portal manages the subscription (Stripe mode); the actions here are the sandbox's. */
   managedByProvider: Type.Boolean(),
 });
@@ -73,6 +85,21 @@ export function SeatsRequest(maxSeats: number) {
   return Type.Object({ quantity: Seats(maxSeats) }, { additionalProperties: false });
 }
 export type SeatsRequest = Static<ReturnType<typeof SeatsRequest>>;
+
+/**
+ * The answer to POST /api/account/seats/preview: what changing to `quantity` seats costs now, before the buyer
+ * confirms (docs/decisions/0045). Cents; the next charge date ISO 8601 or null.
+ */
+export const SeatChangePreview = Type.Object({
+  quantity: Type.Integer(),
+  /** Charged at once when the buyer confirms (the rest of this period for the seats added). */
+  amountDueNowCents: Type.Integer(),
+  /** Taken off the next invoice (the unused time of seats taken away). */
+  creditCents: Type.Integer(),
+  monthlyTotalCents: Type.Integer(),
+  nextChargeDate: Type.Union([Type.String(), Type.Null()]),
+});
+export type SeatChangePreview = Static<typeof SeatChangePreview>;
 
 /** Body of POST /api/account/card (sandbox mode: a test card, as the checkout's card form sends it). */
 export const CardRequest = Type.Object({ card: SandboxCard }, { additionalProperties: false });

@@ -162,7 +162,14 @@ export const FunnelEventRow = Type.Object({
 export type FunnelEventRow = Static<typeof FunnelEventRow>;
 
 /** An invoice of the order's subscription as the payment provider reports it (amount in cents, date ISO 8601). */
-export const OrderInvoice = Type.Object({ id: Type.String(), amountCents: Type.Integer(), status: Type.String(), date: Type.String() });
+/** An invoice in cents: `status` 'paid', 'open', 'uncollectible', 'refunded' or 'partially_refunded', with what was refunded of it. */
+export const OrderInvoice = Type.Object({
+  id: Type.String(),
+  amountCents: Type.Integer(),
+  status: Type.String(),
+  refundedCents: Type.Integer(),
+  date: Type.String(),
+});
 export type OrderInvoice = Static<typeof OrderInvoice>;
 
 /**

@@ -1,8 +1,9 @@
 /**
  * The manage page's statechart (/account; issue 21): open a session from a mail's link (or find the one this
  * browser has), or ask for a link by email; then show the subscription and run what the buyer asks, one change at
- * a time, each confirmed in words when it is done: cancel at the end of the period and undo, change seats, a new
- * card, new login credentials (asked once more first, then shown once), the provider's portal, sign-out.
+ * a time, each confirmed in words when it is done: cancel at the end of the period and undo, change seats (what the
+ * change costs now shown first, confirmed or abandoned; docs/decisions/0045), a new card, new login credentials
+ * (asked once more first, then shown once), the provider's portal, sign-out.
  * No DOM here: the calls are invoked actors (src/api/accountApi.ts); leaving for the agreement site or the
  * provider's portal is an emitted `redirectRequested`. A session that ended (401) sends the page back to asking
  * for a link. The page passes the address's `?token=` as input and removes it from the address itself.
@@ -14,7 +15,7 @@ import { assertEvent, assign, emit, fromPromise, setup } from 'xstate';
 import { accountApi } from '../api/accountApi';
 import { ApiError } from '../api/client';
 import { copyText } from '../browser/clipboard';
-import type { AccountSessionResponse, AccountView, CardRequest, NewCredentials } from '../contract/account';
+import type { AccountSessionResponse, AccountView, CardRequest, NewCredentials, SeatChangePreview } from '../contract/account';
 import { formatDollars } from '../domain/pricing';
 
 interface AccountInput {
@@ -40,6 +41,10 @@ interface AccountContext {
   copyField: CredentialField;
   /** A change in flight (its input), for the invoked actor. */
   pending: PendingChange | null;
+  /** The seats the buyer asked for, while their cost is being read. */
+  seatsWanted: number | null;
+  /** What the asked-for seats cost now, shown for the buyer to confirm. */
+  seatPreview: SeatChangePreview | null;
 }
 
 /** A change the buyer asked for, as the call that makes it takes it. */
@@ -58,10 +63,12 @@ const OPEN = 'openSession';
 const LOAD = 'loadAccount';
 const LINK = 'requestLink';
 const CHANGE = 'applyChange';
+const PREVIEW = 'previewSeats';
 const CREDENTIALS = 'issueCredentials';
 const COPY = 'copyToClipboard';
 const SIGN_OUT = 'signOut';
-type ActorId = typeof OPEN | typeof LOAD | typeof LINK | typeof CHANGE | typeof CREDENTIALS | typeof COPY | typeof SIGN_OUT;
+type ActorId =
+  typeof OPEN | typeof LOAD | typeof LINK | typeof CHANGE | typeof PREVIEW | typeof CREDENTIALS | typeof COPY | typeof SIGN_OUT;
 
 /** The invoked actors' answers and failures, as the actions and guards read them. */
 type ActorEvent =
@@ -69,6 +76,7 @@ type ActorEvent =
   | { type: `xstate.done.actor.${typeof LOAD}`; output: AccountView | null }
   | { type: `xstate.done.actor.${typeof LINK}`; output: { message: string } }
   | { type: `xstate.done.actor.${typeof CHANGE}`; output: AccountView | { url: string } }
+  | { type: `xstate.done.actor.${typeof PREVIEW}`; output: SeatChangePreview }
   | { type: `xstate.done.actor.${typeof CREDENTIALS}`; output: NewCredentials }
   | { type: `xstate.done.actor.${typeof COPY}` | `xstate.done.actor.${typeof SIGN_OUT}` }
   | { type: `xstate.error.actor.${ActorId}`; error: unknown };
@@ -79,6 +87,8 @@ type AccountEvent =
   | { type: 'CANCEL_CLICKED'; reason: string }
   | { type: 'RESUME_CLICKED' }
   | { type: 'SEATS_SUBMITTED'; quantity: number }
+  | { type: 'SEATS_CONFIRMED' }
+  | { type: 'SEATS_ABANDONED' }
   | { type: 'CARD_SUBMITTED'; card: CardRequest['card'] }
   | { type: 'PORTAL_CLICKED'; flow: PortalFlow }
   | { type: 'NEW_CREDENTIALS_CLICKED' }
@@ -96,15 +106,22 @@ const seatsText = (seats: number) => `${seats} ${seats === 1 ? 'seat' : 'seats'}
 const day = (iso: string | null) =>
   iso ? new Date(iso).toLocaleDateString('en-US', { dateStyle: 'long', timeZone: 'UTC' }) : 'the end of the period';
 
-/** The confirmation of a change the server answered with `view`. */
-function noticeOf(change: PendingChange, view: AccountView): string {
+/** What the confirmed seat change charged now, in words ('' when nothing). */
+function chargedText(preview: SeatChangePreview | null): string {
+  if (preview?.amountDueNowCents) return ` We charged ${formatDollars(preview.amountDueNowCents)} for the rest of this period.`;
+  if (preview?.creditCents) return ` ${formatDollars(preview.creditCents)} comes off your next invoice.`;
+  return '';
+}
+
+/** The confirmation of a change the server answered with `view` (`preview`: what a seat change was shown to cost). */
+function noticeOf(change: PendingChange, view: AccountView, preview: SeatChangePreview | null): string {
   switch (change.kind) {
     case 'cancel':
       return `Your subscription is cancelled. You keep access until ${day(view.cancelAt)} and will not be charged again.`;
     case 'resume':
       return 'Your cancellation is undone: your subscription continues and renews as before.';
     case 'seats':
-      return `Your subscription now has ${seatsText(view.seats)}: ${formatDollars(view.monthlyTotalCents)}/month.`;
+      return `Your subscription now has ${seatsText(view.seats)}: ${formatDollars(view.monthlyTotalCents)}/month.${chargedText(preview)}`;
     case 'card':
       return view.status === 'past_due'
         ? `Your new card ending in ${view.cardLast4 ?? '—'} is saved, but the open payment did not go through. Please try another card.`
@@ -152,6 +169,8 @@ export const accountMachine = setup({
     loadAccount: fromPromise<AccountView | null>(async () => (await accountApi.probe()).account),
     requestLink: fromPromise<{ message: string }, { email: string }>(({ input }) => accountApi.requestLink(input.email)),
     applyChange: fromPromise<AccountView | { url: string }, PendingChange>(({ input }) => callFor(input)),
+    /** What a seat change would cost now (POST /api/account/seats/preview); changes nothing. */
+    previewSeats: fromPromise<SeatChangePreview, { quantity: number }>(({ input }) => accountApi.previewSeats(input.quantity)),
     issueCredentials: fromPromise<NewCredentials>(() => accountApi.newCredentials()),
     copyToClipboard: fromPromise<void, { text: string }>(({ input }) => copyText(input.text)),
     signOut: fromPromise<void>(() => accountApi.signOut()),
@@ -177,20 +196,34 @@ export const accountMachine = setup({
     }),
     assignError: assign(({ event }) => ({ error: messageOf(failureOf(event)) })),
     clearMessages: assign({ error: null, notice: null }),
-    forgetSession: assign({ account: null, credentials: null, notice: null, token: null }),
+    forgetSession: assign({ account: null, credentials: null, notice: null, token: null, seatPreview: null, seatsWanted: null }),
     assignLinkSent: assign(({ event }) => {
       assertEvent(event, `xstate.done.actor.${LINK}`);
       return { linkSent: event.output.message, error: null };
     }),
+    assignSeatsWanted: assign({
+      seatsWanted: ({ event }) => {
+        assertEvent(event, 'SEATS_SUBMITTED');
+        return event.quantity;
+      },
+      seatPreview: null,
+      error: null,
+      notice: null,
+    }),
+    assignSeatPreview: assign(({ event }) => {
+      assertEvent(event, `xstate.done.actor.${PREVIEW}`);
+      return { seatPreview: event.output, seatsWanted: null };
+    }),
+    clearSeatPreview: assign({ seatPreview: null, seatsWanted: null }),
     assignChange: assign({
-      pending: ({ event }): PendingChange => {
+      pending: ({ context, event }): PendingChange => {
         switch (event.type) {
           case 'CANCEL_CLICKED':
             return { kind: 'cancel', reason: event.reason.trim() };
           case 'RESUME_CLICKED':
             return { kind: 'resume' };
-          case 'SEATS_SUBMITTED':
-            return { kind: 'seats', quantity: event.quantity };
+          case 'SEATS_CONFIRMED':
+            return { kind: 'seats', quantity: context.seatPreview?.quantity ?? context.account?.seats ?? 1 };
           case 'CARD_SUBMITTED':
             return { kind: 'card', card: event.card };
           case 'PORTAL_CLICKED':
@@ -205,7 +238,9 @@ export const accountMachine = setup({
     assignChanged: assign(({ context, event }) => {
       assertEvent(event, `xstate.done.actor.${CHANGE}`);
       const answer = event.output;
-      return 'url' in answer || !context.pending ? {} : { account: answer, notice: noticeOf(context.pending, answer), pending: null };
+      return 'url' in answer || !context.pending
+        ? {}
+        : { account: answer, notice: noticeOf(context.pending, answer, context.seatPreview), pending: null, seatPreview: null };
     }),
     assignCredentials: assign(({ event }) => {
       assertEvent(event, `xstate.done.actor.${CREDENTIALS}`);
@@ -241,6 +276,8 @@ export const accountMachine = setup({
     credentials: null,
     copyField: 'email',
     pending: null,
+    seatsWanted: null,
+    seatPreview: null,
   }),
   initial: 'starting',
   states: {
@@ -303,11 +340,30 @@ export const accountMachine = setup({
           on: {
             CANCEL_CLICKED: { target: 'changing', actions: 'assignChange' },
             RESUME_CLICKED: { target: 'changing', actions: 'assignChange' },
-            SEATS_SUBMITTED: { target: 'changing', actions: 'assignChange' },
+            SEATS_SUBMITTED: { target: 'previewingSeats', actions: 'assignSeatsWanted' },
             CARD_SUBMITTED: { target: 'changing', actions: 'assignChange' },
             PORTAL_CLICKED: { target: 'changing', actions: 'assignChange' },
             NEW_CREDENTIALS_CLICKED: { target: 'confirmingCredentials', actions: 'clearMessages' },
             COPY_CLICKED: { target: 'copying', actions: 'assignCopyField' },
+          },
+        },
+        previewingSeats: {
+          tags: ['busy'],
+          invoke: {
+            id: PREVIEW,
+            src: 'previewSeats',
+            input: ({ context }) => ({ quantity: context.seatsWanted ?? 1 }),
+            onDone: { target: 'confirmingSeats', actions: 'assignSeatPreview' },
+            onError: [
+              { guard: 'sessionEnded', target: '#account.signedOut', actions: 'assignError' },
+              { target: 'viewing', actions: ['clearSeatPreview', 'assignError'] },
+            ],
+          },
+        },
+        confirmingSeats: {
+          on: {
+            SEATS_CONFIRMED: { target: 'changing', actions: 'assignChange' },
+            SEATS_ABANDONED: { target: 'viewing', actions: 'clearSeatPreview' },
           },
         },
         changing: {
@@ -322,7 +378,7 @@ export const accountMachine = setup({
             ],
             onError: [
               { guard: 'sessionEnded', target: '#account.signedOut', actions: 'assignError' },
-              { target: 'viewing', actions: 'assignError' },
+              { target: 'viewing', actions: ['clearSeatPreview', 'assignError'] },
             ],
           },
         },

@@ -10,7 +10,7 @@ import { TestModel } from '@xstate/graph';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AnyEventObject, AnyMachineSnapshot } from 'xstate';
 import { ApiError } from '../../src/api/client';
-import type { AccountSessionResponse, AccountView, NewCredentials } from '../../src/contract/account';
+import type { AccountSessionResponse, AccountView, NewCredentials, SeatChangePreview } from '../../src/contract/account';
 import { accountMachine, type PendingChange } from '../../src/machines/accountMachine';
 import { AccountPage } from '../../src/views/account/AccountPage';
 import { advance } from '../views/support/timers';
@@ -55,11 +55,24 @@ function answerTo(change: PendingChange, account: AccountView): AccountView | { 
   }
 }
 
+/** What the server answers a seat preview with: more seats cost $250 now, fewer leave $166.67 for the next invoice. */
+function previewOf(quantity: number): SeatChangePreview {
+  const more = quantity > 1;
+  return {
+    quantity,
+    amountDueNowCents: more ? 25_000 : 0,
+    creditCents: more ? 0 : 16_667,
+    monthlyTotalCents: more ? 100_000 : 50_000,
+    nextChargeDate: '2026-12-24T09:00:00.000Z',
+  };
+}
+
 /** The confirmation each change must show, from the issue: 'confirms every change'. */
 const CONFIRMATIONS: Record<PendingChange['kind'], RegExp | null> = {
   cancel: /^Your subscription is cancelled\. You keep access until December 24, 2026/,
   resume: /^Your cancellation is undone/,
-  seats: /^Your subscription now has 3 seats: \$1,000\/month\.$/,
+  seats:
+    /^Your subscription now has (3 seats: \$1,000\/month\. We charged \$250 for the rest of this period|1 seat: \$500\/month\. \$166\.67 comes off your next invoice)\.$/,
   card: /^Your new card ending in 4444 is saved\.$/,
   portal: null,
 };
@@ -73,7 +86,7 @@ const ended = new ApiError('Your session has ended. Please ask for a new link.',
 
 function modelEvents(snapshot: Snapshot): AnyEventObject[] {
   const events: AnyEventObject[] = [];
-  const { account, pending, credentials } = snapshot.context;
+  const { account, pending, credentials, seatsWanted } = snapshot.context;
   for (const id of Object.keys(snapshot.children)) {
     const done = (output?: unknown) => ({ type: `xstate.done.actor.${id}`, output, actorId: id });
     const error = (failure: unknown) => ({ type: `xstate.error.actor.${id}`, error: failure, actorId: id });
@@ -87,6 +100,12 @@ function modelEvents(snapshot: Snapshot): AnyEventObject[] {
       events.push(done(answerTo(pending, account)));
       if (pending.kind !== 'portal') events.push(error(ended), error(new ApiError('Your card was declined.', 402)));
     }
+    if (id === 'previewSeats' && seatsWanted !== null)
+      events.push(
+        done(previewOf(seatsWanted)),
+        error(ended),
+        error(new ApiError('Seats can be changed while the subscription is active and paid up.', 409)),
+      );
     if (id === 'issueCredentials') events.push(done(CREDENTIALS), error(ended), error(new ApiError('Please try again.', 503)));
     if (id === 'copyToClipboard') events.push(done(), error(new Error('denied')));
     if (id === 'signOut') events.push(done(), error(new Error('Network down.')));
@@ -103,6 +122,7 @@ function modelEvents(snapshot: Snapshot): AnyEventObject[] {
     }
     events.push({ type: 'SIGN_OUT_CLICKED' });
   }
+  if (snapshot.matches({ signedIn: 'confirmingSeats' })) events.push({ type: 'SEATS_CONFIRMED' }, { type: 'SEATS_ABANDONED' });
   if (snapshot.matches({ signedIn: 'confirmingCredentials' }))
     events.push({ type: 'NEW_CREDENTIALS_CONFIRMED' }, { type: 'NEW_CREDENTIALS_ABANDONED' });
   return events;
@@ -147,13 +167,14 @@ const visitPaths = pathsFrom({ token: null });
 // From a mail's link: the paths through opening the session (after it, the page is the one above).
 const linkPaths = pathsFrom(TOKEN_INPUT, 2);
 
-type ActorKind = 'open' | 'load' | 'link' | 'change' | 'credentials' | 'copy' | 'signOut';
+type ActorKind = 'open' | 'load' | 'link' | 'change' | 'preview' | 'credentials' | 'copy' | 'signOut';
 
 const ACTOR_BY_ID: Record<string, ActorKind> = {
   openSession: 'open',
   loadAccount: 'load',
   requestLink: 'link',
   applyChange: 'change',
+  previewSeats: 'preview',
   issueCredentials: 'credentials',
   copyToClipboard: 'copy',
   signOut: 'signOut',
@@ -168,6 +189,7 @@ function renderPage(token: string | null) {
       loadAccount: calls.actor<AccountView | null, unknown>('load'),
       requestLink: calls.actor<{ message: string }, { email: string }>('link'),
       applyChange: calls.actor<AccountView | { url: string }, PendingChange>('change'),
+      previewSeats: calls.actor<SeatChangePreview, { quantity: number }>('preview'),
       issueCredentials: calls.actor<NewCredentials, unknown>('credentials'),
       copyToClipboard: calls.actor<void, { text: string }>('copy'),
       signOut: calls.actor<void, unknown>('signOut'),
@@ -193,7 +215,9 @@ async function execute(page: Page, event: AnyEventObject): Promise<void> {
   else if (event.type === 'SEATS_SUBMITTED') {
     fireEvent.change(screen.getByRole('spinbutton', { name: 'Seats' }), { target: { value: String(event.quantity) } });
     click('Change seats');
-  } else if (event.type === 'CARD_SUBMITTED') {
+  } else if (event.type === 'SEATS_CONFIRMED') click(/^(Pay \$250 and change seats|Confirm seat change)$/);
+  else if (event.type === 'SEATS_ABANDONED') click('Keep my seats');
+  else if (event.type === 'CARD_SUBMITTED') {
     const form = within(screen.getByRole('form', { name: 'Update card' }));
     fireEvent.change(form.getByLabelText('Card number'), { target: { value: CARD.number } });
     fireEvent.change(form.getByLabelText('Expiration date'), { target: { value: '12 / 30' } });
@@ -251,6 +275,16 @@ function expectPageShows(page: Page, state: Snapshot, event: AnyEventObject | un
   }
   // The typed card leaves the fields once sent.
   if (!account!.managedByProvider) expect(screen.getByLabelText<HTMLInputElement>('Card number').value).toBe('');
+
+  // What the seats cost now is shown before the buyer confirms, and only then.
+  const seatConfirmation = screen.queryByRole('group', { name: 'Confirm seat change' });
+  expect(seatConfirmation !== null, 'the seats confirm step').toBe(state.matches({ signedIn: 'confirmingSeats' }));
+  if (seatConfirmation && state.context.seatPreview)
+    expect(seatConfirmation).toHaveTextContent(
+      state.context.seatPreview.amountDueNowCents
+        ? '$250 is charged now to your card ending in 4242'
+        : '$166.67 for the unused time comes off your next invoice',
+    );
 
   const dialog = screen.queryByRole('alertdialog', { name: 'Replace your password?' });
   expect(dialog !== null, 'the confirm step').toBe(state.matches({ signedIn: 'confirmingCredentials' }));

@@ -197,6 +197,7 @@ describe('failures the buyer did not cause', () => {
     retrievePaymentBuyer: async () => null,
     updateCustomer: async () => undefined,
     retrieveSubscriptionDetails: async () => null,
+    previewSeatChange: async () => null,
     scheduleCancel: async () => ({ ok: false, refusal: 'not_allowed' }),
     endNow: async () => ({ ok: false, refusal: 'not_allowed' }),
     undoCancel: async () => ({ ok: false, refusal: 'not_allowed' }),

@@ -45,6 +45,7 @@ describe('GET /api/openapi.json', () => {
       '/api/account/portal',
       '/api/account/resume',
       '/api/account/seats',
+      '/api/account/seats/preview',
       '/api/account/session',
       '/api/account/sign-out',
       '/api/account/subscription-check',

@@ -115,10 +115,15 @@ describe.each(DATABASES)('after a Stripe purchase on %s', (kind) => {
 
     const response = await deliver(server, stripe.lastEvent('customer.updated')!);
     expect(response.json()).toEqual({ received: true, outcome: 'processed' });
-    expect(stripe.subscription(session.subscriptionId)?.default_payment_method).toBeNull();
-    expect(stripe.retry(renewal.id)).toBe(true);
+    // The dead card is off the subscription (Stripe saves the card that then paid, save_default_payment_method).
+    expect([null, newCard]).toContain(stripe.subscription(session.subscriptionId)?.default_payment_method);
+    // The open renewal is paid at once with the new card (invoices.pay), not at the next Smart Retry.
+    expect(stripe.invoiceOf(session.subscriptionId)).toMatchObject({ id: renewal.id, status: 'paid', amount_paid: renewal.amount_due });
+    expect(stripe.log.filter((line) => line === `POST /v1/invoices/${renewal.id}/pay`)).toHaveLength(1);
     expect(stripe.subscription(session.subscriptionId)?.status).toBe('active');
     expect(stripe.paymentMethod(stripe.intentOf(session.subscriptionId)!.payment_method!)?.id).toBe(newCard);
+    expect((await deliver(server, stripe.lastEvent('invoice.paid')!)).json()).toEqual({ received: true, outcome: 'processed' });
+    expect(await outboxOf(session)).toContain('mail:renewal_receipt');
 
     // Delivered again (Stripe repeats events): nothing left to change.
     expect((await deliver(server, stripe.lastEvent('customer.updated')!)).json()).toEqual({ received: true, outcome: 'processed' });

@@ -364,7 +364,7 @@ describe('retrieveSubscriptionPayment', () => {
         currentPeriodEnd: new Date(1769904001 * 1000).toISOString(),
         cancelAt: null,
         cancellationReason: null,
-        latestInvoice: { invoiceId: 'in_TestFirst0001', state: 'open', amountDueCents: 100_000, renewal: false },
+        latestInvoice: { invoiceId: 'in_TestFirst0001', state: 'open', amountDueCents: 100_000, renewal: false, proration: false },
       },
     });
     expect(stripe.requests[0]?.params.get('expand[0]')).toBe('latest_invoice');
@@ -410,6 +410,88 @@ describe('retrieveSubscriptionPayment', () => {
     stripe.on('GET', '/v1/subscriptions/sub_Missing0001', 404, fixture('error-resource-missing'));
 
     await expect(provider().retrieveSubscriptionPayment('sub_Missing0001')).resolves.toBeNull();
+  });
+});
+
+describe('seat changes after the purchase (docs/decisions/0045)', () => {
+  const SUBSCRIPTION = '/v1/subscriptions/sub_TestChiro0001';
+
+  it('charges the proration at once as a pending update; a decline voids its invoice and answers payment_declined', async () => {
+    stripe
+      .on('GET', SUBSCRIPTION, 200, fixture('subscription-active'))
+      .on('POST', SUBSCRIPTION, 200, fixture('subscription-pending-update'))
+      .on('POST', '/v1/invoices/in_TestProration0001/void', 200, {
+        ...fixture<{ latest_invoice: object }>('subscription-pending-update').latest_invoice,
+        status: 'void',
+      });
+
+    const result = await provider().changeSeats('sub_TestChiro0001', 4, 'txn_0001:seats:a');
+
+    expect(result).toEqual({ ok: false, refusal: 'payment_declined' });
+    const [, update, voided] = stripe.requests;
+    expect(Object.fromEntries(update!.params)).toEqual({
+      'items[0][id]': 'si_TestSeats0001',
+      'items[0][quantity]': '4',
+      proration_behavior: 'always_invoice',
+      payment_behavior: 'pending_if_incomplete',
+      'expand[0]': 'latest_invoice',
+    });
+    expect(voided).toMatchObject({ method: 'POST', path: '/v1/invoices/in_TestProration0001/void' });
+  });
+
+  it('answers the paid proration invoice and the update as events for the lifecycle', async () => {
+    const active = fixture('subscription-active');
+    const paid = {
+      ...fixture<{ latest_invoice: object }>('subscription-pending-update').latest_invoice,
+      status: 'paid',
+      amount_paid: 25_000,
+    };
+    stripe.on('GET', SUBSCRIPTION, 200, active).on('POST', SUBSCRIPTION, 200, { ...active, latest_invoice: paid, pending_update: null });
+
+    const result = await provider().changeSeats('sub_TestChiro0001', 4, 'txn_0001:seats:b');
+
+    expect(result).toEqual({
+      ok: true,
+      events: [
+        expect.objectContaining({ eventId: 'stripe:in_TestProration0001:paid', kind: 'invoice_paid', transactionId: 'txn_0001' }),
+        expect.objectContaining({ eventId: 'stripe:sub_TestChiro0001:updated:txn_0001:seats:b', kind: 'subscription_updated' }),
+      ],
+    });
+  });
+
+  it('previews the change with invoices.createPreview: the total due now, the new monthly total', async () => {
+    stripe
+      .on('GET', SUBSCRIPTION, 200, fixture('subscription-active'))
+      .on('POST', '/v1/invoices/create_preview', 200, fixture('invoice-preview'));
+
+    await expect(provider().previewSeatChange('sub_TestChiro0001', 4)).resolves.toEqual({
+      quantity: 4,
+      amountDueNowCents: 25_000,
+      creditCents: 0,
+      monthlyTotalCents: 150_000,
+      nextChargeDate: new Date(1769904001 * 1000).toISOString(),
+    });
+    expect(Object.fromEntries(stripe.requests[1]!.params)).toEqual({
+      customer: 'cus_TestChiro0001',
+      subscription: 'sub_TestChiro0001',
+      'subscription_details[items][0][id]': 'si_TestSeats0001',
+      'subscription_details[items][0][quantity]': '4',
+      'subscription_details[proration_behavior]': 'always_invoice',
+    });
+  });
+
+  it('a decrease previews as a credit for the next invoice; an unknown subscription as nothing', async () => {
+    stripe
+      .on('GET', SUBSCRIPTION, 200, fixture('subscription-active'))
+      .on('POST', '/v1/invoices/create_preview', 200, { ...fixture<object>('invoice-preview'), total: -33_333, amount_due: 0 })
+      .on('GET', '/v1/subscriptions/sub_Missing0001', 404, fixture('error-resource-missing'));
+
+    await expect(provider().previewSeatChange('sub_TestChiro0001', 1)).resolves.toMatchObject({
+      amountDueNowCents: 0,
+      creditCents: 33_333,
+      monthlyTotalCents: 50_000,
+    });
+    await expect(provider().previewSeatChange('sub_Missing0001', 2)).resolves.toBeNull();
   });
 });
 

@@ -231,7 +231,7 @@ describe('ensurePortalConfiguration', () => {
       'features[subscription_cancel][mode]': 'at_period_end',
       'features[subscription_update][enabled]': 'true',
       'features[subscription_update][default_allowed_updates][0]': 'quantity',
-      'features[subscription_update][proration_behavior]': 'create_prorations',
+      'features[subscription_update][proration_behavior]': 'always_invoice',
       'features[subscription_update][products][0][product]': 'prod_chiro_ai_training',
       'features[subscription_update][products][0][prices][0]': 'price_TestSeatsMonthly',
       'features[subscription_update][products][0][adjustable_quantity][enabled]': 'true',
@@ -248,13 +248,43 @@ describe('ensurePortalConfiguration', () => {
       'GET',
       '/v1/billing_portal/configurations',
       200,
-      configurations([configuration({ id: 'bpc_ours', metadata: { referral_checkout: 'manage-page' } })]),
+      configurations([
+        configuration({
+          id: 'bpc_ours',
+          metadata: { referral_checkout: 'manage-page' },
+          features: { subscription_update: { proration_behavior: 'always_invoice' } },
+        }),
+      ]),
     );
     expect(await ensurePortalConfiguration(client(), { productId: 'prod_1', priceId: 'price_1', maxSeats: 100 })).toEqual({
       configurationId: 'bpc_ours',
       outcome: 'unchanged',
     });
     expect(sent()).toEqual(['GET /v1/billing_portal/configurations']);
+  });
+
+  it('moves one made earlier with prorations at the next renewal to seats charged at once', async () => {
+    stripe
+      .on(
+        'GET',
+        '/v1/billing_portal/configurations',
+        200,
+        configurations([
+          configuration({
+            id: 'bpc_ours',
+            metadata: { referral_checkout: 'manage-page' },
+            features: { subscription_update: { proration_behavior: 'create_prorations' } },
+          }),
+        ]),
+      )
+      .on('POST', '/v1/billing_portal/configurations/bpc_ours', 200, configuration({ id: 'bpc_ours' }));
+    expect(await ensurePortalConfiguration(client(), { productId: 'prod_1', priceId: 'price_1', maxSeats: 100 })).toEqual({
+      configurationId: 'bpc_ours',
+      outcome: 'updated',
+    });
+    expect(sent()).toEqual(['GET /v1/billing_portal/configurations', 'POST /v1/billing_portal/configurations/bpc_ours']);
+    const params = Object.fromEntries(stripe.requests.find((request) => request.method === 'POST')!.params);
+    expect(params).toEqual({ 'features[subscription_update][proration_behavior]': 'always_invoice' });
   });
 });
 
@@ -263,7 +293,15 @@ describe('npm run stripe:setup', () => {
     stripe.on('GET', '/v1/prices', 200, priceList([fixture('price-tiered')]));
     stripe.on('GET', '/v1/billing_portal/configurations', 200, {
       object: 'list',
-      data: [{ id: 'bpc_ours', object: 'billing_portal.configuration', active: true, metadata: { referral_checkout: 'manage-page' } }],
+      data: [
+        {
+          id: 'bpc_ours',
+          object: 'billing_portal.configuration',
+          active: true,
+          metadata: { referral_checkout: 'manage-page' },
+          features: { subscription_update: { proration_behavior: 'always_invoice' } },
+        },
+      ],
       has_more: false,
       url: '/v1/billing_portal/configurations',
     });

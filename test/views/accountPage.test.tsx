@@ -7,7 +7,7 @@ import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fromPromise } from 'xstate';
 import { ApiError } from '../../src/api/client';
-import type { AccountSessionResponse, AccountView, NewCredentials } from '../../src/contract/account';
+import type { AccountSessionResponse, AccountView, NewCredentials, SeatChangePreview } from '../../src/contract/account';
 import { accountMachine, type PendingChange, type PortalFlow } from '../../src/machines/accountMachine';
 import { AccountPage } from '../../src/views/account/AccountPage';
 
@@ -20,7 +20,11 @@ const ACCOUNT: AccountView = {
   currentPeriodEnd: '2026-12-24T09:00:00.000Z',
   cancelAt: null,
   cardLast4: '4242',
-  invoices: [{ id: 'in_1', amountCents: 50_000, status: 'paid', date: '2026-11-24T09:00:00.000Z' }],
+  invoices: [
+    { id: 'in_1', amountCents: 50_000, status: 'paid', refundedCents: 0, date: '2026-11-24T09:00:00.000Z' },
+    { id: 'in_2', amountCents: 50_000, status: 'refunded', refundedCents: 50_000, date: '2026-12-24T09:00:00.000Z' },
+    { id: 'in_3', amountCents: 25_000, status: 'partially_refunded', refundedCents: 10_000, date: '2026-12-25T09:00:00.000Z' },
+  ],
   managedByProvider: false,
 };
 
@@ -34,6 +38,7 @@ function machineWith(answers: {
   view?: () => Promise<AccountView | null>;
   change?: (input: PendingChange) => Promise<AccountView | { url: string }>;
   open?: () => Promise<AccountSessionResponse>;
+  preview?: (input: { quantity: number }) => Promise<SeatChangePreview>;
 }) {
   const calls: Calls = { changes: [], credentials: 0, copied: [] };
   const machine = accountMachine.provide({
@@ -45,6 +50,9 @@ function machineWith(answers: {
         calls.changes.push(input);
         return (answers.change ?? (async () => ACCOUNT))(input);
       }),
+      previewSeats: fromPromise(async ({ input }: { input: { quantity: number } }) =>
+        (answers.preview ?? (async ({ quantity }) => previewOf(quantity, 25_000)))(input),
+      ),
       issueCredentials: fromPromise(async (): Promise<NewCredentials> => {
         calls.credentials += 1;
         return { email: 'ada@example.com', password: 'New-Password-0123' };
@@ -59,6 +67,15 @@ function machineWith(answers: {
 }
 
 const flush = () => act(async () => undefined);
+
+/** A seat change costing `dueNowCents` now. */
+const previewOf = (quantity: number, dueNowCents: number, creditCents = 0): SeatChangePreview => ({
+  quantity,
+  amountDueNowCents: dueNowCents,
+  creditCents,
+  monthlyTotalCents: quantity <= 2 ? 50_000 : (quantity - 1) * 50_000,
+  nextChargeDate: '2026-12-24T09:00:00.000Z',
+});
 
 afterEach(() => window.history.replaceState(null, '', '/'));
 
@@ -85,8 +102,49 @@ describe('the manage page', () => {
     expect(screen.getByText(/New monthly total: \$1,000\/month \(now \$500\)/)).toBeTruthy();
     fireEvent.submit(screen.getByRole('form', { name: 'Change seats' }));
     await flush();
+    // Nothing changes before the buyer has seen what it costs now.
+    expect(calls.changes).toEqual([]);
+    expect(screen.getByRole('group', { name: 'Confirm seat change' }).textContent).toBe(
+      'Change to 3 seats: $250 is charged now to your card ending in 4242 for the rest of this period, then $1,000/month from December 24, 2026.Pay $250 and change seats Keep my seats',
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Pay $250 and change seats' }));
+    await flush();
     expect(calls.changes).toEqual([{ kind: 'seats', quantity: 3 }]);
-    expect(screen.getByText('Your subscription now has 3 seats: $1,000/month.').getAttribute('role')).toBe('status');
+    expect(
+      screen
+        .getByText('Your subscription now has 3 seats: $1,000/month. We charged $250 for the rest of this period.')
+        .getAttribute('role'),
+    ).toBe('status');
+  });
+
+  it('keeping the seats after the preview calls nothing; a declined charge says the seats did not change', async () => {
+    const declined =
+      'Your card was declined, so your seats were not changed and nothing was charged. Please put on a new card and try again.';
+    const { machine, calls } = machineWith({
+      preview: async ({ quantity }) => previewOf(quantity, 0, 16_667),
+      change: async () => {
+        throw new ApiError(declined, 402);
+      },
+    });
+    render(<AccountPage machine={machine} />);
+    await flush();
+    fireEvent.change(screen.getByLabelText('Seats'), { target: { value: '3' } });
+    fireEvent.submit(screen.getByRole('form', { name: 'Change seats' }));
+    await flush();
+    expect(screen.getByRole('group', { name: 'Confirm seat change' }).textContent).toMatch(
+      /^Change to 3 seats: \$166\.67 for the unused time comes off your next invoice, then \$1,000\/month from December 24, 2026\./,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Keep my seats' }));
+    await flush();
+    expect(calls.changes).toEqual([]);
+    expect(screen.queryByRole('group', { name: 'Confirm seat change' })).toBeNull();
+    fireEvent.submit(screen.getByRole('form', { name: 'Change seats' }));
+    await flush();
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm seat change' }));
+    await flush();
+    expect(calls.changes).toEqual([{ kind: 'seats', quantity: 3 }]);
+    expect(screen.getByRole('alert')).toHaveTextContent(declined);
+    expect(within(screen.getByRole('table', { name: 'Subscription' })).getByText('1')).toBeTruthy();
   });
 
   it('asks before replacing the password, then shows the new one once; keeping it calls nothing', async () => {
@@ -110,6 +168,21 @@ describe('the manage page', () => {
     await flush();
     expect(calls.copied).toEqual(['New-Password-0123', 'ada@example.com']);
     expect(screen.getByText('New-Password-0123')).toBeTruthy();
+  });
+
+  it('lists each invoice with its status in words: refunded in full or in part, with the amount', async () => {
+    const { machine } = machineWith({});
+    render(<AccountPage machine={machine} />);
+    await flush();
+    const rows = within(screen.getByRole('table', { name: 'Invoices' }))
+      .getAllByRole('row')
+      .slice(1)
+      .map((row) => row.textContent);
+    expect(rows).toEqual([
+      'November 24, 2026$500Paid',
+      'December 24, 2026$500Refunded ($500)',
+      'December 25, 2026$250Partly refunded ($100 of $250)',
+    ]);
   });
 
   it('confirms a cancellation and its undo in words, with the status in words', async () => {

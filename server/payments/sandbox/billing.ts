@@ -8,11 +8,11 @@
  * Stripe's webhooks become, for the one lifecycle (server/orders/subscriptionLifecycle.ts). Money in integer cents.
  */
 import { and, asc, desc, eq, inArray, lte, ne, sql } from 'drizzle-orm';
-import { monthlyTotalCents } from '../../../src/domain/pricing';
 import type { Database, Transaction } from '../../db/client';
 import { sandboxClock, sandboxInvoices, sandboxRefunds, sandboxSubscriptions } from '../../db/schema';
 import { randomAlphanumeric } from '../../security/randomText';
-import type { OperationResult, PaymentEvent, RefundedPayment, SubscriptionDetails } from '../provider';
+import { paidInvoiceStatus, type ListedInvoice } from '../provider';
+import type { OperationRefusal, OperationResult, PaymentEvent, RefundedPayment, SubscriptionDetails } from '../provider';
 import type { TestCardBehaviour } from './cards';
 
 /** The sandbox clock: the database's now() plus the offset tests moved it by. */
@@ -24,7 +24,7 @@ const RENEWAL_ATTEMPTS = 3;
 type Subject = { subscriptionId: string; transactionId: string };
 
 /** The sandbox's payment events, named like Stripe's (`sandbox.invoice.paid`); ids unique per occurrence. */
-const sandboxEvent = {
+export const sandboxEvent = {
   invoicePaid: (subject: Subject, invoiceId: string): PaymentEvent => ({
     eventId: `sandbox:${invoiceId}:paid`,
     kind: 'invoice_paid',
@@ -68,7 +68,7 @@ export async function advanceSandboxClock(db: Database, seconds: number): Promis
   return new Date(row!.now);
 }
 
-const newInvoiceId = () => `in_sbx_${randomAlphanumeric(24)}`;
+export const newInvoiceId = () => `in_sbx_${randomAlphanumeric(24)}`;
 
 /** The subscription's card and invoices (the first payment, then each renewal), or null for an unknown id. */
 export async function sandboxSubscriptionDetails(db: Database, subscriptionId: string): Promise<SubscriptionDetails | null> {
@@ -79,21 +79,34 @@ export async function sandboxSubscriptionDetails(db: Database, subscriptionId: s
     .from(sandboxInvoices)
     .where(eq(sandboxInvoices.subscriptionId, subscriptionId))
     .orderBy(asc(sandboxInvoices.createdAt));
-  const first =
-    row.amountPaidCents > 0
-      ? [{ id: firstInvoiceId(row.id), amountCents: row.amountPaidCents, status: 'paid' as const, date: row.updatedAt.toISOString() }]
-      : [];
+  const refunds = await db
+    .select({ paymentId: sandboxRefunds.paymentId, cents: sql<number>`sum(${sandboxRefunds.amountCents})::int` })
+    .from(sandboxRefunds)
+    .where(eq(sandboxRefunds.subscriptionId, subscriptionId))
+    .groupBy(sandboxRefunds.paymentId);
+  const refunded = new Map(refunds.map((refund) => [refund.paymentId, refund.cents]));
+  /** A paid invoice with what was refunded on its payment (the first invoice's is its PaymentIntent). */
+  const paid = (id: string, paymentId: string, amountCents: number, date: Date): ListedInvoice => {
+    const refundedCents = Math.min(amountCents, refunded.get(paymentId) ?? 0);
+    return { id, amountCents, status: paidInvoiceStatus(amountCents, refundedCents), refundedCents, date: date.toISOString() };
+  };
+  const first = row.amountPaidCents > 0 ? [paid(firstInvoiceId(row.id), row.paymentIntentId, row.amountPaidCents, row.updatedAt)] : [];
   return {
     currentPeriodEnd: row.currentPeriodEnd?.toISOString() ?? null,
     cardLast4: row.cardLast4,
     invoices: [
       ...first,
-      ...later.map((invoice) => ({
-        id: invoice.id,
-        amountCents: invoice.amountCents,
-        status: invoice.status,
-        date: invoice.createdAt.toISOString(),
-      })),
+      ...later.map((invoice): ListedInvoice =>
+        invoice.status === 'paid'
+          ? paid(invoice.id, invoice.id, invoice.amountCents, invoice.createdAt)
+          : {
+              id: invoice.id,
+              amountCents: invoice.amountCents,
+              status: invoice.status,
+              refundedCents: 0,
+              date: invoice.createdAt.toISOString(),
+            },
+      ),
     ],
   };
 }
@@ -101,7 +114,7 @@ export async function sandboxSubscriptionDetails(db: Database, subscriptionId: s
 /** The id of a subscription's first invoice (the sandbox keeps it on the subscription row). */
 export const firstInvoiceId = (subscriptionId: string) => subscriptionId.replace(/^sub_/, 'in_');
 
-/** The newest invoice of a subscription after the first, or undefined. */
+/** The newest invoice of a subscription after the first (a renewal or a seat increase's proration), or undefined. */
 export async function latestRenewalInvoice(db: Database, subscriptionId: string) {
   const [invoice] = await db
     .select()
@@ -112,7 +125,7 @@ export async function latestRenewalInvoice(db: Database, subscriptionId: string)
   return invoice;
 }
 
-const refused = (refusal: 'not_allowed' | 'amount_too_high'): OperationResult => ({ ok: false, refusal });
+export const refused = (refusal: OperationRefusal): OperationResult => ({ ok: false, refusal });
 
 /**
  * Sets (`cancel`) or clears cancellation at the end of the paid period of an active or past-due subscription, as
@@ -140,24 +153,6 @@ export async function endSandboxSubscription(db: Database, subscriptionId: strin
     .where(and(eq(sandboxSubscriptions.id, subscriptionId), inArray(sandboxSubscriptions.status, ['active', 'past_due'])))
     .returning({ subscriptionId: sandboxSubscriptions.id, transactionId: sandboxSubscriptions.transactionId });
   return row ? { ok: true, events: [sandboxEvent.deleted(row)] } : refused('not_allowed');
-}
-
-/**
- * Changes the seats of an active subscription now; the difference for the rest of the period is charged (or
- * credited) at the next renewal, as Stripe's proration does by default. Refuses one that is not active.
- */
-export async function setSandboxQuantity(
-  db: Database,
-  subscriptionId: string,
-  quantity: number,
-  idempotencyKey: string,
-): Promise<OperationResult> {
-  const [row] = await db
-    .update(sandboxSubscriptions)
-    .set({ quantity, amountDueCents: monthlyTotalCents(quantity), updatedAt: new Date() })
-    .where(and(eq(sandboxSubscriptions.id, subscriptionId), eq(sandboxSubscriptions.status, 'active')))
-    .returning({ subscriptionId: sandboxSubscriptions.id, transactionId: sandboxSubscriptions.transactionId });
-  return row ? { ok: true, events: [sandboxEvent.updated(row, idempotencyKey)] } : refused('not_allowed');
 }
 
 /**
@@ -275,9 +270,10 @@ export async function sandboxRefundedPayment(db: Database, paymentId: string): P
   return { paymentId, amountCents: paid.amountCents, refundedCents: refunded?.cents ?? 0 };
 }
 
-type SubscriptionRow = typeof sandboxSubscriptions.$inferSelect;
+export type SubscriptionRow = typeof sandboxSubscriptions.$inferSelect;
 
-const charges = (row: SubscriptionRow) =>
+/** True when the card on file pays a charge after the first (0341 and the declining cards do not). */
+export const charges = (row: SubscriptionRow) =>
   row.cardBehaviour !== 'fails_later' && row.cardBehaviour !== 'declined' && row.cardBehaviour !== 'insufficient_funds';
 
 /** Charges the open renewal of a past-due subscription again (a retry, or after a card update). */
@@ -333,8 +329,10 @@ export async function renewDueSandboxSubscriptions(db: Database): Promise<Paymen
       if (row.status === 'past_due') return chargeOpenInvoice(tx, row);
       const periodEnd = sql`${row.currentPeriodEnd.toISOString()}::timestamptz + interval '1 month'`;
       const invoiceId = newInvoiceId();
-      const amountCents = row.amountDueCents;
-      const paid = charges(row);
+      // Credit from seats taken away comes off this invoice first (Stripe applies the customer's balance).
+      const creditUsed = Math.min(row.creditCents, row.amountDueCents);
+      const amountCents = row.amountDueCents - creditUsed;
+      const paid = amountCents === 0 || charges(row);
       await tx.insert(sandboxInvoices).values({
         id: invoiceId,
         subscriptionId: id,
@@ -347,7 +345,11 @@ export async function renewDueSandboxSubscriptions(db: Database): Promise<Paymen
       });
       await tx
         .update(sandboxSubscriptions)
-        .set(paid ? { currentPeriodEnd: periodEnd, updatedAt: new Date() } : { status: 'past_due', updatedAt: new Date() })
+        .set({
+          ...(paid ? { currentPeriodEnd: periodEnd } : { status: 'past_due' as const }),
+          creditCents: row.creditCents - creditUsed,
+          updatedAt: new Date(),
+        })
         .where(eq(sandboxSubscriptions.id, id));
       return paid ? sandboxEvent.invoicePaid(subject, invoiceId) : sandboxEvent.paymentFailed(subject, invoiceId, 1);
     });

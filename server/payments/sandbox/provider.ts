@@ -20,9 +20,9 @@ import {
   sandboxSubscriptionDetails,
   setSandboxCancelAtPeriodEnd,
   endSandboxSubscription,
-  setSandboxQuantity,
   updateSandboxCard,
 } from './billing';
+import { changeSandboxSeats, previewSandboxSeatChange } from './seatChanges';
 import { checkSandboxCard, DECLINE_MESSAGES } from './cards';
 import { sandboxRoutes } from './routes';
 
@@ -128,7 +128,13 @@ export function createSandboxProvider(db: Database): PaymentProvider {
           currentPeriodEnd: row.currentPeriodEnd?.toISOString() ?? null,
           cancelAt: row.cancelAtPeriodEnd && row.currentPeriodEnd ? row.currentPeriodEnd.toISOString() : null,
           latestInvoice: renewal
-            ? { invoiceId: renewal.id, state: renewal.status, amountDueCents: renewal.amountCents, renewal: true }
+            ? {
+                invoiceId: renewal.id,
+                state: renewal.status,
+                amountDueCents: renewal.amountCents,
+                renewal: renewal.billingReason === 'subscription_cycle',
+                proration: renewal.billingReason === 'subscription_update',
+              }
             : { invoiceId: firstInvoice.invoiceId, state: firstInvoice.state, amountDueCents: row.amountDueCents, renewal: false },
         },
       };
@@ -158,7 +164,8 @@ export function createSandboxProvider(db: Database): PaymentProvider {
     scheduleCancel: (subscriptionId, idempotencyKey) => setSandboxCancelAtPeriodEnd(db, subscriptionId, true, idempotencyKey),
     undoCancel: (subscriptionId, idempotencyKey) => setSandboxCancelAtPeriodEnd(db, subscriptionId, false, idempotencyKey),
     endNow: (subscriptionId) => endSandboxSubscription(db, subscriptionId),
-    changeSeats: (subscriptionId, quantity, idempotencyKey) => setSandboxQuantity(db, subscriptionId, quantity, idempotencyKey),
+    changeSeats: (subscriptionId, quantity, idempotencyKey) => changeSandboxSeats(db, subscriptionId, quantity, idempotencyKey),
+    previewSeatChange: (subscriptionId, quantity) => previewSandboxSeatChange(db, subscriptionId, quantity),
 
     /**
      * Verifies the test card as Stripe verifies a card it saves (a SetupIntent): one that declines is refused and

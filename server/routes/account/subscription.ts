@@ -7,13 +7,22 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { AccountView, CancelRequest, CardRequest, NewCredentials, PortalRequest, SeatsRequest } from '../../../src/contract/account';
+import {
+  AccountView,
+  CancelRequest,
+  CardRequest,
+  NewCredentials,
+  PortalRequest,
+  SeatChangePreview,
+  SeatsRequest,
+} from '../../../src/contract/account';
 import { ErrorResponse } from '../../../src/contract/checkout';
 import {
   accountView,
   cancelAtPeriodEnd,
   changeSeats,
   issueNewPassword,
+  previewSeats,
   replaceCard,
   undoCancellation,
   type ManageResult,
@@ -41,8 +50,14 @@ function replyTo(result: ManageResult): Order {
       throw new HttpError(402, result.message ?? 'Your card was declined.');
     case 'card_invalid':
       throw new HttpError(400, result.message ?? 'Please check your card.');
+    case 'seats_payment_declined':
+      throw new HttpError(402, SEATS_DECLINED);
   }
 }
+
+/** A seat increase whose charge the card on file refused (decision 0045). */
+const SEATS_DECLINED =
+  'Your card was declined, so your seats were not changed and nothing was charged. Please put on a new card and try again.';
 
 /** Registers the subscription's change routes. */
 export async function accountSubscriptionRoutes(
@@ -112,7 +127,7 @@ export async function accountSubscriptionRoutes(
     '/api/account/seats',
     {
       schema: {
-        summary: 'Manage page: change seats (prorated at the next charge)',
+        summary: 'Manage page: change seats (more seats charged at once for the rest of the period; fewer credited)',
         body: SeatsRequest(config.MAX_SEATS),
         response: { 200: AccountView, ...error4xx },
       },
@@ -122,6 +137,23 @@ export async function accountSubscriptionRoutes(
       const updated = replyTo(await changeSeats(context(request), order, request.body.quantity));
       nudgeOutbox();
       return view(request, updated);
+    },
+  );
+
+  app.post<{ Body: SeatsRequest }>(
+    '/api/account/seats/preview',
+    {
+      schema: {
+        summary: 'Manage page: what a seat change would cost now, before the buyer confirms it',
+        body: SeatsRequest(config.MAX_SEATS),
+        response: { 200: SeatChangePreview, ...error4xx },
+      },
+    },
+    async (request) => {
+      const order = await sessionOrder(request);
+      const previewed = await previewSeats(context(request), order, request.body.quantity);
+      if (!previewed.ok) return replyTo(previewed);
+      return previewed.preview;
     },
   );
 

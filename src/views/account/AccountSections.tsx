@@ -5,7 +5,8 @@
  */
 import { useState, type FormEvent, type ReactNode } from 'react';
 import styled from 'styled-components';
-import type { AccountView } from '../../contract/account';
+import type { AccountView, SeatChangePreview } from '../../contract/account';
+import { invoiceStatusWords } from '../../domain/invoiceStatus';
 import { formatDollars, monthlyTotalCents } from '../../domain/pricing';
 import { CopyField } from '../shared/CopyField';
 import { formText } from '../shared/formText';
@@ -55,39 +56,74 @@ export function CancelSection({ account }: { account: AccountView }) {
   );
 }
 
-/** Change the number of seats, with the new monthly total shown before confirming. */
+/**
+ * Change the number of seats: the new monthly total while choosing, then what the change costs now (charged at once
+ * for more seats, credited to the next invoice for fewer; docs/decisions/0045) to confirm or abandon.
+ */
 export function SeatsSection({ account }: { account: AccountView }) {
   const actorRef = AccountActor.useActorRef();
   const busy = AccountActor.useSelector((snapshot) => snapshot.hasTag('busy'));
+  const preview = AccountActor.useSelector((snapshot) =>
+    snapshot.matches({ signedIn: 'confirmingSeats' }) ? snapshot.context.seatPreview : null,
+  );
   const [seats, setSeats] = useState(account.seats);
   return (
     <Section id="seats-title" title="Seats">
-      <Form
-        aria-label="Change seats"
-        onSubmit={(event) => {
-          event.preventDefault();
-          actorRef.send({ type: 'SEATS_SUBMITTED', quantity: seats });
-        }}
-      >
-        <Field>
-          Seats
-          <input
-            type="number"
-            min={1}
-            value={seats}
-            onChange={(event) => setSeats(Math.max(1, Math.floor(Number(event.target.value) || 1)))}
-          />
-        </Field>
-        <p aria-live="polite">
-          {seats === account.seats
-            ? `${formatDollars(account.monthlyTotalCents)}/month now.`
-            : `New monthly total: ${formatDollars(monthlyTotalCents(seats))}/month (now ${formatDollars(account.monthlyTotalCents)}). The difference for the rest of this period is settled with your next charge.`}
-        </p>
-        <Button type="submit" $variant="primary" disabled={busy || seats === account.seats}>
-          Change seats
-        </Button>
-      </Form>
+      {preview ? (
+        <SeatsConfirmation account={account} preview={preview} />
+      ) : (
+        <Form
+          aria-label="Change seats"
+          onSubmit={(event) => {
+            event.preventDefault();
+            actorRef.send({ type: 'SEATS_SUBMITTED', quantity: seats });
+          }}
+        >
+          <Field>
+            Seats
+            <input
+              type="number"
+              min={1}
+              value={seats}
+              onChange={(event) => setSeats(Math.max(1, Math.floor(Number(event.target.value) || 1)))}
+            />
+          </Field>
+          <p aria-live="polite">
+            {seats === account.seats
+              ? `${formatDollars(account.monthlyTotalCents)}/month now.`
+              : `New monthly total: ${formatDollars(monthlyTotalCents(seats))}/month (now ${formatDollars(account.monthlyTotalCents)}). Seats added are charged now for the rest of this period; you see the amount before you confirm.`}
+          </p>
+          <Button type="submit" $variant="primary" disabled={busy || seats === account.seats}>
+            Change seats
+          </Button>
+        </Form>
+      )}
     </Section>
+  );
+}
+
+/** What the asked-for seats cost now, with the confirm and keep buttons. */
+function SeatsConfirmation({ account, preview }: { account: AccountView; preview: SeatChangePreview }) {
+  const actorRef = AccountActor.useActorRef();
+  const card = account.cardLast4 ? `your card ending in ${account.cardLast4}` : 'your card on file';
+  const then = `then ${formatDollars(preview.monthlyTotalCents)}/month from ${day(preview.nextChargeDate)}`;
+  const cost = preview.amountDueNowCents
+    ? `${formatDollars(preview.amountDueNowCents)} is charged now to ${card} for the rest of this period, ${then}.`
+    : preview.creditCents
+      ? `${formatDollars(preview.creditCents)} for the unused time comes off your next invoice, ${then}.`
+      : `Nothing is charged now, ${then}.`;
+  return (
+    <div role="group" aria-label="Confirm seat change">
+      <p>
+        Change to {preview.quantity} {preview.quantity === 1 ? 'seat' : 'seats'}: {cost}
+      </p>
+      <Button type="button" $variant="primary" onClick={() => actorRef.send({ type: 'SEATS_CONFIRMED' })}>
+        {preview.amountDueNowCents ? `Pay ${formatDollars(preview.amountDueNowCents)} and change seats` : 'Confirm seat change'}
+      </Button>{' '}
+      <Button type="button" onClick={() => actorRef.send({ type: 'SEATS_ABANDONED' })}>
+        Keep my seats
+      </Button>
+    </div>
   );
 }
 
@@ -214,7 +250,7 @@ export function InvoicesSection({ account }: { account: AccountView }) {
             <tr key={invoice.id}>
               <td>{day(invoice.date)}</td>
               <td className="number">{formatDollars(invoice.amountCents)}</td>
-              <td>{invoice.status}</td>
+              <td>{invoiceStatusWords(invoice)}</td>
             </tr>
           ))}
         </tbody>

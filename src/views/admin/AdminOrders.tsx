@@ -5,6 +5,7 @@ import { Link } from 'wouter';
 import { queryString } from '../../api/adminApi';
 import { ORDER_FILTERS, type OrderAction, type OrderFilter, type OrderRow, type OrdersQuery } from '../../contract/admin';
 import { consoleDay, orderStanding, orderStatusWords, STANDING_LABELS } from '../../domain/orderStatus';
+import { invoiceStatusWords } from '../../domain/invoiceStatus';
 import { formatDollars } from '../../domain/pricing';
 import { consoleOrderMachine } from '../../machines/consoleOrderMachine';
 import { consoleOrdersMachine } from '../../machines/consoleOrdersMachine';
@@ -382,7 +383,7 @@ export function AdminOrderDetail({
                   <tr key={invoice.id}>
                     <td>{consoleDay(invoice.date)}</td>
                     <td className="number">{formatDollars(invoice.amountCents)}</td>
-                    <td>{invoice.status === 'uncollectible' ? 'Not collected' : invoice.status === 'open' ? 'Unpaid' : 'Paid'}</td>
+                    <td>{invoiceStatusWords(invoice)}</td>
                     <td>{invoice.id}</td>
                   </tr>
                 ))}

@@ -23,6 +23,13 @@
  *   `default_payment_method`, else the customer's `invoice_settings.default_payment_method` ("Subscription
  *   object": the subscription's default overrides the customer's).
  * - Refunds: POST /v1/refunds on a charge or a PaymentIntent, at most what is left unrefunded, else 400.
+ * - Seat changes ("Prorations", "Pending updates"): `proration_behavior: 'always_invoice'` invoices the proration at
+ *   once (`billing_reason: 'subscription_update'`), by the seconds left in the period, each line rounded; a positive
+ *   one is charged to the payment method in effect. With `payment_behavior: 'pending_if_incomplete'` a declined
+ *   charge leaves the quantity as it was and records `pending_update` (23 hours), applied when that invoice is paid,
+ *   dropped when it is voided or expires (`customer.subscription.pending_update_expired`). A negative proration is
+ *   the customer's credit `balance`, taken off the next invoice. `invoices/create_preview` previews the same
+ *   invoice; `invoices/:id/pay` charges an open invoice now (402 `card_declined` when the card declines).
  * - Events: every change a webhook would report is recorded as a Stripe event (`events`), with
  *   `previous_attributes` for updates, for a test to deliver to the webhook route.
  */
@@ -60,6 +67,8 @@ interface Customer {
   email: string | null;
   name: string | null;
   default_payment_method: string | null;
+  /** Credit (negative) or debt in cents, taken into the next invoice (a decrease's proration leaves credit). */
+  balance: number;
   metadata: Record<string, string>;
 }
 interface PaymentMethod {
@@ -74,7 +83,7 @@ interface Invoice {
   subscription: string;
   customer: string;
   status: 'open' | 'paid' | 'void';
-  billing_reason: 'subscription_create' | 'subscription_cycle';
+  billing_reason: 'subscription_create' | 'subscription_cycle' | 'subscription_update';
   amount_due: number;
   amount_paid: number;
   payment_intent: string;
@@ -116,6 +125,8 @@ interface Subscription {
   /** What the buyer gave in the portal when cancelling (`cancellation_details`). */
   cancellation_details: { comment: string | null; feedback: string | null };
   default_payment_method: string | null;
+  /** A seat change waiting for its proration invoice (`invoice`) to be paid; null when none. */
+  pending_update: { quantity: number; invoice: string; expires_at: number } | null;
   save_default_payment_method: boolean;
   automatic_tax: boolean;
   metadata: Record<string, string>;
@@ -228,12 +239,36 @@ const ALLOWED_PARAMS: Array<[method: string, path: RegExp, params: string[]]> = 
   [
     'POST',
     /^\/v1\/subscriptions\/[^/]+$/,
-    ['default_payment_method', 'cancel_at', 'cancel_at_period_end', 'items[][id]', 'items[][quantity]', 'proration_behavior'],
+    [
+      'default_payment_method',
+      'cancel_at',
+      'cancel_at_period_end',
+      'items[][id]',
+      'items[][quantity]',
+      'proration_behavior',
+      'proration_date',
+      'payment_behavior',
+      'expand[]',
+    ],
   ],
   ['DELETE', /^\/v1\/subscriptions\/[^/]+$/, []],
   ['GET', /^\/v1\/invoices$/, ['subscription', 'status', 'limit', 'expand[]']],
   ['GET', /^\/v1\/invoices\/[^/]+$/, ['expand[]']],
   ['POST', /^\/v1\/invoices\/[^/]+\/void$/, []],
+  ['POST', /^\/v1\/invoices\/[^/]+\/pay$/, []],
+  [
+    'POST',
+    /^\/v1\/invoices\/create_preview$/,
+    [
+      'customer',
+      'subscription',
+      'subscription_details[items][][id]',
+      'subscription_details[items][][quantity]',
+      'subscription_details[proration_behavior]',
+      'subscription_details[proration_date]',
+    ],
+  ],
+  ['POST', /^\/v1\/billing_portal\/configurations\/[^/]+$/, ['features[subscription_update][proration_behavior]']],
   ['GET', /^\/v1\/payment_intents\/[^/]+$/, ['expand[]']],
   ['POST', /^\/v1\/refunds$/, ['charge', 'payment_intent', 'amount', 'reason', 'metadata[*]']],
 ];
@@ -355,6 +390,7 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
       footer: null,
       rendering_options: null,
     },
+    balance: customer.balance,
     metadata: customer.metadata,
   });
   const paymentIntentJson = (intent: PaymentIntent, expand: string[]): Json => {
@@ -438,6 +474,20 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
       created: subscription.created,
       customer: subscription.customer,
       default_payment_method: subscription.default_payment_method,
+      pending_update: subscription.pending_update && {
+        billing_cycle_anchor: null,
+        expires_at: subscription.pending_update.expires_at,
+        subscription_items: [
+          {
+            id: subscription.item,
+            object: 'subscription_item',
+            quantity: subscription.pending_update.quantity,
+            price: priceJson(prices.get(subscription.price)!, []),
+          },
+        ],
+        trial_end: null,
+        trial_from_plan: null,
+      },
       status: subscription.status,
       metadata: subscription.metadata,
       items: {
@@ -478,6 +528,10 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
   /** Incomplete subscriptions older than 23 h expire; their first invoice is voided (its intent canceled). */
   function expireIncomplete(): void {
     for (const subscription of subscriptions.values()) {
+      if (subscription.pending_update && now() >= subscription.pending_update.expires_at) {
+        subscription.pending_update = null;
+        emit('customer.subscription.pending_update_expired', subscriptionJson(subscription, []));
+      }
       if (subscription.status !== 'incomplete' || now() - subscription.created < INCOMPLETE_WINDOW_SECONDS) continue;
       subscription.status = 'incomplete_expired';
       const invoice = invoices.get(subscription.latest_invoice)!;
@@ -489,8 +543,16 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
     }
   }
 
-  function newInvoice(subscription: Subscription, reason: Invoice['billing_reason']): Invoice {
-    const amount = tieredAmount(prices.get(subscription.price)!, subscription.quantity);
+  function newInvoice(
+    subscription: Subscription,
+    reason: Invoice['billing_reason'],
+    total = tieredAmount(prices.get(subscription.price)!, subscription.quantity),
+  ): Invoice {
+    // The customer's credit (a decrease's proration) comes off every invoice after the first.
+    const customer = customers.get(subscription.customer)!;
+    const credit = reason === 'subscription_create' ? 0 : Math.min(total, Math.max(0, -customer.balance));
+    customer.balance += credit;
+    const amount = total - credit;
     const intent: PaymentIntent = {
       id: newId('pi'),
       client_secret: '',
@@ -550,8 +612,64 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
     if (subscription.status === 'incomplete' || subscription.status === 'past_due' || subscription.status === 'unpaid')
       subscription.status = 'active';
     emit('invoice.paid', invoiceJson(invoice, []));
-    if (before !== subscription.status) emit('customer.subscription.updated', subscriptionJson(subscription, []), { status: before });
+    const previous: Json = before !== subscription.status ? { status: before } : {};
+    if (subscription.pending_update?.invoice === invoice.id) {
+      // "Pending updates": the change applies when its invoice is paid.
+      previous.items = { data: [{ quantity: subscription.quantity }] };
+      previous.pending_update = { subscription_items: [{ quantity: subscription.pending_update.quantity }] };
+      subscription.quantity = subscription.pending_update.quantity;
+      subscription.pending_update = null;
+    }
+    if (Object.keys(previous).length > 0) emit('customer.subscription.updated', subscriptionJson(subscription, []), previous);
     return true;
+  }
+
+  /** An invoice with nothing to charge is paid as it is finalized. */
+  function payNothing(invoice: Invoice): void {
+    const intent = intents.get(invoice.payment_intent)!;
+    intent.status = 'succeeded';
+    invoice.status = 'paid';
+    emit('invoice.paid', invoiceJson(invoice, []));
+  }
+
+  /** The payment method a subscription's invoices are charged to: its own default, else its customer's. */
+  function methodFor(subscription: Subscription): PaymentMethod | undefined {
+    const methodId = subscription.default_payment_method ?? customers.get(subscription.customer)!.default_payment_method;
+    return methodId ? paymentMethods.get(methodId) : undefined;
+  }
+
+  /**
+   * Stripe's proration of moving `subscription` to `quantity` at `at` (seconds): the new quantity for the time left
+   * charged, the old one's unused time credited, each line rounded to the cent, then netted ("Prorations").
+   */
+  function prorationOf(subscription: Subscription, quantity: number, at: number): number {
+    const price = prices.get(subscription.price)!;
+    const period = subscription.current_period_end - subscription.current_period_start;
+    const left = Math.min(period, Math.max(0, subscription.current_period_end - at));
+    const line = (units: number) => Math.round((tieredAmount(price, units) * left) / period);
+    return line(quantity) - line(subscription.quantity);
+  }
+
+  /**
+   * A seat change with `proration_behavior: 'always_invoice'`: the proration invoiced at once; a positive one
+   * charged. Answers whether the quantity changes now (false: `pending_if_incomplete` and the charge failed).
+   */
+  function invoiceSeatChange(subscription: Subscription, quantity: number, at: number, pendingIfIncomplete: boolean): boolean {
+    const net = prorationOf(subscription, quantity, at);
+    if (net < 0) customers.get(subscription.customer)!.balance += net;
+    const invoice = newInvoice(subscription, 'subscription_update', Math.max(0, net));
+    if (invoice.amount_due === 0) {
+      payNothing(invoice);
+      return true;
+    }
+    if (pendingIfIncomplete) subscription.pending_update = { quantity, invoice: invoice.id, expires_at: now() + INCOMPLETE_WINDOW_SECONDS };
+    const method = methodFor(subscription);
+    const paid = method ? charge(invoice, method) : false;
+    if (paid || !pendingIfIncomplete) {
+      subscription.pending_update = null;
+      return true;
+    }
+    return false;
   }
 
   function newPaymentMethod(
@@ -645,6 +763,14 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
       portalConfigurations.set(configuration.id as string, configuration);
       return { status: 200, body: configuration };
     }
+    if (method === 'POST' && (match = /^\/v1\/billing_portal\/configurations\/([^/]+)$/.exec(path))) {
+      const configuration = portalConfigurations.get(match[1]!);
+      if (!configuration) return missing('billing_portal.configuration', match[1]!);
+      const features = configuration.features as Record<string, Record<string, unknown>>;
+      const wanted = params.get('features[subscription_update][proration_behavior]');
+      if (wanted) features.subscription_update = { ...features.subscription_update, proration_behavior: wanted };
+      return { status: 200, body: configuration };
+    }
     if (method === 'POST' && path === '/v1/billing_portal/sessions') {
       const customerId = params.get('customer') ?? '';
       if (!customers.has(customerId)) return missing('customer', customerId);
@@ -665,6 +791,7 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
         email: params.get('email'),
         name: params.get('name'),
         default_payment_method: null,
+        balance: 0,
         metadata: metadataOf(params),
       };
       customers.set(customer.id, customer);
@@ -702,6 +829,7 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
         cancel_at_period_end: false,
         cancellation_details: { comment: null, feedback: null },
         default_payment_method: null,
+        pending_update: null,
         save_default_payment_method: params.get('payment_settings[save_default_payment_method]') === 'on_subscription',
         automatic_tax: params.get('automatic_tax[enabled]') === 'true',
         metadata: metadataOf(params),
@@ -743,8 +871,17 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
         }
         if (params.has('items[0][quantity]')) {
           if (params.get('items[0][id]') !== subscription.item) return missing('subscription_item', params.get('items[0][id]') ?? '');
-          previous.items = { data: [{ quantity: subscription.quantity }] };
-          subscription.quantity = Number(params.get('items[0][quantity]'));
+          const quantity = Number(params.get('items[0][quantity]'));
+          const at = params.has('proration_date') ? Number(params.get('proration_date')) : now();
+          const before = subscription.quantity;
+          const applies =
+            params.get('proration_behavior') !== 'always_invoice' ||
+            quantity === before ||
+            invoiceSeatChange(subscription, quantity, at, params.get('payment_behavior') === 'pending_if_incomplete');
+          if (applies && subscription.quantity !== quantity) {
+            previous.items = { data: [{ quantity: before }] };
+            subscription.quantity = quantity;
+          }
         }
         if (params.has('cancel_at_period_end')) {
           previous.cancel_at_period_end = subscription.cancel_at_period_end;
@@ -769,6 +906,42 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
         body: { object: 'list', data: data.map((invoice) => invoiceJson(invoice, itemExpand)), has_more: false, url: path },
       };
     }
+    if (method === 'POST' && path === '/v1/invoices/create_preview') {
+      const subscription = subscriptions.get(params.get('subscription') ?? '');
+      if (!subscription || subscription.customer !== params.get('customer'))
+        return missing('subscription', params.get('subscription') ?? '');
+      const quantity = Number(params.get('subscription_details[items][0][quantity]') ?? subscription.quantity);
+      const at = params.has('subscription_details[proration_date]') ? Number(params.get('subscription_details[proration_date]')) : now();
+      const always = params.get('subscription_details[proration_behavior]') === 'always_invoice';
+      const total = always ? prorationOf(subscription, quantity, at) : tieredAmount(prices.get(subscription.price)!, quantity);
+      return {
+        status: 200,
+        body: {
+          id: `upcoming_in_${randomBytes(6).toString('hex')}`,
+          object: 'invoice',
+          billing_reason: always ? 'subscription_update' : 'upcoming',
+          customer: subscription.customer,
+          currency: 'usd',
+          subtotal: total,
+          total,
+          amount_due: Math.max(0, total),
+          status: 'draft',
+        },
+      };
+    }
+    if (method === 'POST' && (match = /^\/v1\/invoices\/([^/]+)\/pay$/.exec(path))) {
+      const invoice = invoices.get(match[1]!);
+      if (!invoice) return missing('invoice', match[1]!);
+      if (invoice.status !== 'open')
+        return stripeError(400, 'invalid_request_error', `Invoice is already ${invoice.status}.`, { code: 'invoice_not_open' });
+      const method = methodFor(subscriptions.get(invoice.subscription)!);
+      if (!method)
+        return stripeError(400, 'invalid_request_error', 'This customer has no attached payment source or default payment method.', {
+          code: 'invoice_no_customer_line_items',
+        });
+      if (!charge(invoice, method)) return stripeError(402, 'card_error', 'Your card was declined.', { code: 'card_declined' });
+      return { status: 200, body: invoiceJson(invoice, expand) };
+    }
     if ((match = /^\/v1\/invoices\/([^/]+)(\/void)?$/.exec(path))) {
       const invoice = invoices.get(match[1]!);
       if (!invoice) return missing('invoice', match[1]!);
@@ -781,6 +954,15 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
         invoice.status = 'void';
         intents.get(invoice.payment_intent)!.status = 'canceled';
         emit('invoice.voided', invoiceJson(invoice, []));
+        const subscription = subscriptions.get(invoice.subscription)!;
+        if (subscription.pending_update?.invoice === invoice.id) {
+          // Voiding the invoice a pending update waits on discards the update.
+          const pending = subscription.pending_update;
+          subscription.pending_update = null;
+          emit('customer.subscription.updated', subscriptionJson(subscription, []), {
+            pending_update: { expires_at: pending.expires_at, subscription_items: [{ quantity: pending.quantity }] },
+          });
+        }
       }
       return { status: 200, body: invoiceJson(invoice, expand) };
     }
@@ -992,8 +1174,7 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
     retry(invoiceId: string): boolean {
       const invoice = invoices.get(invoiceId)!;
       const subscription = subscriptions.get(invoice.subscription)!;
-      const methodId = subscription.default_payment_method ?? customers.get(subscription.customer)!.default_payment_method;
-      const method = methodId ? paymentMethods.get(methodId) : undefined;
+      const method = methodFor(subscription);
       const paid = method ? charge(invoice, method) : false;
       if (!paid && subscription.status === 'active') {
         subscription.status = 'past_due';

@@ -1,0 +1,2 @@
+ALTER TABLE "sandbox_invoices" ADD COLUMN "billing_reason" text DEFAULT 'subscription_cycle' NOT NULL;--> statement-breakpoint
+ALTER TABLE "sandbox_subscriptions" ADD COLUMN "credit_cents" integer DEFAULT 0 NOT NULL;

@@ -1,0 +1,115 @@
+/**
+ * Seat changes after the purchase in the sandbox, as Stripe makes them with `proration_behavior: 'always_invoice'`
+ * and `payment_behavior: 'pending_if_incomplete'` (docs/decisions/0045): an increase is prorated by the seconds
+ * left in the period on the sandbox clock (src/domain/proration.ts) and charged at once to the card on file; the
+ * seats change only when that charge succeeds. A declining card (4000 0000 0000 0341 after the first payment)
+ * changes nothing. A decrease takes effect at once and its unused time is a credit taken off the next renewal.
+ */
+import { and, eq, sql } from 'drizzle-orm';
+import { monthlyTotalCents } from '../../../src/domain/pricing';
+import { seatChangeProration, type Proration } from '../../../src/domain/proration';
+import type { Database, Transaction } from '../../db/client';
+import { sandboxInvoices, sandboxSubscriptions } from '../../db/schema';
+import type { OperationResult, SeatChangePreview } from '../provider';
+import { charges, newInvoiceId, refused, SANDBOX_NOW, sandboxEvent, type SubscriptionRow } from './billing';
+
+/** The proration of moving `row` to `quantity` seats now, on the sandbox clock. */
+async function prorationNow(
+  tx: Transaction | Database,
+  row: SubscriptionRow & { currentPeriodEnd: Date },
+  quantity: number,
+): Promise<Proration> {
+  // The period began at the renewal that opened it, or a month before its end for the first period.
+  const [renewal] = await tx
+    .select({ periodStart: sandboxInvoices.periodStart })
+    .from(sandboxInvoices)
+    .where(
+      and(
+        eq(sandboxInvoices.subscriptionId, row.id),
+        eq(sandboxInvoices.billingReason, 'subscription_cycle'),
+        eq(sandboxInvoices.periodEnd, row.currentPeriodEnd),
+      ),
+    )
+    .limit(1);
+  const [times] = await tx
+    .select({
+      start: sql<string>`extract(epoch from coalesce(${renewal?.periodStart.toISOString() ?? null}::timestamptz, ${row.currentPeriodEnd.toISOString()}::timestamptz - interval '1 month'))::text`,
+      now: sql<string>`extract(epoch from ${SANDBOX_NOW})::text`,
+    })
+    .from(sql`(select 1) as one`);
+  return seatChangeProration({
+    fromSeats: row.quantity,
+    toSeats: quantity,
+    periodStartSeconds: Math.floor(Number(times!.start)),
+    periodEndSeconds: Math.floor(row.currentPeriodEnd.getTime() / 1000),
+    atSeconds: Math.floor(Number(times!.now)),
+  });
+}
+
+const changeable = (row: SubscriptionRow | undefined): row is SubscriptionRow & { currentPeriodEnd: Date } =>
+  !!row && row.status === 'active' && row.currentPeriodEnd !== null;
+
+/**
+ * What moving the subscription to `quantity` seats would cost now; null for an unknown subscription or one whose
+ * seats cannot change (not active).
+ */
+export async function previewSandboxSeatChange(db: Database, subscriptionId: string, quantity: number): Promise<SeatChangePreview | null> {
+  const [row] = await db.select().from(sandboxSubscriptions).where(eq(sandboxSubscriptions.id, subscriptionId));
+  if (!changeable(row)) return null;
+  const proration = await prorationNow(db, row, quantity);
+  return previewOf(quantity, proration, row.currentPeriodEnd.toISOString());
+}
+
+/** A preview from a proration: the charge now, or the credit for the next invoice. */
+function previewOf(quantity: number, proration: Pick<Proration, 'netCents'>, nextChargeDate: string | null): SeatChangePreview {
+  return {
+    quantity,
+    amountDueNowCents: Math.max(0, proration.netCents),
+    creditCents: Math.max(0, -proration.netCents),
+    monthlyTotalCents: monthlyTotalCents(quantity),
+    nextChargeDate,
+  };
+}
+
+/**
+ * Moves an active subscription to `quantity` seats, under its row lock. An increase that costs something is charged
+ * at once as a proration invoice (`subscription_update`) and the seats change with it; a declined charge answers
+ * 'payment_declined' and changes nothing. Answers the proration invoice's `invoice_paid` event, or the
+ * subscription's update for a change that charged nothing.
+ */
+export async function changeSandboxSeats(
+  db: Database,
+  subscriptionId: string,
+  quantity: number,
+  idempotencyKey: string,
+): Promise<OperationResult> {
+  return db.transaction(async (tx): Promise<OperationResult> => {
+    const [row] = await tx.select().from(sandboxSubscriptions).where(eq(sandboxSubscriptions.id, subscriptionId)).for('update');
+    if (!changeable(row)) return refused('not_allowed');
+    const subject = { subscriptionId: row.id, transactionId: row.transactionId };
+    const proration = await prorationNow(tx, row, quantity);
+    const seats = { quantity, amountDueCents: monthlyTotalCents(quantity), updatedAt: new Date() };
+    if (proration.netCents > 0) {
+      if (!charges(row)) return refused('payment_declined');
+      const invoiceId = newInvoiceId();
+      await tx.insert(sandboxInvoices).values({
+        id: invoiceId,
+        subscriptionId: row.id,
+        billingReason: 'subscription_update',
+        amountCents: proration.netCents,
+        status: 'paid',
+        periodStart: sql`${SANDBOX_NOW}`,
+        periodEnd: row.currentPeriodEnd,
+        createdAt: sql`${SANDBOX_NOW}`,
+        paidAt: sql`${SANDBOX_NOW}`,
+      });
+      await tx.update(sandboxSubscriptions).set(seats).where(eq(sandboxSubscriptions.id, row.id));
+      return { ok: true, events: [sandboxEvent.invoicePaid(subject, invoiceId)] };
+    }
+    await tx
+      .update(sandboxSubscriptions)
+      .set({ ...seats, creditCents: row.creditCents - proration.netCents })
+      .where(eq(sandboxSubscriptions.id, row.id));
+    return { ok: true, events: [sandboxEvent.updated(subject, idempotencyKey)] };
+  });
+}
