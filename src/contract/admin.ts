@@ -148,7 +148,14 @@ export type OrderRow = Static<typeof OrderRow>;
  * only the first 30 days after the first payment allow (the offer's guarantee).
  */
 export const RefundRequest = Type.Object(
-  { amountCents: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000_000 })) },
+  {
+    amountCents: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000_000 })),
+    /**
+     * The console's key for this refund, made once when the owner confirms it and sent again on a retry: a retry
+     * (after a later step failed) never refunds twice; a new refund has a new key.
+     */
+    requestKey: Type.Optional(Type.String({ minLength: 8, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' })),
+  },
   { additionalProperties: false },
 );
 export type RefundRequest = Static<typeof RefundRequest>;
