@@ -605,7 +605,7 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
         status: dispute.status,
         outcome: dispute.status === 'won' || dispute.status === 'warning_closed' ? 'won' : dispute.status === 'lost' ? 'lost' : 'open',
         reason: dispute.reason || null,
-        evidenceDueBy: typeof dueBy === 'number' ? new Date(dueBy * 1000).toISOString() : null,
+        evidenceDueBy: typeof dueBy === 'number' && dueBy > 0 ? new Date(dueBy * 1000).toISOString() : null,
       } as const;
     },
 

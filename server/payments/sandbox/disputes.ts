@@ -36,7 +36,7 @@ export async function openSandboxDisputeIfAny(db: Database, subscriptionId: stri
   const [dispute] = await db
     .insert(sandboxDisputes)
     .values({
-      id: `dp_sbx_${randomAlphanumeric(24)}`,
+      id: `du_sbx_${randomAlphanumeric(24)}`,
       subscriptionId: row.id,
       paymentId: row.paymentIntentId,
       amountCents: row.amountPaidCents,
