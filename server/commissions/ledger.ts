@@ -104,7 +104,12 @@ export async function bookLifecycleCommissions(
   if (!order.referrerId) return;
   if (changes.paidRenewal) {
     const { invoiceId, paymentId, amountCents } = changes.paidRenewal;
-    await bookEarned(tx, order, { invoiceId, paymentId: paymentId ?? invoiceId, amountCents, seats: changes.seats?.to ?? order.quantity }, clock);
+    await bookEarned(
+      tx,
+      order,
+      { invoiceId, paymentId: paymentId ?? invoiceId, amountCents, seats: changes.seats?.to ?? order.quantity },
+      clock,
+    );
   }
   for (const moved of changes.moneyMoved ?? []) await settlePayment(tx, order.transactionId, moved.paymentId, moved.why, changeKey, clock);
 }
@@ -135,7 +140,11 @@ export async function settlePayment(
     .select({ cents: sql<number>`coalesce(sum(${orderDisputes.amountCents}), 0)::int` })
     .from(orderDisputes)
     .where(
-      and(eq(orderDisputes.transactionId, transactionId), eq(orderDisputes.paymentId, paymentId), inArray(orderDisputes.outcome, ['open', 'lost'])),
+      and(
+        eq(orderDisputes.transactionId, transactionId),
+        eq(orderDisputes.paymentId, paymentId),
+        inArray(orderDisputes.outcome, ['open', 'lost']),
+      ),
     );
   const goneCents = Math.min(target.entry.invoiceCents, (refunded?.cents ?? 0) + (disputed?.cents ?? 0));
   const share = goneCents > 0 ? refundedShareCents(target.entry.amountCents, target.entry.invoiceCents, goneCents) : 0;

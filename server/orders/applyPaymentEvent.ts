@@ -149,7 +149,10 @@ export async function applyFailedRefundNotice(
     ? await context.db.select().from(orders).where(eq(orders.transactionId, refunded.transactionId))
     : await context.db.select().from(orders).where(eq(orders.paymentIntentId, notice.paymentId));
   if (!order || order.status === 'open') {
-    context.log.warn({ eventId: notice.eventId, paymentId: notice.paymentId }, 'Failed refund of a payment this database does not hold: ignored');
+    context.log.warn(
+      { eventId: notice.eventId, paymentId: notice.paymentId },
+      'Failed refund of a payment this database does not hold: ignored',
+    );
     return { ok: true, value: { outcome: 'ignored', effect: 'none' } };
   }
   return applyPaymentEvent(context, {

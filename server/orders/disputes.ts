@@ -49,7 +49,11 @@ export function disputeChangeOf(known: KnownDispute | null, dispute: ProviderDis
     return { dispute, kind: 'updated', moneyMoved: true };
   }
   const due = dispute.evidenceDueBy ? new Date(dispute.evidenceDueBy).getTime() : null;
-  if (known.providerStatus !== dispute.status || (known.evidenceDueBy?.getTime() ?? null) !== due || known.amountCents !== dispute.amountCents)
+  if (
+    known.providerStatus !== dispute.status ||
+    (known.evidenceDueBy?.getTime() ?? null) !== due ||
+    known.amountCents !== dispute.amountCents
+  )
     return { dispute, kind: 'updated', moneyMoved: known.amountCents !== dispute.amountCents };
   return null;
 }
@@ -91,7 +95,12 @@ export async function applyDisputeChange(
   if (kind === 'opened') {
     await recordFunnelEvent(tx, { type: 'disputed', transactionId, referrerId, detail: { amountCents: dispute.amountCents } });
   } else {
-    await recordFunnelEvent(tx, { type: 'dispute_closed', transactionId, referrerId, detail: { amountCents: dispute.amountCents, outcome: kind } });
+    await recordFunnelEvent(tx, {
+      type: 'dispute_closed',
+      transactionId,
+      referrerId,
+      detail: { amountCents: dispute.amountCents, outcome: kind },
+    });
   }
   await raiseOwnerMail(tx, {
     kind: kind === 'opened' ? 'dispute_opened' : kind === 'won' ? 'dispute_won' : 'dispute_lost',

@@ -339,7 +339,8 @@ export interface RefundInput {
 export interface PaymentEvent {
   /** The provider's event id (Stripe `evt_…`; the sandbox's own), recorded so a repeat is processed once. */
   eventId: string;
-  kind: 'invoice_paid' | 'invoice_payment_failed' | 'subscription_updated' | 'subscription_deleted' | 'payment_refunded' | 'payment_disputed';
+  kind:
+    'invoice_paid' | 'invoice_payment_failed' | 'subscription_updated' | 'subscription_deleted' | 'payment_refunded' | 'payment_disputed';
   /** The provider's own event type, for the logs ('invoice.paid'). */
   providerType: string;
   subscriptionId: string;

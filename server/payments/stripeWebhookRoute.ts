@@ -114,7 +114,11 @@ export const stripeWebhookRoute: FastifyPluginAsync<StripeWebhookOptions> = asyn
       const context = { ...services, log: request.log };
       const applied = disputed
         ? await applyDisputeNotice(context, { eventId: verified.id, providerType: verified.type, disputeId: disputed.disputeId })
-        : await applyFailedRefundNotice(context, { eventId: verified.id, providerType: verified.type, paymentId: failedRefund!.paymentIntentId });
+        : await applyFailedRefundNotice(context, {
+            eventId: verified.id,
+            providerType: verified.type,
+            paymentId: failedRefund!.paymentIntentId,
+          });
       if (!applied.ok) throw new HttpError(500, WEBHOOK_ERRORS.retryLater);
       nudgeOutbox();
       return { received: true, outcome: applied.value.outcome };

@@ -84,7 +84,11 @@ export const refundMachine = setup({
     refunding: {
       invoke: {
         src: 'refundOrder',
-        input: ({ context }) => ({ transactionId: context.transactionId, amountCents: context.amountCents, requestKey: context.requestKey! }),
+        input: ({ context }) => ({
+          transactionId: context.transactionId,
+          amountCents: context.amountCents,
+          requestKey: context.requestKey!,
+        }),
         onDone: { target: 'refunded', actions: { type: 'emitRefunded', params: ({ event }) => event.output } },
         onError: [
           { guard: { type: 'sessionEnded', params: errorOf }, target: 'idle', actions: 'emitUnauthorised' },

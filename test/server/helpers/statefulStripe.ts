@@ -986,6 +986,7 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
     intentOf: (subscriptionId: string) =>
       intents.get(invoices.get(subscriptions.get(subscriptionId)?.latest_invoice ?? '')?.payment_intent ?? ''),
     customer: (id: string) => customers.get(id),
+    disputeOf: (id: string) => disputes.get(id),
     paymentMethod: (id: string) => paymentMethods.get(id),
     /** All subscriptions of a transaction. */
     subscriptionsOf: (transactionId: string) => [...subscriptions.values()].filter((s) => s.metadata.transactionId === transactionId),
