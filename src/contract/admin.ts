@@ -104,6 +104,7 @@ export const OrdersQuery = Type.Object(
         Type.Literal('past_due'),
         Type.Literal('cancelled'),
         Type.Literal('refunded'),
+        Type.Literal('disputed'),
         Type.Literal('cancellations'),
         Type.Literal('payment_failed'),
       ]),
@@ -140,6 +141,10 @@ export const OrderRow = Type.Object({
   pastDueSince: Type.Union([Type.String(), Type.Null()]),
   /** Refunded to the buyer so far, in cents (0 when nothing was). */
   refundedCents: Type.Integer(),
+  /** A dispute (chargeback) of one of its payments is open: the order reads "Disputed". */
+  disputed: Type.Optional(Type.Boolean()),
+  /** The earliest evidence deadline of its open disputes (Stripe `evidence_details.due_by`), ISO 8601; null when none is asked. */
+  disputeDueBy: Type.Optional(Type.Union([Type.String(), Type.Null()])),
 });
 export type OrderRow = Static<typeof OrderRow>;
 

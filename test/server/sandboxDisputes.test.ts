@@ -16,6 +16,7 @@ const DISPUTING_CARD = '4000000000000259';
 describe.each(DATABASES)('sandbox disputes on %s', (kind) => {
   let server: TestServer;
   let referral: string;
+  let owner: string;
 
   beforeAll(async () => {
     server = await startTestServer(kind);
@@ -25,7 +26,10 @@ describe.each(DATABASES)('sandbox disputes on %s', (kind) => {
       .values({ slug: 'bea', displayName: 'Bea', shortLabel: 'dr-bea', quote: 'Q', email: 'bea@example.com' });
     const link = await server.app.inject({ method: 'GET', url: '/r/bea' });
     referral = `referral=${link.cookies.find((each) => each.name === 'referral')!.value}`;
+    const signedIn = await server.post('/api/admin/sign-in', { email: 'owner@example.com', password: 'correct horse battery staple' });
+    owner = `owner_session=${signedIn.cookies.find((each) => each.name === 'owner_session')!.value}`;
   });
+  const consoleGet = (url: string) => server.app.inject({ method: 'GET', url, headers: { cookie: owner } });
   afterAll(async () => {
     await server.close();
   });
@@ -63,8 +67,19 @@ describe.each(DATABASES)('sandbox disputes on %s', (kind) => {
     expect(order).toMatchObject({ status: 'paid' });
     expect(await ownerMails(transactionId)).toEqual(['owner_dispute_opened']);
     expect(await net(transactionId)).toBe(0);
+    // The console: "Disputed" with the deadline on the order's page, and in the Orders filter (only there).
+    const detail = await consoleGet(`/api/admin/orders/${transactionId}`);
+    expect(detail.json().order).toMatchObject({ disputed: true, disputeDueBy: dispute!.evidenceDueBy!.toISOString() });
+    const listed = async (status: string) =>
+      (await consoleGet(`/api/admin/orders?status=${status}`))
+        .json<{ orders: { transactionId: string }[] }>()
+        .orders.map((o) => o.transactionId);
+    expect(await listed('disputed')).toContain(transactionId);
+    expect(await listed('active')).not.toContain(transactionId);
 
     expect((await close(dispute!.disputeId, 'won')).statusCode).toBe(200);
+    expect(await listed('disputed')).not.toContain(transactionId);
+    expect(await listed('active')).toContain(transactionId);
     expect(await disputeOf(transactionId)).toMatchObject({ outcome: 'won' });
     expect(await net(transactionId)).toBe(20_000);
     expect(await ownerMails(transactionId)).toEqual(['owner_dispute_opened', 'owner_dispute_won']);
