@@ -579,7 +579,8 @@ export const commissionRules = pgTable(
  * 'earned' (≥ 0) per paid invoice; 'reversal' (< 0) takes back part or all of an earned entry not yet in a payout
  * (`reverses` names it); 'clawback' (< 0) takes back commission already in a payout, from the referrer's next one.
  * `entryKey` is unique, so a replayed event books nothing twice: `earned:{invoiceId}`,
- * `reversal:{invoiceId}:{refundedCents}`, `clawback:{invoiceId}:{refundedCents}`, `ended:{invoiceId}`.
+ * `reversal:{invoiceId}:{eventId}`, `clawback:{invoiceId}:{eventId}` (a won dispute or failed refund gives back
+ * with the same kinds and a positive amount; docs/decisions/0035).
  * States are derived, never stored (server/commissions/ledger.ts): held for REFUND_GUARANTEE_DAYS after
  * `earnedAt` (on the billing clock), then payable, in a payout batch, paid.
  */
@@ -603,7 +604,7 @@ export const commissionEntries = pgTable(
     invoiceCents: integer('invoice_cents').notNull(),
     /** Seats the invoice paid for. */
     seats: integer('seats').notNull(),
-    /** The commission, in cents: ≥ 0 for 'earned', < 0 otherwise. */
+    /** The commission, in cents: ≥ 0 for 'earned'; < 0 for a take-back, > 0 for a give-back (a won dispute, a failed refund). */
     amountCents: integer('amount_cents').notNull(),
     /** The rule the entry used (commission_rules.id; null: the built-in default, 20 %). */
     ruleId: bigint('rule_id', { mode: 'number' }),
