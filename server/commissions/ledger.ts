@@ -120,7 +120,7 @@ export async function bookLifecycleCommissions(
  * dispute gave back is booked back, as an entry of the same kind with the opposite sign. Nothing for a payment
  * that earned nothing or that no entry names (a warning for the caller's log is not needed: the ledger has none).
  */
-export async function settlePayment(
+async function settlePayment(
   tx: Transaction,
   transactionId: string,
   paymentId: string,

@@ -11,7 +11,7 @@ import { orders, outbox, owners } from '../db/schema';
 import { compose } from './mailTemplates';
 
 /** An event the owners hear about. `changeId` tells one occurrence from another (the dispute, the provider event). */
-export type OwnerMailEvent =
+type OwnerMailEvent =
   | {
       kind: 'dispute_opened' | 'dispute_won' | 'dispute_lost';
       transactionId: string;
