@@ -3,7 +3,7 @@
  * period (money in integer cents; periods are whole UTC days, `from` to `to` inclusive). Conversion counts come
  * from funnel events (kept FUNNEL_RETENTION_DAYS, longer than abandoned orders); money from paid orders.
  */
-import { and, asc, desc, eq, gt, gte, isNotNull, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, isNotNull, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import type {
   MrrInterval,
   MrrPoint,
@@ -16,7 +16,7 @@ import type {
   ReferrerFunnel,
 } from '../../src/contract/admin';
 import type { Database } from '../db/client';
-import { funnelEvents, orders, referrers, seats } from '../db/schema';
+import { funnelEvents, orderDisputes, orders, referrers, seats } from '../db/schema';
 import type { Order, OrderContext } from '../orders/order';
 import { seatsOf, seatView } from '../seats/seats';
 import { orderCommissions } from '../commissions/statements';
@@ -49,17 +49,26 @@ export function periodOf(query: { from?: string; to?: string }, now = new Date()
   return { start, end };
 }
 
+/** An open dispute of the order's payments (server/orders/disputes.ts). */
+const hasOpenDispute = sql`exists (select 1 from ${orderDisputes} as open_dispute where open_dispute.transaction_id = ${orders.transactionId} and open_dispute.outcome = 'open')`;
+
 const orderColumns = {
   order: orders,
   referrer: { id: referrers.id, slug: referrers.slug, displayName: referrers.displayName },
+  disputed: sql<boolean>`${hasOpenDispute}`.mapWith(Boolean),
+  disputeDueBy: sql<
+    string | null
+  >`(select min(due.evidence_due_by)::text from ${orderDisputes} as due where due.transaction_id = ${orders.transactionId} and due.outcome = 'open')`,
 };
 
 type OrderWithReferrer = {
   order: typeof orders.$inferSelect;
   referrer: { id: string; slug: string; displayName: string } | null;
+  disputed: boolean;
+  disputeDueBy: string | null;
 };
 
-function orderRow({ order, referrer }: OrderWithReferrer): OrderRow {
+function orderRow({ order, referrer, disputed, disputeDueBy }: OrderWithReferrer): OrderRow {
   return {
     transactionId: order.transactionId,
     status: order.status,
@@ -79,6 +88,8 @@ function orderRow({ order, referrer }: OrderWithReferrer): OrderRow {
     cancellationReason: order.cancellationReason,
     pastDueSince: order.pastDueSince?.toISOString() ?? null,
     refundedCents: order.refundedCents,
+    disputed,
+    disputeDueBy: disputeDueBy ? new Date(disputeDueBy).toISOString() : null,
   };
 }
 
@@ -92,19 +103,22 @@ function hadFailedPayment(period: Period | undefined): SQL {
 
 /** Each filter in SQL; the standings mirror src/domain/orderStatus.ts orderStanding (test/server/consoleOrders.test.ts). */
 function statusFilter(status: OrderFilter, period: Period | undefined): SQL | undefined {
+  const undisputed = sql`not ${hasOpenDispute}`;
   switch (status) {
     case 'open':
       return eq(orders.status, 'open');
     case 'active':
-      return and(eq(orders.status, 'paid'), isNull(orders.cancelAt));
+      return and(eq(orders.status, 'paid'), isNull(orders.cancelAt), undisputed);
     case 'cancelling':
-      return and(eq(orders.status, 'paid'), isNotNull(orders.cancelAt));
+      return and(eq(orders.status, 'paid'), isNotNull(orders.cancelAt), undisputed);
     case 'past_due':
-      return eq(orders.status, 'past_due');
+      return and(eq(orders.status, 'past_due'), undisputed);
     case 'cancelled':
-      return and(eq(orders.status, 'cancelled'), eq(orders.refundedCents, 0));
+      return and(eq(orders.status, 'cancelled'), eq(orders.refundedCents, 0), undisputed);
     case 'refunded':
-      return and(eq(orders.status, 'cancelled'), gt(orders.refundedCents, 0));
+      return and(eq(orders.status, 'cancelled'), gt(orders.refundedCents, 0), undisputed);
+    case 'disputed':
+      return and(ne(orders.status, 'open'), hasOpenDispute);
     case 'cancellations':
       return or(isNotNull(orders.cancelAt), eq(orders.status, 'cancelled'));
     case 'payment_failed':

@@ -6,17 +6,18 @@
  * - Earned: one entry per paid invoice of an order with a referrer, keyed `earned:{invoiceId}` (a replay books
  *   nothing), by the referrer's rule in force (./rules.ts), rounded half up per invoice (src/domain/commissions.ts).
  *   A buyer whose email is the referrer's earns the referrer nothing: the entry is booked at 0 and flagged.
- * - Refund: the refunded share of the invoice's commission is taken back: a 'reversal' while the entry is in no
- *   payout batch (held or payable), a 'clawback' (counted against the next payout) once it is in one.
- * - Ended at once (refunded, or deleted): whatever is still held is reversed (the buyer left within the
- *   guarantee). A cancellation at the end of a paid period, or for unpaid renewals, reverses nothing.
+ * - Money going back: the share of a payment refunded, or disputed and not won, is taken back from the entry that
+ *   payment earned (keyed by the payment Stripe's refunds and disputes name): a 'reversal' while the entry is in
+ *   no payout batch (held or payable), a 'clawback' (counted against the next payout) once it is in one. A failed
+ *   refund or a won dispute gives it back the same way, with the opposite sign.
+ * - A cancellation, now or at the period's end, without money going back reverses nothing: the buyer paid.
  * Entries are append-only integer cents; nothing is ever updated (a database trigger refuses it).
  */
 import type { SQL } from 'drizzle-orm';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
-import { commissionCents, holdEndsAt, refundedShareCents } from '../../src/domain/commissions';
+import { commissionCents, refundedShareCents } from '../../src/domain/commissions';
 import type { Transaction } from '../db/client';
-import { commissionEntries, payoutBatchEntries, payoutBatches, referrers } from '../db/schema';
+import { commissionEntries, orderDisputes, orderRefunds, payoutBatchEntries, payoutBatches, referrers } from '../db/schema';
 import { ruleFor } from './rules';
 
 /** The billing clock's now (the provider's `clock`, else the database's). */
@@ -99,41 +100,85 @@ export async function bookEarned(tx: Transaction, order: OrderForCommission, inv
 /** How a proration's entry reads (and is told from a month's). */
 const PRORATION_NOTE = ', seats added';
 
-/** The ends that reverse what is still held: refunded, or deleted at once (the buyer left within the guarantee). */
-const ENDS_THAT_REVERSE = new Set(['refunded', 'deleted']);
-
 /** What the lifecycle changed that concerns commissions (a subset of its LifecycleChanges). */
 interface CommissionChanges {
-  paidRenewal?: { invoiceId: string; amountCents: number };
+  paidRenewal?: { invoiceId: string; paymentId: string | null; amountCents: number };
   /** A seat increase's proration invoice: earns like any paid invoice, not a month of its own (decision 0045). */
-  paidProration?: { invoiceId: string; amountCents: number; seats: number };
+  paidProration?: { invoiceId: string; paymentId: string | null; amountCents: number; seats: number };
   seats?: { to: number };
-  refund?: { paymentId: string; refundedCents: number };
-  ended?: { reason: string };
+  /** Payments whose money went back or came back (a refund, a failed refund, a dispute opened, won or lost). */
+  moneyMoved?: { paymentId: string; why: string }[];
 }
 
 /**
- * Books what the one lifecycle's `changes` to `order` mean for its referrer's commission: a paid renewal earns,
- * a refund takes back its share, an end reverses what is still held. Within the caller's transaction.
+ * Books what the one lifecycle's `changes` to `order` mean for its referrer's commission: a paid renewal earns
+ * (on what was paid, keyed by the payment a refund or dispute will name); a payment whose money went back (a
+ * refund, a dispute) or came back (a failed refund, a won dispute) has its commission brought in line with what
+ * the buyer kept of it. A cancellation without money going back reverses nothing (docs/decisions/0035).
+ * `changeKey` names the change (the provider's event), so each booking's key is unique. Within the caller's
+ * transaction, under the order's row lock.
  */
 export async function bookLifecycleCommissions(
   tx: Transaction,
   order: OrderForCommission,
   changes: CommissionChanges,
   clock: SQL | undefined,
+  changeKey = 'change',
 ): Promise<void> {
   if (!order.referrerId) return;
   if (changes.paidRenewal) {
-    const { invoiceId, amountCents } = changes.paidRenewal;
-    await bookEarned(tx, order, { invoiceId, paymentId: invoiceId, amountCents, seats: changes.seats?.to ?? order.quantity }, clock);
+    const { invoiceId, paymentId, amountCents } = changes.paidRenewal;
+    await bookEarned(
+      tx,
+      order,
+      { invoiceId, paymentId: paymentId ?? invoiceId, amountCents, seats: changes.seats?.to ?? order.quantity },
+      clock,
+    );
   }
   if (changes.paidProration) {
-    const { invoiceId, amountCents, seats } = changes.paidProration;
-    await bookEarned(tx, order, { invoiceId, paymentId: invoiceId, amountCents, seats, proration: true }, clock);
+    const { invoiceId, paymentId, amountCents, seats } = changes.paidProration;
+    await bookEarned(tx, order, { invoiceId, paymentId: paymentId ?? invoiceId, amountCents, seats, proration: true }, clock);
   }
-  if (changes.refund) await bookRefund(tx, order.transactionId, changes.refund, clock);
-  // Ended at the end of a paid period, or for unpaid renewals, the buyer kept what they paid for: nothing reverses.
-  if (changes.ended && ENDS_THAT_REVERSE.has(changes.ended.reason)) await reverseHeld(tx, order.transactionId, clock);
+  for (const moved of changes.moneyMoved ?? []) await settlePayment(tx, order.transactionId, moved.paymentId, moved.why, changeKey, clock);
+}
+
+/**
+ * Brings the commission earned on `paymentId` in line with what the buyer kept of it: the share of the payment
+ * refunded (order_refunds) or disputed and not won (order_disputes) is taken back; what a failed refund or a won
+ * dispute gave back is booked back, as an entry of the same kind with the opposite sign. Nothing for a payment
+ * that earned nothing or that no entry names (a warning for the caller's log is not needed: the ledger has none).
+ */
+async function settlePayment(
+  tx: Transaction,
+  transactionId: string,
+  paymentId: string,
+  why: string,
+  changeKey: string,
+  clock: SQL | undefined,
+): Promise<void> {
+  const earned = await earnedWithTaken(tx, transactionId);
+  // Entries booked before renewals carried their PaymentIntent name the invoice instead.
+  const target = earned.find(({ entry }) => entry.paymentId === paymentId) ?? earned.find(({ entry }) => entry.invoiceId === paymentId);
+  if (!target || target.entry.amountCents === 0) return;
+  const [refunded] = await tx
+    .select({ cents: orderRefunds.refundedCents })
+    .from(orderRefunds)
+    .where(and(eq(orderRefunds.transactionId, transactionId), eq(orderRefunds.paymentId, paymentId)));
+  const [disputed] = await tx
+    .select({ cents: sql<number>`coalesce(sum(${orderDisputes.amountCents}), 0)::int` })
+    .from(orderDisputes)
+    .where(
+      and(
+        eq(orderDisputes.transactionId, transactionId),
+        eq(orderDisputes.paymentId, paymentId),
+        inArray(orderDisputes.outcome, ['open', 'lost']),
+      ),
+    );
+  const goneCents = Math.min(target.entry.invoiceCents, (refunded?.cents ?? 0) + (disputed?.cents ?? 0));
+  const share = goneCents > 0 ? refundedShareCents(target.entry.amountCents, target.entry.invoiceCents, goneCents) : 0;
+  const cents = share - target.takenCents;
+  if (cents === 0) return;
+  await takeBack(tx, target.entry, cents, why, `${target.entry.invoiceId}:${changeKey}`, clock);
 }
 
 /** The earned entries of an order, newest first, with what reversals already took back of each (cents > 0). */
@@ -164,42 +209,14 @@ async function liveBatchOf(tx: Transaction, entryId: number): Promise<'created' 
   return row?.status === 'created' || row?.status === 'paid' ? row.status : null;
 }
 
-async function bookRefund(
-  tx: Transaction,
-  transactionId: string,
-  refund: { paymentId: string; refundedCents: number },
-  clock: SQL | undefined,
-): Promise<void> {
-  const earned = await earnedWithTaken(tx, transactionId);
-  // The entry of the refunded payment; a payment we cannot match (a Stripe renewal's PaymentIntent) is the newest.
-  const target = earned.find(({ entry }) => entry.paymentId === refund.paymentId) ?? earned[0];
-  if (!target || target.entry.amountCents === 0) return;
-  const share = refundedShareCents(target.entry.amountCents, target.entry.invoiceCents, refund.refundedCents);
-  const cents = share - target.takenCents;
-  if (cents <= 0) return;
-  await takeBack(
-    tx,
-    target.entry,
-    cents,
-    `refund of ${refund.refundedCents} cents`,
-    `${target.entry.invoiceId}:${refund.refundedCents}`,
-    clock,
-  );
-}
-
-async function reverseHeld(tx: Transaction, transactionId: string, clock: SQL | undefined): Promise<void> {
-  const [row] = await tx.select({ now: sql<string>`(${billingNow(clock)})::text` }).from(sql`(select 1) as one`);
-  const now = new Date(row!.now);
-  for (const { entry, takenCents } of await earnedWithTaken(tx, transactionId)) {
-    const left = entry.amountCents - takenCents;
-    if (left <= 0 || holdEndsAt(entry.earnedAt) <= now) continue;
-    await takeBack(tx, entry, left, 'the subscription ended within the guarantee', `ended:${entry.invoiceId}`, clock);
-  }
-}
-
-/** Books a negative entry of `cents` against `entry`: a reversal, or a clawback once the entry is in a payout. */
+/**
+ * Books an entry of -`cents` against `entry`: a 'reversal' while the entry is in no payout batch, a 'clawback'
+ * (counted against the next payout) once it is. A negative `cents` gives back what was taken (a failed refund, a
+ * won dispute), with the same kinds and the opposite sign.
+ */
 async function takeBack(tx: Transaction, entry: Entry, cents: number, why: string, key: string, clock: SQL | undefined): Promise<void> {
   const kind = (await liveBatchOf(tx, entry.id)) ? 'clawback' : 'reversal';
+  const label = kind === 'clawback' ? 'Clawback' : 'Reversal';
   await tx
     .insert(commissionEntries)
     .values({
@@ -213,7 +230,7 @@ async function takeBack(tx: Transaction, entry: Entry, cents: number, why: strin
       seats: entry.seats,
       amountCents: -cents,
       ruleId: entry.ruleId,
-      ruleText: `${kind === 'clawback' ? 'Clawback' : 'Reversal'}: ${why}`,
+      ruleText: cents > 0 ? `${label}: ${why}` : `${label} given back: ${why}`,
       reverses: entry.id,
       earnedAt: billingNow(clock),
     })

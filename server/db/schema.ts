@@ -125,6 +125,9 @@ export const FUNNEL_EVENT_TYPES = [
   'renewal_paid',
   'cancel_scheduled',
   'cancel_undone',
+  'disputed',
+  'dispute_closed',
+  'refund_failed',
 ] as const;
 export type FunnelEventType = (typeof FUNNEL_EVENT_TYPES)[number];
 
@@ -425,6 +428,11 @@ export const refundRequests = pgTable(
       .default('pending'),
     /** The owner who asked. */
     requestedBy: text('requested_by').notNull(),
+    /**
+     * The console's key for one refund the owner asked for: a retry of it (after a later step failed) sends the
+     * same key and reuses this row, so the provider's idempotency key is the same and nothing is refunded twice.
+     */
+    requestKey: text('request_key'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -432,7 +440,40 @@ export const refundRequests = pgTable(
     uniqueIndex('refund_requests_one_pending_idx')
       .on(table.transactionId)
       .where(sql`status = 'pending'`),
+    uniqueIndex('refund_requests_request_key_idx').on(table.transactionId, table.requestKey),
   ],
+);
+
+/**
+ * Disputes (chargebacks) of an order's payments, as the provider reports them now (server/orders/disputes.ts):
+ * one row per dispute, its outcome derived from the provider's status. An open dispute shows the order as
+ * "disputed" with its evidence deadline; a lost one ends the subscription.
+ */
+export const orderDisputes = pgTable(
+  'order_disputes',
+  {
+    /** The provider's dispute (Stripe `dp_…`; the sandbox's own). */
+    disputeId: text('dispute_id').primaryKey(),
+    transactionId: text('transaction_id')
+      .notNull()
+      .references(() => orders.transactionId),
+    /** The disputed payment (Stripe: the PaymentIntent; sandbox: the PaymentIntent or renewal invoice). */
+    paymentId: text('payment_id').notNull(),
+    /** The disputed amount, in cents. */
+    amountCents: integer('amount_cents').notNull(),
+    /** The provider's status in its words (Stripe: needs_response, under_review, won, lost, …). */
+    providerStatus: text('provider_status').notNull(),
+    /** open until closed; then won (the money came back) or lost. */
+    outcome: text('outcome', { enum: ['open', 'won', 'lost'] }).notNull(),
+    /** The card network's reason (fraudulent, product_not_received, …). */
+    reason: text('reason'),
+    /** The last moment evidence can be submitted (Stripe `evidence_details.due_by`); null when none is asked. */
+    evidenceDueBy: timestamp('evidence_due_by', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+  },
+  (table) => [index('order_disputes_transaction_idx').on(table.transactionId)],
 );
 
 /** The sandbox's refunds, against its payments (the first invoice's PaymentIntent, or a renewal invoice). */
@@ -446,6 +487,25 @@ export const sandboxRefunds = pgTable('sandbox_refunds', {
   amountCents: integer('amount_cents').notNull(),
   /** Idempotency key of the refund call (with the payment): a repeat returns the row it made. */
   idempotencyKey: text('idempotency_key').notNull().unique(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * The sandbox's disputes, as Stripe's test card 4000 0000 0000 0259 makes them: the payment succeeds, then a
+ * dispute opens on it (`needs_response`, evidence due in 7 days on the billing clock); the console's sandbox
+ * controls or POST /api/sandbox/disputes/:id/close close it won or lost.
+ */
+export const sandboxDisputes = pgTable('sandbox_disputes', {
+  id: text('id').primaryKey(),
+  subscriptionId: text('subscription_id')
+    .notNull()
+    .references(() => sandboxSubscriptions.id),
+  /** The disputed payment: the first invoice's PaymentIntent id, or a renewal's invoice id. */
+  paymentId: text('payment_id').notNull(),
+  amountCents: integer('amount_cents').notNull(),
+  status: text('status', { enum: ['needs_response', 'won', 'lost'] }).notNull(),
+  reason: text('reason').notNull(),
+  evidenceDueBy: timestamp('evidence_due_by', { withTimezone: true }).notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -525,7 +585,8 @@ export const commissionRules = pgTable(
  * 'earned' (≥ 0) per paid invoice; 'reversal' (< 0) takes back part or all of an earned entry not yet in a payout
  * (`reverses` names it); 'clawback' (< 0) takes back commission already in a payout, from the referrer's next one.
  * `entryKey` is unique, so a replayed event books nothing twice: `earned:{invoiceId}`,
- * `reversal:{invoiceId}:{refundedCents}`, `clawback:{invoiceId}:{refundedCents}`, `ended:{invoiceId}`.
+ * `reversal:{invoiceId}:{eventId}`, `clawback:{invoiceId}:{eventId}` (a won dispute or failed refund gives back
+ * with the same kinds and a positive amount; docs/decisions/0035).
  * States are derived, never stored (server/commissions/ledger.ts): held for REFUND_GUARANTEE_DAYS after
  * `earnedAt` (on the billing clock), then payable, in a payout batch, paid.
  */
@@ -549,7 +610,7 @@ export const commissionEntries = pgTable(
     invoiceCents: integer('invoice_cents').notNull(),
     /** Seats the invoice paid for. */
     seats: integer('seats').notNull(),
-    /** The commission, in cents: ≥ 0 for 'earned', < 0 otherwise. */
+    /** The commission, in cents: ≥ 0 for 'earned'; < 0 for a take-back, > 0 for a give-back (a won dispute, a failed refund). */
     amountCents: integer('amount_cents').notNull(),
     /** The rule the entry used (commission_rules.id; null: the built-in default, 20 %). */
     ruleId: bigint('rule_id', { mode: 'number' }),

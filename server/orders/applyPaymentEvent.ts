@@ -23,8 +23,9 @@
 import { and, eq, ne } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Transaction } from '../db/client';
-import { orders, webhookEvents } from '../db/schema';
-import type { PaymentEvent, RefundedPayment, SubscriptionPayment } from '../payments/provider';
+import { orderRefunds, orders, webhookEvents } from '../db/schema';
+import type { PaymentEvent, ProviderDispute, RefundedPayment, SubscriptionPayment } from '../payments/provider';
+import { disputeChangeOf, knownDispute } from './disputes';
 import { completeOrder, type VerifiedPayment } from './completeOrder';
 import { isFirstInvoicePaid, verifiedPayment } from './finalizeCheckout';
 import { findOrder, isPaidOrder, type Order, type OrderContext } from './order';
@@ -131,6 +132,73 @@ export async function applyRefundNotice(
 }
 
 /**
+ * A refund that failed (Stripe's `refund.failed`, `charge.refund.updated`): the order whose refunds name the
+ * payment (or whose first payment it is), then the one lifecycle, which reads the payment again and gives back
+ * what the refund took. 'ignored', with one warning line, when no order of ours has that payment.
+ */
+export async function applyFailedRefundNotice(
+  context: OrderContext,
+  notice: { eventId: string; providerType: string; paymentId: string },
+): Promise<Outcome<PaymentEventResult>> {
+  const [refunded] = await context.db
+    .select({ transactionId: orderRefunds.transactionId })
+    .from(orderRefunds)
+    .where(eq(orderRefunds.paymentId, notice.paymentId))
+    .limit(1);
+  const [order] = refunded
+    ? await context.db.select().from(orders).where(eq(orders.transactionId, refunded.transactionId))
+    : await context.db.select().from(orders).where(eq(orders.paymentIntentId, notice.paymentId));
+  if (!order || order.status === 'open') {
+    context.log.warn(
+      { eventId: notice.eventId, paymentId: notice.paymentId },
+      'Failed refund of a payment this database does not hold: ignored',
+    );
+    return { ok: true, value: { outcome: 'ignored', effect: 'none' } };
+  }
+  return applyPaymentEvent(context, {
+    eventId: notice.eventId,
+    kind: 'payment_refunded',
+    providerType: notice.providerType,
+    subscriptionId: order.subscriptionId,
+    transactionId: order.transactionId,
+    paymentId: notice.paymentId,
+  });
+}
+
+/**
+ * A dispute the provider reports (Stripe's `charge.dispute.*`): read now, its order found by the disputed
+ * payment's customer (one per checkout), then the one lifecycle as for any event. 'ignored', with one warning
+ * line, when the provider does not know the dispute or no order of ours has its customer.
+ */
+export async function applyDisputeNotice(
+  context: OrderContext,
+  notice: { eventId: string; providerType: string; disputeId: string },
+): Promise<Outcome<PaymentEventResult>> {
+  let dispute: ProviderDispute | null;
+  try {
+    dispute = await context.provider.retrieveDispute(notice.disputeId);
+  } catch (error) {
+    context.log.error({ err: error, eventId: notice.eventId }, 'Payment provider call failed while reading a dispute');
+    return { ok: false, refusal: 'provider_unavailable' };
+  }
+  const [order] = dispute?.customerId
+    ? await context.db.select().from(orders).where(eq(orders.customerId, dispute.customerId)).limit(1)
+    : [];
+  if (!dispute || !order || order.status === 'open') {
+    context.log.warn({ eventId: notice.eventId, disputeId: notice.disputeId }, 'Dispute of a payment this database does not hold: ignored');
+    return { ok: true, value: { outcome: 'ignored', effect: 'none' } };
+  }
+  return applyPaymentEvent(context, {
+    eventId: notice.eventId,
+    kind: 'payment_disputed',
+    providerType: notice.providerType,
+    subscriptionId: order.subscriptionId,
+    transactionId: order.transactionId,
+    disputeId: notice.disputeId,
+  });
+}
+
+/**
  * After the purchase: reads the subscription (and a refunded payment) as the provider reports it now, then, in one
  * transaction under the order's row lock, records the event and applies what the one lifecycle finds changed.
  */
@@ -140,12 +208,20 @@ async function applyToPaidOrder(
   order: Order,
   event: PaymentEvent,
 ): Promise<PaymentEventResult> {
-  if (order.status === 'cancelled' && !event.paymentId) {
-    // An ended order changes only by a refund: record the event, ask the provider nothing.
+  if (order.status === 'cancelled' && !event.paymentId && !event.disputeId) {
+    // An ended order changes only by a refund or a dispute: record the event, ask the provider nothing.
     const recorded = await context.db.transaction((tx) => recordEvent(tx, event));
     return { outcome: recorded ? 'processed' : 'duplicate', effect: 'none' };
   }
-  const payment = await askProvider(log, () => context.provider.retrieveSubscriptionPayment(event.subscriptionId));
+  const dispute = event.disputeId ? await askProvider(log, () => context.provider.retrieveDispute(event.disputeId!)) : null;
+  if (event.disputeId && !dispute) log.warn({ disputeId: event.disputeId }, 'The provider does not know this dispute; unchanged');
+  let payment = await askProvider(log, () => context.provider.retrieveSubscriptionPayment(event.subscriptionId));
+  if (payment && payment.transactionId === order.transactionId && mustEnd(payment, dispute)) {
+    // Before the order's transaction, so a provider failure leaves the event unrecorded for the provider to retry.
+    await askProvider(log, () => context.provider.endNow(event.subscriptionId, `${order.transactionId}:end:${event.subscriptionId}`));
+    log.info({ state: payment.state, dispute: dispute?.outcome }, 'Subscription ended at the provider: unpaid, or a dispute lost');
+    payment = await askProvider(log, () => context.provider.retrieveSubscriptionPayment(event.subscriptionId));
+  }
   const refunded: RefundedPayment | null = event.paymentId
     ? await askProvider(log, () => context.provider.retrieveRefundedPayment(event.paymentId!))
     : null;
@@ -158,12 +234,22 @@ async function applyToPaidOrder(
       return { outcome: 'processed', effect: 'none' };
     }
     const known = await knownRefundedCents(tx, locked.transactionId, refunded?.paymentId);
-    const changes = lifecycleChanges(locked, payment, event, refunded, known);
+    const disputeChange = dispute ? disputeChangeOf(await knownDispute(tx, dispute.disputeId), dispute) : null;
+    const changes = lifecycleChanges(locked, payment, event, refunded, known, disputeChange);
     if (!changesAnything(changes)) return { outcome: 'processed', effect: 'none' };
     await applyLifecycleChanges(tx, context.config, locked, event, changes, context.provider.clock);
     log.info({ changes: Object.keys(changes) }, 'Paid order updated from its subscription');
     return { outcome: 'processed', effect: changes.ended ? 'cancelled' : 'none' };
   });
+}
+
+/**
+ * True when the provider's subscription must be ended with the order (docs/decisions/0040): it is `unpaid` (Stripe
+ * keeps an unpaid subscription open, which is not an end), or a dispute of its payment was lost.
+ */
+function mustEnd(payment: SubscriptionPayment, dispute: ProviderDispute | null): boolean {
+  const live = payment.state === 'active' || payment.state === 'past_due' || payment.state === 'unpaid' || payment.state === 'paused';
+  return live && (payment.state === 'unpaid' || dispute?.outcome === 'lost');
 }
 
 /** Records the event's id in `tx`; false when it was recorded before (a repeat). */
@@ -206,7 +292,7 @@ async function planFor(context: OrderContext, log: FastifyBaseLogger, order: Ord
     log.warn({ orderStatus: order.status }, 'A payment attempt failed; the order is unchanged');
     return NOTHING;
   }
-  if (event.kind === 'subscription_updated' || event.kind === 'payment_refunded') {
+  if (event.kind === 'subscription_updated' || event.kind === 'payment_refunded' || event.kind === 'payment_disputed') {
     log.info({ orderStatus: order.status }, 'Subscription updated; the order is unchanged');
     return NOTHING;
   }

@@ -6,7 +6,9 @@
  * through the one lifecycle (./applyPaymentEvent.ts → ./subscriptionLifecycle.ts): the order 'cancelled' with
  * its refunded amount, the buyer's mail, the agreement site's `subscription.refunded` webhook, a 'refunded' funnel
  * event. One refund at a time per order: a second request while one runs is refused (a unique partial index on
- * refund_requests), so two clicks cannot refund twice.
+ * refund_requests), so two clicks cannot refund twice. A retry of the same refund (the console sends its
+ * `requestKey` again after a failure) runs under the same request, so the provider's idempotency key is the same
+ * and nothing is refunded twice.
  */
 import { and, eq, sql } from 'drizzle-orm';
 import { isWithinRefundGuarantee } from '../../src/domain/refunds';
@@ -24,7 +26,9 @@ export type RefundRefusal =
   /** More than was paid and not yet refunded (or not a positive number of cents). */
   | 'amount_too_high'
   /** Another refund of this order is running. */
-  | 'in_progress';
+  | 'in_progress'
+  /** The request's key was used for a refund of another amount. */
+  | 'key_reused';
 
 type RefundResult = { ok: true; order: Order } | { ok: false; refusal: RefundRefusal };
 
@@ -36,7 +40,13 @@ type RefundResult = { ok: true; order: Order } | { ok: false; refusal: RefundRef
  */
 export async function refundOrder(
   context: OrderContext,
-  { transactionId, amountCents, ownerId, now = new Date() }: { transactionId: string; amountCents?: number; ownerId: string; now?: Date },
+  {
+    transactionId,
+    amountCents,
+    ownerId,
+    requestKey,
+    now = new Date(),
+  }: { transactionId: string; amountCents?: number; ownerId: string; requestKey?: string; now?: Date },
 ): Promise<RefundResult> {
   const order = await findOrder(context.db, transactionId);
   if (!order) return { ok: false, refusal: 'unknown_order' };
@@ -45,12 +55,9 @@ export async function refundOrder(
   if (amountCents === undefined && !withinGuarantee) return { ok: false, refusal: 'amount_required' };
   if (amountCents !== undefined && (!Number.isInteger(amountCents) || amountCents <= 0)) return { ok: false, refusal: 'amount_too_high' };
 
-  const [request] = await context.db
-    .insert(refundRequests)
-    .values({ transactionId, amountCents: amountCents ?? 0, requestedBy: ownerId })
-    .onConflictDoNothing()
-    .returning({ id: refundRequests.id });
-  if (!request) return { ok: false, refusal: 'in_progress' };
+  const request = await openRequest(context, { transactionId, amountCents: amountCents ?? 0, ownerId, requestKey });
+  if ('refusal' in request) return { ok: false, refusal: request.refusal };
+  if (request.done) return { ok: true, order };
   const finish = (status: 'succeeded' | 'failed') =>
     context.db
       .update(refundRequests)
@@ -75,4 +82,44 @@ export async function refundOrder(
     await finish('failed');
     throw error;
   }
+}
+
+/**
+ * The request row this refund runs under. A new key (or none) is a new request. The same key again is the same
+ * request: after a failure it runs again under its own row (so the provider sees the same idempotency key and
+ * refunds nothing twice); after a success it is done. One pending request per order (a unique partial index).
+ */
+async function openRequest(
+  context: OrderContext,
+  input: { transactionId: string; amountCents: number; ownerId: string; requestKey?: string },
+): Promise<{ id: string; done: boolean } | { refusal: RefundRefusal }> {
+  const { transactionId, amountCents, ownerId, requestKey } = input;
+  if (requestKey) {
+    const [earlier] = await context.db
+      .select()
+      .from(refundRequests)
+      .where(and(eq(refundRequests.transactionId, transactionId), eq(refundRequests.requestKey, requestKey)));
+    if (earlier) {
+      if (earlier.amountCents !== amountCents) return { refusal: 'key_reused' };
+      if (earlier.status === 'succeeded') return { id: earlier.id, done: true };
+      if (earlier.status === 'pending') return { refusal: 'in_progress' };
+      try {
+        const [again] = await context.db
+          .update(refundRequests)
+          .set({ status: 'pending', updatedAt: sql`now()` })
+          .where(and(eq(refundRequests.id, earlier.id), eq(refundRequests.status, 'failed')))
+          .returning({ id: refundRequests.id });
+        return again ? { id: again.id, done: false } : { refusal: 'in_progress' };
+      } catch {
+        // Another request of this order is pending (the one-pending index).
+        return { refusal: 'in_progress' };
+      }
+    }
+  }
+  const [request] = await context.db
+    .insert(refundRequests)
+    .values({ transactionId, amountCents, requestedBy: ownerId, requestKey: requestKey ?? null })
+    .onConflictDoNothing()
+    .returning({ id: refundRequests.id });
+  return request ? { id: request.id, done: false } : { refusal: 'in_progress' };
 }

@@ -17,7 +17,11 @@
  * - seats: the quantity differs → the order's seats and monthly total, mail and webhook.
  * - cancel scheduled (Stripe `cancel_at`, or `cancel_at_period_end`) or undone → mail (and a funnel event, so the
  *   console counts a cancellation when it is asked for, not only when it takes effect).
- * - refunded: a refund event whose payment reports more refunded than the order knew → 'refunded' mail and webhook.
+ * - refunded: a refund event whose payment reports more refunded than the order knew → 'refunded' mail and webhook;
+ *   less (a refund failed) → the difference back on the order and its commission, the owner's mail.
+ * - disputed: a dispute opened, changed or closed (./disputes.ts) → recorded, the owner's mail, the payment's
+ *   commission taken back (given back when won). A lost dispute's subscription is ended by the caller.
+ * Commissions move only with money (server/commissions/ledger.ts): a cancellation without a refund reverses nothing.
  * Outbox rows are keyed by the provider event (renewals and failures by their invoice), so every cancellation,
  * undo and seat change mails once, however often the same event arrives.
  */
@@ -27,6 +31,8 @@ import type { Config } from '../config';
 import type { Transaction } from '../db/client';
 import { orderRefunds, orders } from '../db/schema';
 import { bookLifecycleCommissions } from '../commissions/ledger';
+import { raiseOwnerMail } from '../outbox/ownerMail';
+import { applyDisputeChange, disputeWords, type DisputeChange } from './disputes';
 import { recordFunnelEvent } from '../funnel/funnelEvents';
 import { raiseOrderEvent } from '../outbox/orderEvents';
 import type { PaymentEvent, RefundedPayment, SubscriptionPayment } from '../payments/provider';
@@ -34,22 +40,27 @@ import { applySeatLifecycle } from '../seats/seats';
 import type { Order } from './order';
 
 /** Why an order ended, for the funnel and the console. */
-type EndReason = 'cancelled_at_period_end' | 'unpaid' | 'refunded' | 'deleted';
+type EndReason = 'cancelled_at_period_end' | 'unpaid' | 'refunded' | 'deleted' | 'dispute_lost';
 
 /** What the provider's report changes on a paid (or past-due, or ended and now refunded) order. */
 interface LifecycleChanges {
   ended?: { reason: EndReason };
   status?: 'paid' | 'past_due';
   failedInvoice?: { invoiceId: string; amountCents: number };
-  paidRenewal?: { invoiceId: string; amountCents: number; recovered: boolean };
+  /** `amountCents` is what was paid (Stripe's `amount_paid`); `paymentId` the payment a refund or dispute will name. */
+  paidRenewal?: { invoiceId: string; paymentId: string | null; amountCents: number; recovered: boolean };
   /** A seat increase's proration invoice, paid for `seats` (the seats change with it). */
-  paidProration?: { invoiceId: string; amountCents: number; seats: number };
+  paidProration?: { invoiceId: string; paymentId: string | null; amountCents: number; seats: number };
   seats?: { from: number; to: number };
   /** A cancellation scheduled for this date, or undone (null). */
   cancelAt?: Date | null;
   /** The buyer's reason for the scheduled cancellation: given on /account (the event's), or in the provider's page. */
   cancelReason?: string;
   refund?: { paymentId: string; refundedCents: number; addedCents: number };
+  /** A refund that failed: its payment reports less refunded than the order knew; the difference comes back. */
+  refundFailed?: { paymentId: string; refundedCents: number; givenBackCents: number };
+  /** A dispute opened, or its status, deadline or outcome changed (./disputes.ts). */
+  dispute?: DisputeChange;
 }
 
 /**
@@ -63,6 +74,7 @@ export function lifecycleChanges(
   event: PaymentEvent,
   refunded: RefundedPayment | null,
   knownRefundedCents: number,
+  dispute: DisputeChange | null = null,
 ): LifecycleChanges {
   const changes: LifecycleChanges = {};
   if (refunded && refunded.refundedCents > knownRefundedCents) {
@@ -71,7 +83,14 @@ export function lifecycleChanges(
       refundedCents: refunded.refundedCents,
       addedCents: refunded.refundedCents - knownRefundedCents,
     };
+  } else if (refunded && refunded.refundedCents < knownRefundedCents) {
+    changes.refundFailed = {
+      paymentId: refunded.paymentId,
+      refundedCents: refunded.refundedCents,
+      givenBackCents: knownRefundedCents - refunded.refundedCents,
+    };
   }
+  if (dispute) changes.dispute = dispute;
   if (order.status === 'cancelled') return changes;
   if (payment.state === 'canceled' || payment.state === 'unpaid') {
     changes.ended = { reason: endReason(order, payment, event, changes) };
@@ -84,12 +103,12 @@ export function lifecycleChanges(
     if (invoice) changes.failedInvoice = { invoiceId: invoice.invoiceId, amountCents: invoice.amountDueCents };
   } else if (payment.state === 'active' && order.status === 'past_due') {
     changes.status = 'paid';
-    if (invoice?.state === 'paid')
-      changes.paidRenewal = { invoiceId: invoice.invoiceId, amountCents: invoice.amountDueCents, recovered: true };
+    if (invoice?.state === 'paid') changes.paidRenewal = paidRenewalOf(invoice, true);
   } else if (event.kind === 'invoice_paid' && invoice?.renewal && invoice.state === 'paid') {
-    changes.paidRenewal = { invoiceId: invoice.invoiceId, amountCents: invoice.amountDueCents, recovered: false };
-  } else if (event.kind === 'invoice_paid' && invoice?.proration && invoice.state === 'paid' && invoice.amountDueCents > 0) {
-    changes.paidProration = { invoiceId: invoice.invoiceId, amountCents: invoice.amountDueCents, seats: payment.quantity };
+    changes.paidRenewal = paidRenewalOf(invoice, false);
+  } else if (event.kind === 'invoice_paid' && invoice?.proration && invoice.state === 'paid' && invoice.amountPaidCents > 0) {
+    const { invoiceId, paymentId, amountPaidCents } = invoice;
+    changes.paidProration = { invoiceId, paymentId, amountCents: amountPaidCents, seats: payment.quantity };
   }
   if (payment.quantity !== order.quantity) changes.seats = { from: order.quantity, to: payment.quantity };
   const cancelAt = life.cancelAt ? new Date(life.cancelAt) : null;
@@ -102,8 +121,16 @@ export function lifecycleChanges(
   return changes;
 }
 
+type LatestInvoice = NonNullable<SubscriptionPayment['lifecycle']['latestInvoice']>;
+
+/** A paid renewal: its receipt and commission use what was paid (`amount_paid`), not what was due. */
+function paidRenewalOf(invoice: LatestInvoice, recovered: boolean): NonNullable<LifecycleChanges['paidRenewal']> {
+  return { invoiceId: invoice.invoiceId, paymentId: invoice.paymentId, amountCents: invoice.amountPaidCents, recovered };
+}
+
 function endReason(order: Order, payment: SubscriptionPayment, event: PaymentEvent, changes: LifecycleChanges): EndReason {
   if (changes.refund || event.kind === 'payment_refunded') return 'refunded';
+  if (changes.dispute?.dispute.outcome === 'lost') return 'dispute_lost';
   if (payment.state === 'unpaid' || order.status === 'past_due') return 'unpaid';
   return order.cancelAt ? 'cancelled_at_period_end' : 'deleted';
 }
@@ -148,6 +175,20 @@ export async function applyLifecycleChanges(
     const subscription = changes.ended || order.status === 'cancelled' ? 'ended' : 'continues';
     await raiseOrderEvent(tx, config, { kind: 'refunded', transactionId, changeId: changeKey, amountCents: addedCents, subscription });
   }
+  if (changes.refundFailed) {
+    const { paymentId, refundedCents, givenBackCents } = changes.refundFailed;
+    await tx
+      .update(orders)
+      .set({ refundedCents: sql`greatest(${orders.refundedCents} - ${givenBackCents}, 0)`, updatedAt: now })
+      .where(eq(orders.transactionId, transactionId));
+    await tx
+      .update(orderRefunds)
+      .set({ refundedCents, updatedAt: now })
+      .where(and(eq(orderRefunds.transactionId, transactionId), eq(orderRefunds.paymentId, paymentId)));
+    await recordFunnelEvent(tx, { type: 'refund_failed', transactionId, referrerId, detail: { amountCents: givenBackCents } });
+    await raiseOwnerMail(tx, { kind: 'refund_failed', transactionId, changeId: changeKey, amountCents: givenBackCents });
+  }
+  if (changes.dispute) await applyDisputeChange(tx, order, changes.dispute);
   if (changes.failedInvoice) {
     await recordFunnelEvent(tx, {
       type: 'payment_failed',
@@ -199,7 +240,12 @@ export async function applyLifecycleChanges(
     await recordFunnelEvent(tx, { type: 'cancelled', transactionId, referrerId, detail: { reason: changes.ended.reason } });
     await raiseOrderEvent(tx, config, { kind: 'cancelled', transactionId, cancelledAt: now.toISOString() });
   }
-  await bookLifecycleCommissions(tx, order, changes, clock);
+  const moneyMoved = [
+    ...(changes.refund ? [{ paymentId: changes.refund.paymentId, why: `refund of ${changes.refund.refundedCents} cents` }] : []),
+    ...(changes.refundFailed ? [{ paymentId: changes.refundFailed.paymentId, why: 'the refund failed' }] : []),
+    ...(changes.dispute?.moneyMoved ? [{ paymentId: changes.dispute.dispute.paymentId, why: disputeWords(changes.dispute) }] : []),
+  ];
+  await bookLifecycleCommissions(tx, order, { ...changes, moneyMoved }, clock, changeKey);
 }
 
 /** What the order already recorded as refunded on `paymentId`, in cents (0 when nothing was). */

@@ -20,6 +20,7 @@ import { accounts, orders, outbox } from '../db/schema';
 import { issueAccountLink, newestSubscriptionOf } from '../account/accountLinks';
 import { deliverPartnerMail } from '../commissions/partnerMail';
 import { renderMail } from './mailTemplates';
+import { OWNER_MAIL_PREFIX, renderOwnerMail } from './ownerMail';
 import { postWebhook } from './webhooks';
 import { freeSeatsOf, invitationOf } from '../seats/invitationMail';
 import { SEAT_INVITATION } from './seatEvents';
@@ -150,6 +151,7 @@ interface Delivery {
 async function deliver(context: OutboxContext, row: OutboxRow): Promise<Delivery> {
   const { db, config, log } = context;
   if (row.topic.startsWith('partner_')) return deliverPartnerMail({ ...context, site: siteUrl(config) }, row);
+  if (row.topic.startsWith(OWNER_MAIL_PREFIX)) return deliverOwnerMail(context, row);
   // "Forgot your password?": a member's own mail, or the /account link request for anyone else.
   const member = row.topic === PASSWORD_LINK_REQUEST ? await passwordLinkOf(db, String(row.payload.email ?? '')) : null;
   const topic = member === 'account_link' ? 'account_link' : member ? MEMBER_NEW_PASSWORD : row.topic;
@@ -222,6 +224,22 @@ async function deliver(context: OutboxContext, row: OutboxRow): Promise<Delivery
   await context.mailer.send({ to, ...mail });
   log.info({ outboxId: row.id, topic: row.topic, to }, 'Mail sent');
   return { status: 'sent', ...resolved };
+}
+
+/** An owner mail (./ownerMail.ts) to every owner; dropped when there is none, held without SMTP_URL. */
+async function deliverOwnerMail(context: OutboxContext, row: OutboxRow): Promise<Delivery> {
+  const mail = await renderOwnerMail(context.db, siteUrl(context.config), row);
+  if (!mail) {
+    context.log.warn({ outboxId: row.id, topic: row.topic }, 'Owner mail dropped: no owner to send it to');
+    return { status: 'dropped' };
+  }
+  if (!context.mailer) {
+    context.log.info({ outboxId: row.id, topic: row.topic }, 'Mail held: no SMTP_URL (see /admin → Mail)');
+    return { status: 'held', rendered: { to: mail.to, subject: mail.subject, text: mail.text } };
+  }
+  await context.mailer.send(mail);
+  context.log.info({ outboxId: row.id, topic: row.topic }, 'Mail sent');
+  return { status: 'sent' };
 }
 
 /** Runs deliverDue every `intervalMs` (and when nudged); returns a function that stops it after the current run. */

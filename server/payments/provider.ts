@@ -96,6 +96,13 @@ export interface SubscriptionPayment {
       invoiceId: string;
       state: InvoiceState;
       amountDueCents: number;
+      /** What was paid on it, in cents (Stripe's `amount_paid`): a paid invoice's receipt and commission base. */
+      amountPaidCents: number;
+      /**
+       * The payment a refund or dispute of it names (Stripe: the PaymentIntent in `invoice.payments`, API
+       * 2025-03-31.basil and later; the sandbox: its PaymentIntent or renewal invoice); null while unpaid.
+       */
+      paymentId: string | null;
       renewal: boolean;
       /** A seat change's proration, invoiced at once (Stripe `billing_reason: 'subscription_update'`; decision 0045). */
       proration?: boolean;
@@ -131,6 +138,27 @@ export interface RefundedPayment {
   amountCents: number;
   /** Refunded on that payment so far (all its refunds together), in cents. */
   refundedCents: number;
+}
+
+/**
+ * A dispute (chargeback) of one of a subscription's payments, read back from the provider (Stripe API reference,
+ * "The Dispute object"). The money is taken from the business when it opens and comes back only if it is won.
+ */
+export interface ProviderDispute {
+  disputeId: string;
+  /** The disputed payment (Stripe: the PaymentIntent; sandbox: the PaymentIntent or renewal invoice). */
+  paymentId: string;
+  /** The customer whose payment it is, to find the order (Stripe: the charge's customer). */
+  customerId: string | null;
+  /** Disputed, in cents. */
+  amountCents: number;
+  /** The provider's status in its words (Stripe: warning_needs_response, needs_response, under_review, won, lost, …). */
+  status: string;
+  /** Open until closed; won when the money came back (Stripe: `won`, `warning_closed`), else lost. */
+  outcome: 'open' | 'won' | 'lost';
+  reason: string | null;
+  /** ISO 8601: the last moment evidence can be submitted (`evidence_details.due_by`); null when none is asked. */
+  evidenceDueBy: string | null;
 }
 
 /** What the manage page shows of a subscription beyond the order (null where the provider's portal shows it). */
@@ -265,6 +293,11 @@ export interface PaymentProvider {
   /** Reads a refunded payment (after a refund event); null for an unknown id. @throws on provider failure. */
   retrieveRefundedPayment(paymentId: string): Promise<RefundedPayment | null>;
   /**
+   * Reads a dispute as the provider reports it now (Stripe: disputes.retrieve; events arrive out of order); null
+   * for an unknown id. @throws on provider failure.
+   */
+  retrieveDispute(disputeId: string): Promise<ProviderDispute | null>;
+  /**
    * A Customer Portal session for the buyer, opened on `flow` (Stripe: `flow_data` deep links); returns its URL.
    * Only providers with a hosted portal have it (Stripe); the sandbox's manage page does the same itself.
    * @throws on provider failure.
@@ -355,14 +388,20 @@ export interface RefundInput {
 export interface PaymentEvent {
   /** The provider's event id (Stripe `evt_…`; the sandbox's own), recorded so a repeat is processed once. */
   eventId: string;
-  kind: 'invoice_paid' | 'invoice_payment_failed' | 'subscription_updated' | 'subscription_deleted' | 'payment_refunded';
+  kind:
+    'invoice_paid' | 'invoice_payment_failed' | 'subscription_updated' | 'subscription_deleted' | 'payment_refunded' | 'payment_disputed';
   /** The provider's own event type, for the logs ('invoice.paid'). */
   providerType: string;
   subscriptionId: string;
   /** Our transactionId from the object's metadata. */
   transactionId: string;
-  /** `payment_refunded`: the payment whose refunds to read (Stripe: the PaymentIntent). */
+  /**
+   * `payment_refunded`: the payment whose refunds to read (Stripe: the PaymentIntent); a refund that failed
+   * (`refund.failed`, `charge.refund.updated`) is read the same way: its payment then reports less refunded.
+   */
   paymentId?: string;
+  /** `payment_disputed`: the dispute to read (Stripe `charge.dispute.*`). */
+  disputeId?: string;
   /** A cancellation the buyer asked for: the reason they gave, if any. */
   reason?: string;
 }

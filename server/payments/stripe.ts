@@ -142,6 +142,14 @@ function paymentIntentIdOf(invoice: Stripe.Invoice, clientSecret: string): strin
   return intent ? idOf(intent) : paymentIntentIdFromClientSecret(clientSecret);
 }
 
+/** The PaymentIntent that paid `invoice` (its `payments` list, expanded), or null. */
+function paidPaymentIntentOf(invoice: Stripe.Invoice): string | null {
+  const payments = invoice.payments?.data ?? [];
+  const payment = payments.find((p) => p.status === 'paid') ?? payments.find((p) => p.is_default) ?? payments[0];
+  const intent = payment?.payment.payment_intent;
+  return intent ? idOf(intent) : null;
+}
+
 function expandedInvoice(subscription: Stripe.Subscription, action: string): Stripe.Invoice | null {
   const invoice = subscription.latest_invoice;
   if (invoice === null) return null;
@@ -334,7 +342,7 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
       const action = 'retrieve subscription';
       let subscription: Stripe.Subscription;
       try {
-        subscription = await stripe.subscriptions.retrieve(subscriptionId, { expand: ['latest_invoice'] });
+        subscription = await stripe.subscriptions.retrieve(subscriptionId, { expand: ['latest_invoice.payments'] });
       } catch (error) {
         if (isResourceMissing(error)) return null;
         throw toProviderError(error, action);
@@ -365,6 +373,8 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
             invoiceId: invoice.id,
             state: invoiceStateOf(invoice.status),
             amountDueCents: invoice.amount_due,
+            amountPaidCents: invoice.amount_paid,
+            paymentId: invoice.status === 'paid' ? paidPaymentIntentOf(invoice) : null,
             renewal: invoice.billing_reason === 'subscription_cycle',
             proration: invoice.billing_reason === 'subscription_update',
           },
@@ -604,7 +614,9 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
     /**
      * Refunds `amountCents` across the subscription's paid invoices, newest first: one Refund per PaymentIntent
      * (Stripe API reference, "Create a refund": `payment_intent` and `amount`, at most what is left on its charge),
-     * each with its own idempotency key; then cancels the subscription at once when `endNow` (cancelling a paid
+     * each with its own idempotency key and the request's key in its metadata (`refund_request`), so a retry of the
+     * same request (after the cancel failed) finds what it refunded ("List all refunds") and refunds only the rest,
+     * never twice; then cancels the subscription at once when `endNow` (cancelling a paid
      * subscription succeeds and keeps the money, which was refunded).
      */
     async refund({ subscriptionId, amountCents, endNow, idempotencyKey }) {
@@ -616,45 +628,91 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
         stripe.invoices.list({ subscription: subscriptionId, status: 'paid', limit: 24, expand: ['data.payments'] }),
       );
       const payments: { paymentIntentId: string; refundableCents: number }[] = [];
+      const events: PaymentEvent[] = [];
+      const refundEvent = (refundId: string, paymentIntentId: string): PaymentEvent => ({
+        eventId: `stripe:${refundId}:refunded`,
+        kind: 'payment_refunded',
+        providerType: 'refund.created',
+        subscriptionId,
+        transactionId,
+        paymentId: paymentIntentId,
+      });
+      // A retry of the same request (its key) finds the refunds it already made, by their metadata, and makes
+      // only the rest: the plan cannot be recomputed, since what is left to refund changed with them.
+      let alreadyCents = 0;
       let paidSomething = false;
       for (const invoice of invoices.data) {
         const intentId = paymentIntentIdOf(invoice, '');
         if (!intentId) continue;
         paidSomething = true;
+        const made = await call(action, () => stripe.refunds.list({ payment_intent: intentId, limit: 100 }));
+        const mine = made.data.filter((refund) => refund.metadata?.refund_request === idempotencyKey && refund.status !== 'failed');
+        for (const refund of mine) {
+          alreadyCents += refund.amount;
+          events.push(refundEvent(refund.id, intentId));
+        }
+        if (mine.length > 0) continue;
         const refunded = await this.retrieveRefundedPayment(intentId);
         if (refunded && refunded.amountCents > refunded.refundedCents)
           payments.push({ paymentIntentId: intentId, refundableCents: refunded.amountCents - refunded.refundedCents });
       }
       const refundable = payments.reduce((sum, payment) => sum + payment.refundableCents, 0);
       if (!paidSomething) return { ok: false as const, refusal: 'not_allowed' as const };
-      const cents = amountCents === 'all' ? refundable : amountCents;
-      if (cents <= 0 || cents > refundable) return { ok: false as const, refusal: 'amount_too_high' as const };
-      const events: PaymentEvent[] = [];
+      const cents = amountCents === 'all' ? refundable : amountCents - alreadyCents;
+      if (cents < 0 || cents > refundable || (cents === 0 && alreadyCents === 0))
+        return { ok: false as const, refusal: 'amount_too_high' as const };
       let left = cents;
       for (const payment of payments) {
+        if (left === 0) break;
         const part = Math.min(left, payment.refundableCents);
         if (part <= 0) continue;
         const refund = await call(action, () =>
           stripe.refunds.create(
-            { payment_intent: payment.paymentIntentId, amount: part, metadata: { transactionId: metadataValue(transactionId) } },
+            {
+              payment_intent: payment.paymentIntentId,
+              amount: part,
+              metadata: { transactionId: metadataValue(transactionId), refund_request: metadataValue(idempotencyKey) },
+            },
             { idempotencyKey: requireIdempotencyKey(`${idempotencyKey}:${payment.paymentIntentId}`) },
           ),
         );
-        events.push({
-          eventId: `stripe:${refund.id}:refunded`,
-          kind: 'payment_refunded',
-          providerType: 'refund.created',
-          subscriptionId,
-          transactionId,
-          paymentId: payment.paymentIntentId,
-        });
+        events.push(refundEvent(refund.id, payment.paymentIntentId));
         left -= part;
-        if (left === 0) break;
       }
       if (endNow && subscription.status !== 'canceled') {
         await call(action, () => stripe.subscriptions.cancel(subscriptionId));
       }
       return { ok: true as const, events };
+    },
+
+    /**
+     * The dispute with its charge expanded (Stripe API reference, "Retrieve a dispute"): the PaymentIntent it
+     * names, the charge's customer (to find the order), the amount, the status and `evidence_details.due_by`.
+     * Closed `won`, or `warning_closed` (an inquiry that never became a chargeback), the money is the business's;
+     * `lost` it is gone; any other status is open.
+     */
+    async retrieveDispute(disputeId: string) {
+      let dispute: Stripe.Dispute;
+      try {
+        dispute = await stripe.disputes.retrieve(disputeId, { expand: ['charge'] });
+      } catch (error) {
+        if (isResourceMissing(error)) return null;
+        throw toProviderError(error, 'retrieve dispute');
+      }
+      const charge = typeof dispute.charge === 'string' ? null : dispute.charge;
+      const paymentId = dispute.payment_intent ? idOf(dispute.payment_intent) : charge?.payment_intent ? idOf(charge.payment_intent) : null;
+      if (!paymentId) return null;
+      const dueBy = dispute.evidence_details?.due_by;
+      return {
+        disputeId: dispute.id,
+        paymentId,
+        customerId: charge?.customer ? idOf(charge.customer) : null,
+        amountCents: dispute.amount,
+        status: dispute.status,
+        outcome: dispute.status === 'won' || dispute.status === 'warning_closed' ? 'won' : dispute.status === 'lost' ? 'lost' : 'open',
+        reason: dispute.reason || null,
+        evidenceDueBy: typeof dueBy === 'number' && dueBy > 0 ? new Date(dueBy * 1000).toISOString() : null,
+      } as const;
     },
 
     /** The PaymentIntent's amount received and what its charge has refunded (`latest_charge.amount_refunded`). */

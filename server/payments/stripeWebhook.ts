@@ -34,8 +34,51 @@ const DEFAULT_PAYMENT_METHOD_EVENT = 'customer.updated';
  */
 const REFUND_EVENT = 'charge.refunded';
 
+/**
+ * A dispute (chargeback) opened, changed, closed, or its funds withdrawn or reinstated (Stripe docs, "Disputes"):
+ * each is read the same way, by re-fetching the dispute (events arrive out of order).
+ */
+const DISPUTE_EVENTS = [
+  'charge.dispute.created',
+  'charge.dispute.updated',
+  'charge.dispute.closed',
+  'charge.dispute.funds_withdrawn',
+  'charge.dispute.funds_reinstated',
+];
+
+/**
+ * A refund that failed after it was made (the card closed): `refund.failed`, or `charge.refund.updated` with the
+ * refund's status `failed`. The charge's refunded amount goes down by it; its payment is read again.
+ */
+const REFUND_UPDATE_EVENTS = ['refund.failed', 'charge.refund.updated'];
+
 /** Every event type the webhook endpoint subscribes to (`npm run stripe:setup`). */
-export const STRIPE_WEBHOOK_EVENTS: string[] = [...Object.keys(HANDLED_STRIPE_EVENTS), DEFAULT_PAYMENT_METHOD_EVENT, REFUND_EVENT];
+export const STRIPE_WEBHOOK_EVENTS: string[] = [
+  ...Object.keys(HANDLED_STRIPE_EVENTS),
+  DEFAULT_PAYMENT_METHOD_EVENT,
+  REFUND_EVENT,
+  ...DISPUTE_EVENTS,
+  ...REFUND_UPDATE_EVENTS,
+];
+
+/** A `charge.dispute.*` event's dispute id; null for any other event or a dispute without a plain id. */
+export function readDisputeEvent(event: Stripe.Event): { disputeId: string } | null {
+  if (!DISPUTE_EVENTS.includes(event.type)) return null;
+  const disputeId = idOf(recordOf(recordOf(event.data)?.object)?.id);
+  return disputeId ? { disputeId } : null;
+}
+
+/**
+ * A failed refund's PaymentIntent: `refund.failed`, or `charge.refund.updated` whose refund is now `failed`
+ * (other updates change no money); null otherwise.
+ */
+export function readFailedRefund(event: Stripe.Event): { paymentIntentId: string } | null {
+  if (!REFUND_UPDATE_EVENTS.includes(event.type)) return null;
+  const refund = recordOf(recordOf(event.data)?.object);
+  if (refund?.status !== 'failed') return null;
+  const paymentIntentId = idOf(refund.payment_intent);
+  return paymentIntentId ? { paymentIntentId } : null;
+}
 
 /** A `charge.refunded` event's customer and PaymentIntent; null for any other event or a charge without them. */
 export function readRefundedCharge(event: Stripe.Event): { customerId: string; paymentIntentId: string } | null {

@@ -14,12 +14,20 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { HttpError, WEBHOOK_ERRORS } from '../http/httpError';
-import { applyPaymentEvent, applyRefundNotice, type PaymentEventResult } from '../orders/applyPaymentEvent';
+import {
+  applyDisputeNotice,
+  applyFailedRefundNotice,
+  applyPaymentEvent,
+  applyRefundNotice,
+  type PaymentEventResult,
+} from '../orders/applyPaymentEvent';
 import type { ProviderRouteOptions } from './provider';
 import { STRIPE_API_VERSION } from './stripeClient';
 import {
   MalformedWebhookEventError,
   readDefaultPaymentMethodChange,
+  readDisputeEvent,
+  readFailedRefund,
   readRefundedCharge,
   readStripeEvent,
   verifyStripeEvent,
@@ -98,6 +106,21 @@ export const stripeWebhookRoute: FastifyPluginAsync<StripeWebhookOptions> = asyn
         { eventId: verified.id, providerType: verified.type, customerId: refunded.customerId, paymentId: refunded.paymentIntentId },
       );
       if (!applied.ok) throw new HttpError(500, WEBHOOK_ERRORS.retryLater);
+      return { received: true, outcome: applied.value.outcome };
+    }
+    const disputed = readDisputeEvent(verified);
+    const failedRefund = readFailedRefund(verified);
+    if (disputed || failedRefund) {
+      const context = { ...services, log: request.log };
+      const applied = disputed
+        ? await applyDisputeNotice(context, { eventId: verified.id, providerType: verified.type, disputeId: disputed.disputeId })
+        : await applyFailedRefundNotice(context, {
+            eventId: verified.id,
+            providerType: verified.type,
+            paymentId: failedRefund!.paymentIntentId,
+          });
+      if (!applied.ok) throw new HttpError(500, WEBHOOK_ERRORS.retryLater);
+      nudgeOutbox();
       return { received: true, outcome: applied.value.outcome };
     }
     const read = readStripeEvent(verified);

@@ -104,6 +104,7 @@ export const OrdersQuery = Type.Object(
         Type.Literal('past_due'),
         Type.Literal('cancelled'),
         Type.Literal('refunded'),
+        Type.Literal('disputed'),
         Type.Literal('cancellations'),
         Type.Literal('payment_failed'),
       ]),
@@ -140,6 +141,10 @@ export const OrderRow = Type.Object({
   pastDueSince: Type.Union([Type.String(), Type.Null()]),
   /** Refunded to the buyer so far, in cents (0 when nothing was). */
   refundedCents: Type.Integer(),
+  /** A dispute (chargeback) of one of its payments is open: the order reads "Disputed". */
+  disputed: Type.Optional(Type.Boolean()),
+  /** The earliest evidence deadline of its open disputes (Stripe `evidence_details.due_by`), ISO 8601; null when none is asked. */
+  disputeDueBy: Type.Optional(Type.Union([Type.String(), Type.Null()])),
 });
 export type OrderRow = Static<typeof OrderRow>;
 
@@ -148,7 +153,14 @@ export type OrderRow = Static<typeof OrderRow>;
  * only the first 30 days after the first payment allow (the offer's guarantee).
  */
 export const RefundRequest = Type.Object(
-  { amountCents: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000_000 })) },
+  {
+    amountCents: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000_000 })),
+    /**
+     * The console's key for this refund, made once when the owner confirms it and sent again on a retry: a retry
+     * (after a later step failed) never refunds twice; a new refund has a new key.
+     */
+    requestKey: Type.Optional(Type.String({ minLength: 8, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' })),
+  },
   { additionalProperties: false },
 );
 export type RefundRequest = Static<typeof RefundRequest>;

@@ -10,7 +10,7 @@
  * Hold: an earned entry is held for the refund guarantee (src/domain/refunds.ts, REFUND_GUARANTEE_DAYS) after its
  * invoice was paid: the buyer may still cancel and be refunded. Then it is payable.
  */
-import { isWithinRefundGuarantee, REFUND_GUARANTEE_DAYS } from './refunds';
+import { isWithinRefundGuarantee } from './refunds';
 
 /** 100 % in basis points. */
 const FULL_BASIS_POINTS = 10_000;
@@ -86,13 +86,6 @@ export function formatCents(cents: number): string {
 
 /** The state of an earned entry, derived (docs/decisions/0035). */
 export type CommissionState = 'held' | 'payable' | 'in_payout' | 'paid' | 'reversed';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** When an entry earned at `earnedAt` stops being held. */
-export function holdEndsAt(earnedAt: Date): Date {
-  return new Date(earnedAt.getTime() + REFUND_GUARANTEE_DAYS * DAY_MS);
-}
 
 /**
  * The state of an earned entry: 'reversed' when nothing of it is left, 'paid' or 'in_payout' by its payout batch,

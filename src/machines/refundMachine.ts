@@ -20,6 +20,11 @@ interface RefundContext {
   amountCents: number | null;
   /** The server's refusal or the network's failure, shown under the form. */
   error: string | null;
+  /**
+   * This refund's key: made when the owner first asks for an amount, kept while they retry it after a failure
+   * (the server then refunds nothing twice), new when they ask for another amount.
+   */
+  requestKey: string | null;
 }
 
 type RefundEvent =
@@ -40,20 +45,21 @@ export const refundMachine = setup({
     emitted: {} as RefundEmitted,
   },
   actors: {
-    refundOrder: fromPromise<OrderDetail, { transactionId: string; amountCents: number | null }>(({ input }) =>
-      adminApi.refund(input.transactionId, input.amountCents === null ? {} : { amountCents: input.amountCents }),
+    refundOrder: fromPromise<OrderDetail, { transactionId: string; amountCents: number | null; requestKey: string }>(({ input }) =>
+      adminApi.refund(
+        input.transactionId,
+        input.amountCents === null ? { requestKey: input.requestKey } : { amountCents: input.amountCents, requestKey: input.requestKey },
+      ),
     ),
   },
   guards: {
     sessionEnded: (_, error: unknown) => error instanceof ApiError && error.status === 401,
   },
   actions: {
-    assignRequest: assign({
-      amountCents: ({ event }) => {
-        assertEvent(event, 'REFUND_REQUESTED');
-        return event.amountCents;
-      },
-      error: null,
+    assignRequest: assign(({ context, event }) => {
+      assertEvent(event, 'REFUND_REQUESTED');
+      const retry = context.requestKey !== null && context.amountCents === event.amountCents;
+      return { amountCents: event.amountCents, error: null, requestKey: retry ? context.requestKey : crypto.randomUUID() };
     }),
     assignError: assign((_, error: unknown) => ({
       error: error instanceof Error && error.message ? error.message : 'The refund could not be made. Please try again.',
@@ -63,7 +69,7 @@ export const refundMachine = setup({
   },
 }).createMachine({
   id: 'refund',
-  context: ({ input }) => ({ transactionId: input.transactionId, amountCents: null, error: null }),
+  context: ({ input }) => ({ transactionId: input.transactionId, amountCents: null, error: null, requestKey: null }),
   initial: 'idle',
   states: {
     idle: {
@@ -78,7 +84,11 @@ export const refundMachine = setup({
     refunding: {
       invoke: {
         src: 'refundOrder',
-        input: ({ context }) => ({ transactionId: context.transactionId, amountCents: context.amountCents }),
+        input: ({ context }) => ({
+          transactionId: context.transactionId,
+          amountCents: context.amountCents,
+          requestKey: context.requestKey!,
+        }),
         onDone: { target: 'refunded', actions: { type: 'emitRefunded', params: ({ event }) => event.output } },
         onError: [
           { guard: { type: 'sessionEnded', params: errorOf }, target: 'idle', actions: 'emitUnauthorised' },

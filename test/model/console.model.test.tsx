@@ -249,7 +249,9 @@ const orderModel: ConsoleModel = {
   },
   view(calls, onUnauthorised) {
     const refund = refundMachine.provide({
-      actors: { refundOrder: calls.actor<OrderDetail, { transactionId: string; amountCents: number | null }>('refund') },
+      actors: {
+        refundOrder: calls.actor<OrderDetail, { transactionId: string; amountCents: number | null; requestKey: string }>('refund'),
+      },
     });
     const logic = consoleOrderMachine.provide({
       actors: {

@@ -205,6 +205,7 @@ describe('failures the buyer did not cause', () => {
     replaceCard: async () => ({ kind: 'not_allowed' }),
     refund: async () => ({ ok: false, refusal: 'not_allowed' }),
     retrieveRefundedPayment: async () => null,
+    retrieveDispute: async () => null,
   };
   const brokenDb = {
     execute: () => Promise.reject(new Error('connection refused')),

@@ -91,6 +91,7 @@ describe('GET /api/openapi.json', () => {
       '/api/partner/link',
       '/api/partner/session',
       '/api/partner/sign-out',
+      '/api/sandbox/disputes/{disputeId}/close',
       '/api/sandbox/payment-intents/authenticate',
       '/api/sandbox/payment-intents/confirm',
       '/api/update-anon-subscription-intent',

@@ -364,10 +364,19 @@ describe('retrieveSubscriptionPayment', () => {
         currentPeriodEnd: new Date(1769904001 * 1000).toISOString(),
         cancelAt: null,
         cancellationReason: null,
-        latestInvoice: { invoiceId: 'in_TestFirst0001', state: 'open', amountDueCents: 100_000, renewal: false, proration: false },
+        latestInvoice: {
+          invoiceId: 'in_TestFirst0001',
+          state: 'open',
+          amountDueCents: 100_000,
+          amountPaidCents: 0,
+          paymentId: null,
+          renewal: false,
+          proration: false,
+        },
       },
     });
-    expect(stripe.requests[0]?.params.get('expand[0]')).toBe('latest_invoice');
+    // The invoice's payments name the PaymentIntent a refund or dispute of a renewal will name.
+    expect(stripe.requests[0]?.params.get('expand[0]')).toBe('latest_invoice.payments');
   });
 
   it.each([

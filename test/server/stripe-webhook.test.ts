@@ -101,7 +101,7 @@ describe.each(DATABASES)('POST /api/stripe/webhook on %s', (kind) => {
       expect(account).toMatchObject({ email: 'jane@example.com', name: 'Jane Doe', passwordHash: null, credentialsIssuedAt: null });
       expect(await recorded(event.id)).toBe(1);
       const [refetch, buyer, customerUpdate] = stripe.requests;
-      expect(refetch?.params.get('expand[0]')).toBe('latest_invoice');
+      expect(refetch?.params.get('expand[0]')).toBe('latest_invoice.payments');
       expect(buyer?.params.get('expand[0]')).toBe('payment_method');
       expect(Object.fromEntries(customerUpdate?.params ?? [])).toEqual({ email: 'jane@example.com', name: 'Jane Doe' });
       expect(customerUpdate?.headers['idempotency-key']).toBe(`${order.transactionId}:customer-details`);

@@ -19,4 +19,13 @@ describe('orderStatusWords', () => {
   it('puts a past-due order with a scheduled cancellation under past due (the payment is what needs the owner)', () => {
     expect(orderStanding({ ...order, status: 'past_due', cancelAt: '2026-12-24T00:00:00.000Z' })).toBe('past_due');
   });
+
+  it('an open dispute comes first, with its evidence deadline: the owner must answer it, whatever else holds', () => {
+    expect(orderStatusWords({ ...order, disputed: true, disputeDueBy: '2026-12-03T23:59:59.000Z' })).toBe(
+      'Disputed: evidence due Dec 3, 2026',
+    );
+    expect(orderStanding({ ...order, status: 'cancelled', refundedCents: 50_000, disputed: true, disputeDueBy: null })).toBe('disputed');
+    expect(orderStatusWords({ ...order, status: 'past_due', disputed: true, disputeDueBy: null })).toBe('Disputed');
+    expect(orderStanding({ ...order, disputed: false })).toBe('active');
+  });
 });

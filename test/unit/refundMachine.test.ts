@@ -11,13 +11,15 @@ import { refundMachine, type RefundEmitted } from '../../src/machines/refundMach
 const DETAIL = { order: { transactionId: 'txn_1', status: 'cancelled', refundedCents: 50_000 }, events: [] } as unknown as OrderDetail;
 
 /** The machine with its call answered by `answer`; records the calls and what it emitted. */
-function start(answer: (input: { transactionId: string; amountCents: number | null }) => Promise<OrderDetail>) {
-  const calls: { transactionId: string; amountCents: number | null }[] = [];
+type Call = { transactionId: string; amountCents: number | null; requestKey: string };
+
+function start(answer: (input: Call) => Promise<OrderDetail>) {
+  const calls: Call[] = [];
   const emitted: RefundEmitted[] = [];
   const actor = createActor(
     refundMachine.provide({
       actors: {
-        refundOrder: fromPromise(({ input }: { input: { transactionId: string; amountCents: number | null } }) => {
+        refundOrder: fromPromise(({ input }: { input: Call }) => {
           calls.push(input);
           return answer(input);
         }),
@@ -38,7 +40,7 @@ describe('the refund statechart', () => {
     expect(calls).toEqual([]);
     actor.send({ type: 'REFUND_CONFIRMED' });
     await toPromise(actor);
-    expect(calls).toEqual([{ transactionId: 'txn_1', amountCents: null }]);
+    expect(calls).toEqual([{ transactionId: 'txn_1', amountCents: null, requestKey: expect.stringMatching(/^[A-Za-z0-9_-]{8,64}$/) }]);
     expect(emitted).toEqual([{ type: 'refunded', detail: DETAIL }]);
   });
 
@@ -66,6 +68,26 @@ describe('the refund statechart', () => {
     actor.send({ type: 'REFUND_CONFIRMED' });
     await toPromise(actor);
     expect(calls.map((call) => call.amountCents)).toEqual([200_000, 25_000]);
+  });
+
+  it('a retry of the same amount after a failure sends the same key (refunded once); another amount is a new refund', async () => {
+    let fail = true;
+    const { actor, calls } = start(async () => {
+      if (fail) throw new ApiError('The payment provider could not be reached.', 502);
+      return DETAIL;
+    });
+    actor.send({ type: 'REFUND_REQUESTED', amountCents: 30_000 });
+    actor.send({ type: 'REFUND_CONFIRMED' });
+    await waitFor(actor, (snapshot) => snapshot.matches('idle'));
+    actor.send({ type: 'REFUND_REQUESTED', amountCents: 30_000 });
+    actor.send({ type: 'REFUND_CONFIRMED' });
+    await waitFor(actor, (snapshot) => snapshot.matches('idle'));
+    actor.send({ type: 'REFUND_REQUESTED', amountCents: 20_000 });
+    fail = false;
+    actor.send({ type: 'REFUND_CONFIRMED' });
+    await toPromise(actor);
+    expect(calls[1]!.requestKey).toBe(calls[0]!.requestKey);
+    expect(calls[2]!.requestKey).not.toBe(calls[0]!.requestKey);
   });
 
   it('a session that ended is handed to the console, not shown as a refusal', async () => {

@@ -9,7 +9,7 @@ import { cardNumberError, cvcError, expiryError } from '../../../src/domain/card
 export type { SandboxCard };
 
 /** How a test card behaves when a PaymentIntent is confirmed with it (Stripe's testing docs). */
-export type TestCardBehaviour = 'succeeds' | 'declined' | 'insufficient_funds' | 'requires_authentication' | 'fails_later';
+export type TestCardBehaviour = 'succeeds' | 'declined' | 'insufficient_funds' | 'requires_authentication' | 'fails_later' | 'disputed';
 
 /** The test cards the sandbox accepts; every other number is refused. */
 const TEST_CARDS: Readonly<Record<string, TestCardBehaviour>> = {
@@ -19,6 +19,8 @@ const TEST_CARDS: Readonly<Record<string, TestCardBehaviour>> = {
   '4000002500003155': 'requires_authentication',
   // Attaches and pays the first invoice, then declines every later charge (Stripe: "decline after attaching").
   '4000000000000341': 'fails_later',
+  // Pays, then the buyer's bank opens a dispute of the payment (Stripe: "Disputes", fraudulent): ./disputes.ts.
+  '4000000000000259': 'disputed',
 };
 
 /** Stripe's decline messages for the sandbox's failing cards. */

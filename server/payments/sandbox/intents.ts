@@ -88,6 +88,7 @@ export async function confirmSandboxIntent(
   const changes = {
     succeeds: { ...paid, cardBehaviour: 'succeeds' },
     fails_later: { ...paid, cardBehaviour: 'fails_later' },
+    disputed: { ...paid, cardBehaviour: 'disputed' },
     requires_authentication: { paymentStatus: 'requires_action' as const, ...accepted, cardBehaviour: 'succeeds' },
     declined: refused,
     insufficient_funds: refused,
@@ -101,6 +102,7 @@ export async function confirmSandboxIntent(
   switch (card.behaviour) {
     case 'succeeds':
     case 'fails_later':
+    case 'disputed':
       return { kind: 'succeeded', ...row };
     case 'requires_authentication':
       return { kind: 'requires_action', paymentIntentId: row.paymentIntentId };

@@ -7,6 +7,7 @@
  */
 import { and, eq, ne, sql } from 'drizzle-orm';
 import { monthlyTotalCents } from '../../../src/domain/pricing';
+import { sandboxDispute } from './disputes';
 import type { Database } from '../../db/client';
 import { sandboxCustomers, sandboxInvoices, sandboxSubscriptions } from '../../db/schema';
 import { randomAlphanumeric } from '../../security/randomText';
@@ -127,15 +128,25 @@ export function createSandboxProvider(db: Database): PaymentProvider {
         lifecycle: {
           currentPeriodEnd: row.currentPeriodEnd?.toISOString() ?? null,
           cancelAt: row.cancelAtPeriodEnd && row.currentPeriodEnd ? row.currentPeriodEnd.toISOString() : null,
+          // A renewal's payment is its invoice (the sandbox refunds and disputes it by that id), the first's its PaymentIntent.
           latestInvoice: renewal
             ? {
                 invoiceId: renewal.id,
                 state: renewal.status,
                 amountDueCents: renewal.amountCents,
+                amountPaidCents: renewal.status === 'paid' ? renewal.amountCents : 0,
+                paymentId: renewal.status === 'paid' ? renewal.id : null,
                 renewal: renewal.billingReason === 'subscription_cycle',
                 proration: renewal.billingReason === 'subscription_update',
               }
-            : { invoiceId: firstInvoice.invoiceId, state: firstInvoice.state, amountDueCents: row.amountDueCents, renewal: false },
+            : {
+                invoiceId: firstInvoice.invoiceId,
+                state: firstInvoice.state,
+                amountDueCents: row.amountDueCents,
+                amountPaidCents: row.amountPaidCents,
+                paymentId: row.amountPaidCents > 0 ? row.paymentIntentId : null,
+                renewal: false,
+              },
         },
       };
     },
@@ -185,6 +196,7 @@ export function createSandboxProvider(db: Database): PaymentProvider {
 
     refund: (input) => refundSandboxPayments(db, input),
     retrieveRefundedPayment: (paymentId) => sandboxRefundedPayment(db, paymentId),
+    retrieveDispute: (disputeId) => sandboxDispute(db, disputeId),
 
     /**
      * Deletes the sandbox's records of checkouts that no longer have an order and were created more than

@@ -11,6 +11,8 @@
  * - POST /api/sandbox/clock/advance `{ days }`: moves the sandbox clock forward and runs its renewals, so tests and
  *   demos see a subscription's months in seconds. It changes the billing of every order, so it exists only when
  *   SANDBOX_CLOCK=1 (tests, demos); otherwise it answers 404 like any unknown path.
+ * - POST /api/sandbox/disputes/:disputeId/close `{ outcome }`: the bank decides a dispute the disputing test card
+ *   (4000 0000 0000 0259) opened, won or lost (./disputes.ts); 404 unknown, 409 already closed.
  * An accepted payment is the sandbox's `invoice.paid`: it runs through the same code path as Stripe's events
  * (server/orders/applyPaymentEvent.ts) before the answer, so the order is paid and its account exists even if the
  * tab closes right after the charge; its event id is the PaymentIntent's, so a repeated confirmation counts once.
@@ -35,6 +37,7 @@ import { challengeRequired, isSolved, issueChallenge, recordDecline } from '../.
 import type { PaymentEvent, ProviderRouteOptions } from '../provider';
 import { advanceSandboxClock, renewDueSandboxSubscriptions } from './billing';
 import { checkSandboxCard } from './cards';
+import { closeSandboxDispute, openSandboxDisputeIfAny } from './disputes';
 import { authenticateSandboxIntent, confirmSandboxIntent, transactionOfClientSecret, type IntentOutcome } from './intents';
 
 /** The buyer sees this only if their browser could not solve the challenge by itself. */
@@ -94,6 +97,26 @@ export const sandboxRoutes: FastifyPluginAsync<ProviderRouteOptions> = async (
     },
   );
 
+  app.post<{ Params: { disputeId: string }; Body: { outcome: 'won' | 'lost' } }>(
+    '/api/sandbox/disputes/:disputeId/close',
+    {
+      schema: {
+        summary: 'Sandbox: the bank decides an open dispute (test card 4000 0000 0000 0259), won or lost',
+        params: Type.Object({ disputeId: Type.String({ minLength: 1, maxLength: 64 }) }),
+        body: Type.Object({ outcome: Type.Union([Type.Literal('won'), Type.Literal('lost')]) }, { additionalProperties: false }),
+        response: { 200: Type.Object({ outcome: Type.String() }), '4xx': ErrorResponse },
+      },
+    },
+    async (request) => {
+      const closed = await closeSandboxDispute(services.db, request.params.disputeId, request.body.outcome);
+      if (!closed.ok)
+        throw closed.refusal === 'unknown' ? new HttpError(404, 'No such dispute.') : new HttpError(409, 'This dispute is already closed.');
+      await applySandboxEvents({ ...services, log: request.log }, [closed.event]);
+      nudgeOutbox();
+      return { outcome: request.body.outcome };
+    },
+  );
+
   if (!services.config.SANDBOX_CLOCK) return;
   app.post<{ Body: { days: number } }>(
     '/api/sandbox/clock/advance',
@@ -141,6 +164,12 @@ async function settleAttempt(context: OrderContext, clientSecret: string, outcom
       transactionId: outcome.transactionId,
     },
   ]);
+  // Stripe's disputing test card: the payment stands, then the buyer's bank opens a dispute of it.
+  const disputes = await openSandboxDisputeIfAny(context.db, outcome.subscriptionId).catch((error: unknown) => {
+    context.log.error({ err: error }, 'Sandbox dispute could not be opened');
+    return [];
+  });
+  await applySandboxEvents(context, disputes);
 }
 
 /**

@@ -18,6 +18,7 @@ const REFUSALS: Record<RefundRefusal, [status: number, message: string]> = {
   amount_required: [400, `More than ${REFUND_GUARANTEE_DAYS} days after the first payment, give the amount to refund.`],
   amount_too_high: [400, 'That is more than was paid and not yet refunded.'],
   in_progress: [409, 'A refund of this order is already in progress.'],
+  key_reused: [409, 'This refund was asked for another amount: ask for the new amount as a new refund.'],
 };
 
 /** Registers the refund route; `ownerOf` answers the signed-in owner (the preHandler already checked one is). */
@@ -38,7 +39,12 @@ export async function adminRefundRoutes(
       const owner = await ownerOf(request);
       const result = await refundOrder(
         { ...services, log: request.log },
-        { transactionId: request.params.transactionId, amountCents: request.body.amountCents, ownerId: owner.id },
+        {
+          transactionId: request.params.transactionId,
+          amountCents: request.body.amountCents,
+          ownerId: owner.id,
+          requestKey: request.body.requestKey,
+        },
       );
       if (!result.ok) throw new HttpError(...REFUSALS[result.refusal]);
       const detail = await orderDetail({ ...services, log: request.log }, request.params.transactionId);

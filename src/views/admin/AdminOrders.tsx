@@ -415,6 +415,7 @@ const STANDING_COLOURS: Record<string, string> = {
   refunded: colors.muted,
   cancelled: colors.muted,
   open: colors.text,
+  disputed: colors.danger,
 };
 
 const Status = styled.span<{ $standing: string }>`

@@ -22,7 +22,10 @@
  *   confirms with Stripe.js. The payment method charged for a renewal is the invoice's subscription's
  *   `default_payment_method`, else the customer's `invoice_settings.default_payment_method` ("Subscription
  *   object": the subscription's default overrides the customer's).
- * - Refunds: POST /v1/refunds on a charge or a PaymentIntent, at most what is left unrefunded, else 400.
+ * - Refunds: POST /v1/refunds on a charge or a PaymentIntent, at most what is left unrefunded, else 400; listed
+ *   by PaymentIntent or charge, newest first; `failRefund` makes one fail later (`refund.failed`).
+ * - Disputes: `dispute` opens one on a payment (as test card 4000 0000 0000 0259 does), `closeDispute` decides it;
+ *   GET /v1/disputes/:id (with `charge` expandable) reads it, with each change's `charge.dispute.*` event.
  * - Seat changes ("Prorations", "Pending updates"): `proration_behavior: 'always_invoice'` invoices the proration at
  *   once (`billing_reason: 'subscription_update'`), by the seconds left in the period, each line rounded; a positive
  *   one is charged to the payment method in effect. With `payment_behavior: 'pending_if_incomplete'` a declined
@@ -108,6 +111,18 @@ interface Charge {
   customer: string;
   amount: number;
   amount_refunded: number;
+}
+/** A dispute of a charge (Stripe API reference, "The Dispute object"). */
+interface Dispute {
+  id: string;
+  charge: string;
+  payment_intent: string;
+  amount: number;
+  reason: string;
+  status: 'warning_needs_response' | 'needs_response' | 'under_review' | 'won' | 'lost';
+  /** Unix seconds; 0 when the bank takes no evidence. */
+  due_by: number;
+  created: number;
 }
 interface Subscription {
   id: string;
@@ -271,6 +286,8 @@ const ALLOWED_PARAMS: Array<[method: string, path: RegExp, params: string[]]> = 
   ['POST', /^\/v1\/billing_portal\/configurations\/[^/]+$/, ['features[subscription_update][proration_behavior]']],
   ['GET', /^\/v1\/payment_intents\/[^/]+$/, ['expand[]']],
   ['POST', /^\/v1\/refunds$/, ['charge', 'payment_intent', 'amount', 'reason', 'metadata[*]']],
+  ['GET', /^\/v1\/refunds$/, ['charge', 'payment_intent', 'limit']],
+  ['GET', /^\/v1\/disputes\/[^/]+$/, ['expand[]']],
 ];
 
 /** The first parameter `params` holds that the endpoint does not accept, or null. */
@@ -338,6 +355,7 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
   const intents = new Map<string, PaymentIntent>();
   const charges = new Map<string, Charge>();
   const refunds: Json[] = [];
+  const disputes = new Map<string, Dispute>();
   const events: Json[] = [];
   const idempotency = new Map<string, { fingerprint: string } & Answer>();
   const failures: Array<{ method: string; path: RegExp } & Answer> = [];
@@ -417,6 +435,22 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
     refunded: charge.amount_refunded === charge.amount,
     customer: charge.customer,
     payment_intent: charge.payment_intent,
+  });
+  const disputeJson = (dispute: Dispute, expand: string[]): Json => ({
+    id: dispute.id,
+    object: 'dispute',
+    amount: dispute.amount,
+    balance_transactions: [],
+    charge: expanded(expand, 'charge') ? chargeJson(charges.get(dispute.charge)!) : dispute.charge,
+    created: dispute.created,
+    currency: 'usd',
+    evidence_details: { due_by: dispute.due_by, has_evidence: false, past_due: false, submission_count: 0 },
+    is_charge_refundable: false,
+    livemode: false,
+    metadata: {},
+    payment_intent: dispute.payment_intent,
+    reason: dispute.reason,
+    status: dispute.status,
   });
   const invoiceJson = (invoice: Invoice, expand: string[]): Json => {
     const intent = intents.get(invoice.payment_intent)!;
@@ -971,6 +1005,20 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
       if (!intent) return missing('payment_intent', match[1]!);
       return { status: 200, body: paymentIntentJson(intent, expand) };
     }
+    if (method === 'GET' && path === '/v1/refunds') {
+      const intentId = params.get('payment_intent');
+      const chargeId = params.get('charge');
+      const data = refunds
+        .filter((refund) => (!intentId || refund.payment_intent === intentId) && (!chargeId || refund.charge === chargeId))
+        .reverse()
+        .slice(0, Number(params.get('limit') ?? 10));
+      return { status: 200, body: { object: 'list', data, has_more: false, url: path } };
+    }
+    if (method === 'GET' && (match = /^\/v1\/disputes\/([^/]+)$/.exec(path))) {
+      const dispute = disputes.get(match[1]!);
+      if (!dispute) return missing('dispute', match[1]!);
+      return { status: 200, body: disputeJson(dispute, expand) };
+    }
     if (method === 'POST' && path === '/v1/refunds') {
       const chargeId = params.get('charge');
       const intentId = params.get('payment_intent');
@@ -1012,6 +1060,8 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
         status: 'succeeded',
         reason: params.get('reason'),
         metadata: metadataOf(params),
+        failure_reason: null as string | null,
+        created: now(),
       };
       refunds.push(refund);
       emit('charge.refunded', chargeJson(refunded));
@@ -1033,7 +1083,9 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
               ? ['data.payments']
               : /^\/v1\/payment_intents\/[^/]+$/.test(path)
                 ? ['payment_method', 'latest_charge']
-                : [];
+                : /^\/v1\/disputes\/[^/]+$/.test(path)
+                  ? ['charge']
+                  : [];
     return expandsOf(params).find((field) => !allowed.includes(field)) ?? null;
   }
 
@@ -1116,6 +1168,7 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
     intentOf: (subscriptionId: string) =>
       intents.get(invoices.get(subscriptions.get(subscriptionId)?.latest_invoice ?? '')?.payment_intent ?? ''),
     customer: (id: string) => customers.get(id),
+    disputeOf: (id: string) => disputes.get(id),
     paymentMethod: (id: string) => paymentMethods.get(id),
     /** All subscriptions of a transaction. */
     subscriptionsOf: (transactionId: string) => [...subscriptions.values()].filter((s) => s.metadata.transactionId === transactionId),
@@ -1214,6 +1267,55 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
       emit(status === 'canceled' ? 'customer.subscription.deleted' : 'customer.subscription.updated', subscriptionJson(subscription, []), {
         status: before,
       });
+    },
+    /**
+     * The buyer's bank disputes the payment of `paymentIntentId` (Stripe's test card 4000 0000 0000 0259): a
+     * dispute of the whole charge opens (`needs_response`, evidence due in 7 days), and its amount is withdrawn:
+     * `charge.dispute.created`, then `charge.dispute.funds_withdrawn` (Stripe docs, "Disputes"). Returns its id.
+     */
+    dispute(paymentIntentId: string, reason = 'fraudulent'): string {
+      const intent = intents.get(paymentIntentId)!;
+      const charged = charges.get(intent.latest_charge!)!;
+      const dispute: Dispute = {
+        id: newId('du'),
+        charge: charged.id,
+        payment_intent: intent.id,
+        amount: charged.amount,
+        reason,
+        status: 'needs_response',
+        due_by: now() + 7 * 24 * 60 * 60,
+        created: now(),
+      };
+      disputes.set(dispute.id, dispute);
+      emit('charge.dispute.created', disputeJson(dispute, []));
+      emit('charge.dispute.funds_withdrawn', disputeJson(dispute, []));
+      return dispute.id;
+    },
+    /**
+     * The bank decides: `charge.dispute.closed`, and when won `charge.dispute.funds_reinstated` (the amount comes
+     * back). Submitting evidence first moves it to `under_review` (`charge.dispute.updated`).
+     */
+    closeDispute(disputeId: string, outcome: 'won' | 'lost') {
+      const dispute = disputes.get(disputeId)!;
+      dispute.status = 'under_review';
+      emit('charge.dispute.updated', disputeJson(dispute, []), { status: 'needs_response' });
+      dispute.status = outcome;
+      emit('charge.dispute.closed', disputeJson(dispute, []));
+      if (outcome === 'won') emit('charge.dispute.funds_reinstated', disputeJson(dispute, []));
+    },
+    /**
+     * A refund fails after it was made (the card closed; Stripe docs, "Refunds": failed refunds): its status
+     * becomes `failed`, the amount returns to the balance and no longer counts as refunded on the charge;
+     * `charge.refund.updated` and `refund.failed` are sent.
+     */
+    failRefund(refundId: string) {
+      const refund = refunds.find((each) => each.id === refundId)!;
+      const charged = charges.get(refund.charge as string)!;
+      refund.status = 'failed';
+      refund.failure_reason = 'expired_or_canceled_card';
+      charged.amount_refunded -= refund.amount as number;
+      emit('charge.refund.updated', { ...refund }, { status: 'succeeded' });
+      emit('refund.failed', { ...refund });
     },
     /** Cancels a subscription directly (the Dashboard, a retention rule). */
     cancel(subscriptionId: string) {

@@ -1,0 +1,89 @@
+/**
+ * Mail to the business's owners (every console owner), through the one outbox: what needs their attention at once
+ * about money after the first payment. A dispute opened (with its evidence deadline: Stripe's Dashboard takes the
+ * evidence), won or lost; a refund that failed (the buyer did not get the money back). One row per occurrence:
+ * `dedupeKey` names it, so a repeated provider event mails once. Money arrives in integer cents.
+ */
+import { asc, eq } from 'drizzle-orm';
+import { formatDollars } from '../../src/domain/pricing';
+import type { Database, Transaction } from '../db/client';
+import { orders, outbox, owners } from '../db/schema';
+import { compose } from './mailTemplates';
+
+/** An event the owners hear about. `changeId` tells one occurrence from another (the dispute, the provider event). */
+type OwnerMailEvent =
+  | {
+      kind: 'dispute_opened' | 'dispute_won' | 'dispute_lost';
+      transactionId: string;
+      changeId: string;
+      amountCents: number;
+      evidenceDueBy: string | null;
+      reason: string | null;
+    }
+  | { kind: 'refund_failed'; transactionId: string; changeId: string; amountCents: number };
+
+/** Outbox topics of owner mail start with this. */
+export const OWNER_MAIL_PREFIX = 'owner_';
+
+/**
+ * Writes `event`'s mail to the outbox in `tx`. @throws database errors: the change it belongs to rolls back with it.
+ */
+export async function raiseOwnerMail(tx: Transaction, event: OwnerMailEvent): Promise<void> {
+  const { kind, transactionId, changeId, ...details } = event;
+  await tx
+    .insert(outbox)
+    .values({
+      kind: 'mail',
+      topic: `${OWNER_MAIL_PREFIX}${kind}`,
+      dedupeKey: `mail:owner:${kind}:${transactionId}:${changeId}`,
+      transactionId,
+      payload: { ...details, changeId },
+    })
+    .onConflictDoNothing({ target: outbox.dedupeKey });
+}
+
+const dateTimeOf = (iso: unknown) =>
+  typeof iso === 'string'
+    ? new Date(iso).toLocaleString('en-US', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }) + ' UTC'
+    : 'no deadline given';
+
+/**
+ * The owner mail of outbox row `row`, addressed to every owner; null when there is no owner to send it to.
+ * @throws Error when the row names no order.
+ */
+export async function renderOwnerMail(
+  db: Database,
+  site: string,
+  row: { id: number; topic: string; transactionId: string | null; payload: Record<string, string | number | null> },
+): Promise<{ to: string; subject: string; text: string; html: string } | null> {
+  const recipients = await db.select({ email: owners.email }).from(owners).orderBy(asc(owners.createdAt));
+  if (recipients.length === 0) return null;
+  const [order] = row.transactionId ? await db.select().from(orders).where(eq(orders.transactionId, row.transactionId)) : [];
+  if (!order) throw new Error(`Outbox row ${row.id} names no order`);
+  const amount = formatDollars(Number(row.payload.amountCents ?? 0));
+  const buyer = `${order.name ?? 'A buyer'}${order.email ? ` (${order.email})` : ''}`;
+  const link: [string, string] = ['Open the order in the console', `${site}/admin/orders/${encodeURIComponent(order.transactionId)}`];
+  const kind = row.topic.slice(OWNER_MAIL_PREFIX.length);
+  const mail =
+    kind === 'dispute_opened'
+      ? compose(`A payment of ${amount} is disputed: evidence due ${dateTimeOf(row.payload.evidenceDueBy)}`, 'owner', [
+          `${buyer} disputed a payment of ${amount} with their bank${row.payload.reason ? ` (reason: ${String(row.payload.reason)})` : ''}. The amount and the dispute fee are taken from the balance while the dispute is open.`,
+          `Submit evidence in Stripe's Dashboard before ${dateTimeOf(row.payload.evidenceDueBy)}. The referrer's commission on this payment is held back until the dispute is decided; the buyer's seats stay meanwhile.`,
+          link,
+        ])
+      : kind === 'dispute_won'
+        ? compose(`Dispute won: ${amount} is back`, 'owner', [
+            `The bank decided the dispute of ${buyer}'s payment of ${amount} for you: the money is back, and so is the referrer's commission.`,
+            link,
+          ])
+        : kind === 'dispute_lost'
+          ? compose(`Dispute lost: ${amount} is gone and the subscription has ended`, 'owner', [
+              `The bank decided the dispute of ${buyer}'s payment of ${amount} for the buyer. The subscription is ended and its seats revoked; the referrer's commission on the payment is taken back.`,
+              link,
+            ])
+          : compose(`A refund of ${amount} failed`, 'owner', [
+              `The refund of ${amount} to ${buyer} failed (the card may be closed): the money is back in the balance and the buyer has not received it. Refund them another way, or contact them.`,
+              link,
+            ]);
+  return { to: recipients.map((owner) => owner.email).join(', '), ...mail };
+}
