@@ -1,8 +1,8 @@
 /**
  * Bad input is a 4xx, always, on every route the server registers: the test learns the routes from Fastify's
- * onRoute hook (a route added later is fuzzed without anyone listing it), signs in as the buyer, the owner and a
- * referrer, and sends each route RUNS requests (1,000 in `npm test`, new ones each run; `npm run bench:fuzz` sends
- * 10,000 and prints the statuses and the 5xx per route) on PGlite and PostgreSQL: path parameters, query strings
+ * onRoute hook (a route added later is fuzzed without anyone listing it), signs in as the buyer, the owner, a
+ * referrer and a team member, and sends each route RUNS requests (1,000 in `npm test`, new ones each run;
+ * `npm run bench:fuzz` sends 10,000 and prints the statuses and the 5xx per route) on PGlite and PostgreSQL: path parameters, query strings
  * and bodies shaped by the route's own schema with plausible values (the fixture's real ids and tokens) and hostile
  * ones (NUL, unpaired surrogates, huge numbers, wrong types, malformed escapes), and arbitrary JSON and text. No
  * answer may be a 5xx, an API's 4xx says why as `{ error }`, and no order may be half-written. The Stripe webhook
@@ -19,6 +19,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { accounts, handoffTokens, orders, partnerLinks, referrers } from '../../server/db/schema';
 import { newHandoffToken } from '../../server/security/handoffToken';
+import { mintInvitationLink } from '../../server/seats/claim';
+import type { JoinClaimed, TeamView } from '../../src/contract/team';
 import { STRIPE_API_VERSION } from '../../server/payments/stripeClient';
 import { STRIPE_WEBHOOK_EVENTS } from '../../server/payments/stripeWebhook';
 import { saveOwner } from '../../server/admin/owners';
@@ -421,9 +423,10 @@ describe.each(DATABASES)('every route the server registers, fuzzed, on %s', (kin
 });
 
 /**
- * The buyer (three seats, one invited), a second paid order the console acts on (refunds and cancellations end it,
- * not the buyer's), an open checkout, the owner, a referrer signed in to /partner; each session opened again when a
- * fuzzed request (a sign-out, new credentials) ended it.
+ * The buyer (three seats: one invited, one claimed), a second paid order the console acts on (refunds and
+ * cancellations end it, not the buyer’s), an open checkout, the owner, a referrer signed in to /partner, a member
+ * signed in to the training platform; each session but the member’s opened again when a fuzzed request (a sign-out,
+ * new credentials) ended it.
  */
 async function signedInFixture(server: TestServer): Promise<Fixture> {
   const buyer = await completePurchase(server, 3);
@@ -462,7 +465,8 @@ async function signedInFixture(server: TestServer): Promise<Fixture> {
     { cookie: cookies.get('account_session')! },
   );
   expect(invited.statusCode, invited.body).toBe(200);
-  const seatId = invited.json<{ members: { seatId: string }[] }>().members[0]!.seatId;
+  const seatId = invited.json<TeamView>().members[0]!.id;
+  const member = await signedInMember(server, cookies.get('account_session')!);
   let checked = 0;
   /** The sessions' cookie; every 50 requests each is checked and opened again if a fuzzed request ended it. */
   const cookie = async () => {
@@ -473,12 +477,12 @@ async function signedInFixture(server: TestServer): Promise<Fixture> {
         if (alive.statusCode === 401) cookies.set(name, await session.open());
       }
     }
-    return [...cookies.values()].join('; ');
+    return [...cookies.values(), member.cookie].join('; ');
   };
   const ids = (...values: string[]) => fc.constantFrom(...values);
   return {
     cookie,
-    bearers: [HANDOFF_KEY, buyer.finalized.token],
+    bearers: [HANDOFF_KEY, buyer.finalized.token, member.handoffToken],
     plausible: {
       transactionId: ids(consoleOrder.session.transactionId, buyer.session.transactionId, open.transactionId),
       subscriptionId: ids(open.subscriptionId, buyer.session.subscriptionId),
@@ -493,10 +497,10 @@ async function signedInFixture(server: TestServer): Promise<Fixture> {
       slug: ids(referrer!.slug, 'dr-sample', 'DR-SAMPLE'),
       referrer: ids(referrer!.id, 'none'),
       affiliate_id: ids(referrer!.slug),
-      email: ids('ada@example.com', 'someone@example.com', 'bo@example.com'),
+      email: ids('ada@example.com', 'someone@example.com', 'bo@example.com', member.email),
       name: ids('Ada Palmer', 'Bo Chen'),
       password: ids('a long password of someone', 'correct horse battery staple'),
-      token: ids('a'.repeat(43), buyer.finalized.token),
+      token: ids('a'.repeat(43), buyer.finalized.token, member.handoffToken),
       amountCents: fc.integer({ min: -5, max: 200_000 }),
       action: ids('resend_confirmation', 'send_sign_in_link', 'cancel_at_period_end', 'cancel_now'),
       client_id: ids('training-platform'),
@@ -597,3 +601,46 @@ describe.each(DATABASES)('fuzzed signed webhook bodies on %s', (kind) => {
     expect(stripe.unexpected).toEqual([]);
   });
 });
+
+/**
+ * A team member of the buyer's order, claimed through the invitation link, signed in to the training platform
+ * through our OpenID Provider: the provider's session cookies (for /oidc) and the member's own hand-off token.
+ */
+async function signedInMember(server: TestServer, buyerCookie: string) {
+  const invited = await server.post('/api/account/team/invite', { email: 'cy@example.com', name: 'Cy Diaz' }, { cookie: buyerCookie });
+  const seat = invited.json<TeamView>().members.find((each) => each.email === 'cy@example.com')!;
+  const claimed = (await server.post('/api/join/claim', { token: await mintInvitationLink(server.db, seat.id) })).json<JoinClaimed>();
+  const jar = new Map<string, string>();
+  const take = (response: { cookies: { name: string; value: string }[] }) => {
+    for (const { name, value } of response.cookies) jar.set(name, value);
+  };
+  const header = () => [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
+  const authorization = await server.app.inject({
+    method: 'GET',
+    url: `/oidc/auth?${new URLSearchParams({
+      client_id: 'training-platform',
+      redirect_uri: 'http://127.0.0.1:9/callback',
+      response_type: 'code',
+      scope: 'openid email profile access',
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
+    })}`,
+  });
+  take(authorization);
+  const signedIn = await server.post('/sign-in/password', { email: claimed.email, password: claimed.password }, { cookie: header() });
+  take(signedIn);
+  const resumed = await server.app.inject({
+    method: 'GET',
+    url: new URL(signedIn.json<{ redirectTo: string }>().redirectTo, 'http://x').pathname,
+    headers: { cookie: header() },
+  });
+  take(resumed);
+  expect(resumed.headers.location, resumed.body).toMatch(/^http:\/\/127\.0\.0\.1:9\/callback\?code=/);
+  const session = [...jar].filter(([name]) => name.startsWith('_session'));
+  expect(session.length).toBeGreaterThan(0);
+  return {
+    email: claimed.email,
+    cookie: session.map(([name, value]) => `${name}=${value}`).join('; '),
+    handoffToken: new URL(claimed.agreementUrl).searchParams.get('token')!,
+  };
+}
