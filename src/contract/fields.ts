@@ -22,7 +22,7 @@ export function Text(minLength: number, maxLength: number) {
 export const Id = Text(1, 255);
 
 /** A UUID as PostgreSQL writes it (any version, either case): the id of a referrer, a seat or an order. */
-export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 
 /** A UUID (UUID_PATTERN), checked before it reaches a `uuid` column, which refuses anything else with an error. */
 export const Uuid = Type.String({ minLength: 36, maxLength: 36, pattern: UUID_PATTERN });
