@@ -31,9 +31,9 @@ import { stripeTestEnv, TEST_WEBHOOK_SECRET } from './helpers/stripeEvents';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 1000);
 /**
- * A run's time limit: 1,000 requests to each of the ~80 routes took 4 to 5 minutes per database at 300 requests a
- * route scaled up, on 2 cores with a load average near 20 (over ten minutes at 1,000); an idle machine is several
- * times faster. An hour bounds a stuck run, not a slow one.
+ * A run's time limit: on 2 cores at a load average near 20, 300 requests to each of the 79 routes took 225 to
+ * 273 s per database and 1,000 over ten minutes; an idle machine is several times faster. An hour bounds a stuck
+ * run, not a slow one.
  */
 const FUZZ_TIMEOUT_MS = 60 * 60_000;
 
