@@ -9,7 +9,7 @@ import fastifyCookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import { joinPageAnswers, teamRoutes } from './routes/team';
 import type { JoinAnswer } from '../src/domain/joinPage';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest, type RouteOptions } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from './config';
 import type { Database } from './db/client';
@@ -70,6 +70,8 @@ interface AppOptions {
   distDir?: string;
   /** Where log lines go instead of standard output (tests read them). */
   logStream?: { write(line: string): void };
+  /** Told of every route as it is registered (Fastify's onRoute hook): the fuzz test sends to each. */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /**
@@ -141,6 +143,7 @@ export async function buildApp({
   nudgeOutbox,
   distDir,
   logStream,
+  onRoute,
 }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
@@ -159,6 +162,7 @@ export async function buildApp({
     // Strict bodies: no type coercion ("3" stays a string), unknown properties fail instead of being removed.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false } },
   });
+  if (onRoute) app.addHook('onRoute', onRoute);
   app.removeContentTypeParser('text/plain');
   // Node bounds the headers; the body's arrival is bounded by our own hook.
   app.server.headersTimeout = Math.min(app.server.headersTimeout, config.REQUEST_TIMEOUT_SECONDS * 1000);
@@ -171,6 +175,9 @@ export async function buildApp({
     inlineScripts: inlineScriptHashes(distDir),
   });
 
+  // Before any route, and before the not-found answer (a spelling no route takes is refused the same way): a
+  // state-changing request from another site to a signed-in API or the sign-in page is refused.
+  refuseCrossSiteRequests(app, config);
   const secret = cookieSecret ?? randomBytes(32).toString('hex');
   await app.register(fastifyCookie, { secret });
   const referrals = referralLinks(db, config);
@@ -206,8 +213,6 @@ export async function buildApp({
       ...(redis ? { redis, nameSpace: `${config.REDIS_KEY_PREFIX}rate-limit:`, skipOnError: true } : {}),
       errorResponseBuilder: () => new HttpError(429, 'Too many requests. Please wait a minute and try again.'),
     });
-    // Before any route of /api/account and /api/admin: a state-changing request from another site is refused.
-    refuseCrossSiteRequests(api, config);
     await api.register(openApiRoute);
     await api.register(publicConfigRoute, { ...services, referrals });
     await api.register(createIntentRoute, { ...services, referrals });

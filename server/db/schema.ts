@@ -57,7 +57,10 @@ export const orders = pgTable(
     subscriptionItemId: text('subscription_item_id').notNull(),
     /** The current first invoice's PaymentIntent, when known (maps a redirect return to its order). */
     paymentIntentId: text('payment_intent_id').unique(),
-    /** The current subscription's confirmation secret: returned again when a seat update changes nothing. */
+    /**
+     * The current subscription's confirmation secret: returned again when a seat update changes nothing; once the
+     * order is paid, only `sha256:` and its hash (server/security/clientSecretAtRest.ts).
+     */
     clientSecret: text('client_secret').notNull(),
     quantity: integer('quantity').notNull(),
     /** Monthly total for `quantity`, in cents, computed by the server (src/domain/pricing.ts). */

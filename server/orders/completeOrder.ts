@@ -25,6 +25,7 @@ import { isPaidOrder, type Order } from './order';
 import { sameEmail } from './paymentBuyer';
 import { raiseOrderEvent } from '../outbox/orderEvents';
 import type { Config } from '../config';
+import { sealClientSecret } from '../security/clientSecretAtRest';
 
 /** What the caller verified with the provider: the first invoice of this subscription paid for these seats. */
 export interface VerifiedPayment {
@@ -147,6 +148,8 @@ async function markPaid(tx: Transaction, order: Order, buyer: { email: string; n
     .set({
       status: 'paid',
       paidAt: new Date(),
+      // The payment is made: the secret that confirms it is kept only as its hash from now on.
+      clientSecret: sealClientSecret(order.clientSecret),
       email: order.email ?? buyer.email,
       name: order.name ?? buyer.name,
       updatedAt: new Date(),

@@ -8,7 +8,7 @@
  */
 import type { FinalizeReturnRequest, FinalizeReturnResponse } from '../../src/contract/checkout';
 import { centsToDollars } from '../../src/domain/pricing';
-import { secretsMatch } from '../security/secretCompare';
+import { clientSecretMatches } from '../security/clientSecretAtRest';
 import { finalizeOrRefuse } from './finalizeCheckout';
 import { findOrderByPaymentIntent, type OrderContext } from './order';
 import { outcomeOf, refuse, type Outcome } from './outcome';
@@ -26,7 +26,7 @@ export function finalizeReturn(context: OrderContext, input: FinalizeReturnReque
 
 async function finalizeReturnOrRefuse(context: OrderContext, input: FinalizeReturnRequest): Promise<FinalizeReturnResponse> {
   const order = await findOrderByPaymentIntent(context.db, input.paymentIntentId);
-  if (!order || !secretsMatch(input.clientSecret, order.clientSecret)) refuse('unknown_checkout');
+  if (!order || !clientSecretMatches(input.clientSecret, order.clientSecret)) refuse('unknown_checkout');
   const buyer = await callProvider(context.log, 'retrieve payment buyer', () => buyerOfOrder(context, order));
   if (!buyer) refuse('buyer_unknown');
   // The client secret travels in an address (and so may be seen in a history or a log); it is proof only

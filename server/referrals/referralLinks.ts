@@ -7,7 +7,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
-import type { OfferReferrer } from '../../src/contract/admin';
+import { SLUG_PATTERN, type OfferReferrer } from '../../src/contract/admin';
 import { readReferral, writeReferral } from './referralCookie';
 import { findActiveReferrer, offerReferrerOf, type ReferrerRow } from './referrers';
 
@@ -27,6 +27,11 @@ export interface ReferralLinks {
   offer(request: FastifyRequest): Promise<OfferReferrer>;
 }
 
+const SLUG = new RegExp(SLUG_PATTERN);
+
+/** Whether `slug` has a referral slug's shape (src/contract/admin.ts Slug: 2-40 characters of SLUG_PATTERN). */
+const isSlug = (slug: string) => slug.length >= 2 && slug.length <= 40 && SLUG.test(slug);
+
 type ReferralConfig = Pick<Config, 'REFERRAL_WINDOW_DAYS' | 'DEFAULT_REFERRER_SLUG'>;
 
 /** Referral links on `db` with `config`'s window and default referrer. */
@@ -41,7 +46,8 @@ export function referralLinks(db: Database, config: ReferralConfig): ReferralLin
   };
   return {
     async follow(request, reply, slug) {
-      const referrer = slug.length <= 64 ? await findActiveReferrer(db, slug) : undefined;
+      // Only a slug's shape reaches the database: anything else (a NUL, 5 KB of text) names no one.
+      const referrer = isSlug(slug) ? await findActiveReferrer(db, slug) : undefined;
       if (!referrer) {
         request.log.warn({ slug: slug.slice(0, 64) }, 'Referral link to an unknown or disabled referrer; showing the default offer');
         return reply.redirect('/', 302);

@@ -62,6 +62,10 @@ const LINK_PROBLEMS: Record<LinkProblem, { status: number; error: string }> = {
 };
 
 /** What /join says when one address opened more invitation links in an hour than INVITES_PER_ADDRESS_PER_HOUR. */
+/** The success page's access after the agreement site redeemed its hand-off token (docs/decisions/0053). */
+const TOKEN_REDEEMED =
+  'Your agreement is signed, so this page no longer manages your team. Manage it from your account page, /account: we email you a sign-in link.';
+
 const TOO_MANY_LINKS = 'Too many invitation links were opened from your address. Please wait an hour and try again.';
 /** What /join says when the invitation could not be looked up (the database did not answer). */
 const LOOKUP_FAILED = 'We could not open your invitation just now. Please reload this page in a minute.';
@@ -105,7 +109,9 @@ export async function teamRoutes(app: FastifyInstance, services: OrderServices &
   const teamOrder = async (request: FastifyRequest): Promise<Order> => {
     const session = await buyerSessions.current(request);
     const bearer = /^Bearer (.{1,128})$/.exec(request.headers.authorization ?? '')?.[1];
-    const transactionId = session?.subject ?? (bearer ? await orderOfBuyerToken(db, bearer) : null);
+    const handedOff = !session && bearer ? await orderOfBuyerToken(db, bearer) : null;
+    if (handedOff?.redeemed) throw new HttpError(401, TOKEN_REDEEMED);
+    const transactionId = session?.subject ?? handedOff?.transactionId;
     const order = transactionId ? await findOrder(db, transactionId) : undefined;
     if (!order || order.status === 'open') throw new HttpError(401, SIGN_IN_AGAIN);
     return order;

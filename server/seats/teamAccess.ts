@@ -1,18 +1,22 @@
 /**
  * Who may manage an order's team (issue 22): the buyer signed in on the manage page (the session of
  * server/sessions/), or, on the success page right after the purchase, the holder of the order's own hand-off
- * token (the secret finalize handed to that checkout once, docs/decisions/0026), while it lives and is not
- * revoked, redeemed or not (the buyer may come back from the agreement site within its lifetime).
+ * token (the secret finalize handed to that checkout once, docs/decisions/0026), until the agreement site redeems
+ * it: the token then sits in the agreement site's records and its links, and the buyer manages the team from
+ * /account (docs/decisions/0053).
  */
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { handoffTokens } from '../db/schema';
 import { hashHandoffToken } from '../security/handoffToken';
 
-/** The order whose buyer's live hand-off token is `token`, or null (a member's token manages nothing). */
-export async function orderOfBuyerToken(db: Database, token: string): Promise<string | null> {
+/**
+ * The order of the buyer's live hand-off token `token`, and whether the agreement site has redeemed it (then it
+ * manages nothing); null when it is no buyer's live token (a member's token manages nothing).
+ */
+export async function orderOfBuyerToken(db: Database, token: string): Promise<{ transactionId: string; redeemed: boolean } | null> {
   const [row] = await db
-    .select({ transactionId: handoffTokens.transactionId })
+    .select({ transactionId: handoffTokens.transactionId, redeemedAt: handoffTokens.redeemedAt })
     .from(handoffTokens)
     .where(
       and(
@@ -22,5 +26,5 @@ export async function orderOfBuyerToken(db: Database, token: string): Promise<st
         gt(handoffTokens.expiresAt, sql`now()`),
       ),
     );
-  return row?.transactionId ?? null;
+  return row ? { transactionId: row.transactionId, redeemed: row.redeemedAt !== null } : null;
 }

@@ -16,9 +16,38 @@ const GUARDED = ['/api/account', '/api/admin', '/api/partner', '/sign-in'];
 
 const CROSS_SITE_REFUSED = 'This request must come from this site.';
 
-const guarded = (url: string) => {
-  const path = url.split('?', 1)[0]!;
-  return GUARDED.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+const isGuardedPath = (path: string) => GUARDED.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+
+/**
+ * `url`'s path as a router could read it: percent-decoded, lower-cased, runs of slashes made one, dot segments
+ * resolved (RFC 3986 §5.2.4). Undecodable escapes stay as sent. Lower case because a check that refuses more
+ * spellings than the router accepts is safe, and one that refuses fewer is not.
+ */
+export function normalisedPath(url: string): string {
+  const raw = url.split('?', 1)[0]!;
+  let decoded = raw;
+  try {
+    decoded = decodeURIComponent(raw);
+  } catch {
+    // A malformed escape: the router refuses the request itself; the path is judged as sent.
+  }
+  const segments: string[] = [];
+  for (const segment of decoded.toLowerCase().replaceAll('\\', '/').split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') segments.pop();
+    else segments.push(segment);
+  }
+  return `/${segments.join('/')}`;
+}
+
+/**
+ * Whether `request` is under a guarded prefix: by the route the router matched (`routeOptions.url`, the path as
+ * routed, whatever escapes, case or extra slashes it was sent with) and by its normalised path, so that neither a
+ * spelling the router decodes nor one it would resolve differently slips past.
+ */
+const guarded = (request: FastifyRequest) => {
+  const routed = request.routeOptions.url;
+  return (routed !== undefined && isGuardedPath(routed)) || isGuardedPath(normalisedPath(request.url));
 };
 
 /** The site's origin: PUBLIC_URL's when set, else the request's own (protocol and host follow TRUST_PROXY). */
@@ -29,7 +58,7 @@ function siteOrigin(config: Config, request: FastifyRequest): string {
 /** Whether `request` may go on: not state-changing, outside the guarded APIs, without Origin, or from this site. */
 function isSameOriginOrSafe(config: Config, request: FastifyRequest): boolean {
   if (request.method === 'GET' || request.method === 'HEAD') return true;
-  if (!guarded(request.url)) return true;
+  if (!guarded(request)) return true;
   const origin = request.headers.origin;
   if (origin === undefined) return true;
   try {

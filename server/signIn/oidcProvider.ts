@@ -28,6 +28,9 @@ const SIGN_IN_PAGE = '/sign-in';
 /** Where a sign-in carrying a one-time login hint goes instead of the page (server/routes/signIn.ts). */
 export const HINT_ROUTE = '/sign-in/hint';
 
+/** The provider's resume endpoint, `/auth/{interaction uid}` under the mount path. */
+const RESUME_PATH = /^\/auth\/[^/]+\/?$/;
+
 /** The scopes the platform may ask for; `access` carries the claims of the person's access. */
 const SCOPES = ['openid', 'email', 'profile', 'access'];
 
@@ -143,6 +146,12 @@ export function createOidcProvider({ config, db, jwks, cookieKeys }: ProviderOpt
   const provider = new Provider(oidcIssuer(config), configuration);
   // Koa reads the protocol, host and address from X-Forwarded-*, which mountOidcProvider writes itself.
   provider.proxy = true;
+  // The resume endpoint reads everything from the stored interaction, nothing from its query; oidc-provider 8's
+  // error handler fails (a server_error) on a resume whose query names our client, so the query is dropped.
+  provider.use(async (ctx, next) => {
+    if (RESUME_PATH.test(ctx.path)) ctx.querystring = '';
+    await next();
+  });
   return provider;
 }
 
@@ -166,6 +175,10 @@ export function providerRequest(request: FastifyRequest, config: Pick<Config, 'P
  */
 export async function mountOidcProvider(app: FastifyInstance, provider: Provider, config: Config): Promise<void> {
   const callback = provider.callback();
+  // oidc-provider answers its own unexpected failures (`server_error`) and only emits them: they are ours to log.
+  provider.on('server_error', (ctx: KoaContextWithOIDC, error: Error) => {
+    app.log.error({ err: error, route: ctx.oidc?.route }, 'The sign-in provider failed');
+  });
   const forward = (request: FastifyRequest, reply: FastifyReply, path: string) => {
     const raw = providerRequest(request, config) as IncomingMessage & { originalUrl?: string };
     raw.originalUrl = `${OIDC_PREFIX}${path}`;

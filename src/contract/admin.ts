@@ -6,7 +6,7 @@ import { Type, type Static } from 'typebox';
 import { LedgerEntry } from './commissions';
 import { TeamSeat } from './team';
 import { ORDER_STANDINGS } from '../domain/orderStatus';
-import { Text } from './fields';
+import { Text, Uuid } from './fields';
 import { CONTENT_LIMITS, MAX_TESTIMONIALS } from '../domain/offerContent';
 
 /**
@@ -109,7 +109,7 @@ export const OrdersQuery = Type.Object(
         Type.Literal('payment_failed'),
       ]),
     ),
-    referrer: Type.Optional(Text(1, 64)),
+    referrer: Type.Optional(Type.Union([Type.Literal('none'), Uuid])),
     from: Type.Optional(IsoDate),
     to: Type.Optional(IsoDate),
   },

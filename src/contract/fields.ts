@@ -21,6 +21,20 @@ export function Text(minLength: number, maxLength: number) {
 /** An id we issued or the provider issued: a non-empty string of at most 255 characters of plain text. */
 export const Id = Text(1, 255);
 
+/** A UUID as PostgreSQL writes it (any version, either case): the id of a referrer, a seat or an order. */
+const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+
+/** A UUID (UUID_PATTERN), checked before it reaches a `uuid` column, which refuses anything else with an error. */
+export const Uuid = Type.String({ minLength: 36, maxLength: 36, pattern: UUID_PATTERN });
+
+/*
+ * Path parameters: a path whose id fails its schema names nothing and is answered 404 (server/http/errorHandler.ts).
+ */
+/** `:transactionId`, an order's id (text: a UUID for orders we opened, any plain id for older rows). */
+export const TransactionIdParams = Type.Object({ transactionId: Id }, { additionalProperties: false });
+/** `:id` of a `uuid` row: a referrer. */
+export const UuidParams = Type.Object({ id: Uuid }, { additionalProperties: false });
+
 /** A seat count: an integer from MIN_SEATS (spec §4) to the server's MAX_SEATS. */
 export function Seats(maxSeats: number) {
   return Type.Integer({ minimum: MIN_SEATS, maximum: maxSeats });

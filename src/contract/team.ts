@@ -5,7 +5,7 @@
  * email field also names it (`field: 'email'`) so the page shows it under the field.
  */
 import { Type, type Static } from 'typebox';
-import { EmailText, Id, NameText, Text } from './fields';
+import { EmailText, NameText, Text, Uuid } from './fields';
 
 /** A team member's seat as the buyer sees it. Times are ISO 8601. */
 export const TeamSeat = Type.Object({
@@ -75,5 +75,5 @@ export const JoinClaimed = Type.Object({
 export type JoinClaimed = Static<typeof JoinClaimed>;
 
 /** A seat id in a path. */
-export const SeatParams = Type.Object({ seatId: Id }, { additionalProperties: false });
+export const SeatParams = Type.Object({ seatId: Uuid }, { additionalProperties: false });
 export type SeatParams = Static<typeof SeatParams>;

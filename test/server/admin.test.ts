@@ -287,7 +287,8 @@ describe.each(DATABASES)("the owner's console API on %s", (kind) => {
     const refused = await call(resend, cookie);
     expect(refused.statusCode).toBe(409);
     expect(refused.json().error).toMatch(/SMTP_URL/);
-    expect((await call({ method: 'POST', url: '/api/admin/mail/abc/resend' }, cookie)).statusCode).toBe(400);
+    // An id that is not one names no mail (docs/decisions/0052).
+    expect((await call({ method: 'POST', url: '/api/admin/mail/abc/resend' }, cookie)).statusCode).toBe(404);
   });
 
   it('signing out ends the session on the server', async () => {

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { count } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import type { FastifyBaseLogger, FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, LightMyRequestResponse, RouteOptions } from 'fastify';
 import pg from 'pg';
 import type { FinalizeResponse, SubscriptionSession } from '../../src/contract/checkout';
 import { PRODUCT_ID } from '../../src/domain/product';
@@ -58,6 +58,8 @@ export interface TestServerOptions {
   cipher?: CredentialsCipher;
   /** Receives the log lines (give LOG_LEVEL in `env` too). */
   logStream?: { write(line: string): void };
+  /** Told of every route the app registers. */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /** Starts the app on a fresh database of `kind` (the sample referrer seeded, as server/main.ts does), sandbox provider, quiet logs. */
@@ -84,6 +86,7 @@ async function serve(database: OpenDatabase, options: TestServerOptions, closeDa
     db: database.db,
     cipher,
     logStream: options.logStream,
+    onRoute: options.onRoute,
     provider: options.wrapProvider ? options.wrapProvider(sandbox) : sandbox,
     distDir: options.distDir,
   });

@@ -4,7 +4,7 @@
  * verified against our JWKS with the access claims, a wrong password, an unknown email, a refunded (cancelled)
  * order refused, a replayed code refused, and the storage in our database.
  */
-import { eq } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +14,7 @@ import { mintInvitationLink } from '../../server/seats/claim';
 import { deleteExpiredRecords } from '../../server/orders/retention';
 import { endPersonSignIns, oidcStore } from '../../server/signIn/oidcStore';
 import { findPersonByEmail } from '../../server/signIn/people';
+import { hashHandoffToken } from '../../server/security/handoffToken';
 import { SIGN_IN_ERRORS } from '../../server/routes/signIn';
 import type { JoinClaimed, TeamView } from '../../src/contract/team';
 import { freePort } from '../support/freePort';
@@ -293,13 +294,70 @@ describe.each(DATABASES)('OpenID Provider on %s', (kind) => {
   it('reads nothing past its expiry, and the retention sweep deletes it', async () => {
     const store = oidcStore(server.db, 'Interaction');
     await store.upsert('soon-over', { uid: 'soon-over' }, 3600);
-    expect(await store.find('soon-over')).toEqual({ uid: 'soon-over' });
+    expect(await store.find('soon-over')).toEqual({ uid: 'soon-over', jti: 'soon-over' });
+    const stored = eq(oidcRecords.id, hashHandoffToken('soon-over'));
     await server.db
       .update(oidcRecords)
       .set({ expiresAt: new Date(Date.now() - 1000) })
-      .where(eq(oidcRecords.id, 'soon-over'));
+      .where(stored);
     expect(await store.find('soon-over')).toBeUndefined();
     expect((await deleteExpiredRecords(server.db, 30)).oidcRecords).toBeGreaterThanOrEqual(1);
-    expect(await server.db.select().from(oidcRecords).where(eq(oidcRecords.id, 'soon-over'))).toEqual([]);
+    expect(await server.db.select().from(oidcRecords).where(stored)).toEqual([]);
+  });
+
+  /** Every row of every table but the sandbox's (it stands in for the payment provider's own records), as text. */
+  async function databaseText(): Promise<string> {
+    const rowsOf = async (query: SQL): Promise<Record<string, unknown>[]> => {
+      const result: unknown = await server.db.execute(query);
+      return (result as { rows: Record<string, unknown>[] }).rows;
+    };
+    const tables = await rowsOf(
+      sql`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`,
+    );
+    const rows: unknown[] = [];
+    for (const name of tables.map((table) => String(table.name)).filter((name) => !name.startsWith('sandbox_'))) {
+      rows.push(await rowsOf(sql`select * from ${sql.identifier(name)}`));
+    }
+    return JSON.stringify(rows);
+  }
+
+  it('keeps no live session id, interaction, code, access token or client secret in the database after a purchase and a sign-in', async () => {
+    const { session, finalized } = await completePurchase(server);
+    const { jar, verifier, state, signInPage } = await startSignIn();
+    const interaction = signInPage.searchParams.get('interaction')!;
+    expect(await databaseText()).not.toContain(interaction);
+    const signedIn = await postPassword(jar, finalized.loginDetails.email, finalized.loginDetails.password);
+    const callback = await backToPlatform(jar, signedIn.body.redirectTo!);
+    const code = callback.searchParams.get('code')!;
+    // The provider's session cookie (its value is the session's id) and the unexchanged code.
+    const sessionId = /(?:^|; )_session=([^;]+)/.exec(jar.header())?.[1];
+    expect(sessionId).toBeTruthy();
+    const beforeExchange = await databaseText();
+    for (const secret of [code, sessionId!, interaction, session.clientSecret]) expect(beforeExchange).not.toContain(secret);
+    expect(beforeExchange).toContain(session.transactionId);
+
+    const tokens = await oidc.authorizationCodeGrant(platform, callback, { pkceCodeVerifier: verifier, expectedState: state });
+    // Found by its hash, the token still works.
+    const claims = await oidc.fetchUserInfo(platform, tokens.access_token, tokens.claims()!.sub);
+    expect(claims.email).toBe(finalized.loginDetails.email);
+    const afterExchange = await databaseText();
+    for (const secret of [tokens.access_token, code, sessionId!, session.clientSecret]) expect(afterExchange).not.toContain(secret);
+  });
+
+  it('refuses an authorization parameter it cannot store as invalid_request, and logs nothing as a failure', async () => {
+    for (const parameter of ['state', 'nonce', 'login_hint', 'ui_locales', 'acr_values']) {
+      const url = oidc.buildAuthorizationUrl(platform, {
+        redirect_uri: REDIRECT_URI,
+        scope: 'openid',
+        code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
+        code_challenge_method: 'S256',
+        [parameter]: 'a\u0000b',
+      });
+      const response = await fetch(url, { redirect: 'manual' });
+      expect(response.status, parameter).toBe(303);
+      const back = new URL(response.headers.get('location')!);
+      expect(`${back.origin}${back.pathname}`, parameter).toBe(REDIRECT_URI);
+      expect(back.searchParams.get('error'), parameter).toBe('invalid_request');
+    }
   });
 });

@@ -173,6 +173,13 @@ describe.each(DATABASES)('the buyer’s team, on %s', (kind) => {
     expect(cy.seatNumber).toBe(3);
 
     const buyerRedeemed = await redeem(order.token);
+    // Redeemed by the agreement site, the token manages the team no more: the buyer is sent to /account.
+    const readAfter = await server.app.inject({ method: 'GET', url: '/api/account/team', headers: order.auth });
+    expect(readAfter.statusCode).toBe(401);
+    expect(readAfter.json<{ error: string }>().error).toMatch(/\/account/);
+    const teamBefore = await server.rows(seats);
+    expect((await invite(order.auth, `late-${kind}@example.com`)).statusCode).toBe(401);
+    expect(await server.rows(seats)).toBe(teamBefore);
     // New credentials for the buyer void the buyer's tokens, not the members' (theirs are their own).
     expect(await issueNewPassword(server.db, order.transactionId)).toBeDefined();
     const people = [buyerRedeemed, await redeem(handoffTokenOf(bo)), await redeem(handoffTokenOf(cy))].map((response) =>
@@ -200,7 +207,7 @@ describe.each(DATABASES)('the buyer’s team, on %s', (kind) => {
     expect(figures.assignedSeats).toBeGreaterThanOrEqual(figures.claimedSeats);
 
     await deliverDue(outboxContext);
-    const boSeat = (await team(order.auth)).members.find((seat) => seat.email === `bo-${kind}@example.com`)!;
+    const boSeat = detail!.seats.find((seat) => seat.seatNumber === 2)!;
     expect(webhooksOf('seat.invited', boSeat.id)).toHaveLength(1);
     expect(webhooksOf('seat.claimed', boSeat.id)[0]?.verified).toBe(true);
   });

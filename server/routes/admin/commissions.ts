@@ -15,6 +15,7 @@ import {
   ReferrerCommissionRequest,
 } from '../../../src/contract/commissions';
 import { ErrorResponse } from '../../../src/contract/checkout';
+import { TransactionIdParams, UuidParams } from '../../../src/contract/fields';
 import { DEFAULT_PAYOUT_MINIMUM_CENTS } from '../../../src/domain/commissions';
 import { EMAIL_PATTERN } from '../../../src/domain/validation';
 import { csvHeaders } from '../../admin/csv';
@@ -79,6 +80,7 @@ export async function adminCommissionRoutes(
     {
       schema: {
         summary: "Console: a referrer's email and commission rule",
+        params: UuidParams,
         body: ReferrerCommissionRequest,
         response: { 204: Type.Null(), ...errors },
       },
@@ -174,7 +176,13 @@ export async function adminCommissionRoutes(
 
   app.get<{ Params: { transactionId: string } }>(
     '/api/admin/orders/:transactionId/commissions',
-    { schema: { summary: "Console: an order's commission ledger entries", response: { 200: OrderCommissions, ...errors } } },
+    {
+      schema: {
+        summary: "Console: an order's commission ledger entries",
+        params: TransactionIdParams,
+        response: { 200: OrderCommissions, ...errors },
+      },
+    },
     async (request) => ({ entries: await orderCommissions(db, clock, request.params.transactionId) }),
   );
 }

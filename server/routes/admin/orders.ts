@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { OrderActionRequest, OrderDetail, OrderRow, OrdersQuery } from '../../../src/contract/admin';
 import { ErrorResponse } from '../../../src/contract/checkout';
+import { TransactionIdParams } from '../../../src/contract/fields';
 import { csvHeaders, ordersCsv } from '../../admin/csv';
 import { runOrderAction, type OrderActionRefusal } from '../../admin/orderActions';
 import { listOrders, orderDetail } from '../../admin/reports';
@@ -52,7 +53,11 @@ export async function adminOrderRoutes(
   app.get<{ Params: { transactionId: string } }>(
     '/api/admin/orders/:transactionId',
     {
-      schema: { summary: 'Console: one order, its funnel events and its invoices', response: { 200: OrderDetail, '4xx': ErrorResponse } },
+      schema: {
+        summary: 'Console: one order, its funnel events and its invoices',
+        params: TransactionIdParams,
+        response: { 200: OrderDetail, '4xx': ErrorResponse },
+      },
     },
     async (request) => {
       const detail = await orderDetail({ ...services, log: request.log }, request.params.transactionId);
@@ -66,6 +71,7 @@ export async function adminOrderRoutes(
     {
       schema: {
         summary: 'Console: re-send the confirmation, mail a sign-in link, cancel at period end or now',
+        params: TransactionIdParams,
         body: OrderActionRequest,
         response: { 200: OrderDetail, '4xx': ErrorResponse },
       },

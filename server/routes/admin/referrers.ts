@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { CreateReferrerRequest, Referrer, UpdateReferrerRequest } from '../../../src/contract/admin';
 import { ErrorResponse } from '../../../src/contract/checkout';
+import { UuidParams } from '../../../src/contract/fields';
 import type { Database } from '../../db/client';
 import { referrerDisplayName } from '../../../src/domain/referrerNames';
 import { HttpError } from '../../http/httpError';
@@ -44,6 +45,7 @@ export async function adminReferrerRoutes(app: FastifyInstance, { db }: { db: Da
     {
       schema: {
         summary: 'Console: edit, disable or enable a referrer',
+        params: UuidParams,
         body: UpdateReferrerRequest,
         response: { 200: Referrer, '4xx': ErrorResponse },
       },

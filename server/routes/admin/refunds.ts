@@ -6,6 +6,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { OrderDetail, RefundRequest } from '../../../src/contract/admin';
 import { ErrorResponse } from '../../../src/contract/checkout';
+import { TransactionIdParams } from '../../../src/contract/fields';
 import { orderDetail } from '../../admin/reports';
 import { HttpError } from '../../http/httpError';
 import type { OrderServices } from '../../orders/order';
@@ -31,6 +32,7 @@ export async function adminRefundRoutes(
     {
       schema: {
         summary: 'Console: refund an order and end its subscription',
+        params: TransactionIdParams,
         body: RefundRequest,
         response: { 200: OrderDetail, '4xx': ErrorResponse },
       },
