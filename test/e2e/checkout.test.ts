@@ -4,7 +4,16 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { useServerAndBrowser, watchConsole } from './harness';
-import { chooseSeats, expectPaymentSuccessful, fillBuyer, fillCard, openCheckout, submit, TEST_CARDS } from './checkoutFlow';
+import {
+  chooseSeats,
+  expectCardAskedAgain,
+  expectPaymentSuccessful,
+  fillBuyer,
+  fillCard,
+  openCheckout,
+  submit,
+  TEST_CARDS,
+} from './checkoutFlow';
 
 const running = useServerAndBrowser();
 let context: BrowserContext;
@@ -37,6 +46,16 @@ describe('checkout in a real browser', () => {
     await page.getByText('Total (monthly)').waitFor();
     await fillBuyer(page);
     await fillCard(page, TEST_CARDS.succeeds);
+    await submit(page);
+    await expectPaymentSuccessful(page, '$1,000', 3);
+    expect(consoleProblems).toEqual([]);
+  });
+
+  it('a seat change after the card was typed asks for the card again at its field, and pays with the new one', async () => {
+    await openCheckout(page, running.server.baseUrl);
+    await fillBuyer(page);
+    await fillCard(page, TEST_CARDS.succeeds);
+    await expectCardAskedAgain(page, 3, TEST_CARDS.succeeds);
     await submit(page);
     await expectPaymentSuccessful(page, '$1,000', 3);
     expect(consoleProblems).toEqual([]);

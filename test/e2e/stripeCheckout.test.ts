@@ -8,7 +8,16 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { startStatefulStripe } from '../server/helpers/statefulStripe';
 import { stripeTestEnv } from '../server/helpers/stripeEvents';
-import { chooseSeats, expectPaymentSuccessful, fillBuyer, fillCard, openCheckout, submit, SUBMIT_LABEL, TEST_CARDS } from './checkoutFlow';
+import {
+  expectCardAskedAgain,
+  expectPaymentSuccessful,
+  fillBuyer,
+  fillCard,
+  openCheckout,
+  submit,
+  SUBMIT_LABEL,
+  TEST_CARDS,
+} from './checkoutFlow';
 import { startServer, useServerAndBrowser, watchConsole } from './harness';
 import { routeStripe, type StripeStandIn } from './stripeStandIn';
 
@@ -83,15 +92,15 @@ describe('checkout in Stripe mode in a real browser', () => {
     expect(consoleProblems).toEqual([]);
   });
 
-  it('a seat change re-creates the Payment Element, and the new client secret is the one confirmed', async () => {
+  it('a seat change re-creates the Payment Element, asks for the typed card again, and confirms the new client secret', async () => {
     await openCheckout(page, running.server.baseUrl);
     const [first] = await elementsClientSecrets();
-    await chooseSeats(page, 3);
+    await fillBuyer(page);
+    await fillCard(page, TEST_CARDS.succeeds);
+    await expectCardAskedAgain(page, 3, TEST_CARDS.succeeds);
     const secrets = await elementsClientSecrets();
     const last = secrets.at(-1)!;
     expect(last).not.toBe(first);
-    await fillBuyer(page);
-    await fillCard(page, TEST_CARDS.succeeds);
     await submit(page);
     await expectPaymentSuccessful(page, '$1,000', 3);
     expect(standIn.confirmedClientSecrets).toEqual([last]);
