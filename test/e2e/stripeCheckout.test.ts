@@ -4,10 +4,12 @@
  * (stripeStandIn.ts). The same buyer's steps and assertions as the sandbox journeys (checkoutFlow.ts). One
  * server and one browser for the file.
  */
+import Stripe from 'stripe';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { startStatefulStripe } from '../server/helpers/statefulStripe';
-import { stripeTestEnv } from '../server/helpers/stripeEvents';
+import { stripeTestEnv, TEST_WEBHOOK_SECRET } from '../server/helpers/stripeEvents';
+import { startMailCatcher } from '../support/mailCatcher';
 import {
   expectCardAskedAgain,
   expectPaymentSuccessful,
@@ -27,8 +29,11 @@ const AGREEMENT_SITE = 'https://agreement.test';
 
 const running = useServerAndBrowser(async () => {
   const stripe = await startStatefulStripe();
+  const mail = await startMailCatcher();
   const server = await startServer({
     ...stripeTestEnv(stripe.url),
+    SMTP_URL: mail.url,
+    OUTBOX_INTERVAL_SECONDS: '1',
     HANDOFF_API_KEY: HANDOFF_KEY,
     SUCCESS_SITE_URL: AGREEMENT_SITE,
     SUCCESS_SITE_LOCAL_URL: AGREEMENT_SITE,
@@ -36,9 +41,11 @@ const running = useServerAndBrowser(async () => {
   return {
     ...server,
     stripe,
+    mail,
     stop: async () => {
       await server.stop();
       await stripe.close();
+      await mail.close();
     },
   };
 });
@@ -130,5 +137,66 @@ describe('checkout in Stripe mode in a real browser', () => {
     expect(back.searchParams.get('payment_intent')).toBe(clientSecret.split('_secret_')[0]);
     expect(back.searchParams.get('payment_intent_client_secret')).toBe(clientSecret);
     await expectPaymentSuccessful(page, '$500', 1);
+  });
+
+  it('the manage page’s new card: Stripe’s portal takes it, and the server makes it the card charged next', async () => {
+    const email = 'new.card@example.com';
+    await openCheckout(page, running.server.baseUrl);
+    await fillBuyer(page, { firstName: 'Ada', lastName: 'Palmer', email });
+    await fillCard(page, TEST_CARDS.succeeds);
+    await submit(page);
+    await expectPaymentSuccessful(page, '$500', 1);
+    const stripe = running.server.stripe;
+    const paid = standIn.confirmedClientSecrets.at(-1)!;
+    const stored = await page.evaluate(() => sessionStorage.getItem('paymentSuccess'));
+    const { transactionId } = JSON.parse(stored ?? '{}') as { transactionId: string };
+    const subscription = stripe.subscriptionsOf(transactionId).at(-1)!;
+    expect(stripe.intentOf(subscription.id)?.client_secret).toBe(paid);
+
+    // Stripe's Customer Portal, answered by the test: the buyer adds a card, Stripe sends its events, and returns them.
+    await context.route('https://billing.stripe.com/**', async (route) => {
+      const url = new URL(route.request().url());
+      const session = stripe.portalSessions.find((each) => url.href.startsWith(String(each.url)))!;
+      if (!url.searchParams.has('card')) {
+        return route.fulfill({
+          status: 200,
+          contentType: 'text/html',
+          body: `<!doctype html><title>Portal</title><h1>Update your payment method</h1><a href="${url.origin}${url.pathname}?card=added">Add card</a>`,
+        });
+      }
+      const since = stripe.events.length;
+      stripe.portalUpdateCard(String(session.customer), { name: 'Ada Palmer', email });
+      for (const event of stripe.events.slice(since)) {
+        const payload = JSON.stringify(event);
+        const delivered = await fetch(`${running.server.baseUrl}/api/stripe/webhook`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: TEST_WEBHOOK_SECRET }),
+          },
+          body: payload,
+        });
+        expect(delivered.status, await delivered.text()).toBe(200);
+      }
+      return route.fulfill({ status: 302, headers: { location: String(session.return_url) } });
+    });
+
+    const confirmation = await running.server.mail.waitFor(email, /subscription is active/);
+    const manage = /Manage your subscription: (\S+)/.exec(confirmation.text)?.[1];
+    expect(manage).toMatch(/\/account\?token=/);
+    await page.goto(manage!.replace(/^https?:\/\/[^/]+/, running.server.baseUrl));
+    await page.getByRole('heading', { name: 'Your subscription' }).waitFor();
+    await page.getByRole('button', { name: 'Update card' }).click();
+    await page.getByRole('heading', { name: 'Update your payment method' }).waitFor({ timeout: 15_000 });
+    const session = stripe.portalSessions.at(-1)!;
+    expect(session).toMatchObject({ customer: subscription.customer, flow_data: { type: 'payment_method_update' } });
+    await page.getByRole('link', { name: 'Add card' }).click();
+    await page.getByRole('heading', { name: 'Your subscription' }).waitFor({ timeout: 15_000 });
+    expect(new URL(page.url()).pathname).toBe('/account');
+    // The portal's card is the customer's default; the server clears the subscription's own (decision 0025).
+    const customer = stripe.customer(subscription.customer)!;
+    expect(customer.default_payment_method).not.toBeNull();
+    await expect.poll(() => stripe.subscription(subscription.id)?.default_payment_method ?? null).toBeNull();
+    expect(consoleProblems).toEqual([]);
   });
 });
