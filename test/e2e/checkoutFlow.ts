@@ -15,7 +15,7 @@ export const TEST_CARDS = {
 export const SUBMIT_LABEL = 'YES! I Want To Train My Team With AI';
 
 /** Said at the card field when a seat change re-created the payment form after a card was typed. */
-export const CARD_REENTRY_NOTICE = 'Your team size changed: please enter your card again';
+const CARD_REENTRY_NOTICE = 'Your team size changed: please enter your card again';
 
 /**
  * The buyer typed a card, then changed the seats to `seats`: the re-created payment form is empty, says why, and
