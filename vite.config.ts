@@ -1,33 +1,17 @@
-import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { compression } from 'vite-plugin-compression2';
 
 /** The libraries the prerendered checkout's islands run on (src/mountIslands.tsx), bundled as one chunk. */
 const LIBRARIES =
-  /[\\/]node_modules[\\/](react|react-dom|preact|scheduler|xstate|@xstate[\\/]react|styled-components|stylis|@emotion[\\/](is-prop-valid|memoize|unitless)|use-sync-external-store|use-isomorphic-layout-effect|wouter|regexparam|tslib)[\\/]/;
+  /[\\/]node_modules[\\/](react|react-dom|scheduler|xstate|@xstate[\\/]react|styled-components|stylis|@emotion[\\/](is-prop-valid|memoize|unitless)|use-sync-external-store|use-isomorphic-layout-effect|wouter|regexparam|tslib)[\\/]/;
 
 /**
  * Builds the SPA into dist/ (with .br and .gz copies), and with `--ssr src/prerender.tsx` the renderer
  * scripts/prerender.ts uses to write the checkout's HTML at build time. `npm run dev` proxies /api to the server
  * on PORT (default 3000).
  */
-export default defineConfig(({ command, isSsrBuild }) => ({
-  // The browser's build renders with Preact's React-compatible layer (decision 0037): the same components, hooks
-  // and hydration API in about 5 KB instead of react-dom's 45 KB (brotli). The renderer at build time, the dev
-  // server and the views and model tests keep React; the browser tests run this build.
-  resolve:
-    command === 'build' && !isSsrBuild
-      ? {
-          alias: [
-            { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
-            { find: /^react-dom$/, replacement: 'preact/compat' },
-            { find: /^react\/jsx-runtime$/, replacement: 'preact/jsx-runtime' },
-            { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/jsx-dev-runtime' },
-            { find: /^react$/, replacement: fileURLToPath(new URL('src/browser/preactCompat.js', import.meta.url)) },
-          ],
-        }
-      : undefined,
+export default defineConfig(({ isSsrBuild }) => ({
   plugins: [
     react(),
     // Brotli and gzip copies of every text file beside it, made once at build; the server sends the one the

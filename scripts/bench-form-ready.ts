@@ -38,13 +38,13 @@ const NOTE_CARD_FIELD_USABLE = `
 
 /**
  * The same for another page: the moment its first form control, button or heading (the join page without an
- * invitation shows only why) is enabled and laid out once the renderer has taken over #root (Preact keeps its tree on the root element as \`__k\`; React marks it
+ * invitation shows only why) is enabled and laid out once React has taken over #root (it marks the container
  * \`__reactContainer$…\`). Taking over sets a property, which no observer sees, so this one polls every 5 ms.
  */
 const NOTE_PAGE_USABLE = `
   const live = () => {
     const root = document.getElementById('root');
-    return root !== null && Object.keys(root).some((key) => key === '__k' || key.startsWith('__reactContainer'));
+    return root !== null && Object.keys(root).some((key) => key.startsWith('__reactContainer'));
   };
   const usable = () => [...document.querySelectorAll('#root input, #root button, #root h1')].some((element) =>
     !element.disabled && element.getClientRects().length > 0);

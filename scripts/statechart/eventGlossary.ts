@@ -10,6 +10,8 @@ export const EVENT_GLOSSARY: Record<string, string> = {
   SEAT_REMOVED: "The buyer pressed 'Decrease seats' (ignored at one seat).",
   FIELD_CHANGED: 'The buyer edited First Name, Last Name or Email Address; clears that field’s error.',
   PAYMENT_FORM_READY: 'The card form for the current client secret is mounted and can confirm a payment.',
+  CARD_DETAILS_CHANGED:
+    'The card form’s fields went from empty to typed in, or back; a seat change then re-creates the form with the buyer told to type the card again.',
   SUBMITTED: "The buyer pressed 'YES! I Want To Train My Team With AI'.",
   QUOTE_CLICKED: 'The buyer clicked the referrer’s quote in the hero (scrolls to the form).',
   GET_STARTED_CLICKED: "The buyer clicked 'Get Started' in the bonus block (scrolls, then focuses First Name after 800 ms).",

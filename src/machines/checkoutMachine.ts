@@ -73,6 +73,13 @@ interface CheckoutContext extends CheckoutInput {
   paymentAccepted: boolean;
   /** The last payment failure's message, shown by the pay button until the next attempt (the toast goes away). */
   paymentError: string | null;
+  /** The buyer has typed card details into the current payment form (its fields are not all empty). */
+  cardTyped: boolean;
+  /**
+   * A seat change re-created the payment form after the buyer had typed a card, so the card is gone: the page says
+   * so at the card field until the buyer types again (spec §4 re-creates the form; nothing typed is lost in silence).
+   */
+  cardReentryNeeded: boolean;
 }
 
 type CheckoutEvent =
@@ -80,6 +87,8 @@ type CheckoutEvent =
   | { type: 'SEAT_REMOVED' }
   | { type: 'FIELD_CHANGED'; field: CheckoutField; value: string }
   | { type: 'PAYMENT_FORM_READY'; clientSecret: string; gateway: PaymentGateway }
+  /** The payment form's fields went from empty to typed in or back (Stripe: the Payment Element's `change`, `empty`). */
+  | { type: 'CARD_DETAILS_CHANGED'; empty: boolean }
   | { type: 'SUBMITTED' }
   | { type: 'QUOTE_CLICKED' }
   | { type: 'GET_STARTED_CLICKED' }
@@ -93,6 +102,8 @@ export type CheckoutEmitted =
   | { type: 'toast'; toast: ToastMessage }
   | { type: 'scrollRequested'; target: 'checkoutForm' }
   | { type: 'focusRequested'; field: CheckoutField }
+  /** The re-created payment form's card field takes the focus, through its gateway. */
+  | { type: 'cardFocusRequested'; gateway: PaymentGateway }
   | { type: 'paymentCompleted'; record: PaymentSuccessRecord };
 
 /**
@@ -192,6 +203,8 @@ export const checkoutMachine = setup({
     /** The card form refused the card itself and shows why under its fields: nothing was sent. */
     cardIncomplete: (_, confirmation: PaymentConfirmation) => confirmation.status === 'incomplete',
     finalizeSucceeded: (_, response: FinalizeResponse) => response.success === true,
+    /** The payment form was re-created after a seat change that took the buyer's typed card with it. */
+    cardReentryNeeded: ({ context }) => context.cardReentryNeeded,
     /** The page opened with a payment this browser started and never saw finalized. */
     hasPendingPayment: ({ context }) => context.pendingPayment !== null,
     /** Finalize answered that the resumed checkout was not paid (or is gone): it is dropped. */
@@ -226,6 +239,16 @@ export const checkoutMachine = setup({
         assertEvent(event, 'PAYMENT_FORM_READY');
         return event.gateway;
       },
+    }),
+    assignCardDetailsChanged: assign(({ context, event }) => {
+      assertEvent(event, 'CARD_DETAILS_CHANGED');
+      return { cardTyped: !event.empty, cardReentryNeeded: context.cardReentryNeeded && event.empty };
+    }),
+    /** The update re-creates the payment form (spec §4): a card typed into the old one is gone with it. */
+    markCardLost: assign(({ context }) => ({ cardReentryNeeded: context.cardTyped || context.cardReentryNeeded, cardTyped: false })),
+    requestCardFocus: emit(({ event }) => {
+      assertEvent(event, 'PAYMENT_FORM_READY');
+      return { type: 'cardFocusRequested' as const, gateway: event.gateway };
     }),
     assignSession: assign((_, session: SubscriptionSession) => ({ session, confirmedSeats: MIN_SEATS })),
     assignUpdatedSession: assign(({ context }, output: UpdateIntentResponse) => {
@@ -305,11 +328,17 @@ export const checkoutMachine = setup({
     recentPurchase: input.recentPurchase ?? null,
     paymentAccepted: false,
     paymentError: null,
+    cardTyped: false,
+    cardReentryNeeded: false,
   }),
   initial: 'init',
   on: {
     FIELD_CHANGED: { guard: 'formEditable', actions: 'assignField' },
-    PAYMENT_FORM_READY: { guard: 'gatewayMatchesSession', actions: 'assignPaymentGateway' },
+    PAYMENT_FORM_READY: [
+      { guard: and(['gatewayMatchesSession', 'cardReentryNeeded']), actions: ['assignPaymentGateway', 'requestCardFocus'] },
+      { guard: 'gatewayMatchesSession', actions: 'assignPaymentGateway' },
+    ],
+    CARD_DETAILS_CHANGED: { actions: 'assignCardDetailsChanged' },
     QUOTE_CLICKED: { actions: 'requestScrollToForm' },
     GET_STARTED_CLICKED: { actions: ['requestScrollToForm', 'scheduleFirstNameFocus'] },
     FIRST_NAME_FOCUS_DUE: { actions: 'requestFirstNameFocus' },
@@ -393,7 +422,7 @@ export const checkoutMachine = setup({
         input: ({ context }) => ({ session: context.session!, quantity: context.pendingSeats }),
         onDone: {
           target: 'idle',
-          actions: [{ type: 'assignUpdatedSession', params: ({ event }) => event.output }, 'notifySubscriptionUpdated'],
+          actions: [{ type: 'assignUpdatedSession', params: ({ event }) => event.output }, 'markCardLost', 'notifySubscriptionUpdated'],
         },
         onError: { target: 'idle', actions: ['revertSeats', 'notifyUpdateFailed'] },
       },

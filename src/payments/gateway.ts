@@ -35,6 +35,8 @@ export interface PaymentGateway {
    * rejects only on an unexpected failure (network down, script not loaded).
    */
   confirmPayment(input: ConfirmPaymentInput): Promise<PaymentConfirmation>;
+  /** Puts the focus on the card number (a re-created form after a seat change: the buyer types the card again). */
+  focusCard(): void;
 }
 
 /** The default message of the 'Payment Failed' toast (spec §8). */

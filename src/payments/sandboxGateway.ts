@@ -29,6 +29,8 @@ interface SandboxGatewayOptions {
   onInvalidCard: () => void;
   /** Shows the authentication challenge and resolves with the buyer's choice. */
   authenticate: () => Promise<AuthenticationOutcome>;
+  /** Focuses the card number field. */
+  focusCard: () => void;
 }
 
 function cardPayload(values: CardFormValues) {
@@ -89,6 +91,7 @@ export function createSandboxGateway(options: SandboxGatewayOptions): PaymentGat
   const { clientSecret } = options;
   return {
     provider: 'sandbox',
+    focusCard: options.focusCard,
     async confirmPayment({ billingDetails }) {
       const values = options.readCard();
       const cardError = firstCardError(validateCard(values));

@@ -34,6 +34,9 @@ function paymentConfirmationOf(result: PaymentIntentResult): PaymentConfirmation
 export function createStripeGateway(stripe: Stripe, elements: StripeElements): PaymentGateway {
   return {
     provider: 'stripe',
+    focusCard() {
+      elements.getElement('payment')?.focus();
+    },
     async confirmPayment({ billingDetails, returnUrl }) {
       const result = await stripe.confirmPayment({
         elements,

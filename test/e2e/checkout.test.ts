@@ -4,7 +4,16 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { useServerAndBrowser, watchConsole } from './harness';
-import { chooseSeats, expectPaymentSuccessful, fillBuyer, fillCard, openCheckout, submit, TEST_CARDS } from './checkoutFlow';
+import {
+  chooseSeats,
+  expectCardAskedAgain,
+  expectPaymentSuccessful,
+  fillBuyer,
+  fillCard,
+  openCheckout,
+  submit,
+  TEST_CARDS,
+} from './checkoutFlow';
 
 const running = useServerAndBrowser();
 let context: BrowserContext;
@@ -37,6 +46,16 @@ describe('checkout in a real browser', () => {
     await page.getByText('Total (monthly)').waitFor();
     await fillBuyer(page);
     await fillCard(page, TEST_CARDS.succeeds);
+    await submit(page);
+    await expectPaymentSuccessful(page, '$1,000', 3);
+    expect(consoleProblems).toEqual([]);
+  });
+
+  it('a seat change after the card was typed asks for the card again at its field, and pays with the new one', async () => {
+    await openCheckout(page, running.server.baseUrl);
+    await fillBuyer(page);
+    await fillCard(page, TEST_CARDS.succeeds);
+    await expectCardAskedAgain(page, 3, TEST_CARDS.succeeds);
     await submit(page);
     await expectPaymentSuccessful(page, '$1,000', 3);
     expect(consoleProblems).toEqual([]);
@@ -86,6 +105,34 @@ describe('checkout in a real browser', () => {
     await submit(page);
     await page.getByText('Email is required').waitFor();
     expect(new URL(page.url()).pathname).toBe('/');
+  });
+
+  it("'Get Started' scrolls to the form and focuses First Name 800 ms later (spec §2)", async () => {
+    // The page's clock is Playwright's: the 800 ms are counted on it, not on a loaded machine's.
+    await page.clock.install();
+    await openCheckout(page, running.server.baseUrl);
+    const firstNameFocused = () => page.evaluate(() => document.activeElement?.getAttribute('name') === 'firstName');
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1_000);
+    await page.getByRole('link', { name: 'Get Started' }).click();
+    await page.clock.runFor(799);
+    expect(await firstNameFocused()).toBe(false);
+    await page.clock.runFor(1);
+    expect(await firstNameFocused()).toBe(true);
+    expect(consoleProblems).toEqual([]);
+  });
+
+  it('a refused submit puts the focus on the first field in error', async () => {
+    await openCheckout(page, running.server.baseUrl);
+    await page.getByLabel('First Name').fill('Ada');
+    await page.getByLabel('Email Address').fill('not-an-email');
+    await submit(page);
+    await page.getByText('Last name is required').waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('lastName');
+    await page.getByLabel('Last Name').fill('Palmer');
+    await submit(page);
+    await page.getByText('Email is invalid').waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('email');
+    expect(consoleProblems).toEqual([]);
   });
 
   it('/index shows the redirect notice and lands on /', async () => {

@@ -14,6 +14,22 @@ export const TEST_CARDS = {
 
 export const SUBMIT_LABEL = 'YES! I Want To Train My Team With AI';
 
+/** Said at the card field when a seat change re-created the payment form after a card was typed. */
+const CARD_REENTRY_NOTICE = 'Your team size changed: please enter your card again';
+
+/**
+ * The buyer typed a card, then changed the seats to `seats`: the re-created payment form is empty, says why, and
+ * has the focus; typing the card again takes the notice away.
+ */
+export async function expectCardAskedAgain(page: Page, seats: number, card: string): Promise<void> {
+  await chooseSeats(page, seats);
+  await page.getByText(CARD_REENTRY_NOTICE).waitFor({ timeout: 15_000 });
+  await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('autocomplete'))).toBe('cc-number');
+  expect(await page.getByLabel('Card number').inputValue()).toBe('');
+  await fillCard(page, card);
+  await expect.poll(() => page.getByText(CARD_REENTRY_NOTICE).count()).toBe(0);
+}
+
 /** Opens the checkout and waits for the payment form (the subscription intent exists). */
 export async function openCheckout(page: Page, baseUrl: string): Promise<void> {
   await page.goto(`${baseUrl}/`);

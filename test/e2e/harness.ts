@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { afterAll, beforeAll } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { freePort } from '../support/freePort';
 
 /** Chromium from Debian's package; CHROMIUM_PATH overrides. */
@@ -45,7 +45,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   child.stdout?.on('data', (chunk) => (log += String(chunk)));
   child.stderr?.on('data', (chunk) => (log += String(chunk)));
   const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
+  // Within the e2e hook timeout (120 s): the server compiles its TypeScript as it starts, a minute on a loaded machine.
+  const deadline = Date.now() + 110_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`Server exited with ${child.exitCode}:\n${log}`);
     try {
@@ -109,12 +110,36 @@ export async function startServerOnPostgres(env: Record<string, string> = {}): P
   };
 }
 
-/** Launches headless Chromium with the flags this machine needs. */
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
+/** Uncaught exceptions of the pages of the test that is running, each with the page's address. */
+const pageErrors: string[] = [];
+
+// A page that threw fails its test, even when the test's own steps went through (a failed focus is not seen).
+afterEach(() => {
+  const thrown = pageErrors.splice(0);
+  if (thrown.length > 0) throw new Error(`The page threw ${thrown.length} uncaught error(s):\n${thrown.join('\n')}`);
+});
+
+/** Records every uncaught exception of `context`'s pages (Playwright's `weberror`) for the afterEach above. */
+function failOnPageErrors(context: BrowserContext): BrowserContext {
+  context.on('weberror', (webError) => {
+    const error = webError.error();
+    pageErrors.push(`${webError.page()?.url() ?? 'a page'}: ${error.stack ?? error.message}`);
+  });
+  return context;
+}
+
+/**
+ * Launches headless Chromium with the flags this machine needs. Every context it opens (`newContext`, and
+ * `newPage`, which opens one) fails the running test on an uncaught page error.
+ */
+export async function launchBrowser(): Promise<Browser> {
+  const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run'],
   });
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => failOnPageErrors(await newContext(options));
+  return browser;
 }
 
 /** Collects the page's console errors and uncaught exceptions so a test can assert there were none. */

@@ -1,5 +1,5 @@
 /**
- * `/` arrives rendered (scripts/prerender.ts) and the browser's renderer (Preact, decision 0037) takes over only its islands (docs/decisions/0027): without
+ * `/` arrives rendered (scripts/prerender.ts) and React takes over only its islands (docs/decisions/0027): without
  * JavaScript the page already shows the offer, the seat selector and 'Initializing secure checkout...'; with it,
  * the same elements stay (no second render), keep their styles' class names, the parts the buyer only reads are
  * never the renderer's, and the checkout goes on as usual. A browser with a payment to
@@ -57,8 +57,7 @@ const SELECTORS = [
 
 /**
  * For each selector, whether a renderer owns its element (hydrated it): the element lies inside a root the
- * browser's renderer took over. Preact (the browser's build, decision 0037) keeps a root's tree on the root
- * element as `__k`; React marks its container `__reactContainer$…`.
+ * browser's renderer took over: React marks each root's container `__reactContainer$…`.
  */
 function ownedByRenderer(page: Page, selectors: string[]): Promise<Record<string, boolean>> {
   return page.evaluate(
@@ -67,7 +66,7 @@ function ownedByRenderer(page: Page, selectors: string[]): Promise<Record<string
         list.map((selector) => {
           let owned = false;
           for (let node = document.querySelector(selector); node !== null && !owned; node = node.parentElement) {
-            owned = Object.keys(node).some((key) => key === '__k' || key.startsWith('__reactContainer'));
+            owned = Object.keys(node).some((key) => key.startsWith('__reactContainer'));
           }
           return [selector, owned];
         }),

@@ -17,6 +17,7 @@ import { CONFETTI_PIECES } from '../../src/machines/checkoutTimings';
 import { TOASTS } from '../../src/machines/toasts';
 import type { PaymentConfirmation } from '../../src/payments/gateway';
 import { resetPublicConfigCache } from '../../src/api/publicConfig';
+import { CARD_REENTRY_MESSAGE } from '../../src/views/checkout/CheckoutForm';
 import { CheckoutPage } from '../../src/views/checkout/CheckoutPage';
 import { AppToaster } from '../../src/views/toasts/AppToaster';
 import { leavingAsksFirst } from '../views/support/checkoutHarness';
@@ -216,6 +217,9 @@ async function execute(page: Page, event: AnyEventObject, state: AnyMachineSnaps
       case 'PAYMENT_FORM_READY':
         page.configGate.resolve();
         break;
+      case 'CARD_DETAILS_CHANGED':
+        fireEvent.change(screen.getByLabelText('Card number'), { target: { value: '4242 4242 4242 4242' } });
+        break;
       case 'INIT_RETRY_CLICKED':
         fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
         break;
@@ -303,6 +307,7 @@ function expectPageShows(page: Page, state: AnyMachineSnapshot): void {
     const canSubmit = state.matches('idle') && context.paymentGateway !== null;
     expect(submit.hasAttribute('disabled'), 'submit disabled').toBe(!canSubmit);
   }
+  expect(screen.queryByText(CARD_REENTRY_MESSAGE) !== null, 'the card to be typed again').toBe(context.cardReentryNeeded);
   const paymentReceived = screen.queryByText('Payment received, completing your order…') !== null;
   expect(paymentReceived, "'Payment received, completing your order…'").toBe(state.matches('finalizeFailed'));
   if (state.matches('idle') && context.paymentGateway === null && context.updateCounter === 0) {
@@ -364,6 +369,10 @@ async function runPath(statePath: ReturnType<typeof replay>['statePath'], resume
             // Every toast the step must show, with its description, and no other (spec §4, §8).
             const expected = expectedToasts(step.event, page.previous!).sort(byText);
             expect(visibleToasts(), `toasts after ${step.event.type}`).toEqual(expected);
+            // A form re-created after a seat change took the typed card: its card field has the focus.
+            if (step.event.type === 'PAYMENT_FORM_READY' && step.state.context.cardReentryNeeded) {
+              expect(document.activeElement, 'focus after the card was lost').toBe(screen.getByLabelText('Card number'));
+            }
             rememberSession(page, step.event);
             expectRequests(page, page.previous, step.state, `after ${step.event.type}`);
             act(() => toast.remove());

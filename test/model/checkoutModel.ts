@@ -70,6 +70,7 @@ const INCOMPLETE: PaymentConfirmation = { status: 'incomplete' };
 const MODEL_GATEWAY: PaymentGateway = {
   provider: 'sandbox',
   confirmPayment: () => Promise.reject(new Error('The model does not confirm payments')),
+  focusCard: () => undefined,
 };
 
 /** The buyer fills the fields in order; the email can be typed valid or invalid. */
@@ -173,6 +174,14 @@ export function checkoutEvents(snapshot: Snapshot, scope: CheckoutModelScope = F
   }
   if (snapshot.matches('idle')) {
     events.push({ type: 'SUBMITTED' });
+    // The buyer types a card into the ready form: on a quiet page before anything else (so a seat change can take
+    // it with the form), or again after a seat change took it. Not in the happy world the simple paths walk.
+    const cardLost = context.cardReentryNeeded;
+    const untouched =
+      context.updateCounter === 0 && context.pendingSeats === 1 && Object.values(context.form).every((value) => value === '');
+    if (scope.failures && context.paymentGateway && !context.cardTyped && (cardLost || untouched)) {
+      events.push({ type: 'CARD_DETAILS_CHANGED', empty: false });
+    }
     // Page clicks and typing do not interact with the seat timers: the model offers them on a quiet page with one
     // seat, which keeps the graph small without losing a transition.
     const quiet = context.confirmedSeats === 1 && context.pendingSeats === 1 && nextTimer(snapshot) === undefined;
@@ -206,6 +215,8 @@ export function serializeCheckout(snapshot: Snapshot): string {
     celebrating: context.celebrating,
     pendingPayment: context.pendingPayment !== null,
     paymentAccepted: context.paymentAccepted,
+    cardTyped: context.cardTyped,
+    cardReentryNeeded: context.cardReentryNeeded,
     timers: meta.timers.map((timer) => timer.event.type),
   });
 }

@@ -19,7 +19,7 @@ const session: SubscriptionSession = {
   transactionId: 'txn_1',
 };
 
-const gateway: PaymentGateway = { provider: 'sandbox', confirmPayment: vi.fn() };
+const gateway: PaymentGateway = { provider: 'sandbox', confirmPayment: vi.fn(), focusCard: vi.fn() };
 
 interface Deferred<T> {
   promise: Promise<T>;
@@ -374,6 +374,45 @@ describe('payment submit (spec §4, §5)', () => {
     expect(calls.confirm).toBe(0);
   });
 
+  it('a seat change after the card was typed asks for it again, focuses the new form and confirms only with it', async () => {
+    const { actor, emitted } = await ready({ ownConfirm: true });
+    const oldConfirm = vi.fn();
+    const newConfirm = vi.fn(async () => ({ status: 'succeeded' as const, paymentIntentId: 'pi_2' }));
+    const oldForm: PaymentGateway = { provider: 'sandbox', confirmPayment: oldConfirm, focusCard: vi.fn() };
+    const newForm: PaymentGateway = { provider: 'sandbox', confirmPayment: newConfirm, focusCard: vi.fn() };
+    fill(actor);
+    actor.send({ type: 'PAYMENT_FORM_READY', clientSecret: session.clientSecret, gateway: oldForm });
+    actor.send({ type: 'CARD_DETAILS_CHANGED', empty: false });
+    actor.send({ type: 'SEAT_ADDED' });
+    await advance(2000);
+    expect(actor.getSnapshot().context).toMatchObject({ cardReentryNeeded: true, cardTyped: false, paymentGateway: null });
+    // The old form, still on the page for a moment, cannot be confirmed: its client secret is no longer the session's.
+    actor.send({ type: 'PAYMENT_FORM_READY', clientSecret: session.clientSecret, gateway: oldForm });
+    actor.send({ type: 'SUBMITTED' });
+    expect(actor.getSnapshot().matches('idle')).toBe(true);
+    expect(emitted.filter((e) => e.type === 'cardFocusRequested')).toEqual([]);
+    actor.send({ type: 'PAYMENT_FORM_READY', clientSecret: 'pi_2_secret', gateway: newForm });
+    expect(emitted.filter((e) => e.type === 'cardFocusRequested')).toEqual([{ type: 'cardFocusRequested', gateway: newForm }]);
+    actor.send({ type: 'CARD_DETAILS_CHANGED', empty: false });
+    expect(actor.getSnapshot().context).toMatchObject({ cardReentryNeeded: false, cardTyped: true });
+    actor.send({ type: 'SUBMITTED' });
+    await advance(0);
+    expect(oldConfirm).not.toHaveBeenCalled();
+    expect(newConfirm).toHaveBeenCalledTimes(1);
+  });
+
+  it('a seat change before any card was typed re-creates the form without a word', async () => {
+    const { actor, emitted } = await ready();
+    actor.send({ type: 'PAYMENT_FORM_READY', clientSecret: session.clientSecret, gateway });
+    actor.send({ type: 'CARD_DETAILS_CHANGED', empty: false });
+    actor.send({ type: 'CARD_DETAILS_CHANGED', empty: true });
+    actor.send({ type: 'SEAT_ADDED' });
+    await advance(2000);
+    actor.send({ type: 'PAYMENT_FORM_READY', clientSecret: 'pi_2_secret', gateway });
+    expect(actor.getSnapshot().context.cardReentryNeeded).toBe(false);
+    expect(emitted.filter((e) => e.type === 'cardFocusRequested')).toEqual([]);
+  });
+
   it('confirms, finalizes and completes', async () => {
     const { actor, calls, emitted } = await ready();
     fill(actor);
@@ -487,7 +526,11 @@ describe('payment submit (spec §4, §5)', () => {
     actor.send({ type: 'FIELD_CHANGED', field: 'firstName', value: ' Ada ' });
     actor.send({ type: 'FIELD_CHANGED', field: 'lastName', value: 'Palmer ' });
     actor.send({ type: 'FIELD_CHANGED', field: 'email', value: '  ada@example.com ' });
-    actor.send({ type: 'PAYMENT_FORM_READY', clientSecret: session.clientSecret, gateway: { provider: 'sandbox', confirmPayment } });
+    actor.send({
+      type: 'PAYMENT_FORM_READY',
+      clientSecret: session.clientSecret,
+      gateway: { provider: 'sandbox', confirmPayment, focusCard: vi.fn() },
+    });
     actor.send({ type: 'SUBMITTED' });
     await advance(0);
     expect(confirmPayment).toHaveBeenCalledExactlyOnceWith({

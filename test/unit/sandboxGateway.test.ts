@@ -15,6 +15,7 @@ function gateway() {
     readCard: () => CARD,
     onInvalidCard: () => undefined,
     authenticate: async () => 'completed',
+    focusCard: () => undefined,
   });
 }
 

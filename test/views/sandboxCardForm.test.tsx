@@ -15,7 +15,7 @@ const RETURN_URL = 'http://localhost/payment-success';
 
 function renderForm() {
   const onReady = vi.fn<(gateway: PaymentGateway) => void>();
-  render(<SandboxCardForm clientSecret="pi_sbx_1_secret_a" disabled={false} onReady={onReady} />);
+  render(<SandboxCardForm clientSecret="pi_sbx_1_secret_a" disabled={false} onReady={onReady} onCardDetailsChange={vi.fn()} />);
   expect(onReady).toHaveBeenCalledTimes(1);
   return onReady.mock.calls[0]![0];
 }

@@ -73,7 +73,13 @@ afterEach(() => {
 async function renderReadyForm(disabled = false): Promise<PaymentGateway> {
   const onReady = vi.fn<(gateway: PaymentGateway) => void>();
   render(
-    <StripePaymentForm publishableKey="pk_test_referralCheckout" clientSecret={CLIENT_SECRET} disabled={disabled} onReady={onReady} />,
+    <StripePaymentForm
+      publishableKey="pk_test_referralCheckout"
+      clientSecret={CLIENT_SECRET}
+      disabled={disabled}
+      onReady={onReady}
+      onCardDetailsChange={vi.fn()}
+    />,
   );
   await screen.findByTestId('payment-element');
   act(() => lastPaymentElement().onReady());
@@ -84,18 +90,20 @@ async function renderReadyForm(disabled = false): Promise<PaymentGateway> {
 describe('loading Stripe.js', () => {
   it('is not loaded for the sandbox card form', async () => {
     stubFetch();
-    render(<PaymentForm clientSecret="pi_sbx_1_secret_a" disabled={false} onReady={vi.fn()} />);
+    render(<PaymentForm clientSecret="pi_sbx_1_secret_a" disabled={false} onReady={vi.fn()} onCardDetailsChange={vi.fn()} />);
     expect(await screen.findByRole('tab', { name: 'Card' })).toBeInTheDocument();
     expect(stripeMocks.loadStripe).not.toHaveBeenCalled();
   });
 
   it('is loaded with the publishable key when the Stripe form mounts, once per key', async () => {
     stubFetch({ '/api/config': () => ({ status: 200, body: STRIPE_CONFIG }) });
-    const { unmount } = render(<PaymentForm clientSecret={CLIENT_SECRET} disabled={false} onReady={vi.fn()} />);
+    const { unmount } = render(
+      <PaymentForm clientSecret={CLIENT_SECRET} disabled={false} onReady={vi.fn()} onCardDetailsChange={vi.fn()} />,
+    );
     await screen.findByTestId('payment-element');
     unmount();
     // The checkout re-creates the form for a new client secret: Stripe.js is not loaded again.
-    render(<PaymentForm clientSecret="pi_3Other_secret_Def" disabled={false} onReady={vi.fn()} />);
+    render(<PaymentForm clientSecret="pi_3Other_secret_Def" disabled={false} onReady={vi.fn()} onCardDetailsChange={vi.fn()} />);
     await screen.findByTestId('payment-element');
 
     expect(stripeMocks.loadStripe.mock.calls).toEqual([['pk_test_referralCheckout']]);
@@ -107,7 +115,15 @@ describe('loading Stripe.js', () => {
 
   it("reads 'Loading payment form...' until the Payment Element is ready", async () => {
     const onReady = vi.fn();
-    render(<StripePaymentForm publishableKey="pk_test_referralCheckout" clientSecret={CLIENT_SECRET} disabled={false} onReady={onReady} />);
+    render(
+      <StripePaymentForm
+        publishableKey="pk_test_referralCheckout"
+        clientSecret={CLIENT_SECRET}
+        disabled={false}
+        onReady={onReady}
+        onCardDetailsChange={vi.fn()}
+      />,
+    );
     expect(screen.getByText('Loading payment form...')).toBeInTheDocument();
     await screen.findByTestId('payment-element');
     expect(screen.getByText('Loading payment form...')).toBeInTheDocument();
@@ -122,25 +138,55 @@ describe('loading Stripe.js', () => {
   it('says so when Stripe.js cannot load, and tries again on the next mount', async () => {
     stripeMocks.loadStripe.mockRejectedValueOnce(new Error('Failed to load Stripe.js'));
     const { unmount } = render(
-      <StripePaymentForm publishableKey="pk_test_referralCheckout" clientSecret={CLIENT_SECRET} disabled={false} onReady={vi.fn()} />,
+      <StripePaymentForm
+        publishableKey="pk_test_referralCheckout"
+        clientSecret={CLIENT_SECRET}
+        disabled={false}
+        onReady={vi.fn()}
+        onCardDetailsChange={vi.fn()}
+      />,
     );
     expect(await screen.findByRole('alert')).toHaveTextContent(STRIPE_FORM_MESSAGES.unavailable);
     unmount();
 
-    render(<StripePaymentForm publishableKey="pk_test_referralCheckout" clientSecret={CLIENT_SECRET} disabled={false} onReady={vi.fn()} />);
+    render(
+      <StripePaymentForm
+        publishableKey="pk_test_referralCheckout"
+        clientSecret={CLIENT_SECRET}
+        disabled={false}
+        onReady={vi.fn()}
+        onCardDetailsChange={vi.fn()}
+      />,
+    );
     await screen.findByTestId('payment-element');
     expect(stripeMocks.loadStripe).toHaveBeenCalledTimes(2);
   });
 
   it('says so when the Payment Element fails to load', async () => {
-    render(<StripePaymentForm publishableKey="pk_test_referralCheckout" clientSecret={CLIENT_SECRET} disabled={false} onReady={vi.fn()} />);
+    render(
+      <StripePaymentForm
+        publishableKey="pk_test_referralCheckout"
+        clientSecret={CLIENT_SECRET}
+        disabled={false}
+        onReady={vi.fn()}
+        onCardDetailsChange={vi.fn()}
+      />,
+    );
     await screen.findByTestId('payment-element');
     act(() => lastPaymentElement().onLoadError());
     expect(screen.getByRole('alert')).toHaveTextContent(STRIPE_FORM_MESSAGES.unavailable);
   });
 
   it('says card payments are not configured without a publishable key, and loads nothing', async () => {
-    render(<StripePaymentForm publishableKey={null} clientSecret={CLIENT_SECRET} disabled={false} onReady={vi.fn()} />);
+    render(
+      <StripePaymentForm
+        publishableKey={null}
+        clientSecret={CLIENT_SECRET}
+        disabled={false}
+        onReady={vi.fn()}
+        onCardDetailsChange={vi.fn()}
+      />,
+    );
     expect(screen.getByRole('alert')).toHaveTextContent(STRIPE_FORM_MESSAGES.notConfigured);
     await act(async () => undefined);
     expect(stripeMocks.loadStripe).not.toHaveBeenCalled();
@@ -226,7 +272,7 @@ describe('the checkout’s payment form host', () => {
   it('hands the checkout the Stripe gateway once the element is ready', async () => {
     stubFetch({ '/api/config': () => ({ status: 200, body: STRIPE_CONFIG }) });
     const onReady = vi.fn();
-    render(<PaymentForm clientSecret={CLIENT_SECRET} disabled={false} onReady={onReady} />);
+    render(<PaymentForm clientSecret={CLIENT_SECRET} disabled={false} onReady={onReady} onCardDetailsChange={vi.fn()} />);
     await screen.findByTestId('payment-element');
     act(() => lastPaymentElement().onReady());
     await waitFor(() => expect(onReady).toHaveBeenCalledWith(expect.objectContaining({ provider: 'stripe' })));

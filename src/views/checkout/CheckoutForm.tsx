@@ -10,6 +10,7 @@ import { CheckoutActor } from './checkoutActor';
 import { PaymentReceivedNotice } from './OrderNotices';
 import {
   selectCanSubmit,
+  selectCardReentryNeeded,
   selectFieldsLocked,
   selectFieldErrors,
   selectForm,
@@ -44,6 +45,7 @@ export function CheckoutForm({ firstNameRef }: CheckoutFormProps) {
   const clientSecret = CheckoutActor.useSelector(selectSession)?.clientSecret;
   const seats = CheckoutActor.useSelector(selectPendingSeats);
   const paymentError = CheckoutActor.useSelector(selectPaymentError);
+  const cardReentryNeeded = CheckoutActor.useSelector(selectCardReentryNeeded);
   useEffect(() => {
     if (!canSubmit) return undefined;
     // Not while the card field is still getting ready: a buyer types name, email and card for longer than this.
@@ -59,6 +61,7 @@ export function CheckoutForm({ firstNameRef }: CheckoutFormProps) {
     },
     [actorRef, clientSecret],
   );
+  const onCardDetailsChange = useCallback((empty: boolean) => actorRef.send({ type: 'CARD_DETAILS_CHANGED', empty }), [actorRef]);
 
   return (
     <Form
@@ -106,8 +109,15 @@ export function CheckoutForm({ firstNameRef }: CheckoutFormProps) {
       />
       <ExistingSubscriptionNotice />
       <Subtitle>Payment Information</Subtitle>
+      {cardReentryNeeded && <CardReentry role="alert">{CARD_REENTRY_MESSAGE}</CardReentry>}
       {paymentFormKey && clientSecret && (
-        <PaymentForm key={paymentFormKey} clientSecret={clientSecret} disabled={processing} onReady={onReady} />
+        <PaymentForm
+          key={paymentFormKey}
+          clientSecret={clientSecret}
+          disabled={processing}
+          onReady={onReady}
+          onCardDetailsChange={onCardDetailsChange}
+        />
       )}
       <PaymentReceivedNotice />
       <SubmitButton type="submit" disabled={!canSubmit}>
@@ -140,6 +150,14 @@ const NameRow = styled.div`
   display: grid;
   grid-template-columns: 1fr 1fr;
   gap: 12px;
+`;
+
+/** Said at the card field when a seat change re-created the payment form after the buyer typed a card. */
+export const CARD_REENTRY_MESSAGE = 'Your team size changed: please enter your card again';
+
+const CardReentry = styled.p`
+  color: ${colors.danger};
+  font-weight: 600;
 `;
 
 /** The last payment failure, by the pay button: the §8 toast leaves after 4 s, this stays until the next try. */

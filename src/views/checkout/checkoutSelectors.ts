@@ -13,6 +13,8 @@ export const selectSession = (snapshot: CheckoutSnapshot) => snapshot.context.se
 export const selectForm = (snapshot: CheckoutSnapshot) => snapshot.context.form;
 export const selectFieldErrors = (snapshot: CheckoutSnapshot) => snapshot.context.fieldErrors;
 export const selectPaymentError = (snapshot: CheckoutSnapshot) => snapshot.context.paymentError;
+/** A seat change took the typed card with the old payment form: the buyer is asked to type it again. */
+export const selectCardReentryNeeded = (snapshot: CheckoutSnapshot) => snapshot.context.cardReentryNeeded;
 export const selectInitFailed = (snapshot: CheckoutSnapshot) => snapshot.matches({ init: 'failed' });
 
 /** The server is confirming a seat change. */

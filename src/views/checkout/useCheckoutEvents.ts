@@ -26,6 +26,7 @@ export function useCheckoutEvents(targets: CheckoutEventTargets): void {
             : targets.checkoutForm.current?.querySelector<HTMLInputElement>(`input[name="${field}"]`);
         input?.focus();
       }),
+      actorRef.on('cardFocusRequested', ({ gateway }) => gateway.focusCard()),
       actorRef.on('paymentCompleted', () => navigate('/payment-success')),
     ];
     return () => subscriptions.forEach((subscription) => subscription.unsubscribe());

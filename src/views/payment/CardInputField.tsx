@@ -1,4 +1,4 @@
-import { useId, type InputHTMLAttributes } from 'react';
+import { useId, type InputHTMLAttributes, type Ref } from 'react';
 import styled from 'styled-components';
 
 /** Stripe's Payment Element palette, so the sandbox form looks like the real one. */
@@ -14,16 +14,18 @@ export const elementColors = {
 interface CardInputFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
   label: string;
   error?: string;
+  ref?: Ref<HTMLInputElement>;
 }
 
 /** One labelled input of the card form, with Stripe-style error text under it. */
-export function CardInputField({ label, error, ...input }: CardInputFieldProps) {
+export function CardInputField({ label, error, ref, ...input }: CardInputFieldProps) {
   const id = useId();
   const errorId = `${id}-error`;
   return (
     <Field>
       <Label htmlFor={id}>{label}</Label>
       <Input
+        ref={ref}
         id={id}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? errorId : undefined}

@@ -8,4 +8,9 @@ export interface PaymentFormProps {
   disabled: boolean;
   /** Called once the form can confirm a payment for `clientSecret`. */
   onReady: (gateway: PaymentGateway) => void;
+  /**
+   * Called when the card fields go from empty to typed in, or back (`empty`): the checkout then knows a seat change
+   * that re-creates the form takes a typed card with it.
+   */
+  onCardDetailsChange: (empty: boolean) => void;
 }

@@ -8,6 +8,9 @@ import { createSandboxGateway, type AuthenticationOutcome } from '../../payments
 
 const EMPTY_CARD: CardFormValues = { number: '', expiry: '', cvc: '', postalCode: '' };
 
+/** True when no card field holds anything. */
+const isEmpty = (values: CardFormValues) => Object.values(values).every((value) => value === '');
+
 const FORMATTERS: Record<CardField, (raw: string) => string> = {
   number: formatCardNumber,
   expiry: formatExpiry,
@@ -19,7 +22,7 @@ const FORMATTERS: Record<CardField, (raw: string) => string> = {
  * The sandbox provider's card form, laid out like Stripe's Payment Element (tabs, card the only method). It
  * checks the card in the browser and hands the checkout a gateway for `clientSecret` once mounted.
  */
-export function SandboxCardForm({ clientSecret, disabled, onReady }: PaymentFormProps) {
+export function SandboxCardForm({ clientSecret, disabled, onReady, onCardDetailsChange }: PaymentFormProps) {
   const tabId = useId();
   const panelId = useId();
   const [values, setValues] = useState<CardFormValues>(EMPTY_CARD);
@@ -27,9 +30,12 @@ export function SandboxCardForm({ clientSecret, disabled, onReady }: PaymentForm
   const [touched, setTouched] = useState<Partial<Record<CardField, boolean>>>({});
   const [showAllErrors, setShowAllErrors] = useState(false);
   const [challenge, setChallenge] = useState<((outcome: AuthenticationOutcome) => void) | null>(null);
+  const numberRef = useRef<HTMLInputElement>(null);
   const onReadyRef = useRef(onReady);
+  const onCardDetailsChangeRef = useRef(onCardDetailsChange);
   useEffect(() => {
     onReadyRef.current = onReady;
+    onCardDetailsChangeRef.current = onCardDetailsChange;
   });
 
   const gateway = useMemo(
@@ -39,6 +45,7 @@ export function SandboxCardForm({ clientSecret, disabled, onReady }: PaymentForm
         readCard: () => valuesRef.current,
         onInvalidCard: () => setShowAllErrors(true),
         authenticate: () => new Promise((resolve) => setChallenge(() => resolve)),
+        focusCard: () => numberRef.current?.focus(),
       }),
     [clientSecret],
   );
@@ -51,9 +58,12 @@ export function SandboxCardForm({ clientSecret, disabled, onReady }: PaymentForm
     disabled,
     error: errorOf(field),
     onChange: (event: ChangeEvent<HTMLInputElement>) => {
-      const next = { ...valuesRef.current, [field]: FORMATTERS[field](event.target.value) };
+      const previous = valuesRef.current;
+      const next = { ...previous, [field]: FORMATTERS[field](event.target.value) };
       valuesRef.current = next;
       setValues(next);
+      const empty = isEmpty(next);
+      if (empty !== isEmpty(previous)) onCardDetailsChangeRef.current(empty);
     },
     onBlur: () => setTouched((current) => ({ ...current, [field]: valuesRef.current[field] !== '' || current[field] })),
   });
@@ -73,6 +83,7 @@ export function SandboxCardForm({ clientSecret, disabled, onReady }: PaymentForm
       </Tabs>
       <Panel role="tabpanel" id={panelId} aria-labelledby={tabId}>
         <CardInputField
+          ref={numberRef}
           label="Card number"
           inputMode="numeric"
           autoComplete="cc-number"

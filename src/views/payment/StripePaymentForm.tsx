@@ -65,25 +65,28 @@ function useStripeJs(publishableKey: string | null): StripeLoad {
  * hands the checkout a Stripe gateway (stripeGateway.ts) through `onReady`. The parent re-creates it when the
  * client secret or the update counter changes (spec §4), so Elements is made once per client secret.
  */
-export function StripePaymentForm({ publishableKey, clientSecret, disabled, onReady }: StripePaymentFormProps) {
+export function StripePaymentForm({ publishableKey, clientSecret, disabled, onReady, onCardDetailsChange }: StripePaymentFormProps) {
   const load = useStripeJs(publishableKey);
   if (!publishableKey) return <Failure role="alert">{STRIPE_FORM_MESSAGES.notConfigured}</Failure>;
   if (load.status === 'failed') return <Failure role="alert">{STRIPE_FORM_MESSAGES.unavailable}</Failure>;
   if (load.status === 'loading') return <LoadingPaymentForm />;
   return (
     <Elements stripe={load.stripe} options={{ clientSecret, appearance: APPEARANCE }}>
-      <PaymentElementForm disabled={disabled} onReady={onReady} />
+      <PaymentElementForm disabled={disabled} onReady={onReady} onCardDetailsChange={onCardDetailsChange} />
     </Elements>
   );
 }
 
-function PaymentElementForm({ disabled, onReady }: Pick<PaymentFormProps, 'disabled' | 'onReady'>) {
+function PaymentElementForm({ disabled, onReady, onCardDetailsChange }: Omit<PaymentFormProps, 'clientSecret'>) {
   const stripe = useStripe();
   const elements = useElements();
   const [status, setStatus] = useState<'loading' | 'ready' | 'failed'>('loading');
   const onReadyRef = useRef(onReady);
+  const onCardDetailsChangeRef = useRef(onCardDetailsChange);
+  const cardEmpty = useRef(true);
   useEffect(() => {
     onReadyRef.current = onReady;
+    onCardDetailsChangeRef.current = onCardDetailsChange;
   });
   // Locked while the order is processed (spec §5: "disabled while processing").
   const options = useMemo(() => ({ ...PAYMENT_ELEMENT_OPTIONS, readOnly: disabled }), [disabled]);
@@ -98,7 +101,17 @@ function PaymentElementForm({ disabled, onReady }: Pick<PaymentFormProps, 'disab
   return (
     <>
       {status === 'loading' && <LoadingPaymentForm />}
-      <PaymentElement options={options} onReady={handleReady} onLoadError={() => setStatus('failed')} />
+      <PaymentElement
+        options={options}
+        onReady={handleReady}
+        onLoadError={() => setStatus('failed')}
+        onChange={(event) => {
+          // Stripe's `change` event: `empty` is true while the element's fields hold nothing.
+          if (event.empty === cardEmpty.current) return;
+          cardEmpty.current = event.empty;
+          onCardDetailsChangeRef.current(event.empty);
+        }}
+      />
     </>
   );
 }

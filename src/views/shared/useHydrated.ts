@@ -1,8 +1,8 @@
 /**
  * False in the server's HTML and in the browser's first render over it (hydration), true once the page's code has
  * taken the page over: a control the server renders disabled until then, so a click before the code arrives is not
- * lost and a form cannot submit itself natively (with a password in its address). A state set by an effect, not
- * `useSyncExternalStore`'s server snapshot, so Preact's hydration (decision 0037) matches the server's HTML too.
+ * lost and a form cannot submit itself natively (with a password in its address). A state set by an effect, so
+ * the first render in the browser is the server's HTML exactly.
  */
 import { useEffect, useState } from 'react';
 
