@@ -7,15 +7,16 @@
  *   number because their count explodes combinatorially on this machine.
  * Every chosen path is replayed exactly through the timed machine, so its steps are real snapshots.
  */
-import { getAdjacencyMap, type TestModel } from '@xstate/graph';
+import { getAdjacencyMap, TestModel } from '@xstate/graph';
 import type { AnyEventObject, AnyMachineSnapshot, AnyStateMachine } from 'xstate';
+import { createTimedMachine, ModelCoverage } from './timedModel';
 
 interface ReplayedStep {
   event: AnyEventObject;
   state: AnyMachineSnapshot;
 }
 
-interface ReplayedPath {
+export interface ReplayedPath {
   description: string;
   /** The path in @xstate/graph's StatePath shape, for TestModel.testPath. */
   statePath: { state: AnyMachineSnapshot; steps: ReplayedStep[]; weight: number };
@@ -79,8 +80,9 @@ export function chooseCoveringPaths<T>(candidates: T[], keysOf: (candidate: T) =
 export function shortestPathCandidates(
   model: AnyTestModel,
   eventsAt: (snapshot: AnyMachineSnapshot) => AnyEventObject[],
+  input?: unknown,
 ): AnyEventObject[][] {
-  const shortest = model.getShortestPaths({ allowDuplicatePaths: true });
+  const shortest = model.getShortestPaths({ allowDuplicatePaths: true, input });
   const candidates: AnyEventObject[][] = [];
   for (const path of shortest) {
     // @xstate/graph starts every shortest path with the start itself (xstate.init): not an event to replay.
@@ -131,4 +133,30 @@ export function boundedSimplePaths(
   };
   visit(start);
   return found.sort((a, b) => a.length - b.length).slice(0, maxPaths);
+}
+
+/**
+ * A page's model from its statechart: the machine under a virtual clock (timedModel.ts), the events `eventsAt`
+ * offers in each snapshot, and the fewest shortest paths (each extended by one event) that reach every state and
+ * take every transition the candidates reach. `coverage` counts what the replayed paths reach in the view.
+ * @param startTime the virtual clock's start, ms since the epoch.
+ */
+export function coveringPaths(
+  machine: AnyStateMachine,
+  {
+    eventsAt,
+    input,
+    startTime = Date.UTC(2026, 10, 24, 9),
+  }: { eventsAt: (snapshot: AnyMachineSnapshot) => AnyEventObject[]; input?: unknown; startTime?: number },
+) {
+  const { timedMachine, metaOf, nextTimer } = createTimedMachine(machine, startTime);
+  const coverage = new ModelCoverage(machine, metaOf);
+  const model = new TestModel(timedMachine as never, {
+    events: eventsAt as never,
+    stateMatcher: (snapshot, key) => (snapshot as AnyMachineSnapshot).matches(key),
+  }) as unknown as AnyTestModel;
+  const candidates = shortestPathCandidates(model, eventsAt, input).map((events) => replayExactly(model, events, input));
+  const paths = chooseCoveringPaths(candidates, (path) => coverage.keysOf(path.statePath.steps.map((step) => step.state)));
+  const initial = () => model.testLogic.getInitialSnapshot(null as never, input) as AnyMachineSnapshot;
+  return { model, coverage, metaOf, nextTimer, paths, initial };
 }

@@ -16,7 +16,7 @@ import {
   type AnyStateMachine,
   type AnyStateNode,
 } from 'xstate';
-import { vi } from 'vitest';
+import { expect, vi } from 'vitest';
 
 /** A scheduled delayed event: fires at `due` (ms, virtual clock). */
 interface Timer {
@@ -188,4 +188,15 @@ export class ModelCoverage {
       `transitions ${transitions}/${this.transitionKeys.size} (${percent(transitions, this.transitionKeys.size)})`
     );
   }
+}
+
+/**
+ * Prints the states and transitions a machine's replayed paths reached (`name: states a/b (x%), transitions c/d
+ * (y%)`, counted from the machine's own definition) and fails below 100%, listing what was missed. Every model test
+ * file ends with it (docs/testing.md, "Reading the coverage figures").
+ */
+export function expectFullCoverage(coverage: ModelCoverage, name: string): void {
+  console.log(coverage.summary(name));
+  expect(coverage.missingStates, `${name}: states never reached`).toEqual([]);
+  expect(coverage.missingTransitions, `${name}: transitions never taken`).toEqual([]);
 }
