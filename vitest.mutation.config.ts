@@ -15,7 +15,11 @@ export default defineConfig({
   plugins: [react()],
   test: {
     projects: PROJECTS.filter((project) => ['unit', 'views', 'model'].includes(project.test.name))
-      .map((project) => (only ? { ...project, test: { ...project.test, include: only.filter((file) => file.startsWith(`test/${project.test.name}/`)) } } : project))
+      .map((project) =>
+        only
+          ? { ...project, test: { ...project.test, include: only.filter((file) => file.startsWith(`test/${project.test.name}/`)) } }
+          : project,
+      )
       .filter((project) => project.test.include.length > 0),
     sequence: { sequencer: MutationSequencer },
   },

@@ -39,7 +39,9 @@ function filesUnder(dir: string): string[] {
 /** The repository files `file` imports by a relative path (static and dynamic imports, vi.mock's targets). */
 function importsOf(file: string): string[] {
   const text = readFileSync(join(ROOT, file), 'utf8');
-  const specifiers = [...text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+|vi\.mock\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g)].map((match) => match[1]!);
+  const specifiers = [...text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+|vi\.mock\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g)].map(
+    (match) => match[1]!,
+  );
   return specifiers.flatMap((specifier) => {
     const target = join(dirname(file), specifier);
     for (const candidate of [target, `${target}.ts`, `${target}.tsx`, join(target, 'index.ts'), join(target, 'index.tsx')]) {
@@ -86,7 +88,9 @@ function main(): number {
     const unknown = files.filter((each) => !each.file);
     if (unknown.length > 0 || files.length === 0) {
       const known = readdirSync(join(ROOT, MACHINES_DIR)).filter((file) => file.endsWith('Machine.ts'));
-      console.error(`No machine named ${unknown.map((each) => `"${each.name}"`).join(', ') || '""'}. The machines: ${known.map((file) => file.replace(/Machine\.ts$/, '')).join(', ')}.`);
+      console.error(
+        `No machine named ${unknown.map((each) => `"${each.name}"`).join(', ') || '""'}. The machines: ${known.map((file) => file.replace(/Machine\.ts$/, '')).join(', ')}.`,
+      );
       return 1;
     }
     const mutate = files.map((each) => each.file!);

@@ -34,7 +34,9 @@ describePageModel({
   name: 'existingSubscription',
   machine: existingSubscriptionMachine,
   callsByState: { checkExistingSubscription: 'check' },
-  routes: [{ method: 'POST', path: /^\/api\/account\/subscription-check$/, kind: 'check', toBody: (output) => ({ activeSubscription: output }) }],
+  routes: [
+    { method: 'POST', path: /^\/api\/account\/subscription-check$/, kind: 'check', toBody: (output) => ({ activeSubscription: output }) },
+  ],
   eventsAt(snapshot: AnyMachineSnapshot): AnyEventObject[] {
     const email = (snapshot.context as { email: string }).email;
     const events: AnyEventObject[] = [
@@ -72,7 +74,10 @@ describePageModel({
     expect(notice !== null, 'the notice').toBe(noticeExpected(history));
     if (notice) {
       expect(notice).toHaveTextContent(EXISTING_SUBSCRIPTION.notice);
-      expect(screen.getByRole('link', { name: EXISTING_SUBSCRIPTION.manageLink.name })).toHaveAttribute('href', EXISTING_SUBSCRIPTION.manageLink.href);
+      expect(screen.getByRole('link', { name: EXISTING_SUBSCRIPTION.manageLink.name })).toHaveAttribute(
+        'href',
+        EXISTING_SUBSCRIPTION.manageLink.href,
+      );
     }
   },
 });

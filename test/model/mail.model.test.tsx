@@ -80,7 +80,8 @@ describePageModel({
     render(<AdminMail onUnauthorised={onUnauthorised} />);
   },
   act(event) {
-    if (event.type === 'SEARCH_CHANGED') fireEvent.change(screen.getByRole('searchbox', { name: 'Search by recipient' }), { target: { value: event.search } });
+    if (event.type === 'SEARCH_CHANGED')
+      fireEvent.change(screen.getByRole('searchbox', { name: 'Search by recipient' }), { target: { value: event.search } });
     else if (event.type === 'RELOAD') fireEvent.click(screen.getByRole('button', { name: 'Refresh' }));
     else if (event.type === 'RESEND') fireEvent.click(screen.getByRole('button', { name: `Re-send mail ${String(event.id)}` }));
     else throw new Error(`The model test cannot make ${event.type} happen`);
@@ -90,21 +91,31 @@ describePageModel({
     throw new Error(`No rule for ${event.type}`);
   },
   expectShows(state, history, requests) {
-    const { mails, delivery, search, resending } = state.context as { mails: OutboxMail[]; delivery: string | null; search: string; resending: number | null };
+    const { mails, delivery, search, resending } = state.context as {
+      mails: OutboxMail[];
+      delivery: string | null;
+      search: string;
+      resending: number | null;
+    };
     // Each list request asks for the recipient as typed, trimmed; none when the search is empty.
     for (const request of requests.filter((each) => each.method === 'GET')) {
       const to = new URLSearchParams(request.path.split('?')[1] ?? '').get('to');
       expect(to === null || (to.length > 0 && to === to.trim()), `recipient asked for: ${String(to)}`).toBe(true);
     }
     const lastList = requests.findLast((each) => each.method === 'GET');
-    if (lastList && state.matches('loading')) expect(new URLSearchParams(lastList.path.split('?')[1] ?? '').get('to') ?? '').toBe(search.trim());
+    if (lastList && state.matches('loading'))
+      expect(new URLSearchParams(lastList.path.split('?')[1] ?? '').get('to') ?? '').toBe(search.trim());
     expect(screen.getByRole('searchbox', { name: 'Search by recipient' })).toHaveValue(search);
     expect(screen.queryByText(MAIL.heldBanner) !== null, 'the held banner').toBe(delivery === 'held');
-    const rows = within(screen.getByRole('table', { name: 'Mail' })).getAllByRole('row').slice(1);
+    const rows = within(screen.getByRole('table', { name: 'Mail' }))
+      .getAllByRole('row')
+      .slice(1);
     expect(rows).toHaveLength(mails.length);
     mails.forEach((each, index) => {
       const button = within(rows[index]!).queryByRole('button', { name: `Re-send mail ${each.id}` });
-      expect(button !== null, `mail ${each.id} (${each.status}) can be re-sent`).toBe((MAIL.resendable as readonly string[]).includes(each.status));
+      expect(button !== null, `mail ${each.id} (${each.status}) can be re-sent`).toBe(
+        (MAIL.resendable as readonly string[]).includes(each.status),
+      );
       if (button) {
         expect(button).toHaveTextContent(resending === each.id ? MAIL.sending : MAIL.resend);
         expect(button).toHaveProperty('disabled', state.matches('resending'));

@@ -70,7 +70,8 @@ const bodyFor = (draft: Draft) => ({
 /** What the page shows under each field now: field id → message. */
 function fieldErrorsShown(): Record<string, string> {
   const shown: Record<string, string> = {};
-  for (const control of document.querySelectorAll('[aria-invalid="true"]')) shown[control.id] = document.getElementById(`${control.id}-error`)?.textContent ?? '';
+  for (const control of document.querySelectorAll('[aria-invalid="true"]'))
+    shown[control.id] = document.getElementById(`${control.id}-error`)?.textContent ?? '';
   return shown;
 }
 
@@ -81,7 +82,12 @@ function failureAfter(step: Step | undefined, refusedByForm: boolean): string | 
   if (!step) return null;
   const error = (step.event as { error?: ApiError }).error;
   if (error) return error.status === 401 ? failure : error.status === 0 ? UNREACHABLE.console : error.message;
-  if (step.event.type.endsWith('CHANGED') || refusedByForm || /^xstate\.done\.actor\.\d+\.offerContent\.(saving|loading)$/.test(step.event.type)) return null;
+  if (
+    step.event.type.endsWith('CHANGED') ||
+    refusedByForm ||
+    /^xstate\.done\.actor\.\d+\.offerContent\.(saving|loading)$/.test(step.event.type)
+  )
+    return null;
   return failure;
 }
 
@@ -120,7 +126,8 @@ describePageModel({
     else if (event.type === 'TESTIMONIAL_CHANGED') {
       const row = screen.getByRole('group', { name: `Testimonial ${Number(event.index) + 1}` });
       fireEvent.change(within(row).getByLabelText('Name'), { target: { value: event.value } });
-    } else if (event.type === 'GUARANTEE_CHANGED') fireEvent.change(screen.getByLabelText('Guarantee text'), { target: { value: event.value } });
+    } else if (event.type === 'GUARANTEE_CHANGED')
+      fireEvent.change(screen.getByLabelText('Guarantee text'), { target: { value: event.value } });
     else if (event.type === 'SAVE') fireEvent.click(screen.getByRole('button', { name: 'Save content' }));
     else throw new Error(`The model test cannot make ${event.type} happen`);
   },
@@ -154,12 +161,18 @@ describePageModel({
       }
     }
     lastSaveRequests = saves.length;
-    expect(screen.getByRole('button', { name: state.matches('saving') ? 'Saving…' : 'Save content' })).toHaveProperty('disabled', state.matches('saving'));
+    expect(screen.getByRole('button', { name: state.matches('saving') ? 'Saving…' : 'Save content' })).toHaveProperty(
+      'disabled',
+      state.matches('saving'),
+    );
     const savedNow = /^xstate\.done\.actor\.\d+\.offerContent\.saving$/.test(step?.event.type ?? '');
     if (savedNow) {
       expect(screen.getByRole('status')).toHaveTextContent(CONTENT.saved);
       expect(fieldsShown()).toEqual({
-        testimonials: Array.from({ length: CONTENT.testimonials }, (_, index) => SAVED_CONTENT.testimonials[index] ?? { name: '', practice: '', quote: '' }),
+        testimonials: Array.from(
+          { length: CONTENT.testimonials },
+          (_, index) => SAVED_CONTENT.testimonials[index] ?? { name: '', practice: '', quote: '' },
+        ),
         guarantee: SAVED_CONTENT.guarantee,
       });
     }

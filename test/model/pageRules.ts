@@ -35,7 +35,11 @@ export const MAIL = {
 /** The console's Content screen (docs/decisions/0030; spec §1: testimonials from three named practitioners). */
 export const CONTENT = {
   testimonials: 3,
-  missing: { name: "Enter the practitioner's name, or empty the row.", practice: "Enter the practitioner's practice, or empty the row.", quote: "Enter the practitioner's quote, or empty the row." },
+  missing: {
+    name: "Enter the practitioner's name, or empty the row.",
+    practice: "Enter the practitioner's practice, or empty the row.",
+    quote: "Enter the practitioner's quote, or empty the row.",
+  },
   guaranteeMissing: "Enter the guarantee's text.",
   saved: 'Saved: the offer page shows it now.',
 } as const;

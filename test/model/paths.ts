@@ -28,12 +28,28 @@ function describeEvent(event: AnyEventObject): string {
   if (event.type.startsWith('xstate.after.')) return `after ${event.type.split('.')[2]}`;
   const actor = /^xstate\.(done|error)\.actor\.(?:\d+\.)?(.+)$/.exec(event.type);
   if (actor) {
-    const output = (event as { output?: { status?: string; success?: boolean } }).output;
-    const detail = output?.status ?? (output && 'success' in output ? (output.success ? 'success' : 'not success') : '');
+    const output = (event as { output?: unknown }).output;
+    const error = (event as { error?: { status?: number } }).error;
+    const detail =
+      typeof output === 'boolean'
+        ? String(output)
+        : output && typeof output === 'object'
+          ? ((output as { status?: string }).status ??
+            ('success' in output ? ((output as { success: boolean }).success ? 'success' : 'not success') : ''))
+          : typeof error?.status === 'number'
+            ? String(error.status)
+            : '';
     return `${actor[1]}(${(actor[2] ?? '').split('.').pop()}${detail ? `: ${detail}` : ''})`;
   }
   if (event.type === 'FIELD_CHANGED') return `FIELD_CHANGED(${String(event.field)}=${String(event.value)})`;
   return event.type;
+}
+
+/** An event by what it is, whichever actor instance it answers: its type without the invoke's index, and its answer. */
+function answerKey(event: AnyEventObject): string {
+  const { type, actorId: _, ...rest } = event as AnyEventObject & { actorId?: string; error?: unknown };
+  const answer = rest.error instanceof Error ? { error: rest.error.message, status: (rest.error as { status?: number }).status } : rest;
+  return `${type.replace(/\.actor\.\d+\./, '.actor.')} ${JSON.stringify(answer)}`;
 }
 
 /** Replays `events` from the start through the model's logic, step by step. */
@@ -156,7 +172,13 @@ export function coveringPaths(
     stateMatcher: (snapshot, key) => (snapshot as AnyMachineSnapshot).matches(key),
   }) as unknown as AnyTestModel;
   const candidates = shortestPathCandidates(model, eventsAt, input).map((events) => replayExactly(model, events, input));
-  const paths = chooseCoveringPaths(candidates, (path) => coverage.keysOf(path.statePath.steps.map((step) => step.state)));
-  const initial = () => model.testLogic.getInitialSnapshot(null as never, input) as AnyMachineSnapshot;
+  // Every answer the model offers is given at least once (a refusal and a failure take the same transition but
+  // must each show their own words), besides every state and transition.
+  const paths = chooseCoveringPaths(candidates, (path) => {
+    const keys = coverage.keysOf(path.statePath.steps.map((step) => step.state));
+    for (const step of path.statePath.steps) keys.add(`event:${answerKey(step.event)}`);
+    return keys;
+  });
+  const initial = () => model.testLogic.getInitialSnapshot(null as never, input);
   return { model, coverage, metaOf, nextTimer, paths, initial };
 }

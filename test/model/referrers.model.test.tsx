@@ -74,7 +74,12 @@ function failureAfter(step: Step | undefined): string | null {
 describePageModel({
   name: 'referrers',
   machine: referrersMachine,
-  callsByState: { 'referrers.loading': 'list', 'referrers.saving': 'update', 'referrers.copying': 'clipboard', 'referrerForm.creating': 'create' },
+  callsByState: {
+    'referrers.loading': 'list',
+    'referrers.saving': 'update',
+    'referrers.copying': 'clipboard',
+    'referrerForm.creating': 'create',
+  },
   routes: [
     { method: 'GET', path: /^\/api\/admin\/referrers$/, kind: 'list', toBody: (output) => ({ referrers: output }) },
     { method: 'PATCH', path: /^\/api\/admin\/referrers\/[\w-]+$/, kind: 'update' },
@@ -149,13 +154,15 @@ describePageModel({
         continue;
       }
       const copiedNow = copied === each.slug;
-      expect(within(table).getByRole('button', { name: `${copiedNow ? REFERRERS.copied : REFERRERS.copy} of Dr. ${each.displayName}` })).toHaveTextContent(
-        copiedNow ? REFERRERS.copied : REFERRERS.copy,
-      );
+      expect(
+        within(table).getByRole('button', { name: `${copiedNow ? REFERRERS.copied : REFERRERS.copy} of Dr. ${each.displayName}` }),
+      ).toHaveTextContent(copiedNow ? REFERRERS.copied : REFERRERS.copy);
     }
     // "Copied" only from a copy the clipboard took (or is taking), never after it refused.
-    if (/^xstate\.error\.actor\.\d+\.referrers\.copying$/.test(step?.event.type ?? '')) expect(within(table).queryByText(REFERRERS.copied)).toBeNull();
-    if (/^xstate\.done\.actor\.\d+\.referrers\.copying$/.test(step?.event.type ?? '')) expect(within(table).getByText(REFERRERS.copied)).toBeInTheDocument();
+    if (/^xstate\.error\.actor\.\d+\.referrers\.copying$/.test(step?.event.type ?? ''))
+      expect(within(table).queryByText(REFERRERS.copied)).toBeNull();
+    if (/^xstate\.done\.actor\.\d+\.referrers\.copying$/.test(step?.event.type ?? ''))
+      expect(within(table).getByText(REFERRERS.copied)).toBeInTheDocument();
     const toggles = within(table).queryAllByRole('button', { name: /^(Disable|Enable)$/ });
     for (const toggle of toggles) expect(toggle).toHaveProperty('disabled', !state.matches('ready'));
     const alerts = screen.queryAllByRole('alert').filter((alert) => !alert.id.endsWith('-error') && !alert.closest('form'));

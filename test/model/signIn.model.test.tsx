@@ -48,7 +48,8 @@ describePageModel({
       ...answersOf(snapshot, 'signIn.signingIn', [SIGNED_IN], [WRONG, NETWORK]),
       ...answersOf(snapshot, 'signIn.requestingLink', [LINK_SENT], [TOO_MANY, NETWORK]),
     ];
-    if (snapshot.matches('editing')) events.push({ type: 'SIGN_IN_SUBMITTED', email: TYPED_EMAIL, password: PASSWORD }, { type: 'FORGOT_PASSWORD' });
+    if (snapshot.matches('editing'))
+      events.push({ type: 'SIGN_IN_SUBMITTED', email: TYPED_EMAIL, password: PASSWORD }, { type: 'FORGOT_PASSWORD' });
     if (snapshot.matches('forgotPassword')) events.push({ type: 'LINK_REQUESTED', email: TYPED_EMAIL }, { type: 'BACK_TO_SIGN_IN' });
     if (snapshot.matches('linkSent')) events.push({ type: 'BACK_TO_SIGN_IN' });
     return events;
