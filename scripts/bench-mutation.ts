@@ -8,7 +8,8 @@
  *   (the chart is built when its module loads), so Stryker cannot narrow them by coverage; narrowing the files is
  *   what makes one machine's score take minutes instead of every mutant running every file.
  *
- * Other arguments go to `stryker run` as they are (e.g. `--incremental`). Prints the selection and the time taken;
+ * `--list-tests` prints a machine's test files and stops. Other arguments go to `stryker run` as they are (e.g.
+ * `--incremental`). Prints the selection and the time taken;
  * the score is Stryker's report. Exits with Stryker's status; an unknown machine name exits 1 with the list.
  */
 import { spawnSync } from 'node:child_process';
@@ -36,12 +37,15 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-/** The repository files `file` imports by a relative path (static and dynamic imports, vi.mock's targets). */
+/**
+ * The repository files `file` imports by a relative path: static imports, vi.mock's targets, and a test's dynamic
+ * imports. A page's lazy import of another page (in src/) is left out: that page's chart loads only when a test
+ * goes there, and its own tests do.
+ */
 function importsOf(file: string): string[] {
   const text = readFileSync(join(ROOT, file), 'utf8');
-  const specifiers = [...text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+|vi\.mock\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g)].map(
-    (match) => match[1]!,
-  );
+  const pattern = file.startsWith('test/') ? /(?:from\s+|import\s*\(\s*|import\s+|vi\.mock\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g : /(?:from\s+|import\s+)['"](\.{1,2}\/[^'"]+)['"]/g;
+  const specifiers = [...text.matchAll(pattern)].map((match) => match[1]!);
   return specifiers.flatMap((specifier) => {
     const target = join(dirname(file), specifier);
     for (const candidate of [target, `${target}.ts`, `${target}.tsx`, join(target, 'index.ts'), join(target, 'index.tsx')]) {
@@ -75,10 +79,12 @@ function main(): number {
   const args = process.argv.slice(2);
   const names: string[] = [];
   const passOn: string[] = [];
+  let listOnly = false;
   for (let index = 0; index < args.length; index++) {
     const arg = args[index]!;
     if (arg === '--machine') names.push(...(args[++index] ?? '').split(','));
     else if (arg.startsWith('--machine=')) names.push(...arg.slice('--machine='.length).split(','));
+    else if (arg === '--list-tests') listOnly = true;
     else passOn.push(arg);
   }
   const started = Date.now();
@@ -100,6 +106,7 @@ function main(): number {
       return 1;
     }
     console.log(`Mutating ${mutate.join(', ')} against ${tests.length} test files:\n  ${tests.join('\n  ')}`);
+    if (listOnly) return 0;
     passOn.unshift('--mutate', mutate.join(','));
     if (!passOn.includes('--incrementalFile') && passOn.includes('--incremental')) {
       passOn.push('--incrementalFile', `reports/stryker-incremental-${names.join('-')}.json`);
