@@ -205,7 +205,7 @@ export class ModelCoverage {
  *   never a snapshot at rest, so no path can stop in one; the states they lead to are counted instead.
  */
 export function expectFullCoverage(coverage: ModelCoverage, name: string, { passedThrough = [] }: { passedThrough?: string[] } = {}): void {
-  console.log(coverage.summary(name));
+  console.log(coverage.summary(name) + (passedThrough.length ? ` (${passedThrough.join(', ')}: passed through)` : ''));
   for (const id of passedThrough) expect(coverage.isEventlessChoice(id), `${id} only chooses where to go`).toBe(true);
   expect(
     coverage.missingStates.filter((id) => !passedThrough.includes(id)),
