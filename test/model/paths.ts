@@ -163,9 +163,16 @@ export function coveringPaths(
     eventsAt,
     input,
     startTime = Date.UTC(2026, 10, 24, 9),
-  }: { eventsAt: (snapshot: AnyMachineSnapshot) => AnyEventObject[]; input?: unknown; startTime?: number },
+    timed = createTimedMachine(machine, startTime),
+  }: {
+    eventsAt: (snapshot: AnyMachineSnapshot) => AnyEventObject[];
+    input?: unknown;
+    startTime?: number;
+    /** The timed machine of an earlier call, to count the paths from another input in the same coverage. */
+    timed?: ReturnType<typeof createTimedMachine>;
+  },
 ) {
-  const { timedMachine, metaOf, nextTimer } = createTimedMachine(machine, startTime);
+  const { timedMachine, metaOf, nextTimer } = timed;
   const coverage = new ModelCoverage(machine, metaOf);
   const model = new TestModel(timedMachine as never, {
     events: eventsAt as never,
@@ -180,5 +187,5 @@ export function coveringPaths(
     return keys;
   });
   const initial = () => model.testLogic.getInitialSnapshot(null as never, input);
-  return { model, coverage, metaOf, nextTimer, paths, initial };
+  return { model, coverage, metaOf, nextTimer, paths, initial, timed };
 }
