@@ -111,7 +111,8 @@ function main(): number {
     if (!passOn.includes('--incrementalFile') && passOn.includes('--incremental')) {
       passOn.push('--incrementalFile', `reports/stryker-incremental-${names.join('-')}.json`);
     }
-    env = { ...process.env, MUTATION_TEST_FILES: tests.join(',') };
+    const bases = mutate.map((file) => file.replace(/^.*\//, '').replace(/(Machine)?\.ts$/, ''));
+    env = { ...process.env, MUTATION_TEST_FILES: tests.join(','), MUTATION_MACHINE: bases.join(',') };
   }
   const run = spawnSync('npx', ['stryker', 'run', ...passOn], { cwd: ROOT, env, stdio: 'inherit' });
   const seconds = Math.round((Date.now() - started) / 1000);
