@@ -44,7 +44,9 @@ function filesUnder(dir: string): string[] {
  */
 function importsOf(file: string): string[] {
   const text = readFileSync(join(ROOT, file), 'utf8');
-  const pattern = file.startsWith('test/') ? /(?:from\s+|import\s*\(\s*|import\s+|vi\.mock\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g : /(?:from\s+|import\s+)['"](\.{1,2}\/[^'"]+)['"]/g;
+  const pattern = file.startsWith('test/')
+    ? /(?:from\s+|import\s*\(\s*|import\s+|vi\.mock\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g
+    : /(?:from\s+|import\s+)['"](\.{1,2}\/[^'"]+)['"]/g;
   const specifiers = [...text.matchAll(pattern)].map((match) => match[1]!);
   return specifiers.flatMap((specifier) => {
     const target = join(dirname(file), specifier);

@@ -22,7 +22,7 @@ export interface SentRequest {
 }
 
 /** Which call a request is: the method and path it is sent to, and how its answer becomes the response's body. */
-export interface Route<TKind extends string> {
+interface Route<TKind extends string> {
   method: string;
   path: RegExp;
   kind: TKind;
@@ -35,7 +35,7 @@ export interface Step {
   before: AnyMachineSnapshot;
 }
 
-export interface PageModel<TKind extends string> {
+interface PageModel<TKind extends string> {
   /** The name in the test titles and the coverage line. */
   name: string;
   machine: AnyStateMachine;

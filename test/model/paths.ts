@@ -16,7 +16,7 @@ interface ReplayedStep {
   state: AnyMachineSnapshot;
 }
 
-export interface ReplayedPath {
+interface ReplayedPath {
   description: string;
   /** The path in @xstate/graph's StatePath shape, for TestModel.testPath. */
   statePath: { state: AnyMachineSnapshot; steps: ReplayedStep[]; weight: number };

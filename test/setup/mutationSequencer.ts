@@ -22,7 +22,10 @@ const ORDER: RegExp[] = [
 ];
 
 /** For one machine (`-- --machine mail`), its own files (named after it) go first: they kill most of its mutants. */
-const MACHINES = (process.env.MUTATION_MACHINE ?? '').split(',').filter(Boolean).map((name) => name.toLowerCase());
+const MACHINES = (process.env.MUTATION_MACHINE ?? '')
+  .split(',')
+  .filter(Boolean)
+  .map((name) => name.toLowerCase());
 
 function rank(file: TestSpecification): number {
   const name = file.moduleId.split('/').pop()!.toLowerCase();
