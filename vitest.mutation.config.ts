@@ -6,12 +6,21 @@ import MutationSequencer from './test/setup/mutationSequencer';
 /**
  * The tests that judge the statecharts, for `npm run bench:mutation` (Stryker): unit, views and model. The server
  * and browser projects do not import src/machines/. The sequencer puts the cheap, targeted files first, since a
- * mutant's run stops at its first failing test.
+ * mutant's run stops at its first failing test. For one machine (`-- --machine team`), scripts/bench-mutation.ts
+ * names the test files that import it in MUTATION_TEST_FILES, and only those run.
  */
+const only = process.env.MUTATION_TEST_FILES?.split(',').filter(Boolean);
+
 export default defineConfig({
   plugins: [react()],
   test: {
-    projects: PROJECTS.filter((project) => ['unit', 'views', 'model'].includes(project.test.name)),
+    projects: PROJECTS.filter((project) => ['unit', 'views', 'model'].includes(project.test.name))
+      .map((project) =>
+        only
+          ? { ...project, test: { ...project.test, include: only.filter((file) => file.startsWith(`test/${project.test.name}/`)) } }
+          : project,
+      )
+      .filter((project) => project.test.include.length > 0),
     sequence: { sequencer: MutationSequencer },
   },
 });

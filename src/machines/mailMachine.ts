@@ -92,13 +92,15 @@ export const mailMachine = setup({
       },
     },
     resending: {
+      // However it is left (a search typed meanwhile among them), no mail stays "Sending…" with every Re-send off.
+      exit: 'clearResending',
       invoke: {
         src: 'resendMail',
         input: ({ context }) => ({ id: context.resending! }),
-        onDone: { target: 'loading', actions: 'clearResending' },
+        onDone: 'loading',
         onError: [
-          { guard: { type: 'sessionEnded', params: errorOf }, target: 'ready', actions: ['clearResending', 'emitUnauthorised'] },
-          { target: 'ready', actions: ['clearResending', { type: 'assignError', params: errorOf }] },
+          { guard: { type: 'sessionEnded', params: errorOf }, target: 'ready', actions: 'emitUnauthorised' },
+          { target: 'ready', actions: { type: 'assignError', params: errorOf } },
         ],
       },
     },

@@ -6,11 +6,20 @@
  */
 import { getShortestPaths } from '@xstate/graph';
 import { describe, expect, it } from 'vitest';
-import { createActor, fromPromise, waitFor, type AnyEventObject, type AnyStateMachine } from 'xstate';
+import { createActor, fromPromise, waitFor, type AnyEventObject, type AnyMachineSnapshot, type AnyStateMachine } from 'xstate';
 import { ApiError } from '../../src/api/client';
 import type { CommissionsOverview, PartnerView } from '../../src/contract/commissions';
 import { commissionsMachine } from '../../src/machines/commissionsMachine';
 import { partnerMachine } from '../../src/machines/partnerMachine';
+import { coveringPaths } from './paths';
+import { expectFullCoverage } from './timedModel';
+
+/** The events of `events` that can happen in `snapshot`: a call's answer only while that call runs. */
+const offered = (events: AnyEventObject[]) => (snapshot: AnyMachineSnapshot) =>
+  events.filter((event) => {
+    const answer = /^xstate\.(?:done|error)\.actor\.(\w+)$/.exec(event.type);
+    return !answer || answer[1]! in snapshot.children;
+  });
 
 const OVERVIEW = { defaultRule: '20 % of each invoice', minimumCents: 5_000, referrers: [], batches: [] } as CommissionsOverview;
 const VIEW = { displayName: 'Jane', link: 'https://checkout.test/r/jane' } as PartnerView;
@@ -85,6 +94,13 @@ describe('model paths of the commission statecharts', () => {
     const reached = new Set(paths.map((path) => named(path.state.value)));
     expect([...reached].sort()).toEqual(leafStates(commissionsMachine));
     for (const path of paths) await replay(commissionsMachine, undefined, path.steps);
+    // And the fewest paths that take every transition, each run the same way.
+    const { coverage, paths: covering } = coveringPaths(commissionsMachine, { eventsAt: offered(events) });
+    for (const path of covering) {
+      await replay(commissionsMachine, undefined, path.statePath.steps);
+      for (const step of path.statePath.steps) coverage.record(step.state);
+    }
+    expectFullCoverage(coverage, 'commissions');
   });
 
   it('the referrer’s page: every state is reached, from a mail’s link or without, and every path runs as modelled', async () => {
@@ -95,6 +111,7 @@ describe('model paths of the commission statecharts', () => {
       ...answers('loadView', VIEW),
       ...answers('requestLink', { message: 'On its way.' }),
       { type: 'xstate.done.actor.signOut' },
+      { type: 'xstate.error.actor.signOut', error: new ApiError('We could not reach the server. Please try again.', 0) },
       { type: 'LINK_REQUESTED', email: 'jane@example.com' },
       { type: 'PERIOD_CHANGED', from: '2026-01-01', to: '2026-01-31' },
       { type: 'COPY_CLICKED' },
@@ -109,5 +126,18 @@ describe('model paths of the commission statecharts', () => {
       }
     }
     expect([...reached].sort()).toEqual(leafStates(partnerMachine).filter((state) => state !== 'starting'));
+    // And the fewest paths from each start that take every transition, counted together.
+    const fromMail = coveringPaths(partnerMachine, { eventsAt: offered(events), input: { token: 'from-the-mail' } });
+    const without = coveringPaths(partnerMachine, { eventsAt: offered(events), input: {}, timed: fromMail.timed });
+    for (const [input, covering] of [
+      [{ token: 'from-the-mail' }, fromMail.paths],
+      [{}, without.paths],
+    ] as const) {
+      for (const path of covering) {
+        await replay(partnerMachine, input, path.statePath.steps);
+        for (const step of path.statePath.steps) fromMail.coverage.record(step.state);
+      }
+    }
+    expectFullCoverage(fromMail.coverage, 'partner', { passedThrough: ['partner.starting'] });
   });
 });

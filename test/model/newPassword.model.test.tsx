@@ -17,6 +17,7 @@ import { newPasswordMachine } from '../../src/machines/newPasswordMachine';
 import { NewPasswordPage } from '../../src/views/newPassword/NewPasswordPage';
 import { advance } from '../views/support/timers';
 import { PendingCalls } from './pendingCalls';
+import { createTimedMachine, expectFullCoverage, ModelCoverage } from './timedModel';
 
 vi.useFakeTimers();
 
@@ -47,7 +48,10 @@ function events(snapshot: Snapshot): AnyEventObject[] {
   return list;
 }
 
-const model = new TestModel(newPasswordMachine as never, {
+// Under the virtual clock only to count what the paths reach (timedModel.ts); the machine has no timer.
+const { timedMachine, metaOf } = createTimedMachine(newPasswordMachine, Date.UTC(2026, 10, 24, 9));
+const coverage = new ModelCoverage(newPasswordMachine, metaOf);
+const model = new TestModel(timedMachine as never, {
   events: events as never,
   stateMatcher: (snapshot, key) => (snapshot as Snapshot).matches(key as never),
 });
@@ -139,9 +143,11 @@ describe(`new password statechart: ${paths.length} shortest and simple paths`, (
     const page = renderPage(WITH_TOKEN.search);
     await advance(0);
     expect(screen.getByText('Opening your link...')).toBeInTheDocument();
+    coverage.record(model.testLogic.getInitialSnapshot(null as never, WITH_TOKEN) as AnyMachineSnapshot);
     for (const step of path.steps) {
       await execute(page, step.event);
       expectShows(step.state as AnyMachineSnapshot);
+      coverage.record(step.state as AnyMachineSnapshot);
     }
   });
 
@@ -181,4 +187,7 @@ describe(`new password statechart: ${paths.length} shortest and simple paths`, (
     expect(screen.getByRole('alert')).toHaveTextContent(/link in your “set a new password” mail/);
     expect(() => page.calls.answer({ type: 'xstate.done.actor.0.newPassword.checking' })).toThrow(/No call in flight/);
   });
+
+  it('reached every state and took every transition in the page', () =>
+    expectFullCoverage(coverage, 'newPassword', { passedThrough: ['newPassword.start'] }));
 });

@@ -7,8 +7,9 @@
  *   number because their count explodes combinatorially on this machine.
  * Every chosen path is replayed exactly through the timed machine, so its steps are real snapshots.
  */
-import { getAdjacencyMap, type TestModel } from '@xstate/graph';
+import { getAdjacencyMap, TestModel } from '@xstate/graph';
 import type { AnyEventObject, AnyMachineSnapshot, AnyStateMachine } from 'xstate';
+import { createTimedMachine, ModelCoverage } from './timedModel';
 
 interface ReplayedStep {
   event: AnyEventObject;
@@ -27,12 +28,28 @@ function describeEvent(event: AnyEventObject): string {
   if (event.type.startsWith('xstate.after.')) return `after ${event.type.split('.')[2]}`;
   const actor = /^xstate\.(done|error)\.actor\.(?:\d+\.)?(.+)$/.exec(event.type);
   if (actor) {
-    const output = (event as { output?: { status?: string; success?: boolean } }).output;
-    const detail = output?.status ?? (output && 'success' in output ? (output.success ? 'success' : 'not success') : '');
+    const output = (event as { output?: unknown }).output;
+    const error = (event as { error?: { status?: number } }).error;
+    const detail =
+      typeof output === 'boolean'
+        ? String(output)
+        : output && typeof output === 'object'
+          ? ((output as { status?: string }).status ??
+            ('success' in output ? ((output as { success: boolean }).success ? 'success' : 'not success') : ''))
+          : typeof error?.status === 'number'
+            ? String(error.status)
+            : '';
     return `${actor[1]}(${(actor[2] ?? '').split('.').pop()}${detail ? `: ${detail}` : ''})`;
   }
   if (event.type === 'FIELD_CHANGED') return `FIELD_CHANGED(${String(event.field)}=${String(event.value)})`;
   return event.type;
+}
+
+/** An event by what it is, whichever actor instance it answers: its type without the invoke's index, and its answer. */
+function answerKey(event: AnyEventObject): string {
+  const { type, actorId: _, ...rest } = event as AnyEventObject & { actorId?: string; error?: unknown };
+  const answer = rest.error instanceof Error ? { error: rest.error.message, status: (rest.error as { status?: number }).status } : rest;
+  return `${type.replace(/\.actor\.\d+\./, '.actor.')} ${JSON.stringify(answer)}`;
 }
 
 /** Replays `events` from the start through the model's logic, step by step. */
@@ -79,8 +96,9 @@ export function chooseCoveringPaths<T>(candidates: T[], keysOf: (candidate: T) =
 export function shortestPathCandidates(
   model: AnyTestModel,
   eventsAt: (snapshot: AnyMachineSnapshot) => AnyEventObject[],
+  input?: unknown,
 ): AnyEventObject[][] {
-  const shortest = model.getShortestPaths({ allowDuplicatePaths: true });
+  const shortest = model.getShortestPaths({ allowDuplicatePaths: true, input });
   const candidates: AnyEventObject[][] = [];
   for (const path of shortest) {
     // @xstate/graph starts every shortest path with the start itself (xstate.init): not an event to replay.
@@ -131,4 +149,43 @@ export function boundedSimplePaths(
   };
   visit(start);
   return found.sort((a, b) => a.length - b.length).slice(0, maxPaths);
+}
+
+/**
+ * A page's model from its statechart: the machine under a virtual clock (timedModel.ts), the events `eventsAt`
+ * offers in each snapshot, and the fewest shortest paths (each extended by one event) that reach every state and
+ * take every transition the candidates reach. `coverage` counts what the replayed paths reach in the view.
+ * @param startTime the virtual clock's start, ms since the epoch.
+ */
+export function coveringPaths(
+  machine: AnyStateMachine,
+  {
+    eventsAt,
+    input,
+    startTime = Date.UTC(2026, 10, 24, 9),
+    timed = createTimedMachine(machine, startTime),
+  }: {
+    eventsAt: (snapshot: AnyMachineSnapshot) => AnyEventObject[];
+    input?: unknown;
+    startTime?: number;
+    /** The timed machine of an earlier call, to count the paths from another input in the same coverage. */
+    timed?: ReturnType<typeof createTimedMachine>;
+  },
+) {
+  const { timedMachine, metaOf, nextTimer } = timed;
+  const coverage = new ModelCoverage(machine, metaOf);
+  const model = new TestModel(timedMachine as never, {
+    events: eventsAt as never,
+    stateMatcher: (snapshot, key) => (snapshot as AnyMachineSnapshot).matches(key),
+  }) as unknown as AnyTestModel;
+  const candidates = shortestPathCandidates(model, eventsAt, input).map((events) => replayExactly(model, events, input));
+  // Every answer the model offers is given at least once (a refusal and a failure take the same transition but
+  // must each show their own words), besides every state and transition.
+  const paths = chooseCoveringPaths(candidates, (path) => {
+    const keys = coverage.keysOf(path.statePath.steps.map((step) => step.state));
+    for (const step of path.statePath.steps) keys.add(`event:${answerKey(step.event)}`);
+    return keys;
+  });
+  const initial = () => model.testLogic.getInitialSnapshot(null as never, input);
+  return { model, coverage, metaOf, nextTimer, paths, initial, timed };
 }

@@ -10,6 +10,8 @@ const ACTOR_RESULT = /^xstate\.(done|error)\.actor\.(?:\d+\.)?(.+)$/;
 
 export class PendingCalls<TKind extends string> {
   private readonly inFlight = new Map<TKind, Array<Deferred<unknown>>>();
+  /** Calls made so far, of any kind: a timer's rule is that no call starts before it is due. */
+  started = 0;
 
   /** @param kindByState which call each invoking state (its id, e.g. 'checkout.updating') or invoke id makes. */
   constructor(private readonly kindByState: Record<string, TKind>) {}
@@ -17,22 +19,34 @@ export class PendingCalls<TKind extends string> {
   /** An actor whose every call waits for the path. */
   actor<TOutput, TInput>(kind: TKind) {
     return fromPromise<TOutput, TInput>(() => {
+      this.started++;
       const answer = deferred<unknown>();
       this.inFlight.set(kind, [...(this.inFlight.get(kind) ?? []), answer]);
       return answer.promise as Promise<TOutput>;
     });
   }
 
+  /** A call made outside fetch (the clipboard): resolves with the output or rejects with the error the path answers. */
+  promise<T>(kind: TKind): Promise<T> {
+    this.started++;
+    const answer = deferred<unknown>();
+    this.inFlight.set(kind, [answer]);
+    return answer.promise as Promise<T>;
+  }
+
   /**
    * A call made over HTTP (the page's real client builds the request): waits for the path, then answers as the
    * server would. A result is a 200 with the output as JSON; an error with an HTTP status is that status with
    * `{ error }`; an error with status 0 is a network failure (fetch rejects).
+   * @param toBody the response body for an output, when the actor's output is not the body itself.
+   * @param supersede the page has left the state that made the previous call of this kind: only the new one is answered.
    */
-  http(kind: TKind): Promise<Response> {
+  http(kind: TKind, { toBody = (output: unknown) => output, supersede = false } = {}): Promise<Response> {
+    this.started++;
     const answer = deferred<unknown>();
-    this.inFlight.set(kind, [...(this.inFlight.get(kind) ?? []), answer]);
+    this.inFlight.set(kind, [...(supersede ? [] : (this.inFlight.get(kind) ?? [])), answer]);
     return answer.promise.then(
-      (output) => ({ ok: true, status: 200, json: async () => output }) as Response,
+      (output) => ({ ok: true, status: 200, json: async () => toBody(output) }) as Response,
       (error: { message?: string; status?: number }) => {
         if (!error.status) throw new TypeError('Failed to fetch');
         return { ok: false, status: error.status, json: async () => ({ error: error.message }) } as Response;

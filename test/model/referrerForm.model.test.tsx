@@ -7,12 +7,14 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { TestModel } from '@xstate/graph';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { AnyEventObject } from 'xstate';
+import type { AnyEventObject, AnyMachineSnapshot } from 'xstate';
 import { ApiError } from '../../src/api/client';
 import type { CreateReferrerRequest, Referrer } from '../../src/contract/admin';
 import { referrerFormMachine, type ReferrerField } from '../../src/machines/referrerFormMachine';
 import { AddReferrer } from '../../src/views/admin/AdminReferrers';
+import { chooseCoveringPaths, replayExactly, shortestPathCandidates } from './paths';
 import { PendingCalls } from './pendingCalls';
+import { createTimedMachine, expectFullCoverage, ModelCoverage } from './timedModel';
 
 type Snapshot = ReturnType<typeof referrerFormMachine.getInitialSnapshot>;
 
@@ -72,11 +74,24 @@ function serializeState(snapshot: Snapshot): string {
 }
 
 // createTestModel refuses machines that invoke actors; TestModel is the class it builds (decisions/0001).
-const model = new TestModel(referrerFormMachine as never, {
+// Under the virtual clock only to count what the paths reach (timedModel.ts); the machine has no timer.
+const { timedMachine, metaOf } = createTimedMachine(referrerFormMachine, Date.UTC(2026, 10, 24, 9));
+const coverage = new ModelCoverage(referrerFormMachine, metaOf);
+const model = new TestModel(timedMachine as never, {
   events: modelEvents as never,
   serializeState: serializeState as never,
 });
-const paths = model.getShortestPaths().map((path) => ({ ...path, steps: path.steps.filter((step) => step.event.type !== 'xstate.init') }));
+// Shortest paths to every state, and the fewest of those extended by one more event that take every transition (a
+// refusal whose state another route reaches first is taken only so; paths.ts).
+const paths = [
+  ...model.getShortestPaths().map((path) => ({ ...path, steps: path.steps.filter((step) => step.event.type !== 'xstate.init') })),
+  ...chooseCoveringPaths(
+    shortestPathCandidates(model as never, (snapshot) => modelEvents(snapshot as Snapshot)).map((events) =>
+      replayExactly(model as never, events, undefined),
+    ),
+    (path) => coverage.keysOf(path.statePath.steps.map((step) => step.state)),
+  ).map((path) => ({ description: path.description, steps: path.statePath.steps })),
+];
 
 function renderForm() {
   const calls = new PendingCalls<'create'>({ 'referrerForm.creating': 'create' });
@@ -164,10 +179,15 @@ describe('the add-referrer form (model paths)', () => {
 
   it.each(paths.map((path) => [path.description, path] as const))('%s', async (_, path) => {
     const form = renderForm();
-    expectFormShows(form, referrerFormMachine.getInitialSnapshot(null as never), undefined);
+    const initial = model.testLogic.getInitialSnapshot(null as never, undefined) as Snapshot;
+    expectFormShows(form, initial, undefined);
+    coverage.record(initial as AnyMachineSnapshot);
     for (const step of path.steps) {
       await execute(form, step.event);
       expectFormShows(form, step.state as Snapshot, step.event);
+      coverage.record(step.state as AnyMachineSnapshot);
     }
   });
+
+  it('reached every state and took every transition in the form', () => expectFullCoverage(coverage, 'referrerForm'));
 });

@@ -21,7 +21,9 @@ import { JoinPage } from '../../src/views/join/JoinPage';
 import { TeamSection } from '../../src/views/team/TeamSection';
 import { AppToaster } from '../../src/views/toasts/AppToaster';
 import { advance } from '../views/support/timers';
+import { replayExactly } from './paths';
 import { PendingCalls } from './pendingCalls';
+import { createTimedMachine, expectFullCoverage, ModelCoverage } from './timedModel';
 
 vi.useFakeTimers();
 afterEach(() => act(() => toast.remove()));
@@ -69,7 +71,10 @@ function joinEvents(snapshot: JoinSnapshot): AnyEventObject[] {
   return events;
 }
 
-const joinModel = new TestModel(joinMachine as never, {
+// Under the virtual clock only to count what the paths reach (timedModel.ts).
+const joinTimed = createTimedMachine(joinMachine, Date.UTC(2026, 10, 24, 9));
+const joinCoverage = new ModelCoverage(joinMachine, joinTimed.metaOf);
+const joinModel = new TestModel(joinTimed.timedMachine as never, {
   events: joinEvents as never,
   stateMatcher: (snapshot, key) => (snapshot as JoinSnapshot).matches(key as never),
 });
@@ -144,9 +149,11 @@ describe(`join statechart: ${joinPaths.length} shortest and simple paths`, () =>
     await advance(0);
     // The first state: the invitation is being read (the page's prerendered words).
     expect(screen.getByText('Opening your invitation...')).toBeInTheDocument();
+    joinCoverage.record(joinModel.testLogic.getInitialSnapshot(null as never, WITH_TOKEN) as AnyMachineSnapshot);
     for (const step of path.steps) {
       await executeJoin(page, step.event);
       expectJoinShows(page, step.state as AnyMachineSnapshot, step.event);
+      joinCoverage.record(step.state as AnyMachineSnapshot);
     }
   });
 
@@ -178,11 +185,16 @@ describe(`join statechart, started at the invitation the server wrote into the p
     expect(screen.getByRole('heading', { name: `Join ${INVITATION.practiceName}` })).toBeInTheDocument();
     expect(screen.queryByText('Opening your invitation...')).toBeNull();
     expect(path.steps.some((step) => step.event.type.endsWith('join.reading'))).toBe(false);
+    joinCoverage.record(joinModel.testLogic.getInitialSnapshot(null as never, ANSWERED) as AnyMachineSnapshot);
     for (const step of path.steps) {
       await executeJoin(page, step.event);
       expectJoinShows(page, step.state as AnyMachineSnapshot, step.event);
+      joinCoverage.record(step.state as AnyMachineSnapshot);
     }
   });
+
+  it('reached every state and took every transition of the join statechart in the page', () =>
+    expectFullCoverage(joinCoverage, 'join', { passedThrough: ['join.start'] }));
 });
 
 // ---------------------------------------------------------------- the team
@@ -234,7 +246,9 @@ function teamEvents(snapshot: TeamSnapshot): AnyEventObject[] {
   return events;
 }
 
-const teamModel = new TestModel(teamMachine as never, {
+const teamTimed = createTimedMachine(teamMachine, Date.UTC(2026, 10, 24, 9));
+const teamCoverage = new ModelCoverage(teamMachine, teamTimed.metaOf);
+const teamModel = new TestModel(teamTimed.timedMachine as never, {
   events: teamEvents as never,
   stateMatcher: (snapshot, key) => (snapshot as TeamSnapshot).matches(key as never),
 });
@@ -244,7 +258,13 @@ const serializeTeam = (snapshot: unknown) => {
   return JSON.stringify([value, context.change?.kind ?? null, context.fieldError, context.error, context.notice, context.team !== null]);
 };
 const ACCESS: TeamAccess = { kind: 'token', token: 'handoff-token' };
-const teamPaths = teamModel.getShortestPaths({ input: { access: ACCESS }, serializeState: serializeTeam }).map(dropStart);
+const shortestTeamPaths = teamModel.getShortestPaths({ input: { access: ACCESS }, serializeState: serializeTeam }).map(dropStart);
+// 'Try again' leads back to a state a shortest path already reaches, so no shortest path takes it: one more path does.
+const toUnavailable = shortestTeamPaths.find((path) => (path.state as TeamSnapshot).matches('unavailable'))!;
+const retried = replayExactly(teamModel as never, [...toUnavailable.steps.map((step) => step.event), { type: 'RETRY' }], {
+  access: ACCESS,
+});
+const teamPaths = [...shortestTeamPaths, { description: retried.description, steps: retried.statePath.steps }];
 
 function renderTeam() {
   const calls = new PendingCalls<'load' | 'change'>({ 'team.loading': 'load', 'team.changing': 'change' });
@@ -315,10 +335,15 @@ describe(`team statechart: ${teamPaths.length} shortest paths`, () => {
   it.each(teamPaths.map((path) => [path.description, path] as const))('%s', async (_description, path) => {
     const page = renderTeam();
     await advance(0);
-    expectTeamShows(teamModel.testLogic.getInitialSnapshot(null as never, { access: ACCESS }) as AnyMachineSnapshot);
+    const initial = teamModel.testLogic.getInitialSnapshot(null as never, { access: ACCESS }) as AnyMachineSnapshot;
+    expectTeamShows(initial);
+    teamCoverage.record(initial);
     for (const step of path.steps) {
       await executeTeam(page, step.event);
       expectTeamShows(step.state as AnyMachineSnapshot);
+      teamCoverage.record(step.state as AnyMachineSnapshot);
     }
   });
+
+  it('reached every state and took every transition in the team section', () => expectFullCoverage(teamCoverage, 'team'));
 });

@@ -16,7 +16,7 @@ import {
   type AnyStateMachine,
   type AnyStateNode,
 } from 'xstate';
-import { vi } from 'vitest';
+import { expect, vi } from 'vitest';
 
 /** A scheduled delayed event: fires at `due` (ms, virtual clock). */
 interface Timer {
@@ -170,6 +170,13 @@ export class ModelCoverage {
     }
   }
 
+  /** True when state `id` has only eventless transitions, the last without a guard: it is left as soon as entered. */
+  isEventlessChoice(id: string): boolean {
+    const node = allNodes(this.machine.root).find((each) => each.id === id);
+    const always = (node?.always ?? []) as Array<{ guard?: unknown }>;
+    return node !== undefined && node.transitions.size === 0 && always.length > 0 && always.at(-1)!.guard === undefined;
+  }
+
   get missingStates(): string[] {
     return this.stateIds.filter((id) => !this.reachedStates.has(id));
   }
@@ -188,4 +195,21 @@ export class ModelCoverage {
       `transitions ${transitions}/${this.transitionKeys.size} (${percent(transitions, this.transitionKeys.size)})`
     );
   }
+}
+
+/**
+ * Prints the states and transitions a machine's replayed paths reached (`name: states a/b (x%), transitions c/d
+ * (y%)`, counted from the machine's own definition) and fails below 100%, listing what was missed. Every model test
+ * file ends with it (docs/testing.md, "Reading the coverage figures").
+ * @param passedThrough states that choose at once where to go (only eventless `always` transitions, checked here):
+ *   never a snapshot at rest, so no path can stop in one; the states they lead to are counted instead.
+ */
+export function expectFullCoverage(coverage: ModelCoverage, name: string, { passedThrough = [] }: { passedThrough?: string[] } = {}): void {
+  console.log(coverage.summary(name) + (passedThrough.length ? ` (${passedThrough.join(', ')}: passed through)` : ''));
+  for (const id of passedThrough) expect(coverage.isEventlessChoice(id), `${id} only chooses where to go`).toBe(true);
+  expect(
+    coverage.missingStates.filter((id) => !passedThrough.includes(id)),
+    `${name}: states never reached`,
+  ).toEqual([]);
+  expect(coverage.missingTransitions, `${name}: transitions never taken`).toEqual([]);
 }

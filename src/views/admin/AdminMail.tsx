@@ -42,6 +42,10 @@ export function AdminMail({ onUnauthorised }: { onUnauthorised: () => void }) {
         <Muted id="mail-search-hint">Part of an email address, for example ada@ or example.com.</Muted>
       </Search>
       {error && <ErrorText role="alert">{error}</ErrorText>}
+      {/* A mail's status changes after the page loaded (sent, retried, failed): the owner looks again. */}
+      <Button type="button" disabled={!snapshot.matches('ready')} onClick={() => send({ type: 'RELOAD' })}>
+        Refresh
+      </Button>
       <Card aria-busy={loading}>
         <StackedTable aria-label="Mail">
           <thead>

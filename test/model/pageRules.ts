@@ -1,0 +1,61 @@
+/**
+ * The rules the model tests hold each page to, written from their sources (the spec, a decision, the console's
+ * brief) and not read from the statecharts under test, as specToasts.ts is for the checkout: a timing, what a
+ * refusal or a failure says, a notice's words, a count. A statechart or view that drifts from one (a message
+ * swapped, a delay shortened, a row too few) fails its page's model test. docs/testing.md lists them.
+ */
+
+/** The words of a call the server could not answer (status 0), by the client that made it. */
+export const UNREACHABLE = {
+  console: 'The console could not reach the server. Please try again.',
+  signIn: 'We could not reach the server. Please try again.',
+} as const;
+
+/** The checkout's notice before a second purchase (docs/decisions/0031). */
+export const EXISTING_SUBSCRIPTION = {
+  /** The email must stay unchanged this long before the one check, ms. */
+  settleMs: 800,
+  notice: 'You already have a subscription: manage it.',
+  manageLink: { name: 'manage it', href: '/account' },
+} as const;
+
+/** The console's Mail screen (docs/decisions/0018, 0019: the outbox, searched by recipient as the owner types). */
+export const MAIL = {
+  /** The pause after the last key before the list is asked for, ms. */
+  searchPauseMs: 300,
+  heldBanner: 'Mail is not being sent.',
+  none: 'No mail yet.',
+  noMatch: (search: string) => `No mail to a recipient matching "${search}".`,
+  /** Only these can be sent again (a sent mail is never sent twice). */
+  resendable: ['held', 'failed'],
+  resend: 'Re-send',
+  sending: 'Sending…',
+} as const;
+
+/** The console's Content screen (docs/decisions/0030; spec §1: testimonials from three named practitioners). */
+export const CONTENT = {
+  testimonials: 3,
+  missing: {
+    name: "Enter the practitioner's name, or empty the row.",
+    practice: "Enter the practitioner's practice, or empty the row.",
+    quote: "Enter the practitioner's quote, or empty the row.",
+  },
+  guaranteeMissing: "Enter the guarantee's text.",
+  saved: 'Saved: the offer page shows it now.',
+} as const;
+
+/** The console's Referrers screen (docs/decisions/0017, 0018: a referrer's name is stored without "Dr."). */
+export const REFERRERS = {
+  copied: 'Copied',
+  copy: 'Copy link',
+  /** The name as the owner may type it, and as it must be sent. */
+  typedName: 'Dr. Mark Lee ',
+  sentName: 'Mark Lee',
+} as const;
+
+/** The sign-in page (the OpenID Provider's sign-in, docs/decisions/0033, 0039). */
+export const SIGN_IN = {
+  heading: 'Sign in to your training',
+  forgotHeading: 'Forgot your password?',
+  signingIn: 'Signing in…',
+} as const;
