@@ -25,7 +25,7 @@ import { signInMachine } from '../../src/machines/signInMachine';
 import { teamMachine } from '../../src/machines/teamMachine';
 import { tooltipMachine } from '../../src/machines/tooltipMachine';
 
-export interface DrawnMachine {
+interface DrawnMachine {
   /** The section's heading: what the machine drives, and where. */
   title: string;
   /** Its file, from the repository's root. */
