@@ -1,6 +1,7 @@
 /**
  * What each statechart event means, for docs/statechart.md. The generator fails when a machine has an event
- * that is not described here, so the glossary cannot fall behind the machines.
+ * that is not described here, so the glossary cannot fall behind the machines. An event whose meaning differs
+ * between machines is described under `machineId.EVENT` (read before the plain `EVENT`).
  */
 export const EVENT_GLOSSARY: Record<string, string> = {
   SEAT_ADDED: "The buyer pressed 'Increase seats'.",
@@ -38,4 +39,53 @@ export const EVENT_GLOSSARY: Record<string, string> = {
   NEW_CREDENTIALS_ABANDONED: "/account: the buyer pressed 'Keep my password'.",
   SIGN_OUT_CLICKED: "/account: the buyer pressed 'Sign out'.",
   EMAIL_CHANGED: 'The checkout’s Email Address changed (the notice before a second purchase checks it once it settles).',
+  'newPassword.LINK_REQUESTED':
+    '/sign-in/new-password: the link was unknown, expired or used, and the person asked for a new one by email.',
+  'signIn.LINK_REQUESTED': "/sign-in: 'Forgot your password?' sent with an email (the answer is the same for any email).",
+  'partner.LINK_REQUESTED': '/partner: the referrer asked for a sign-in link by email.',
+  'partner.COPY_CLICKED': '/partner: the referrer pressed the copy button of their referral link.',
+  'partner.SIGN_OUT_CLICKED': "/partner: the referrer pressed 'Sign out'.",
+  'consoleSession.SIGN_OUT_CLICKED': "The console: the owner pressed 'Sign out'.",
+  'join.COPY_CLICKED': '/join: the member pressed the copy button of their email or password.',
+  'join.SIGN_AGREEMENT_CLICKED': "/join: the member pressed 'Sign Training Agreement →' to sign their own agreement.",
+  'referrerForm.FIELD_CHANGED':
+    "The console's 'Add a referrer' form: the owner edited the name, label, quote or link; clears that field's error.",
+  'referrerForm.SUBMITTED': "The console's 'Add a referrer' form was submitted.",
+  ACCEPT_CLICKED: '/join: the invitee accepted the invitation.',
+  PERIOD_CHANGED: '/partner: the referrer chose another period (From/To); the page loads again.',
+  SIGN_IN_SUBMITTED: 'The sign-in form was submitted with an email and a password.',
+  SESSION_ENDED: "A console screen's call was refused with a 401 (the session ended elsewhere): back to the sign-in form.",
+  FORGOT_PASSWORD: "/sign-in: the person pressed 'Forgot your password?'.",
+  BACK_TO_SIGN_IN: '/sign-in: the person went back from the forgotten-password form to the sign-in form.',
+  PASSWORD_SUBMITTED: '/sign-in/new-password: the person submitted a new password.',
+  INVITE_SUBMITTED: 'Your team: the buyer invited someone to a free seat (email and name).',
+  RESEND_CLICKED: "Your team: the buyer re-sent a pending seat's invitation.",
+  REVOKE_CLICKED: 'Your team: the buyer withdrew an invitation or took a seat back.',
+  REASSIGN_SUBMITTED: 'Your team: the buyer gave a seat to someone else (email and name).',
+  GIVE_SEAT_ONE_SUBMITTED: 'Your team: the buyer gave seat 1, their own, to someone else (docs/decisions/0038).',
+  RETRY: 'The person pressed the try-again button after a screen could not be loaded.',
+  RETRY_CLICKED: "The owner pressed the console screen's try-again button after it could not be loaded.",
+  PERIOD_CHOSEN: "The console's dashboard: the owner chose another period (From/To).",
+  INTERVAL_CHOSEN: "The console's dashboard: the owner grouped the MRR chart by day, week or month.",
+  FILTER_SUBMITTED: "The console's orders: the owner applied a filter.",
+  ACTION_CLICKED: "One order in the console: the owner pressed one of the order's actions (re-send the mail, mail a sign-in link, cancel).",
+  ACTION_CONFIRMED: 'One order in the console: the owner confirmed a cancellation when asked once more.',
+  ACTION_ABANDONED: 'One order in the console: the owner kept the order when asked once more.',
+  REFUND_REQUESTED: "An order's refund: the owner asked for a refund of everything or of an amount in cents.",
+  REFUND_CONFIRMED: "An order's refund: the owner confirmed the refund when asked once more.",
+  REFUND_ABANDONED: "An order's refund: the owner gave up the refund when asked once more.",
+  RELOAD: 'The screen is asked to load again (after another screen changed what it shows, or by the owner).',
+  EDIT: "The console's referrers: the owner opened one referrer's name, label and quote for editing.",
+  EDIT_CANCELLED: "The console's referrers: the owner left the edit without saving.",
+  EDIT_SAVED: "The console's referrers: the owner saved a referrer's name, label and quote.",
+  STATUS_TOGGLED: "The console's referrers: the owner disabled or enabled a referrer's link.",
+  COPY: "The console's referrers: the owner pressed the copy button of a referrer's link.",
+  MINIMUM_CHANGED: "The console's commissions: the owner changed the payout minimum (cents); the overview loads again.",
+  CHANGE_REQUESTED:
+    "The console's commissions: the owner asked for one change (the default rule, a referrer's email or rule, a payout batch created, paid or voided).",
+  TESTIMONIAL_CHANGED: "The offer's content: the owner edited a testimonial's field.",
+  GUARANTEE_CHANGED: "The offer's content: the owner edited the guarantee's text.",
+  SAVE: "The offer's content: the owner pressed save.",
+  SEARCH_CHANGED: "The console's mail: the owner typed in the recipient search (searched after a pause).",
+  RESEND: "The console's mail: the owner re-sent a held or failed mail.",
 };

@@ -153,12 +153,15 @@ function eventTypes(machine: AnyStateMachine): string[] {
 /** Markdown for one machine: diagram, transitions and events. @throws when an event has no glossary entry. */
 export function renderMachine(title: string, sourceFile: string, machine: AnyStateMachine): string {
   const events = eventTypes(machine);
-  const missing = events.filter((type) => !(type in EVENT_GLOSSARY));
-  if (missing.length > 0) throw new Error(`Describe these events in scripts/statechart/eventGlossary.ts: ${missing.join(', ')}`);
+  const meaning = (type: string): string | undefined => EVENT_GLOSSARY[`${machine.id}.${type}`] ?? EVENT_GLOSSARY[type];
+  const missing = events.filter((type) => meaning(type) === undefined);
+  if (missing.length > 0) {
+    throw new Error(`Describe these events of ${machine.id} in scripts/statechart/eventGlossary.ts: ${missing.join(', ')}`);
+  }
   const table = transitionRows(machine)
     .map((row) => `| ${row.source} | ${row.event} | ${row.guard} | ${row.target} | ${row.actions} |`)
     .join('\n');
-  const glossary = events.map((type) => `| \`${type}\` | ${EVENT_GLOSSARY[type]} |`).join('\n');
+  const glossary = events.map((type) => `| \`${type}\` | ${meaning(type) ?? ''} |`).join('\n');
   // A state's own entry actions; the timers of its `after` transitions (XState's internal raises) are drawn as delays.
   const entries = allNodes(machine.root)
     .map((node) => ({ node, named: node.entry.filter((action) => nameOf(action) !== '(inline)') }))

@@ -7,18 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AnyStateMachine, AnyStateNode } from 'xstate';
-import { renderStatechartSvgs, STATECHART_SVG_DIR, svgTexts } from '../../scripts/statechart-svg';
-import { checkoutMachine } from '../../src/machines/checkoutMachine';
-import { accountMachine } from '../../src/machines/accountMachine';
-import { existingSubscriptionMachine } from '../../src/machines/existingSubscriptionMachine';
-import { paymentSuccessMachine } from '../../src/machines/paymentSuccessMachine';
+import { STATECHART_SVG_DIR } from '../../scripts/statechart-docs';
+import { renderStatechartSvgs, svgTexts } from '../../scripts/statechart-svg';
+import { DRAWN_MACHINES } from '../../scripts/statechart/machines';
 
-const MACHINES: Record<string, AnyStateMachine> = {
-  checkout: checkoutMachine,
-  paymentSuccess: paymentSuccessMachine,
-  account: accountMachine,
-  existingSubscription: existingSubscriptionMachine,
-};
+const MACHINES: Record<string, AnyStateMachine> = Object.fromEntries(DRAWN_MACHINES.map(({ machine }) => [machine.id, machine]));
 
 function statesAndEvents(machine: AnyStateMachine): string[] {
   const nodes = (node: AnyStateNode): AnyStateNode[] => [
@@ -40,12 +33,11 @@ describe('statechart SVGs', () => {
 
   it('render every state and event of the machines, and the committed files are current', async () => {
     const files = await renderStatechartSvgs(outDir);
-    expect(files.map((file) => file.slice(outDir.length + 1)).sort()).toEqual([
-      'account.svg',
-      'checkout.svg',
-      'existingSubscription.svg',
-      'paymentSuccess.svg',
-    ]);
+    expect(files.map((file) => file.slice(outDir.length + 1)).sort()).toEqual(
+      Object.keys(MACHINES)
+        .map((id) => `${id}.svg`)
+        .sort(),
+    );
     for (const [name, machine] of Object.entries(MACHINES)) {
       const fresh = wordsOf(readFileSync(join(outDir, `${name}.svg`), 'utf8'));
       const committed = wordsOf(readFileSync(join(STATECHART_SVG_DIR, `${name}.svg`), 'utf8'));
