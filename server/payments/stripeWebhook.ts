@@ -61,11 +61,14 @@ export const STRIPE_WEBHOOK_EVENTS: string[] = [
   ...REFUND_UPDATE_EVENTS,
 ];
 
-/** A `charge.dispute.*` event's dispute id; null for any other event or a dispute without a plain id. */
+/** Stripe's dispute ids (`du_…`, and `dp_…` for some payment methods); anything else is never sent to Stripe. */
+const DISPUTE_ID = /^(du|dp)_[A-Za-z0-9]{1,250}$/;
+
+/** A `charge.dispute.*` event's dispute id; null for any other event or a dispute without a Stripe-shaped id. */
 export function readDisputeEvent(event: Stripe.Event): { disputeId: string } | null {
   if (!DISPUTE_EVENTS.includes(event.type)) return null;
   const disputeId = idOf(recordOf(recordOf(event.data)?.object)?.id);
-  return disputeId ? { disputeId } : null;
+  return disputeId && DISPUTE_ID.test(disputeId) ? { disputeId } : null;
 }
 
 /**

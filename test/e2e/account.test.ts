@@ -74,6 +74,11 @@ describe('the manage page', () => {
     await page.getByRole('spinbutton', { name: 'Seats' }).fill('3');
     await page.getByText('New monthly total: $1,000/month (now $500)').waitFor();
     await page.getByRole('button', { name: 'Change seats' }).click();
+    // What the change costs now is shown first; nothing changes until the buyer confirms (decision 0045).
+    await page
+      .getByRole('group', { name: 'Confirm seat change' })
+      .getByRole('button', { name: /^Pay \$[\d,.]+ and change seats$/ })
+      .click();
     await page.getByRole('table', { name: 'Subscription' }).getByText('$1,000/month').waitFor();
     await mail.waitFor('cancel.me@example.com', /seats changed/);
   });

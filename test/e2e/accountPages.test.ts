@@ -88,6 +88,11 @@ describe('the success page and /account (issue 21)', () => {
 
     await page.getByRole('spinbutton', { name: 'Seats' }).fill('3');
     await page.getByRole('button', { name: 'Change seats' }).click();
+    // What the change costs now is shown first; nothing changes until the buyer confirms (decision 0045).
+    await page
+      .getByRole('group', { name: 'Confirm seat change' })
+      .getByRole('button', { name: /^Pay \$[\d,.]+ and change seats$/ })
+      .click();
     await page.getByText('Your subscription now has 3 seats: $1,000/month.').waitFor();
     expect(await page.getByText('Your subscription now has 3 seats: $1,000/month.').getAttribute('role')).toBe('status');
 

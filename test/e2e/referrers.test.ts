@@ -42,7 +42,7 @@ describe("referrers and the owner's console", () => {
     await addForm.getByLabel('Short label (affiliate_id)').fill('dr-jane-doe');
     await addForm.getByLabel('Quote').fill('My patients noticed the difference before I did.');
     await addForm.getByRole('button', { name: 'Add referrer' }).click();
-    await console.getByRole('table', { name: 'Referrers' }).getByText('/r/jane-doe').waitFor();
+    await console.getByRole('table', { name: 'Referrers' }).getByText('/r/jane-doe', { exact: true }).waitFor();
 
     // A buyer follows the link in another browser and buys 3 seats.
     const buyerContext = await running.browser.newContext({ viewport: { width: 1280, height: 900 } });

@@ -102,7 +102,8 @@ export const sandboxRoutes: FastifyPluginAsync<ProviderRouteOptions> = async (
     {
       schema: {
         summary: 'Sandbox: the bank decides an open dispute (test card 4000 0000 0000 0259), won or lost',
-        params: Type.Object({ disputeId: Type.String({ minLength: 1, maxLength: 64 }) }),
+        // The sandbox's dispute ids (./disputes.ts); anything else names no dispute (404).
+        params: Type.Object({ disputeId: Type.String({ pattern: '^du_sbx_[A-Za-z0-9]{1,56}$' }) }),
         body: Type.Object({ outcome: Type.Union([Type.Literal('won'), Type.Literal('lost')]) }, { additionalProperties: false }),
         response: { 200: Type.Object({ outcome: Type.String() }), '4xx': ErrorResponse },
       },
