@@ -201,7 +201,7 @@ export async function applyLifecycleChanges(
   if (changes.paidRenewal) {
     // A recovered renewal is reported twice (the subscription active again, then its invoice.paid, in either
     // order or repeated under a new event id): money collected counts each invoice once.
-    if (!(await renewalBooked(tx, transactionId, changes.paidRenewal.invoiceId)))
+    if (!(await invoiceBooked(tx, transactionId, 'renewal_paid', changes.paidRenewal.invoiceId)))
       await recordFunnelEvent(tx, {
         type: 'renewal_paid',
         transactionId,
@@ -211,6 +211,10 @@ export async function applyLifecycleChanges(
     await raiseOrderEvent(tx, config, { kind: 'renewal_paid', transactionId, ...changes.paidRenewal });
   }
   if (changes.paidProration) {
+    // A seat increase's proration invoice is money collected too, once per invoice.
+    const { invoiceId, amountCents } = changes.paidProration;
+    if (!(await invoiceBooked(tx, transactionId, 'proration_paid', invoiceId)))
+      await recordFunnelEvent(tx, { type: 'proration_paid', transactionId, referrerId, detail: { amountCents, invoice: invoiceId } });
     await raiseOrderEvent(tx, config, { kind: 'proration_paid', transactionId, ...changes.paidProration });
   }
   if (changes.seats) {
@@ -252,17 +256,22 @@ export async function applyLifecycleChanges(
 }
 
 /**
- * Whether the order's renewal `invoiceId` is already in money collected (its `renewal_paid` funnel event). Read
- * under the order's row lock, so two reports of one renewal cannot both miss it.
+ * Whether the order's paid `invoiceId` is already in money collected (its `type` funnel event). Read under the
+ * order's row lock, so two reports of one invoice cannot both miss it.
  */
-async function renewalBooked(tx: Transaction, transactionId: string, invoiceId: string): Promise<boolean> {
+async function invoiceBooked(
+  tx: Transaction,
+  transactionId: string,
+  type: 'renewal_paid' | 'proration_paid',
+  invoiceId: string,
+): Promise<boolean> {
   const [row] = await tx
     .select({ id: funnelEvents.id })
     .from(funnelEvents)
     .where(
       and(
         eq(funnelEvents.transactionId, transactionId),
-        eq(funnelEvents.type, 'renewal_paid'),
+        eq(funnelEvents.type, type),
         sql`${funnelEvents.detail}->>'invoice' = ${invoiceId}`,
       ),
     )
