@@ -267,7 +267,7 @@ export async function dashboard(db: Database, period: Period, interval: MrrInter
         sql`${funnelEvents.type} = 'checkout_opened' and ${funnelEvents.occurredAt} < ${new Date(now.getTime() - ABANDONED_AFTER_MS)} and not exists (${paidLater})`,
       ),
       cancellations: sql<number>`(count(distinct ${funnelEvents.transactionId}) filter (where ${funnelEvents.type} in ('cancel_scheduled', 'cancelled')))::int`,
-      collectedCents: sql<number>`(coalesce(sum(${eventCents}) filter (where ${funnelEvents.type} in ('paid', 'renewal_paid')), 0) - coalesce(sum(${eventCents}) filter (where ${funnelEvents.type} = 'refunded'), 0))::int`,
+      collectedCents: sql<number>`(coalesce(sum(${eventCents}) filter (where ${funnelEvents.type} in ('paid', 'renewal_paid', 'proration_paid')), 0) - coalesce(sum(${eventCents}) filter (where ${funnelEvents.type} = 'refunded'), 0))::int`,
     })
     .from(funnelEvents)
     .where(inPeriod(funnelEvents.occurredAt))

@@ -126,6 +126,7 @@ export const FUNNEL_EVENT_TYPES = [
   'cancelled',
   'refunded',
   'renewal_paid',
+  'proration_paid',
   'cancel_scheduled',
   'cancel_undone',
   'disputed',
@@ -148,7 +149,7 @@ export const funnelEvents = pgTable(
     referrerId: uuid('referrer_id').references(() => referrers.id),
     /**
      * Event details: seats for seats_changed, the provider's decline code for payment_failed, amountCents for paid,
-     * renewal_paid and refunded, the reason for cancel_scheduled (the buyer's, when given) and cancelled.
+     * renewal_paid and proration_paid (with the invoice, booked once) and refunded, the reason for cancel_scheduled (the buyer's, when given) and cancelled.
      */
     detail: jsonb('detail').$type<Record<string, string | number>>(),
   },

@@ -29,7 +29,7 @@ import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { monthlyTotalCents } from '../../src/domain/pricing';
 import type { Config } from '../config';
 import type { Transaction } from '../db/client';
-import { orderRefunds, orders } from '../db/schema';
+import { funnelEvents, orderRefunds, orders } from '../db/schema';
 import { bookLifecycleCommissions } from '../commissions/ledger';
 import { raiseOwnerMail } from '../outbox/ownerMail';
 import { applyDisputeChange, disputeWords, type DisputeChange } from './disputes';
@@ -199,15 +199,22 @@ export async function applyLifecycleChanges(
     await raiseOrderEvent(tx, config, { kind: 'payment_failed', transactionId, ...changes.failedInvoice });
   }
   if (changes.paidRenewal) {
-    await recordFunnelEvent(tx, {
-      type: 'renewal_paid',
-      transactionId,
-      referrerId,
-      detail: { amountCents: changes.paidRenewal.amountCents },
-    });
+    // A recovered renewal is reported twice (the subscription active again, then its invoice.paid, in either
+    // order or repeated under a new event id): money collected counts each invoice once.
+    if (!(await invoiceBooked(tx, transactionId, 'renewal_paid', changes.paidRenewal.invoiceId)))
+      await recordFunnelEvent(tx, {
+        type: 'renewal_paid',
+        transactionId,
+        referrerId,
+        detail: { amountCents: changes.paidRenewal.amountCents, invoice: changes.paidRenewal.invoiceId },
+      });
     await raiseOrderEvent(tx, config, { kind: 'renewal_paid', transactionId, ...changes.paidRenewal });
   }
   if (changes.paidProration) {
+    // A seat increase's proration invoice is money collected too, once per invoice.
+    const { invoiceId, amountCents } = changes.paidProration;
+    if (!(await invoiceBooked(tx, transactionId, 'proration_paid', invoiceId)))
+      await recordFunnelEvent(tx, { type: 'proration_paid', transactionId, referrerId, detail: { amountCents, invoice: invoiceId } });
     await raiseOrderEvent(tx, config, { kind: 'proration_paid', transactionId, ...changes.paidProration });
   }
   if (changes.seats) {
@@ -246,6 +253,30 @@ export async function applyLifecycleChanges(
     ...(changes.dispute?.moneyMoved ? [{ paymentId: changes.dispute.dispute.paymentId, why: disputeWords(changes.dispute) }] : []),
   ];
   await bookLifecycleCommissions(tx, order, { ...changes, moneyMoved }, clock, changeKey);
+}
+
+/**
+ * Whether the order's paid `invoiceId` is already in money collected (its `type` funnel event). Read under the
+ * order's row lock, so two reports of one invoice cannot both miss it.
+ */
+async function invoiceBooked(
+  tx: Transaction,
+  transactionId: string,
+  type: 'renewal_paid' | 'proration_paid',
+  invoiceId: string,
+): Promise<boolean> {
+  const [row] = await tx
+    .select({ id: funnelEvents.id })
+    .from(funnelEvents)
+    .where(
+      and(
+        eq(funnelEvents.transactionId, transactionId),
+        eq(funnelEvents.type, type),
+        sql`${funnelEvents.detail}->>'invoice' = ${invoiceId}`,
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
 }
 
 /** What the order already recorded as refunded on `paymentId`, in cents (0 when nothing was). */

@@ -6,8 +6,10 @@
  */
 import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commissionEntries, orders, outbox, sandboxInvoices, sandboxSubscriptions } from '../../server/db/schema';
+import { commissionEntries, funnelEvents, orders, outbox, sandboxInvoices, sandboxSubscriptions } from '../../server/db/schema';
 import { saveOwner } from '../../server/admin/owners';
+import { applyPaymentEvent } from '../../server/orders/applyPaymentEvent';
+import { sandboxEvent } from '../../server/payments/sandbox/billing';
 import { deliverDue, smtpMailer, type OutboxContext } from '../../server/outbox/outboxWorker';
 import type { AccountView, SeatChangePreview } from '../../src/contract/account';
 import { startMailCatcher, type MailCatcher } from '../support/mailCatcher';
@@ -109,6 +111,14 @@ describe.each(DATABASES)('seat changes after the purchase in the sandbox, on %s'
     expect(entries[0]!.amountCents).toBe(Math.round(proration!.amountCents * 0.2));
     expect(entries[0]!.ruleText).toMatch(/month 1, seats added$/);
     expect(await outboxOf(order.transactionId)).toEqual(expect.arrayContaining(['proration_receipt', 'seats_changed']));
+    // The console's money collected counts the proration once, even when its invoice.paid is reported again.
+    const paid = sandboxEvent.invoicePaid(order, proration!.id);
+    await applyPaymentEvent(server.context(), { ...paid, eventId: `${paid.eventId}:again` });
+    const booked = await server.db
+      .select()
+      .from(funnelEvents)
+      .where(and(eq(funnelEvents.transactionId, order.transactionId), eq(funnelEvents.type, 'proration_paid')));
+    expect(booked.map((event) => event.detail)).toEqual([{ amountCents: proration!.amountCents, invoice: proration!.id }]);
 
     // The next renewal bills all four seats, and counts as month 2 of the rule (the proration is no month of its own).
     await advance(17);

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runOrderAction } from '../../server/admin/orderActions';
 import { orderDetail } from '../../server/admin/reports';
 import type { SubscriptionSession } from '../../src/contract/checkout';
-import { accountLinks, orders, outbox } from '../../server/db/schema';
+import { accountLinks, funnelEvents, orders, outbox } from '../../server/db/schema';
 import { refundOrder } from '../../server/orders/refundOrder';
 import { createStripeProvider } from '../../server/payments/stripe';
 import { DEFAULT_PRICE_LOOKUP_KEY } from '../../server/payments/stripeCatalogue';
@@ -129,6 +129,32 @@ describe.each(DATABASES)('after a Stripe purchase on %s', (kind) => {
     expect((await deliver(server, stripe.lastEvent('customer.updated')!)).json()).toEqual({ received: true, outcome: 'processed' });
     const order = (await server.db.select().from(orders).where(eq(orders.transactionId, session.transactionId)))[0]!;
     expect(order.subscriptionId).toBe(session.subscriptionId);
+  });
+
+  it('a past-due renewal paid with a new card is money collected once, whichever of its reports comes first or again', async () => {
+    const session = await buy();
+    stripe.declineFromNow(stripe.subscription(session.subscriptionId)!.default_payment_method!);
+    const renewal = stripe.renew(session.subscriptionId);
+    await deliver(server, stripe.lastEvent('invoice.payment_failed')!);
+    expect((await orderOf(session)).status).toBe('past_due');
+    stripe.portalUpdateCard(session.customerId, BUYER);
+    const before = stripe.events.length;
+    // The app pays the open renewal with the new card (invoices.pay).
+    await deliver(server, stripe.lastEvent('customer.updated')!);
+    expect(stripe.invoiceOf(session.subscriptionId)).toMatchObject({ id: renewal.id, status: 'paid' });
+    // The subscription active again reaches the app before its invoice.paid; then Stripe repeats invoice.paid.
+    const after = stripe.events.slice(before);
+    const paid = after.find((event) => event.type === 'invoice.paid')!;
+    for (const event of after.filter((each) => each.type === 'customer.subscription.updated')) await deliver(server, event);
+    expect((await orderOf(session)).status).toBe('paid');
+    await deliver(server, paid);
+    await deliver(server, { ...paid, id: `${String(paid.id)}_again` });
+
+    const events = await server.db.select().from(funnelEvents).where(eq(funnelEvents.transactionId, session.transactionId));
+    const renewals = events.filter((event) => event.type === 'renewal_paid').map((event) => event.detail);
+    expect(renewals).toEqual([{ amountCents: renewal.amount_paid, invoice: renewal.id }]);
+    const first = events.find((event) => event.type === 'paid')!.detail!.amountCents;
+    expect(first).toBe(renewal.amount_paid);
   });
 
   const orderOf = async (session: SubscriptionSession) =>

@@ -43,6 +43,8 @@ export function eventWords({ type, detail }: FunnelEventRow): string {
       return d.amountCents === undefined ? 'Paid' : `Paid for ${seats(d.seats)}: ${money(d.amountCents)}/month`;
     case 'renewal_paid':
       return `Renewal paid: ${money(d.amountCents)}`;
+    case 'proration_paid':
+      return `Seats added: ${money(d.amountCents)} charged now`;
     case 'handoff_redeemed':
       return 'Went on to sign the training agreement';
     case 'cancel_scheduled': {

@@ -19,6 +19,7 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import type Stripe from 'stripe';
 import { BUILT_IN_RULE, commissionCents, refundedShareCents } from '../../../src/domain/commissions';
+import { monthlyTotalCents } from '../../../src/domain/pricing';
 import type { FinalizeResponse, SubscriptionSession } from '../../../src/contract/checkout';
 import { changeSeats, cancelAtPeriodEnd, replaceCard, undoCancellation } from '../../../server/account/manageSubscription';
 import { runOrderAction } from '../../../server/admin/orderActions';
@@ -26,6 +27,8 @@ import {
   commissionEntries,
   funnelEvents,
   orderRefunds,
+  orderDisputes,
+  sandboxDisputes,
   sandboxInvoices,
   sandboxRefunds,
   sandboxSubscriptions,
@@ -66,25 +69,13 @@ const ALL_STEPS = [
 type StepKind = (typeof ALL_STEPS)[number];
 
 /**
- * The step kinds generated. Off until the server and the providers have them: disputes (`disputeOpened`,
- * `disputeWon`, `disputeLost`: the sandbox's 0259 card and the Stripe double's dispute controls) and a refund
- * retried after a fault (`refundRetried`: the retry must reuse the first attempt's idempotency key).
+ * The step kinds generated (MONEY_STEPS=all or a list overrides them, to read one feature's counterexamples). The
+ * dispute steps are off while a finding breaks them: a refund from the console takes money from a payment a dispute
+ * already holds (Stripe refuses a refund of a disputed charge), so the buyer would get it back twice (→ a first
+ * payment disputed, then refund all).
  */
-export const ENABLED_STEPS: readonly StepKind[] = namesFrom('MONEY_STEPS', ALL_STEPS) ?? [
-  'renew',
-  'renewDeclined',
-  'retry',
-  'newCard',
-  'seats',
-  'cancelAtPeriodEnd',
-  'undo',
-  'cancelNow',
-  'refund',
-  'dashboardRefund',
-  'unpaid',
-  'replay',
-  'outOfOrder',
-];
+export const ENABLED_STEPS: readonly StepKind[] =
+  namesFrom('MONEY_STEPS', ALL_STEPS) ?? ALL_STEPS.filter((kind) => !kind.startsWith('dispute'));
 
 /** Every invariant checked after each step. */
 const ALL_INVARIANTS = [
@@ -105,26 +96,8 @@ const ALL_INVARIANTS = [
 ] as const;
 type InvariantName = (typeof ALL_INVARIANTS)[number];
 
-/**
- * The invariants that fail a run. Off, each with the finding that breaks it on main today (the shrunk
- * counterexample after the arrow):
- * - 'commission': a cancellation now, or a refund of one payment (which ends the subscription), reverses every held
- *   payment's commission: a cancellation reverses nothing, a refund only its own payment's share (→ cancelNow;
- *   → refund 0.01 %); with Stripe a renewal's refund names its PaymentIntent and the newest entry's share is taken
- *   (→ renew, renew, a Dashboard refund of the first renewal).
- * - 'seats-paid': seats added after the purchase are granted at once and billed at the next renewal (→ seats → 2).
- * - 'unpaid-settles': `unpaid` ends the order while the Stripe subscription stays `unpaid`, and a buyer who then
- *   pays is active at Stripe with the order cancelled (→ renewDeclined, unpaid, newCard, retry).
- * - 'money-collected': a renewal is counted twice in the console's money collected (two `renewal_paid` funnel
- *   events) when a past-due renewal is paid and a subscription event reaches the app before its `invoice.paid`,
- *   or the `invoice.paid` is reported again under another event id: the recovery books it, then the invoice_paid
- *   branch books it again (→ renewDeclined, newCard, retry with Stripe; → renew, replay under a new id).
- */
-export const ENFORCED_INVARIANTS: readonly InvariantName[] = namesFrom('MONEY_INVARIANTS', ALL_INVARIANTS) ?? [
-  'money',
-  'refund-once',
-  'state-agrees',
-];
+/** The invariants that fail a run: all of them (MONEY_INVARIANTS narrows them). */
+export const ENFORCED_INVARIANTS: readonly InvariantName[] = namesFrom('MONEY_INVARIANTS', ALL_INVARIANTS) ?? ALL_INVARIANTS;
 
 /**
  * A list given in the environment instead of the default (to read a finding's counterexample, or try a feature
@@ -140,9 +113,6 @@ function namesFrom<Name extends string>(variable: string, known: readonly Name[]
   if (unknown.length > 0) throw new Error(`${variable} names ${unknown.join(', ')}, none of ${known.join(', ')}`);
   return names as Name[];
 }
-
-/** Whether any dispute step runs (the providers are asked about disputes only then). */
-const DISPUTES_ON = ENABLED_STEPS.some((kind) => kind.startsWith('dispute'));
 
 // --- Steps ---
 
@@ -211,12 +181,23 @@ function describeStep(step: Step): string {
   }
 }
 
-/** The first payment: seats bought, and for the sandbox whether the card is 0341 (pays now, declines later). */
+/** Whether disputes happen at all (the first payment disputed at once, besides the dispute steps). */
+const DISPUTES_ON = ENABLED_STEPS.some((kind) => kind.startsWith('dispute'));
+
+/**
+ * The first payment: seats bought; for the sandbox whether the card is 0341 (pays now, declines later); whether the
+ * buyer's bank disputes it at once (the sandbox's 0259 card, where disputes open only so; Stripe's dispute control).
+ */
 interface FirstPayment {
   seats: number;
   failsLater: boolean;
+  disputed: boolean;
 }
-export const firstPayment: fc.Arbitrary<FirstPayment> = fc.record({ seats: fc.integer({ min: 1, max: 5 }), failsLater: fc.boolean() });
+export const firstPayment: fc.Arbitrary<FirstPayment> = fc.record({
+  seats: fc.integer({ min: 1, max: 5 }),
+  failsLater: fc.boolean(),
+  disputed: fc.nat(5).map((draw) => DISPUTES_ON && draw === 0),
+});
 
 // --- The provider's truth and the app's view ---
 
@@ -296,7 +277,10 @@ export interface ProviderDriver {
   dashboardRefund(session: SubscriptionSession, pick: number, basisPoints: number): Promise<number>;
   /** The next refund's answer is lost after the provider made it (a fault the owner retries). */
   faultNextRefund(): void;
-  /** A dispute on the newest payment: opened, then closed won or lost (needs the provider's dispute controls). */
+  /**
+   * `opened`: the bank disputes the newest payment nothing was refunded or disputed of (Stripe only; the sandbox's
+   * disputes open with the 0259 card's first payment); `won`/`lost`: the oldest open dispute is decided.
+   */
   dispute(session: SubscriptionSession, stage: 'opened' | 'won' | 'lost'): Promise<void>;
   /** Delivers what the provider reported and the app has not heard yet; reversed for out-of-order delivery. */
   deliverPending(reversed: boolean): Promise<void>;
@@ -395,11 +379,11 @@ export function sandboxDriver(server: TestServer, recorder: ReturnType<typeof sa
     name: 'sandbox',
     server,
     // The sandbox's refunds are made from the console only.
-    unsupported: ['dashboardRefund'],
+    unsupported: ['dashboardRefund', 'disputeOpened'],
     dashboardRefund: () => Promise.reject(new Error('The sandbox has no Dashboard')),
     async buy(first) {
       const session = await openReferredCheckout(server, first.seats);
-      const card = first.failsLater ? '4000 0000 0000 0341' : TEST_CARDS.succeeds;
+      const card = first.disputed ? '4000 0000 0000 0259' : first.failsLater ? '4000 0000 0000 0341' : TEST_CARDS.succeeds;
       const paid = await server.post('/api/sandbox/payment-intents/confirm', confirmBody(session.clientSecret, card, BUYER));
       if (paid.statusCode !== 200) throw new Error(`payment answered ${paid.statusCode}: ${paid.body}`);
       await finalizeOrder(server, session);
@@ -425,8 +409,16 @@ export function sandboxDriver(server: TestServer, recorder: ReturnType<typeof sa
       for (let attempt = 0; attempt < 5 && (await row(session)).status === 'past_due'; attempt += 1) await runClock(DAY_SECONDS);
     },
     faultNextRefund: () => recorder.loseNextRefund(),
-    dispute() {
-      return Promise.reject(new Error('The sandbox has no disputes yet (Stripe test card 4000 0000 0000 0259)'));
+    async dispute(session, stage) {
+      if (stage === 'opened') throw new Error('The sandbox opens disputes only with the 0259 card’s first payment');
+      const [open] = await db
+        .select()
+        .from(sandboxDisputes)
+        .where(and(eq(sandboxDisputes.subscriptionId, session.subscriptionId), eq(sandboxDisputes.status, 'needs_response')))
+        .orderBy(asc(sandboxDisputes.createdAt));
+      if (!open) return;
+      const closed = await server.post(`/api/sandbox/disputes/${open.id}/close`, { outcome: stage });
+      if (closed.statusCode !== 200) throw new Error(`closing dispute ${open.id} answered ${closed.statusCode}: ${closed.body}`);
     },
     // The sandbox's answers are applied by the app as they come; nothing waits.
     deliverPending: () => Promise.resolve(),
@@ -448,10 +440,19 @@ export function sandboxDriver(server: TestServer, recorder: ReturnType<typeof sa
       const refunds = await db.select().from(sandboxRefunds).where(eq(sandboxRefunds.subscriptionId, subscription.id));
       const refunded = (paymentId: string) =>
         refunds.filter((refund) => refund.paymentId === paymentId).reduce((sum, refund) => sum + refund.amountCents, 0);
+      const disputes = await db.select().from(sandboxDisputes).where(eq(sandboxDisputes.subscriptionId, subscription.id));
+      // An open dispute's amount is withdrawn at once, a lost one's kept by the bank; a won one's comes back.
+      const disputed = (paymentId: string) =>
+        disputes
+          .filter((dispute) => dispute.paymentId === paymentId && dispute.status !== 'won')
+          .reduce((sum, dispute) => sum + dispute.amountCents, 0);
       const payments: ProviderPayment[] = [
         { paymentId: subscription.paymentIntentId, invoiceId: firstInvoiceId(subscription.id), amountCents: subscription.amountPaidCents },
         ...renewals.map((invoice) => ({ paymentId: invoice.id, invoiceId: invoice.id, amountCents: invoice.amountCents })),
-      ].map((payment) => ({ ...payment, refundedCents: refunded(payment.paymentId), disputeLostCents: 0 }));
+      ]
+        // A renewal the seats' credit paid in full charged nothing: no payment.
+        .filter((payment) => payment.amountCents > 0)
+        .map((payment) => ({ ...payment, refundedCents: refunded(payment.paymentId), disputeLostCents: disputed(payment.paymentId) }));
       return {
         status: subscription.status,
         quantity: subscription.quantity,
@@ -476,14 +477,17 @@ export function stripeDriver(server: TestServer, stripe: StatefulStripe): Provid
   let delivered = stripe.events.length;
   const heard: Record<string, unknown>[] = [];
   let loseNextRefund = false;
+  /** The disputes the bank opened in this sequence, oldest first (the double's ids). */
+  const disputeIds: string[] = [];
 
   /**
-   * What disputes took of a payment, in cents (Stripe's GET /v1/disputes): open ones (Stripe withdraws the amount
-   * at once) and lost ones; a won dispute gives it back, an inquiry (`warning_*`) takes nothing.
+   * What disputes took of a payment, in cents (Stripe's GET /v1/disputes/:id): open ones (Stripe withdraws the
+   * amount at once) and lost ones; a won dispute gives it back, an inquiry (`warning_*`) takes nothing.
    */
   async function lostToDisputes(paymentIntentId: string): Promise<number> {
-    const disputes = await client.disputes.list({ payment_intent: paymentIntentId, limit: 100 });
-    return disputes.data
+    const disputes = await Promise.all(disputeIds.map((id) => client.disputes.retrieve(id)));
+    return disputes
+      .filter((dispute) => dispute.payment_intent === paymentIntentId)
       .filter((dispute) => dispute.status !== 'won' && !dispute.status.startsWith('warning'))
       .reduce((sum, dispute) => sum + dispute.amount, 0);
   }
@@ -512,6 +516,8 @@ export function stripeDriver(server: TestServer, stripe: StatefulStripe): Provid
       const session = await openReferredCheckout(server, first.seats);
       if (!stripe.pay(session.clientSecret, BUYER)) throw new Error('the double refused the first payment');
       await finalizeOrder(server, session);
+      disputeIds.length = 0;
+      if (first.disputed) await this.dispute(session, 'opened');
       return session;
     },
     async periodEnds(session, declines) {
@@ -540,22 +546,28 @@ export function stripeDriver(server: TestServer, stripe: StatefulStripe): Provid
       // The refund is made; cancelling the subscription after it fails.
       stripe.failNext('DELETE', /^\/v1\/subscriptions\//);
     },
-    /**
-     * Stripe opens a dispute on a charge (test card 4000 0000 0000 0259) and closes it won or lost; the double needs
-     * a control `dispute(paymentIntentId, stage)` emitting `charge.dispute.*` events, and GET /v1/disputes.
-     */
     async dispute(session, stage) {
-      const control = (stripe as unknown as { dispute?: (paymentIntentId: string, stage: string) => void }).dispute;
-      if (!control) throw new Error('The Stripe double has no disputes yet');
-      const newest = (await this.truth(session)).payments.at(-1);
-      if (newest) control.call(stripe, newest.paymentId, stage);
+      if (stage === 'opened') {
+        const payments = (await this.truth(session)).payments;
+        const open = payments.filter((payment) => payment.refundedCents === 0 && payment.disputeLostCents === 0);
+        const newest = open.at(-1);
+        if (newest && !disputeIds.some((id) => stripe.disputeOf(id)?.payment_intent === newest.paymentId))
+          disputeIds.push(stripe.dispute(newest.paymentId));
+        return;
+      }
+      const open = disputeIds.find((id) => ['needs_response', 'under_review'].includes(stripe.disputeOf(id)!.status));
+      if (open) stripe.closeDispute(open, stage);
     },
     async deliverPending(reversed) {
-      const pending = stripe.events.slice(delivered) as unknown as Record<string, unknown>[];
-      delivered = stripe.events.length;
-      for (const event of reversed ? pending.reverse() : pending) {
-        await send(event);
-        heard.push(event);
+      // What the app does on hearing an event (paying the open renewal after a new card) makes more events: Stripe
+      // sends those too, so delivery goes on until nothing is left.
+      while (delivered < stripe.events.length) {
+        const pending = stripe.events.slice(delivered) as unknown as Record<string, unknown>[];
+        delivered = stripe.events.length;
+        for (const event of reversed ? pending.reverse() : pending) {
+          await send(event);
+          heard.push(event);
+        }
       }
       if (loseNextRefund) loseNextRefund = false;
     },
@@ -573,7 +585,8 @@ export function stripeDriver(server: TestServer, stripe: StatefulStripe): Provid
         expand: ['data.payments'],
       });
       const payments: ProviderPayment[] = [];
-      for (const invoice of [...invoices.data].reverse()) {
+      // A seat decrease's invoice is paid with nothing charged (a credit): no payment.
+      for (const invoice of [...invoices.data].reverse().filter((each) => each.amount_paid > 0)) {
         const intentId = invoice.payments?.data[0]?.payment.payment_intent;
         if (typeof intentId !== 'string') throw new Error(`invoice ${invoice.id} names no PaymentIntent`);
         const intent = await client.paymentIntents.retrieve(intentId, { expand: ['latest_charge'] });
@@ -583,7 +596,7 @@ export function stripeDriver(server: TestServer, stripe: StatefulStripe): Provid
           invoiceId: invoice.id,
           amountCents: invoice.amount_paid,
           refundedCents: charge?.amount_refunded ?? 0,
-          disputeLostCents: DISPUTES_ON ? await lostToDisputes(intentId) : 0,
+          disputeLostCents: await lostToDisputes(intentId),
         });
       }
       return {
@@ -603,9 +616,11 @@ export function stripeDriver(server: TestServer, stripe: StatefulStripe): Provid
 
 interface AppView {
   order: Order;
-  /** The console's money collected for the order: its paid and renewal_paid funnel events less its refunds. */
+  /** The console's money collected for the order: its paid, renewal_paid and proration_paid events less refunds. */
   collectedCents: number;
   refundsByPayment: Map<string, number>;
+  /** What the order records the bank holding, by payment: open and lost disputes, in cents. */
+  disputedByPayment: Map<string, number>;
   commissions: (typeof commissionEntries.$inferSelect)[];
 }
 
@@ -615,10 +630,15 @@ async function appView(server: TestServer, transactionId: string): Promise<AppVi
   const cents = (event: (typeof events)[number]) => Number((event.detail as { amountCents?: number } | null)?.amountCents ?? 0);
   const collectedCents = events.reduce(
     (sum, event) =>
-      sum + (event.type === 'paid' || event.type === 'renewal_paid' ? cents(event) : event.type === 'refunded' ? -cents(event) : 0),
+      sum +
+      (['paid', 'renewal_paid', 'proration_paid'].includes(event.type) ? cents(event) : event.type === 'refunded' ? -cents(event) : 0),
     0,
   );
   const refunds = await server.db.select().from(orderRefunds).where(eq(orderRefunds.transactionId, transactionId));
+  const disputes = await server.db.select().from(orderDisputes).where(eq(orderDisputes.transactionId, transactionId));
+  const disputedByPayment = new Map<string, number>();
+  for (const dispute of disputes.filter((each) => each.outcome !== 'won'))
+    disputedByPayment.set(dispute.paymentId, (disputedByPayment.get(dispute.paymentId) ?? 0) + dispute.amountCents);
   const commissions = await server.db
     .select()
     .from(commissionEntries)
@@ -628,6 +648,7 @@ async function appView(server: TestServer, transactionId: string): Promise<AppVi
     order,
     collectedCents,
     refundsByPayment: new Map(refunds.map((refund) => [refund.paymentId, refund.refundedCents])),
+    disputedByPayment,
     commissions,
   };
 }
@@ -653,22 +674,31 @@ function brokenInvariants(truth: ProviderTruth, view: AppView, model: Model): { 
   const lost = sum((payment) => payment.disputeLostCents);
   const { order } = view;
 
-  if (collected - refunded - lost !== view.collectedCents)
+  // The console's money collected is paid less refunded; what disputes hold is shown beside it, per order.
+  const recordedDisputed = [...view.disputedByPayment.values()].reduce((total, cents) => total + cents, 0);
+  if (collected - refunded - lost !== view.collectedCents - recordedDisputed)
     fail(
       'money-collected',
-      `the provider kept ${collected} − ${refunded} refunded − ${lost} disputed, the console's money collected says ${view.collectedCents}`,
+      `the provider kept ${collected} − ${refunded} refunded − ${lost} disputed, the console's money collected says ${view.collectedCents} − ${recordedDisputed} disputed`,
     );
   if (order.refundedCents !== refunded) fail('money', `the provider refunded ${refunded}, the order says ${order.refundedCents}`);
   for (const payment of truth.payments) {
     const known = view.refundsByPayment.get(payment.paymentId) ?? 0;
     if (known !== payment.refundedCents)
       fail('money', `payment ${payment.paymentId}: the provider refunded ${payment.refundedCents}, the order recorded ${known}`);
+    const disputed = view.disputedByPayment.get(payment.paymentId) ?? 0;
+    if (disputed !== payment.disputeLostCents)
+      fail(
+        'money',
+        `payment ${payment.paymentId}: disputes hold ${payment.disputeLostCents} at the provider, the order records ${disputed}`,
+      );
   }
 
   if (refunded !== model.refundsAcceptedCents)
     fail('refund-once', `the owner's accepted refunds total ${model.refundsAcceptedCents}, the provider refunded ${refunded}`);
 
-  const earned = view.commissions.filter((entry) => entry.kind === 'earned');
+  // A renewal the seats' credit paid in full charged nothing: no payment, nothing earned on it.
+  const earned = view.commissions.filter((entry) => entry.kind === 'earned' && entry.invoiceCents > 0);
   if (earned.length !== truth.payments.length) fail('commission', `${truth.payments.length} payments, ${earned.length} commissions earned`);
   truth.payments.forEach((payment, index) => {
     const entry = earned.find((each) => each.paymentId === payment.paymentId || each.invoiceId === payment.invoiceId);
@@ -686,7 +716,8 @@ function brokenInvariants(truth: ProviderTruth, view: AppView, model: Model): { 
   });
 
   const live = order.status === 'paid' || order.status === 'past_due';
-  if (live && order.quantity > model.paidSeats)
+  // Compared by what the seats cost: the second seat is free (src/domain/pricing.ts), so 1 → 2 charges nothing.
+  if (live && monthlyTotalCents(order.quantity) > monthlyTotalCents(model.paidSeats))
     fail('seats-paid', `the order holds ${order.quantity} seats, the latest payment paid for ${model.paidSeats}`);
 
   const expected: Record<string, Order['status'][]> = {
@@ -749,8 +780,12 @@ async function refund(real: Real, model: Model, amount: RefundAmount, faulty: bo
       : amount.kind === 'too_much'
         ? left + 1
         : Math.max(1, Math.floor((left * amount.basisPoints) / 10_000));
-  const ask = () => refundOrder(driver.server.context(), { transactionId: session.transactionId, amountCents, ownerId: OWNER_ID });
-  // The fault: the provider refunds, then the step after it (ending the subscription) fails; only where both run.
+  // The console's refund statechart keeps one request key per refund the owner confirms, and sends it again on retry.
+  const requestKey = randomUUID();
+  const ask = () =>
+    refundOrder(driver.server.context(), { transactionId: session.transactionId, amountCents, ownerId: OWNER_ID, requestKey });
+  // The fault: the provider refunds and its answer is lost (the sandbox), or the step after it (ending the
+  // subscription) fails (Stripe); only where both run.
   if (faulty && amount.kind !== 'too_much' && left > 0 && before.status !== 'canceled') {
     driver.faultNextRefund();
     const first = await ask().then(
