@@ -3,13 +3,18 @@
  * statechart (paths.ts), each replayed against the real view in jsdom under vitest's fake clock, with the page's
  * real client calling a stubbed fetch that the path answers (pendingCalls.ts). After every step the page must show
  * what the step's state means, judged by the page's oracle (rules written from the spec or a decision, not read
- * from the machine); a timer step must start no call before the oracle's delay. The file ends with the coverage
+ * from the machine); a timer step must start no call before the oracle's delay. A read (a GET) the path fails on the
+ * network or with a 5xx is asked again after each of READS' waits, the page still in the state that made it, and
+ * the page hears of the failure only after the last (decision 0051); a 4xx reaches it at once. Cached reads are
+ * forgotten before each path, so paths stay independent. The file ends with the coverage
  * reached (expectFullCoverage): 100% of the machine's states and transitions, or the test fails.
  */
 import { cleanup } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AnyEventObject, AnyMachineSnapshot, AnyStateMachine } from 'xstate';
+import { forgetCachedRead } from '../../src/api/reads';
 import { advance } from '../views/support/timers';
+import { READS } from './pageRules';
 import { coveringPaths } from './paths';
 import { PendingCalls } from './pendingCalls';
 import { expectFullCoverage } from './timedModel';
@@ -63,12 +68,14 @@ export function describePageModel<TKind extends string>(page: PageModel<TKind>):
   describe(`${page.name} statechart: ${paths.length} paths`, () => {
     afterEach(() => {
       cleanup();
+      forgetCachedRead();
       vi.useRealTimers();
       vi.unstubAllGlobals();
     });
 
     it.each(paths.map((path) => [path.description, path] as const))('%s', async (_description, path) => {
       vi.useFakeTimers();
+      forgetCachedRead();
       const calls = new PendingCalls<TKind>(page.callsByState);
       const requests: SentRequest[] = [];
       vi.stubGlobal('fetch', (url: string, init: RequestInit = {}) => {
@@ -77,7 +84,7 @@ export function describePageModel<TKind extends string>(page: PageModel<TKind>):
         const route = page.routes.find((each) => each.method === method && each.path.test(path));
         if (!route) throw new Error(`The model has no answer for ${method} ${path}`);
         requests.push({ method, path, body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined });
-        return calls.http(route.kind, { toBody: route.toBody, supersede: true });
+        return calls.http(route.kind, { toBody: route.toBody, supersede: true, method });
       });
       page.render(calls);
       await advance(0);
@@ -94,7 +101,10 @@ export function describePageModel<TKind extends string>(page: PageModel<TKind>):
           expect(calls.started, `a call started before ${delay} ms`).toBe(started);
           page.expectShows(before, history, requests);
           await advance(1);
-        } else if (!calls.answer(step.event)) {
+        } else if (calls.answer(step.event)) {
+          if (isRetriedRead(step.event, calls))
+            await expectRetries(step.event, calls, requests, () => page.expectShows(before, history, requests));
+        } else {
           await page.act(step.event, before, calls);
         }
         await advance(0);
@@ -107,6 +117,43 @@ export function describePageModel<TKind extends string>(page: PageModel<TKind>):
 
     it('reached every state and took every transition in the view', () => expectFullCoverage(coverage, page.name));
   });
+}
+
+/** The error a path step answers a call with, if any. */
+const errorOf = (event: AnyEventObject) => (event as { error?: { status?: number } }).error;
+
+/**
+ * Whether `event` fails a read the way the read module retries (decision 0051): a network failure (status 0) or a 5xx.
+ */
+function isRetriedRead<TKind extends string>(event: AnyEventObject, calls: PendingCalls<TKind>): boolean {
+  const error = errorOf(event);
+  if (!error || !event.type.startsWith('xstate.error.actor.')) return false;
+  const status = error.status ?? 0;
+  return calls.lastMethodOf(calls.kindOf(event)!) === 'GET' && (status === 0 || status >= 500);
+}
+
+/**
+ * Plays the read module's retries of the read `event` failed: each one asked exactly when READS says, as the same
+ * request, failing the same way, while the page still shows the state that made the read (`expectUnchanged`).
+ */
+async function expectRetries<TKind extends string>(
+  event: AnyEventObject,
+  calls: PendingCalls<TKind>,
+  requests: SentRequest[],
+  expectUnchanged: () => void,
+): Promise<void> {
+  const first = requests.at(-1);
+  for (const delay of READS.retryDelaysMs) {
+    await advance(0);
+    expectUnchanged();
+    const started = calls.started;
+    await advance(delay - 1);
+    expect(calls.started, `a read was retried before ${delay} ms`).toBe(started);
+    await advance(1);
+    expect(calls.started, `the read was retried after ${delay} ms`).toBe(started + 1);
+    expect(requests.at(-1), 'the retry asks the same').toEqual(first);
+    calls.answer(event);
+  }
 }
 
 /** The answers of the call `suffix` (a state id or invoke id) while its actor runs in `snapshot`. */

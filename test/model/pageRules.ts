@@ -11,6 +11,17 @@ export const UNREACHABLE = {
   signIn: 'We could not reach the server. Please try again.',
 } as const;
 
+/**
+ * How the browser reads (spec §9 "3 retries with exponential backoff up to 30 s, cache retention 5 minutes";
+ * docs/decisions/0051): a read that failed on the network (status 0) or with a 5xx is asked again after each of
+ * these waits before the page hears of it; a 4xx reaches the page at once.
+ */
+export const READS = {
+  retryDelaysMs: [1000, 2000, 4000],
+  /** How long a cached answer (the public configuration, the offer's content) is reused, ms. */
+  cacheRetentionMs: 5 * 60_000,
+} as const;
+
 /** The checkout's notice before a second purchase (docs/decisions/0031). */
 export const EXISTING_SUBSCRIPTION = {
   /** The email must stay unchanged this long before the one check, ms. */

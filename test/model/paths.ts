@@ -98,7 +98,8 @@ export function shortestPathCandidates(
   eventsAt: (snapshot: AnyMachineSnapshot) => AnyEventObject[],
   input?: unknown,
 ): AnyEventObject[][] {
-  const shortest = model.getShortestPaths({ allowDuplicatePaths: true, input });
+  // An `input: undefined` would override the input the model was built with.
+  const shortest = model.getShortestPaths({ allowDuplicatePaths: true, ...(input === undefined ? {} : { input }) });
   const candidates: AnyEventObject[][] = [];
   for (const path of shortest) {
     // @xstate/graph starts every shortest path with the start itself (xstate.init): not an event to replay.

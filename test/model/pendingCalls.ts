@@ -10,6 +10,7 @@ const ACTOR_RESULT = /^xstate\.(done|error)\.actor\.(?:\d+\.)?(.+)$/;
 
 export class PendingCalls<TKind extends string> {
   private readonly inFlight = new Map<TKind, Array<Deferred<unknown>>>();
+  private readonly methods = new Map<TKind, string>();
   /** Calls made so far, of any kind: a timer's rule is that no call starts before it is due. */
   started = 0;
 
@@ -39,10 +40,19 @@ export class PendingCalls<TKind extends string> {
    * server would. A result is a 200 with the output as JSON; an error with an HTTP status is that status with
    * `{ error }`; an error with status 0 is a network failure (fetch rejects).
    * @param toBody the response body for an output, when the actor's output is not the body itself.
+   * @param method the request's method: a GET is a read, which the read module may ask again.
    * @param supersede the page has left the state that made the previous call of this kind: only the new one is answered.
    */
-  http(kind: TKind, { toBody = (output: unknown) => output, supersede = false } = {}): Promise<Response> {
+  http(
+    kind: TKind,
+    {
+      toBody = (output: unknown) => output,
+      supersede = false,
+      method,
+    }: { toBody?: (output: unknown) => unknown; supersede?: boolean; method?: string } = {},
+  ): Promise<Response> {
     this.started++;
+    if (method) this.methods.set(kind, method);
     const answer = deferred<unknown>();
     this.inFlight.set(kind, [...(supersede ? [] : (this.inFlight.get(kind) ?? [])), answer]);
     return answer.promise.then(
@@ -54,6 +64,17 @@ export class PendingCalls<TKind extends string> {
     );
   }
 
+  /** The HTTP method of the last call of `kind` made over HTTP, if any. */
+  lastMethodOf(kind: TKind): string | undefined {
+    return this.methods.get(kind);
+  }
+
+  /** The kind of call `event` (an actor's result) answers, when this helper stands in for that actor. */
+  kindOf(event: AnyEventObject): TKind | undefined {
+    const result = ACTOR_RESULT.exec(event.type);
+    return result ? this.kindByState[result[2] ?? ''] : undefined;
+  }
+
   /**
    * Settles the call `event` answers, when it is the result of an actor this helper stands in for; returns false
    * for any other event (an invoked child statechart's result among them: the path drives that child itself).
@@ -61,9 +82,8 @@ export class PendingCalls<TKind extends string> {
    */
   answer(event: AnyEventObject): boolean {
     const result = ACTOR_RESULT.exec(event.type);
-    if (!result) return false;
-    const kind = this.kindByState[result[2] ?? ''];
-    if (!kind) return false;
+    const kind = this.kindOf(event);
+    if (!result || !kind) return false;
     const call = this.inFlight.get(kind)?.shift();
     if (!call) throw new Error(`No call in flight for ${event.type}`);
     if (result[1] === 'done') call.resolve((event as unknown as { output: unknown }).output);

@@ -1,10 +1,13 @@
 /**
- * The statecharts are valid XState machines and open where the spec says. They are imported inside the tests:
+ * The statecharts are valid XState machines (every file in src/machines) and open where the spec says. They are imported inside the tests:
  * XState refuses an invalid chart while building it, at import, and a file that cannot import fails to load
  * rather than failing a test (which the mutation benchmark, `npm run bench:mutation`, would not count).
  */
 import { describe, expect, it } from 'vitest';
-import { getInitialSnapshot } from 'xstate';
+import { getInitialSnapshot, type AnyStateMachine } from 'xstate';
+
+/** Every statechart file, loaded only inside its test (a lazy glob imports nothing at collection). */
+const CHARTS = import.meta.glob<Record<string, unknown>>('../../src/machines/*Machine.ts');
 
 describe('the statecharts build', () => {
   it("checkout: opens waiting to create the checkout, showing 'Initializing secure checkout...' (spec §4)", async () => {
@@ -47,4 +50,18 @@ describe('the statecharts build', () => {
     const snapshot = getInitialSnapshot(existingSubscriptionMachine, undefined);
     expect([snapshot.value, snapshot.context]).toEqual(['idle', { email: '' }]);
   });
+
+  it('every statechart in src/machines builds (one machine a file, named after it)', () => {
+    // One machine a file: twenty charts today; a file added or lost changes the count on purpose.
+    expect(Object.keys(CHARTS)).toHaveLength(20);
+  });
+
+  it.each(Object.keys(CHARTS).map((path) => [path.split('/').at(-1)!.replace('.ts', ''), path] as const))(
+    '%s builds when it loads',
+    async (name, path) => {
+      const chart = (await CHARTS[path]!())[name] as AnyStateMachine | undefined;
+      expect(chart?.root, `${name} is an XState machine`).toBeDefined();
+      expect(Object.keys(chart!.root.states).length, `${name} has states`).toBeGreaterThan(0);
+    },
+  );
 });
