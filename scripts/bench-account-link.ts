@@ -1,6 +1,6 @@
 /**
  * `npm run bench:account-link`: does POST /api/account/link answer as fast for an email with no subscription as
- * for one with (issue 19: no enumeration by timing)? Runs the bundled server (sandbox provider, embedded PGlite,
+ * for one with (no enumeration by timing)? Runs the bundled server (sandbox provider, embedded PGlite,
  * a real SMTP server catching the mails, so a known email's link is minted and mailed as in production), buys one
  * order, then sends BENCH_REQUESTS (200) requests for its email and as many for an unknown one, interleaved (which
  * of a pair goes first alternates), each after the answer to the last and a pause of BENCH_SPACING_MS (50), so

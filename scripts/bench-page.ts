@@ -20,7 +20,7 @@ import { startBuiltServer } from './support/builtServer';
 const RUNS = Number(process.env.RUNS ?? 5);
 /**
  * The prerendered pages measured, each against its own static copy (PAGES, comma-separated; default all): the
- * checkout, and the sign-in, join and partner pages (issue 20's "same budgets for the new pages"), opened as a
+ * checkout, and the sign-in, join and partner pages (the same budgets as the checkout), opened as a
  * visitor without a token or session first sees them.
  */
 const PAGES = (process.env.PAGES ?? '/,/sign-in,/join?token=unknown,/partner').split(',');

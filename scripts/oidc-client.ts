@@ -1,6 +1,6 @@
 /**
  * `npm run oidc:client`: a stand-in training platform signing people in through this checkout's OpenID Provider
- * (issue 23; docs/operations.md, "Connect the training platform"). Start the checkout with the same client first:
+ * (docs/operations.md, "Connect the training platform"). Start the checkout with the same client first:
  *
  *   OIDC_CLIENT_ID=training-platform OIDC_CLIENT_SECRET=<32+ characters> \
  *     OIDC_REDIRECT_URIS=http://localhost:5175/callback npm start

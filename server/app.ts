@@ -186,7 +186,7 @@ export async function buildApp({
   const nudge = nudgeOutbox ?? (() => undefined);
   const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL, app) : undefined;
   const webhookStatus: WebhookStatus = {};
-  // The training platform's sign-in (issue 23), when a client is configured: its cookies are signed with a key
+  // The training platform's sign-in, when a client is configured: its cookies are signed with a key
   // derived from the cookie secret, so every process reads every other's.
   const oidcProvider = config.OIDC_CLIENT_ID
     ? createOidcProvider({

@@ -28,7 +28,7 @@ const AdminPage = lazy(() => loadAdminPage().then((module) => ({ default: module
 const SignInPage = lazy(() => loadSignInPage().then((module) => ({ default: module.SignInPage })));
 /** A team member's "set a new password" page (a chunk of its own, its loading state prerendered). */
 const NewPasswordPage = lazy(() => loadNewPasswordPage().then((module) => ({ default: module.NewPasswordPage })));
-/** The referrer's own page (issue 24): a chunk of its own, prerendered in its loading state. */
+/** The referrer's own page: a chunk of its own, prerendered in its loading state. */
 const PartnerPage = lazy(() => loadPartnerPage().then((module) => ({ default: module.PartnerPage })));
 
 interface AppProps {

@@ -1,5 +1,5 @@
 /**
- * A stand-in training platform: the OpenID Connect client side of issue 23, on openid-client (panva), as a tiny
+ * A stand-in training platform: the OpenID Connect client side of our sign-in (decision 0033), on openid-client (panva), as a tiny
  * local HTTP server. `/` has a "Sign in" link; `/login` sends the browser to our authorization endpoint (code flow,
  * PKCE S256, a state; `?login_hint=` passed on); `/callback` exchanges the code, verifies the id token (signature against our JWKS) and shows
  * its claims (and hands them to `onSignedIn`). Used by `npm run oidc:client` (scripts/oidc-client.ts) and the

@@ -35,7 +35,7 @@ export async function useAccountLink(
 
 /**
  * Queues the mail with a link to the manage page for `email` (POST /api/account/link). The same work whatever the
- * email (issue 19: no enumeration by timing): one outbox row, topic 'account_link', the email in its payload and
+ * email (no enumeration by timing): one outbox row, topic 'account_link', the email in its payload and
  * no order yet; the outbox worker resolves it at send time (newestSubscriptionOf) and drops the row, unmailed, for
  * an email with no subscription.
  */

@@ -1,5 +1,5 @@
 /**
- * The checkout's notice before a second purchase (issue 21; docs/decisions/0031): does `email` already have an
+ * The checkout's notice before a second purchase (docs/decisions/0031): does `email` already have an
  * active subscription? Answered only from what the asking browser already holds: the manage page's session, or
  * the ids of the purchase it finalized (src/api/pendingPayment.ts). An email alone is never looked up, so the
  * answer tells a stranger nothing the checkout did not (the same `false`, after the same work, whether or not the

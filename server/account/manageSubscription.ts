@@ -23,7 +23,7 @@ export type ManageRefusal =
   | 'ended'
   /** Seats change only while the subscription is active and paid up. */
   | 'not_paid_up'
-  /** Fewer seats than the people on the team (issue 22): revoke someone first. */
+  /** Fewer seats than the people on the team: revoke someone first. */
   | 'seats_in_use'
   | 'card_declined'
   | 'card_invalid'
@@ -179,7 +179,7 @@ export async function issueNewPassword(db: Database, transactionId: string): Pro
       .where(
         and(
           eq(handoffTokens.transactionId, transactionId),
-          isNull(handoffTokens.seatId), // the buyer's tokens only: the team members' are theirs (issue 22)
+          isNull(handoffTokens.seatId), // the buyer's tokens only: the team members' are theirs
           isNull(handoffTokens.redeemedAt),
           isNull(handoffTokens.revokedAt),
         ),

@@ -1,5 +1,5 @@
 /**
- * What the owner does to one order from the console (issue 21), besides the refund (server/orders/refundOrder.ts):
+ * What the owner does to one order from the console, besides the refund (server/orders/refundOrder.ts):
  * re-send the order's confirmation mail, mail the buyer a sign-in link to /account, cancel at the end of the paid
  * period or now. Mail goes through the outbox; a cancellation asks the provider through the PaymentProvider
  * interface and runs its answer through the one lifecycle (server/orders/applyPaymentEvent.ts), as the buyer's

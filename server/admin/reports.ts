@@ -22,7 +22,7 @@ import { seatsOf, seatView } from '../seats/seats';
 import { orderCommissions } from '../commissions/statements';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** A checkout opened this long ago without a paid order counts as abandoned (issue 21: 24 hours). */
+/** A checkout opened this long ago without a paid order counts as abandoned (24 hours). */
 const ABANDONED_AFTER_MS = 24 * 60 * 60 * 1000;
 /** The period when the console names none: the last 30 days, today included. */
 const DEFAULT_PERIOD_DAYS = 30;

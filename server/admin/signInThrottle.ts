@@ -1,5 +1,5 @@
 /**
- * The console's per-account sign-in throttle (issue 19): at most OWNER_SIGN_IN_FAILURES_PER_15_MINUTES failed
+ * The console's per-account sign-in throttle: at most OWNER_SIGN_IN_FAILURES_PER_15_MINUTES failed
  * sign-ins per owner email in 15 minutes, from whatever addresses they come (rotating IPv6 addresses get around
  * the per-address limit, not this one); past it every sign-in to that email, the right password too, answers 429
  * until the window ends. Counted by @fastify/rate-limit's own store (`createRateLimit`, peeked without counting

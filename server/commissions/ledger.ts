@@ -1,5 +1,5 @@
 /**
- * The commission ledger's bookings (issue 24, docs/decisions/0035), called from the one lifecycle in the same
+ * The commission ledger's bookings (docs/decisions/0035), called from the one lifecycle in the same
  * transaction as the change that causes them: the first payment at completion (server/orders/completeOrder.ts),
  * each paid renewal, refunds and the end of a subscription (server/orders/subscriptionLifecycle.ts).
  *

@@ -1,7 +1,7 @@
 /**
- * The referrer's mails (issue 24): the single-use sign-in link to /partner ('partner_link') and the payout notice
+ * The referrer's mails: the single-use sign-in link to /partner ('partner_link') and the payout notice
  * ('partner_payout_paid'), queued in the outbox and sent by its worker (server/outbox/outboxWorker.ts hands each
- * 'partner_' row here). Links are minted at send time, as for the buyer's (issue 19): 32 random bytes, only their
+ * 'partner_' row here). Links are minted at send time, as for the buyer's: 32 random bytes, only their
  * SHA-256 stored (partner_links), used once before they expire. A requested link carries the email it was asked
  * for and is resolved here: to the active referrer with that email, or 'dropped', unmailed (the request answers
  * the same either way).

@@ -1,5 +1,5 @@
 /**
- * Payouts (issue 24, docs/decisions/0035): the payable balance per referrer, payout batches that lock the payable
+ * Payouts (docs/decisions/0035): the payable balance per referrer, payout batches that lock the payable
  * entries in (an entry is in at most one live batch: the unique partial index payout_batch_entries_one_live_idx,
  * so two batches created at once cannot both take it: the second is refused), marked paid with a reference (each
  * referrer gets a mail through the outbox) or voided (the entries are payable again). Money in integer cents.

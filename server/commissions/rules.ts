@@ -1,5 +1,5 @@
 /**
- * Commission rules (issue 24, docs/decisions/0035): append-only versions in commission_rules. The rule an invoice
+ * Commission rules (docs/decisions/0035): append-only versions in commission_rules. The rule an invoice
  * earns by is the newest row for its referrer when it is paid (a 'default' row sends the referrer back to the
  * default), else the newest default row (`referrerId` null), else the built-in 20 % for the whole life
  * (src/domain/commissions.ts). A change applies to invoices paid after it; each ledger entry keeps the rule it used.

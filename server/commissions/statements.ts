@@ -1,5 +1,5 @@
 /**
- * The ledger read back (issue 24, docs/decisions/0035): each entry with its derived state, and the totals per
+ * The ledger read back (docs/decisions/0035): each entry with its derived state, and the totals per
  * referrer. States are never stored: an earned entry is held within the refund guarantee of `earnedAt` on the
  * billing clock, then payable; 'in_payout' or 'paid' by the live payout batch it is in; 'reversed' when
  * reversals took all of it. A reversal nets into its earned entry; a clawback stands alone and counts against the

@@ -1,5 +1,5 @@
 /**
- * What the commission screens read (issue 24): the console's overview (rules, balances per referrer, batches),
+ * What the commission screens read: the console's overview (rules, balances per referrer, batches),
  * an order's ledger entries, a referrer's own page (their link and its QR code, their funnel over a period, their
  * commission, practices and payouts: nothing of another referrer), and the CSV files (a batch as PayPal Payouts'
  * bulk file and as a generic one, a referrer's own ledger). Money in integer cents; CSV amounts in dollars.

@@ -343,7 +343,7 @@ export const outbox = pgTable(
     lastError: text('last_error'),
     /**
      * A held mail as it would have been sent, its links' tokens replaced by `[hidden]` (none is minted for a held
-     * mail; a re-send renders it afresh). Never a live token (issue 19).
+     * mail; a re-send renders it afresh). Never a live token.
      */
     rendered: jsonb('rendered').$type<{ to: string; subject: string; text: string }>(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -562,7 +562,7 @@ export const offerContent = pgTable(
 );
 
 /**
- * Commission rules (issue 24, docs/decisions/0035): append-only versions. The rule an invoice earns by is the
+ * Commission rules (docs/decisions/0035): append-only versions. The rule an invoice earns by is the
  * newest row for its referrer (or, without one, the newest default row, `referrerId` null) when it is paid, so a
  * change applies to invoices paid after it. `kind` 'percent': `percentBasisPoints` of each paid invoice (2000 =
  * 20 %); 'flat': `flatCentsPerSeat` per paid seat per month; 'default' (a referrer's row only): back to the
@@ -585,7 +585,7 @@ export const commissionRules = pgTable(
 );
 
 /**
- * The commission ledger (issue 24, docs/decisions/0035): append-only, integer cents, never updated or deleted.
+ * The commission ledger (docs/decisions/0035): append-only, integer cents, never updated or deleted.
  * 'earned' (≥ 0) per paid invoice; 'reversal' (< 0) takes back part or all of an earned entry not yet in a payout
  * (`reverses` names it); 'clawback' (< 0) takes back commission already in a payout, from the referrer's next one.
  * `entryKey` is unique, so a replayed event books nothing twice: `earned:{invoiceId}`,
@@ -690,7 +690,7 @@ export const partnerLinks = pgTable('partner_links', {
 export const SEAT_STATES = ['invited', 'claimed', 'revoked'] as const;
 
 /**
- * The buyer's team (issue 22, docs/decisions/0032-seat-rules.md): one row per person a seat was given to, seats 2
+ * The buyer's team (docs/decisions/0032-seat-rules.md): one row per person a seat was given to, seats 2
  * to the order's quantity (seat 1 is the buyer's, `accounts`). A seat number without a live row is empty. A live
  * row ('invited' or 'claimed') holds its number and its email once per order (two partial unique indexes, so two
  * concurrent invitations cannot both win); `suspendedAt` is set while the provider's quantity is below the live

@@ -10,7 +10,7 @@
  * invoice first, and refuses ('paid') when the card has just paid it. The move onto the new subscription happens
  * under the order's row lock, the same lock completeOrder takes, and only if this attempt still holds the lease.
  *
- * Every id of the call is checked before any answer tells one order from another (issue 19): the ids must be the
+ * Every id of the call is checked before any answer tells one order from another: the ids must be the
  * order's current subscription and item, or a subscription the provider reports as this order's (a tab left on a
  * replaced one, answered 'checkout_changed'); any other combination is 'unknown_checkout', as for an unknown order,
  * so a bare transactionId learns nothing (not even that the order was paid).

@@ -1,5 +1,5 @@
 /**
- * The owner refunds an order from the console (issue 18, "Refunds"). The offer promises a money-back guarantee
+ * The owner refunds an order from the console. The offer promises a money-back guarantee
  * and a 30-day AI Challenge: within REFUND_GUARANTEE_DAYS of the first payment the owner refunds everything paid
  * (or a part of it); after that only a part, named in cents, never more than was paid and not yet refunded.
  * Either way the subscription ends at once (PaymentProvider.refund with `endNow`), and the provider's answer runs

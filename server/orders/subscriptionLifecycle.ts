@@ -1,5 +1,5 @@
 /**
- * The one lifecycle of a paid subscription (issue 18, "One lifecycle"): the only code that turns a provider's
+ * The one lifecycle of a paid subscription: the only code that turns a provider's
  * report about a paid order's subscription into the order's state, its funnel events and its outbox rows (mail,
  * the agreement site's webhooks). Stripe's webhooks, the sandbox's billing clock and the after-purchase operations
  * of the manage page and the console all reach it through applyPaymentEvent (./applyPaymentEvent.ts).
@@ -241,7 +241,7 @@ export async function applyLifecycleChanges(
     await recordFunnelEvent(tx, { type: 'cancel_undone', transactionId, referrerId });
     await raiseOrderEvent(tx, config, { kind: 'cancel_undone', transactionId, changeId: changeKey, undoneAt: now.toISOString() });
   }
-  // The team: ended → every seat revoked; fewer seats → the latest invited suspended; more → restored (issue 22).
+  // The team: ended → every seat revoked; fewer seats → the latest invited suspended; more → restored.
   if (changes.ended || changes.seats) await applySeatLifecycle(tx, config, order, changes, changeKey);
   if (changes.ended) {
     await recordFunnelEvent(tx, { type: 'cancelled', transactionId, referrerId, detail: { reason: changes.ended.reason } });

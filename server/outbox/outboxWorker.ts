@@ -5,7 +5,7 @@
  * transaction, and marks it sent, or schedules a retry with exponential backoff (30 s doubling, at most an hour;
  * 'failed' after MAX_ATTEMPTS). Delivery is at least once: a crash between sending and marking sends again.
  * A mail's links are minted here, at send time, and go only into the mail; the log names a mail by topic,
- * recipient and outbox id, never its text (issue 19). Without SMTP_URL no link is minted: the mail is rendered
+ * recipient and outbox id, never its text. Without SMTP_URL no link is minted: the mail is rendered
  * into the row with `[hidden]` for each token and 'held' (the console re-queues it once SMTP is set). A requested
  * link ('account_link' with the email in its payload) is resolved here: to the email's newest subscription, or
  * 'dropped', unmailed, for an email with none. So is "Forgot your password?" ('password_link', server/seats/newPassword.ts):

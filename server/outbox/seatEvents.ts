@@ -1,5 +1,5 @@
 /**
- * What happens to a seat that its person, the buyer and the agreement site hear about (issue 22), raised inside
+ * What happens to a seat that its person, the buyer and the agreement site hear about, raised inside
  * the transaction that makes the change, like ./orderEvents.ts: the invitation mail (to the invitee; its link is
  * minted when sent), the buyer's mail when seats are suspended, and the signed webhooks `seat.invited`,
  * `seat.claimed`, `seat.revoked` (when SUCCESS_SITE_WEBHOOK_URL is set). One outbox row per event (`dedupeKey`).

@@ -1,5 +1,5 @@
 /**
- * "Forgot your password?" for everyone who signs in on /sign-in (issue 23, docs/decisions/0039):
+ * "Forgot your password?" for everyone who signs in on /sign-in (docs/decisions/0039):
  * POST /sign-in/forgot queues the answer for an email (server/seats/newPassword.ts: a member's "set a new password"
  * link, a buyer's /account link, nothing for anyone else) and answers 202 with the same words in every case;
  * rate-limited per address (ACCOUNT_LINKS_PER_15_MINUTES) and per email (LINKS_PER_EMAIL_PER_15_MINUTES, counted

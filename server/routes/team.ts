@@ -1,5 +1,5 @@
 /**
- * The buyer's team (issue 22; steps in server/seats/): GET /api/account/team, POST /api/account/team/invite,
+ * The buyer's team (steps in server/seats/): GET /api/account/team, POST /api/account/team/invite,
  * POST /api/account/team/seat-one (give seat 1, the buyer's own, to someone else: docs/decisions/0038), and
  * per seat …/team/{seatId}/resend, /revoke, /reassign (revoking the seat-1 person gives seat 1 back to the buyer), with the manage page's session or the success page's
  * hand-off token (`Authorization: Bearer …`, server/seats/teamAccess.ts); and the invitee's POST
@@ -30,7 +30,7 @@ import {
 import { orderOfBuyerToken } from '../seats/teamAccess';
 import { accountRouteOptions, SIGN_IN_AGAIN } from './account/options';
 
-/** Invitations one order may send per hour (issue 22). */
+/** Invitations one order may send per hour. */
 const INVITES_PER_ORDER_PER_HOUR = 20;
 /** Invitations one client address may send per hour (and, counted apart, uses of invitation links on /join). */
 const INVITES_PER_ADDRESS_PER_HOUR = 60;

@@ -1,5 +1,5 @@
 /**
- * Claiming a seat on /join (issue 22): the invitation mail carries a single-use link valid 7 days, minted when the
+ * Claiming a seat on /join: the invitation mail carries a single-use link valid 7 days, minted when the
  * mail is sent (mintInvitationLink; only its SHA-256 is kept, on the seat; a new mail replaces it). The invitee
  * looks at the invitation (peekInvitation), then claims it (claimSeat): one guarded UPDATE turns the seat from
  * 'invited' to 'claimed' only while the link is live, so of two browsers claiming at once exactly one wins; the

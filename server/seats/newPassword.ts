@@ -1,5 +1,5 @@
 /**
- * "Forgot your password?" on /sign-in for everyone (issue 23, docs/decisions/0039). A request is one outbox row
+ * "Forgot your password?" on /sign-in for everyone (docs/decisions/0039). A request is one outbox row
  * whatever the email (requestPasswordLink: the same answer and the same work for a buyer, a member and an unknown
  * email); the outbox worker decides at send time whom it is for (passwordLinkOf): a team member with a live
  * claimed seat gets a "set a new password" link, minted then (mintNewPasswordLink: 32 random bytes, only the SHA-256
@@ -29,7 +29,7 @@ export type NewPasswordLinkProblem = 'unknown' | 'expired' | 'used' | 'revoked';
 
 /**
  * Queues the answer to "Forgot your password?" for `email`: one outbox row, no order yet, resolved when sent.
- * The same work for every email (issue 19: no enumeration by timing).
+ * The same work for every email (no enumeration by timing).
  */
 export async function requestPasswordLink(db: Database, email: string): Promise<void> {
   await db.insert(outbox).values({

@@ -1,5 +1,5 @@
 /**
- * The buyer's team (issue 22; the rules: docs/decisions/0032-seat-rules.md). An order has as many seats as its
+ * The buyer's team (the rules: docs/decisions/0032-seat-rules.md). An order has as many seats as its
  * subscription's quantity: seat 1 is the buyer's (`accounts`), every other seat is empty or given to one person
  * (a row of `seats`): invited → claimed, either → revoked (the seat is free again), and suspended while the
  * provider's quantity is below the people on the order. Seats are ours; the quantity is the provider's.

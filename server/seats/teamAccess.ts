@@ -1,5 +1,5 @@
 /**
- * Who may manage an order's team (issue 22): the buyer signed in on the manage page (the session of
+ * Who may manage an order's team: the buyer signed in on the manage page (the session of
  * server/sessions/), or, on the success page right after the purchase, the holder of the order's own hand-off
  * token (the secret finalize handed to that checkout once, docs/decisions/0026), until the agreement site redeems
  * it: the token then sits in the agreement site's records and its links, and the buyer manages the team from

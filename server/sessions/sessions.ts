@@ -65,7 +65,7 @@ export const buyerSessionRules = (config: Config): SessionRules => ({
   maxMs: config.ACCOUNT_SESSION_MAX_HOURS * HOUR_MS,
 });
 
-/** A referrer's own page (/partner, issue 24): like the manage page's, an hour idle, ACCOUNT_SESSION_MAX_HOURS absolute. */
+/** A referrer's own page (/partner): like the manage page's, an hour idle, ACCOUNT_SESSION_MAX_HOURS absolute. */
 export const referrerSessionRules = (config: Config): SessionRules => ({
   kind: 'referrer',
   cookieName: 'partner_session',

@@ -1,5 +1,5 @@
 /**
- * This product as the OpenID Provider of the training platform (issue 23; docs/decisions/0033), on oidc-provider
+ * This product as the OpenID Provider of the training platform (docs/decisions/0033), on oidc-provider
  * (panva, OpenID Certified): discovery at `/.well-known/openid-configuration`, its endpoints under `/oidc`
  * (authorization, token, JWKS, userinfo), the authorization code flow with PKCE required, scopes
  * `openid email profile access`, the `access` claims (`order`, `seat`, `role`, `status`) in the id token. The one

@@ -1,5 +1,5 @@
 /**
- * The people who can sign in to the training platform (issues 22, 23), read in this one place: the sign-in route,
+ * The people who can sign in to the training platform, read in this one place: the sign-in route,
  * the OpenID Provider's account lookup, the hand-off and the "forgot your password" path read them through these
  * functions only. A person is an order's buyer (table accounts, one per paid order, seat 1, role 'buyer') or a team
  * member who claimed a seat (table seats, role 'member'); a revoked, suspended or unclaimed seat holds no login.

@@ -1,5 +1,5 @@
 /**
- * Checks a sign-in to /sign-in (issue 23): the person with that email and their argon2id password hash
+ * Checks a sign-in to /sign-in: the person with that email and their argon2id password hash
  * (server/signIn/people.ts). The same work whatever the email: an unknown email, or a person without a password,
  * is verified against a decoy hash made with the same parameters as the buyers' (server/security/password.ts),
  * so the answer's timing does not tell which emails have a login.

@@ -192,9 +192,9 @@ export const OrderDetail = Type.Object({
   order: OrderRow,
   events: Type.Array(FunnelEventRow),
   invoices: Type.Union([Type.Array(OrderInvoice), Type.Null()]),
-  /** The team's seats (issue 22: who, status, when; revoked ones too). */
+  /** The team's seats (who, status, when; revoked ones too). */
   seats: Type.Array(TeamSeat),
-  /** The referrer's commission ledger entries for this order (issue 24), oldest first. */
+  /** The referrer's commission ledger entries for this order, oldest first. */
   commissions: Type.Array(LedgerEntry),
 });
 export type OrderDetail = Static<typeof OrderDetail>;
@@ -237,7 +237,7 @@ export type MrrPoint = Static<typeof MrrPoint>;
 
 /** GET /api/admin/dashboard: the business over a period (counts of orders and events; money in cents). */
 /**
- * A referrer's commission now (issue 24, docs/decisions/0035), in cents: owed = held + payable + in a payout batch
+ * A referrer's commission now (docs/decisions/0035), in cents: owed = held + payable + in a payout batch
  * not yet marked paid; paid = in batches marked paid, less clawbacks.
  */
 const ReferrerCommissionNow = Type.Object({
@@ -265,7 +265,7 @@ export const Dashboard = Type.Object({
   netMrrCents: Type.Integer(),
   paidOrders: Type.Integer(),
   paidSeats: Type.Integer(),
-  /** Team seats given to someone on active orders now (invited or claimed, not suspended; issue 22). */
+  /** Team seats given to someone on active orders now (invited or claimed, not suspended). */
   assignedSeats: Type.Integer(),
   /** Of those, claimed by their person. */
   claimedSeats: Type.Integer(),
@@ -275,7 +275,7 @@ export const Dashboard = Type.Object({
   cancellations: Type.Integer(),
   failedPayments: Type.Integer(),
   byReferrer: Type.Array(ReferrerFunnel),
-  /** Each referrer's commission now, whatever the period (issue 24). */
+  /** Each referrer's commission now, whatever the period. */
   commissions: Type.Array(ReferrerCommissionNow),
 });
 export type Dashboard = Static<typeof Dashboard>;

@@ -1,5 +1,5 @@
 /**
- * Commissions (issue 24): the console's rules, balances and payout batches (/api/admin/commissions/*) and the
+ * Commissions: the console's rules, balances and payout batches (/api/admin/commissions/*) and the
  * referrer's own page (/api/partner/*). Money is integer cents; times are ISO 8601.
  */
 import { Type, type Static } from 'typebox';

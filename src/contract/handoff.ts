@@ -10,7 +10,7 @@ export type HandoffRedeemRequest = Static<typeof HandoffRedeemRequest>;
 
 /**
  * The person the token stood for and their paid order. Money in cents; `paidAt` is an ISO 8601 time. `email` and
- * `name` are the person's: the buyer's for the buyer's token (seat 1, role 'buyer', as before issue 22), a team
+ * `name` are the person's: the buyer's for the buyer's token (seat 1, role 'buyer', as before teams), a team
  * member's for the token their claim on /join gave them (role 'member').
  */
 export const HandoffRedemption = Type.Object({

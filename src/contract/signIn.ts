@@ -1,5 +1,5 @@
 /**
- * The sign-in page's call (/sign-in, issue 23): the training platform sent the person here through our OpenID
+ * The sign-in page's call (/sign-in): the training platform sent the person here through our OpenID
  * Provider; the page posts the email and password, and is told where to go on (back into the provider's flow).
  */
 import { Type, type Static } from 'typebox';

@@ -1,5 +1,5 @@
 /**
- * The buyer's team (issue 22): the seats of a paid order, invitations, and the invitee's claim on /join. The
+ * The buyer's team: the seats of a paid order, invitations, and the invitee's claim on /join. The
  * buyer's calls run with the manage page's session (cookie) or, from the success page, the order's hand-off token
  * as `Authorization: Bearer …` (server/seats/teamAccess.ts). Every refusal is a 4xx `{ error }`; one about the
  * email field also names it (`field: 'email'`) so the page shows it under the field.

@@ -1,5 +1,5 @@
 /**
- * Commission rules both sides share (issue 24, docs/decisions/0035): what a referrer earns on a paid invoice, how
+ * Commission rules both sides share (docs/decisions/0035): what a referrer earns on a paid invoice, how
  * it is rounded, how long it is held, and how money is shown on the commission screens. Money in integer cents.
  *
  * Rounding: a percentage commission is computed per invoice, in integer arithmetic, and rounded half up to the

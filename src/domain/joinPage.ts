@@ -1,5 +1,5 @@
 /**
- * The /join page as both sides agree on it (issue 20: the page shows its invitation in its first paint). The build
+ * The /join page as both sides agree on it (the page shows its invitation in its first paint). The build
  * renders the page twice with placeholders (src/prerender.tsx, scripts/prerender.ts): the invitation, and a link
  * that cannot be used; for each request the server looks the link up, fills the matching page in, HTML-escaped,
  * and writes the same answer as JSON into `<script id="join-answer">` (server/routes/team.ts `joinPageAnswers`,

@@ -1,5 +1,5 @@
 /**
- * The offer's content the owner edits in the console (/admin → Content; issue 21): the testimonials of up to three
+ * The offer's content the owner edits in the console (/admin → Content): the testimonials of up to three
  * named practitioners (spec §1) and the guarantee's text beside the seal. As with the referrer
  * (src/domain/offerReferrer.ts), the build renders placeholders (src/prerender.tsx), the server fills them per
  * request and writes the content as JSON into `<script id="offer-content">` (server/referrals/offerPage.ts), and a

@@ -1,5 +1,5 @@
 /**
- * An order's status as the owner reads it in the console (issue 21): one rule for the words, the filters and the
+ * An order's status as the owner reads it in the console: one rule for the words, the filters and the
  * server's query (server/admin/reports.ts mirrors `orderStanding` in SQL; test/unit/orderStatus.test.ts).
  *
  * - open: the checkout was opened and never paid → "Not paid"

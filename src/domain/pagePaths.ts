@@ -5,15 +5,15 @@ export const PAGE_PATHS = {
   paymentSuccess: '/payment-success',
   /** The buyer's manage page (issue: after the purchase). */
   account: '/account',
-  /** The referrer's own page (issue 24). */
+  /** The referrer's own page. */
   partner: '/partner',
-  /** An invitee accepts a seat on the buyer's team (issue 22). */
+  /** An invitee accepts a seat on the buyer's team. */
   join: '/join',
   /** The owner's console; its own pages are under it (src/views/admin/AdminPage.tsx). */
   admin: '/admin',
-  /** The training platform's sign-in (the OpenID Provider's login page, issue 23). */
+  /** The training platform's sign-in (the OpenID Provider's login page). */
   signIn: '/sign-in',
-  /** A team member sets a new password with their mail's link (issue 23, docs/decisions/0039). */
+  /** A team member sets a new password with their mail's link (docs/decisions/0039). */
   newPassword: '/sign-in/new-password',
 } as const;
 

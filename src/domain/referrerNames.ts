@@ -1,5 +1,5 @@
 /**
- * How a referrer's name and link are written (issue 21). The console asks for the name "after 'Dr.'", since the
+ * How a referrer's name and link are written. The console asks for the name "after 'Dr.'", since the
  * page writes 'For Friends of Dr. {name} Only': a leading "Dr." typed anyway is dropped, on the console's form and
  * by the server, so the page never reads "Dr. Dr. Mark Lee". The link's slug is suggested from the name.
  */

@@ -1,5 +1,5 @@
 /**
- * The refund guarantee both sides apply (issue 18, decision 0024): within REFUND_GUARANTEE_DAYS of the first
+ * The refund guarantee both sides apply (decision 0024): within REFUND_GUARANTEE_DAYS of the first
  * payment (the offer's money-back guarantee and 30-day AI Challenge) the owner refunds everything paid; after that
  * only a named amount. The server enforces it (server/orders/refundOrder.ts); the console's form follows it.
  */

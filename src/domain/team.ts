@@ -1,4 +1,4 @@
-/** The team's rules both sides share (issue 22, docs/decisions/0032-seat-rules.md). */
+/** The team's rules both sides share (docs/decisions/0032-seat-rules.md). */
 
 /** Days an invitation link works. */
 export const INVITATION_LINK_DAYS = 7;

@@ -1,5 +1,5 @@
 /**
- * The manage page's statechart (/account; issue 21): open a session from a mail's link (or find the one this
+ * The manage page's statechart (/account): open a session from a mail's link (or find the one this
  * browser has), or ask for a link by email; then show the subscription and run what the buyer asks, one change at
  * a time, each confirmed in words when it is done: cancel at the end of the period and undo, change seats (what the
  * change costs now shown first, confirmed or abandoned; docs/decisions/0045), a new card, new login credentials

@@ -1,5 +1,5 @@
 /**
- * The console's commissions statechart (issue 24; /admin/commissions): load the overview (the default rule, each
+ * The console's commissions statechart (/admin/commissions): load the overview (the default rule, each
  * referrer's email, rule and balances, the payout batches) for a payout minimum, then run one change at a time:
  * the default rule, a referrer's email and rule, a payout batch created, marked paid with a reference, or voided;
  * each reloads the overview and says what it did (role=status). The calls are invoked actors

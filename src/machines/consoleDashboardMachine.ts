@@ -1,5 +1,5 @@
 /**
- * The console's dashboard (/admin; issue 21): load the figures of the chosen period (From/To, default the last
+ * The console's dashboard (/admin): load the figures of the chosen period (From/To, default the last
  * 30 days) and the MRR chart's grouping (day, week or month); choosing another period or grouping loads again.
  * The view renders a snapshot and sends events; the call is an invoked actor (src/api/adminApi.ts). A 401 is
  * emitted as `unauthorised`.

@@ -1,5 +1,5 @@
 /**
- * One order in the console (/admin/orders/{transactionId}; issue 21): load it with its events and invoices, then
+ * One order in the console (/admin/orders/{transactionId}): load it with its events and invoices, then
  * run what the owner asks, one action at a time, each confirmed in words: re-send the confirmation mail, mail a
  * sign-in link to /account, cancel at the end of the period or now (both asked once more first). The refund is
  * its own statechart (./refundMachine.ts), invoked here while the order is shown; when it is done the order is

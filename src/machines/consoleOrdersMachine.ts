@@ -1,5 +1,5 @@
 /**
- * The console's orders list (/admin/orders) and its Cancellations view (/admin/cancellations; issue 21): load the
+ * The console's orders list (/admin/orders) and its Cancellations view (/admin/cancellations): load the
  * orders matching the filter (and the referrers the filter offers), filter again, try again after a failure. The
  * view renders a snapshot and sends events; the call is an invoked actor (src/api/adminApi.ts). A 401 (the
  * console session ended) is emitted as `unauthorised`, so the console shows its sign-in form.

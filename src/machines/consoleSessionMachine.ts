@@ -1,5 +1,5 @@
 /**
- * The console's session (/admin; issue 21): find whether this browser is signed in, sign in with email and
+ * The console's session (/admin): find whether this browser is signed in, sign in with email and
  * password, sign out; a page's 401 (the session ended elsewhere) sends it back to the sign-in form. The view
  * renders a snapshot and sends events; the calls are invoked actors (src/api/adminApi.ts).
  */

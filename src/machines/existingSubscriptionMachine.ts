@@ -1,5 +1,5 @@
 /**
- * The checkout's notice before a second purchase (issue 21; docs/decisions/0031): once the buyer has typed a
+ * The checkout's notice before a second purchase (docs/decisions/0031): once the buyer has typed a
  * complete email and paused, one call asks whether that email already has an active subscription this browser
  * holds; the notice 'You already have a subscription: manage it' shows while that email stays in the field.
  * Beside the checkout's statechart, not inside it: it never delays, blocks or changes the spec's flow (a failed

@@ -1,5 +1,5 @@
 /**
- * The invitee's page, /join?token=… (issue 22): read the invitation the link stands for, accept it, then show the
+ * The invitee's page, /join?token=…: read the invitation the link stands for, accept it, then show the
  * generated login once with copy buttons and hand the member on to sign their own training agreement. An expired,
  * replaced, withdrawn or already claimed link says so and sends the member back to the person who invited them.
  * When the server already wrote its answer into the page (src/domain/joinPage.ts), the machine starts at it and

@@ -1,5 +1,5 @@
 /**
- * The "set a new password" page's statechart (/sign-in/new-password?token=…, issue 23, docs/decisions/0039): the
+ * The "set a new password" page's statechart (/sign-in/new-password?token=…, docs/decisions/0039): the
  * link from a team member's "Forgot your password?" mail. It looks at the link (whose password it sets), takes the
  * new password, refuses one the rules refuse before asking the server (src/domain/newPassword.ts; the server checks
  * again), and sets it once. An unknown, expired or used link says so and offers to mail a new one. No DOM here: the

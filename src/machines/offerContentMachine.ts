@@ -1,5 +1,5 @@
 /**
- * The console's Content screen (/admin/content; issue 21, docs/decisions/0030): the owner writes the testimonials
+ * The console's Content screen (/admin/content, docs/decisions/0030): the owner writes the testimonials
  * of up to three named practitioners and the guarantee's text, and saves them; the offer page shows them at once.
  * A testimonial row left empty is not shown; a row half filled is refused by its fields. The view renders a
  * snapshot and sends events; the calls (GET and PUT /api/admin/content) are invoked actors.

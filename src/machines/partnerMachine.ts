@@ -1,5 +1,5 @@
 /**
- * The referrer's page statechart (/partner; issue 24): open a session from the mail's single-use link (or find the
+ * The referrer's page statechart (/partner): open a session from the mail's single-use link (or find the
  * one this browser has), or ask for a link by email; then show their page over a period (their link and QR code,
  * visits, checkouts, practices, seats, revenue; commission held / payable / paid / reversed; practices; payouts),
  * reloaded when the period changes; copy the link; sign out. Without a link it first asks whether this browser holds

@@ -1,5 +1,5 @@
 /**
- * The console's "Add a referrer" form (issue 21): the owner types a name (after "Dr."; a leading "Dr." is dropped,
+ * The console's "Add a referrer" form: the owner types a name (after "Dr."; a leading "Dr." is dropped,
  * src/domain/referrerNames.ts), the link's slug follows the name until the owner edits it, and each refusal is
  * shown by its field — "link is taken" under the link. The view renders a snapshot and sends events; the call
  * (POST /api/admin/referrers) is an invoked actor.

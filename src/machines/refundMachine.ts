@@ -1,5 +1,5 @@
 /**
- * The console's refund statechart (issue 18, "Refunds"): the owner asks for a refund of one order, everything
+ * The console's refund statechart: the owner asks for a refund of one order, everything
  * (only within the 30-day guarantee) or an amount in cents, confirms it, and the server refunds and ends the
  * subscription (POST /api/admin/orders/:transactionId/refund, server/orders/refundOrder.ts). The view renders a
  * snapshot and sends events; the call is an invoked actor. Money in integer cents.

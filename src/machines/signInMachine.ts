@@ -1,5 +1,5 @@
 /**
- * The sign-in page's statechart (/sign-in, issue 23): the training platform sent the person here through our
+ * The sign-in page's statechart (/sign-in): the training platform sent the person here through our
  * OpenID Provider. They enter the email and password the success page gave them; a right one sends the browser on
  * (the provider then returns them to the platform), a refusal is shown under the form. "Forgot your password?"
  * asks for a link (POST /sign-in/forgot): a team member gets one to set a new password (/sign-in/new-password), the

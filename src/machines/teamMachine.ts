@@ -1,5 +1,5 @@
 /**
- * The buyer's team (issue 22), one statechart for the success page's "Your team" and the manage page's Team
+ * The buyer's team, one statechart for the success page's "Your team" and the manage page's Team
  * section: load the order's seats, then invite, resend, revoke or reassign one change at a time, or give seat 1, the
  * buyer's own, to someone else (docs/decisions/0038; revoking that person gives it back). The calls are
  * invoked actors (src/api/teamApi.ts) with the page's access (the session, or the success page's hand-off token);

@@ -1,5 +1,5 @@
 /**
- * The pages after the purchase in a real browser (issue 21), lean: one server, one purchase. At 1280×900 the
+ * The pages after the purchase in a real browser, lean: one server, one purchase. At 1280×900 the
  * success page says what happens next and its heading has the focus; the confirmation mail's link opens /account,
  * where a seat change is confirmed and new credentials are asked for once more before the password changes. At
  * 375×812 no word on the success page or /account breaks in the middle, back at the checkout the same email is
@@ -52,7 +52,7 @@ function wordsBrokenMidWord(page: Page): Promise<string[]> {
 
 const focusedText = (page: Page) => page.evaluate(() => `${document.activeElement?.tagName} ${document.activeElement?.textContent ?? ''}`);
 
-describe('the success page and /account (issue 21)', () => {
+describe('the success page and /account', () => {
   it('what happens next, the heading focused, a confirmed seat change, credentials asked first; no mid-word breaks at 375 px', async () => {
     // axe is injected as a script; the page's Content-Security-Policy (script-src 'self') would refuse it.
     const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });

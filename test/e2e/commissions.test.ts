@@ -1,5 +1,5 @@
 /**
- * Referrers are paid, in a real browser (issue 24, "Done when"), with a real SMTP server catching the mails and
+ * Referrers are paid, in a real browser, with a real SMTP server catching the mails and
  * the sandbox clock on: the owner sets the referrer's email and a 20 % rule → a referred 3-seat purchase ($1,000)
  * → the referrer signs in from the mail and sees $200.00 held → clock +31 days → $200.00 payable and the renewal's
  * $200.00 held → the owner creates a payout batch, downloads the PayPal CSV (its row checked), marks it paid →

@@ -1,5 +1,5 @@
 /**
- * The owner's console in Debian's Chromium (issue 21), on PostgreSQL with a real SMTP server, at 1280×900 and
+ * The owner's console in Debian's Chromium, on PostgreSQL with a real SMTP server, at 1280×900 and
  * 375×812: a buyer cancels with a reason on /account → the console shows "Cancels on …" with the reason at once
  * (the order, the Cancellations view) and the dashboard counts it; the dashboard shows the money collected and the
  * MRR chart with its table; a 0341 buyer after the sandbox clock's +31 days is found under "Past due"; axe-core

@@ -1,5 +1,5 @@
 /**
- * The console's content, referrers and mail in a real browser (issue 21, items 4 and 5): the owner enters three
+ * The console's content, referrers and mail in a real browser: the owner enters three
  * testimonials and the guarantee on the Content screen and `/`, fetched fresh, carries them in the HTML the server
  * sends (never hydrated, decision 0027); at 375 px the add-referrer form shows "link is taken" under the link field
  * and nothing runs off-screen; the Mail screen says mail is held; axe finds no serious violation on the content,

@@ -1,5 +1,5 @@
 /**
- * The training platform's sign-in in a real browser (issue 23): buy with 4242 → the success page's password → the
+ * The training platform's sign-in in a real browser: buy with 4242 → the success page's password → the
  * stand-in platform's "Sign in" (scripts/support/standInPlatform.ts, openid-client) → our /sign-in (a wrong
  * password first, refused under the form) → back on the platform with the buyer's verified claims. And the page
  * with its refusal has no serious or critical axe-core violation (WCAG 2.2 AA), like the checkout.

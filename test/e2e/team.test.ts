@@ -1,5 +1,5 @@
 /**
- * The buyer's team in a real browser (issue 22), with a real SMTP server catching the invitations, a real HTTP
+ * The buyer's team in a real browser, with a real SMTP server catching the invitations, a real HTTP
  * server receiving the signed webhooks, and a stand-in agreement site that redeems each hand-off token with
  * POST /api/handoff/redeem: buy 3 seats with 4242 → invite two colleagues from the success page → each accepts
  * from their mail in a browser context of their own and sees their login → each hands off, and so does the buyer:
@@ -58,7 +58,7 @@ describe('the buyer’s team', () => {
       });
     });
     await new Promise<void>((resolve) => agreementSite.listen(agreementPort, '127.0.0.1', resolve));
-    // The training platform signs the team in through this product (issue 23): its stand-in, openid-client.
+    // The training platform signs the team in through this product: its stand-in, openid-client.
     const [port, platformPort] = [await freePort(), await freePort()];
     server = await startServer({
       PORT: String(port),

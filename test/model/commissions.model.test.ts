@@ -1,5 +1,5 @@
 /**
- * Model paths of the commission statecharts (issue 24): the console's (src/machines/commissionsMachine.ts) and the
+ * Model paths of the commission statecharts: the console's (src/machines/commissionsMachine.ts) and the
  * referrer's page's (src/machines/partnerMachine.ts). @xstate/graph's shortest paths reach every state, with each
  * call answered, refused (a message) or refused with 401; every path is then run on a real actor whose calls are
  * fakes the path answers one by one, and each step must land where the model says.

@@ -1,5 +1,5 @@
 /**
- * Model-based tests of the owner's console (issue 21): @xstate/graph's TestModel over the session's, the
+ * Model-based tests of the owner's console: @xstate/graph's TestModel over the session's, the
  * dashboard's, the orders list's and one order's statecharts, shortest paths to every state (each extended by one more event), each run
  * against the real view in jsdom with the server calls answered by the path. After every step the test asserts
  * what the owner sees in that state (loading, the figures and the MRR table, the list, the status in words, the
@@ -374,7 +374,7 @@ const sessionModel: ConsoleModel = {
   },
 };
 
-/** What the owner reads once an action is done (issue 21: each action confirmed in words). */
+/** What the owner reads once an action is done (each action confirmed in words). */
 const DONE_WORDS = {
   resend_confirmation: 'The confirmation mail is on its way to ada@example.com again.',
   cancel_now: 'The subscription has ended now.',

@@ -1,5 +1,5 @@
 /**
- * Model-based test of the "set a new password" statechart (src/machines/newPasswordMachine.ts, issue 23):
+ * Model-based test of the "set a new password" statechart (src/machines/newPasswordMachine.ts):
  * @xstate/graph's TestModel, its shortest and simple paths each run against the real page with the calls answered
  * by the path, asserting in every state what the member sees: the heading (which holds the focus), the rule and
  * any refusal under the field, a link that cannot be used with the form to ask for a new one, and the answers.

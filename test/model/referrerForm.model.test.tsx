@@ -1,5 +1,5 @@
 /**
- * Model-based tests of the console's "Add a referrer" form (issue 21): @xstate/graph's TestModel over
+ * Model-based tests of the console's "Add a referrer" form: @xstate/graph's TestModel over
  * referrerFormMachine, its shortest paths run against the real form with the create call answered by the path,
  * asserting in every state what the owner sees: the name as typed, the link derived from it until edited, each
  * error under its own field ("link is taken" under the link), the busy button, the confirmation.

@@ -1,5 +1,5 @@
 /**
- * Model-based tests of the team's statecharts (issue 22): @xstate/graph's TestModel over the /join statechart and
+ * Model-based tests of the team's statecharts: @xstate/graph's TestModel over the /join statechart and
  * the team statechart, their shortest (and, for /join, simple) paths each run against the real view with the calls
  * answered by the path, asserting what the invitee or the buyer sees in every state.
  */

@@ -1,5 +1,5 @@
 /**
- * Referrers are paid (issue 24, docs/decisions/0035), on PGlite and PostgreSQL, against real parts (a real SMTP
+ * Referrers are paid (docs/decisions/0035), on PGlite and PostgreSQL, against real parts (a real SMTP
  * server receives the mails): a referred purchase earns 20 % held; the sandbox clock (SANDBOX_CLOCK=1) releases it
  * and books the renewal; a replayed invoice books once; a refund within the guarantee reverses; a referrer buying
  * through their own link earns nothing, flagged; a rule change applies to later invoices; payout batches (one entry

@@ -1,5 +1,5 @@
 /**
- * The console's content, referrer names and mail search (issue 21, items 4 and 5): the offer's testimonials and
+ * The console's content, referrer names and mail search: the offer's testimonials and
  * guarantee saved, refused when malformed (400 `{ error }`, nothing written) and filled into the offer page the
  * server sends; a referrer's name stored without a leading "Dr."; the mail list searched by recipient and telling
  * whether mail is sent. On PGlite and PostgreSQL.

@@ -1,5 +1,5 @@
 /**
- * The console's orders and dashboard after real purchases on the sandbox (issue 21): a buyer's cancellation with
+ * The console's orders and dashboard after real purchases on the sandbox: a buyer's cancellation with
  * a reason shows at once ("cancels at period end", the reason, the Cancellations filter, the dashboard's count);
  * a 0341 card after the clock's +31 days is under "past due" and "a payment failed"; every filter agrees with
  * src/domain/orderStatus.ts; an order's invoices and actions (re-send the confirmation, a sign-in link, cancel at

@@ -1,5 +1,5 @@
 /**
- * The embedded database's files are its owner's alone (issue 19): opened on a fresh DATA_DIR under the usual
+ * The embedded database's files are its owner's alone: opened on a fresh DATA_DIR under the usual
  * umask 022, every file PGlite writes is 0600 and every folder 0700, the credentials key included; a DATA_DIR
  * left open to others by an earlier version is closed to them at start.
  */

@@ -147,7 +147,7 @@ describe.each(DATABASES)('POST /api/finalize-anon-subscription on %s', (kind) =>
     expect(await verify(wipedAccount!.passwordHash!, finalized.loginDetails.password)).toBe(true);
   });
 
-  it('reproduces issue 19: the ids and another email after the window get neither a password nor the account', async () => {
+  it('the ids and another email after the window get neither a password nor the account', async () => {
     const { session, finalized } = await completePurchase(server);
     await expireTokensOf(session.transactionId);
     const [before] = await accountOf(session.transactionId);

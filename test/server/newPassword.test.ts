@@ -1,5 +1,5 @@
 /**
- * "Forgot your password?" for everyone (issue 23, docs/decisions/0039), on both databases, with a real SMTP server
+ * "Forgot your password?" for everyone (docs/decisions/0039), on both databases, with a real SMTP server
  * catching the mails: a member gets a "set a new password" link, the buyer the /account link, an unknown or revoked
  * email nothing, with the same answer each time; the link is single-use, expires, and a newer one voids it; a weak
  * password is refused changing nothing; the new password signs in through the people lookup and the old one does

@@ -1,5 +1,5 @@
 /**
- * This product as the training platform's OpenID Provider (issue 23), with openid-client as the stand-in platform
+ * This product as the training platform's OpenID Provider, with openid-client as the stand-in platform
  * against a listening server: discovery, the authorization code flow with PKCE through our /sign-in, the id token
  * verified against our JWKS with the access claims, a wrong password, an unknown email, a refunded (cancelled)
  * order refused, a replayed code refused, and the storage in our database.

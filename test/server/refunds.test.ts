@@ -1,5 +1,5 @@
 /**
- * Refunds from the owner's console (issue 18, "Refunds"), on the sandbox, against real parts: a real SMTP server
+ * Refunds from the owner's console, on the sandbox, against real parts: a real SMTP server
  * receives the buyer's mail, a real HTTP server the agreement site's signed webhooks. The rules: everything within
  * the 30-day guarantee, a named amount after it, never above what is left, one refund at a time, an unpaid order
  * refused; the subscription ends at once. On PGlite and PostgreSQL.

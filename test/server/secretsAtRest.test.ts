@@ -1,5 +1,5 @@
 /**
- * No secret in a log or at rest in plain text (issue 19): a purchase → a requested sign-in link → a manage-page
+ * No secret in a log or at rest in plain text: a purchase → a requested sign-in link → a manage-page
  * session → new credentials, and a held mail the owner re-sends once SMTP is set, all logged at debug level with a
  * real SMTP server. Every secret met on the way (the client secret, the hand-off token, each password, every
  * link's token, the agreement hand-off, the session cookies) is collected and searched for, verbatim, in the whole

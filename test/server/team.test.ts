@@ -1,5 +1,5 @@
 /**
- * The buyer's team (issue 22), against real parts: a real SMTP server catches the invitations, a real HTTP server
+ * The buyer's team, against real parts: a real SMTP server catches the invitations, a real HTTP server
  * the signed seat webhooks. Invite (from the success page's hand-off token and the manage page's session), the
  * refusals that change nothing, claim once (two browsers at once), revoke, reassign, the hand-off answering three
  * different people, the provider lowering and raising the quantity, the manage page's refusal below the seats in
@@ -150,7 +150,7 @@ describe.each(DATABASES)('the buyer’s team, on %s', (kind) => {
     const boToken = await invitationToken(`bo-${kind}@example.com`);
     const look = await server.post('/api/join/invitation', { token: boToken });
     expect(look.json()).toMatchObject({ email: `bo-${kind}@example.com`, invitedBy: 'Ada Palmer' });
-    // The page itself arrives with the invitation in it (issue 20), HTML-escaped, and the same answer as JSON.
+    // The page itself arrives with the invitation in it, HTML-escaped, and the same answer as JSON.
     const page = await joinPage(boToken);
     expect(page.headers['cache-control']).toBe('no-store');
     expect(page.body).toContain(`<h1>Join Ada Palmer’s practice</h1>`);

@@ -1,5 +1,5 @@
 /**
- * The console's content and referrer rules (issue 21): a referrer's name without a leading "Dr." and the link
+ * The console's content and referrer rules: a referrer's name without a leading "Dr." and the link
  * suggested from it; the Content screen's statechart (load, a half-filled row refused by its fields, empty rows not
  * saved, the save, a failure and an ended session); the links of a held mail.
  */

@@ -1,4 +1,4 @@
-/** An order's status in the owner's words (issue 21): one rule, src/domain/orderStatus.ts. */
+/** An order's status in the owner's words: one rule, src/domain/orderStatus.ts. */
 import { describe, expect, it } from 'vitest';
 import { orderStanding, orderStatusWords } from '../../src/domain/orderStatus';
 

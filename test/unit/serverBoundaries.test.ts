@@ -1,5 +1,5 @@
 /**
- * The server's boundaries (issue 18), read from the source of every .ts file under server/: what it may import
+ * The server's boundaries, read from the source of every .ts file under server/: what it may import
  * from the browser's code, no import cycle, the sandbox kept behind the provider interface, and SQL kept out of
  * the routes. Imports are read with TypeScript's own pre-processor, so
  * `import type`, `export … from` and `import()` all count.

@@ -1,5 +1,5 @@
 /**
- * The console's Mail screen (issue 21, item 5) against a faked server: the banner while mail is held, a held mail's
+ * The console's Mail screen against a faked server: the banner while mail is held, a held mail's
  * links clickable (without the hidden token), the search sent to the server as the owner types.
  */
 import { act, fireEvent, render, screen } from '@testing-library/react';

@@ -1,5 +1,5 @@
 /**
- * The console's commissions (issue 24, docs/decisions/0035; server/commissions/): the overview (default rule, each
+ * The console's commissions (docs/decisions/0035; server/commissions/): the overview (default rule, each
  * referrer's rule and balances, the payout batches), the default rule, a referrer's email and rule, a payout batch
  * (create, PayPal and generic CSV, mark paid with a reference, void), an order's ledger entries. Signed in.
  */

@@ -1,6 +1,6 @@
 /**
  * The console's referrers: the list, add one, edit, disable or enable one (server/referrals/referrers.ts). A name
- * typed with a leading "Dr." is stored without it, so the page never reads "Dr. Dr. …" (issue 21).
+ * typed with a leading "Dr." is stored without it, so the page never reads "Dr. Dr. …".
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';

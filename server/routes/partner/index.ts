@@ -1,5 +1,5 @@
 /**
- * The referrer's own page API, /api/partner/* (issue 24): POST /link emails a single-use sign-in link to the
+ * The referrer's own page API, /api/partner/*: POST /link emails a single-use sign-in link to the
  * referrer with that email (the same answer and the same queued work for any email, rate-limited); POST /session
  * opens a session with its token (server/sessions/, kind 'referrer', cookie for /api/partner only), GET /session
  * says whether this browser holds one (the page's first question, 200 either way); GET /api/partner

@@ -1,5 +1,5 @@
 /**
- * The console's commissions screen, /admin/commissions (issue 24): the default rule; each referrer's email (where
+ * The console's commissions screen, /admin/commissions: the default rule; each referrer's email (where
  * their sign-in links and payout mails go), rule and balances (held, payable, in a payout, paid, reversed); the
  * payout minimum and 'Create payout batch'; the batches with their PayPal Payouts and generic CSV, 'Mark paid'
  * with a reference, and 'Void'. Renders the commissions statechart (src/machines/commissionsMachine.ts) and sends

@@ -268,7 +268,7 @@ const FigureCard = styled.div`
 `;
 
 /**
- * Each referrer's commission now (issue 24), whatever the period: owed (held in the 30-day guarantee window,
+ * Each referrer's commission now, whatever the period: owed (held in the 30-day guarantee window,
  * payable, or in a payout not yet marked paid) and paid. The Commissions screen pays it out.
  */
 function ReferrerCommissions({ rows }: { rows: Dashboard['commissions'] }) {

@@ -1,4 +1,4 @@
-/** The order detail's commission (issue 24): the referrer's ledger entries for this order (read-only). */
+/** The order detail's commission: the referrer's ledger entries for this order (read-only). */
 import type { LedgerEntry } from '../../contract/commissions';
 import { consoleDay } from '../../domain/orderStatus';
 import { formatDollars } from '../../domain/pricing';

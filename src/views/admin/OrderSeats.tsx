@@ -1,4 +1,4 @@
-/** The order detail's team (issue 22): each seat given to someone, with its status and when (read-only). */
+/** The order detail's team: each seat given to someone, with its status and when (read-only). */
 import type { TeamSeat } from '../../contract/team';
 import { seatOneGiven, seatOneHolder } from '../../domain/team';
 import { Card, Muted, SubHeading, Table } from '../shared/panelStyles';

@@ -1,4 +1,4 @@
-/** An order's funnel events in the owner's words (issue 21: "events shown in words, not raw values"). */
+/** An order's funnel events in the owner's words ("events shown in words, not raw values"). */
 import type { FunnelEventRow } from '../../contract/admin';
 import { consoleDay } from '../../domain/orderStatus';
 import { formatDollars } from '../../domain/pricing';

@@ -1,5 +1,5 @@
 /**
- * /join?token=… (issue 22, a chunk of its own; prerendered twice, the invitation and a link that cannot be used,
+ * /join?token=… (a chunk of its own; prerendered twice, the invitation and a link that cannot be used,
  * dist/join.html and dist/join-problem.html, which the server fills in for the request's link): the invitation
  * to a seat on a practice's team, accepted once; then the member's own generated login, shown once with copy
  * buttons, and 'Sign Training Agreement →' with their own hand-off token. Renders the join statechart

@@ -1,5 +1,5 @@
 /**
- * /sign-in/new-password?token=… (issue 23, a chunk of its own; its loading state is prerendered,
+ * /sign-in/new-password?token=… (a chunk of its own; its loading state is prerendered,
  * dist/new-password.html): a team member sets a new password with the link their "Forgot your password?" mail
  * carried. Renders the page's statechart (src/machines/newPasswordMachine.ts) and sends it what the person does;
  * it calls nothing itself. Each state's heading takes the focus when it appears, so a screen reader announces it;

@@ -1,5 +1,5 @@
 /**
- * The referrer's own page, /partner (issue 24; a chunk of its own): opened from the mail's single-use link
+ * The referrer's own page, /partner (a chunk of its own): opened from the mail's single-use link
  * (`?token=`, used once and removed from the address) or by asking for a link by email. Their referral link with
  * a copy button and a QR code for the front desk; visits, checkouts opened, practices paid, active seats and the
  * monthly revenue they brought over a chosen period; their commission held / payable / paid / reversed; the

@@ -1,5 +1,5 @@
 /**
- * The sign-in page, /sign-in (issue 23): where the training platform sends a person to sign in with the login the
+ * The sign-in page, /sign-in: where the training platform sends a person to sign in with the login the
  * success page gave them. Prerendered in its first state (scripts/prerender.ts) and hydrated; renders the page's
  * statechart (src/machines/signInMachine.ts) and sends it what the person does; it calls nothing itself.
  */

@@ -1,5 +1,5 @@
 /**
- * "Your team" (issue 22): the success page's invitation form below the spec's content, and the manage page's Team
+ * "Your team": the success page's invitation form below the spec's content, and the manage page's Team
  * section (status, invite, resend, revoke, reassign, and seat 1 given to someone else or taken back). Renders the team statechart (src/machines/teamMachine.ts)
  * and sends it what the buyer does; it calls nothing itself.
  */
