@@ -81,11 +81,19 @@ async function staticCopyOf(url: string, path: string): Promise<string> {
   }
 }
 
+/** Lighthouse's tries at one run: about one load in ten its trace misses (NO_NAVSTART), and the next load does not. */
+const TRIES = 3;
+
 async function audit(url: string, port: number): Promise<Figures> {
-  const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'] });
-  if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
-  const { lhr } = result;
-  if (lhr.runtimeError) console.warn(`Lighthouse could not measure ${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+  let lhr: NonNullable<Awaited<ReturnType<typeof lighthouse>>>['lhr'] | undefined;
+  for (let attempt = 1; attempt <= TRIES; attempt += 1) {
+    const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'] });
+    if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+    lhr = result.lhr;
+    if (!lhr.runtimeError) break;
+    console.warn(`Lighthouse could not measure ${url} (try ${attempt} of ${TRIES}): ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+  }
+  if (!lhr) throw new Error(`Lighthouse returned nothing for ${url}`);
   const value = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
   return {
     score: Math.round((lhr.categories.performance?.score ?? 0) * 100),

@@ -138,6 +138,8 @@ export interface RefundedPayment {
   amountCents: number;
   /** Refunded on that payment so far (all its refunds together), in cents. */
   refundedCents: number;
+  /** A dispute holds its money (open or lost): it cannot be refunded (Stripe: `charge_disputed`). */
+  disputeHolds: boolean;
 }
 
 /**

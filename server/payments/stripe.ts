@@ -653,7 +653,7 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
         }
         if (mine.length > 0) continue;
         const refunded = await this.retrieveRefundedPayment(intentId);
-        if (refunded && refunded.amountCents > refunded.refundedCents)
+        if (refunded && !refunded.disputeHolds && refunded.amountCents > refunded.refundedCents)
           payments.push({ paymentIntentId: intentId, refundableCents: refunded.amountCents - refunded.refundedCents });
       }
       const refundable = payments.reduce((sum, payment) => sum + payment.refundableCents, 0);
@@ -715,7 +715,12 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
       } as const;
     },
 
-    /** The PaymentIntent's amount received and what its charge has refunded (`latest_charge.amount_refunded`). */
+    /**
+     * The PaymentIntent's amount received, what its charge has refunded (`latest_charge.amount_refunded`), and
+     * whether a dispute holds its money: on a `disputed` charge, a dispute under which Stripe says it cannot be
+     * refunded (`is_charge_refundable` false: a chargeback open or lost; a refund is refused `charge_disputed`),
+     * unless won (the money came back). Stripe API reference, "The Dispute object", "List all disputes".
+     */
     async retrieveRefundedPayment(paymentIntentId: string) {
       let intent: Stripe.PaymentIntent;
       try {
@@ -724,9 +729,13 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
         if (isResourceMissing(error)) return null;
         throw toProviderError(error, 'retrieve refunded payment');
       }
-      const charge = intent.latest_charge;
-      const refundedCents = charge && typeof charge !== 'string' ? charge.amount_refunded : 0;
-      return { paymentId: intent.id, amountCents: intent.amount_received, refundedCents };
+      const charge = intent.latest_charge && typeof intent.latest_charge !== 'string' ? intent.latest_charge : null;
+      let disputeHolds = false;
+      if (charge?.disputed) {
+        const disputes = await call('retrieve refunded payment', () => stripe.disputes.list({ payment_intent: intent.id, limit: 10 }));
+        disputeHolds = disputes.data.some((dispute) => !dispute.is_charge_refundable && dispute.status !== 'won');
+      }
+      return { paymentId: intent.id, amountCents: intent.amount_received, refundedCents: charge?.amount_refunded ?? 0, disputeHolds };
     },
   };
 

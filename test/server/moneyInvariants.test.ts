@@ -1,15 +1,15 @@
 /**
  * Money after the first payment, under random sequences (docs/decisions/0055): fast-check draws what happens to a
  * paid, referred order (renewals paid and declined, a new card, Smart Retries, seats up and down, cancel at period
- * end and undo, cancel now, refunds in part, in full and above what is left, `unpaid`, events replayed and out of
- * order), runs it against the real server on PGlite with each provider (the sandbox with its billing clock; Stripe
+ * end and undo, cancel now, refunds in part, in full and above what is left, a refund retried after a fault,
+ * Dashboard refunds, disputes opened, won and lost, `unpaid`, events replayed and out of order), runs it against the real server on PGlite with each provider (the sandbox with its billing clock; Stripe
  * mode against the stateful double, its events delivered to the webhook), and after every step checks the
  * invariants of helpers/moneyModel.ts. One database per provider, a fresh order per sequence.
  *
  * MONEY_RUNS sequences per provider (200 here; `npm run bench:money` runs 5,000 and prints its figures), seeded by
  * MONEY_SEED or at random; a failure prints the seed, the path and the shrunk sequence, which
- * `MONEY_SEED=<seed> npx vitest run test/server/moneyInvariants.test.ts` repeats. MONEY_INVARIANTS=all enforces the
- * invariants that known findings still break (ENFORCED_INVARIANTS).
+ * `MONEY_SEED=<seed> npx vitest run test/server/moneyInvariants.test.ts` repeats. MONEY_STEPS and MONEY_INVARIANTS
+ * (a list of names) narrow the steps drawn and the invariants enforced.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -95,7 +95,10 @@ describe.each(DATABASES)('console refunds on %s', (kind) => {
 
     // Nothing is left: a second refund is refused and changes nothing.
     const again = await refund(transactionId, { amountCents: 1 });
-    expect([again.statusCode, again.json()]).toEqual([400, { error: 'That is more than was paid and not yet refunded.' }]);
+    expect([again.statusCode, again.json()]).toEqual([
+      400,
+      { error: 'That is more than is left to refund: what was paid, less refunds and any payment a dispute holds.' },
+    ]);
     expect((await orderOf(transactionId)).refundedCents).toBe(100_000);
   });
 

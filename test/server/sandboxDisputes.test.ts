@@ -3,12 +3,23 @@
  * pays, then a dispute of the payment opens; POST /api/sandbox/disputes/:id/close decides it won or lost, and the
  * one lifecycle does what it does with Stripe: the order shows the open dispute with its deadline, the owner is
  * mailed, the referrer's commission is taken back and given back when won; lost ends the subscription and the
- * order. Bad input is a 4xx `{ error }` and changes nothing.
+ * order. A payment a dispute holds is not refunded from the console (the buyer would get it twice); the billing
+ * clock past the evidence deadline loses a dispute nobody answered. Bad input is a 4xx `{ error }` and changes
+ * nothing.
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveOwner } from '../../server/admin/owners';
-import { commissionEntries, orderDisputes, orders, outbox, referrers, sandboxDisputes, sandboxSubscriptions } from '../../server/db/schema';
+import {
+  commissionEntries,
+  orderDisputes,
+  orders,
+  outbox,
+  referrers,
+  sandboxDisputes,
+  sandboxRefunds,
+  sandboxSubscriptions,
+} from '../../server/db/schema';
 import { confirmBody, createBody, DATABASES, startTestServer, type TestServer } from './helper';
 
 const DISPUTING_CARD = '4000000000000259';
@@ -19,7 +30,7 @@ describe.each(DATABASES)('sandbox disputes on %s', (kind) => {
   let owner: string;
 
   beforeAll(async () => {
-    server = await startTestServer(kind);
+    server = await startTestServer(kind, { env: { SANDBOX_CLOCK: '1' } });
     await saveOwner(server.db, 'owner@example.com', 'correct horse battery staple');
     await server.db
       .insert(referrers)
@@ -55,6 +66,12 @@ describe.each(DATABASES)('sandbox disputes on %s', (kind) => {
       .map((row) => row.topic)
       .filter((topic) => topic.startsWith('owner_'));
   const close = (disputeId: string, outcome: string) => server.post(`/api/sandbox/disputes/${disputeId}/close`, { outcome });
+  const refund = (transactionId: string) => server.post(`/api/admin/orders/${transactionId}/refund`, {}, { cookie: owner });
+  const refundedCents = async (transactionId: string) => {
+    const [subscription] = await server.db.select().from(sandboxSubscriptions).where(eq(sandboxSubscriptions.transactionId, transactionId));
+    const rows = await server.db.select().from(sandboxRefunds).where(eq(sandboxRefunds.subscriptionId, subscription!.id));
+    return rows.reduce((sum, row) => sum + row.amountCents, 0);
+  };
 
   it('4000 0000 0000 0259 pays, then a dispute opens: the order shows it with its deadline, the owner is mailed, the commission taken back; won gives it back', async () => {
     const transactionId = await buy(DISPUTING_CARD);
@@ -102,6 +119,23 @@ describe.each(DATABASES)('sandbox disputes on %s', (kind) => {
     expect(await ownerMails(transactionId)).toEqual(['owner_dispute_opened', 'owner_dispute_lost']);
   });
 
+  it('a payment under an open dispute is not refunded from the console; once the dispute is won it is', async () => {
+    const transactionId = await buy(DISPUTING_CARD);
+    const held = await refund(transactionId);
+    expect([held.statusCode, held.json()]).toEqual([
+      400,
+      { error: 'That is more than is left to refund: what was paid, less refunds and any payment a dispute holds.' },
+    ]);
+    expect(await refundedCents(transactionId)).toBe(0);
+    const [order] = await server.db.select().from(orders).where(eq(orders.transactionId, transactionId));
+    expect(order).toMatchObject({ status: 'paid', refundedCents: 0 });
+
+    expect((await close((await disputeOf(transactionId))!.disputeId, 'won')).statusCode).toBe(200);
+    const refunded = await refund(transactionId);
+    expect(refunded.statusCode, refunded.body).toBe(200);
+    expect(await refundedCents(transactionId)).toBe(100_000);
+  });
+
   it('another card opens no dispute; an unknown dispute or a bad outcome is a 4xx { error } and changes nothing', async () => {
     const transactionId = await buy('4242424242424242');
     expect(await disputeOf(transactionId)).toBeUndefined();
@@ -113,5 +147,18 @@ describe.each(DATABASES)('sandbox disputes on %s', (kind) => {
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toHaveProperty('error');
     expect(await server.rows(sandboxDisputes)).toBe(before);
+  });
+
+  // Last: the billing clock moves for the whole database.
+  it('the billing clock past the evidence deadline closes an unanswered dispute lost, as Stripe does', async () => {
+    const transactionId = await buy(DISPUTING_CARD);
+    const advance = (days: number) => server.post('/api/sandbox/clock/advance', { days });
+    expect((await advance(6)).statusCode).toBe(200);
+    expect(await disputeOf(transactionId)).toMatchObject({ outcome: 'open' });
+    expect((await advance(2)).statusCode).toBe(200);
+    expect(await disputeOf(transactionId)).toMatchObject({ outcome: 'lost' });
+    const [order] = await server.db.select().from(orders).where(eq(orders.transactionId, transactionId));
+    expect(order).toMatchObject({ status: 'cancelled' });
+    expect(await ownerMails(transactionId)).toEqual(['owner_dispute_opened', 'owner_dispute_lost']);
   });
 });

@@ -175,6 +175,38 @@ describe.each(DATABASES)('money after a Stripe purchase on %s', (kind) => {
     expect(await netCommission(session)).toBe(20_000);
   });
 
+  it('a console refund leaves out a payment a dispute holds (Stripe refuses it: charge_disputed); once won it is refundable', async () => {
+    const session = await buy(3);
+    const first = stripe.intentOf(session.subscriptionId)!.id;
+    const renewal = await renew(session);
+    const disputeId = stripe.dispute(first);
+    for (const type of ['charge.dispute.created', 'charge.dispute.funds_withdrawn'])
+      expect((await deliver(server, eventsOf(type, disputeId)[0]!)).statusCode).toBe(200);
+    const ask = (amountCents: number | undefined, requestKey: string) =>
+      refundOrder(server.context(), { transactionId: session.transactionId, amountCents, ownerId: 'owner', requestKey });
+    // Asking for both payments is more than is left: the disputed one is the bank's for now.
+    expect(await ask(200_000, 'disputed-1')).toEqual({ ok: false, refusal: 'amount_too_high' });
+    expect(stripe.refunds.filter((refund) => refund.payment_intent === first || refund.payment_intent === renewal)).toEqual([]);
+    // Everything left is the renewal alone.
+    expect((await ask(undefined, 'disputed-2')).ok).toBe(true);
+    expect(refundsOf(renewal).map((refund) => refund.amount)).toEqual([100_000]);
+    expect(refundsOf(first)).toEqual([]);
+    // Stripe itself refuses a refund of the disputed charge.
+    const direct = await fetch(`${stripe.url}/v1/refunds`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_SECRET_KEY}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ payment_intent: first }),
+    });
+    expect(direct.status).toBe(400);
+    expect((await direct.json()) as unknown).toMatchObject({ error: { code: 'charge_disputed' } });
+    // Won, the money came back: the owner may refund it.
+    stripe.closeDispute(disputeId, 'won');
+    for (const type of ['charge.dispute.updated', 'charge.dispute.closed', 'charge.dispute.funds_reinstated'])
+      expect((await deliver(server, eventsOf(type, disputeId)[0]!)).statusCode).toBe(200);
+    expect((await ask(100_000, 'disputed-3')).ok).toBe(true);
+    expect(refundsOf(first).map((refund) => refund.amount)).toEqual([100_000]);
+  });
+
   it('a dispute opens: recorded with its evidence deadline, the owner mailed once, the commission taken back; won: given back', async () => {
     const session = await buy(3);
     const intent = stripe.intentOf(session.subscriptionId)!.id;

@@ -9,7 +9,7 @@
  */
 import { and, asc, desc, eq, inArray, lte, ne, sql } from 'drizzle-orm';
 import type { Database, Transaction } from '../../db/client';
-import { sandboxClock, sandboxInvoices, sandboxRefunds, sandboxSubscriptions } from '../../db/schema';
+import { sandboxClock, sandboxDisputes, sandboxInvoices, sandboxRefunds, sandboxSubscriptions } from '../../db/schema';
 import { randomAlphanumeric } from '../../security/randomText';
 import { paidInvoiceStatus, type ListedInvoice } from '../provider';
 import type { OperationRefusal, OperationResult, PaymentEvent, RefundedPayment, SubscriptionDetails } from '../provider';
@@ -184,7 +184,11 @@ interface SandboxPayment {
   refundedCents: number;
 }
 
-/** The subscription's payments, newest first, with what was refunded on each. */
+/**
+ * The subscription's refundable payments, newest first, with what was refunded on each. A payment under a dispute
+ * that is open or lost is left out: the bank holds (or kept) its money, and a refund would pay the buyer twice
+ * (Stripe refuses a refund of a disputed charge: `charge_disputed`); a won dispute gave the money back.
+ */
 async function paymentsOf(tx: Transaction, row: SubscriptionRow): Promise<SandboxPayment[]> {
   const renewals = await tx
     .select({ paymentId: sandboxInvoices.id, amountCents: sandboxInvoices.amountCents })
@@ -198,7 +202,14 @@ async function paymentsOf(tx: Transaction, row: SubscriptionRow): Promise<Sandbo
     .where(eq(sandboxRefunds.subscriptionId, row.id))
     .groupBy(sandboxRefunds.paymentId);
   const refunded = new Map(refunds.map((refund) => [refund.paymentId, refund.cents]));
-  return [...renewals, ...first].map((payment) => ({ ...payment, refundedCents: refunded.get(payment.paymentId) ?? 0 }));
+  const disputes = await tx
+    .select({ paymentId: sandboxDisputes.paymentId })
+    .from(sandboxDisputes)
+    .where(and(eq(sandboxDisputes.subscriptionId, row.id), ne(sandboxDisputes.status, 'won')));
+  const disputed = new Set(disputes.map((dispute) => dispute.paymentId));
+  return [...renewals, ...first]
+    .filter((payment) => !disputed.has(payment.paymentId))
+    .map((payment) => ({ ...payment, refundedCents: refunded.get(payment.paymentId) ?? 0 }));
 }
 
 /**
@@ -267,7 +278,11 @@ export async function sandboxRefundedPayment(db: Database, paymentId: string): P
     .select({ cents: sql<number>`coalesce(sum(${sandboxRefunds.amountCents}), 0)::int` })
     .from(sandboxRefunds)
     .where(eq(sandboxRefunds.paymentId, paymentId));
-  return { paymentId, amountCents: paid.amountCents, refundedCents: refunded?.cents ?? 0 };
+  const [holding] = await db
+    .select({ id: sandboxDisputes.id })
+    .from(sandboxDisputes)
+    .where(and(eq(sandboxDisputes.paymentId, paymentId), ne(sandboxDisputes.status, 'won')));
+  return { paymentId, amountCents: paid.amountCents, refundedCents: refunded?.cents ?? 0, disputeHolds: holding !== undefined };
 }
 
 export type SubscriptionRow = typeof sandboxSubscriptions.$inferSelect;

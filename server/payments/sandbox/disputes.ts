@@ -3,9 +3,11 @@
  * succeeds, then a dispute opens"): once a payment with it succeeds, a dispute of the whole amount opens
  * (`needs_response`, reason `fraudulent`, evidence due in 7 days on the sandbox's billing clock). The owner, or a
  * test, closes it won or lost (POST /api/sandbox/disputes/:id/close, ./routes.ts), as Stripe's Dashboard evidence
- * flow and the bank's decision would. Each change is answered as a `payment_disputed` event for the one lifecycle.
+ * flow and the bank's decision would; one still open when the clock passes its evidence deadline is lost, as a
+ * dispute answered with no evidence is (Stripe docs, "Respond to disputes"). Each change is answered as a
+ * `payment_disputed` event for the one lifecycle.
  */
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, lte, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { sandboxDisputes, sandboxSubscriptions } from '../../db/schema';
 import { randomAlphanumeric } from '../../security/randomText';
@@ -71,6 +73,24 @@ export async function closeSandboxDispute(
     .from(sandboxSubscriptions)
     .where(eq(sandboxSubscriptions.id, closed.subscriptionId));
   return { ok: true, event: disputeEvent(closed, subscription!.transactionId, 'closed') };
+}
+
+/**
+ * Closes `lost` every open dispute whose evidence deadline the sandbox clock has passed (no evidence was sent:
+ * the sandbox has no evidence form). Answers their events, oldest first.
+ */
+export async function closeOverdueSandboxDisputes(db: Database): Promise<PaymentEvent[]> {
+  const overdue = await db
+    .select({ id: sandboxDisputes.id })
+    .from(sandboxDisputes)
+    .where(and(eq(sandboxDisputes.status, 'needs_response'), lte(sandboxDisputes.evidenceDueBy, SANDBOX_NOW)))
+    .orderBy(sandboxDisputes.evidenceDueBy);
+  const events: PaymentEvent[] = [];
+  for (const { id } of overdue) {
+    const closed = await closeSandboxDispute(db, id, 'lost');
+    if (closed.ok) events.push(closed.event);
+  }
+  return events;
 }
 
 /** A sandbox dispute as the provider interface reads it; null for an unknown id. */

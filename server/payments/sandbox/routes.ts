@@ -37,7 +37,7 @@ import { challengeRequired, isSolved, issueChallenge, recordDecline } from '../.
 import type { PaymentEvent, ProviderRouteOptions } from '../provider';
 import { advanceSandboxClock, renewDueSandboxSubscriptions } from './billing';
 import { checkSandboxCard } from './cards';
-import { closeSandboxDispute, openSandboxDisputeIfAny } from './disputes';
+import { closeOverdueSandboxDisputes, closeSandboxDispute, openSandboxDisputeIfAny } from './disputes';
 import { authenticateSandboxIntent, confirmSandboxIntent, transactionOfClientSecret, type IntentOutcome } from './intents';
 
 /** The buyer sees this only if their browser could not solve the challenge by itself. */
@@ -123,17 +123,18 @@ export const sandboxRoutes: FastifyPluginAsync<ProviderRouteOptions> = async (
     '/api/sandbox/clock/advance',
     {
       schema: {
-        summary: 'Sandbox (SANDBOX_CLOCK=1): move the sandbox clock forward and run renewals',
+        summary: 'Sandbox (SANDBOX_CLOCK=1): move the sandbox clock forward, run renewals, and close overdue disputes lost',
         body: ClockAdvanceRequest,
         response: { 200: Type.Object({ now: Type.String(), renewals: Type.Integer() }), '4xx': ErrorResponse },
       },
     },
     async (request) => {
       const now = await advanceSandboxClock(services.db, request.body.days * DAY_SECONDS);
-      const events = await renewDueSandboxSubscriptions(services.db);
-      await applySandboxEvents({ ...services, log: request.log }, events);
+      const renewals = await renewDueSandboxSubscriptions(services.db);
+      const disputesLost = await closeOverdueSandboxDisputes(services.db);
+      await applySandboxEvents({ ...services, log: request.log }, [...renewals, ...disputesLost]);
       nudgeOutbox();
-      return { now: now.toISOString(), renewals: events.length };
+      return { now: now.toISOString(), renewals: renewals.length };
     },
   );
 };

@@ -17,7 +17,7 @@ const REFUSALS: Record<RefundRefusal, [status: number, message: string]> = {
   unknown_order: [404, 'No such order.'],
   not_paid: [409, 'This order was never paid: there is nothing to refund.'],
   amount_required: [400, `More than ${REFUND_GUARANTEE_DAYS} days after the first payment, give the amount to refund.`],
-  amount_too_high: [400, 'That is more than was paid and not yet refunded.'],
+  amount_too_high: [400, 'That is more than is left to refund: what was paid, less refunds and any payment a dispute holds.'],
   in_progress: [409, 'A refund of this order is already in progress.'],
   key_reused: [409, 'This refund was asked for another amount: ask for the new amount as a new refund.'],
 };

@@ -23,9 +23,11 @@
  *   `default_payment_method`, else the customer's `invoice_settings.default_payment_method` ("Subscription
  *   object": the subscription's default overrides the customer's).
  * - Refunds: POST /v1/refunds on a charge or a PaymentIntent, at most what is left unrefunded, else 400; listed
- *   by PaymentIntent or charge, newest first; `failRefund` makes one fail later (`refund.failed`).
+ *   by PaymentIntent or charge, newest first; `failRefund` makes one fail later (`refund.failed`). A charge under a
+ *   chargeback (open or lost) is not refunded: 400 `charge_disputed`.
  * - Disputes: `dispute` opens one on a payment (as test card 4000 0000 0000 0259 does), `closeDispute` decides it;
- *   GET /v1/disputes/:id (with `charge` expandable) reads it, with each change's `charge.dispute.*` event.
+ *   GET /v1/disputes/:id (with `charge` expandable) reads it, with each change's `charge.dispute.*` event; the
+ *   charge says `disputed`, and GET /v1/disputes?payment_intent= lists them.
  * - Seat changes ("Prorations", "Pending updates"): `proration_behavior: 'always_invoice'` invoices the proration at
  *   once (`billing_reason: 'subscription_update'`), by the seconds left in the period, each line rounded; a positive
  *   one is charged to the payment method in effect. With `payment_behavior: 'pending_if_incomplete'` a declined
@@ -111,6 +113,8 @@ interface Charge {
   customer: string;
   amount: number;
   amount_refunded: number;
+  /** The dispute opened on it, if any (a charge is disputed once); the API shows only `disputed`. */
+  dispute: string | null;
 }
 /** A dispute of a charge (Stripe API reference, "The Dispute object"). */
 interface Dispute {
@@ -287,6 +291,7 @@ const ALLOWED_PARAMS: Array<[method: string, path: RegExp, params: string[]]> = 
   ['GET', /^\/v1\/payment_intents\/[^/]+$/, ['expand[]']],
   ['POST', /^\/v1\/refunds$/, ['charge', 'payment_intent', 'amount', 'reason', 'metadata[*]']],
   ['GET', /^\/v1\/refunds$/, ['charge', 'payment_intent', 'limit']],
+  ['GET', /^\/v1\/disputes$/, ['payment_intent', 'charge', 'limit']],
   ['GET', /^\/v1\/disputes\/[^/]+$/, ['expand[]']],
 ];
 
@@ -434,8 +439,14 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
     amount_refunded: charge.amount_refunded,
     refunded: charge.amount_refunded === charge.amount,
     customer: charge.customer,
+    disputed: charge.dispute !== null,
     payment_intent: charge.payment_intent,
   });
+  /**
+   * Whether the charge can still be refunded under its dispute: an inquiry (`warning_*`) can; a chargeback cannot
+   * (Stripe refuses with `charge_disputed`) until the business wins it and the money comes back.
+   */
+  const refundableUnder = (dispute: Dispute) => dispute.status.startsWith('warning_');
   const disputeJson = (dispute: Dispute, expand: string[]): Json => ({
     id: dispute.id,
     object: 'dispute',
@@ -445,7 +456,7 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
     created: dispute.created,
     currency: 'usd',
     evidence_details: { due_by: dispute.due_by, has_evidence: false, past_due: false, submission_count: 0 },
-    is_charge_refundable: false,
+    is_charge_refundable: refundableUnder(dispute),
     livemode: false,
     metadata: {},
     payment_intent: dispute.payment_intent,
@@ -633,6 +644,7 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
       customer: intent.customer,
       amount: intent.amount,
       amount_refunded: 0,
+      dispute: null,
     };
     charges.set(paid.id, paid);
     intent.status = 'succeeded';
@@ -1014,6 +1026,17 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
         .slice(0, Number(params.get('limit') ?? 10));
       return { status: 200, body: { object: 'list', data, has_more: false, url: path } };
     }
+    if (method === 'GET' && path === '/v1/disputes') {
+      const data = [...disputes.values()]
+        .filter(
+          (dispute) =>
+            (!params.has('payment_intent') || dispute.payment_intent === params.get('payment_intent')) &&
+            (!params.has('charge') || dispute.charge === params.get('charge')),
+        )
+        .reverse()
+        .map((dispute) => disputeJson(dispute, []));
+      return { status: 200, body: { object: 'list', url: '/v1/disputes', has_more: false, data } };
+    }
     if (method === 'GET' && (match = /^\/v1\/disputes\/([^/]+)$/.exec(path))) {
       const dispute = disputes.get(match[1]!);
       if (!dispute) return missing('dispute', match[1]!);
@@ -1030,6 +1053,11 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
           : stripeError(400, 'invalid_request_error', `This PaymentIntent (${intentId}) does not have a successful charge to refund.`, {
               param: 'payment_intent',
             });
+      const dispute = refunded.dispute ? disputes.get(refunded.dispute)! : null;
+      if (dispute && !refundableUnder(dispute) && dispute.status !== 'won')
+        return stripeError(400, 'invalid_request_error', `Charge ${refunded.id} has been charged back; cannot issue a refund.`, {
+          code: 'charge_disputed',
+        });
       const left = refunded.amount - refunded.amount_refunded;
       if (left === 0)
         return stripeError(400, 'invalid_request_error', `Charge ${refunded.id} has already been refunded.`, {
@@ -1287,6 +1315,7 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
         created: now(),
       };
       disputes.set(dispute.id, dispute);
+      charged.dispute = dispute.id;
       emit('charge.dispute.created', disputeJson(dispute, []));
       emit('charge.dispute.funds_withdrawn', disputeJson(dispute, []));
       return dispute.id;
