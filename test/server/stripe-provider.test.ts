@@ -3,9 +3,11 @@
  * form parameters, Stripe-Version and Idempotency-Key headers), how it maps Stripe's answers onto our small
  * enums, and how Stripe's errors become StripeProviderError.
  */
+import type Stripe from 'stripe';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createStripeProvider, invoiceStateOf, subscriptionStateOf } from '../../server/payments/stripe';
 import { STRIPE_API_VERSION } from '../../server/payments/stripeClient';
+import { readDisputeEvent, readFailedRefund } from '../../server/payments/stripeWebhook';
 import { StripeProviderError } from '../../server/payments/stripeErrors';
 import { fixture, startStripeDouble, TEST_SECRET_KEY, type StripeDouble } from './helpers/stripeDouble';
 
@@ -609,5 +611,86 @@ describe('errors', () => {
       retryable: true,
       message: 'The payment service is temporarily unavailable. Please try again.',
     });
+  });
+});
+
+describe('disputes and refunds (docs/decisions/0041, 0042), from recorded Stripe objects', () => {
+  const dispute = (changes: Record<string, unknown> = {}) => ({ ...fixture('dispute'), ...changes });
+  const disputedIntent = (disputed: boolean) => ({
+    ...fixture('payment-intent-succeeded'),
+    latest_charge: { ...(fixture('dispute').charge as Record<string, unknown>), disputed },
+  });
+
+  it('reads a dispute with its charge: the PaymentIntent, the customer, the amount and the evidence deadline', async () => {
+    stripe.on('GET', '/v1/disputes/du_1TestDispute0001', 200, dispute());
+
+    expect(await provider().retrieveDispute('du_1TestDispute0001')).toEqual({
+      disputeId: 'du_1TestDispute0001',
+      paymentId: 'pi_3TestIntent0001',
+      customerId: 'cus_TestChiro0001',
+      amountCents: 100_000,
+      status: 'needs_response',
+      outcome: 'open',
+      reason: 'fraudulent',
+      evidenceDueBy: new Date(1_767_916_799_000).toISOString(),
+    });
+    expect(stripe.requests[0]!.params.getAll('expand[0]')).toEqual(['charge']);
+  });
+
+  it.each([
+    ['warning_needs_response', 'open'],
+    ['under_review', 'open'],
+    ['won', 'won'],
+    ['warning_closed', 'won'],
+    ['lost', 'lost'],
+  ] as const)('a dispute %s is %s', async (status, outcome) => {
+    stripe.on('GET', '/v1/disputes/du_1TestDispute0001', 200, dispute({ status }));
+    expect(await provider().retrieveDispute('du_1TestDispute0001')).toMatchObject({ status, outcome });
+  });
+
+  it('answers null for a dispute Stripe does not know', async () => {
+    stripe.on('GET', '/v1/disputes/du_unknown', 404, fixture('error-resource-missing'));
+    expect(await provider().retrieveDispute('du_unknown')).toBeNull();
+  });
+
+  it('a disputed charge reads its disputes: a chargeback open or lost holds the payment, a won one does not', async () => {
+    for (const [status, refundable, holds] of [
+      ['needs_response', false, true],
+      ['lost', false, true],
+      ['won', false, false],
+      ['warning_needs_response', true, false],
+    ] as const) {
+      stripe
+        .on('GET', '/v1/payment_intents/pi_3TestIntent0001', 200, disputedIntent(true))
+        .on('GET', '/v1/disputes', 200, {
+          object: 'list',
+          url: '/v1/disputes',
+          has_more: false,
+          data: [dispute({ status, is_charge_refundable: refundable, charge: 'ch_3TestCharge0001' })],
+        });
+      expect(await provider().retrieveRefundedPayment('pi_3TestIntent0001')).toEqual({
+        paymentId: 'pi_3TestIntent0001',
+        amountCents: 100_000,
+        refundedCents: 0,
+        disputeHolds: holds,
+      });
+      expect(stripe.requests.at(-1)!.params.get('payment_intent')).toBe('pi_3TestIntent0001');
+    }
+  });
+
+  it('a charge never disputed asks for no disputes', async () => {
+    stripe.on('GET', '/v1/payment_intents/pi_3TestIntent0001', 200, disputedIntent(false));
+    expect(await provider().retrieveRefundedPayment('pi_3TestIntent0001')).toMatchObject({ disputeHolds: false });
+    expect(stripe.requests.map((request) => request.path)).toEqual(['/v1/payment_intents/pi_3TestIntent0001']);
+  });
+
+  it('reads a failed refund’s PaymentIntent from refund.failed and from charge.refund.updated once it failed', () => {
+    const failed = fixture('refund-failed');
+    const event = (type: string, object: unknown) => ({ id: 'evt_1', object: 'event', type, data: { object } }) as unknown as Stripe.Event;
+    expect(readFailedRefund(event('refund.failed', failed))).toEqual({ paymentIntentId: 'pi_3TestIntent0001' });
+    expect(readFailedRefund(event('charge.refund.updated', failed))).toEqual({ paymentIntentId: 'pi_3TestIntent0001' });
+    expect(readFailedRefund(event('charge.refund.updated', { ...failed, status: 'succeeded' }))).toBeNull();
+    expect(readDisputeEvent(event('charge.dispute.created', dispute()))).toEqual({ disputeId: 'du_1TestDispute0001' });
+    expect(readDisputeEvent(event('charge.dispute.created', dispute({ id: 'not a dispute' })))).toBeNull();
   });
 });
