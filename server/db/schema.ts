@@ -491,6 +491,10 @@ export const sandboxRefunds = pgTable('sandbox_refunds', {
   amountCents: integer('amount_cents').notNull(),
   /** Idempotency key of the refund call (with the payment): a repeat returns the row it made. */
   idempotencyKey: text('idempotency_key').notNull().unique(),
+  /** `failed`: the card could not take it back (test card 4000 0000 0000 5126); the money stays with the business. */
+  status: text('status', { enum: ['succeeded', 'failed'] })
+    .notNull()
+    .default('succeeded'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

@@ -42,12 +42,12 @@ describe.each(DATABASES)('console refunds on %s', (kind) => {
   });
 
   let buyers = 0;
-  async function buy(quantity: number) {
+  async function buy(quantity: number, card?: string) {
     buyers += 1;
     const email = `refund-buyer${buyers}@example.com`;
     const session = await openCheckout(server, quantity);
     const paid = await server.post('/api/sandbox/payment-intents/confirm', {
-      ...confirmBody(session.clientSecret),
+      ...confirmBody(session.clientSecret, card),
       billingDetails: { name: 'Ada Palmer', email },
     });
     expect(paid.statusCode).toBe(200);
@@ -157,5 +157,26 @@ describe.each(DATABASES)('console refunds on %s', (kind) => {
     expect((await orderOf(transactionId)).refundedCents).toBe(50_000);
     const subscriptionId = (await orderOf(transactionId)).subscriptionId;
     expect(await server.db.select().from(sandboxRefunds).where(eq(sandboxRefunds.subscriptionId, subscriptionId))).toHaveLength(1);
+  });
+
+  it('a refund the card sends back (4000 0000 0000 5126) fails on the billing clock: the order’s refund is given back, the owner told', async () => {
+    const { transactionId, subscriptionId } = await buy(3, '4000000000005126');
+    const refunded = await refund(transactionId);
+    expect(refunded.statusCode, refunded.body).toBe(200);
+    expect(await orderOf(transactionId)).toMatchObject({ status: 'cancelled', refundedCents: 100_000 });
+
+    expect((await server.post('/api/sandbox/clock/advance', { days: 1 })).statusCode).toBe(200);
+    const rows = await server.db.select().from(sandboxRefunds).where(eq(sandboxRefunds.subscriptionId, subscriptionId));
+    expect(rows).toEqual([expect.objectContaining({ amountCents: 100_000, status: 'failed' })]);
+    // The subscription stays ended; the money stays with the business, and the owner is told to pay it back another way.
+    expect(await orderOf(transactionId)).toMatchObject({ status: 'cancelled', refundedCents: 0 });
+    const topics = (await server.db.select().from(outbox).where(eq(outbox.transactionId, transactionId))).map((row) => row.topic);
+    expect(topics.filter((topic) => topic === 'owner_refund_failed')).toHaveLength(1);
+    const events = await server.db.select().from(funnelEvents).where(eq(funnelEvents.transactionId, transactionId));
+    expect(events.filter((event) => event.type === 'refund_failed')).toHaveLength(1);
+
+    // Failed once: the clock moving again changes nothing.
+    expect((await server.post('/api/sandbox/clock/advance', { days: 1 })).statusCode).toBe(200);
+    expect((await server.db.select().from(outbox).where(eq(outbox.transactionId, transactionId))).map((row) => row.topic)).toEqual(topics);
   });
 });

@@ -660,14 +660,12 @@ describe('disputes and refunds (docs/decisions/0041, 0042), from recorded Stripe
       ['won', false, false],
       ['warning_needs_response', true, false],
     ] as const) {
-      stripe
-        .on('GET', '/v1/payment_intents/pi_3TestIntent0001', 200, disputedIntent(true))
-        .on('GET', '/v1/disputes', 200, {
-          object: 'list',
-          url: '/v1/disputes',
-          has_more: false,
-          data: [dispute({ status, is_charge_refundable: refundable, charge: 'ch_3TestCharge0001' })],
-        });
+      stripe.on('GET', '/v1/payment_intents/pi_3TestIntent0001', 200, disputedIntent(true)).on('GET', '/v1/disputes', 200, {
+        object: 'list',
+        url: '/v1/disputes',
+        has_more: false,
+        data: [dispute({ status, is_charge_refundable: refundable, charge: 'ch_3TestCharge0001' })],
+      });
       expect(await provider().retrieveRefundedPayment('pi_3TestIntent0001')).toEqual({
         paymentId: 'pi_3TestIntent0001',
         amountCents: 100_000,

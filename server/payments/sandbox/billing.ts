@@ -56,7 +56,24 @@ export const sandboxEvent = {
     paymentId,
     ...subject,
   }),
+  /** Read as a refund is: its payment then reports less refunded (Stripe's `refund.failed`). */
+  refundFailed: (subject: Subject, refundId: string, paymentId: string): PaymentEvent => ({
+    eventId: `sandbox:${refundId}:failed`,
+    kind: 'payment_refunded',
+    providerType: 'sandbox.refund.failed',
+    paymentId,
+    ...subject,
+  }),
 };
+
+/** What a refund row says happened: refunded, then, if it failed, the failure. */
+const refundEvents = (subject: Subject, refund: { id: string; paymentId: string; status: 'succeeded' | 'failed' }) => [
+  sandboxEvent.refunded(subject, refund.id, refund.paymentId),
+  ...(refund.status === 'failed' ? [sandboxEvent.refundFailed(subject, refund.id, refund.paymentId)] : []),
+];
+
+/** Only refunds that went through count; a failed one gave the money back to the business. */
+const refundWentThrough = eq(sandboxRefunds.status, 'succeeded');
 
 /** Moves the sandbox clock forward by `seconds`; returns the new sandbox time. */
 export async function advanceSandboxClock(db: Database, seconds: number): Promise<Date> {
@@ -82,7 +99,7 @@ export async function sandboxSubscriptionDetails(db: Database, subscriptionId: s
   const refunds = await db
     .select({ paymentId: sandboxRefunds.paymentId, cents: sql<number>`sum(${sandboxRefunds.amountCents})::int` })
     .from(sandboxRefunds)
-    .where(eq(sandboxRefunds.subscriptionId, subscriptionId))
+    .where(and(eq(sandboxRefunds.subscriptionId, subscriptionId), refundWentThrough))
     .groupBy(sandboxRefunds.paymentId);
   const refunded = new Map(refunds.map((refund) => [refund.paymentId, refund.cents]));
   /** A paid invoice with what was refunded on its payment (the first invoice's is its PaymentIntent). */
@@ -199,7 +216,7 @@ async function paymentsOf(tx: Transaction, row: SubscriptionRow): Promise<Sandbo
   const refunds = await tx
     .select({ paymentId: sandboxRefunds.paymentId, cents: sql<number>`sum(${sandboxRefunds.amountCents})::int` })
     .from(sandboxRefunds)
-    .where(eq(sandboxRefunds.subscriptionId, row.id))
+    .where(and(eq(sandboxRefunds.subscriptionId, row.id), refundWentThrough))
     .groupBy(sandboxRefunds.paymentId);
   const refunded = new Map(refunds.map((refund) => [refund.paymentId, refund.cents]));
   const disputes = await tx
@@ -230,8 +247,7 @@ export async function refundSandboxPayments(
       .select()
       .from(sandboxRefunds)
       .where(sql`left(${sandboxRefunds.idempotencyKey}, ${prefix.length}) = ${prefix}`);
-    if (repeated.length > 0)
-      return { ok: true, events: repeated.map((refund) => sandboxEvent.refunded(subject, refund.id, refund.paymentId)) };
+    if (repeated.length > 0) return { ok: true, events: repeated.flatMap((refund) => refundEvents(subject, refund)) };
     const payments = await paymentsOf(tx, row);
     const refundable = payments.reduce((sum, payment) => sum + payment.amountCents - payment.refundedCents, 0);
     const amountCents = input.amountCents === 'all' ? refundable : input.amountCents;
@@ -241,15 +257,14 @@ export async function refundSandboxPayments(
     for (const payment of payments) {
       const cents = Math.min(left, payment.amountCents - payment.refundedCents);
       if (cents <= 0) continue;
-      const id = `re_sbx_${randomAlphanumeric(24)}`;
+      const refund = { id: `re_sbx_${randomAlphanumeric(24)}`, paymentId: payment.paymentId, status: 'succeeded' as const };
       await tx.insert(sandboxRefunds).values({
-        id,
+        ...refund,
         subscriptionId: row.id,
-        paymentId: payment.paymentId,
         amountCents: cents,
         idempotencyKey: `${input.idempotencyKey}:${payment.paymentId}`,
       });
-      events.push(sandboxEvent.refunded(subject, id, payment.paymentId));
+      events.push(...refundEvents(subject, refund));
       left -= cents;
       if (left === 0) break;
     }
@@ -261,6 +276,41 @@ export async function refundSandboxPayments(
     }
     return { ok: true, events };
   });
+}
+
+/**
+ * Fails every refund made of a payment by Stripe's 4000 0000 0000 5126 card, which takes a refund and then sends it
+ * back ("Testing": asynchronous refund failure; Stripe's `refund.failed` some time later): the billing clock is the
+ * sandbox's "later". The money stays with the business. Answers the failures' events, for the one lifecycle.
+ */
+export async function failSandboxRefunds(db: Database): Promise<PaymentEvent[]> {
+  const failed = await db
+    .update(sandboxRefunds)
+    .set({ status: 'failed' })
+    .where(
+      and(
+        refundWentThrough,
+        inArray(
+          sandboxRefunds.subscriptionId,
+          db
+            .select({ id: sandboxSubscriptions.id })
+            .from(sandboxSubscriptions)
+            .where(eq(sandboxSubscriptions.cardBehaviour, 'refund_fails')),
+        ),
+      ),
+    )
+    .returning();
+  const events: PaymentEvent[] = [];
+  for (const refund of failed) {
+    const [row] = await db
+      .select({ transactionId: sandboxSubscriptions.transactionId })
+      .from(sandboxSubscriptions)
+      .where(eq(sandboxSubscriptions.id, refund.subscriptionId));
+    events.push(
+      sandboxEvent.refundFailed({ subscriptionId: refund.subscriptionId, transactionId: row!.transactionId }, refund.id, refund.paymentId),
+    );
+  }
+  return events;
 }
 
 /** A payment the sandbox took (`paymentId`: PaymentIntent or renewal invoice) and its refunds; null when unknown. */
@@ -277,7 +327,7 @@ export async function sandboxRefundedPayment(db: Database, paymentId: string): P
   const [refunded] = await db
     .select({ cents: sql<number>`coalesce(sum(${sandboxRefunds.amountCents}), 0)::int` })
     .from(sandboxRefunds)
-    .where(eq(sandboxRefunds.paymentId, paymentId));
+    .where(and(eq(sandboxRefunds.paymentId, paymentId), refundWentThrough));
   const [holding] = await db
     .select({ id: sandboxDisputes.id })
     .from(sandboxDisputes)

@@ -9,7 +9,8 @@ import { cardNumberError, cvcError, expiryError } from '../../../src/domain/card
 export type { SandboxCard };
 
 /** How a test card behaves when a PaymentIntent is confirmed with it (Stripe's testing docs). */
-export type TestCardBehaviour = 'succeeds' | 'declined' | 'insufficient_funds' | 'requires_authentication' | 'fails_later' | 'disputed';
+export type TestCardBehaviour =
+  'succeeds' | 'declined' | 'insufficient_funds' | 'requires_authentication' | 'fails_later' | 'disputed' | 'refund_fails';
 
 /** The test cards the sandbox accepts; every other number is refused. */
 const TEST_CARDS: Readonly<Record<string, TestCardBehaviour>> = {
@@ -21,6 +22,8 @@ const TEST_CARDS: Readonly<Record<string, TestCardBehaviour>> = {
   '4000000000000341': 'fails_later',
   // Pays, then the buyer's bank opens a dispute of the payment (Stripe: "Disputes", fraudulent): ./disputes.ts.
   '4000000000000259': 'disputed',
+  // Pays; a refund of it is made, then fails on the billing clock (Stripe: asynchronous refund failure): ./billing.ts.
+  '4000000000005126': 'refund_fails',
 };
 
 /** Stripe's decline messages for the sandbox's failing cards. */

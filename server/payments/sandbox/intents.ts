@@ -89,6 +89,7 @@ export async function confirmSandboxIntent(
     succeeds: { ...paid, cardBehaviour: 'succeeds' },
     fails_later: { ...paid, cardBehaviour: 'fails_later' },
     disputed: { ...paid, cardBehaviour: 'disputed' },
+    refund_fails: { ...paid, cardBehaviour: 'refund_fails' },
     requires_authentication: { paymentStatus: 'requires_action' as const, ...accepted, cardBehaviour: 'succeeds' },
     declined: refused,
     insufficient_funds: refused,
@@ -103,6 +104,7 @@ export async function confirmSandboxIntent(
     case 'succeeds':
     case 'fails_later':
     case 'disputed':
+    case 'refund_fails':
       return { kind: 'succeeded', ...row };
     case 'requires_authentication':
       return { kind: 'requires_action', paymentIntentId: row.paymentIntentId };

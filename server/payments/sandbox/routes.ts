@@ -35,7 +35,7 @@ import { applyPaymentEvents } from '../../orders/applyPaymentEvent';
 import type { OrderContext } from '../../orders/order';
 import { challengeRequired, isSolved, issueChallenge, recordDecline } from '../../security/confirmationChallenge';
 import type { PaymentEvent, ProviderRouteOptions } from '../provider';
-import { advanceSandboxClock, renewDueSandboxSubscriptions } from './billing';
+import { advanceSandboxClock, failSandboxRefunds, renewDueSandboxSubscriptions } from './billing';
 import { checkSandboxCard } from './cards';
 import { closeOverdueSandboxDisputes, closeSandboxDispute, openSandboxDisputeIfAny } from './disputes';
 import { authenticateSandboxIntent, confirmSandboxIntent, transactionOfClientSecret, type IntentOutcome } from './intents';
@@ -123,7 +123,7 @@ export const sandboxRoutes: FastifyPluginAsync<ProviderRouteOptions> = async (
     '/api/sandbox/clock/advance',
     {
       schema: {
-        summary: 'Sandbox (SANDBOX_CLOCK=1): move the sandbox clock forward, run renewals, and close overdue disputes lost',
+        summary: 'Sandbox (SANDBOX_CLOCK=1): move the sandbox clock forward: renewals, overdue disputes lost, 5126 refunds failed',
         body: ClockAdvanceRequest,
         response: { 200: Type.Object({ now: Type.String(), renewals: Type.Integer() }), '4xx': ErrorResponse },
       },
@@ -132,7 +132,8 @@ export const sandboxRoutes: FastifyPluginAsync<ProviderRouteOptions> = async (
       const now = await advanceSandboxClock(services.db, request.body.days * DAY_SECONDS);
       const renewals = await renewDueSandboxSubscriptions(services.db);
       const disputesLost = await closeOverdueSandboxDisputes(services.db);
-      await applySandboxEvents({ ...services, log: request.log }, [...renewals, ...disputesLost]);
+      const refundsFailed = await failSandboxRefunds(services.db);
+      await applySandboxEvents({ ...services, log: request.log }, [...renewals, ...disputesLost, ...refundsFailed]);
       nudgeOutbox();
       return { now: now.toISOString(), renewals: renewals.length };
     },
