@@ -28,7 +28,9 @@ export type ManageRefusal =
   | 'card_declined'
   | 'card_invalid'
   /** The card on file refused a seat increase's charge: the seats are as they were. */
-  | 'seats_payment_declined';
+  | 'seats_payment_declined'
+  /** The amount the buyer confirmed was quoted too long ago (src/domain/proration.ts): preview again. */
+  | 'seats_quote_expired';
 
 export type ManageResult = { ok: true; order: Order } | { ok: false; refusal: ManageRefusal; message?: string };
 
@@ -68,7 +70,13 @@ async function settle(
   refusal: ManageRefusal,
   reason?: string,
 ): Promise<ManageResult> {
-  if (!result.ok) return { ok: false, refusal: result.refusal === 'payment_declined' ? 'seats_payment_declined' : refusal };
+  if (!result.ok) {
+    const own = { payment_declined: 'seats_payment_declined', quote_expired: 'seats_quote_expired' } as const;
+    return {
+      ok: false,
+      refusal: result.refusal === 'payment_declined' || result.refusal === 'quote_expired' ? own[result.refusal] : refusal,
+    };
+  }
   await applyPaymentEvents(
     context,
     result.events.map((event) => (reason ? { ...event, reason } : event)),
@@ -118,15 +126,16 @@ export async function previewSeats(
 /**
  * Changes the seats: more seats are charged at once for the rest of the period and added only once paid (a declined
  * card changes nothing: 'seats_payment_declined'); fewer seats leave a credit for the next invoice (decision 0045).
+ * `prorationDate` (Unix seconds, the preview's) charges the amount the buyer was shown; an old one is refused.
  */
-export async function changeSeats(context: OrderContext, order: Order, quantity: number): Promise<ManageResult> {
+export async function changeSeats(context: OrderContext, order: Order, quantity: number, prorationDate?: number): Promise<ManageResult> {
   if (order.status === 'paid' && order.quantity === quantity) return { ok: true, order };
   const refused = await seatsRefusal(context, order, quantity);
   if (refused) return refused;
   return settle(
     context,
     order,
-    await context.provider.changeSeats(order.subscriptionId, quantity, changeKey(order, 'seats')),
+    await context.provider.changeSeats(order.subscriptionId, quantity, changeKey(order, 'seats'), prorationDate),
     'not_paid_up',
   );
 }

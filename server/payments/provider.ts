@@ -204,6 +204,8 @@ export interface SeatChangePreview {
   monthlyTotalCents: number;
   /** ISO 8601: the next renewal; null when unknown. */
   nextChargeDate: string | null;
+  /** Unix seconds the proration was computed at (Stripe's `proration_date`): `changeSeats` charges it as quoted. */
+  prorationDate: number;
 }
 
 /** The outcome of putting a new card on a subscription. */
@@ -226,7 +228,9 @@ export type OperationRefusal =
   /** The amount is above what can still be refunded. */
   | 'amount_too_high'
   /** The card on file refused the charge the change needs (a seat increase's proration); nothing changed. */
-  | 'payment_declined';
+  | 'payment_declined'
+  /** The quoted proration is older than SEAT_QUOTE_SECONDS (src/domain/proration.ts): nothing changed. */
+  | 'quote_expired';
 
 /** An after-purchase operation's answer: the provider event it amounts to, or a refusal. */
 export type OperationResult = { ok: true; events: PaymentEvent[] } | { ok: false; refusal: OperationRefusal };
@@ -274,9 +278,9 @@ export interface PaymentProvider {
    * Changes the seats of an active, paid-up subscription (decision 0045): an increase's proration is charged at
    * once and the seats change only when it is paid (Stripe: `always_invoice` with `pending_if_incomplete`), else
    * 'payment_declined' and nothing changed; a decrease takes effect at once, its unused time credited to the next
-   * invoice. @throws on provider failure.
+   * invoice. `prorationDate` (a preview's) prorates as quoted; without it, now. @throws on provider failure.
    */
-  changeSeats(subscriptionId: string, quantity: number, idempotencyKey: string): Promise<OperationResult>;
+  changeSeats(subscriptionId: string, quantity: number, idempotencyKey: string, prorationDate?: number): Promise<OperationResult>;
   /**
    * What `changeSeats` to `quantity` would cost now (Stripe: `invoices.createPreview`); null for an unknown
    * subscription or one whose seats cannot change. @throws on provider failure.

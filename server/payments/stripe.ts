@@ -17,6 +17,7 @@
 import { randomUUID } from 'node:crypto';
 import type Stripe from 'stripe';
 import { isValidSeatCount, monthlyTotalCents } from '../../src/domain/pricing';
+import { seatQuoteHolds } from '../../src/domain/proration';
 import type { FastifyPluginAsync } from 'fastify';
 import type {
   CreateCustomerInput,
@@ -517,10 +518,18 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
      * Stripe applies the quantity only once the proration invoice is paid (Stripe docs, "Pending updates"). When the
      * card declines (or asks for authentication) the answer carries `pending_update`; its open invoice is voided, which
      * discards the pending update, so nothing is charged later for seats the buyer was told were not added.
+     * `prorationDate` (the preview's) is Stripe's `proration_date`, so the invoice is the one previewed ("Prorations"):
+     * a fresh preview first reads Stripe's time now (its `subscription_proration_date`), and a quote from the future
+     * or older than SEAT_QUOTE_SECONDS answers 'quote_expired' (a later date would charge less).
      */
-    async changeSeats(subscriptionId: string, quantity: number, idempotencyKey: string) {
+    async changeSeats(subscriptionId: string, quantity: number, idempotencyKey: string, prorationDate?: number) {
       if (!isValidSeatCount(quantity)) throw new RangeError(`Seat count must be an integer ≥ 1, got ${quantity}`);
       const action = 'change seats';
+      if (prorationDate !== undefined) {
+        const now = await this.previewSeatChange(subscriptionId, quantity);
+        if (!now) return { ok: false as const, refusal: 'not_allowed' as const };
+        if (!seatQuoteHolds(prorationDate, now.prorationDate)) return { ok: false as const, refusal: 'quote_expired' as const };
+      }
       const key = requireIdempotencyKey(idempotencyKey);
       const current = await call(action, () => stripe.subscriptions.retrieve(subscriptionId));
       const item = current.items.data[0];
@@ -532,6 +541,7 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
           {
             items: [{ id: item.id, quantity }],
             proration_behavior: 'always_invoice',
+            ...(prorationDate === undefined ? {} : { proration_date: prorationDate }),
             payment_behavior: 'pending_if_incomplete',
             expand: ['latest_invoice'],
           },
@@ -591,7 +601,10 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
           {
             customer: idOf(current.customer),
             subscription: subscriptionId,
-            subscription_details: { items: [{ id: item.id, quantity }], proration_behavior: 'always_invoice' },
+            subscription_details: {
+              items: [{ id: item.id, quantity }],
+              proration_behavior: 'always_invoice',
+            },
           },
           { idempotencyKey },
         ),
@@ -602,6 +615,8 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
         creditCents: Math.max(0, -preview.total),
         monthlyTotalCents: monthlyTotalCents(quantity),
         nextChargeDate: periodEndOf(item.current_period_end),
+        // The time Stripe prorated at (its clock); confirming sends it back as `proration_date`.
+        prorationDate: preview.parent?.subscription_details?.subscription_proration_date ?? Math.floor(Date.now() / 1000),
       };
     },
 

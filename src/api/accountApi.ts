@@ -23,7 +23,14 @@ export const accountApi = {
   probe: () => readJson<AccountProbeResponse>('/api/account/session', FAILED),
   cancel: (reason: string) => requestJson<AccountView>('POST', '/api/account/cancel', reason ? { reason } : {}, FAILED),
   resume: () => requestJson<AccountView>('POST', '/api/account/resume', {}, FAILED),
-  changeSeats: (quantity: number) => requestJson<AccountView>('POST', '/api/account/seats', { quantity }, FAILED),
+  /** `prorationDate`: the preview's, so the charge is the amount shown. */
+  changeSeats: (quantity: number, prorationDate?: number) =>
+    requestJson<AccountView>(
+      'POST',
+      '/api/account/seats',
+      prorationDate === undefined ? { quantity } : { quantity, prorationDate },
+      FAILED,
+    ),
   previewSeats: (quantity: number) => requestJson<SeatChangePreview>('POST', '/api/account/seats/preview', { quantity }, FAILED),
   updateCard: (card: CardRequest['card']) => requestJson<AccountView>('POST', '/api/account/card', { card }, FAILED),
   newCredentials: () => requestJson<NewCredentials>('POST', '/api/account/credentials', {}, FAILED),

@@ -82,7 +82,14 @@ export type CancelRequest = Static<typeof CancelRequest>;
 
 /** Body of POST /api/account/seats. */
 export function SeatsRequest(maxSeats: number) {
-  return Type.Object({ quantity: Seats(maxSeats) }, { additionalProperties: false });
+  return Type.Object(
+    {
+      quantity: Seats(maxSeats),
+      /** The preview's `prorationDate`: the change is charged as it was quoted (an older quote is refused, 409). */
+      prorationDate: Type.Optional(Type.Integer({ minimum: 0, maximum: 2 ** 40 })),
+    },
+    { additionalProperties: false },
+  );
 }
 export type SeatsRequest = Static<ReturnType<typeof SeatsRequest>>;
 
@@ -98,6 +105,8 @@ export const SeatChangePreview = Type.Object({
   creditCents: Type.Integer(),
   monthlyTotalCents: Type.Integer(),
   nextChargeDate: Type.Union([Type.String(), Type.Null()]),
+  /** Unix seconds the amount was prorated at; sent back on confirming, so the charge is the amount shown. */
+  prorationDate: Type.Integer(),
 });
 export type SeatChangePreview = Static<typeof SeatChangePreview>;
 

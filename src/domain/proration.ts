@@ -42,3 +42,15 @@ export function seatChangeProration(moment: SeatChangeMoment): Proration {
   const creditCents = roundHalfUpCents(monthlyTotalCents(fromSeats) * secondsLeft, periodSeconds);
   return { chargeCents, creditCents, netCents: chargeCents - creditCents, secondsLeft };
 }
+
+/**
+ * How long a seat change's quoted amount holds: the buyer confirms the amount the manage page showed, prorated at
+ * the moment of the preview (Stripe: `proration_date` on the preview and on the update, Stripe docs, "Prorations":
+ * "Preview a proration"), so a few seconds between them cannot move it by a cent; an older quote is asked again.
+ */
+export const SEAT_QUOTE_SECONDS = 15 * 60;
+
+/** True when a quote made at `quotedSeconds` may still be charged at `nowSeconds` (Unix seconds, one clock). */
+export function seatQuoteHolds(quotedSeconds: number, nowSeconds: number): boolean {
+  return Number.isInteger(quotedSeconds) && quotedSeconds <= nowSeconds && nowSeconds - quotedSeconds <= SEAT_QUOTE_SECONDS;
+}

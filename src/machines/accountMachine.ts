@@ -51,7 +51,7 @@ interface AccountContext {
 export type PendingChange =
   | { kind: 'cancel'; reason: string }
   | { kind: 'resume' }
-  | { kind: 'seats'; quantity: number }
+  | { kind: 'seats'; quantity: number; prorationDate?: number }
   | { kind: 'card'; card: CardRequest['card'] }
   | { kind: 'portal'; flow: PortalFlow };
 
@@ -139,7 +139,7 @@ function callFor(change: PendingChange): Promise<AccountView | { url: string }> 
     case 'resume':
       return accountApi.resume();
     case 'seats':
-      return accountApi.changeSeats(change.quantity);
+      return accountApi.changeSeats(change.quantity, change.prorationDate);
     case 'card':
       return accountApi.updateCard(change.card);
     case 'portal':
@@ -223,7 +223,9 @@ export const accountMachine = setup({
           case 'RESUME_CLICKED':
             return { kind: 'resume' };
           case 'SEATS_CONFIRMED':
-            return { kind: 'seats', quantity: context.seatPreview?.quantity ?? context.account?.seats ?? 1 };
+            return context.seatPreview
+              ? { kind: 'seats', quantity: context.seatPreview.quantity, prorationDate: context.seatPreview.prorationDate }
+              : { kind: 'seats', quantity: context.account?.seats ?? 1 };
           case 'CARD_SUBMITTED':
             return { kind: 'card', card: event.card };
           case 'PORTAL_CLICKED':

@@ -64,6 +64,7 @@ function previewOf(quantity: number): SeatChangePreview {
     creditCents: more ? 0 : 16_667,
     monthlyTotalCents: more ? 100_000 : 50_000,
     nextChargeDate: '2026-12-24T09:00:00.000Z',
+    prorationDate: 1_795_000_000,
   };
 }
 

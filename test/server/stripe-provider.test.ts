@@ -481,6 +481,7 @@ describe('seat changes after the purchase (docs/decisions/0045)', () => {
       creditCents: 0,
       monthlyTotalCents: 150_000,
       nextChargeDate: new Date(1769904001 * 1000).toISOString(),
+      prorationDate: 1_768_000_000,
     });
     expect(Object.fromEntries(stripe.requests[1]!.params)).toEqual({
       customer: 'cus_TestChiro0001',
@@ -489,6 +490,38 @@ describe('seat changes after the purchase (docs/decisions/0045)', () => {
       'subscription_details[items][0][quantity]': '4',
       'subscription_details[proration_behavior]': 'always_invoice',
     });
+  });
+
+  it('charges a quoted change as quoted (proration_date), after reading Stripe’s time now; an old or future quote changes nothing', async () => {
+    const active = fixture('subscription-active');
+    const paid = {
+      ...fixture<{ latest_invoice: object }>('subscription-pending-update').latest_invoice,
+      status: 'paid',
+      amount_paid: 25_000,
+    };
+    const previewAt = (seconds: number) => {
+      const preview = fixture<{ parent: { subscription_details: Record<string, unknown> } }>('invoice-preview');
+      preview.parent.subscription_details.subscription_proration_date = seconds;
+      return preview;
+    };
+    stripe
+      .on('GET', SUBSCRIPTION, 200, active)
+      .on('POST', '/v1/invoices/create_preview', 200, previewAt(1_768_000_300))
+      .on('GET', SUBSCRIPTION, 200, active)
+      .on('POST', SUBSCRIPTION, 200, { ...active, latest_invoice: paid, pending_update: null });
+
+    expect((await provider().changeSeats('sub_TestChiro0001', 4, 'txn_0001:seats:q', 1_768_000_000)).ok).toBe(true);
+    expect(stripe.requests.at(-1)!.params.get('proration_date')).toBe('1768000000');
+
+    for (const now of [1_768_000_000 + 15 * 60 + 1, 1_767_999_999]) {
+      stripe.reset();
+      stripe.on('GET', SUBSCRIPTION, 200, active).on('POST', '/v1/invoices/create_preview', 200, previewAt(now));
+      await expect(provider().changeSeats('sub_TestChiro0001', 4, 'txn_0001:seats:r', 1_768_000_000)).resolves.toEqual({
+        ok: false,
+        refusal: 'quote_expired',
+      });
+      expect(stripe.requests.map((request) => request.method)).toEqual(['GET', 'POST']);
+    }
   });
 
   it('a decrease previews as a credit for the next invoice; an unknown subscription as nothing', async () => {

@@ -70,12 +70,18 @@ describe.each(DATABASES)('seat changes after a Stripe purchase on %s', (kind) =>
     expect(preview.amountDueNowCents).toBeLessThanOrEqual(25_000);
     expect(stripe.subscription(session.subscriptionId)!.quantity).toBe(1);
 
-    const changed = await server.post('/api/account/seats', { quantity: 3 }, { cookie: session.cookie });
+    // Seconds pass before the buyer confirms: charged as quoted all the same.
+    stripe.advanceClock(120);
+    const changed = await server.post(
+      '/api/account/seats',
+      { quantity: 3, prorationDate: preview.prorationDate },
+      { cookie: session.cookie },
+    );
     expect(changed.statusCode, changed.body).toBe(200);
     expect(changed.json<AccountView>()).toMatchObject({ seats: 3, monthlyTotalCents: 100_000 });
     const invoice = stripe.invoiceOf(session.subscriptionId)!;
     expect(invoice).toMatchObject({ billing_reason: 'subscription_update', status: 'paid' });
-    expect(Math.abs(invoice.amount_paid - preview.amountDueNowCents)).toBeLessThanOrEqual(1);
+    expect(invoice.amount_paid).toBe(preview.amountDueNowCents);
     expect(stripe.subscription(session.subscriptionId)).toMatchObject({ quantity: 3, pending_update: null });
     expect(stripe.log).toContainEqual(expect.stringMatching(/^POST \/v1\/invoices\/create_preview$/));
     expect(await outboxOf(session)).toEqual(expect.arrayContaining(['proration_receipt', 'seats_changed']));
@@ -106,6 +112,25 @@ describe.each(DATABASES)('seat changes after a Stripe purchase on %s', (kind) =>
     expect(await orderOf(session)).toEqual(before);
   });
 
+  it('a quote older than 15 minutes on Stripe’s clock is refused and changes nothing', async () => {
+    const session = await buy(1);
+    const preview = (
+      await server.post('/api/account/seats/preview', { quantity: 3 }, { cookie: session.cookie })
+    ).json<SeatChangePreview>();
+    stripe.advanceClock(16 * 60);
+    const stale = await server.post(
+      '/api/account/seats',
+      { quantity: 3, prorationDate: preview.prorationDate },
+      { cookie: session.cookie },
+    );
+    expect([stale.statusCode, stale.json()]).toEqual([
+      409,
+      { error: 'The amount shown is out of date: nothing was changed. Please review the seat change again.' },
+    ]);
+    expect(stripe.subscription(session.subscriptionId)).toMatchObject({ quantity: 1, pending_update: null });
+    expect((await orderOf(session)).quantity).toBe(1);
+  });
+
   it('fewer seats take effect at once and their unused time comes off the next invoice', async () => {
     const session = await buy(3);
     stripe.advanceClock(10 * DAY);
@@ -114,10 +139,14 @@ describe.each(DATABASES)('seat changes after a Stripe purchase on %s', (kind) =>
     ).json<SeatChangePreview>();
     expect(preview).toMatchObject({ amountDueNowCents: 0, monthlyTotalCents: 50_000 });
     expect(preview.creditCents).toBeGreaterThan(33_000);
-    const changed = await server.post('/api/account/seats', { quantity: 1 }, { cookie: session.cookie });
+    const changed = await server.post(
+      '/api/account/seats',
+      { quantity: 1, prorationDate: preview.prorationDate },
+      { cookie: session.cookie },
+    );
     expect(changed.json<AccountView>()).toMatchObject({ seats: 1, monthlyTotalCents: 50_000 });
     const credit = -stripe.customer(session.customerId)!.balance;
-    expect(Math.abs(credit - preview.creditCents)).toBeLessThanOrEqual(1);
+    expect(credit).toBe(preview.creditCents);
     const renewal = stripe.renew(session.subscriptionId);
     expect(renewal).toMatchObject({ status: 'paid', amount_paid: 50_000 - credit });
   });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { monthlyTotalCents } from '../../src/domain/pricing';
-import { seatChangeProration } from '../../src/domain/proration';
+import { SEAT_QUOTE_SECONDS, seatChangeProration, seatQuoteHolds } from '../../src/domain/proration';
 
 const DAY = 24 * 60 * 60;
 const MONTH = 30 * DAY;
@@ -86,5 +86,18 @@ describe('seatChangeProration (docs/decisions/0045: by the seconds left, two lin
         },
       ),
     );
+  });
+});
+
+describe('a seat change’s quote (docs/decisions/0045)', () => {
+  it('holds from the second it was made for fifteen minutes, on one clock', () => {
+    const quoted = 1_768_000_000;
+    expect(SEAT_QUOTE_SECONDS).toBe(900);
+    expect(seatQuoteHolds(quoted, quoted)).toBe(true);
+    expect(seatQuoteHolds(quoted, quoted + 900)).toBe(true);
+    expect(seatQuoteHolds(quoted, quoted + 901)).toBe(false);
+    // A quote from the future would prorate less time: never charged.
+    expect(seatQuoteHolds(quoted + 1, quoted)).toBe(false);
+    expect(seatQuoteHolds(quoted + 0.5, quoted + 1)).toBe(false);
   });
 });

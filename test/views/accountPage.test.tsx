@@ -75,6 +75,7 @@ const previewOf = (quantity: number, dueNowCents: number, creditCents = 0): Seat
   creditCents,
   monthlyTotalCents: quantity <= 2 ? 50_000 : (quantity - 1) * 50_000,
   nextChargeDate: '2026-12-24T09:00:00.000Z',
+  prorationDate: 1_795_000_000,
 });
 
 afterEach(() => window.history.replaceState(null, '', '/'));
@@ -109,7 +110,7 @@ describe('the manage page', () => {
     );
     fireEvent.click(screen.getByRole('button', { name: 'Pay $250 and change seats' }));
     await flush();
-    expect(calls.changes).toEqual([{ kind: 'seats', quantity: 3 }]);
+    expect(calls.changes).toEqual([{ kind: 'seats', quantity: 3, prorationDate: 1_795_000_000 }]);
     expect(
       screen
         .getByText('Your subscription now has 3 seats: $1,000/month. We charged $250 for the rest of this period.')
@@ -142,7 +143,7 @@ describe('the manage page', () => {
     await flush();
     fireEvent.click(screen.getByRole('button', { name: 'Confirm seat change' }));
     await flush();
-    expect(calls.changes).toEqual([{ kind: 'seats', quantity: 3 }]);
+    expect(calls.changes).toEqual([{ kind: 'seats', quantity: 3, prorationDate: 1_795_000_000 }]);
     expect(screen.getByRole('alert')).toHaveTextContent(declined);
     expect(within(screen.getByRole('table', { name: 'Subscription' })).getByText('1')).toBeTruthy();
   });

@@ -175,7 +175,8 @@ export function createSandboxProvider(db: Database): PaymentProvider {
     scheduleCancel: (subscriptionId, idempotencyKey) => setSandboxCancelAtPeriodEnd(db, subscriptionId, true, idempotencyKey),
     undoCancel: (subscriptionId, idempotencyKey) => setSandboxCancelAtPeriodEnd(db, subscriptionId, false, idempotencyKey),
     endNow: (subscriptionId) => endSandboxSubscription(db, subscriptionId),
-    changeSeats: (subscriptionId, quantity, idempotencyKey) => changeSandboxSeats(db, subscriptionId, quantity, idempotencyKey),
+    changeSeats: (subscriptionId, quantity, idempotencyKey, prorationDate) =>
+      changeSandboxSeats(db, subscriptionId, quantity, idempotencyKey, prorationDate),
     previewSeatChange: (subscriptionId, quantity) => previewSandboxSeatChange(db, subscriptionId, quantity),
 
     /**

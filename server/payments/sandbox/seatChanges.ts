@@ -7,18 +7,22 @@
  */
 import { and, eq, sql } from 'drizzle-orm';
 import { monthlyTotalCents } from '../../../src/domain/pricing';
-import { seatChangeProration, type Proration } from '../../../src/domain/proration';
+import { seatChangeProration, seatQuoteHolds, type Proration } from '../../../src/domain/proration';
 import type { Database, Transaction } from '../../db/client';
 import { sandboxInvoices, sandboxSubscriptions } from '../../db/schema';
 import type { OperationResult, SeatChangePreview } from '../provider';
 import { charges, newInvoiceId, refused, SANDBOX_NOW, sandboxEvent, type SubscriptionRow } from './billing';
 
-/** The proration of moving `row` to `quantity` seats now, on the sandbox clock. */
-async function prorationNow(
+/**
+ * The proration of moving `row` to `quantity` seats at `quotedSeconds` (a preview's), else now, on the sandbox
+ * clock; null when the quote no longer holds (src/domain/proration.ts).
+ */
+async function prorationAt(
   tx: Transaction | Database,
   row: SubscriptionRow & { currentPeriodEnd: Date },
   quantity: number,
-): Promise<Proration> {
+  quotedSeconds?: number,
+): Promise<(Proration & { atSeconds: number }) | null> {
   // The period began at the renewal that opened it, or a month before its end for the first period.
   const [renewal] = await tx
     .select({ periodStart: sandboxInvoices.periodStart })
@@ -37,13 +41,17 @@ async function prorationNow(
       now: sql<string>`extract(epoch from ${SANDBOX_NOW})::text`,
     })
     .from(sql`(select 1) as one`);
-  return seatChangeProration({
+  const nowSeconds = Math.floor(Number(times!.now));
+  if (quotedSeconds !== undefined && !seatQuoteHolds(quotedSeconds, nowSeconds)) return null;
+  const atSeconds = quotedSeconds ?? nowSeconds;
+  const proration = seatChangeProration({
     fromSeats: row.quantity,
     toSeats: quantity,
     periodStartSeconds: Math.floor(Number(times!.start)),
     periodEndSeconds: Math.floor(row.currentPeriodEnd.getTime() / 1000),
-    atSeconds: Math.floor(Number(times!.now)),
+    atSeconds,
   });
+  return { ...proration, atSeconds };
 }
 
 const changeable = (row: SubscriptionRow | undefined): row is SubscriptionRow & { currentPeriodEnd: Date } =>
@@ -56,25 +64,31 @@ const changeable = (row: SubscriptionRow | undefined): row is SubscriptionRow & 
 export async function previewSandboxSeatChange(db: Database, subscriptionId: string, quantity: number): Promise<SeatChangePreview | null> {
   const [row] = await db.select().from(sandboxSubscriptions).where(eq(sandboxSubscriptions.id, subscriptionId));
   if (!changeable(row)) return null;
-  const proration = await prorationNow(db, row, quantity);
+  const proration = (await prorationAt(db, row, quantity))!;
   return previewOf(quantity, proration, row.currentPeriodEnd.toISOString());
 }
 
 /** A preview from a proration: the charge now, or the credit for the next invoice. */
-function previewOf(quantity: number, proration: Pick<Proration, 'netCents'>, nextChargeDate: string | null): SeatChangePreview {
+function previewOf(
+  quantity: number,
+  proration: Pick<Proration, 'netCents'> & { atSeconds: number },
+  nextChargeDate: string | null,
+): SeatChangePreview {
   return {
     quantity,
     amountDueNowCents: Math.max(0, proration.netCents),
     creditCents: Math.max(0, -proration.netCents),
     monthlyTotalCents: monthlyTotalCents(quantity),
     nextChargeDate,
+    prorationDate: proration.atSeconds,
   };
 }
 
 /**
  * Moves an active subscription to `quantity` seats, under its row lock. An increase that costs something is charged
  * at once as a proration invoice (`subscription_update`) and the seats change with it; a declined charge answers
- * 'payment_declined' and changes nothing. Answers the proration invoice's `invoice_paid` event, or the
+ * 'payment_declined' and changes nothing. Prorated at `prorationDate` (a preview's quote), else now; a quote that
+ * no longer holds answers 'quote_expired'. Answers the proration invoice's `invoice_paid` event, or the
  * subscription's update for a change that charged nothing.
  */
 export async function changeSandboxSeats(
@@ -82,12 +96,14 @@ export async function changeSandboxSeats(
   subscriptionId: string,
   quantity: number,
   idempotencyKey: string,
+  prorationDate?: number,
 ): Promise<OperationResult> {
   return db.transaction(async (tx): Promise<OperationResult> => {
     const [row] = await tx.select().from(sandboxSubscriptions).where(eq(sandboxSubscriptions.id, subscriptionId)).for('update');
     if (!changeable(row)) return refused('not_allowed');
     const subject = { subscriptionId: row.id, transactionId: row.transactionId };
-    const proration = await prorationNow(tx, row, quantity);
+    const proration = await prorationAt(tx, row, quantity, prorationDate);
+    if (!proration) return refused('quote_expired');
     const seats = { quantity, amountDueCents: monthlyTotalCents(quantity), updatedAt: new Date() };
     if (proration.netCents > 0) {
       if (!charges(row)) return refused('payment_declined');

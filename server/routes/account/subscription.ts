@@ -52,6 +52,8 @@ function replyTo(result: ManageResult): Order {
       throw new HttpError(400, result.message ?? 'Please check your card.');
     case 'seats_payment_declined':
       throw new HttpError(402, SEATS_DECLINED);
+    case 'seats_quote_expired':
+      throw new HttpError(409, 'The amount shown is out of date: nothing was changed. Please review the seat change again.');
   }
 }
 
@@ -134,7 +136,7 @@ export async function accountSubscriptionRoutes(
     },
     async (request) => {
       const order = await sessionOrder(request);
-      const updated = replyTo(await changeSeats(context(request), order, request.body.quantity));
+      const updated = replyTo(await changeSeats(context(request), order, request.body.quantity, request.body.prorationDate));
       nudgeOutbox();
       return view(request, updated);
     },

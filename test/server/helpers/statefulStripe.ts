@@ -972,6 +972,15 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
           total,
           amount_due: Math.max(0, total),
           status: 'draft',
+          parent: {
+            type: 'subscription_details',
+            quote_details: null,
+            subscription_details: {
+              metadata: subscription.metadata,
+              subscription: subscription.id,
+              ...(always ? { subscription_proration_date: at } : {}),
+            },
+          },
         },
       };
     }
