@@ -8,7 +8,8 @@
 import { verify } from '@node-rs/argon2';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accounts, orders, outbox } from '../../server/db/schema';
+import { accounts, orders, outbox, sandboxClock } from '../../server/db/schema';
+import { SANDBOX_CLOCK_MAX_SECONDS } from '../../server/payments/sandbox/billing';
 import { deliverDue, smtpMailer, type OutboxContext } from '../../server/outbox/outboxWorker';
 import { startMailCatcher, type MailCatcher } from '../support/mailCatcher';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
@@ -16,6 +17,7 @@ import { confirmBody, DATABASES, finalizeBody, openCheckout, startTestServer, ty
 
 const WEBHOOK_SECRET = 'whsec-test-0123456789abcdef0123456789abcdef';
 const DAY_MS = 24 * 60 * 60 * 1000;
+const DAY_SECONDS = DAY_MS / 1000;
 
 describe.each(DATABASES)('after the purchase, on %s', (kind) => {
   let server: TestServer;
@@ -360,6 +362,20 @@ describe.each(DATABASES)('after the purchase, on %s', (kind) => {
       await withoutClock.close();
     }
     expect((await advance(1)).statusCode).toBe(200);
+  });
+
+  it('moves the clock at most 50 years ahead: further is a 409 and moves nothing', async () => {
+    expect((await advance(1)).statusCode).toBe(200);
+    const [before] = await server.db.select().from(sandboxClock);
+    await server.db.update(sandboxClock).set({ offsetSeconds: SANDBOX_CLOCK_MAX_SECONDS - DAY_SECONDS });
+    try {
+      const refused = await advance(2);
+      expect([refused.statusCode, refused.json()]).toEqual([409, { error: 'The sandbox clock goes at most 50 years ahead of today.' }]);
+      expect((await server.db.select().from(sandboxClock))[0]!.offsetSeconds).toBe(SANDBOX_CLOCK_MAX_SECONDS - DAY_SECONDS);
+      expect((await advance(1)).statusCode).toBe(200);
+    } finally {
+      await server.db.update(sandboxClock).set({ offsetSeconds: before!.offsetSeconds });
+    }
   });
 
   it('ends the subscription after the last failed retry, and at the end of a cancelled period', async () => {

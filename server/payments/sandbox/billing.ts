@@ -75,12 +75,25 @@ const refundEvents = (subject: Subject, refund: { id: string; paymentId: string;
 /** Only refunds that went through count; a failed one gave the money back to the business. */
 const refundWentThrough = eq(sandboxRefunds.status, 'succeeded');
 
-/** Moves the sandbox clock forward by `seconds`; returns the new sandbox time. */
-export async function advanceSandboxClock(db: Database, seconds: number): Promise<Date> {
-  await db
+/** How far ahead of today the sandbox clock may go: 50 years (its offset is a 32-bit count of seconds). */
+export const SANDBOX_CLOCK_MAX_SECONDS = 50 * 365 * 24 * 60 * 60;
+
+/**
+ * Moves the sandbox clock forward by `seconds`; returns the new sandbox time, or null (nothing moved) when that
+ * would take it more than SANDBOX_CLOCK_MAX_SECONDS ahead of today.
+ */
+export async function advanceSandboxClock(db: Database, seconds: number): Promise<Date | null> {
+  if (seconds > SANDBOX_CLOCK_MAX_SECONDS) return null;
+  const moved = await db
     .insert(sandboxClock)
     .values({ id: 1, offsetSeconds: seconds })
-    .onConflictDoUpdate({ target: sandboxClock.id, set: { offsetSeconds: sql`${sandboxClock.offsetSeconds} + ${seconds}` } });
+    .onConflictDoUpdate({
+      target: sandboxClock.id,
+      set: { offsetSeconds: sql`${sandboxClock.offsetSeconds} + ${seconds}` },
+      where: sql`${sandboxClock.offsetSeconds} + ${seconds} <= ${SANDBOX_CLOCK_MAX_SECONDS}`,
+    })
+    .returning({ id: sandboxClock.id });
+  if (moved.length === 0) return null;
   const [row] = await db.select({ now: sql<string>`${SANDBOX_NOW}::text` }).from(sql`(select 1) as one`);
   return new Date(row!.now);
 }

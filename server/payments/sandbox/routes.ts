@@ -130,6 +130,7 @@ export const sandboxRoutes: FastifyPluginAsync<ProviderRouteOptions> = async (
     },
     async (request) => {
       const now = await advanceSandboxClock(services.db, request.body.days * DAY_SECONDS);
+      if (!now) throw new HttpError(409, 'The sandbox clock goes at most 50 years ahead of today.');
       const renewals = await renewDueSandboxSubscriptions(services.db);
       const disputesLost = await closeOverdueSandboxDisputes(services.db);
       const refundsFailed = await failSandboxRefunds(services.db);
