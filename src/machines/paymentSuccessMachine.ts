@@ -1,6 +1,7 @@
 /**
  * The success-page statechart (spec §2 "Payment-success page", §4 "Success page", §8 toasts): reads the stored
- * payment record, shows it, copies credentials, and hands the buyer on to the success site with the token.
+ * payment record, shows it, copies credentials, and hands the buyer on to the success site with the token; once
+ * handed off, the page points to /account for the team instead of using the token (docs/decisions/0053).
  * A record without credentials (finalize mailed a sign-in link instead, docs/decisions/0026) has nothing to copy
  * and no token: the page says where to get in.
  * After a 3-D Secure redirect return there is no stored record: the address's PaymentIntent
@@ -224,11 +225,16 @@ export const paymentSuccessMachine = setup({
         id: RESOLVE,
         src: 'resolveSuccessSiteUrl',
         input: ({ context }) => ({ token: context.record?.token ?? '' }),
-        onDone: { target: 'redirected', actions: ['clearStoredRecord', 'requestRedirect'] },
+        onDone: { target: 'handedOff', actions: ['clearStoredRecord', 'requestRedirect'] },
         onError: { target: 'ready', actions: 'notifyRedirectFailed' },
       },
     },
-    redirected: {
+    /**
+     * The buyer left for the agreement site with the hand-off token, which that site redeems: from then on the
+     * token manages nothing (docs/decisions/0053). A page shown again (Back, the browser's page cache) links only
+     * to /account, where the buyer manages the team; nothing here uses the token any more.
+     */
+    handedOff: {
       type: 'final',
     },
   },

@@ -169,7 +169,16 @@ function expectPageShows(page: Page, state: AnyMachineSnapshot, event: AnyEventO
     // A failed finalize of a returned payment can be tried again; an unreadable stored record cannot.
     expect(screen.queryByRole('button', { name: 'Try again' }) !== null).toBe(state.matches('returnFailed'));
   }
-  if (record && !state.matches('redirected')) {
+  if (state.matches('handedOff')) {
+    // The token went to the agreement site, which redeems it: the page links only to /account (decision 0053).
+    expect(screen.getByRole('heading', { name: 'On to your training agreement' })).toHaveFocus();
+    expect(screen.getByText(/this page no longer manages your team/)).toBeInTheDocument();
+    expect(screen.getAllByRole('link').map((link) => link.getAttribute('href'))).toEqual(['/account', '/account']);
+    expect(screen.queryAllByRole('button')).toEqual([]);
+    expect(screen.queryByRole('heading', { name: 'Payment Successful!' })).toBeNull();
+    expect(document.body.innerHTML).not.toContain(RECORD.token);
+  }
+  if (record && !state.matches('handedOff')) {
     const heading = screen.getByRole('heading', { name: 'Payment Successful!' });
     // Arriving at the details, the heading takes the focus (a screen reader announces the page).
     if (event?.type === 'xstate.done.actor.loadPaymentRecord' || event?.type === 'xstate.done.actor.finalizeFromPaymentReturn')
@@ -196,7 +205,7 @@ function expectPageShows(page: Page, state: AnyMachineSnapshot, event: AnyEventO
     expectToast(TOASTS.copied(state.context.copyField === 'email' ? 'Email' : 'Password').description);
   if (event?.type === 'xstate.error.actor.copyToClipboard') expectToast(TOASTS.copyFailed.description);
   if (event?.type === 'SIGN_AGREEMENT_CLICKED' && state.matches('ready')) expectToast(TOASTS.noToken.description);
-  if (state.matches('redirected')) {
+  if (state.matches('handedOff')) {
     expect(page.redirect).toHaveBeenCalledWith(SUCCESS_SITE_URL);
     expect(window.sessionStorage.getItem('paymentSuccess')).toBeNull();
   } else {

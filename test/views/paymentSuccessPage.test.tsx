@@ -261,7 +261,7 @@ describe('payment-success page', () => {
     expect(redirect).not.toHaveBeenCalled();
   });
 
-  it("reads 'Redirecting...', clears the record and sends the browser to the success site with the token", async () => {
+  it("reads 'Redirecting...', clears the record, sends the browser to the success site with the token, then links only to /account", async () => {
     const url = deferred<string>();
     savePaymentRecord(RECORD);
     const { redirect } = renderSuccess({ resolveUrl: () => url.promise });
@@ -274,6 +274,10 @@ describe('payment-success page', () => {
     await advance();
     expect(redirect).toHaveBeenCalledWith('https://agreement.example.com/?token=handoff-token');
     expect(window.sessionStorage.getItem(PAYMENT_RECORD_KEY)).toBeNull();
-    expect(screen.getByRole('button', { name: 'Redirecting...' })).toBeDisabled();
+    // Shown again (Back, the page cache), the page no longer uses the token the agreement site redeems.
+    expect(screen.getByRole('heading', { name: 'On to your training agreement' })).toHaveFocus();
+    expect(screen.getByRole('link', { name: 'Manage your team from your account' })).toHaveAttribute('href', '/account');
+    expect(screen.queryAllByRole('button')).toEqual([]);
+    expect(document.body.innerHTML).not.toContain('handoff-token');
   });
 });

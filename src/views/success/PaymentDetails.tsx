@@ -23,7 +23,7 @@ function monthlyTotal(record: PaymentSuccessRecord): string {
  */
 export function PaymentDetails({ record }: { record: PaymentSuccessRecord }) {
   const actorRef = PaymentSuccessActor.useActorRef();
-  const redirecting = PaymentSuccessActor.useSelector((snapshot) => snapshot.matches('redirecting') || snapshot.matches('redirected'));
+  const redirecting = PaymentSuccessActor.useSelector((snapshot) => snapshot.matches('redirecting'));
 
   return (
     <>

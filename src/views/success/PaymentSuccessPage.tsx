@@ -28,8 +28,9 @@ const browserRedirect = (url: string) => window.location.assign(url);
 
 /**
  * The confirmation page (/payment-success): reads the stored payment record, or finalizes from the address's
- * PaymentIntent parameters after a 3-D Secure redirect return, and hands the buyer on. Without a record, a buyer
- * whose purchase this browser remembers is sent to /account; anyone else back to the checkout (spec §4).
+ * PaymentIntent parameters after a 3-D Secure redirect return, and hands the buyer on; once handed on, it sends the
+ * buyer to /account for the team. Without a record, a buyer whose purchase this browser remembers is sent to
+ * /account; anyone else back to the checkout (spec §4).
  */
 export function PaymentSuccessPage({ machine = paymentSuccessMachine, redirect = browserRedirect, inspect }: PaymentSuccessPageProps) {
   const search = useSearch();
@@ -66,6 +67,7 @@ function PaymentSuccessContent({ redirect }: { redirect: (url: string) => void }
   const unreadable = PaymentSuccessActor.useSelector((snapshot) => snapshot.hasTag('unreadable'));
   const canRetry = PaymentSuccessActor.useSelector((snapshot) => snapshot.can({ type: 'RETURN_RETRY_CLICKED' }));
   const actorRef = PaymentSuccessActor.useActorRef();
+  const handedOff = PaymentSuccessActor.useSelector((snapshot) => snapshot.matches('handedOff'));
   const knownPurchaseEmail = PaymentSuccessActor.useSelector((snapshot) =>
     snapshot.matches('purchaseKnown') ? snapshot.context.knownPurchaseEmail : null,
   );
@@ -79,6 +81,18 @@ function PaymentSuccessContent({ redirect }: { redirect: (url: string) => void }
         <Panel>
           {loading ? (
             <LoadingStatus>Loading payment details...</LoadingStatus>
+          ) : handedOff ? (
+            // The agreement site redeems the token: nothing here uses it again (docs/decisions/0053).
+            <Missing>
+              <h1 ref={focusOnMount} tabIndex={-1}>
+                On to your training agreement
+              </h1>
+              <p>
+                Your order went on to the training agreement, so this page no longer manages your team. Invite, revoke and reassign seats
+                from your account page: we email you a sign-in link.
+              </p>
+              <Link href={PAGE_PATHS.account}>Manage your team from your account</Link>
+            </Missing>
           ) : record ? (
             <PaymentDetails record={record} />
           ) : knownPurchaseEmail ? (
