@@ -7,7 +7,7 @@
 import { hkdfSync, randomBytes } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
-import { joinPageAnswers, teamRoutes } from './routes/team';
+import { joinPageAnswers, teamRoutes } from './seats/routes';
 import type { JoinAnswer } from '../src/domain/joinPage';
 import Fastify, { type FastifyInstance, type FastifyRequest, type RouteOptions } from 'fastify';
 import { Redis } from 'ioredis';
@@ -16,29 +16,29 @@ import type { Database } from './db/client';
 import { installErrorHandler } from './http/errorHandler';
 import { HttpError } from './http/httpError';
 import { registerOpenApi } from './http/openApi';
-import { openApiRoute } from './routes/openApi';
+import { openApiRoute } from './http/routes/openApi';
 import { inlineScriptHashes, registerSecurityHeaders } from './http/securityHeaders';
 import { boundRequestArrival } from './http/slowRequests';
 import { registerStaticSite } from './http/staticSite';
 import { pageContentOf } from './content/offerContent';
-import type { OrderServices } from './orders/order';
+import type { OrderServices } from './checkout/order';
 import type { PaymentProvider, WebhookStatus } from './payments/provider';
 import type { CredentialsCipher } from './security/credentialsCipher';
-import { createIntentRoute } from './routes/createIntent';
-import { finalizeRoute } from './routes/finalize';
-import { finalizeReturnRoute } from './routes/finalizeReturn';
-import { handoffRedeemRoute } from './routes/handoffRedeem';
-import { healthRoute } from './routes/health';
-import { publicConfigRoute } from './routes/publicConfig';
-import { updateIntentRoute } from './routes/updateIntent';
-import { adminRoutes } from './routes/admin';
-import { accountRoutes } from './routes/account';
-import { partnerRoutes } from './routes/partner';
+import { createIntentRoute } from './checkout/routes/createIntent';
+import { finalizeRoute } from './checkout/routes/finalize';
+import { finalizeReturnRoute } from './checkout/routes/finalizeReturn';
+import { handoffRedeemRoute } from './checkout/routes/handoffRedeem';
+import { healthRoute } from './http/routes/health';
+import { publicConfigRoute } from './http/routes/publicConfig';
+import { updateIntentRoute } from './checkout/routes/updateIntent';
+import { adminRoutes } from './admin/routes';
+import { accountRoutes } from './account/routes';
+import { partnerRoutes } from './partner/routes';
 import { referralLinks } from './referrals/referralLinks';
-import { referralLinkRoute } from './routes/referralLink';
+import { referralLinkRoute } from './referrals/routes';
 import { refuseCrossSiteRequests } from './sessions/sameOrigin';
-import { signInRoute } from './routes/signIn';
-import { newPasswordRoutes } from './routes/newPassword';
+import { signInRoute } from './signIn/routes/signIn';
+import { newPasswordRoutes } from './signIn/routes/newPassword';
 import type { PrivateJwks } from './signIn/jwks';
 import { generateJwks } from './signIn/oidcKeys';
 import { createOidcProvider, mountOidcProvider } from './signIn/oidcProvider';
@@ -203,7 +203,7 @@ export async function buildApp({
     nudgeOutbox: nudge,
     webhookStatus,
   };
-  // The /join page's lookup, counted by the API's rate limiter (server/routes/team.ts `joinPageAnswers`).
+  // The /join page's lookup, counted by the API's rate limiter (server/seats/routes.ts `joinPageAnswers`).
   let joinAnswerOf: ((request: FastifyRequest) => Promise<JoinAnswer>) | undefined;
   await app.register(async (api) => {
     await api.register(rateLimit, {

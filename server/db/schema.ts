@@ -106,7 +106,7 @@ export const orders = pgTable(
     refundedAt: timestamp('refunded_at', { withTimezone: true }),
   },
   (table) => [
-    // The reconciliation sweep reads open orders by age (server/orders/reconcileOrders.ts).
+    // The reconciliation sweep reads open orders by age (server/checkout/reconcileOrders.ts).
     index('orders_open_created_at_idx')
       .on(table.createdAt)
       .where(sql`status = 'open'`),
@@ -398,7 +398,7 @@ export const sandboxInvoices = pgTable('sandbox_invoices', {
 });
 
 /**
- * Refunds the provider reports, one row per refunded payment of an order (server/orders/subscriptionLifecycle.ts):
+ * Refunds the provider reports, one row per refunded payment of an order (server/checkout/subscriptionLifecycle.ts):
  * what was refunded on it so far, in cents, so a repeated or late refund event adds only what is new.
  */
 export const orderRefunds = pgTable(
@@ -416,7 +416,7 @@ export const orderRefunds = pgTable(
 );
 
 /**
- * Refunds the owner asked for in the console (server/orders/refundOrder.ts): one 'pending' at a time per order
+ * Refunds the owner asked for in the console (server/checkout/refundOrder.ts): one 'pending' at a time per order
  * (a unique partial index), so two concurrent requests cannot both refund.
  */
 export const refundRequests = pgTable(
@@ -449,7 +449,7 @@ export const refundRequests = pgTable(
 );
 
 /**
- * Disputes (chargebacks) of an order's payments, as the provider reports them now (server/orders/disputes.ts):
+ * Disputes (chargebacks) of an order's payments, as the provider reports them now (server/checkout/disputes.ts):
  * one row per dispute, its outcome derived from the provider's status. An open dispute shows the order as
  * "disputed" with its evidence deadline; a lost one ends the subscription.
  */

@@ -8,7 +8,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FinalizeResponse } from '../../src/contract/checkout';
 import { accounts, orders, sandboxCustomers, sandboxSubscriptions } from '../../server/db/schema';
-import { reconcileOrders } from '../../server/orders/reconcileOrders';
+import { reconcileOrders } from '../../server/checkout/reconcileOrders';
 import { confirmSandboxIntent } from '../../server/payments/sandbox/intents';
 import { DATABASES, finalize, handedOut, openCheckout, payWithCard, startTestServer, TEST_CARDS, type TestServer } from './helper';
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FinalizeResponse } from '../../src/contract/checkout';
 import { PRODUCT_NAME } from '../../src/domain/product';
 import { accounts, handoffTokens, orders, outbox, sandboxCustomers } from '../../server/db/schema';
-import { reconcileOrders } from '../../server/orders/reconcileOrders';
+import { reconcileOrders } from '../../server/checkout/reconcileOrders';
 import { hashHandoffToken } from '../../server/security/handoffToken';
 import {
   completePurchase,

@@ -10,7 +10,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { oidcRecords, outbox, seats } from '../../server/db/schema';
 import { deliverDue, smtpMailer, type OutboxContext } from '../../server/outbox/outboxWorker';
-import { LINK_PROBLEMS, LINKS_PER_EMAIL_PER_15_MINUTES, NEW_PASSWORD_TEXT } from '../../server/routes/newPassword';
+import { LINK_PROBLEMS, LINKS_PER_EMAIL_PER_15_MINUTES, NEW_PASSWORD_TEXT } from '../../server/signIn/routes/newPassword';
 import { mintInvitationLink } from '../../server/seats/claim';
 import { issueLoginHint } from '../../server/signIn/loginHints';
 import { verifySignIn } from '../../server/signIn/verifySignIn';

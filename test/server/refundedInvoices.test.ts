@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderDetail } from '../../server/admin/reports';
-import { refundOrder } from '../../server/orders/refundOrder';
+import { refundOrder } from '../../server/checkout/refundOrder';
 import type { SubscriptionSession } from '../../src/contract/checkout';
 import { completePurchase, DATABASES, startTestServer, createBody, type TestServer } from './helper';
 import { startStatefulStripe, type StatefulStripe } from './helpers/statefulStripe';

@@ -13,7 +13,7 @@ import {
   sandboxSubscriptions,
   webhookEvents,
 } from '../../server/db/schema';
-import { reconcileOrders } from '../../server/orders/reconcileOrders';
+import { reconcileOrders } from '../../server/checkout/reconcileOrders';
 import { confirmSandboxIntent } from '../../server/payments/sandbox/intents';
 import { completePurchase, DATABASES, openCheckout, startTestServer, type TestServer } from './helper';
 

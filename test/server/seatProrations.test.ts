@@ -8,7 +8,7 @@ import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commissionEntries, funnelEvents, orders, outbox, sandboxInvoices, sandboxSubscriptions } from '../../server/db/schema';
 import { saveOwner } from '../../server/admin/owners';
-import { applyPaymentEvent } from '../../server/orders/applyPaymentEvent';
+import { applyPaymentEvent } from '../../server/checkout/applyPaymentEvent';
 import { sandboxEvent } from '../../server/payments/sandbox/billing';
 import { deliverDue, smtpMailer, type OutboxContext } from '../../server/outbox/outboxWorker';
 import type { AccountView, SeatChangePreview } from '../../src/contract/account';

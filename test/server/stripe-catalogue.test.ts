@@ -1,5 +1,5 @@
 /**
- * The Stripe catalogue (server/payments/stripeCatalogue.ts): the graduated tiers bill exactly what the pricing
+ * The Stripe catalogue (server/payments/stripe/catalogue.ts): the graduated tiers bill exactly what the pricing
  * rule in src/domain/pricing.ts says, and an existing Price is checked against them.
  */
 import type Stripe from 'stripe';
@@ -10,7 +10,7 @@ import {
   priceDifferences,
   SEAT_TIERS,
   STRIPE_PRODUCT_ID,
-} from '../../server/payments/stripeCatalogue';
+} from '../../server/payments/stripe/catalogue';
 import { monthlyTotalCents } from '../../src/domain/pricing';
 import { fixture } from './helpers/stripeDouble';
 

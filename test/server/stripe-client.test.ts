@@ -1,5 +1,5 @@
 /**
- * The Stripe SDK client (server/payments/stripeClient.ts): the pinned API version, app info, retries and the
+ * The Stripe SDK client (server/payments/stripe/client.ts): the pinned API version, app info, retries and the
  * STRIPE_API_BASE override, checked on the client and on the wire through a local Stripe double.
  */
 import { readFileSync } from 'node:fs';
@@ -11,7 +11,7 @@ import {
   parseStripeApiBase,
   STRIPE_API_VERSION,
   STRIPE_MAX_NETWORK_RETRIES,
-} from '../../server/payments/stripeClient';
+} from '../../server/payments/stripe/client';
 import { fixture, startStripeDouble, TEST_SECRET_KEY, type StripeDouble } from './helpers/stripeDouble';
 
 describe('pinned values', () => {

@@ -6,8 +6,8 @@
  */
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createStripeClient } from '../../server/payments/stripeClient';
-import { DEFAULT_PRICE_LOOKUP_KEY, STRIPE_PRODUCT_ID } from '../../server/payments/stripeCatalogue';
+import { createStripeClient } from '../../server/payments/stripe/client';
+import { DEFAULT_PRICE_LOOKUP_KEY, STRIPE_PRODUCT_ID } from '../../server/payments/stripe/catalogue';
 import { startStatefulStripe, type StatefulStripe } from './helpers/statefulStripe';
 import { TEST_SECRET_KEY } from './helpers/stripeDouble';
 

@@ -4,9 +4,9 @@
  * enums, and how Stripe's errors become StripeProviderError.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createStripeProvider, invoiceStateOf, subscriptionStateOf } from '../../server/payments/stripe';
-import { STRIPE_API_VERSION } from '../../server/payments/stripeClient';
-import { StripeProviderError } from '../../server/payments/stripeErrors';
+import { createStripeProvider, invoiceStateOf, subscriptionStateOf } from '../../server/payments/stripe/provider';
+import { STRIPE_API_VERSION } from '../../server/payments/stripe/client';
+import { StripeProviderError } from '../../server/payments/stripe/errors';
 import { fixture, startStripeDouble, TEST_SECRET_KEY, type StripeDouble } from './helpers/stripeDouble';
 
 const LOOKUP_KEY = 'chiro_ai_training_monthly';

@@ -9,7 +9,7 @@ import type { FinalizeResponse, SubscriptionSession } from '../../src/contract/c
 import { accounts, orders } from '../../server/db/schema';
 import { createBody, DATABASES, startTestServer, updateBody, type TestServer } from './helper';
 import { startStatefulStripe, type StatefulStripe } from './helpers/statefulStripe';
-import { createStripeClient } from '../../server/payments/stripeClient';
+import { createStripeClient } from '../../server/payments/stripe/client';
 import { TEST_SECRET_KEY } from './helpers/stripeDouble';
 import { stripeTestEnv } from './helpers/stripeEvents';
 

@@ -8,7 +8,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountLinks, orders, outbox } from '../../server/db/schema';
-import { createStripeClient } from '../../server/payments/stripeClient';
+import { createStripeClient } from '../../server/payments/stripe/client';
 import { hashHandoffToken } from '../../server/security/handoffToken';
 import type { AccountView, SeatChangePreview } from '../../src/contract/account';
 import type { SubscriptionSession } from '../../src/contract/checkout';

@@ -1,13 +1,13 @@
 /**
- * `npm run stripe:setup`: the find-or-create logic (server/payments/stripeSetup.ts) against a local Stripe
+ * `npm run stripe:setup`: the find-or-create logic (server/payments/stripe/setup.ts) against a local Stripe
  * double, and the script itself run once end to end.
  */
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createStripeClient } from '../../server/payments/stripeClient';
-import { ensurePortalConfiguration, ensureStripeCatalogue, ensureWebhookEndpoint } from '../../server/payments/stripeSetup';
+import { createStripeClient } from '../../server/payments/stripe/client';
+import { ensurePortalConfiguration, ensureStripeCatalogue, ensureWebhookEndpoint } from '../../server/payments/stripe/setup';
 import { fixture, startStripeDouble, TEST_SECRET_KEY, type StripeDouble } from './helpers/stripeDouble';
 
 const LOOKUP_KEY = 'chiro_ai_training_monthly';

@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { FinalizeResponse } from '../../src/contract/checkout';
 import { accountLinks, accounts, orders, outbox, webhookEvents } from '../../server/db/schema';
 import { hashHandoffToken } from '../../server/security/handoffToken';
-import { STRIPE_API_VERSION } from '../../server/payments/stripeClient';
+import { STRIPE_API_VERSION } from '../../server/payments/stripe/client';
 import { DATABASES, startTestServer, type TestServer } from './helper';
 import { fixture, startStripeDouble, type StripeDouble } from './helpers/stripeDouble';
 import {

@@ -16,9 +16,9 @@ import { JOIN_ANSWER_ELEMENT_ID, JOIN_PLACEHOLDERS, NO_JOIN_TOKEN } from '../../
 import { cancelAtPeriodEnd, issueNewPassword } from '../../server/account/manageSubscription';
 import { dashboard, orderDetail } from '../../server/admin/reports';
 import { oidcRecords, outbox, seats } from '../../server/db/schema';
-import { applyPaymentEvents } from '../../server/orders/applyPaymentEvent';
-import { findOrder } from '../../server/orders/order';
-import { refundOrder } from '../../server/orders/refundOrder';
+import { applyPaymentEvents } from '../../server/checkout/applyPaymentEvent';
+import { findOrder } from '../../server/checkout/order';
+import { refundOrder } from '../../server/checkout/refundOrder';
 import { deliverDue, smtpMailer, type OutboxContext } from '../../server/outbox/outboxWorker';
 import { findPersonByEmail, findPersonById, maySignIn } from '../../server/signIn/people';
 import { verifySignIn } from '../../server/signIn/verifySignIn';
