@@ -101,7 +101,7 @@ function hadFailedPayment(period: Period | undefined): SQL {
   return sql`exists (select 1 from ${funnelEvents} as failed_event where failed_event.transaction_id = ${orders.transactionId} and failed_event.type = 'payment_failed'${within})`;
 }
 
-/** Each filter in SQL; the standings mirror src/domain/orderStatus.ts orderStanding (test/server/consoleOrders.test.ts). */
+/** Each filter in SQL; the standings mirror src/domain/orderStatus.ts orderStanding (test/server/admin/consoleOrders.test.ts). */
 function statusFilter(status: OrderFilter, period: Period | undefined): SQL | undefined {
   const undisputed = sql`not ${hasOpenDispute}`;
   switch (status) {
