@@ -28,7 +28,7 @@ import {
   type SeatResult,
 } from './seats';
 import { orderOfBuyerToken } from './teamAccess';
-import { accountRouteOptions, SIGN_IN_AGAIN } from '../account/routes/options';
+import { accountRouteOptions, SIGN_IN_AGAIN } from '../account';
 
 /** Invitations one order may send per hour. */
 const INVITES_PER_ORDER_PER_HOUR = 20;

@@ -168,7 +168,6 @@ const SIDE_DOORS = [
   'partner → commissions',
   'payments → checkout',
   'payments → funnel',
-  'seats → account',
   'seats → checkout',
   'seats → outbox',
   'seats → signIn',
