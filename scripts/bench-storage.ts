@@ -17,8 +17,8 @@ import { sql } from 'drizzle-orm';
 import pino from 'pino';
 import { loadConfig } from '../server/config';
 import { openPostgres } from '../server/db/client';
-import { openCheckout } from '../server/orders/openCheckout';
-import { deleteExpiredRecords } from '../server/orders/retention';
+import { openCheckout } from '../server/checkout/openCheckout';
+import { deleteExpiredRecords } from '../server/checkout/retention';
 import { createPaymentProvider } from '../server/payments/createPaymentProvider';
 import { createCredentialsCipher } from '../server/security/credentialsCipher';
 

@@ -1,5 +1,5 @@
 /**
- * `npm run reconcile`: one reconciliation sweep now (server/orders/reconcileOrders.ts), on the database and
+ * `npm run reconcile`: one reconciliation sweep now (server/checkout/reconcileOrders.ts), on the database and
  * payment provider the environment names (the same variables as the server). Prints what it did as JSON and
  * exits 1 when an order could not be settled. The running server already sweeps every RECONCILE_INTERVAL_SECONDS;
  * this is for an operator after an outage. With the embedded database, stop the server first (PGlite is one
@@ -8,7 +8,7 @@
 import pino from 'pino';
 import { ConfigError, loadConfig } from '../server/config';
 import { openDatabase } from '../server/db/client';
-import { reconcileOrders } from '../server/orders/reconcileOrders';
+import { reconcileOrders } from '../server/checkout/reconcileOrders';
 import { createPaymentProvider } from '../server/payments/createPaymentProvider';
 import { createCredentialsCipher } from '../server/security/credentialsCipher';
 import { loadCredentialsKey } from '../server/security/credentialsKey';

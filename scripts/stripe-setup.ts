@@ -1,6 +1,6 @@
 /**
  * `npm run stripe:setup`: creates, once, the Stripe Product and the monthly graduated Price the checkout sells
- * (server/payments/stripeCatalogue.ts), the Customer Portal configuration the manage page links into, and, when
+ * (server/payments/stripe/catalogue.ts), the Customer Portal configuration the manage page links into, and, when
  * PUBLIC_URL is set, the webhook endpoint at
  * `${PUBLIC_URL}/api/stripe/webhook` with the handled events and the pinned API version; prints their ids and a new
  * endpoint's signing secret, once. Running it again changes nothing.
@@ -10,10 +10,10 @@
  * seats the portal lets a buyer choose). Exits with status 1 and a message on failure.
  */
 import { z } from 'zod';
-import { DEFAULT_PRICE_LOOKUP_KEY } from '../server/payments/stripeCatalogue';
-import { createStripeClient, STRIPE_API_VERSION } from '../server/payments/stripeClient';
-import { ensurePortalConfiguration, ensureStripeCatalogue, ensureWebhookEndpoint } from '../server/payments/stripeSetup';
-import { STRIPE_WEBHOOK_EVENTS } from '../server/payments/stripeWebhook';
+import { DEFAULT_PRICE_LOOKUP_KEY } from '../server/payments/stripe/catalogue';
+import { createStripeClient, STRIPE_API_VERSION } from '../server/payments/stripe/client';
+import { ensurePortalConfiguration, ensureStripeCatalogue, ensureWebhookEndpoint } from '../server/payments/stripe/setup';
+import { STRIPE_WEBHOOK_EVENTS } from '../server/payments/stripe/webhook';
 
 const blankAsMissing = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
 

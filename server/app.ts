@@ -1,47 +1,35 @@
 /**
- * The HTTP server, assembled from small plugins (architecture.md, "The server"): security headers, the /api
- * calls behind a per-IP rate limit, the sandbox's confirmation routes when the sandbox is the provider,
- * the Stripe webhook (raw body, outside the rate limit) when Stripe is, /healthz, and the built SPA. Tests drive
- * it through `inject()`; server/main.ts makes it listen.
+ * The HTTP server (architecture.md, "Layout"): what every request shares (logs, limits on bodies and time, errors,
+ * security headers, the cross-site refusal, cookies, the API's per-address rate limit), then one plugin per
+ * feature, each exported from its folder's index.ts and registered in one list, in any order. Tests drive it
+ * through `inject()`; server/main.ts makes it listen.
  */
-import { hkdfSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
-import { joinPageAnswers, teamRoutes } from './routes/team';
-import type { JoinAnswer } from '../src/domain/joinPage';
-import Fastify, { type FastifyInstance, type FastifyRequest, type RouteOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyRequest, type RouteOptions } from 'fastify';
 import { Redis } from 'ioredis';
+import { accountPlugin } from './account';
+import { adminPlugin } from './admin';
+import { checkoutPlugin } from './checkout';
 import type { Config } from './config';
+import { pageContentOf } from './content/offerContent';
 import type { Database } from './db/client';
+import { httpPlugin } from './http';
 import { installErrorHandler } from './http/errorHandler';
 import { HttpError } from './http/httpError';
 import { registerOpenApi } from './http/openApi';
-import { openApiRoute } from './routes/openApi';
 import { inlineScriptHashes, registerSecurityHeaders } from './http/securityHeaders';
 import { boundRequestArrival } from './http/slowRequests';
-import { registerStaticSite } from './http/staticSite';
-import { pageContentOf } from './content/offerContent';
-import type { OrderServices } from './orders/order';
+import { partnerPlugin } from './partner';
+import { paymentsPlugin } from './payments';
 import type { PaymentProvider, WebhookStatus } from './payments/provider';
+import { referralLinks, referralsPlugin } from './referrals';
+import { joinPageAnswers, seatsPlugin } from './seats';
 import type { CredentialsCipher } from './security/credentialsCipher';
-import { createIntentRoute } from './routes/createIntent';
-import { finalizeRoute } from './routes/finalize';
-import { finalizeReturnRoute } from './routes/finalizeReturn';
-import { handoffRedeemRoute } from './routes/handoffRedeem';
-import { healthRoute } from './routes/health';
-import { publicConfigRoute } from './routes/publicConfig';
-import { updateIntentRoute } from './routes/updateIntent';
-import { adminRoutes } from './routes/admin';
-import { accountRoutes } from './routes/account';
-import { partnerRoutes } from './routes/partner';
-import { referralLinks } from './referrals/referralLinks';
-import { referralLinkRoute } from './routes/referralLink';
 import { refuseCrossSiteRequests } from './sessions/sameOrigin';
-import { signInRoute } from './routes/signIn';
-import { newPasswordRoutes } from './routes/newPassword';
+import { signInPlugin } from './signIn';
 import type { PrivateJwks } from './signIn/jwks';
-import { generateJwks } from './signIn/oidcKeys';
-import { createOidcProvider, mountOidcProvider } from './signIn/oidcProvider';
 
 interface AppOptions {
   config: Config;
@@ -180,61 +168,46 @@ export async function buildApp({
   refuseCrossSiteRequests(app, config);
   const secret = cookieSecret ?? randomBytes(32).toString('hex');
   await app.register(fastifyCookie, { secret });
-  const referrals = referralLinks(db, config);
-
-  const services: OrderServices = { config, db, provider, cipher };
-  const nudge = nudgeOutbox ?? (() => undefined);
   const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL, app) : undefined;
-  const webhookStatus: WebhookStatus = {};
-  // The training platform's sign-in, when a client is configured: its cookies are signed with a key
-  // derived from the cookie secret, so every process reads every other's.
-  const oidcProvider = config.OIDC_CLIENT_ID
-    ? createOidcProvider({
-        config,
-        db,
-        jwks: oidcJwks ?? generateJwks(),
-        cookieKeys: [Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), 'oidc cookies', 32)).toString('hex')],
-      })
-    : undefined;
-  await app.register(healthRoute, { ...services, webhookStatus });
-  const providerRouteOptions = {
-    ...services,
-    challengeKey: challengeKey ?? randomBytes(32).toString('hex'),
-    nudgeOutbox: nudge,
-    webhookStatus,
-  };
-  // The /join page's lookup, counted by the API's rate limiter (server/routes/team.ts `joinPageAnswers`).
-  let joinAnswerOf: ((request: FastifyRequest) => Promise<JoinAnswer>) | undefined;
-  await app.register(async (api) => {
-    await api.register(rateLimit, {
-      max: config.RATE_LIMIT_PER_MINUTE,
-      timeWindow: '1 minute',
-      // With Redis the limit is one for all processes; should Redis fail, requests pass rather than the checkout.
-      ...(redis ? { redis, nameSpace: `${config.REDIS_KEY_PREFIX}rate-limit:`, skipOnError: true } : {}),
-      errorResponseBuilder: () => new HttpError(429, 'Too many requests. Please wait a minute and try again.'),
-    });
-    await api.register(openApiRoute);
-    await api.register(publicConfigRoute, { ...services, referrals });
-    await api.register(createIntentRoute, { ...services, referrals });
-    await api.register(updateIntentRoute, services);
-    await api.register(finalizeRoute, { ...services, nudgeOutbox: nudge });
-    await api.register(finalizeReturnRoute, { ...services, nudgeOutbox: nudge });
-    await api.register(handoffRedeemRoute, services);
-    if (provider.routes) await api.register(provider.routes, providerRouteOptions);
-    await api.register(accountRoutes, { ...services, nudgeOutbox: nudge });
-    await api.register(teamRoutes, { ...services, nudgeOutbox: nudge });
-    joinAnswerOf = joinPageAnswers(api, db);
-    await api.register(adminRoutes, { ...services, nudgeOutbox: nudge });
-    if (oidcProvider) {
-      await mountOidcProvider(api, oidcProvider, config);
-      await api.register(signInRoute, { config, db, provider: oidcProvider });
-      await api.register(newPasswordRoutes, { config, db, nudgeOutbox: nudge });
-    }
-    await api.register(partnerRoutes, { ...services, nudgeOutbox: nudge });
+  // One per-address limit for every API call, whichever feature answers it: each feature counts its API routes
+  // against this one store (server/http/apiLimit.ts); pages, /healthz and the Stripe webhook are not counted.
+  await app.register(rateLimit, {
+    global: false,
+    max: config.RATE_LIMIT_PER_MINUTE,
+    timeWindow: '1 minute',
+    // With Redis the limit is one for all processes; should Redis fail, requests pass rather than the checkout.
+    ...(redis ? { redis, nameSpace: `${config.REDIS_KEY_PREFIX}rate-limit:`, skipOnError: true } : {}),
+    errorResponseBuilder: () => new HttpError(429, 'Too many requests. Please wait a minute and try again.'),
   });
-  await app.register(referralLinkRoute, { links: referrals });
-  if (provider.webhookRoutes) await app.register(provider.webhookRoutes, providerRouteOptions);
-  if (!joinAnswerOf) throw new Error('The API was registered without the team routes');
-  await registerStaticSite(app, distDir, referrals, pageContentOf(db), joinAnswerOf);
+
+  const webhookStatus: WebhookStatus = {};
+  // What features give each other, made once and handed to every feature's plugin: no plugin waits for another.
+  const house = {
+    config,
+    db,
+    provider,
+    cipher,
+    nudgeOutbox: nudgeOutbox ?? (() => undefined),
+    webhookStatus,
+    challengeKey: challengeKey ?? randomBytes(32).toString('hex'),
+    cookieSecret: secret,
+    oidcJwks,
+    distDir,
+    referrals: referralLinks(db, config),
+    contentOf: pageContentOf(db),
+    joinAnswerOf: joinPageAnswers(app, db),
+  };
+  const features: FastifyPluginAsync<typeof house>[] = [
+    httpPlugin,
+    checkoutPlugin,
+    paymentsPlugin,
+    accountPlugin,
+    seatsPlugin,
+    adminPlugin,
+    signInPlugin,
+    partnerPlugin,
+    referralsPlugin,
+  ];
+  for (const feature of features) await app.register(feature, house);
   return app;
 }

@@ -1,6 +1,6 @@
 /**
  * Starts the checkout server: configuration → database (migrated, the sample referrer seeded) → payment provider and credentials key →
- * HTTP app → reconciliation sweep (server/orders/reconcileOrders.ts) → listen on HOST:PORT. Stops cleanly on SIGINT/SIGTERM (in-flight requests finish, then the database closes).
+ * HTTP app → reconciliation sweep (server/checkout/reconcileOrders.ts) → listen on HOST:PORT. Stops cleanly on SIGINT/SIGTERM (in-flight requests finish, then the database closes).
  * Run with `npm start` (builds the SPA and bundles the server into build/server first) or `tsx server/main.ts`.
  */
 import { existsSync } from 'node:fs';
@@ -8,7 +8,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase } from './db/client';
-import { startReconciliation } from './orders/reconcileOrders';
+import { startReconciliation } from './checkout/reconcileOrders';
 import { smtpMailer, startOutboxWorker } from './outbox/outboxWorker';
 import { createPaymentProvider } from './payments/createPaymentProvider';
 import { DIST_DIR } from './paths';

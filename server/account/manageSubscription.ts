@@ -2,7 +2,7 @@
  * What the buyer does with a paid subscription on the manage page (/account): cancel at the end of the paid
  * period and undo, change seats, put on a new card, new login credentials. Each change asks the provider through
  * the PaymentProvider interface, then runs the provider's answer through the one lifecycle
- * (server/orders/applyPaymentEvent.ts → subscriptionLifecycle.ts), which updates the order under its row lock with
+ * (server/checkout/applyPaymentEvent.ts → subscriptionLifecycle.ts), which updates the order under its row lock with
  * its mail and webhook. Nothing here knows which provider it is.
  */
 import { randomUUID } from 'node:crypto';
@@ -11,8 +11,8 @@ import type { AccountView } from '../../src/contract/account';
 import type { SandboxCard } from '../../src/contract/sandbox';
 import type { Database } from '../db/client';
 import { accounts, handoffTokens } from '../db/schema';
-import { applyPaymentEvents } from '../orders/applyPaymentEvent';
-import { findOrder, isPaidOrder, type Order, type OrderContext } from '../orders/order';
+import { applyPaymentEvents } from '../checkout/applyPaymentEvent';
+import { findOrder, isPaidOrder, type Order, type OrderContext } from '../checkout/order';
 import type { OperationResult, SeatChangePreview } from '../payments/provider';
 import { generatePassword, hashPassword } from '../security/password';
 import { seatsInUse, seatsInUseMessage } from '../seats/seats';

@@ -1,16 +1,16 @@
 /**
- * What the owner does to one order from the console, besides the refund (server/orders/refundOrder.ts):
+ * What the owner does to one order from the console, besides the refund (server/checkout/refundOrder.ts):
  * re-send the order's confirmation mail, mail the buyer a sign-in link to /account, cancel at the end of the paid
  * period or now. Mail goes through the outbox; a cancellation asks the provider through the PaymentProvider
- * interface and runs its answer through the one lifecycle (server/orders/applyPaymentEvent.ts), as the buyer's
+ * interface and runs its answer through the one lifecycle (server/checkout/applyPaymentEvent.ts), as the buyer's
  * own cancellation on /account does (server/account/manageSubscription.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { OrderAction } from '../../src/contract/admin';
 import { cancelAtPeriodEnd } from '../account/manageSubscription';
 import { outbox } from '../db/schema';
-import { applyPaymentEvents } from '../orders/applyPaymentEvent';
-import { findOrder, isPaidOrder, type OrderContext } from '../orders/order';
+import { applyPaymentEvents } from '../checkout/applyPaymentEvent';
+import { findOrder, isPaidOrder, type OrderContext } from '../checkout/order';
 
 /** Why an action was refused: the route maps each to a status and a message. */
 export type OrderActionRefusal = 'unknown_order' | 'not_paid' | 'ended';

@@ -17,7 +17,7 @@ import type {
 } from '../../src/contract/admin';
 import type { Database } from '../db/client';
 import { funnelEvents, orderDisputes, orders, referrers, seats } from '../db/schema';
-import type { Order, OrderContext } from '../orders/order';
+import type { Order, OrderContext } from '../checkout/order';
 import { seatsOf, seatView } from '../seats/seats';
 import { orderCommissions } from '../commissions/statements';
 
@@ -49,7 +49,7 @@ export function periodOf(query: { from?: string; to?: string }, now = new Date()
   return { start, end };
 }
 
-/** An open dispute of the order's payments (server/orders/disputes.ts). */
+/** An open dispute of the order's payments (server/checkout/disputes.ts). */
 const hasOpenDispute = sql`exists (select 1 from ${orderDisputes} as open_dispute where open_dispute.transaction_id = ${orders.transactionId} and open_dispute.outcome = 'open')`;
 
 const orderColumns = {
@@ -101,7 +101,7 @@ function hadFailedPayment(period: Period | undefined): SQL {
   return sql`exists (select 1 from ${funnelEvents} as failed_event where failed_event.transaction_id = ${orders.transactionId} and failed_event.type = 'payment_failed'${within})`;
 }
 
-/** Each filter in SQL; the standings mirror src/domain/orderStatus.ts orderStanding (test/server/consoleOrders.test.ts). */
+/** Each filter in SQL; the standings mirror src/domain/orderStatus.ts orderStanding (test/server/admin/consoleOrders.test.ts). */
 function statusFilter(status: OrderFilter, period: Period | undefined): SQL | undefined {
   const undisputed = sql`not ${hasOpenDispute}`;
   switch (status) {

@@ -6,7 +6,7 @@
  */
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { HttpError } from './httpError';
-import { StripeProviderError } from '../payments/stripeErrors';
+import { StripeProviderError } from '../payments/stripe/errors';
 import { PLAIN_TEXT_PATTERN } from '../../src/contract/fields';
 
 const CLIENT_ERROR_MESSAGES: Record<string, { status: number; message: string }> = {

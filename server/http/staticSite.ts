@@ -37,7 +37,7 @@ const TEMPLATES = new Set([
 /**
  * Registers the static files of `distDir` (or none), the offer page and the not-found handler; every page carries
  * the request's referrer and the offer's content (`contentOf`, server/content/offerContent.ts), and /join what
- * its link stands for (`joinAnswerOf`, server/routes/team.ts `joinPageAnswers`).
+ * its link stands for (`joinAnswerOf`, server/seats/routes.ts `joinPageAnswers`).
  */
 export async function registerStaticSite(
   app: FastifyInstance,

@@ -1,6 +1,6 @@
 /**
  * Chooses this process's payment provider (architecture.md, "Payment providers"): the offline sandbox unless
- * STRIPE_SECRET_KEY is set, then Stripe (server/payments/stripe.ts). The Stripe SDK is loaded only then, so the
+ * STRIPE_SECRET_KEY is set, then Stripe (server/payments/stripe/provider.ts). The Stripe SDK is loaded only then, so the
  * sandbox starts without it.
  */
 import { paymentProviderName, type Config } from '../config';
@@ -14,7 +14,7 @@ import { createSandboxProvider } from './sandbox/provider';
  */
 export async function createPaymentProvider(config: Config, db: Database): Promise<PaymentProvider> {
   if (paymentProviderName(config) === 'sandbox' || !config.STRIPE_SECRET_KEY) return createSandboxProvider(db);
-  const { createStripeProvider } = await import('./stripe');
+  const { createStripeProvider } = await import('./stripe/provider');
   return createStripeProvider({
     secretKey: config.STRIPE_SECRET_KEY,
     apiBase: config.STRIPE_API_BASE,

@@ -1,6 +1,6 @@
 /**
  * The provider-neutral payment interface. The sandbox (server/payments/sandbox/, the offline default) and
- * Stripe (server/payments/stripe.ts) both implement it; routes and the order logic speak only to this, before the
+ * Stripe (server/payments/stripe/provider.ts) both implement it; routes and the order logic speak only to this, before the
  * purchase (customer, subscription, payment) and after it (cancel, undo, seats, card, refund).
  *
  * Money is integer cents. Every call that creates or changes money state takes an idempotency key derived
@@ -76,7 +76,7 @@ export interface SubscriptionPayment {
   /**
    * After the purchase: the paid period's end, a cancellation scheduled for a date (Stripe: `cancel_at`, which
    * flexible billing mode sets for a cancel at period end, or `cancel_at_period_end`), and the latest invoice.
-   * The one lifecycle (server/orders/subscriptionLifecycle.ts) compares it with the order.
+   * The one lifecycle (server/checkout/subscriptionLifecycle.ts) compares it with the order.
    */
   lifecycle: {
     /** ISO 8601; null when the provider does not say (before the first payment). */

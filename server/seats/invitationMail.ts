@@ -6,7 +6,7 @@
 import { and, eq, gt, isNull, ne } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { seats } from '../db/schema';
-import type { Order } from '../orders/order';
+import type { Order } from '../checkout/order';
 import { mintInvitationLink } from './claim';
 
 /**

@@ -19,8 +19,8 @@ import { EMAIL_PATTERN } from '../../src/domain/validation';
 import type { Config } from '../config';
 import type { Database, Transaction } from '../db/client';
 import { accounts, handoffTokens, orders, seats } from '../db/schema';
-import type { Order } from '../orders/order';
-import { isPaidOrder } from '../orders/order';
+import type { Order } from '../checkout/order';
+import { isPaidOrder } from '../checkout/order';
 import { raiseSeatEvent } from '../outbox/seatEvents';
 import { endPersonSignIns } from '../signIn/oidcStore';
 
@@ -302,7 +302,7 @@ export async function seatsInUse(db: Database, transactionId: string): Promise<n
 }
 
 /**
- * The lifecycle's part for seats (called by server/orders/subscriptionLifecycle.ts in its transaction, the order
+ * The lifecycle's part for seats (called by server/checkout/subscriptionLifecycle.ts in its transaction, the order
  * locked): the subscription ended → every live seat revoked (`seat.revoked` each); the quantity fell below the
  * people on the order → the latest-invited seats in use suspended (the buyer is mailed); the quantity rose → the
  * earliest-suspended seats restored, each to the lowest free number, as far as seats allow.

@@ -4,7 +4,7 @@
  * (authorization, token, JWKS, userinfo), the authorization code flow with PKCE required, scopes
  * `openid email profile access`, the `access` claims (`order`, `seat`, `role`, `status`) in the id token. The one
  * client is the platform, registered by configuration (OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, OIDC_REDIRECT_URIS);
- * consent is implicit for it (first party). The login prompt is our page `/sign-in` (server/routes/signIn.ts);
+ * consent is implicit for it (first party). The login prompt is our page `/sign-in` (server/signIn/routes/signIn.ts);
  * everything the provider keeps is in our database (./oidcStore.ts). oidc-provider is a Koa app: Fastify hands it
  * the raw request under `/oidc`, unparsed.
  */
@@ -25,7 +25,7 @@ const OIDC_PREFIX = '/oidc';
 /** The sign-in page (the provider's login prompt); the interaction's uid goes in its query. */
 const SIGN_IN_PAGE = '/sign-in';
 
-/** Where a sign-in carrying a one-time login hint goes instead of the page (server/routes/signIn.ts). */
+/** Where a sign-in carrying a one-time login hint goes instead of the page (server/signIn/routes/signIn.ts). */
 export const HINT_ROUTE = '/sign-in/hint';
 
 /** The provider's resume endpoint, `/auth/{interaction uid}` under the mount path. */

@@ -13,7 +13,7 @@ import { PRODUCT_ID } from '../../src/domain/product';
 import { buildApp } from '../../server/app';
 import { loadConfig, type Config } from '../../server/config';
 import { openPglite, openPostgres, type Database, type OpenDatabase } from '../../server/db/client';
-import type { OrderContext } from '../../server/orders/order';
+import type { OrderContext } from '../../server/checkout/order';
 import { createPaymentProvider } from '../../server/payments/createPaymentProvider';
 import type { PaymentProvider } from '../../server/payments/provider';
 import { seedReferrers } from '../../server/referrals/referrers';
@@ -37,7 +37,7 @@ export interface TestServer {
   db: Database;
   config: Config;
   cipher: CredentialsCipher;
-  /** What server/orders/* steps take, on this server's parts. */
+  /** What server/checkout/* steps take, on this server's parts. */
   context(log?: FastifyBaseLogger): OrderContext;
   /** POSTs `body` as JSON (or raw text when it is a string) to `url`. */
   post(url: string, body: unknown, headers?: Record<string, string>): Promise<LightMyRequestResponse>;

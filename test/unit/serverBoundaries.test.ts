@@ -1,8 +1,9 @@
 /**
  * The server's boundaries, read from the source of every .ts file under server/: what it may import
- * from the browser's code, no import cycle, the sandbox kept behind the provider interface, and SQL kept out of
- * the routes. Imports are read with TypeScript's own pre-processor, so
- * `import type`, `export … from` and `import()` all count.
+ * from the browser's code, no import cycle, the sandbox kept behind the provider interface, SQL kept out of
+ * the routes, features that meet only at their index.ts, and feature folders in the order of architecture.md
+ * ("Layout"). Imports are read with TypeScript's own pre-processor, so `import type`, `export … from` and
+ * `import()` all count.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -72,6 +73,153 @@ function findCycles(files: ServerFile[]): string[][] {
   return cycles;
 }
 
+/**
+ * The ground every feature stands on, imported file by file: the database, the edge's errors and headers,
+ * secrets and sessions (architecture.md, "Layout", feature order 1).
+ */
+const BASE_FOLDERS = ['db', 'http', 'security', 'sessions'];
+
+/**
+ * The server's folders from the ground up (architecture.md, feature order): a folder imports only folders before
+ * it, but for the edges in AGAINST_THE_ORDER.
+ */
+const FOLDER_ORDER = [
+  ...BASE_FOLDERS,
+  'referrals',
+  'funnel',
+  'content',
+  'payments',
+  'checkout',
+  'outbox',
+  'commissions',
+  'seats',
+  'signIn',
+  'account',
+  'admin',
+  'partner',
+];
+
+/**
+ * The imports that still run against FOLDER_ORDER, each one closing a cycle between folders. Untangling them needs
+ * the lifecycle to announce its changes to listeners (architecture.md, feature order 3-4). The list only shrinks:
+ * a new edge against the order fails, and so does an entry no import needs any more.
+ */
+const AGAINST_THE_ORDER = [
+  // The edge's routes (/api/config, /healthz, the site) read the checkout, the provider, referrals and the funnel.
+  'http → referrals',
+  'http → funnel',
+  'http → payments',
+  'http → checkout',
+  // The providers run their events through the one lifecycle.
+  'payments → checkout',
+  // The lifecycle calls each feature's part itself instead of announcing its changes.
+  'checkout → outbox',
+  'checkout → commissions',
+  'checkout → seats',
+  'checkout → signIn',
+  'checkout → account',
+  // The outbox's mail reads the features it writes about.
+  'outbox → commissions',
+  'outbox → seats',
+  'outbox → account',
+  // Payout mail and the sign-in throttle live in the console's folder.
+  'commissions → admin',
+  'signIn → admin',
+  // A seat's person signs in; the team page uses the manage page's session.
+  'seats → signIn',
+  'seats → account',
+];
+
+/**
+ * Pairs of features where one still imports the other's files instead of its index.ts. The list only shrinks: a
+ * new pair fails, and so does a pair no import needs any more.
+ */
+const SIDE_DOORS = [
+  'account → checkout',
+  'account → payments',
+  'account → seats',
+  'account → signIn',
+  'admin → account',
+  'admin → checkout',
+  'admin → commissions',
+  'admin → content',
+  'admin → payments',
+  'admin → referrals',
+  'admin → seats',
+  'checkout → account',
+  'checkout → commissions',
+  'checkout → funnel',
+  'checkout → outbox',
+  'checkout → payments',
+  'checkout → referrals',
+  'checkout → seats',
+  'checkout → signIn',
+  'commissions → admin',
+  'commissions → outbox',
+  'http → checkout',
+  'http → funnel',
+  'http → payments',
+  'http → referrals',
+  'outbox → account',
+  'outbox → commissions',
+  'outbox → seats',
+  'partner → admin',
+  'partner → checkout',
+  'partner → commissions',
+  'payments → checkout',
+  'payments → funnel',
+  'seats → checkout',
+  'seats → outbox',
+  'seats → signIn',
+  'signIn → admin',
+  'signIn → seats',
+];
+
+/** The folder right under server/ that holds `path` (`server/seats/claim.ts` → `seats`); none for server/app.ts. */
+function folderOf(path: string): string | undefined {
+  const parts = path.split('/');
+  return parts.length > 2 ? parts[1] : undefined;
+}
+
+/** One import from a file in one folder of server/ to a file in another. */
+interface CrossImport {
+  from: string;
+  to: string;
+  importer: string;
+  imported: string;
+}
+
+/**
+ * Every import between two folders of server/, but for server/db/schema.ts's: it only gathers the features' tables
+ * for drizzle-kit and the client, and depends on none of them.
+ */
+function crossImports(files: ServerFile[]): CrossImport[] {
+  return files
+    .filter((file) => file.path !== 'server/db/schema.ts')
+    .flatMap((file) =>
+      file.imports.map((imported) => ({ from: folderOf(file.path), to: folderOf(imported), importer: file.path, imported })),
+    )
+    .filter((edge): edge is CrossImport => edge.imported.startsWith('server/') && !!edge.from && !!edge.to && edge.from !== edge.to);
+}
+
+/** `listed` against what `found` (edge name → the imports behind it) holds: what is new, what is stale. */
+function compareWithList(found: Map<string, string[]>, listed: string[]) {
+  return {
+    unlisted: [...found].filter(([edge]) => !listed.includes(edge)).map(([edge, imports]) => `${edge}: ${imports.join(', ')}`),
+    stale: listed.filter((edge) => !found.has(edge)),
+  };
+}
+
+/** The imports behind each `from → to` edge among `imports`. */
+function groupByEdge(imports: CrossImport[]): Map<string, string[]> {
+  const edges = new Map<string, string[]>();
+  for (const { from, to, importer, imported } of imports) {
+    const edge = `${from} → ${to}`;
+    edges.set(edge, [...(edges.get(edge) ?? []), `${importer} imports ${imported}`]);
+  }
+  return edges;
+}
+
 const serverFiles = readServerFiles();
 if (!serverFiles.some((file) => file.path === 'server/main.ts')) throw new Error(`no server/main.ts under ${SERVER_DIR}`);
 
@@ -102,9 +250,9 @@ describe('server/ boundaries', () => {
     expect([...imports, ...comparisons], 'extend PaymentProvider (server/payments/provider.ts) instead').toEqual([]);
   });
 
-  it('has no SQL in server/routes/: a route validates, calls a step, maps its outcome', () => {
+  it('has no SQL in a routes file (server/<feature>/routes/): a route validates, calls a step, maps its outcome', () => {
     const withSql = serverFiles
-      .filter((file) => file.path.startsWith('server/routes/'))
+      .filter((file) => /^server\/.+\/routes(\/|\.ts$)/.test(file.path))
       .filter(
         (file) =>
           file.packages.includes('drizzle-orm') ||
@@ -112,6 +260,41 @@ describe('server/ boundaries', () => {
           /\bdb\.(select|insert|update|delete|execute|transaction)\(/.test(file.source),
       )
       .map((file) => file.path);
-    expect(withSql, 'move the query into server/orders, server/account or server/admin').toEqual([]);
+    expect(withSql, 'move the query into server/checkout, server/account or server/admin').toEqual([]);
+  });
+
+  it("has no SQL in a feature's index.ts either: a plugin registers routes", () => {
+    const withSql = serverFiles
+      .filter((file) => /^server\/[^/]+\/index\.ts$/.test(file.path))
+      .filter((file) => file.packages.includes('drizzle-orm') || file.imports.some((path) => path.endsWith('/tables.ts')))
+      .map((file) => file.path);
+    expect(withSql).toEqual([]);
+  });
+
+  it('places every folder of server/ in the feature order', () => {
+    const folders = [...new Set(serverFiles.map((file) => folderOf(file.path)).filter((folder) => folder !== undefined))];
+    expect(
+      folders.filter((folder) => !FOLDER_ORDER.includes(folder)),
+      'add the folder to FOLDER_ORDER',
+    ).toEqual([]);
+  });
+
+  it("lets features import each other only through their index.ts (a table's foreign key and the schema's gathering aside)", () => {
+    const sideDoors = crossImports(serverFiles).filter(
+      ({ to, importer, imported }) =>
+        !BASE_FOLDERS.includes(to) &&
+        imported !== `server/${to}/index.ts` &&
+        !(imported.endsWith('/tables.ts') && importer.endsWith('/tables.ts')),
+    );
+    const { unlisted, stale } = compareWithList(groupByEdge(sideDoors), SIDE_DOORS);
+    expect(unlisted, "import the feature's index.ts (export what you need there)").toEqual([]);
+    expect(stale, 'these pairs meet only through index.ts now: take them off SIDE_DOORS').toEqual([]);
+  });
+
+  it('keeps feature folders in their order: no cycle between folders beyond the listed edges against it', () => {
+    const against = crossImports(serverFiles).filter(({ from, to }) => FOLDER_ORDER.indexOf(from) < FOLDER_ORDER.indexOf(to));
+    const { unlisted, stale } = compareWithList(groupByEdge(against), AGAINST_THE_ORDER);
+    expect(unlisted, 'a folder imports one later in FOLDER_ORDER: this closes a cycle between features').toEqual([]);
+    expect(stale, 'these edges are gone: take them off AGAINST_THE_ORDER').toEqual([]);
   });
 });

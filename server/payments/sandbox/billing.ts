@@ -5,7 +5,7 @@
  * Stripe's "decline after attaching" card), past-due retries on each clock advance, the end of the subscription
  * after RENEWAL_ATTEMPTS failed charges, cancellation at period end and its undo, and a card update that charges
  * the open invoice at once, and refunds against its payments. What happens is answered as PaymentEvents, the same
- * Stripe's webhooks become, for the one lifecycle (server/orders/subscriptionLifecycle.ts). Money in integer cents.
+ * Stripe's webhooks become, for the one lifecycle (server/checkout/subscriptionLifecycle.ts). Money in integer cents.
  */
 import { and, asc, desc, eq, inArray, lte, ne, sql } from 'drizzle-orm';
 import type { Database, Transaction } from '../../db/client';

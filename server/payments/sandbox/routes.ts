@@ -14,7 +14,7 @@
  * - POST /api/sandbox/disputes/:disputeId/close `{ outcome }`: the bank decides a dispute the disputing test card
  *   (4000 0000 0000 0259) opened, won or lost (./disputes.ts); 404 unknown, 409 already closed.
  * An accepted payment is the sandbox's `invoice.paid`: it runs through the same code path as Stripe's events
- * (server/orders/applyPaymentEvent.ts) before the answer, so the order is paid and its account exists even if the
+ * (server/checkout/applyPaymentEvent.ts) before the answer, so the order is paid and its account exists even if the
  * tab closes right after the charge; its event id is the PaymentIntent's, so a repeated confirmation counts once.
  * Each confirmation of a checkout's intent is a 'payment_submitted' funnel event, each refusal also 'payment_failed'.
  */
@@ -31,8 +31,8 @@ import {
 } from '../../../src/contract/sandbox';
 import { recordPaymentAttempt } from '../../funnel/paymentAttempts';
 import { HttpError } from '../../http/httpError';
-import { applyPaymentEvents } from '../../orders/applyPaymentEvent';
-import type { OrderContext } from '../../orders/order';
+import { applyPaymentEvents } from '../../checkout/applyPaymentEvent';
+import type { OrderContext } from '../../checkout/order';
 import { challengeRequired, isSolved, issueChallenge, recordDecline } from '../../security/confirmationChallenge';
 import type { PaymentEvent, ProviderRouteOptions } from '../provider';
 import { advanceSandboxClock, failSandboxRefunds, renewDueSandboxSubscriptions } from './billing';
@@ -144,7 +144,7 @@ export const sandboxRoutes: FastifyPluginAsync<ProviderRouteOptions> = async (
 /**
  * What a card step means for the order: its funnel events, and for an accepted payment the sandbox's
  * `invoice.paid`. Never throws: the payment is taken whatever happens here, so a failure is logged and left to the
- * reconciliation sweep (server/orders/reconcileOrders.ts).
+ * reconciliation sweep (server/checkout/reconcileOrders.ts).
  */
 async function settleAttempt(context: OrderContext, clientSecret: string, outcome: IntentOutcome, step: 'confirmation' | 'authentication') {
   if (outcome.kind === 'unknown' || outcome.kind === 'not_payable' || outcome.kind === 'not_awaiting_authentication') return;

@@ -33,12 +33,12 @@ import {
   sandboxRefunds,
   sandboxSubscriptions,
 } from '../../../server/db/schema';
-import { applyPaymentEvent, applyPaymentEvents } from '../../../server/orders/applyPaymentEvent';
-import { findOrder, type Order } from '../../../server/orders/order';
-import { refundOrder } from '../../../server/orders/refundOrder';
+import { applyPaymentEvent, applyPaymentEvents } from '../../../server/checkout/applyPaymentEvent';
+import { findOrder, type Order } from '../../../server/checkout/order';
+import { refundOrder } from '../../../server/checkout/refundOrder';
 import type { PaymentEvent, PaymentProvider } from '../../../server/payments/provider';
 import { advanceSandboxClock, firstInvoiceId, renewDueSandboxSubscriptions, SANDBOX_NOW } from '../../../server/payments/sandbox/billing';
-import { createStripeClient } from '../../../server/payments/stripeClient';
+import { createStripeClient } from '../../../server/payments/stripe/client';
 import { confirmBody, createBody, TEST_CARDS, type TestServer } from '../helper';
 import type { StatefulStripe } from './statefulStripe';
 import { TEST_SECRET_KEY } from './stripeDouble';

@@ -22,8 +22,8 @@ import { accounts, handoffTokens, orders, partnerLinks, referrers } from '../../
 import { newHandoffToken } from '../../../server/security/handoffToken';
 import { mintInvitationLink } from '../../../server/seats/claim';
 import type { JoinClaimed, TeamView } from '../../../src/contract/team';
-import { STRIPE_API_VERSION } from '../../../server/payments/stripeClient';
-import { STRIPE_WEBHOOK_EVENTS } from '../../../server/payments/stripeWebhook';
+import { STRIPE_API_VERSION } from '../../../server/payments/stripe/client';
+import { STRIPE_WEBHOOK_EVENTS } from '../../../server/payments/stripe/webhook';
 import { saveOwner } from '../../../server/admin/owners';
 import { issueAccountLink } from '../../../server/account/accountLinks';
 import { completePurchase, type DATABASES, HANDOFF_KEY, openCheckout, startTestServer, type TestServer } from '../helper';

@@ -1,8 +1,8 @@
 /**
  * A stateful Stripe API double: an HTTP server on 127.0.0.1 that keeps products, prices, Customer Portal
  * configurations, customers, payment methods, subscriptions, invoices, PaymentIntents, charges, refunds and
- * events, and answers the requests the Stripe adapter (server/payments/stripe.ts) and `npm run stripe:setup`
- * (server/payments/stripeSetup.ts) send, as Stripe does (Stripe API reference, API 2026-10-28.endive):
+ * events, and answers the requests the Stripe adapter (server/payments/stripe/provider.ts) and `npm run stripe:setup`
+ * (server/payments/stripe/setup.ts) send, as Stripe does (Stripe API reference, API 2026-10-28.endive):
  *
  * - Expansion: an expandable field is an id (`latest_invoice`, `payment_method`), and an includable one
  *   (`confirmation_secret`, `payments`, a Price's `tiers`) is absent, unless the request's `expand[]` names it;
@@ -41,9 +41,9 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createStripeClient, STRIPE_API_VERSION } from '../../../server/payments/stripeClient';
-import { DEFAULT_PRICE_LOOKUP_KEY } from '../../../server/payments/stripeCatalogue';
-import { ensurePortalConfiguration, ensureStripeCatalogue } from '../../../server/payments/stripeSetup';
+import { createStripeClient, STRIPE_API_VERSION } from '../../../server/payments/stripe/client';
+import { DEFAULT_PRICE_LOOKUP_KEY } from '../../../server/payments/stripe/catalogue';
+import { ensurePortalConfiguration, ensureStripeCatalogue } from '../../../server/payments/stripe/setup';
 import { TEST_SECRET_KEY } from './stripeDouble';
 
 type Json = Record<string, unknown>;

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import Stripe from 'stripe';
 import { monthlyTotalCents } from '../../../src/domain/pricing';
 import { orders } from '../../../server/db/schema';
-import { STRIPE_API_VERSION } from '../../../server/payments/stripeClient';
+import { STRIPE_API_VERSION } from '../../../server/payments/stripe/client';
 import type { TestServer } from '../helper';
 import { fixture, TEST_SECRET_KEY } from './stripeDouble';
 

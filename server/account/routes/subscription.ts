@@ -1,0 +1,204 @@
+/**
+ * What the buyer changes on the manage page, each a step of server/account/manageSubscription.ts through the
+ * provider interface, then answered with the page's view: POST /api/account/credentials (new login credentials; the
+ * old password, the order's other sessions and the buyer's sign-ins to the training platform end), /cancel (at the end of the paid period, with a reason) and
+ * /resume (undo), /seats, /card (a refused card changes nothing), and /portal (a provider with a hosted portal:
+ * a session on the matching flow).
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import {
+  AccountView,
+  CancelRequest,
+  CardRequest,
+  NewCredentials,
+  PortalRequest,
+  SeatChangePreview,
+  SeatsRequest,
+} from '../../../src/contract/account';
+import { ErrorResponse } from '../../../src/contract/checkout';
+import {
+  accountView,
+  cancelAtPeriodEnd,
+  changeSeats,
+  issueNewPassword,
+  previewSeats,
+  replaceCard,
+  undoCancellation,
+  type ManageResult,
+} from '../manageSubscription';
+import { HttpError } from '../../http/httpError';
+import { isPaidOrder, type Order } from '../../checkout/order';
+import { endBuyerSessions } from '../../sessions/sessions';
+import { endPersonSignIns } from '../../signIn/oidcStore';
+import { findBuyerOfOrder } from '../../signIn/people';
+import type { AccountRouteOptions } from './options';
+
+const error4xx = { '4xx': ErrorResponse, '5xx': ErrorResponse };
+
+/** The status and message of each refused manage-page change. */
+function replyTo(result: ManageResult): Order {
+  if (result.ok) return result.order;
+  switch (result.refusal) {
+    case 'ended':
+      throw new HttpError(409, 'This subscription has ended.');
+    case 'not_paid_up':
+      throw new HttpError(409, 'Seats can be changed while the subscription is active and paid up.');
+    case 'seats_in_use':
+      throw new HttpError(409, result.message ?? 'More people use seats than that.');
+    case 'card_declined':
+      throw new HttpError(402, result.message ?? 'Your card was declined.');
+    case 'card_invalid':
+      throw new HttpError(400, result.message ?? 'Please check your card.');
+    case 'seats_payment_declined':
+      throw new HttpError(402, SEATS_DECLINED);
+    case 'seats_quote_expired':
+      throw new HttpError(409, 'The amount shown is out of date: nothing was changed. Please review the seat change again.');
+  }
+}
+
+/** A seat increase whose charge the card on file refused (decision 0045). */
+const SEATS_DECLINED =
+  'Your card was declined, so your seats were not changed and nothing was charged. Please put on a new card and try again.';
+
+/** Registers the subscription's change routes. */
+export async function accountSubscriptionRoutes(
+  app: FastifyInstance,
+  { buyerSessions, sessionOrder, nudgeOutbox, ...services }: AccountRouteOptions,
+): Promise<void> {
+  const { db, config, provider } = services;
+  const view = (request: FastifyRequest, order: Order) => accountView({ ...services, log: request.log }, order);
+  const context = (request: FastifyRequest) => ({ ...services, log: request.log });
+  /** Where the provider's own pages return the buyer: the manage page at PUBLIC_URL, else this request's site. */
+  const manageUrl = (request: FastifyRequest) =>
+    new URL('/account', config.PUBLIC_URL ?? `${request.protocol}://${request.host}`).toString();
+
+  app.post(
+    '/api/account/credentials',
+    {
+      schema: {
+        summary: 'Manage page: new login credentials (the old password stops working)',
+        response: { 200: NewCredentials, ...error4xx },
+      },
+    },
+    async (request) => {
+      const order = await sessionOrder(request);
+      if (!isPaidOrder(order)) throw new HttpError(409, 'This subscription has ended.');
+      const issued = await issueNewPassword(db, order.transactionId);
+      if (!issued) throw new HttpError(409, 'This order has no login yet.');
+      // The old password's sessions end with it (other devices sign in again); this one goes on.
+      const current = await buyerSessions.current(request);
+      await endBuyerSessions(db, order.transactionId, { except: current?.idHash });
+      // So do the buyer's sign-ins to the training platform (server/signIn/oidcStore.ts).
+      const buyer = await findBuyerOfOrder(db, order.transactionId);
+      if (buyer) await endPersonSignIns(db, buyer.personId);
+      request.log.info({ transactionId: order.transactionId }, 'New login credentials issued from the manage page');
+      return issued;
+    },
+  );
+
+  app.post<{ Body: CancelRequest }>(
+    '/api/account/cancel',
+    {
+      schema: {
+        summary: 'Manage page: cancel at the end of the paid period',
+        body: CancelRequest,
+        response: { 200: AccountView, ...error4xx },
+      },
+    },
+    async (request) => {
+      const order = await sessionOrder(request);
+      const updated = replyTo(await cancelAtPeriodEnd(context(request), order, request.body.reason));
+      nudgeOutbox();
+      return view(request, updated);
+    },
+  );
+
+  app.post(
+    '/api/account/resume',
+    { schema: { summary: 'Manage page: undo a cancellation', response: { 200: AccountView, ...error4xx } } },
+    async (request) => {
+      const order = await sessionOrder(request);
+      const updated = replyTo(await undoCancellation(context(request), order));
+      nudgeOutbox();
+      return view(request, updated);
+    },
+  );
+
+  app.post<{ Body: SeatsRequest }>(
+    '/api/account/seats',
+    {
+      schema: {
+        summary: 'Manage page: change seats (more seats charged at once for the rest of the period; fewer credited)',
+        body: SeatsRequest(config.MAX_SEATS),
+        response: { 200: AccountView, ...error4xx },
+      },
+    },
+    async (request) => {
+      const order = await sessionOrder(request);
+      const updated = replyTo(await changeSeats(context(request), order, request.body.quantity, request.body.prorationDate));
+      nudgeOutbox();
+      return view(request, updated);
+    },
+  );
+
+  app.post<{ Body: SeatsRequest }>(
+    '/api/account/seats/preview',
+    {
+      schema: {
+        summary: 'Manage page: what a seat change would cost now, before the buyer confirms it',
+        body: SeatsRequest(config.MAX_SEATS),
+        response: { 200: SeatChangePreview, ...error4xx },
+      },
+    },
+    async (request) => {
+      const order = await sessionOrder(request);
+      const previewed = await previewSeats(context(request), order, request.body.quantity);
+      if (!previewed.ok) return replyTo(previewed);
+      return previewed.preview;
+    },
+  );
+
+  app.post<{ Body: CardRequest }>(
+    '/api/account/card',
+    {
+      schema: {
+        summary: 'Manage page: a new card (an unpaid renewal is charged at once)',
+        body: CardRequest,
+        response: { 200: AccountView, ...error4xx },
+      },
+    },
+    async (request) => {
+      const order = await sessionOrder(request);
+      const replaced = await replaceCard(context(request), order, { card: request.body.card, returnUrl: manageUrl(request) });
+      if (replaced.ok && 'redirect' in replaced)
+        throw new HttpError(409, 'This subscription’s card is changed on the payment provider’s page.');
+      const updated = replyTo(replaced);
+      nudgeOutbox();
+      return view(request, updated);
+    },
+  );
+
+  app.post<{ Body: PortalRequest }>(
+    '/api/account/portal',
+    {
+      schema: {
+        summary: 'Manage page (a provider with a hosted portal): a portal session on one flow',
+        body: PortalRequest,
+        response: { 200: Type.Object({ url: Type.String() }), ...error4xx },
+      },
+    },
+    async (request) => {
+      const order = await sessionOrder(request);
+      if (!provider.createPortalSession) throw new HttpError(409, 'This page manages the subscription itself.');
+      const url = await provider.createPortalSession({
+        customerId: order.customerId,
+        subscriptionId: order.subscriptionId,
+        flow: request.body.flow,
+        returnUrl: manageUrl(request),
+        idempotencyKey: `${order.transactionId}:portal:${crypto.randomUUID()}`,
+      });
+      return { url };
+    },
+  );
+}

@@ -1,0 +1,29 @@
+/**
+ * POST /api/finalize-from-payment-intent: the payment-success page finalizes after a 3-D Secure redirect
+ * return, from the address's `payment_intent` and `payment_intent_client_secret` and the buyer's email (logic in
+ * server/checkout/finalizeReturn.ts). Answers FinalizeReturnResponse, or `{ error }` with 400 for a malformed body.
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import { ErrorResponse, FinalizeReturnRequest, FinalizeReturnResponse } from '../../../src/contract/checkout';
+import { finalizeReturn } from '../finalizeReturn';
+import { replyWith } from '../../http/refusalReplies';
+import type { OrderServices } from '../order';
+import type { OutboxNudge } from './finalize';
+
+const schema = {
+  summary: 'Finalize after a 3-D Secure redirect return to /payment-success',
+  body: FinalizeReturnRequest,
+  response: { 200: FinalizeReturnResponse, '4xx': ErrorResponse },
+};
+
+export const finalizeReturnRoute: FastifyPluginAsync<OrderServices & OutboxNudge> = async (app, { nudgeOutbox, ...services }) => {
+  app.post<{ Body: FinalizeReturnRequest; Reply: FinalizeReturnResponse }>(
+    '/api/finalize-from-payment-intent',
+    { schema },
+    async (request) => {
+      const finalized = replyWith(await finalizeReturn({ ...services, log: request.log }, request.body));
+      if (finalized.signInLinkEmailed) nudgeOutbox();
+      return finalized;
+    },
+  );
+};

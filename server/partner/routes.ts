@@ -1,0 +1,120 @@
+/**
+ * The referrer's own page API, /api/partner/*: POST /link emails a single-use sign-in link to the
+ * referrer with that email (the same answer and the same queued work for any email, rate-limited); POST /session
+ * opens a session with its token (server/sessions/, kind 'referrer', cookie for /api/partner only), GET /session
+ * says whether this browser holds one (the page's first question, 200 either way); GET /api/partner
+ * is their page over a period; GET /ledger.csv their own ledger; POST /sign-out ends the session. Every read is of
+ * the signed-in referrer only: no route takes another referrer's id. A cross-site state-changing request never
+ * gets here (server/sessions/sameOrigin.ts).
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { ErrorResponse } from '../../src/contract/checkout';
+import { PartnerLinkRequest, PartnerQuery, PartnerSessionProbe, PartnerSessionRequest, PartnerView } from '../../src/contract/commissions';
+import { csvHeaders } from '../admin/csv';
+import { requestPartnerLink, usePartnerLink } from '../commissions/partnerMail';
+import { partnerLedgerCsv, partnerView } from '../commissions/views';
+import { HttpError } from '../http/httpError';
+import type { OrderServices } from '../checkout/order';
+import { referrerSessionRules, sessionKeeper } from '../sessions/sessions';
+import { periodChecked } from '../admin/routes/periodChecked';
+
+const LINK_SENT = 'If that email belongs to a referrer, a sign-in link is on its way. It works once, for a limited time.';
+const SIGN_IN = 'Please sign in with the link we email you.';
+const errors = { '4xx': ErrorResponse };
+
+/** Registers /api/partner/*. */
+export async function partnerRoutes(
+  app: FastifyInstance,
+  { db, config, provider, nudgeOutbox }: OrderServices & { nudgeOutbox: () => void },
+): Promise<void> {
+  const sessions = sessionKeeper(db, config, referrerSessionRules(config));
+  const clock = provider.clock;
+  const site = (request: FastifyRequest) => (config.PUBLIC_URL ?? `${request.protocol}://${request.host}`).replace(/\/+$/, '');
+  const signedIn = async (request: FastifyRequest) => {
+    const session = await sessions.current(request);
+    if (!session) throw new HttpError(401, SIGN_IN);
+    return session.subject;
+  };
+
+  app.post<{ Body: PartnerLinkRequest }>(
+    '/api/partner/link',
+    {
+      schema: {
+        summary: 'Partner page: email a sign-in link',
+        body: PartnerLinkRequest,
+        response: { 202: Type.Object({ message: Type.String() }), ...errors },
+      },
+      config: { rateLimit: { max: config.ACCOUNT_LINKS_PER_15_MINUTES, timeWindow: '15 minutes' } },
+    },
+    async (request, reply) => {
+      await requestPartnerLink(db, request.body.email);
+      nudgeOutbox();
+      return reply.code(202).send({ message: LINK_SENT });
+    },
+  );
+
+  app.post<{ Body: PartnerSessionRequest }>(
+    '/api/partner/session',
+    {
+      schema: {
+        summary: 'Partner page: open a session with a link’s token',
+        body: PartnerSessionRequest,
+        response: { 204: Type.Null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const referrerId = await usePartnerLink(db, request.body.token);
+      if (!referrerId) throw new HttpError(401, 'This link has expired or was already used. Please ask for a new one.');
+      await sessions.open(request, reply, referrerId);
+      return reply.code(204).send();
+    },
+  );
+
+  app.get(
+    '/api/partner/session',
+    {
+      schema: {
+        summary: 'Partner page: does this browser hold a session? (200 either way, so a visitor’s page logs no error)',
+        response: { 200: PartnerSessionProbe },
+      },
+    },
+    async (request): Promise<PartnerSessionProbe> => ({ signedIn: (await sessions.current(request)) !== null }),
+  );
+
+  app.get<{ Querystring: PartnerQuery }>(
+    '/api/partner',
+    {
+      schema: {
+        summary: 'Partner page: the signed-in referrer’s link, funnel, commission and payouts',
+        querystring: PartnerQuery,
+        response: { 200: PartnerView, ...errors },
+      },
+    },
+    async (request) => {
+      const view = await periodChecked(async () =>
+        partnerView(db, clock, await signedIn(request), { site: site(request), query: request.query }),
+      );
+      if (!view) throw new HttpError(401, SIGN_IN);
+      return view;
+    },
+  );
+
+  app.get(
+    '/api/partner/ledger.csv',
+    { schema: { summary: 'Partner page: the signed-in referrer’s ledger as CSV' } },
+    async (request, reply) => {
+      const csv = await partnerLedgerCsv(db, clock, await signedIn(request));
+      return reply.headers(csvHeaders('commissions.csv')).send(csv);
+    },
+  );
+
+  app.post(
+    '/api/partner/sign-out',
+    { schema: { summary: 'Partner page: end the session', response: { 204: Type.Null() } } },
+    async (request, reply) => {
+      await sessions.close(request, reply);
+      return reply.code(204).send();
+    },
+  );
+}

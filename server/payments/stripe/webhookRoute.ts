@@ -1,0 +1,136 @@
+/**
+ * POST /api/stripe/webhook (architecture.md), the Stripe provider's route (PaymentProvider.routes). This plugin alone
+ * reads the raw body: it replaces the JSON parser, in its own encapsulated context, with one that hands the
+ * handler the bytes as a Buffer, since the signature is computed over the exact bytes Stripe sent.
+ *
+ * The `Stripe-Signature` header is verified first (server/payments/stripe/webhook.ts); a missing or bad one is
+ * 400 `{ error }` with no effect, and so is a signed body that is not an event we can read (not an object, an id
+ * with a control character, no `data.object`), each logged once as a warning and never a 500. A `customer.updated` that changed one of our customers' default payment method
+ * makes their subscriptions charge it (the provider's syncDefaultPaymentMethod). Allow-listed events about our
+ * subscriptions go to applyPaymentEvent; anything else is acknowledged with 200 and ignored. 500 only for our own transient failures, so Stripe retries them
+ * (Stripe docs, "Receive Stripe events in your webhook endpoint": any non-2xx answer is retried).
+ *
+ * Outside the per-IP rate limit: Stripe delivers from a handful of addresses, and a forged request costs one HMAC.
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import { HttpError, WEBHOOK_ERRORS } from '../../http/httpError';
+import {
+  applyDisputeNotice,
+  applyFailedRefundNotice,
+  applyPaymentEvent,
+  applyRefundNotice,
+  type PaymentEventResult,
+} from '../../checkout/applyPaymentEvent';
+import type { ProviderRouteOptions } from '../provider';
+import { STRIPE_API_VERSION } from './client';
+import {
+  MalformedWebhookEventError,
+  readDefaultPaymentMethodChange,
+  readDisputeEvent,
+  readFailedRefund,
+  readRefundedCharge,
+  readStripeEvent,
+  verifyStripeEvent,
+  WebhookSignatureError,
+} from './webhook';
+
+interface StripeWebhookOptions extends ProviderRouteOptions {
+  /** The endpoint's signing secret, `whsec_…` (STRIPE_WEBHOOK_SECRET). */
+  webhookSecret: string;
+}
+
+/** Stripe's event payloads exceed the API's 16 KiB body limit (an invoice with its lines); 1 MiB is ample. */
+const WEBHOOK_BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** The answer Stripe sees: `received` and, for the delivery log, what became of the event. */
+interface WebhookReply {
+  received: true;
+  outcome: PaymentEventResult['outcome'];
+}
+
+export const stripeWebhookRoute: FastifyPluginAsync<StripeWebhookOptions> = async (
+  app,
+  { webhookSecret, webhookStatus: status, challengeKey: _challengeKey, nudgeOutbox, ...services },
+) => {
+  status.apiVersion = { expected: STRIPE_API_VERSION, lastReceived: null, matches: true };
+  const apiVersion = status.apiVersion;
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT_BYTES }, (_request, body, done) =>
+    done(null, body),
+  );
+
+  app.post<{ Body: Buffer | undefined; Reply: WebhookReply }>('/api/stripe/webhook', async (request) => {
+    let verified;
+    try {
+      verified = verifyStripeEvent(request.body, request.headers['stripe-signature'], webhookSecret);
+    } catch (error) {
+      if (error instanceof MalformedWebhookEventError) {
+        request.log.warn({ reason: error.message }, 'Rejected a signed webhook body that is not an event');
+        throw new HttpError(400, WEBHOOK_ERRORS.malformedEvent);
+      }
+      if (!(error instanceof WebhookSignatureError)) throw error;
+      request.log.warn({ reason: error.message }, 'Rejected a webhook request');
+      throw new HttpError(400, WEBHOOK_ERRORS.badSignature);
+    }
+    const received = typeof verified.api_version === 'string' ? verified.api_version : null;
+    apiVersion.lastReceived = received;
+    apiVersion.matches = received === STRIPE_API_VERSION;
+    if (!apiVersion.matches) {
+      request.log.warn(
+        { eventId: verified.id, eventApiVersion: received, pinnedApiVersion: STRIPE_API_VERSION },
+        'Webhook event built for another Stripe API version than the server is pinned to: recreate the endpoint with the pinned version (npm run stripe:setup)',
+      );
+    }
+    const cardChange = readDefaultPaymentMethodChange(verified);
+    if (cardChange && services.provider.syncDefaultPaymentMethod) {
+      // The buyer's new card (Customer Portal) must be the one the next retry or renewal charges.
+      try {
+        const changed = await services.provider.syncDefaultPaymentMethod(cardChange.customerId, verified.id);
+        request.log.info(
+          { eventId: verified.id, customerId: cardChange.customerId, subscriptions: changed },
+          'Subscriptions now charge the customer’s default payment method',
+        );
+      } catch (error) {
+        request.log.error(
+          { err: error, eventId: verified.id },
+          'Could not bring the subscriptions’ payment method in line; Stripe will deliver the event again',
+        );
+        throw new HttpError(500, WEBHOOK_ERRORS.retryLater);
+      }
+      return { received: true, outcome: 'processed' };
+    }
+    const refunded = readRefundedCharge(verified);
+    if (refunded) {
+      const applied = await applyRefundNotice(
+        { ...services, log: request.log },
+        { eventId: verified.id, providerType: verified.type, customerId: refunded.customerId, paymentId: refunded.paymentIntentId },
+      );
+      if (!applied.ok) throw new HttpError(500, WEBHOOK_ERRORS.retryLater);
+      return { received: true, outcome: applied.value.outcome };
+    }
+    const disputed = readDisputeEvent(verified);
+    const failedRefund = readFailedRefund(verified);
+    if (disputed || failedRefund) {
+      const context = { ...services, log: request.log };
+      const applied = disputed
+        ? await applyDisputeNotice(context, { eventId: verified.id, providerType: verified.type, disputeId: disputed.disputeId })
+        : await applyFailedRefundNotice(context, {
+            eventId: verified.id,
+            providerType: verified.type,
+            paymentId: failedRefund!.paymentIntentId,
+          });
+      if (!applied.ok) throw new HttpError(500, WEBHOOK_ERRORS.retryLater);
+      nudgeOutbox();
+      return { received: true, outcome: applied.value.outcome };
+    }
+    const read = readStripeEvent(verified);
+    if ('ignored' in read) {
+      request.log.info({ eventId: verified.id, eventType: verified.type, reason: read.ignored }, 'Webhook event ignored');
+      return { received: true, outcome: 'ignored' };
+    }
+    const result = await applyPaymentEvent({ ...services, log: request.log }, read.event);
+    // Our side could not ask Stripe now: a 500 leaves the event unrecorded, and Stripe delivers it again.
+    if (!result.ok) throw new HttpError(500, WEBHOOK_ERRORS.retryLater);
+    return { received: true, outcome: result.value.outcome };
+  });
+};

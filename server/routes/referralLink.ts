@@ -1,9 +1,0 @@
-/** GET /r/:slug, a referrer's link: records the first-touch referral cookie and sends the visitor to `/` (server/referrals/). */
-import type { FastifyInstance } from 'fastify';
-import type { ReferralLinks } from '../referrals/referralLinks';
-
-export async function referralLinkRoute(app: FastifyInstance, { links }: { links: ReferralLinks }): Promise<void> {
-  app.get<{ Params: { slug: string } }>('/r/:slug', { schema: { hide: true } }, (request, reply) =>
-    links.follow(request, reply, request.params.slug.toLowerCase()),
-  );
-}

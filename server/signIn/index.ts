@@ -1,0 +1,43 @@
+/**
+ * The training platform's sign-in, when a client is configured (docs/decisions/0033): the OpenID Provider under
+ * /oidc, our /sign-in page's calls and a member's new password (./routes/), all under the API's rate limit.
+ */
+import { hkdfSync } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config';
+import type { Database } from '../db/client';
+import { countAgainstApiLimit } from '../http/apiLimit';
+import type { PrivateJwks } from './jwks';
+import { generateJwks } from './oidcKeys';
+import { createOidcProvider, mountOidcProvider } from './oidcProvider';
+import { newPasswordRoutes } from './routes/newPassword';
+import { signInRoute } from './routes/signIn';
+
+interface SignInOptions {
+  config: Config;
+  db: Database;
+  /** Wakes the outbox worker, so a password link goes out now. */
+  nudgeOutbox: () => void;
+  /** The app's cookie secret: the provider's cookie keys derive from it, so every process reads every other's. */
+  cookieSecret: string;
+  /** The provider's signing keys (server/signIn/oidcKeys.ts loads them). Default: a fresh key, for one process. */
+  oidcJwks?: PrivateJwks;
+}
+
+/** Registers the sign-in, or nothing when OIDC_CLIENT_ID is not set. */
+export async function signInPlugin(
+  app: FastifyInstance,
+  { config, db, nudgeOutbox, cookieSecret, oidcJwks }: SignInOptions,
+): Promise<void> {
+  if (!config.OIDC_CLIENT_ID) return;
+  const provider = createOidcProvider({
+    config,
+    db,
+    jwks: oidcJwks ?? generateJwks(),
+    cookieKeys: [Buffer.from(hkdfSync('sha256', cookieSecret, Buffer.alloc(0), 'oidc cookies', 32)).toString('hex')],
+  });
+  countAgainstApiLimit(app);
+  await mountOidcProvider(app, provider, config);
+  await app.register(signInRoute, { config, db, provider });
+  await app.register(newPasswordRoutes, { config, db, nudgeOutbox });
+}
