@@ -1,13 +1,13 @@
 /**
  * Every error leaves as `{ "error": "…" }` (architecture.md). Client mistakes (schema, malformed JSON, wrong
- * content type) are 400 with a clear message and never a 500 (a malformed id in the path is 404: it names nothing); a payment provider's failure a route did not
+ * content type) are 400 with a message in words (./validationWords.ts) and never a 500 (a malformed id in the path is 404: it names nothing); a payment provider's failure a route did not
  * handle itself (a Customer Portal session Stripe refused) is 502 with the provider error's browser-safe message;
  * anything unexpected is logged and answered 500 'Internal server error' without details.
  */
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { HttpError } from './httpError';
 import { StripeProviderError } from '../payments/stripe/errors';
-import { PLAIN_TEXT_PATTERN } from '../../src/contract/fields';
+import { describeValidation } from './validationWords';
 
 const CLIENT_ERROR_MESSAGES: Record<string, { status: number; message: string }> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 400, message: 'Content-Type must be application/json.' },
@@ -31,7 +31,7 @@ export function installErrorHandler(app: FastifyInstance): void {
     if ('validation' in error && error.validation) {
       // A path whose id is not one of ours names nothing: the same 404 as an id that is well formed but unknown.
       if (error.validationContext === 'params') return reply.code(404).send({ error: NO_SUCH_THING });
-      return reply.code(400).send({ error: `Invalid request: ${describeValidation(error)}` });
+      return reply.code(400).send({ error: describeValidation(error.validation) });
     }
     const known = 'code' in error ? CLIENT_ERROR_MESSAGES[error.code] : undefined;
     if (known) return reply.code(known.status).send({ error: known.message });
@@ -43,17 +43,4 @@ export function installErrorHandler(app: FastifyInstance): void {
     request.log.error({ err: error }, 'Unexpected error');
     return reply.code(500).send({ error: 'Internal server error' });
   });
-}
-
-/** Ajv's first error in words, naming the field: "body/quantity must be integer", "unknown field 'x'". */
-function describeValidation(error: FastifyError): string {
-  const first = error.validation?.[0];
-  if (first?.keyword === 'pattern' && 'pattern' in first.params && first.params.pattern === PLAIN_TEXT_PATTERN) {
-    return `${first.instancePath.slice(1) || 'body'} must not contain NUL characters or unpaired surrogates`;
-  }
-  if (first?.keyword === 'additionalProperties' && 'additionalProperty' in first.params) {
-    const where = first.instancePath ? ` in ${first.instancePath.slice(1)}` : '';
-    return `unknown field '${String(first.params.additionalProperty)}'${where}`;
-  }
-  return error.message;
 }
