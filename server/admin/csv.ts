@@ -1,24 +1,13 @@
-/**
- * The console's CSV exports (csv-stringify with `escape_formulas`: a cell starting with = + - @ cannot run as a
- * spreadsheet formula, OWASP CSV injection). Money in dollars with two decimals, from integer cents.
- */
-import { stringify } from 'csv-stringify/sync';
+/** The console's CSV exports (server/http/csv.ts: formulas escaped, money in dollars as numbers). */
 import type { OrderRow, PeriodFigures } from '../../src/contract/admin';
 import { orderStatusWords } from '../../src/domain/orderStatus';
+import { csvOf, usd } from '../http/csv';
 
-const csvOf = (header: string[], rows: (string | number | null)[][]) => stringify([header, ...rows], { escape_formulas: true });
-
-const dollars = (cents: number) => (cents / 100).toFixed(2);
-
-/** The headers of a CSV download named `filename`. */
-export const csvHeaders = (filename: string) => ({
-  'Content-Type': 'text/csv; charset=utf-8',
-  'Content-Disposition': `attachment; filename="${filename}"`,
-});
+export { csvHeaders } from '../http/csv';
 
 /** Orders as CSV, one line each: the stored status and, after the first columns, the status in words (src/domain/orderStatus.ts). */
 export function ordersCsv(rows: OrderRow[]): string {
-  return csvOf(
+  return csvOf([
     [
       'transaction_id',
       'status',
@@ -40,11 +29,11 @@ export function ordersCsv(rows: OrderRow[]): string {
       'cancellation_reason',
       'past_due_since',
     ],
-    rows.map((row) => [
+    ...rows.map((row) => [
       row.transactionId,
       row.status,
       row.quantity,
-      dollars(row.amountCents),
+      usd(row.amountCents),
       row.email,
       row.name,
       row.referrer?.slug ?? '',
@@ -55,20 +44,20 @@ export function ordersCsv(rows: OrderRow[]): string {
       row.createdAt,
       row.paidAt,
       row.cancelledAt,
-      dollars(row.refundedCents),
+      usd(row.refundedCents),
       orderStatusWords(row),
       row.cancelAt,
       row.cancellationReason,
       row.pastDueSince,
     ]),
-  );
+  ]);
 }
 
 /** The dashboard's funnel by referrer as CSV, one line per referrer, with the period on each. */
 export function referrerReportCsv(figures: PeriodFigures): string {
-  return csvOf(
+  return csvOf([
     ['referrer', 'name', 'page_views', 'checkouts_opened', 'payments_submitted', 'paid_orders', 'paid_seats', 'mrr_usd', 'from', 'to'],
-    figures.byReferrer.map((row) => [
+    ...figures.byReferrer.map((row) => [
       row.referrer?.slug ?? '(no link)',
       row.referrer?.displayName ?? '',
       row.views,
@@ -76,9 +65,9 @@ export function referrerReportCsv(figures: PeriodFigures): string {
       row.submitted,
       row.paid,
       row.paidSeats,
-      dollars(row.mrrCents),
+      usd(row.mrrCents),
       figures.from,
       figures.to,
     ]),
-  );
+  ]);
 }

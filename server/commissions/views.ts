@@ -4,7 +4,6 @@
  * commission, practices and payouts: nothing of another referrer), and the CSV files (a batch as PayPal Payouts'
  * bulk file and as a generic one, a referrer's own ledger). Money in integer cents; CSV amounts in dollars.
  */
-import { stringify } from 'csv-stringify/sync';
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import QRCode from 'qrcode';
 import type {
@@ -17,6 +16,7 @@ import { shortName } from '../../src/domain/commissions';
 import { dashboard, periodOf } from '../admin/reports';
 import type { Database } from '../db/client';
 import { orders, referrers } from '../db/schema';
+import { csvOf, usd } from '../http/csv';
 import { listPayoutBatches, referrerBalances, type PayoutBatch } from './payouts';
 import { defaultRule, ruleFor, setRule } from './rules';
 import { entryJson, readLedger, totalsOf } from './statements';
@@ -126,45 +126,39 @@ export async function partnerView(
   };
 }
 
-const dollars = (cents: number) => (cents / 100).toFixed(2);
-
 /**
  * A batch as PayPal Payouts' bulk CSV (PayPal, "Send payouts from Payouts Web": no header; recipient email, amount,
  * currency, customer id of at most 30 characters without spaces, note to the recipient, wallet 'PAYPAL').
  */
 export function paypalPayoutsCsv(batch: PayoutBatch): string {
-  return stringify(
+  return csvOf(
     batch.payees.map((payee) => [
       payee.email ?? '',
-      dollars(payee.amountCents),
+      usd(payee.amountCents),
       'USD',
       `B${batch.id}-${payee.slug}`.slice(0, 30),
       `Referral commission, payout ${batch.id}`,
       'PAYPAL',
     ]),
-    { escape_formulas: true },
   );
 }
 
 /** A batch as a generic CSV with a header: one line per referrer. */
 export function genericPayoutCsv(batch: PayoutBatch): string {
-  return stringify(
-    [
-      ['batch', 'referrer', 'name', 'email', 'amount_usd', 'entries', 'status', 'reference', 'created_at'],
-      ...batch.payees.map((payee) => [
-        batch.id,
-        payee.slug,
-        payee.displayName,
-        payee.email ?? '',
-        dollars(payee.amountCents),
-        payee.entries,
-        batch.status,
-        batch.reference ?? '',
-        batch.createdAt.toISOString(),
-      ]),
-    ],
-    { escape_formulas: true },
-  );
+  return csvOf([
+    ['batch', 'referrer', 'name', 'email', 'amount_usd', 'entries', 'status', 'reference', 'created_at'],
+    ...batch.payees.map((payee) => [
+      batch.id,
+      payee.slug,
+      payee.displayName,
+      payee.email ?? '',
+      usd(payee.amountCents),
+      payee.entries,
+      batch.status,
+      batch.reference ?? '',
+      batch.createdAt.toISOString(),
+    ]),
+  ]);
 }
 
 /** A referrer's own ledger as CSV (their page's download). */
@@ -175,20 +169,17 @@ export async function partnerLedgerCsv(db: Database, clock: SQL | undefined, ref
       (order) => [order.transactionId, shortName(order.name)],
     ),
   );
-  return stringify(
-    [
-      ['date', 'practice', 'kind', 'invoice_usd', 'seats', 'commission_usd', 'state', 'rule'],
-      ...lines.map((line) => [
-        line.earnedAt.toISOString(),
-        names.get(line.transactionId) ?? '',
-        line.kind,
-        dollars(line.invoiceCents),
-        line.seats,
-        dollars(line.amountCents),
-        line.state,
-        line.ruleText,
-      ]),
-    ],
-    { escape_formulas: true },
-  );
+  return csvOf([
+    ['date', 'practice', 'kind', 'invoice_usd', 'seats', 'commission_usd', 'state', 'rule'],
+    ...lines.map((line) => [
+      line.earnedAt.toISOString(),
+      names.get(line.transactionId) ?? '',
+      line.kind,
+      usd(line.invoiceCents),
+      line.seats,
+      usd(line.amountCents),
+      line.state,
+      line.ruleText,
+    ]),
+  ]);
 }
