@@ -7,7 +7,7 @@
 import { stringify, type CastingContext } from 'csv-stringify/sync';
 
 /** A money cell: integer cents, written as dollars with two decimals. */
-export class UsdCell {
+class UsdCell {
   constructor(readonly cents: number) {}
 }
 
