@@ -6,13 +6,28 @@
 import { and, desc, eq, ilike, inArray, sql } from 'drizzle-orm';
 import type { OutboxMail } from '../../src/contract/admin';
 import type { Database } from '../db/client';
-import { orders, outbox } from '../db/schema';
+import { orders, outbox, referrers } from '../db/schema';
 
 /** Mails the console lists at most. */
 const MAIL_LIST_LIMIT = 200;
 
-/** Whom a mail goes to: the held text's To, the email a link was asked for, else the order's email. */
-const recipient = sql<string | null>`coalesce(${outbox.rendered}->>'to', ${outbox.payload}->>'email', ${orders.email})`;
+/**
+ * Whom a mail goes to: the held text's To, the email a link was asked for, the invited team member, the referrer a
+ * payout mail is for, else the order's email (the buyer).
+ */
+const recipient = sql<
+  string | null
+>`coalesce(${outbox.rendered}->>'to', ${outbox.payload}->>'email', ${outbox.payload}->>'seatEmail', ${referrers.email}, ${orders.email})`;
+
+/** The mails matching `where`, newest first, with their recipients. */
+function selectMails(db: Database) {
+  return db
+    .select({ row: outbox, recipient })
+    .from(outbox)
+    .leftJoin(orders, eq(orders.transactionId, outbox.transactionId))
+    .leftJoin(referrers, sql`${referrers.id}::text = ${outbox.payload}->>'referrerId'`)
+    .$dynamic();
+}
 
 /** `text` as a LIKE pattern matching itself anywhere: `%`, `_` and `\` are taken literally. */
 const containing = (text: string) => `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
@@ -23,10 +38,7 @@ const containing = (text: string) => `%${text.replace(/[\\%_]/g, (char) => `\\${
  */
 export async function listMails(db: Database, { to }: { to?: string } = {}): Promise<OutboxMail[]> {
   const search = to?.trim();
-  const rows = await db
-    .select({ row: outbox, recipient })
-    .from(outbox)
-    .leftJoin(orders, eq(orders.transactionId, outbox.transactionId))
+  const rows = await selectMails(db)
     .where(and(eq(outbox.kind, 'mail'), search ? ilike(recipient, containing(search)) : undefined))
     .orderBy(desc(outbox.id))
     .limit(MAIL_LIST_LIMIT);
@@ -60,10 +72,8 @@ export async function requeueMail(db: Database, id: number): Promise<OutboxMail 
     .where(and(eq(outbox.id, id), eq(outbox.kind, 'mail'), inArray(outbox.status, ['held', 'failed'])))
     .returning();
   if (requeued) {
-    const [order] = requeued.transactionId
-      ? await db.select({ email: orders.email }).from(orders).where(eq(orders.transactionId, requeued.transactionId))
-      : [];
-    return mailOf(requeued, typeof requeued.payload.email === 'string' ? requeued.payload.email : (order?.email ?? null));
+    const [mail] = await selectMails(db).where(eq(outbox.id, requeued.id));
+    return mailOf(mail!.row, mail!.recipient);
   }
   const [existing] = await db
     .select({ id: outbox.id })

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveOwner } from '../../../server/admin/owners';
-import { offerContent, orders, outbox } from '../../../server/db/schema';
+import { offerContent, orders, outbox, referrers } from '../../../server/db/schema';
 import { DEFAULT_GUARANTEE, testimonialPlaceholders } from '../../../src/domain/offerContent';
 import { DATABASES, startTestServer, type TestServer } from '../helper';
 
@@ -179,6 +179,27 @@ describe.each(DATABASES)("the console's content, referrer names and mail on %s",
         },
         { kind: 'mail', topic: 'account_link', dedupeKey: 'm3', payload: { email: 'ada_lovelace@example.com' }, status: 'dropped' },
       ]);
+      const [referrer] = await server.db
+        .insert(referrers)
+        .values({ slug: 'mail-kate', displayName: 'Kate', shortLabel: 'dr-kate', quote: 'Q', email: 'kate.payee@example.com' })
+        .returning();
+      await server.db.insert(outbox).values([
+        {
+          kind: 'mail',
+          topic: 'seat_invitation',
+          dedupeKey: 'm4',
+          transactionId: 'txn-mail-search',
+          payload: { seatId: 'seat-x', seatNumber: 2, seatEmail: 'invited.member@example.com', seatName: 'Member', role: 'member' },
+          status: 'sent',
+        },
+        {
+          kind: 'mail',
+          topic: 'partner_payout_paid',
+          dedupeKey: 'm5',
+          payload: { referrerId: referrer!.id, amountCents: 20_000, reference: 'PP-1', batchId: 1 },
+          status: 'sent',
+        },
+      ]);
     });
 
     const mails = async (query = '') =>
@@ -190,7 +211,11 @@ describe.each(DATABASES)("the console's content, referrer names and mail on %s",
       // % and _ are the text typed, not patterns.
       expect((await mails('?to=ada_')).mails.map((mail) => mail.recipient)).toEqual(['ada_lovelace@example.com']);
       expect((await mails('?to=%25')).mails).toEqual([]);
-      expect((await mails()).mails.length).toBeGreaterThanOrEqual(3);
+      expect((await mails()).mails.length).toBeGreaterThanOrEqual(5);
+      // An invitation is the invited member's mail, not the buyer's; a payout mail the referrer's.
+      expect((await mails('?to=invited.member')).mails.map((mail) => mail.recipient)).toEqual(['invited.member@example.com']);
+      expect((await mails('?to=grace')).mails.map((mail) => mail.recipient)).toEqual(['Grace.Hopper@example.com']);
+      expect((await mails('?to=kate.payee')).mails.map((mail) => mail.recipient)).toEqual(['kate.payee@example.com']);
       expect((await request('GET', `/api/admin/mail?to=${'x'.repeat(255)}`)).statusCode).toBe(400);
       expect((await request('GET', '/api/admin/mail?from=a')).statusCode).toBe(400);
     });
