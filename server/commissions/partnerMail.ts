@@ -1,6 +1,6 @@
 /**
- * The referrer's mails: the single-use sign-in link to /partner ('partner_link') and the payout notice
- * ('partner_payout_paid'), queued in the outbox and sent by its worker (server/outbox/outboxWorker.ts hands each
+ * The referrer's mails: the welcome when the owner gives them an email ('partner_welcome', with a sign-in link),
+ * the single-use sign-in link to /partner ('partner_link') and the payout notice ('partner_payout_paid'), queued in the outbox and sent by its worker (server/outbox/outboxWorker.ts hands each
  * 'partner_' row here). Links are minted at send time, as for the buyer's: 32 random bytes, only their
  * SHA-256 stored (partner_links), used once before they expire. A requested link carries the email it was asked
  * for and is resolved here: to the active referrer with that email, or 'dropped', unmailed (the request answers
@@ -90,17 +90,24 @@ export async function deliverPartnerMail(
   };
   const name = `Dr. ${referrer.displayName}`;
   const mail =
-    row.topic === 'partner_payout_paid'
-      ? compose(`Your referral commission of ${formatCents(Number(row.payload.amountCents))} is paid`, name, [
-          `We paid you ${formatCents(Number(row.payload.amountCents))} in referral commission (reference ${String(row.payload.reference)}).`,
-          'See every practice you referred and each commission on your partner page.',
-          ['Open your partner page', `${site}/partner`],
-        ])
-      : compose('Your link to your partner page', name, [
-          'Here is the link you asked for. It works once, for a short time.',
+    row.topic === 'partner_welcome'
+      ? compose('Your referrals and commissions, on your partner page', name, [
+          `Practices you refer through your link, ${site}/r/${referrer.slug}, earn you a commission on what they pay.`,
+          'Your partner page shows each practice you referred, every commission, and when it becomes payable.',
           ['Open your partner page', await link()],
-          'If you did not ask for it, you can ignore this mail.',
-        ]);
+          `The link works once, for a short time. Later, ask for a new one at ${site}/partner with this email.`,
+        ])
+      : row.topic === 'partner_payout_paid'
+        ? compose(`Your referral commission of ${formatCents(Number(row.payload.amountCents))} is paid`, name, [
+            `We paid you ${formatCents(Number(row.payload.amountCents))} in referral commission (reference ${String(row.payload.reference)}).`,
+            'See every practice you referred and each commission on your partner page.',
+            ['Open your partner page', `${site}/partner`],
+          ])
+        : compose('Your link to your partner page', name, [
+            'Here is the link you asked for. It works once, for a short time.',
+            ['Open your partner page', await link()],
+            'If you did not ask for it, you can ignore this mail.',
+          ]);
   if (!mailer) return { status: 'held', rendered: { to: referrer.email, subject: mail.subject, text: mail.text } };
   await mailer.send({ to: referrer.email, ...mail });
   log.info({ outboxId: row.id, topic: row.topic }, 'Mail sent');

@@ -15,7 +15,7 @@ import type {
 import { shortName } from '../../src/domain/commissions';
 import { dashboard, periodOf } from '../admin/reports';
 import type { Database } from '../db/client';
-import { orders, referrers } from '../db/schema';
+import { orders, outbox, referrers } from '../db/schema';
 import { csvOf, usd } from '../http/csv';
 import { listPayoutBatches, referrerBalances, type PayoutBatch } from './payouts';
 import { defaultRule, ruleFor, setRule } from './rules';
@@ -57,14 +57,34 @@ export async function setReferrerCommission(
   if (!/^[0-9a-f-]{36}$/i.test(referrerId)) return false;
   const [found] = await db.select({ id: referrers.id }).from(referrers).where(eq(referrers.id, referrerId));
   if (!found) return false;
-  if (body.email !== undefined) {
-    await db
-      .update(referrers)
-      .set({ email: body.email?.trim() ?? null, updatedAt: new Date() })
-      .where(eq(referrers.id, referrerId));
-  }
+  if (body.email !== undefined) await setReferrerEmail(db, referrerId, body.email?.trim() || null);
   if (body.rule !== undefined) await setRule(db, referrerId, body.rule ?? { kind: 'default' }, ownerId);
   return true;
+}
+
+/**
+ * Sets referrer `referrerId`'s email and, when it is one they did not have and they are active, queues their welcome
+ * to the partner page in the same transaction (./partnerMail.ts, 'partner_welcome'; once per referrer and address):
+ * otherwise a referrer learns of /partner only if someone tells them.
+ */
+async function setReferrerEmail(db: Database, referrerId: string, email: string | null): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [before] = await tx.select().from(referrers).where(eq(referrers.id, referrerId)).for('update');
+    if (!before) return;
+    await tx.update(referrers).set({ email, updatedAt: new Date() }).where(eq(referrers.id, referrerId));
+    const address = email?.toLowerCase();
+    if (!address || before.status !== 'active' || address === before.email?.trim().toLowerCase()) return;
+    await tx
+      .insert(outbox)
+      .values({
+        kind: 'mail',
+        topic: 'partner_welcome',
+        dedupeKey: `mail:partner_welcome:${referrerId}:${address}`,
+        transactionId: null,
+        payload: { referrerId },
+      })
+      .onConflictDoNothing();
+  });
 }
 
 /**

@@ -81,7 +81,7 @@ describe('referrers are paid', () => {
     expect(problems).toEqual([]);
     await partner.getByRole('button', { name: 'Email me a sign-in link' }).click();
     await partner.getByRole('status').filter({ hasText: 'sign-in link is on its way' }).waitFor();
-    const signIn = await mail.waitFor(JANE, /partner page/);
+    const signIn = await mail.waitFor(JANE, /^Your link to your partner page$/);
     const link = /Open your partner page: (\S+)/.exec(signIn.text)![1]!;
     await partner.goto(link.replace(/^http:\/\/localhost:\d+/, server.baseUrl));
     await partner.getByRole('heading', { name: 'Dr. Jane Doe, your referrals' }).waitFor();

@@ -9,7 +9,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveOwner } from '../../../server/admin/owners';
-import { commissionEntries, partnerLinks, payoutBatchEntries } from '../../../server/db/schema';
+import { commissionEntries, outbox, partnerLinks, payoutBatchEntries } from '../../../server/db/schema';
 import { deleteExpiredRecords } from '../../../server/checkout/retention';
 import { applyPaymentEvent } from '../../../server/checkout/applyPaymentEvent';
 import { deliverDue, smtpMailer, type OutboxContext } from '../../../server/outbox/outboxWorker';
@@ -87,7 +87,7 @@ describe.each(DATABASES)('commissions on %s', (kind) => {
   async function partnerSession(email: string): Promise<string> {
     expect((await server.post('/api/partner/link', { email })).statusCode).toBe(202);
     await deliverDue(outboxContext);
-    const received = await mail.waitFor(email, /partner page/);
+    const received = await mail.waitFor(email, /^Your link to your partner page$/);
     const token = /\/partner\?token=([\w-]+)/.exec(received.text)![1];
     const opened = await server.post('/api/partner/session', { token });
     expect(opened.statusCode).toBe(204);
@@ -125,6 +125,25 @@ describe.each(DATABASES)('commissions on %s', (kind) => {
         entries: [expect.objectContaining({ amountCents: 20_000, state: 'held' })],
       }),
     ]);
+  });
+
+  it('a referrer is welcomed to their partner page when the owner gives them an email, once per address', async () => {
+    await deliverDue(outboxContext);
+    const welcome = await mail.waitFor(BOB, /^Your referrals and commissions, on your partner page$/);
+    expect(welcome.text).toContain('https://checkout.test/r/bob');
+    const token = /\/partner\?token=([\w-]+)/.exec(welcome.text)![1];
+    expect((await server.post('/api/partner/session', { token })).statusCode).toBe(204);
+    const welcomes = async () =>
+      (await server.db.select().from(outbox).where(eq(outbox.topic, 'partner_welcome'))).map((row) => row.dedupeKey).length;
+    const before = await welcomes();
+    // The same address again, in another case: no second welcome; a new address: welcomed there.
+    expect((await put(`/api/admin/commissions/referrers/${ids.bob}`, { email: BOB.toUpperCase() })).statusCode).toBe(204);
+    expect(await welcomes()).toBe(before);
+    expect((await put(`/api/admin/commissions/referrers/${ids.bob}`, { email: 'bob.new@example.com' })).statusCode).toBe(204);
+    expect(await welcomes()).toBe(before + 1);
+    await deliverDue(outboxContext);
+    await mail.waitFor('bob.new@example.com', /^Your referrals and commissions, on your partner page$/);
+    expect((await put(`/api/admin/commissions/referrers/${ids.bob}`, { email: BOB })).statusCode).toBe(204);
   });
 
   it('a referrer buying through their own link earns nothing and is flagged', async () => {
