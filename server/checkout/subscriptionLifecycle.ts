@@ -26,7 +26,7 @@
  * undo and seat change mails once, however often the same event arrives.
  */
 import { and, eq, sql, type SQL } from 'drizzle-orm';
-import { monthlyTotalCents } from '../../src/domain/pricing';
+import { formatDollars, monthlyTotalCents } from '../../src/domain/pricing';
 import type { Config } from '../config';
 import type { Transaction } from '../db/client';
 import { funnelEvents, orderRefunds, orders } from '../db/schema';
@@ -248,7 +248,9 @@ export async function applyLifecycleChanges(
     await raiseOrderEvent(tx, config, { kind: 'cancelled', transactionId, cancelledAt: now.toISOString() });
   }
   const moneyMoved = [
-    ...(changes.refund ? [{ paymentId: changes.refund.paymentId, why: `refund of ${changes.refund.refundedCents} cents` }] : []),
+    ...(changes.refund
+      ? [{ paymentId: changes.refund.paymentId, why: `the practice was refunded ${formatDollars(changes.refund.refundedCents)}` }]
+      : []),
     ...(changes.refundFailed ? [{ paymentId: changes.refundFailed.paymentId, why: 'the refund failed' }] : []),
     ...(changes.dispute?.moneyMoved ? [{ paymentId: changes.dispute.dispute.paymentId, why: disputeWords(changes.dispute) }] : []),
   ];
