@@ -15,9 +15,9 @@
  */
 import type { SQL } from 'drizzle-orm';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
-import { commissionCents, refundedShareCents } from '../../src/domain/commissions';
+import { commissionCents, commissionPayableFrom, refundedShareCents } from '../../src/domain/commissions';
 import type { Transaction } from '../db/client';
-import { commissionEntries, orderDisputes, orderRefunds, payoutBatchEntries, payoutBatches, referrers } from '../db/schema';
+import { commissionEntries, orderDisputes, orderRefunds, outbox, payoutBatchEntries, payoutBatches, referrers } from '../db/schema';
 import { ruleFor } from './rules';
 
 /** The billing clock's now (the provider's `clock`, else the database's). */
@@ -53,7 +53,10 @@ interface PaidInvoice {
  */
 export async function bookEarned(tx: Transaction, order: OrderForCommission, invoice: PaidInvoice, clock: SQL | undefined): Promise<void> {
   if (!order.referrerId) return;
-  const [referrer] = await tx.select({ email: referrers.email }).from(referrers).where(eq(referrers.id, order.referrerId));
+  const [referrer] = await tx
+    .select({ email: referrers.email, status: referrers.status })
+    .from(referrers)
+    .where(eq(referrers.id, order.referrerId));
   if (!referrer) return;
   const inForce = await ruleFor(tx, order.referrerId);
   const [earlier] = await tx
@@ -75,7 +78,7 @@ export async function bookEarned(tx: Transaction, order: OrderForCommission, inv
   const selfReferral = !!referrer.email && !!order.email && referrer.email.trim().toLowerCase() === order.email.trim().toLowerCase();
   const earns = !selfReferral && !(invoice.proration && inForce.rule.kind === 'flat');
   const amountCents = earns ? commissionCents(inForce.rule, invoice.amountCents, invoice.seats, monthNumber) : 0;
-  await tx
+  const [booked] = await tx
     .insert(commissionEntries)
     .values({
       entryKey: `earned:${invoice.invoiceId}`,
@@ -94,7 +97,27 @@ export async function bookEarned(tx: Transaction, order: OrderForCommission, inv
       selfReferral,
       earnedAt: billingNow(clock),
     })
-    .onConflictDoNothing({ target: commissionEntries.entryKey });
+    .onConflictDoNothing({ target: commissionEntries.entryKey })
+    .returning({ earnedAt: commissionEntries.earnedAt });
+  // The referrer hears of each commission as it is earned, with the day it becomes payable (./partnerMail.ts).
+  if (booked && amountCents > 0 && referrer.email && referrer.status === 'active') {
+    await tx
+      .insert(outbox)
+      .values({
+        kind: 'mail',
+        topic: 'partner_commission_earned',
+        dedupeKey: `mail:partner_commission_earned:${invoice.invoiceId}`,
+        transactionId: order.transactionId,
+        payload: {
+          referrerId: order.referrerId,
+          transactionId: order.transactionId,
+          amountCents,
+          invoiceCents: invoice.amountCents,
+          payableFrom: commissionPayableFrom(booked.earnedAt).toISOString(),
+        },
+      })
+      .onConflictDoNothing();
+  }
 }
 
 /** How a proration's entry reads (and is told from a month's). */

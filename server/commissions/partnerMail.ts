@@ -1,5 +1,6 @@
 /**
  * The referrer's mails: the welcome when the owner gives them an email ('partner_welcome', with a sign-in link),
+ * each commission earned with the day it becomes payable ('partner_commission_earned'),
  * the single-use sign-in link to /partner ('partner_link') and the payout notice ('partner_payout_paid'), queued in the outbox and sent by its worker (server/outbox/outboxWorker.ts hands each
  * 'partner_' row here). Links are minted at send time, as for the buyer's: 32 random bytes, only their
  * SHA-256 stored (partner_links), used once before they expire. A requested link carries the email it was asked
@@ -8,10 +9,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
-import { formatCents } from '../../src/domain/commissions';
+import { formatCents, shortName } from '../../src/domain/commissions';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
-import { outbox, partnerLinks, referrers } from '../db/schema';
+import { orders, outbox, partnerLinks, referrers } from '../db/schema';
 import { compose } from '../outbox/mailTemplates';
 import { hashHandoffToken, newHandoffToken } from '../security/handoffToken';
 
@@ -90,26 +91,48 @@ export async function deliverPartnerMail(
   };
   const name = `Dr. ${referrer.displayName}`;
   const mail =
-    row.topic === 'partner_welcome'
-      ? compose('Your referrals and commissions, on your partner page', name, [
-          `Practices you refer through your link, ${site}/r/${referrer.slug}, earn you a commission on what they pay.`,
-          'Your partner page shows each practice you referred, every commission, and when it becomes payable.',
-          ['Open your partner page', await link()],
-          `The link works once, for a short time. Later, ask for a new one at ${site}/partner with this email.`,
-        ])
-      : row.topic === 'partner_payout_paid'
-        ? compose(`Your referral commission of ${formatCents(Number(row.payload.amountCents))} is paid`, name, [
-            `We paid you ${formatCents(Number(row.payload.amountCents))} in referral commission (reference ${String(row.payload.reference)}).`,
-            'See every practice you referred and each commission on your partner page.',
-            ['Open your partner page', `${site}/partner`],
-          ])
-        : compose('Your link to your partner page', name, [
-            'Here is the link you asked for. It works once, for a short time.',
+    row.topic === 'partner_commission_earned'
+      ? await earnedMail(db, site, name, row.payload)
+      : row.topic === 'partner_welcome'
+        ? compose('Your referrals and commissions, on your partner page', name, [
+            `Practices you refer through your link, ${site}/r/${referrer.slug}, earn you a commission on what they pay.`,
+            'Your partner page shows each practice you referred, every commission, and when it becomes payable.',
             ['Open your partner page', await link()],
-            'If you did not ask for it, you can ignore this mail.',
-          ]);
+            `The link works once, for a short time. Later, ask for a new one at ${site}/partner with this email.`,
+          ])
+        : row.topic === 'partner_payout_paid'
+          ? compose(`Your referral commission of ${formatCents(Number(row.payload.amountCents))} is paid`, name, [
+              `We paid you ${formatCents(Number(row.payload.amountCents))} in referral commission (reference ${String(row.payload.reference)}).`,
+              'See every practice you referred and each commission on your partner page.',
+              ['Open your partner page', `${site}/partner`],
+            ])
+          : compose('Your link to your partner page', name, [
+              'Here is the link you asked for. It works once, for a short time.',
+              ['Open your partner page', await link()],
+              'If you did not ask for it, you can ignore this mail.',
+            ]);
   if (!mailer) return { status: 'held', rendered: { to: referrer.email, subject: mail.subject, text: mail.text } };
   await mailer.send({ to: referrer.email, ...mail });
   log.info({ outboxId: row.id, topic: row.topic }, 'Mail sent');
   return { status: 'sent' };
+}
+
+/** The mail of one commission earned: the practice (first name and initial), what it paid, and when it is payable. */
+async function earnedMail(db: Database, site: string, name: string, payload: Record<string, string | number | null>) {
+  const [order] =
+    typeof payload.transactionId === 'string'
+      ? await db.select({ name: orders.name }).from(orders).where(eq(orders.transactionId, payload.transactionId))
+      : [];
+  const amount = formatCents(Number(payload.amountCents));
+  const payable = new Date(String(payload.payableFrom)).toLocaleDateString('en-US', {
+    month: 'long',
+    day: 'numeric',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
+  return compose(`You earned ${amount} in referral commission`, name, [
+    `${shortName(order?.name ?? null)}, a practice you referred, paid ${formatCents(Number(payload.invoiceCents))}. Your commission: ${amount}.`,
+    `It is held for the buyer's 30-day money-back guarantee and payable from ${payable}.`,
+    ['Open your partner page', `${site}/partner`],
+  ]);
 }

@@ -10,7 +10,7 @@
  * Hold: an earned entry is held for the refund guarantee (src/domain/refunds.ts, REFUND_GUARANTEE_DAYS) after its
  * invoice was paid: the buyer may still cancel and be refunded. Then it is payable.
  */
-import { isWithinRefundGuarantee } from './refunds';
+import { isWithinRefundGuarantee, REFUND_GUARANTEE_DAYS } from './refunds';
 
 /** 100 % in basis points. */
 const FULL_BASIS_POINTS = 10_000;
@@ -82,6 +82,11 @@ function formatPercent(basisPoints: number): string {
 export function formatCents(cents: number): string {
   if (!Number.isInteger(cents)) throw new RangeError(`Money must be integer cents, got ${cents}`);
   return new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2 }).format(cents / 100);
+}
+
+/** When a commission earned at `earnedAt` stops being held: the end of the refund guarantee (decision 0024). */
+export function commissionPayableFrom(earnedAt: Date): Date {
+  return new Date(earnedAt.getTime() + REFUND_GUARANTEE_DAYS * 24 * 60 * 60 * 1000);
 }
 
 /** The state of an earned entry, derived (docs/decisions/0035). */

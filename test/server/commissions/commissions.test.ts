@@ -111,6 +111,18 @@ describe.each(DATABASES)('commissions on %s', (kind) => {
     expect(await entriesOf(first.transactionId)).toEqual([
       expect.objectContaining({ kind: 'earned', amountCents: 20_000, invoiceCents: 100_000, seats: 3, selfReferral: false, ruleId: null }),
     ]);
+    // Jane hears of it at once, with the day it becomes payable (30 days on, after the guarantee).
+    await deliverDue(outboxContext);
+    const earned = await mail.waitFor(JANE, /^You earned \$200\.00 in referral commission$/);
+    const [entry] = await entriesOf(first.transactionId);
+    const payable = new Date(entry!.earnedAt.getTime() + 30 * 86_400_000).toLocaleDateString('en-US', {
+      month: 'long',
+      day: 'numeric',
+      year: 'numeric',
+      timeZone: 'UTC',
+    });
+    expect(earned.text).toContain('Ada P., a practice you referred, paid $1,000.00. Your commission: $200.00.');
+    expect(earned.text).toContain(`payable from ${payable}.`);
     jane = await partnerSession(JANE);
     const view = await partner(jane);
     expect(view.totals).toEqual({ held: 20_000, payable: 0, inPayout: 0, paid: 0, reversed: 0 });
