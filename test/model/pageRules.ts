@@ -70,3 +70,17 @@ export const SIGN_IN = {
   forgotHeading: 'Forgot your password?',
   signingIn: 'Signing in…',
 } as const;
+
+/**
+ * The console's refund of one order (docs/decisions/0024: the owner is asked once more, the subscription ends;
+ * 0042: a retry of the same amount keeps its request key, another amount is a new refund).
+ */
+export const REFUND = {
+  question: (amount: string) => `Refund ${amount} and end the subscription now? The buyer is mailed and loses access.`,
+  /** The amount named in the question when the owner leaves the field empty within the guarantee. */
+  everything: 'everything paid',
+  refund: 'Refund…',
+  confirm: 'Refund and end the subscription',
+  abandon: 'Keep the subscription',
+  refunding: 'Refunding…',
+} as const;
