@@ -288,19 +288,14 @@ export const checkoutMachine = setup({
     }),
     requestFirstNameFocus: emit({ type: 'focusRequested', field: 'firstName' }),
     /** Before the card is charged: what a reload or a closed tab needs to finalize this order later. */
-    rememberPendingPayment: assign({
-      pendingPayment: ({ context }) => {
-        const pending = { ...orderOf(context), savedAt: Date.now() };
-        savePendingPayment(pending);
-        return pending;
-      },
-    }),
-    forgetPendingPayment: assign({
-      pendingPayment: () => {
-        forgetPendingPayment();
-        return null;
-      },
-    }),
+    rememberPendingPayment: assign({ pendingPayment: ({ context }) => ({ ...orderOf(context), savedAt: Date.now() }) }),
+    /** Kept in this browser's storage (src/api/pendingPayment.ts), so a reload or another tab resumes it. */
+    storePendingPayment: ({ context }, _params: undefined) => {
+      if (context.pendingPayment) savePendingPayment(context.pendingPayment);
+    },
+    /** The order was finalized or is gone: nothing left to resume, in this page (and, by erasePendingPayment, in storage). */
+    forgetPendingPayment: assign({ pendingPayment: null }),
+    erasePendingPayment: (_, _params: undefined) => forgetPendingPayment(),
     markPaymentAccepted: assign({ paymentAccepted: true }),
     /** GET /api/config starts beside call 1 instead of after it; the payment form reads the same answer. */
     preloadPublicConfig: (_, _params: undefined) => preloadPublicConfig(),
@@ -397,7 +392,11 @@ export const checkoutMachine = setup({
         // Until the payment form is ready the submit button is off and SUBMITTED is ignored.
         SUBMITTED: [
           { guard: and(['paymentFormReady', 'formInvalid']), actions: ['assignFieldErrors', 'requestFocusOnFirstError'] },
-          { guard: 'paymentFormReady', target: 'submitting', actions: ['clearPaymentError', 'rememberPendingPayment'] },
+          {
+            guard: 'paymentFormReady',
+            target: 'submitting',
+            actions: ['clearPaymentError', 'rememberPendingPayment', 'storePendingPayment'],
+          },
         ],
       },
     },
@@ -445,12 +444,13 @@ export const checkoutMachine = setup({
           {
             guard: { type: 'cardIncomplete', params: ({ event }) => event.output },
             target: 'idle',
-            actions: 'forgetPendingPayment',
+            actions: ['forgetPendingPayment', 'erasePendingPayment'],
           },
           {
             target: 'idle',
             actions: [
               'forgetPendingPayment',
+              'erasePendingPayment',
               { type: 'notifyPaymentFailed', params: ({ event }) => ({ message: refusalMessage(event.output) }) },
             ],
           },
@@ -477,6 +477,7 @@ export const checkoutMachine = setup({
               { type: 'announcePaymentCompleted', params: ({ event }) => event.output },
               // Last: a resumed order is read from the pending payment until here.
               'forgetPendingPayment',
+              'erasePendingPayment',
             ],
           },
           { target: 'finalizeFailed' },
@@ -514,6 +515,7 @@ export const checkoutMachine = setup({
               { type: 'announcePaymentCompleted', params: ({ event }) => event.output },
               // Last: a resumed order is read from the pending payment until here.
               'forgetPendingPayment',
+              'erasePendingPayment',
             ],
           },
           { target: 'resumeFailed' },
@@ -522,7 +524,7 @@ export const checkoutMachine = setup({
           {
             guard: { type: 'resumedPaymentNotTaken', params: ({ event }) => ({ error: event.error }) },
             target: 'init',
-            actions: 'forgetPendingPayment',
+            actions: ['forgetPendingPayment', 'erasePendingPayment'],
           },
           { target: 'resumeFailed' },
         ],
