@@ -80,6 +80,8 @@ interface CheckoutContext extends CheckoutInput {
    * so at the card field until the buyer types again (spec §4 re-creates the form; nothing typed is lost in silence).
    */
   cardReentryNeeded: boolean;
+  /** The order as paid, once finalize said so: stored for the success page and handed to it. */
+  completedOrder: PaymentSuccessRecord | null;
 }
 
 type CheckoutEvent =
@@ -300,12 +302,13 @@ export const checkoutMachine = setup({
     /** GET /api/config starts beside call 1 instead of after it; the payment form reads the same answer. */
     preloadPublicConfig: (_, _params: undefined) => preloadPublicConfig(),
     rememberPurchase: ({ context }) => rememberPurchase({ ...orderOf(context), completedAt: Date.now() }),
-    storePaymentRecord: ({ context }, response: FinalizeResponse) => savePaymentRecord(paymentRecord(context, response)),
+    /** Read before the pending payment is forgotten: a resumed order's details are in it. */
+    assignCompletedOrder: assign(({ context }, response: FinalizeResponse) => ({ completedOrder: paymentRecord(context, response) })),
+    storePaymentRecord: ({ context }, _params: undefined) => {
+      if (context.completedOrder) savePaymentRecord(context.completedOrder);
+    },
     /** The views move to /payment-success; the event carries the record just stored (the order as paid). */
-    announcePaymentCompleted: emit(({ context }, response: FinalizeResponse) => ({
-      type: 'paymentCompleted' as const,
-      record: paymentRecord(context, response),
-    })),
+    announcePaymentCompleted: emit(({ context }) => ({ type: 'paymentCompleted' as const, record: context.completedOrder! })),
   },
 }).createMachine({
   id: 'checkout',
@@ -325,6 +328,7 @@ export const checkoutMachine = setup({
     paymentError: null,
     cardTyped: false,
     cardReentryNeeded: false,
+    completedOrder: null,
   }),
   initial: 'init',
   on: {
@@ -471,14 +475,7 @@ export const checkoutMachine = setup({
           {
             guard: { type: 'finalizeSucceeded', params: ({ event }) => event.output },
             target: 'success',
-            actions: [
-              { type: 'storePaymentRecord', params: ({ event }) => event.output },
-              'rememberPurchase',
-              { type: 'announcePaymentCompleted', params: ({ event }) => event.output },
-              // Last: a resumed order is read from the pending payment until here.
-              'forgetPendingPayment',
-              'erasePendingPayment',
-            ],
+            actions: { type: 'assignCompletedOrder', params: ({ event }) => event.output },
           },
           { target: 'finalizeFailed' },
         ],
@@ -509,14 +506,7 @@ export const checkoutMachine = setup({
           {
             guard: { type: 'finalizeSucceeded', params: ({ event }) => event.output },
             target: 'success',
-            actions: [
-              { type: 'storePaymentRecord', params: ({ event }) => event.output },
-              'rememberPurchase',
-              { type: 'announcePaymentCompleted', params: ({ event }) => event.output },
-              // Last: a resumed order is read from the pending payment until here.
-              'forgetPendingPayment',
-              'erasePendingPayment',
-            ],
+            actions: { type: 'assignCompletedOrder', params: ({ event }) => event.output },
           },
           { target: 'resumeFailed' },
         ],
@@ -537,9 +527,18 @@ export const checkoutMachine = setup({
         ORDER_RETRY_CLICKED: { target: 'resuming' },
       },
     },
+    /** The one way to success, from a checkout finalized here or a payment resumed after a reload. */
     success: {
       tags: ['processing', 'seatsLocked', 'fieldsLocked'],
       type: 'final',
+      entry: [
+        'storePaymentRecord',
+        'rememberPurchase',
+        'announcePaymentCompleted',
+        // Last: a resumed order is read from the pending payment until here.
+        'forgetPendingPayment',
+        'erasePendingPayment',
+      ],
     },
   },
 });
