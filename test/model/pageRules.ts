@@ -84,3 +84,10 @@ export const REFUND = {
   abandon: 'Keep the subscription',
   refunding: 'Refunding…',
 } as const;
+
+/** The checkout's payment form before it can take a card (spec §2: 'Loading payment form...'). */
+export const PAYMENT_FORM = {
+  loading: 'Loading payment form...',
+  /** In place of the form when the server could not be reached for its configuration (the product's words). */
+  configUnreachable: 'Failed to load checkout configuration',
+} as const;
