@@ -77,6 +77,9 @@ function testsImporting(target: string): string[] {
     .sort();
 }
 
+/** The test that builds every chart inside its own test (test/unit/statechartsBuild.test.ts). */
+const CHARTS_BUILD_TEST = 'test/unit/statechartsBuild.test.ts';
+
 function main(): number {
   const args = process.argv.slice(2);
   const names: string[] = [];
@@ -102,7 +105,9 @@ function main(): number {
       return 1;
     }
     const mutate = files.map((each) => each.file!);
-    const tests = [...new Set(mutate.flatMap(testsImporting))].sort();
+    // The charts' build test imports them through a lazy glob, which the walk does not follow; it is what fails when
+    // a mutant makes XState refuse a chart at load (an empty `initial`), so every selection runs it.
+    const tests = [...new Set([...mutate.flatMap(testsImporting), CHARTS_BUILD_TEST])].sort();
     if (tests.length === 0) {
       console.error(`No unit, view or model test imports ${mutate.join(', ')}: every mutant would survive.`);
       return 1;

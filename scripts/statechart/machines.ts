@@ -17,6 +17,7 @@ import { mailMachine } from '../../src/machines/mailMachine';
 import { newPasswordMachine } from '../../src/machines/newPasswordMachine';
 import { offerContentMachine } from '../../src/machines/offerContentMachine';
 import { partnerMachine } from '../../src/machines/partnerMachine';
+import { publicConfigMachine } from '../../src/machines/publicConfigMachine';
 import { paymentSuccessMachine } from '../../src/machines/paymentSuccessMachine';
 import { referrerFormMachine } from '../../src/machines/referrerFormMachine';
 import { referrersMachine } from '../../src/machines/referrersMachine';
@@ -41,6 +42,7 @@ const drawn = (title: string, file: string, machine: AnyStateMachine): DrawnMach
 
 export const DRAWN_MACHINES: readonly DrawnMachine[] = [
   drawn('Checkout (/)', 'checkoutMachine.ts', checkoutMachine),
+  drawn("Checkout: the payment form's configuration (/)", 'publicConfigMachine.ts', publicConfigMachine),
   drawn('Payment success (/payment-success)', 'paymentSuccessMachine.ts', paymentSuccessMachine),
   drawn('Manage page (/account)', 'accountMachine.ts', accountMachine),
   drawn('Checkout: an existing subscription (beside the checkout)', 'existingSubscriptionMachine.ts', existingSubscriptionMachine),

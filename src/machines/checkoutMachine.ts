@@ -80,6 +80,8 @@ interface CheckoutContext extends CheckoutInput {
    * so at the card field until the buyer types again (spec §4 re-creates the form; nothing typed is lost in silence).
    */
   cardReentryNeeded: boolean;
+  /** The order as paid, once finalize said so: stored for the success page and handed to it. */
+  completedOrder: PaymentSuccessRecord | null;
 }
 
 type CheckoutEvent =
@@ -288,29 +290,25 @@ export const checkoutMachine = setup({
     }),
     requestFirstNameFocus: emit({ type: 'focusRequested', field: 'firstName' }),
     /** Before the card is charged: what a reload or a closed tab needs to finalize this order later. */
-    rememberPendingPayment: assign({
-      pendingPayment: ({ context }) => {
-        const pending = { ...orderOf(context), savedAt: Date.now() };
-        savePendingPayment(pending);
-        return pending;
-      },
-    }),
-    forgetPendingPayment: assign({
-      pendingPayment: () => {
-        forgetPendingPayment();
-        return null;
-      },
-    }),
+    rememberPendingPayment: assign({ pendingPayment: ({ context }) => ({ ...orderOf(context), savedAt: Date.now() }) }),
+    /** Kept in this browser's storage (src/api/pendingPayment.ts), so a reload or another tab resumes it. */
+    storePendingPayment: ({ context }, _params: undefined) => {
+      if (context.pendingPayment) savePendingPayment(context.pendingPayment);
+    },
+    /** The order was finalized or is gone: nothing left to resume, in this page (and, by erasePendingPayment, in storage). */
+    forgetPendingPayment: assign({ pendingPayment: null }),
+    erasePendingPayment: (_, _params: undefined) => forgetPendingPayment(),
     markPaymentAccepted: assign({ paymentAccepted: true }),
     /** GET /api/config starts beside call 1 instead of after it; the payment form reads the same answer. */
     preloadPublicConfig: (_, _params: undefined) => preloadPublicConfig(),
     rememberPurchase: ({ context }) => rememberPurchase({ ...orderOf(context), completedAt: Date.now() }),
-    storePaymentRecord: ({ context }, response: FinalizeResponse) => savePaymentRecord(paymentRecord(context, response)),
+    /** Read before the pending payment is forgotten: a resumed order's details are in it. */
+    assignCompletedOrder: assign(({ context }, response: FinalizeResponse) => ({ completedOrder: paymentRecord(context, response) })),
+    storePaymentRecord: ({ context }, _params: undefined) => {
+      if (context.completedOrder) savePaymentRecord(context.completedOrder);
+    },
     /** The views move to /payment-success; the event carries the record just stored (the order as paid). */
-    announcePaymentCompleted: emit(({ context }, response: FinalizeResponse) => ({
-      type: 'paymentCompleted' as const,
-      record: paymentRecord(context, response),
-    })),
+    announcePaymentCompleted: emit(({ context }) => ({ type: 'paymentCompleted' as const, record: context.completedOrder! })),
   },
 }).createMachine({
   id: 'checkout',
@@ -330,6 +328,7 @@ export const checkoutMachine = setup({
     paymentError: null,
     cardTyped: false,
     cardReentryNeeded: false,
+    completedOrder: null,
   }),
   initial: 'init',
   on: {
@@ -397,7 +396,11 @@ export const checkoutMachine = setup({
         // Until the payment form is ready the submit button is off and SUBMITTED is ignored.
         SUBMITTED: [
           { guard: and(['paymentFormReady', 'formInvalid']), actions: ['assignFieldErrors', 'requestFocusOnFirstError'] },
-          { guard: 'paymentFormReady', target: 'submitting', actions: ['clearPaymentError', 'rememberPendingPayment'] },
+          {
+            guard: 'paymentFormReady',
+            target: 'submitting',
+            actions: ['clearPaymentError', 'rememberPendingPayment', 'storePendingPayment'],
+          },
         ],
       },
     },
@@ -445,12 +448,13 @@ export const checkoutMachine = setup({
           {
             guard: { type: 'cardIncomplete', params: ({ event }) => event.output },
             target: 'idle',
-            actions: 'forgetPendingPayment',
+            actions: ['forgetPendingPayment', 'erasePendingPayment'],
           },
           {
             target: 'idle',
             actions: [
               'forgetPendingPayment',
+              'erasePendingPayment',
               { type: 'notifyPaymentFailed', params: ({ event }) => ({ message: refusalMessage(event.output) }) },
             ],
           },
@@ -471,13 +475,7 @@ export const checkoutMachine = setup({
           {
             guard: { type: 'finalizeSucceeded', params: ({ event }) => event.output },
             target: 'success',
-            actions: [
-              { type: 'storePaymentRecord', params: ({ event }) => event.output },
-              'rememberPurchase',
-              { type: 'announcePaymentCompleted', params: ({ event }) => event.output },
-              // Last: a resumed order is read from the pending payment until here.
-              'forgetPendingPayment',
-            ],
+            actions: { type: 'assignCompletedOrder', params: ({ event }) => event.output },
           },
           { target: 'finalizeFailed' },
         ],
@@ -508,13 +506,7 @@ export const checkoutMachine = setup({
           {
             guard: { type: 'finalizeSucceeded', params: ({ event }) => event.output },
             target: 'success',
-            actions: [
-              { type: 'storePaymentRecord', params: ({ event }) => event.output },
-              'rememberPurchase',
-              { type: 'announcePaymentCompleted', params: ({ event }) => event.output },
-              // Last: a resumed order is read from the pending payment until here.
-              'forgetPendingPayment',
-            ],
+            actions: { type: 'assignCompletedOrder', params: ({ event }) => event.output },
           },
           { target: 'resumeFailed' },
         ],
@@ -522,7 +514,7 @@ export const checkoutMachine = setup({
           {
             guard: { type: 'resumedPaymentNotTaken', params: ({ event }) => ({ error: event.error }) },
             target: 'init',
-            actions: 'forgetPendingPayment',
+            actions: ['forgetPendingPayment', 'erasePendingPayment'],
           },
           { target: 'resumeFailed' },
         ],
@@ -535,9 +527,18 @@ export const checkoutMachine = setup({
         ORDER_RETRY_CLICKED: { target: 'resuming' },
       },
     },
+    /** The one way to success, from a checkout finalized here or a payment resumed after a reload. */
     success: {
       tags: ['processing', 'seatsLocked', 'fieldsLocked'],
       type: 'final',
+      entry: [
+        'storePaymentRecord',
+        'rememberPurchase',
+        'announcePaymentCompleted',
+        // Last: a resumed order is read from the pending payment until here.
+        'forgetPendingPayment',
+        'erasePendingPayment',
+      ],
     },
   },
 });

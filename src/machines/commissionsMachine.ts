@@ -6,9 +6,9 @@
  * (src/api/commissionsApi.ts); a 401 emits `unauthorised` (the console shows its sign-in form). Money in cents.
  */
 import { assertEvent, assign, emit, fromPromise, setup } from 'xstate';
+import { sessionEnded } from './consoleSessionEnded';
 import { errorOf } from './actorError';
 import { commissionsApi } from '../api/commissionsApi';
-import { ApiError } from '../api/client';
 import type { CommissionRuleBody, CommissionsOverview } from '../contract/commissions';
 import { DEFAULT_PAYOUT_MINIMUM_CENTS } from '../domain/commissions';
 
@@ -74,7 +74,7 @@ export const commissionsMachine = setup({
     applyChange: fromPromise<unknown, CommissionChange>(({ input }) => callFor(input)),
   },
   guards: {
-    sessionEnded: (_, error: unknown) => error instanceof ApiError && error.status === 401,
+    sessionEnded,
   },
   actions: {
     assignOverview: assign((_, overview: CommissionsOverview) => ({ overview, error: null })),

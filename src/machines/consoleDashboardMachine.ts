@@ -5,9 +5,9 @@
  * emitted as `unauthorised`.
  */
 import { assertEvent, assign, emit, fromPromise, setup } from 'xstate';
+import { sessionEnded } from './consoleSessionEnded';
 import { errorOf } from './actorError';
 import { adminApi } from '../api/adminApi';
-import { ApiError } from '../api/client';
 import type { Dashboard, DashboardQuery, MrrInterval } from '../contract/admin';
 
 interface DashboardContext {
@@ -30,7 +30,7 @@ export const consoleDashboardMachine = setup({
     loadDashboard: fromPromise<Dashboard, DashboardQuery>(({ input }) => adminApi.dashboard(input)),
   },
   guards: {
-    sessionEnded: (_, error: unknown) => error instanceof ApiError && error.status === 401,
+    sessionEnded,
   },
   actions: {
     assignPeriod: assign({

@@ -7,10 +7,10 @@
  * is emitted as `unauthorised`.
  */
 import { assertEvent, assign, emit, fromPromise, setup } from 'xstate';
+import { sessionEnded } from './consoleSessionEnded';
 import { errorOf } from './actorError';
 import { refundMachine } from './refundMachine';
 import { adminApi } from '../api/adminApi';
-import { ApiError } from '../api/client';
 import type { OrderAction, OrderDetail } from '../contract/admin';
 
 interface OrderInput {
@@ -65,7 +65,7 @@ export const consoleOrderMachine = setup({
     refund: refundMachine,
   },
   guards: {
-    sessionEnded: (_, error: unknown) => error instanceof ApiError && error.status === 401,
+    sessionEnded,
     needsConfirmation: ({ event }) => {
       assertEvent(event, 'ACTION_CLICKED');
       return CONFIRMED_ACTIONS.includes(event.action);

@@ -5,9 +5,9 @@
  * console session ended) is emitted as `unauthorised`, so the console shows its sign-in form.
  */
 import { assertEvent, assign, emit, fromPromise, setup } from 'xstate';
+import { sessionEnded } from './consoleSessionEnded';
 import { errorOf } from './actorError';
 import { adminApi } from '../api/adminApi';
-import { ApiError } from '../api/client';
 import type { OrderRow, OrdersQuery, Referrer } from '../contract/admin';
 
 interface OrdersInput {
@@ -44,7 +44,7 @@ export const consoleOrdersMachine = setup({
     }),
   },
   guards: {
-    sessionEnded: (_, error: unknown) => error instanceof ApiError && error.status === 401,
+    sessionEnded,
   },
   actions: {
     assignQuery: assign({

@@ -5,9 +5,9 @@
  * POST /api/admin/mail/:id/resend) are invoked actors.
  */
 import { assertEvent, assign, emit, fromPromise, setup } from 'xstate';
+import { sessionEnded } from './consoleSessionEnded';
 import { errorOf } from './actorError';
 import { adminApi } from '../api/adminApi';
-import { ApiError } from '../api/client';
 import type { MailList, OutboxMail } from '../contract/admin';
 
 /** Milliseconds after the last key in the search field before the list is asked for. */
@@ -39,7 +39,7 @@ export const mailMachine = setup({
   },
   delays: { searchDelay: SEARCH_DELAY_MS },
   guards: {
-    sessionEnded: (_, error: unknown) => error instanceof ApiError && error.status === 401,
+    sessionEnded,
   },
   actions: {
     assignList: assign((_, list: MailList) => ({ mails: list.mails, delivery: list.delivery, error: null })),

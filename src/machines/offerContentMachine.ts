@@ -5,9 +5,9 @@
  * snapshot and sends events; the calls (GET and PUT /api/admin/content) are invoked actors.
  */
 import { assertEvent, assign, emit, fromPromise, setup } from 'xstate';
+import { sessionEnded } from './consoleSessionEnded';
 import { errorOf } from './actorError';
 import { adminApi } from '../api/adminApi';
-import { ApiError } from '../api/client';
 import type { OfferContentBody } from '../contract/admin';
 import { MAX_TESTIMONIALS, type OfferContent, type Testimonial } from '../domain/offerContent';
 
@@ -82,7 +82,7 @@ export const offerContentMachine = setup({
   },
   guards: {
     draftValid: ({ context }) => Object.keys(contentErrors(context.draft)).length === 0,
-    sessionEnded: (_, error: unknown) => error instanceof ApiError && error.status === 401,
+    sessionEnded,
   },
   actions: {
     assignContent: assign((_, content: OfferContent) => ({ draft: draftOf(content), errors: {} })),

@@ -7,9 +7,9 @@
  * copying is an emitted `copyRequested` the page carries out. A session that ended (401) asks for a link again.
  */
 import { assertEvent, assign, emit, fromPromise, setup } from 'xstate';
+import { sessionEnded } from './consoleSessionEnded';
 import { errorOf } from './actorError';
 import { partnerApi } from '../api/commissionsApi';
-import { ApiError } from '../api/client';
 import type { PartnerQuery, PartnerView } from '../contract/commissions';
 
 interface PartnerInput {
@@ -56,7 +56,7 @@ export const partnerMachine = setup({
     hasToken: ({ context }) => context.token !== null,
     /** The probe's answer: this browser holds a referrer's session. */
     sessionFound: (_, found: boolean) => found,
-    sessionEnded: (_, error: unknown) => error instanceof ApiError && error.status === 401,
+    sessionEnded,
   },
   actions: {
     assignView: assign((_, view: PartnerView) => ({ view, error: null })),

@@ -5,6 +5,7 @@
  * (POST /api/admin/referrers) is an invoked actor.
  */
 import { assertEvent, assign, emit, fromPromise, setup } from 'xstate';
+import { sessionEnded } from './consoleSessionEnded';
 import { errorOf } from './actorError';
 import { adminApi } from '../api/adminApi';
 import { ApiError } from '../api/client';
@@ -70,7 +71,7 @@ export const referrerFormMachine = setup({
   },
   guards: {
     formValid: ({ context }) => Object.keys(referrerFormErrors(context.values)).length === 0,
-    sessionEnded: (_, error: unknown) => error instanceof ApiError && error.status === 401,
+    sessionEnded,
     linkTaken: (_, error: unknown) => error instanceof ApiError && error.status === 409,
   },
   actions: {

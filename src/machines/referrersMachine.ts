@@ -5,9 +5,9 @@
  * sends RELOAD when it adds one.
  */
 import { assertEvent, assign, emit, fromPromise, setup } from 'xstate';
+import { sessionEnded } from './consoleSessionEnded';
 import { errorOf } from './actorError';
 import { adminApi } from '../api/adminApi';
-import { ApiError } from '../api/client';
 import type { Referrer, UpdateReferrerRequest } from '../contract/admin';
 import { referrerDisplayName } from '../domain/referrerNames';
 
@@ -44,7 +44,7 @@ export const referrersMachine = setup({
     copyLink: fromPromise<void, { link: string }>(({ input }) => navigator.clipboard.writeText(input.link)),
   },
   guards: {
-    sessionEnded: (_, error: unknown) => error instanceof ApiError && error.status === 401,
+    sessionEnded,
   },
   actions: {
     assignReferrers: assign((_, referrers: Referrer[]) => ({ referrers, error: null })),

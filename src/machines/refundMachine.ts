@@ -5,9 +5,9 @@
  * snapshot and sends events; the call is an invoked actor. Money in integer cents.
  */
 import { assertEvent, assign, emit, fromPromise, setup } from 'xstate';
+import { sessionEnded } from './consoleSessionEnded';
 import { errorOf } from './actorError';
 import { adminApi } from '../api/adminApi';
-import { ApiError } from '../api/client';
 import type { OrderDetail } from '../contract/admin';
 
 interface RefundInput {
@@ -53,7 +53,7 @@ export const refundMachine = setup({
     ),
   },
   guards: {
-    sessionEnded: (_, error: unknown) => error instanceof ApiError && error.status === 401,
+    sessionEnded,
   },
   actions: {
     assignRequest: assign(({ context, event }) => {

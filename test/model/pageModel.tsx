@@ -15,7 +15,7 @@ import type { AnyEventObject, AnyMachineSnapshot, AnyStateMachine } from 'xstate
 import { forgetCachedRead } from '../../src/api/reads';
 import { advance } from '../views/support/timers';
 import { READS } from './pageRules';
-import { coveringPaths } from './paths';
+import { coveringPaths, replayExactly } from './paths';
 import { PendingCalls } from './pendingCalls';
 import { expectFullCoverage } from './timedModel';
 
@@ -45,6 +45,13 @@ interface PageModel<TKind extends string> {
   name: string;
   machine: AnyStateMachine;
   input?: unknown;
+  /** What makes two snapshots the same model state, when not the whole snapshot (paths.ts). */
+  serializeState?: (snapshot: AnyMachineSnapshot) => string;
+  /**
+   * Event sequences a rule needs that the covering paths do not take (a retry after a failure reaches no new model
+   * state, yet what it sends is a rule), each run as one more path.
+   */
+  rulePaths?: AnyEventObject[][];
   /** The call each invoking state (its id, as in `xstate.done.actor.0.<id>`) or invoke id makes. */
   callsByState: Record<string, TKind>;
   /** The server calls by request. */
@@ -63,7 +70,13 @@ interface PageModel<TKind extends string> {
 
 /** Registers the model test of `page`: one test per generated path, then the coverage test. */
 export function describePageModel<TKind extends string>(page: PageModel<TKind>): void {
-  const { coverage, paths, initial } = coveringPaths(page.machine, { eventsAt: page.eventsAt, input: page.input });
+  const covering = coveringPaths(page.machine, {
+    eventsAt: page.eventsAt,
+    input: page.input,
+    serializeState: page.serializeState,
+  });
+  const { coverage, initial } = covering;
+  const paths = [...covering.paths, ...(page.rulePaths ?? []).map((events) => replayExactly(covering.model, events, page.input))];
 
   describe(`${page.name} statechart: ${paths.length} paths`, () => {
     afterEach(() => {

@@ -70,3 +70,24 @@ export const SIGN_IN = {
   forgotHeading: 'Forgot your password?',
   signingIn: 'Signing in…',
 } as const;
+
+/**
+ * The console's refund of one order (docs/decisions/0024: the owner is asked once more, the subscription ends;
+ * 0042: a retry of the same amount keeps its request key, another amount is a new refund).
+ */
+export const REFUND = {
+  question: (amount: string) => `Refund ${amount} and end the subscription now? The buyer is mailed and loses access.`,
+  /** The amount named in the question when the owner leaves the field empty within the guarantee. */
+  everything: 'everything paid',
+  refund: 'Refund…',
+  confirm: 'Refund and end the subscription',
+  abandon: 'Keep the subscription',
+  refunding: 'Refunding…',
+} as const;
+
+/** The checkout's payment form before it can take a card (spec §2: 'Loading payment form...'). */
+export const PAYMENT_FORM = {
+  loading: 'Loading payment form...',
+  /** In place of the form when the server could not be reached for its configuration (the product's words). */
+  configUnreachable: 'Failed to load checkout configuration',
+} as const;

@@ -165,9 +165,15 @@ export function coveringPaths(
     input,
     startTime = Date.UTC(2026, 10, 24, 9),
     timed = createTimedMachine(machine, startTime),
+    serializeState,
   }: {
     eventsAt: (snapshot: AnyMachineSnapshot) => AnyEventObject[];
     input?: unknown;
+    /**
+     * What makes two snapshots the same model state, when not the whole snapshot: a context value made afresh on
+     * every visit (a random key) would make every state new, and path generation would never end.
+     */
+    serializeState?: (snapshot: AnyMachineSnapshot) => string;
     startTime?: number;
     /** The timed machine of an earlier call, to count the paths from another input in the same coverage. */
     timed?: ReturnType<typeof createTimedMachine>;
@@ -178,6 +184,7 @@ export function coveringPaths(
   const model = new TestModel(timedMachine as never, {
     events: eventsAt as never,
     stateMatcher: (snapshot, key) => (snapshot as AnyMachineSnapshot).matches(key),
+    ...(serializeState ? { serializeState: serializeState as never } : {}),
   }) as unknown as AnyTestModel;
   const candidates = shortestPathCandidates(model, eventsAt, input).map((events) => replayExactly(model, events, input));
   // Every answer the model offers is given at least once (a refusal and a failure take the same transition but

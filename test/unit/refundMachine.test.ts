@@ -90,6 +90,16 @@ describe('the refund statechart', () => {
     expect(calls[2]!.requestKey).not.toBe(calls[0]!.requestKey);
   });
 
+  it('a failure without words is shown in the console’s own', async () => {
+    const { actor } = start(async () => {
+      throw new Error('');
+    });
+    actor.send({ type: 'REFUND_REQUESTED', amountCents: null });
+    actor.send({ type: 'REFUND_CONFIRMED' });
+    await waitFor(actor, (snapshot) => snapshot.matches('idle'));
+    expect(actor.getSnapshot().context.error).toBe('The refund could not be made. Please try again.');
+  });
+
   it('a session that ended is handed to the console, not shown as a refusal', async () => {
     const { actor, emitted } = start(async () => {
       throw new ApiError('Please sign in to the console.', 401);

@@ -6,11 +6,12 @@
  * it what the owner does; it calls nothing itself.
  */
 import { useMachine } from '@xstate/react';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import type { CommissionRuleBody, CommissionsOverview, PayoutBatch, ReferrerCommission } from '../../contract/commissions';
 import { formatCents } from '../../domain/commissions';
 import { commissionsMachine, type CommissionChange } from '../../machines/commissionsMachine';
 import { Button, Card, ErrorText, Field, Form, Heading, Muted, SubHeading, Table } from '../shared/panelStyles';
+import { useSessionEnded } from './useSessionEnded';
 
 type RuleKind = 'keep' | 'default' | 'percent' | 'flat';
 
@@ -28,10 +29,7 @@ function ruleFrom(kind: RuleKind, amount: string, months: string): CommissionRul
 
 export function AdminCommissions({ onUnauthorised }: { onUnauthorised: () => void }) {
   const [snapshot, send, actorRef] = useMachine(commissionsMachine);
-  useEffect(() => {
-    const subscription = actorRef.on('unauthorised', onUnauthorised);
-    return () => subscription.unsubscribe();
-  }, [actorRef, onUnauthorised]);
+  useSessionEnded(actorRef, onUnauthorised);
   const { overview, error, notice, minimumCents } = snapshot.context;
   const busy = snapshot.hasTag('busy');
   const change = (requested: CommissionChange) => send({ type: 'CHANGE_REQUESTED', change: requested });

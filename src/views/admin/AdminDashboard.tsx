@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, type FormEvent } from 'react';
+import { type FormEvent } from 'react';
 import styled from 'styled-components';
 import { Link } from 'wouter';
 import { queryString } from '../../api/adminApi';
@@ -11,6 +11,7 @@ import { formText } from '../shared/formText';
 import { Button, Card, ErrorText, Field, Form, Heading, Muted, SubHeading, Table } from '../shared/panelStyles';
 import { MrrChart } from './MrrChart';
 import { ScrollRegion } from './ScrollRegion';
+import { useSessionEnded } from './useSessionEnded';
 
 /** `part` of `whole` as a whole percentage, or '—' when there is no whole. */
 const percent = (part: number, whole: number) => (whole > 0 ? `${Math.round((part / whole) * 100)}%` : '—');
@@ -33,10 +34,7 @@ export function AdminDashboard({
   const { dashboard: data, error, query } = useSelector(actorRef, (snapshot) => snapshot.context);
   const busy = useSelector(actorRef, (snapshot) => snapshot.hasTag('busy'));
   const failed = useSelector(actorRef, (snapshot) => snapshot.matches('failed'));
-  useEffect(() => {
-    const subscription = actorRef.on('unauthorised', onUnauthorised);
-    return () => subscription.unsubscribe();
-  }, [actorRef, onUnauthorised]);
+  useSessionEnded(actorRef, onUnauthorised);
   const choose = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);

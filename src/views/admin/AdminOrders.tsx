@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, type FormEvent } from 'react';
+import { type FormEvent } from 'react';
 import styled from 'styled-components';
 import { Link } from 'wouter';
 import { queryString } from '../../api/adminApi';
@@ -17,6 +17,7 @@ import { OrderCommissions } from './OrderCommissions';
 import { OrderSeats } from './OrderSeats';
 import { RefundPanel } from './RefundPanel';
 import { ScrollRegion } from './ScrollRegion';
+import { useSessionEnded } from './useSessionEnded';
 
 const when = (iso: string | null) =>
   iso ? new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }) + ' UTC' : '—';
@@ -64,10 +65,7 @@ export function AdminOrders({
   const busy = useSelector(actorRef, (snapshot) => snapshot.hasTag('busy'));
   const failed = useSelector(actorRef, (snapshot) => snapshot.matches('failed'));
   const loaded = useSelector(actorRef, (snapshot) => snapshot.matches('ready'));
-  useEffect(() => {
-    const subscription = actorRef.on('unauthorised', onUnauthorised);
-    return () => subscription.unsubscribe();
-  }, [actorRef, onUnauthorised]);
+  useSessionEnded(actorRef, onUnauthorised);
   const filter = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
@@ -222,10 +220,7 @@ export function AdminOrderDetail({
   const { detail, action, notice, error } = useSelector(actorRef, (snapshot) => snapshot.context);
   const state = useSelector(actorRef, (snapshot) => snapshot.value);
   const refund = useSelector(actorRef, (snapshot) => snapshot.children.refund);
-  useEffect(() => {
-    const subscription = actorRef.on('unauthorised', onUnauthorised);
-    return () => subscription.unsubscribe();
-  }, [actorRef, onUnauthorised]);
+  useSessionEnded(actorRef, onUnauthorised);
   if (state === 'failed')
     return (
       <ErrorText role="alert">

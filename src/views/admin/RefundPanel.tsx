@@ -1,11 +1,12 @@
 import { useSelector } from '@xstate/react';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import { formatDollars } from '../../domain/pricing';
 import { isWithinRefundGuarantee, REFUND_GUARANTEE_DAYS } from '../../domain/refunds';
 import type { refundMachine } from '../../machines/refundMachine';
 import { formText } from '../shared/formText';
 import { Button, Card, ErrorText, Field, Form, SubHeading } from '../shared/panelStyles';
+import { useSessionEnded } from './useSessionEnded';
 
 /**
  * Refund this order (src/machines/refundMachine.ts, invoked by the order's statechart): everything within the
@@ -23,10 +24,7 @@ export function RefundPanel({
   const state = useSelector(actorRef, (snapshot) => snapshot.value);
   const { amountCents, error } = useSelector(actorRef, (snapshot) => snapshot.context);
   const [amountError, setAmountError] = useState<string>();
-  useEffect(() => {
-    const unauthorised = actorRef.on('unauthorised', onUnauthorised);
-    return () => unauthorised.unsubscribe();
-  }, [actorRef, onUnauthorised]);
+  useSessionEnded(actorRef, onUnauthorised);
   const [openedAt] = useState(() => Date.now());
   const withinGuarantee = isWithinRefundGuarantee(new Date(paidAt), new Date(openedAt));
   const request = (event: FormEvent<HTMLFormElement>) => {

@@ -1,6 +1,6 @@
 import { useMachine } from '@xstate/react';
-import { useEffect, useEffectEvent } from 'react';
 import type { AnyStateMachine } from 'xstate';
+import { useSessionEnded } from './useSessionEnded';
 
 /**
  * Runs a console screen's statechart for as long as the screen is shown, and calls `onUnauthorised` when it emits
@@ -9,10 +9,6 @@ import type { AnyStateMachine } from 'xstate';
  */
 export function useConsoleMachine<TMachine extends AnyStateMachine>(machine: TMachine, onUnauthorised: () => void) {
   const [snapshot, send, actor] = useMachine(machine);
-  const unauthorised = useEffectEvent(onUnauthorised);
-  useEffect(() => {
-    const subscription = actor.on('unauthorised', () => unauthorised());
-    return () => subscription.unsubscribe();
-  }, [actor]);
+  useSessionEnded(actor, onUnauthorised);
   return [snapshot, send, actor] as const;
 }

@@ -20,7 +20,7 @@ import {
   selectProcessing,
   selectSession,
 } from './checkoutSelectors';
-import { TextField } from './TextField';
+import { TextField } from '../shared/TextField';
 import { ExistingSubscriptionNotice } from './ExistingSubscriptionNotice';
 
 interface CheckoutFormProps {

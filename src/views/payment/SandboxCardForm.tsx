@@ -1,7 +1,8 @@
 import { useEffect, useId, useMemo, useRef, useState, type ChangeEvent } from 'react';
 import styled from 'styled-components';
 import { AuthenticationChallenge } from './AuthenticationChallenge';
-import { CardInputField, elementColors } from './CardInputField';
+import { TextField } from '../shared/TextField';
+import { elementColors } from './elementColors';
 import { formatCardNumber, formatExpiry, validateCard, type CardField, type CardFormValues } from '../../payments/cardValidation';
 import type { PaymentFormProps } from './PaymentFormProps';
 import { createSandboxGateway, type AuthenticationOutcome } from '../../payments/sandboxGateway';
@@ -82,7 +83,8 @@ export function SandboxCardForm({ clientSecret, disabled, onReady, onCardDetails
         </Tab>
       </Tabs>
       <Panel role="tabpanel" id={panelId} aria-labelledby={tabId}>
-        <CardInputField
+        <TextField
+          look="card"
           ref={numberRef}
           label="Card number"
           inputMode="numeric"
@@ -91,16 +93,17 @@ export function SandboxCardForm({ clientSecret, disabled, onReady, onCardDetails
           {...inputProps('number')}
         />
         <Row>
-          <CardInputField
+          <TextField
+            look="card"
             label="Expiration date"
             inputMode="numeric"
             autoComplete="cc-exp"
             placeholder="MM / YY"
             {...inputProps('expiry')}
           />
-          <CardInputField label="Security code" inputMode="numeric" autoComplete="cc-csc" placeholder="CVC" {...inputProps('cvc')} />
+          <TextField look="card" label="Security code" inputMode="numeric" autoComplete="cc-csc" placeholder="CVC" {...inputProps('cvc')} />
         </Row>
-        <CardInputField label="ZIP" autoComplete="postal-code" placeholder="12345" {...inputProps('postalCode')} />
+        <TextField look="card" label="ZIP" autoComplete="postal-code" placeholder="12345" {...inputProps('postalCode')} />
       </Panel>
       {challenge && <AuthenticationChallenge onChoose={choose} />}
     </Element>

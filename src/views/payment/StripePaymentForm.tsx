@@ -3,7 +3,7 @@ import type { Appearance, Stripe, StripePaymentElementOptions } from '@stripe/st
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import styled from 'styled-components';
 import { colors } from '../theme';
-import { elementColors } from './CardInputField';
+import { elementColors } from './elementColors';
 import { LoadingPaymentForm } from './LoadingPaymentForm';
 import type { PaymentFormProps } from './PaymentFormProps';
 import { createStripeGateway } from '../../payments/stripeGateway';

@@ -1,0 +1,44 @@
+/**
+ * The payment form's configuration (GET /api/config: which payment provider, Stripe's publishable key): read when
+ * the form is shown, from the one request the checkout statechart started (src/api/publicConfig.ts keeps it 5
+ * minutes, spec §9; a failed read is forgotten, so a form shown again asks again). The view renders the snapshot:
+ * the loading line, the provider's form, or why it failed.
+ */
+import { assign, fromPromise, setup } from 'xstate';
+import { errorOf } from './actorError';
+import { loadPublicConfig } from '../api/publicConfig';
+import type { PublicConfig } from '../contract/checkout';
+
+interface PublicConfigContext {
+  config: PublicConfig | null;
+  /** Why the configuration could not be read (the client's words), shown instead of the form. */
+  error: string | null;
+}
+
+export const publicConfigMachine = setup({
+  types: {
+    context: {} as PublicConfigContext,
+  },
+  actors: {
+    loadPublicConfig: fromPromise<PublicConfig>(() => loadPublicConfig()),
+  },
+  actions: {
+    assignConfig: assign((_, config: PublicConfig) => ({ config })),
+    assignError: assign((_, error: unknown) => ({ error: error instanceof Error ? error.message : String(error) })),
+  },
+}).createMachine({
+  id: 'publicConfig',
+  context: { config: null, error: null },
+  initial: 'loading',
+  states: {
+    loading: {
+      invoke: {
+        src: 'loadPublicConfig',
+        onDone: { target: 'ready', actions: { type: 'assignConfig', params: ({ event }) => event.output } },
+        onError: { target: 'failed', actions: { type: 'assignError', params: errorOf } },
+      },
+    },
+    ready: { type: 'final' },
+    failed: { type: 'final' },
+  },
+});
