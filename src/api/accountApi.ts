@@ -1,5 +1,5 @@
 /**
- * The manage page's calls to /api/account/* (src/contract/account.ts; server/routes/account.ts). Each raises
+ * The manage page's calls to /api/account/* (src/contract/account.ts; server/account/routes/). Each raises
  * ApiError with the server's `error` text; 401 means the buyer needs a new link.
  */
 import type {

@@ -1,5 +1,5 @@
 /**
- * The owner's console's calls to /api/admin/* (src/contract/admin.ts; server/routes/admin/). Each raises
+ * The owner's console's calls to /api/admin/* (src/contract/admin.ts; server/admin/routes/). Each raises
  * ApiError with the server's `error` text; status 401 means the owner must sign in.
  */
 import type {

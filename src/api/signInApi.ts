@@ -1,5 +1,5 @@
 /**
- * The sign-in page's calls (src/contract/signIn.ts; server/routes/signIn.ts, server/routes/newPassword.ts): the
+ * The sign-in page's calls (src/contract/signIn.ts; server/signIn/routes/signIn.ts, server/signIn/routes/newPassword.ts): the
  * email and password; "Forgot your password?" (a member's link to set a new password, or the buyer's link to the
  * manage page: the server decides when the mail goes out); and the new password page's look at its link and the
  * password chosen. Each raises ApiError with the server's `error` text and status.

@@ -1,5 +1,5 @@
 /**
- * The team's calls (src/contract/team.ts; server/routes/team.ts): the buyer's, with the manage page's session
+ * The team's calls (src/contract/team.ts; server/seats/routes.ts): the buyer's, with the manage page's session
  * cookie or the success page's hand-off token, and the invitee's on /join. Each raises ApiError with the server's
  * `error` text (and its body, whose `field` says which field a refusal belongs under).
  */

@@ -1,5 +1,5 @@
 /**
- * The buyer's manage page API (/api/account/*; server/routes/account.ts): a magic link by email, then the
+ * The buyer's manage page API (/api/account/*; server/account/routes/): a magic link by email, then the
  * subscription and what the buyer can do with it. Money in integer cents; times ISO 8601.
  */
 import { Type, type Static } from 'typebox';

@@ -2,7 +2,7 @@
  * The /join page as both sides agree on it (the page shows its invitation in its first paint). The build
  * renders the page twice with placeholders (src/prerender.tsx, scripts/prerender.ts): the invitation, and a link
  * that cannot be used; for each request the server looks the link up, fills the matching page in, HTML-escaped,
- * and writes the same answer as JSON into `<script id="join-answer">` (server/routes/team.ts `joinPageAnswers`,
+ * and writes the same answer as JSON into `<script id="join-answer">` (server/seats/routes.ts `joinPageAnswers`,
  * server/referrals/offerPage.ts); the page reads it once (src/content/joinAnswer.ts) and its statechart starts at
  * the invitation or the problem instead of asking the server again (src/machines/joinMachine.ts).
  */

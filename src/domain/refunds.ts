@@ -1,7 +1,7 @@
 /**
  * The refund guarantee both sides apply (decision 0024): within REFUND_GUARANTEE_DAYS of the first
  * payment (the offer's money-back guarantee and 30-day AI Challenge) the owner refunds everything paid; after that
- * only a named amount. The server enforces it (server/orders/refundOrder.ts); the console's form follows it.
+ * only a named amount. The server enforces it (server/checkout/refundOrder.ts); the console's form follows it.
  */
 
 /** Days after the first payment in which a full refund is the guarantee. */

@@ -1,7 +1,7 @@
 /**
  * The console's refund statechart: the owner asks for a refund of one order, everything
  * (only within the 30-day guarantee) or an amount in cents, confirms it, and the server refunds and ends the
- * subscription (POST /api/admin/orders/:transactionId/refund, server/orders/refundOrder.ts). The view renders a
+ * subscription (POST /api/admin/orders/:transactionId/refund, server/checkout/refundOrder.ts). The view renders a
  * snapshot and sends events; the call is an invoked actor. Money in integer cents.
  */
 import { assertEvent, assign, emit, fromPromise, setup } from 'xstate';

@@ -4,7 +4,7 @@
  * (src/machines/accountMachine.ts) and sends it what the buyer does; it calls nothing itself. The buyer cancels in
  * one click (at the end of the paid period, undo until then), changes seats (the new price shown before
  * confirming), updates the card (first, when a payment failed), and gets new login credentials (asked once more
- * first, shown with copy buttons); each change is confirmed in words. Server: server/routes/account/.
+ * first, shown with copy buttons); each change is confirmed in words. Server: server/account/routes/.
  */
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import styled from 'styled-components';

@@ -3,7 +3,7 @@
  * sign-in, then the dashboard (/admin), orders (/admin/orders, /admin/orders/{transactionId}; the address's query
  * is the list's filter), cancellations (/admin/cancellations), referrers (/admin/referrers), the offer's content (/admin/content), commissions (/admin/commissions), and the outbox's mail
  * (/admin/mail). The session, the dashboard, the orders and an order are statecharts
- * (src/machines/console*Machine.ts). Every figure comes from /api/admin/* (server/routes/admin/); a 401 from any
+ * (src/machines/console*Machine.ts). Every figure comes from /api/admin/* (server/admin/routes/); a 401 from any
  * of them sends SESSION_ENDED, and the sign-in form shows again.
  */
 import { useActorRef, useSelector } from '@xstate/react';

@@ -6,7 +6,7 @@ import { formatDollars } from '../../domain/pricing';
 const seats = (count: unknown) => `${String(count)} ${count === 1 ? 'seat' : 'seats'}`;
 const money = (cents: unknown) => (typeof cents === 'number' ? formatDollars(cents) : '');
 
-/** Why a subscription ended (server/orders/subscriptionLifecycle.ts EndReason). */
+/** Why a subscription ended (server/checkout/subscriptionLifecycle.ts EndReason). */
 const ENDINGS: Record<string, string> = {
   cancelled_at_period_end: 'at the end of the paid period, as the buyer asked',
   unpaid: 'after unpaid renewals',
