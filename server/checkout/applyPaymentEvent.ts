@@ -107,6 +107,18 @@ export async function applyPaymentEvents(context: OrderContext, events: PaymentE
   }
 }
 
+/** A provider notice about something of no order of ours: acknowledged, nothing changes. */
+const IGNORED: Outcome<PaymentEventResult> = { ok: true, value: { outcome: 'ignored', effect: 'none' } };
+
+/** A notice the provider sent by payment, customer or dispute, run through the one lifecycle as `order`'s event. */
+function applyToOrderOf(
+  context: OrderContext,
+  order: Order,
+  event: Pick<PaymentEvent, 'eventId' | 'kind' | 'providerType' | 'paymentId' | 'disputeId'>,
+): Promise<Outcome<PaymentEventResult>> {
+  return applyPaymentEvent(context, { ...event, subscriptionId: order.subscriptionId, transactionId: order.transactionId });
+}
+
 /**
  * A refund the provider reports by customer and payment (Stripe's `charge.refunded`, from our console or its
  * Dashboard): the order of that customer, then the one lifecycle as for any event. 'ignored' when no order of
@@ -119,16 +131,10 @@ export async function applyRefundNotice(
   const [order] = await context.db.select().from(orders).where(eq(orders.customerId, notice.customerId)).limit(1);
   if (!order) {
     context.log.info({ eventId: notice.eventId }, 'Refund of a customer this database does not hold: ignored');
-    return { ok: true, value: { outcome: 'ignored', effect: 'none' } };
+    return IGNORED;
   }
-  return applyPaymentEvent(context, {
-    eventId: notice.eventId,
-    kind: 'payment_refunded',
-    providerType: notice.providerType,
-    subscriptionId: order.subscriptionId,
-    transactionId: order.transactionId,
-    paymentId: notice.paymentId,
-  });
+  const { eventId, providerType, paymentId } = notice;
+  return applyToOrderOf(context, order, { eventId, kind: 'payment_refunded', providerType, paymentId });
 }
 
 /**
@@ -153,16 +159,9 @@ export async function applyFailedRefundNotice(
       { eventId: notice.eventId, paymentId: notice.paymentId },
       'Failed refund of a payment this database does not hold: ignored',
     );
-    return { ok: true, value: { outcome: 'ignored', effect: 'none' } };
+    return IGNORED;
   }
-  return applyPaymentEvent(context, {
-    eventId: notice.eventId,
-    kind: 'payment_refunded',
-    providerType: notice.providerType,
-    subscriptionId: order.subscriptionId,
-    transactionId: order.transactionId,
-    paymentId: notice.paymentId,
-  });
+  return applyToOrderOf(context, order, { ...notice, kind: 'payment_refunded' });
 }
 
 /**
@@ -186,16 +185,9 @@ export async function applyDisputeNotice(
     : [];
   if (!dispute || !order || order.status === 'open') {
     context.log.warn({ eventId: notice.eventId, disputeId: notice.disputeId }, 'Dispute of a payment this database does not hold: ignored');
-    return { ok: true, value: { outcome: 'ignored', effect: 'none' } };
+    return IGNORED;
   }
-  return applyPaymentEvent(context, {
-    eventId: notice.eventId,
-    kind: 'payment_disputed',
-    providerType: notice.providerType,
-    subscriptionId: order.subscriptionId,
-    transactionId: order.transactionId,
-    disputeId: notice.disputeId,
-  });
+  return applyToOrderOf(context, order, { ...notice, kind: 'payment_disputed' });
 }
 
 /**
