@@ -313,17 +313,19 @@ export async function failSandboxRefunds(db: Database): Promise<PaymentEvent[]> 
       ),
     )
     .returning();
-  const events: PaymentEvent[] = [];
-  for (const refund of failed) {
-    const [row] = await db
-      .select({ transactionId: sandboxSubscriptions.transactionId })
-      .from(sandboxSubscriptions)
-      .where(eq(sandboxSubscriptions.id, refund.subscriptionId));
-    events.push(
-      sandboxEvent.refundFailed({ subscriptionId: refund.subscriptionId, transactionId: row!.transactionId }, refund.id, refund.paymentId),
-    );
-  }
-  return events;
+  if (failed.length === 0) return [];
+  const subscriptions = await db
+    .select({ id: sandboxSubscriptions.id, transactionId: sandboxSubscriptions.transactionId })
+    .from(sandboxSubscriptions)
+    .where(inArray(sandboxSubscriptions.id, [...new Set(failed.map((refund) => refund.subscriptionId))]));
+  const transactionOf = new Map(subscriptions.map((row) => [row.id, row.transactionId]));
+  return failed.map((refund) =>
+    sandboxEvent.refundFailed(
+      { subscriptionId: refund.subscriptionId, transactionId: transactionOf.get(refund.subscriptionId)! },
+      refund.id,
+      refund.paymentId,
+    ),
+  );
 }
 
 /** A payment the sandbox took (`paymentId`: PaymentIntent or renewal invoice) and its refunds; null when unknown. */
