@@ -12,9 +12,6 @@ export type ActorDone<Id extends string, Output> = { type: `xstate.done.actor.${
 /** The failure an error event carries; undefined for any other event. */
 export const failureOf = (event: EventObject): unknown => ('error' in event ? event.error : undefined);
 
-/** The failure of an invoked actor, as a guard's or an action's params (the console's charts, until they read it themselves). */
-export const errorOf = ({ event }: { event: { error: unknown } }) => event.error;
-
 /**
  * What an invoked actor answered: its done event's `output`, as that actor's answer `T`, for a named action or
  * guard on that invoke's `onDone` (an invoke without an `id` is named after its state, so its done event's type
