@@ -31,6 +31,7 @@ import {
   type FieldErrors,
 } from '../domain/validation';
 import { DEFAULT_PAYMENT_ERROR, type BillingDetails, type PaymentConfirmation, type PaymentGateway } from '../payments/gateway';
+import { failureOf, outputOf } from './actorError';
 import { finalizeInput, orderOf, paymentRecord, type FinalizeActorInput } from './checkoutOrder';
 import { CONFETTI_SEAT_COUNT, TIMINGS } from './checkoutTimings';
 import { TOASTS, type ToastMessage } from './toasts';
@@ -83,7 +84,6 @@ interface CheckoutContext extends CheckoutInput {
   /** The order as paid, once finalize said so: stored for the success page and handed to it. */
   completedOrder: PaymentSuccessRecord | null;
 }
-
 type CheckoutEvent =
   | { type: 'SEAT_ADDED' }
   | { type: 'SEAT_REMOVED' }
@@ -201,16 +201,22 @@ export const checkoutMachine = setup({
      * The card payment went through: 'succeeded', or 'processing' (accepted, settling). Either way the buyer must
      * not pay again; finalize checks with the server whether the invoice is paid (Stripe: PaymentIntent statuses).
      */
-    paymentAccepted: (_, confirmation: PaymentConfirmation) => confirmation.status === 'succeeded' || confirmation.status === 'processing',
+    paymentAccepted: ({ event }) => {
+      const { status } = outputOf<PaymentConfirmation>(event);
+      return status === 'succeeded' || status === 'processing';
+    },
     /** The card form refused the card itself and shows why under its fields: nothing was sent. */
-    cardIncomplete: (_, confirmation: PaymentConfirmation) => confirmation.status === 'incomplete',
-    finalizeSucceeded: (_, response: FinalizeResponse) => response.success === true,
+    cardIncomplete: ({ event }) => outputOf<PaymentConfirmation>(event).status === 'incomplete',
+    finalizeSucceeded: ({ event }) => outputOf<FinalizeResponse>(event).success === true,
     /** The payment form was re-created after a seat change that took the buyer's typed card with it. */
     cardReentryNeeded: ({ context }) => context.cardReentryNeeded,
     /** The page opened with a payment this browser started and never saw finalized. */
     hasPendingPayment: ({ context }) => context.pendingPayment !== null,
     /** Finalize answered that the resumed checkout was not paid (or is gone): it is dropped. */
-    resumedPaymentNotTaken: (_, { error }: { error: unknown }) => error instanceof ApiError && NOT_RESUMABLE.includes(error.status),
+    resumedPaymentNotTaken: ({ event }) => {
+      const error = failureOf(event);
+      return error instanceof ApiError && NOT_RESUMABLE.includes(error.status);
+    },
     /** Name and email may change until the card payment went through. */
     formEditable: ({ context }) => !context.paymentAccepted,
   },
@@ -252,8 +258,9 @@ export const checkoutMachine = setup({
       assertEvent(event, 'PAYMENT_FORM_READY');
       return { type: 'cardFocusRequested' as const, gateway: event.gateway };
     }),
-    assignSession: assign((_, session: SubscriptionSession) => ({ session, confirmedSeats: MIN_SEATS })),
-    assignUpdatedSession: assign(({ context }, output: UpdateIntentResponse) => {
+    assignSession: assign(({ event }) => ({ session: outputOf<SubscriptionSession>(event), confirmedSeats: MIN_SEATS })),
+    assignUpdatedSession: assign(({ context, event }) => {
+      const output = outputOf<UpdateIntentResponse>(event);
       return {
         confirmedSeats: context.pendingSeats,
         session: context.session && {
@@ -277,8 +284,14 @@ export const checkoutMachine = setup({
       enqueue.emit({ type: 'toast', toast: TOASTS.updateFailed });
       enqueue.emit({ type: 'toast', toast: TOASTS.updateError });
     }),
-    /** Spec §8 'Payment Failed' with the provider's or the server's message; the page also shows it by the pay button. */
-    notifyPaymentFailed: enqueueActions(({ enqueue }, { message }: { message: string }) => {
+    /**
+     * Spec §8 'Payment Failed' with the provider's refusal (the confirmation's answer) or the failure's message (its
+     * error); the page also shows it by the pay button.
+     */
+    notifyPaymentFailed: enqueueActions(({ enqueue, event }) => {
+      const message = event.type.startsWith('xstate.done.actor.')
+        ? refusalMessage(outputOf<PaymentConfirmation>(event))
+        : errorMessage(failureOf(event));
       enqueue.assign({ paymentError: message });
       enqueue.emit({ type: 'toast', toast: TOASTS.paymentFailed(message) });
     }),
@@ -303,7 +316,7 @@ export const checkoutMachine = setup({
     preloadPublicConfig: (_, _params: undefined) => preloadPublicConfig(),
     rememberPurchase: ({ context }) => rememberPurchase({ ...orderOf(context), completedAt: Date.now() }),
     /** Read before the pending payment is forgotten: a resumed order's details are in it. */
-    assignCompletedOrder: assign(({ context }, response: FinalizeResponse) => ({ completedOrder: paymentRecord(context, response) })),
+    assignCompletedOrder: assign(({ context, event }) => ({ completedOrder: paymentRecord(context, outputOf<FinalizeResponse>(event)) })),
     storePaymentRecord: ({ context }, _params: undefined) => {
       if (context.completedOrder) savePaymentRecord(context.completedOrder);
     },
@@ -370,9 +383,9 @@ export const checkoutMachine = setup({
               {
                 guard: 'seatsDifferFromConfirmed',
                 target: '#checkout.pendingSeats',
-                actions: { type: 'assignSession', params: ({ event }) => event.output },
+                actions: 'assignSession',
               },
-              { target: '#checkout.idle', actions: { type: 'assignSession', params: ({ event }) => event.output } },
+              { target: '#checkout.idle', actions: 'assignSession' },
             ],
             onError: { target: 'failed', actions: 'notifyInitializationError' },
           },
@@ -425,7 +438,7 @@ export const checkoutMachine = setup({
         input: ({ context }) => ({ session: context.session!, quantity: context.pendingSeats }),
         onDone: {
           target: 'idle',
-          actions: [{ type: 'assignUpdatedSession', params: ({ event }) => event.output }, 'markCardLost', 'notifySubscriptionUpdated'],
+          actions: ['assignUpdatedSession', 'markCardLost', 'notifySubscriptionUpdated'],
         },
         onError: { target: 'idle', actions: ['revertSeats', 'notifyUpdateFailed'] },
       },
@@ -441,29 +454,22 @@ export const checkoutMachine = setup({
         }),
         onDone: [
           {
-            guard: { type: 'paymentAccepted', params: ({ event }) => event.output },
+            guard: 'paymentAccepted',
             target: 'finalizing',
             actions: 'markPaymentAccepted',
           },
           {
-            guard: { type: 'cardIncomplete', params: ({ event }) => event.output },
+            guard: 'cardIncomplete',
             target: 'idle',
             actions: ['forgetPendingPayment', 'erasePendingPayment'],
           },
           {
             target: 'idle',
-            actions: [
-              'forgetPendingPayment',
-              'erasePendingPayment',
-              { type: 'notifyPaymentFailed', params: ({ event }) => ({ message: refusalMessage(event.output) }) },
-            ],
+            actions: ['forgetPendingPayment', 'erasePendingPayment', 'notifyPaymentFailed'],
           },
         ],
         // Not a refusal: the payment may have gone through. The pending record stays, so a reload finds out.
-        onError: {
-          target: 'idle',
-          actions: { type: 'notifyPaymentFailed', params: ({ event }) => ({ message: errorMessage(event.error) }) },
-        },
+        onError: { target: 'idle', actions: 'notifyPaymentFailed' },
       },
     },
     finalizing: {
@@ -473,9 +479,9 @@ export const checkoutMachine = setup({
         input: ({ context }) => finalizeInput(context),
         onDone: [
           {
-            guard: { type: 'finalizeSucceeded', params: ({ event }) => event.output },
+            guard: 'finalizeSucceeded',
             target: 'success',
-            actions: { type: 'assignCompletedOrder', params: ({ event }) => event.output },
+            actions: 'assignCompletedOrder',
           },
           { target: 'finalizeFailed' },
         ],
@@ -504,15 +510,15 @@ export const checkoutMachine = setup({
         input: ({ context }) => finalizeInput(context),
         onDone: [
           {
-            guard: { type: 'finalizeSucceeded', params: ({ event }) => event.output },
+            guard: 'finalizeSucceeded',
             target: 'success',
-            actions: { type: 'assignCompletedOrder', params: ({ event }) => event.output },
+            actions: 'assignCompletedOrder',
           },
           { target: 'resumeFailed' },
         ],
         onError: [
           {
-            guard: { type: 'resumedPaymentNotTaken', params: ({ event }) => ({ error: event.error }) },
+            guard: 'resumedPaymentNotTaken',
             target: 'init',
             actions: ['forgetPendingPayment', 'erasePendingPayment'],
           },

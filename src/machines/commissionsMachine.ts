@@ -5,9 +5,9 @@
  * each reloads the overview and says what it did (role=status). The calls are invoked actors
  * (src/api/commissionsApi.ts); a 401 emits `unauthorised` (the console shows its sign-in form). Money in cents.
  */
-import { assertEvent, assign, emit, fromPromise, setup } from 'xstate';
-import { sessionEnded } from './consoleSessionEnded';
-import { errorOf } from './actorError';
+import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import { sessionEndedActions, sessionEndedGuards, sessionEndedTo, type SessionEndedEmitted } from './consoleSessionEnded';
+import { failureOf, outputOf } from './actorError';
 import { commissionsApi } from '../api/commissionsApi';
 import type { CommissionRuleBody, CommissionsOverview } from '../contract/commissions';
 import { DEFAULT_PAYOUT_MINIMUM_CENTS } from '../domain/commissions';
@@ -31,7 +31,7 @@ interface CommissionsContext {
 type CommissionsEvent =
   { type: 'MINIMUM_CHANGED'; minimumCents: number } | { type: 'CHANGE_REQUESTED'; change: CommissionChange } | { type: 'RELOAD' };
 
-type CommissionsEmitted = { type: 'unauthorised' };
+type CommissionsEmitted = SessionEndedEmitted;
 
 const NOTICES: Record<CommissionChange['kind'], string> = {
   defaultRule: 'The default rule is saved; it applies to invoices paid from now on.',
@@ -73,12 +73,11 @@ export const commissionsMachine = setup({
     loadOverview: fromPromise<CommissionsOverview, { minimumCents: number }>(({ input }) => commissionsApi.overview(input.minimumCents)),
     applyChange: fromPromise<unknown, CommissionChange>(({ input }) => callFor(input)),
   },
-  guards: {
-    sessionEnded,
-  },
+  guards: sessionEndedGuards,
   actions: {
-    assignOverview: assign((_, overview: CommissionsOverview) => ({ overview, error: null })),
-    assignError: assign((_, error: unknown) => ({ error: messageOf(error), notice: null })),
+    ...sessionEndedActions<CommissionsContext, CommissionsEvent>(),
+    assignOverview: assign(({ event }) => ({ overview: outputOf<CommissionsOverview>(event), error: null })),
+    assignError: assign(({ event }) => ({ error: messageOf(failureOf(event)), notice: null })),
     assignMinimum: assign({
       minimumCents: ({ event }) => {
         assertEvent(event, 'MINIMUM_CHANGED');
@@ -94,7 +93,6 @@ export const commissionsMachine = setup({
       notice: null,
     }),
     assignDone: assign(({ context }) => ({ notice: context.pending ? NOTICES[context.pending.kind] : null, pending: null })),
-    emitUnauthorised: emit({ type: 'unauthorised' as const }),
   },
 }).createMachine({
   id: 'commissions',
@@ -107,11 +105,8 @@ export const commissionsMachine = setup({
         id: 'loadOverview',
         src: 'loadOverview',
         input: ({ context }) => ({ minimumCents: context.minimumCents }),
-        onDone: { target: 'ready', actions: { type: 'assignOverview', params: ({ event }) => event.output } },
-        onError: [
-          { guard: { type: 'sessionEnded', params: errorOf }, target: 'signedOut', actions: 'emitUnauthorised' },
-          { target: 'failed', actions: { type: 'assignError', params: errorOf } },
-        ],
+        onDone: { target: 'ready', actions: 'assignOverview' },
+        onError: [sessionEndedTo('signedOut'), { target: 'failed', actions: 'assignError' }],
       },
     },
     failed: {
@@ -131,10 +126,7 @@ export const commissionsMachine = setup({
         src: 'applyChange',
         input: ({ context }) => context.pending!,
         onDone: { target: 'loading', actions: 'assignDone' },
-        onError: [
-          { guard: { type: 'sessionEnded', params: errorOf }, target: 'signedOut', actions: 'emitUnauthorised' },
-          { target: 'ready', actions: { type: 'assignError', params: errorOf } },
-        ],
+        onError: [sessionEndedTo('signedOut'), { target: 'ready', actions: 'assignError' }],
       },
     },
     signedOut: { type: 'final' },

@@ -4,9 +4,9 @@
  * The view renders a snapshot and sends events; the call is an invoked actor (src/api/adminApi.ts). A 401 is
  * emitted as `unauthorised`.
  */
-import { assertEvent, assign, emit, fromPromise, setup } from 'xstate';
-import { sessionEnded } from './consoleSessionEnded';
-import { errorOf } from './actorError';
+import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import { sessionEndedActions, sessionEndedGuards, sessionEndedTo, type SessionEndedEmitted } from './consoleSessionEnded';
+import { failureOf, outputOf } from './actorError';
 import { adminApi } from '../api/adminApi';
 import type { Dashboard, DashboardQuery, MrrInterval } from '../contract/admin';
 
@@ -24,14 +24,12 @@ export const consoleDashboardMachine = setup({
   types: {
     context: {} as DashboardContext,
     events: {} as DashboardEvent,
-    emitted: {} as { type: 'unauthorised' },
+    emitted: {} as SessionEndedEmitted,
   },
   actors: {
     loadDashboard: fromPromise<Dashboard, DashboardQuery>(({ input }) => adminApi.dashboard(input)),
   },
-  guards: {
-    sessionEnded,
-  },
+  guards: sessionEndedGuards,
   actions: {
     assignPeriod: assign({
       query: ({ context, event }) => {
@@ -45,11 +43,12 @@ export const consoleDashboardMachine = setup({
         return { ...context.query, interval: event.interval };
       },
     }),
-    assignDashboard: assign((_, dashboard: Dashboard) => ({ dashboard, error: null })),
-    assignError: assign((_, error: unknown) => ({
-      error: error instanceof Error && error.message ? error.message : 'The dashboard could not be loaded. Please try again.',
-    })),
-    emitUnauthorised: emit({ type: 'unauthorised' as const }),
+    ...sessionEndedActions<DashboardContext, DashboardEvent>(),
+    assignDashboard: assign(({ event }) => ({ dashboard: outputOf<Dashboard>(event), error: null })),
+    assignError: assign(({ event }) => {
+      const error = failureOf(event);
+      return { error: error instanceof Error && error.message ? error.message : 'The dashboard could not be loaded. Please try again.' };
+    }),
   },
 }).createMachine({
   id: 'consoleDashboard',
@@ -65,11 +64,8 @@ export const consoleDashboardMachine = setup({
       invoke: {
         src: 'loadDashboard',
         input: ({ context }) => context.query,
-        onDone: { target: 'ready', actions: { type: 'assignDashboard', params: ({ event }) => event.output } },
-        onError: [
-          { guard: { type: 'sessionEnded', params: errorOf }, target: 'failed', actions: 'emitUnauthorised' },
-          { target: 'failed', actions: { type: 'assignError', params: errorOf } },
-        ],
+        onDone: { target: 'ready', actions: 'assignDashboard' },
+        onError: [sessionEndedTo('failed'), { target: 'failed', actions: 'assignError' }],
       },
     },
     ready: {},

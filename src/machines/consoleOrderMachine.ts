@@ -6,9 +6,9 @@
  * loaded again. The view renders a snapshot and sends events; calls are invoked actors (src/api/adminApi.ts). A 401
  * is emitted as `unauthorised`.
  */
-import { assertEvent, assign, emit, fromPromise, setup } from 'xstate';
-import { sessionEnded } from './consoleSessionEnded';
-import { errorOf } from './actorError';
+import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import { sessionEndedActions, sessionEndedGuards, sessionEndedTo, type SessionEndedEmitted } from './consoleSessionEnded';
+import { failureOf, outputOf } from './actorError';
 import { refundMachine } from './refundMachine';
 import { adminApi } from '../api/adminApi';
 import type { OrderAction, OrderDetail } from '../contract/admin';
@@ -54,7 +54,7 @@ export const consoleOrderMachine = setup({
     context: {} as OrderContext,
     input: {} as OrderInput,
     events: {} as OrderEvent,
-    emitted: {} as { type: 'unauthorised' },
+    emitted: {} as SessionEndedEmitted,
     children: {} as { refund: 'refund' },
   },
   actors: {
@@ -65,13 +65,14 @@ export const consoleOrderMachine = setup({
     refund: refundMachine,
   },
   guards: {
-    sessionEnded,
+    ...sessionEndedGuards,
     needsConfirmation: ({ event }) => {
       assertEvent(event, 'ACTION_CLICKED');
       return CONFIRMED_ACTIONS.includes(event.action);
     },
   },
   actions: {
+    ...sessionEndedActions<OrderContext, OrderEvent>(),
     assignAction: assign({
       action: ({ event }) => {
         assertEvent(event, 'ACTION_CLICKED');
@@ -80,18 +81,16 @@ export const consoleOrderMachine = setup({
       notice: null,
       error: null,
     }),
-    assignDetail: assign((_, detail: OrderDetail) => ({ detail, error: null })),
-    assignActionDone: assign(({ context }, detail: OrderDetail) => ({
-      detail,
-      notice: context.action ? actionNotice(context.action, detail) : null,
-      action: null,
-    })),
+    assignDetail: assign(({ event }) => ({ detail: outputOf<OrderDetail>(event), error: null })),
+    assignActionDone: assign(({ context, event }) => {
+      const detail = outputOf<OrderDetail>(event);
+      return { detail, notice: context.action ? actionNotice(context.action, detail) : null, action: null };
+    }),
     assignRefunded: assign({ notice: 'The refund is made and the subscription has ended; the buyer is mailed.' }),
-    assignError: assign((_, error: unknown) => ({
-      error: error instanceof Error && error.message ? error.message : 'That did not work. Please try again.',
-      action: null,
-    })),
-    emitUnauthorised: emit({ type: 'unauthorised' as const }),
+    assignError: assign(({ event }) => {
+      const error = failureOf(event);
+      return { error: error instanceof Error && error.message ? error.message : 'That did not work. Please try again.', action: null };
+    }),
   },
 }).createMachine({
   id: 'consoleOrder',
@@ -103,11 +102,8 @@ export const consoleOrderMachine = setup({
       invoke: {
         src: 'loadOrder',
         input: ({ context }) => ({ transactionId: context.transactionId }),
-        onDone: { target: 'ready', actions: { type: 'assignDetail', params: ({ event }) => event.output } },
-        onError: [
-          { guard: { type: 'sessionEnded', params: errorOf }, target: 'failed', actions: 'emitUnauthorised' },
-          { target: 'failed', actions: { type: 'assignError', params: errorOf } },
-        ],
+        onDone: { target: 'ready', actions: 'assignDetail' },
+        onError: [sessionEndedTo('failed'), { target: 'failed', actions: 'assignError' }],
       },
     },
     failed: {
@@ -141,11 +137,8 @@ export const consoleOrderMachine = setup({
           invoke: {
             src: 'runAction',
             input: ({ context }) => ({ transactionId: context.transactionId, action: context.action! }),
-            onDone: { target: 'viewing', actions: { type: 'assignActionDone', params: ({ event }) => event.output } },
-            onError: [
-              { guard: { type: 'sessionEnded', params: errorOf }, target: 'viewing', actions: 'emitUnauthorised' },
-              { target: 'viewing', actions: { type: 'assignError', params: errorOf } },
-            ],
+            onDone: { target: 'viewing', actions: 'assignActionDone' },
+            onError: [sessionEndedTo('viewing'), { target: 'viewing', actions: 'assignError' }],
           },
         },
       },

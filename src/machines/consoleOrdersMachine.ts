@@ -4,9 +4,9 @@
  * view renders a snapshot and sends events; the call is an invoked actor (src/api/adminApi.ts). A 401 (the
  * console session ended) is emitted as `unauthorised`, so the console shows its sign-in form.
  */
-import { assertEvent, assign, emit, fromPromise, setup } from 'xstate';
-import { sessionEnded } from './consoleSessionEnded';
-import { errorOf } from './actorError';
+import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import { sessionEndedActions, sessionEndedGuards, sessionEndedTo, type SessionEndedEmitted } from './consoleSessionEnded';
+import { failureOf, outputOf } from './actorError';
 import { adminApi } from '../api/adminApi';
 import type { OrderRow, OrdersQuery, Referrer } from '../contract/admin';
 
@@ -35,7 +35,7 @@ export const consoleOrdersMachine = setup({
     context: {} as OrdersContext,
     input: {} as OrdersInput,
     events: {} as OrdersEvent,
-    emitted: {} as { type: 'unauthorised' },
+    emitted: {} as SessionEndedEmitted,
   },
   actors: {
     loadOrders: fromPromise<OrdersLoaded, OrdersQuery>(async ({ input }) => {
@@ -43,21 +43,23 @@ export const consoleOrdersMachine = setup({
       return { orders: list.orders, referrers: referrers.referrers };
     }),
   },
-  guards: {
-    sessionEnded,
-  },
+  guards: sessionEndedGuards,
   actions: {
+    ...sessionEndedActions<OrdersContext, OrdersEvent>(),
     assignQuery: assign({
       query: ({ event }) => {
         assertEvent(event, 'FILTER_SUBMITTED');
         return event.query;
       },
     }),
-    assignOrders: assign((_, loaded: OrdersLoaded) => ({ orders: loaded.orders, referrers: loaded.referrers, error: null })),
-    assignError: assign((_, error: unknown) => ({
-      error: error instanceof Error && error.message ? error.message : 'The orders could not be loaded. Please try again.',
-    })),
-    emitUnauthorised: emit({ type: 'unauthorised' as const }),
+    assignOrders: assign(({ event }) => {
+      const loaded = outputOf<OrdersLoaded>(event);
+      return { orders: loaded.orders, referrers: loaded.referrers, error: null };
+    }),
+    assignError: assign(({ event }) => {
+      const error = failureOf(event);
+      return { error: error instanceof Error && error.message ? error.message : 'The orders could not be loaded. Please try again.' };
+    }),
   },
 }).createMachine({
   id: 'consoleOrders',
@@ -69,11 +71,8 @@ export const consoleOrdersMachine = setup({
       invoke: {
         src: 'loadOrders',
         input: ({ context }) => context.query,
-        onDone: { target: 'ready', actions: { type: 'assignOrders', params: ({ event }) => event.output } },
-        onError: [
-          { guard: { type: 'sessionEnded', params: errorOf }, target: 'failed', actions: 'emitUnauthorised' },
-          { target: 'failed', actions: { type: 'assignError', params: errorOf } },
-        ],
+        onDone: { target: 'ready', actions: 'assignOrders' },
+        onError: [sessionEndedTo('failed'), { target: 'failed', actions: 'assignError' }],
       },
     },
     ready: {

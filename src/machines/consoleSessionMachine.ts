@@ -4,7 +4,7 @@
  * renders a snapshot and sends events; the calls are invoked actors (src/api/adminApi.ts).
  */
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
-import { errorOf } from './actorError';
+import { failureOf, outputOf } from './actorError';
 import { adminApi } from '../api/adminApi';
 import type { OwnerSession, SignInRequest } from '../contract/admin';
 
@@ -40,11 +40,14 @@ export const consoleSessionMachine = setup({
       },
       error: null,
     }),
-    assignOwner: assign((_, owner: OwnerSession) => ({ owner, credentials: null, error: null })),
-    assignSignInError: assign((_, error: unknown) => ({
-      error: error instanceof Error && error.message ? error.message : 'The sign-in did not work. Please try again.',
-      credentials: null,
-    })),
+    assignOwner: assign(({ event }) => ({ owner: outputOf<OwnerSession>(event), credentials: null, error: null })),
+    assignSignInError: assign(({ event }) => {
+      const error = failureOf(event);
+      return {
+        error: error instanceof Error && error.message ? error.message : 'The sign-in did not work. Please try again.',
+        credentials: null,
+      };
+    }),
     clearOwner: assign({ owner: null }),
   },
 }).createMachine({
@@ -55,7 +58,7 @@ export const consoleSessionMachine = setup({
     checking: {
       invoke: {
         src: 'loadSession',
-        onDone: { target: 'signedIn', actions: { type: 'assignOwner', params: ({ event }) => event.output } },
+        onDone: { target: 'signedIn', actions: 'assignOwner' },
         onError: 'signedOut',
       },
     },
@@ -67,8 +70,8 @@ export const consoleSessionMachine = setup({
       invoke: {
         src: 'signIn',
         input: ({ context }) => context.credentials!,
-        onDone: { target: 'signedIn', actions: { type: 'assignOwner', params: ({ event }) => event.output } },
-        onError: { target: 'signedOut', actions: { type: 'assignSignInError', params: errorOf } },
+        onDone: { target: 'signedIn', actions: 'assignOwner' },
+        onError: { target: 'signedOut', actions: 'assignSignInError' },
       },
     },
     signedIn: {

@@ -6,7 +6,7 @@
  * reads nothing. No DOM here: the calls and the clipboard are invoked actors; the redirect and the toasts are emitted events.
  */
 import { assign, emit, fromPromise, setup } from 'xstate';
-import { errorOf } from './actorError';
+import { failureOf, outputOf } from './actorError';
 import { TOASTS, type ToastMessage } from './toasts';
 import { ApiError } from '../api/client';
 import { teamApi } from '../api/teamApi';
@@ -65,14 +65,17 @@ export const joinMachine = setup({
     /** The server wrote why the link cannot be used into the page. */
     problemAnswered: ({ context }) => context.problem !== null,
     /** The server refused the link itself (4xx): expired, replaced, withdrawn or already claimed. */
-    linkRefused: (_, error: unknown) => error instanceof ApiError && error.status >= 400 && error.status < 500,
+    linkRefused: ({ event }) => {
+      const error = failureOf(event);
+      return error instanceof ApiError && error.status >= 400 && error.status < 500;
+    },
   },
   actions: {
-    assignInvitation: assign((_, invitation: JoinInvitation) => ({ invitation })),
-    assignLogin: assign((_, login: JoinClaimed) => ({ login, error: null })),
-    assignProblem: assign((_, error: unknown) => ({ problem: messageOf(error) })),
+    assignInvitation: assign(({ event }) => ({ invitation: outputOf<JoinInvitation>(event) })),
+    assignLogin: assign(({ event }) => ({ login: outputOf<JoinClaimed>(event), error: null })),
+    assignProblem: assign(({ event }) => ({ problem: messageOf(failureOf(event)) })),
     assignNoToken: assign({ problem: NO_JOIN_TOKEN }),
-    assignError: assign((_, error: unknown) => ({ error: messageOf(error) })),
+    assignError: assign(({ event }) => ({ error: messageOf(failureOf(event)) })),
     assignCopyField: assign({ copyField: ({ event }) => (event.type === 'COPY_CLICKED' ? event.field : 'email') }),
     notifyCopied: emit(({ context }) => ({
       type: 'toast' as const,
@@ -106,8 +109,8 @@ export const joinMachine = setup({
       invoke: {
         src: 'readInvitation',
         input: ({ context }) => ({ token: context.token }),
-        onDone: { target: 'invited', actions: { type: 'assignInvitation', params: ({ event }) => event.output } },
-        onError: { target: 'unusable', actions: { type: 'assignProblem', params: errorOf } },
+        onDone: { target: 'invited', actions: 'assignInvitation' },
+        onError: { target: 'unusable', actions: 'assignProblem' },
       },
     },
     invited: {
@@ -118,10 +121,10 @@ export const joinMachine = setup({
       invoke: {
         src: 'claimSeat',
         input: ({ context }) => ({ token: context.token }),
-        onDone: { target: 'claimed', actions: { type: 'assignLogin', params: ({ event }) => event.output } },
+        onDone: { target: 'claimed', actions: 'assignLogin' },
         onError: [
-          { guard: { type: 'linkRefused', params: errorOf }, target: 'unusable', actions: { type: 'assignProblem', params: errorOf } },
-          { target: 'invited', actions: { type: 'assignError', params: errorOf } },
+          { guard: 'linkRefused', target: 'unusable', actions: 'assignProblem' },
+          { target: 'invited', actions: 'assignError' },
         ],
       },
     },

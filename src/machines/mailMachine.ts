@@ -4,9 +4,9 @@
  * held or failed mail. The view renders a snapshot and sends events; the calls (GET /api/admin/mail,
  * POST /api/admin/mail/:id/resend) are invoked actors.
  */
-import { assertEvent, assign, emit, fromPromise, setup } from 'xstate';
-import { sessionEnded } from './consoleSessionEnded';
-import { errorOf } from './actorError';
+import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import { sessionEndedActions, sessionEndedGuards, sessionEndedTo, type SessionEndedEmitted } from './consoleSessionEnded';
+import { failureOf, outputOf } from './actorError';
 import { adminApi } from '../api/adminApi';
 import type { MailList, OutboxMail } from '../contract/admin';
 
@@ -26,7 +26,7 @@ interface MailContext {
 
 type MailEvent = { type: 'SEARCH_CHANGED'; search: string } | { type: 'RESEND'; id: number } | { type: 'RELOAD' };
 
-type MailEmitted = { type: 'unauthorised' };
+type MailEmitted = SessionEndedEmitted;
 
 export const mailMachine = setup({
   types: { context: {} as MailContext, events: {} as MailEvent, emitted: {} as MailEmitted },
@@ -38,11 +38,13 @@ export const mailMachine = setup({
     resendMail: fromPromise<OutboxMail, { id: number }>(({ input }) => adminApi.resendMail(input.id)),
   },
   delays: { searchDelay: SEARCH_DELAY_MS },
-  guards: {
-    sessionEnded,
-  },
+  guards: sessionEndedGuards,
   actions: {
-    assignList: assign((_, list: MailList) => ({ mails: list.mails, delivery: list.delivery, error: null })),
+    ...sessionEndedActions<MailContext, MailEvent>(),
+    assignList: assign(({ event }) => {
+      const list = outputOf<MailList>(event);
+      return { mails: list.mails, delivery: list.delivery, error: null };
+    }),
     assignSearch: assign({
       search: ({ event }) => {
         assertEvent(event, 'SEARCH_CHANGED');
@@ -58,10 +60,11 @@ export const mailMachine = setup({
     }),
     clearResending: assign({ resending: null }),
     assignError: assign({
-      error: (_, error: unknown) =>
-        error instanceof Error && error.message ? error.message : 'The console could not reach the server. Please try again.',
+      error: ({ event }) => {
+        const error = failureOf(event);
+        return error instanceof Error && error.message ? error.message : 'The console could not reach the server. Please try again.';
+      },
     }),
-    emitUnauthorised: emit({ type: 'unauthorised' as const }),
   },
 }).createMachine({
   id: 'mail',
@@ -78,11 +81,8 @@ export const mailMachine = setup({
       invoke: {
         src: 'loadMails',
         input: ({ context }) => ({ search: context.search }),
-        onDone: { target: 'ready', actions: { type: 'assignList', params: ({ event }) => event.output } },
-        onError: [
-          { guard: { type: 'sessionEnded', params: errorOf }, target: 'ready', actions: 'emitUnauthorised' },
-          { target: 'ready', actions: { type: 'assignError', params: errorOf } },
-        ],
+        onDone: { target: 'ready', actions: 'assignList' },
+        onError: [sessionEndedTo('ready'), { target: 'ready', actions: 'assignError' }],
       },
     },
     ready: {
@@ -98,10 +98,7 @@ export const mailMachine = setup({
         src: 'resendMail',
         input: ({ context }) => ({ id: context.resending! }),
         onDone: 'loading',
-        onError: [
-          { guard: { type: 'sessionEnded', params: errorOf }, target: 'ready', actions: 'emitUnauthorised' },
-          { target: 'ready', actions: { type: 'assignError', params: errorOf } },
-        ],
+        onError: [sessionEndedTo('ready'), { target: 'ready', actions: 'assignError' }],
       },
     },
   },

@@ -6,7 +6,7 @@
  * calls are invoked actors (src/api/signInApi.ts); the password is never kept in the context.
  */
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
-import { errorOf } from './actorError';
+import { failureOf, outputOf } from './actorError';
 import { ApiError } from '../api/client';
 import { signInApi } from '../api/signInApi';
 import type { NewPasswordLink, NewPasswordResponse, PasswordLinkResponse } from '../contract/signIn';
@@ -58,12 +58,18 @@ export const newPasswordMachine = setup({
       return newPasswordProblem(event.password, context.email) !== null;
     },
     /** The server refused the password (400): its rule, in words, goes under the field. */
-    passwordRefused: (_, error: unknown) => error instanceof ApiError && error.status === 400,
+    passwordRefused: ({ event }) => {
+      const error = failureOf(event);
+      return error instanceof ApiError && error.status === 400;
+    },
     /** The server refused the link (any other 4xx): unknown, expired, used, or the seat taken back. */
-    linkRefused: (_, error: unknown) => error instanceof ApiError && error.status >= 400 && error.status < 500,
+    linkRefused: ({ event }) => {
+      const error = failureOf(event);
+      return error instanceof ApiError && error.status >= 400 && error.status < 500;
+    },
   },
   actions: {
-    assignEmail: assign((_, link: NewPasswordLink) => ({ email: link.email })),
+    assignEmail: assign(({ event }) => ({ email: outputOf<NewPasswordLink>(event).email })),
     assignWeak: assign({
       fieldError: ({ context, event }) => {
         assertEvent(event, 'PASSWORD_SUBMITTED');
@@ -72,11 +78,12 @@ export const newPasswordMachine = setup({
       error: null,
     }),
     clearErrors: assign({ fieldError: null, error: null }),
-    assignFieldError: assign((_, error: unknown) => ({ fieldError: messageOf(error) })),
-    assignError: assign((_, error: unknown) => ({ error: messageOf(error) })),
-    assignProblem: assign((_, error: unknown) => ({ problem: messageOf(error), error: null })),
+    assignFieldError: assign(({ event }) => ({ fieldError: messageOf(failureOf(event)) })),
+    assignError: assign(({ event }) => ({ error: messageOf(failureOf(event)) })),
+    assignProblem: assign(({ event }) => ({ problem: messageOf(failureOf(event)), error: null })),
     assignNoToken: assign({ problem: NO_TOKEN }),
-    assignMessage: assign((_, output: { message: string }) => ({ message: output.message, error: null })),
+    /** The answer of setPassword or of requestLink: both say what happened in `message`. */
+    assignMessage: assign(({ event }) => ({ message: outputOf<NewPasswordResponse | PasswordLinkResponse>(event).message, error: null })),
   },
 }).createMachine({
   id: 'newPassword',
@@ -101,8 +108,8 @@ export const newPasswordMachine = setup({
       invoke: {
         src: 'checkLink',
         input: ({ context }) => ({ token: context.token }),
-        onDone: { target: 'choosing', actions: { type: 'assignEmail', params: ({ event }) => event.output } },
-        onError: { target: 'unusable', actions: { type: 'assignProblem', params: errorOf } },
+        onDone: { target: 'choosing', actions: 'assignEmail' },
+        onError: { target: 'unusable', actions: 'assignProblem' },
       },
     },
     /** The form: the new password, its rule under the field. */
@@ -122,15 +129,11 @@ export const newPasswordMachine = setup({
           assertEvent(event, 'PASSWORD_SUBMITTED');
           return { token: context.token, password: event.password };
         },
-        onDone: { target: 'passwordSet', actions: { type: 'assignMessage', params: ({ event }) => event.output } },
+        onDone: { target: 'passwordSet', actions: 'assignMessage' },
         onError: [
-          {
-            guard: { type: 'passwordRefused', params: errorOf },
-            target: 'choosing',
-            actions: { type: 'assignFieldError', params: errorOf },
-          },
-          { guard: { type: 'linkRefused', params: errorOf }, target: 'unusable', actions: { type: 'assignProblem', params: errorOf } },
-          { target: 'choosing', actions: { type: 'assignError', params: errorOf } },
+          { guard: 'passwordRefused', target: 'choosing', actions: 'assignFieldError' },
+          { guard: 'linkRefused', target: 'unusable', actions: 'assignProblem' },
+          { target: 'choosing', actions: 'assignError' },
         ],
       },
     },
@@ -147,8 +150,8 @@ export const newPasswordMachine = setup({
           assertEvent(event, 'LINK_REQUESTED');
           return { email: event.email.trim() };
         },
-        onDone: { target: 'linkSent', actions: { type: 'assignMessage', params: ({ event }) => event.output } },
-        onError: { target: 'unusable', actions: { type: 'assignError', params: errorOf } },
+        onDone: { target: 'linkSent', actions: 'assignMessage' },
+        onError: { target: 'unusable', actions: 'assignError' },
       },
     },
     linkSent: { type: 'final' },

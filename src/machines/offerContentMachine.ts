@@ -4,9 +4,9 @@
  * A testimonial row left empty is not shown; a row half filled is refused by its fields. The view renders a
  * snapshot and sends events; the calls (GET and PUT /api/admin/content) are invoked actors.
  */
-import { assertEvent, assign, emit, fromPromise, setup } from 'xstate';
-import { sessionEnded } from './consoleSessionEnded';
-import { errorOf } from './actorError';
+import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import { sessionEndedActions, sessionEndedGuards, sessionEndedTo, type SessionEndedEmitted } from './consoleSessionEnded';
+import { failureOf, outputOf } from './actorError';
 import { adminApi } from '../api/adminApi';
 import type { OfferContentBody } from '../contract/admin';
 import { MAX_TESTIMONIALS, type OfferContent, type Testimonial } from '../domain/offerContent';
@@ -36,7 +36,7 @@ type OfferContentEvent =
   | { type: 'SAVE' }
   | { type: 'RETRY' };
 
-type OfferContentEmitted = { type: 'unauthorised' };
+type OfferContentEmitted = SessionEndedEmitted;
 
 const EMPTY_TESTIMONIAL: Testimonial = { name: '', practice: '', quote: '' };
 const FIELD_NAMES: Record<TestimonialField, string> = { name: 'name', practice: 'practice', quote: 'quote' };
@@ -82,11 +82,12 @@ export const offerContentMachine = setup({
   },
   guards: {
     draftValid: ({ context }) => Object.keys(contentErrors(context.draft)).length === 0,
-    sessionEnded,
+    ...sessionEndedGuards,
   },
   actions: {
-    assignContent: assign((_, content: OfferContent) => ({ draft: draftOf(content), errors: {} })),
-    assignSaved: assign((_, content: OfferContent) => ({ draft: draftOf(content), errors: {}, saved: true })),
+    ...sessionEndedActions<OfferContentContext, OfferContentEvent>(),
+    assignContent: assign(({ event }) => ({ draft: draftOf(outputOf<OfferContent>(event)), errors: {} })),
+    assignSaved: assign(({ event }) => ({ draft: draftOf(outputOf<OfferContent>(event)), errors: {}, saved: true })),
     assignTestimonial: assign(({ context, event }) => {
       assertEvent(event, 'TESTIMONIAL_CHANGED');
       const testimonials = context.draft.testimonials.map((each, index) =>
@@ -104,12 +105,14 @@ export const offerContentMachine = setup({
     }),
     assignInvalid: assign({ errors: ({ context }) => contentErrors(context.draft), saved: false }),
     assignFailure: assign({
-      errors: ({ context }, error: unknown) => ({
-        ...context.errors,
-        form: error instanceof Error && error.message ? error.message : 'The content could not be saved. Please try again.',
-      }),
+      errors: ({ context, event }) => {
+        const error = failureOf(event);
+        return {
+          ...context.errors,
+          form: error instanceof Error && error.message ? error.message : 'The content could not be saved. Please try again.',
+        };
+      },
     }),
-    emitUnauthorised: emit({ type: 'unauthorised' as const }),
   },
 }).createMachine({
   id: 'offerContent',
@@ -119,11 +122,8 @@ export const offerContentMachine = setup({
     loading: {
       invoke: {
         src: 'loadContent',
-        onDone: { target: 'editing', actions: { type: 'assignContent', params: ({ event }) => event.output } },
-        onError: [
-          { guard: { type: 'sessionEnded', params: errorOf }, target: 'loadFailed', actions: 'emitUnauthorised' },
-          { target: 'loadFailed', actions: { type: 'assignFailure', params: errorOf } },
-        ],
+        onDone: { target: 'editing', actions: 'assignContent' },
+        onError: [sessionEndedTo('loadFailed'), { target: 'loadFailed', actions: 'assignFailure' }],
       },
     },
     loadFailed: {
@@ -140,11 +140,8 @@ export const offerContentMachine = setup({
       invoke: {
         src: 'saveContent',
         input: ({ context }) => bodyOf(context.draft),
-        onDone: { target: 'editing', actions: { type: 'assignSaved', params: ({ event }) => event.output } },
-        onError: [
-          { guard: { type: 'sessionEnded', params: errorOf }, target: 'editing', actions: 'emitUnauthorised' },
-          { target: 'editing', actions: { type: 'assignFailure', params: errorOf } },
-        ],
+        onDone: { target: 'editing', actions: 'assignSaved' },
+        onError: [sessionEndedTo('editing'), { target: 'editing', actions: 'assignFailure' }],
       },
     },
   },

@@ -7,8 +7,8 @@
  * copying is an emitted `copyRequested` the page carries out. A session that ended (401) asks for a link again.
  */
 import { assertEvent, assign, emit, fromPromise, setup } from 'xstate';
-import { sessionEnded } from './consoleSessionEnded';
-import { errorOf } from './actorError';
+import { failureOf, type ActorDone } from './actorError';
+import { ApiError } from '../api/client';
 import { partnerApi } from '../api/commissionsApi';
 import type { PartnerQuery, PartnerView } from '../contract/commissions';
 
@@ -30,7 +30,10 @@ type PartnerEvent =
   | { type: 'LINK_REQUESTED'; email: string }
   | { type: 'PERIOD_CHANGED'; from?: string; to?: string }
   | { type: 'COPY_CLICKED' }
-  | { type: 'SIGN_OUT_CLICKED' };
+  | { type: 'SIGN_OUT_CLICKED' }
+  | ActorDone<'probeSession', boolean>
+  | ActorDone<'loadView', PartnerView>
+  | ActorDone<'requestLink', { message: string }>;
 
 type PartnerEmitted = { type: 'copyRequested'; text: string };
 
@@ -55,12 +58,19 @@ export const partnerMachine = setup({
   guards: {
     hasToken: ({ context }) => context.token !== null,
     /** The probe's answer: this browser holds a referrer's session. */
-    sessionFound: (_, found: boolean) => found,
-    sessionEnded,
+    sessionFound: ({ event }) => event.type === 'xstate.done.actor.probeSession' && event.output,
+    /** The referrer's session ended (401): the page asks for a link again. */
+    sessionEnded: ({ event }) => {
+      const error = failureOf(event);
+      return error instanceof ApiError && error.status === 401;
+    },
   },
   actions: {
-    assignView: assign((_, view: PartnerView) => ({ view, error: null })),
-    assignError: assign((_, error: unknown) => ({ error: messageOf(error) })),
+    assignView: assign(({ event }) => {
+      assertEvent(event, 'xstate.done.actor.loadView');
+      return { view: event.output, error: null };
+    }),
+    assignError: assign(({ event }) => ({ error: messageOf(failureOf(event)) })),
     forgetSession: assign({ view: null, token: null, copied: false }),
     forgetToken: assign({ token: null }),
     assignPeriod: assign({
@@ -70,7 +80,10 @@ export const partnerMachine = setup({
       },
       copied: false,
     }),
-    assignLinkSent: assign((_, answer: { message: string }) => ({ linkSent: answer.message, error: null })),
+    assignLinkSent: assign(({ event }) => {
+      assertEvent(event, 'xstate.done.actor.requestLink');
+      return { linkSent: event.output.message, error: null };
+    }),
     clearLinkAnswer: assign({ linkSent: null, error: null }),
     requestCopy: emit(({ context }) => ({ type: 'copyRequested' as const, text: context.view?.link ?? '' })),
     markCopied: assign({ copied: true }),
@@ -89,8 +102,8 @@ export const partnerMachine = setup({
       invoke: {
         id: 'probeSession',
         src: 'probeSession',
-        onDone: [{ guard: { type: 'sessionFound', params: ({ event }) => event.output }, target: 'loading' }, { target: 'signedOut' }],
-        onError: { target: 'signedOut', actions: { type: 'assignError', params: errorOf } },
+        onDone: [{ guard: 'sessionFound', target: 'loading' }, { target: 'signedOut' }],
+        onError: { target: 'signedOut', actions: 'assignError' },
       },
     },
     openingSession: {
@@ -100,7 +113,7 @@ export const partnerMachine = setup({
         src: 'openSession',
         input: ({ context }) => ({ token: context.token ?? '' }),
         onDone: { target: 'loading', actions: 'forgetToken' },
-        onError: { target: 'signedOut', actions: { type: 'assignError', params: errorOf } },
+        onError: { target: 'signedOut', actions: 'assignError' },
       },
     },
     loading: {
@@ -109,10 +122,10 @@ export const partnerMachine = setup({
         id: 'loadView',
         src: 'loadView',
         input: ({ context }) => context.period,
-        onDone: { target: 'signedIn', actions: { type: 'assignView', params: ({ event }) => event.output } },
+        onDone: { target: 'signedIn', actions: 'assignView' },
         onError: [
-          { guard: { type: 'sessionEnded', params: errorOf }, target: 'signedOut' },
-          { target: 'signedIn', actions: { type: 'assignError', params: errorOf } },
+          { guard: 'sessionEnded', target: 'signedOut' },
+          { target: 'signedIn', actions: 'assignError' },
         ],
       },
     },
@@ -132,8 +145,8 @@ export const partnerMachine = setup({
               assertEvent(event, 'LINK_REQUESTED');
               return { email: event.email.trim() };
             },
-            onDone: { target: 'linkSent', actions: { type: 'assignLinkSent', params: ({ event }) => event.output } },
-            onError: { target: 'askingForLink', actions: { type: 'assignError', params: errorOf } },
+            onDone: { target: 'linkSent', actions: 'assignLinkSent' },
+            onError: { target: 'askingForLink', actions: 'assignError' },
           },
         },
         linkSent: {},

@@ -6,7 +6,7 @@
  * the loading line, the provider's form, or why it failed.
  */
 import { assign, fromPromise, setup } from 'xstate';
-import { errorOf } from './actorError';
+import { failureOf, outputOf } from './actorError';
 import { loadPublicConfig } from '../api/publicConfig';
 import type { PublicConfig } from '../contract/checkout';
 
@@ -24,8 +24,11 @@ export const publicConfigMachine = setup({
     loadPublicConfig: fromPromise<PublicConfig>(() => loadPublicConfig()),
   },
   actions: {
-    assignConfig: assign((_, config: PublicConfig) => ({ config })),
-    assignError: assign((_, error: unknown) => ({ error: error instanceof Error ? error.message : String(error) })),
+    assignConfig: assign(({ event }) => ({ config: outputOf<PublicConfig>(event) })),
+    assignError: assign(({ event }) => {
+      const error = failureOf(event);
+      return { error: error instanceof Error ? error.message : String(error) };
+    }),
   },
 }).createMachine({
   id: 'publicConfig',
@@ -35,8 +38,8 @@ export const publicConfigMachine = setup({
     loading: {
       invoke: {
         src: 'loadPublicConfig',
-        onDone: { target: 'ready', actions: { type: 'assignConfig', params: ({ event }) => event.output } },
-        onError: { target: 'failed', actions: { type: 'assignError', params: errorOf } },
+        onDone: { target: 'ready', actions: 'assignConfig' },
+        onError: { target: 'failed', actions: 'assignError' },
       },
     },
     ready: { type: 'final' },

@@ -5,8 +5,8 @@
  * (POST /api/admin/referrers) is an invoked actor.
  */
 import { assertEvent, assign, emit, fromPromise, setup } from 'xstate';
-import { sessionEnded } from './consoleSessionEnded';
-import { errorOf } from './actorError';
+import { sessionEndedActions, sessionEndedGuards, sessionEndedTo, type SessionEndedEmitted } from './consoleSessionEnded';
+import { failureOf, outputOf } from './actorError';
 import { adminApi } from '../api/adminApi';
 import { ApiError } from '../api/client';
 import { SLUG_PATTERN, type CreateReferrerRequest, type Referrer } from '../contract/admin';
@@ -33,7 +33,7 @@ type ReferrerFormEmitted =
   /** A referrer was added: the list shows it. */
   | { type: 'created'; referrer: Referrer }
   /** The console session ended: the console shows its sign-in form. */
-  | { type: 'unauthorised' };
+  | SessionEndedEmitted;
 
 const EMPTY: CreateReferrerRequest = { slug: '', displayName: '', shortLabel: '', quote: '' };
 
@@ -71,10 +71,14 @@ export const referrerFormMachine = setup({
   },
   guards: {
     formValid: ({ context }) => Object.keys(referrerFormErrors(context.values)).length === 0,
-    sessionEnded,
-    linkTaken: (_, error: unknown) => error instanceof ApiError && error.status === 409,
+    ...sessionEndedGuards,
+    linkTaken: ({ event }) => {
+      const error = failureOf(event);
+      return error instanceof ApiError && error.status === 409;
+    },
   },
   actions: {
+    ...sessionEndedActions<ReferrerFormContext, ReferrerFormEvent>(),
     assignField: assign(({ context, event }) => {
       assertEvent(event, 'FIELD_CHANGED');
       const values = { ...context.values, [event.field]: event.value };
@@ -87,20 +91,25 @@ export const referrerFormMachine = setup({
     }),
     assignInvalid: assign({ errors: ({ context }) => referrerFormErrors(context.values) }),
     assignLinkTaken: assign({
-      errors: ({ context }, error: unknown) => ({
-        ...context.errors,
-        slug: error instanceof Error && error.message ? error.message : `The link /r/${context.values.slug} is taken: choose another.`,
-      }),
+      errors: ({ context, event }) => {
+        const error = failureOf(event);
+        return {
+          ...context.errors,
+          slug: error instanceof Error && error.message ? error.message : `The link /r/${context.values.slug} is taken: choose another.`,
+        };
+      },
     }),
     assignFailure: assign({
-      errors: ({ context }, error: unknown) => ({
-        ...context.errors,
-        form: error instanceof Error && error.message ? error.message : 'The referrer could not be added. Please try again.',
-      }),
+      errors: ({ context, event }) => {
+        const error = failureOf(event);
+        return {
+          ...context.errors,
+          form: error instanceof Error && error.message ? error.message : 'The referrer could not be added. Please try again.',
+        };
+      },
     }),
-    assignAdded: assign((_, referrer: Referrer) => ({ values: EMPTY, slugEdited: false, errors: {}, added: referrer })),
-    emitCreated: emit((_, referrer: Referrer) => ({ type: 'created' as const, referrer })),
-    emitUnauthorised: emit({ type: 'unauthorised' as const }),
+    assignAdded: assign(({ event }) => ({ values: EMPTY, slugEdited: false, errors: {}, added: outputOf<Referrer>(event) })),
+    emitCreated: emit(({ event }) => ({ type: 'created' as const, referrer: outputOf<Referrer>(event) })),
   },
 }).createMachine({
   id: 'referrerForm',
@@ -119,15 +128,12 @@ export const referrerFormMachine = setup({
         input: ({ context }) => bodyOf(context.values),
         onDone: {
           target: 'editing',
-          actions: [
-            { type: 'assignAdded', params: ({ event }) => event.output },
-            { type: 'emitCreated', params: ({ event }) => event.output },
-          ],
+          actions: ['assignAdded', 'emitCreated'],
         },
         onError: [
-          { guard: { type: 'sessionEnded', params: errorOf }, target: 'editing', actions: 'emitUnauthorised' },
-          { guard: { type: 'linkTaken', params: errorOf }, target: 'editing', actions: { type: 'assignLinkTaken', params: errorOf } },
-          { target: 'editing', actions: { type: 'assignFailure', params: errorOf } },
+          sessionEndedTo('editing'),
+          { guard: 'linkTaken', target: 'editing', actions: 'assignLinkTaken' },
+          { target: 'editing', actions: 'assignFailure' },
         ],
       },
     },

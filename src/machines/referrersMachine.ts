@@ -4,9 +4,9 @@
  * the clipboard) is an invoked actor. Adding a referrer is its own statechart (referrerFormMachine.ts); the view
  * sends RELOAD when it adds one.
  */
-import { assertEvent, assign, emit, fromPromise, setup } from 'xstate';
-import { sessionEnded } from './consoleSessionEnded';
-import { errorOf } from './actorError';
+import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import { sessionEndedActions, sessionEndedGuards, sessionEndedTo, type SessionEndedEmitted } from './consoleSessionEnded';
+import { failureOf, outputOf } from './actorError';
 import { adminApi } from '../api/adminApi';
 import type { Referrer, UpdateReferrerRequest } from '../contract/admin';
 import { referrerDisplayName } from '../domain/referrerNames';
@@ -30,7 +30,7 @@ type ReferrersEvent =
   | { type: 'STATUS_TOGGLED'; referrer: Referrer }
   | { type: 'COPY'; slug: string; link: string };
 
-type ReferrersEmitted = { type: 'unauthorised' };
+type ReferrersEmitted = SessionEndedEmitted;
 
 const messageOf = (error: unknown, fallback: string) => (error instanceof Error && error.message ? error.message : fallback);
 
@@ -43,11 +43,10 @@ export const referrersMachine = setup({
     ),
     copyLink: fromPromise<void, { link: string }>(({ input }) => navigator.clipboard.writeText(input.link)),
   },
-  guards: {
-    sessionEnded,
-  },
+  guards: sessionEndedGuards,
   actions: {
-    assignReferrers: assign((_, referrers: Referrer[]) => ({ referrers, error: null })),
+    ...sessionEndedActions<ReferrersContext, ReferrersEvent>(),
+    assignReferrers: assign(({ event }) => ({ referrers: outputOf<Referrer[]>(event), error: null })),
     assignEditing: assign({
       editing: ({ event }) => {
         assertEvent(event, 'EDIT');
@@ -70,12 +69,15 @@ export const referrersMachine = setup({
         return { id: referrer.id, body: { status: referrer.status === 'active' ? 'disabled' : 'active' } } as const;
       },
     }),
-    assignUpdated: assign(({ context }, updated: Referrer) => ({
-      referrers: context.referrers.map((each) => (each.id === updated.id ? updated : each)),
-      editing: null,
-      change: null,
-      error: null,
-    })),
+    assignUpdated: assign(({ context, event }) => {
+      const updated = outputOf<Referrer>(event);
+      return {
+        referrers: context.referrers.map((each) => (each.id === updated.id ? updated : each)),
+        editing: null,
+        change: null,
+        error: null,
+      };
+    }),
     assignCopied: assign({
       copied: ({ event }) => {
         assertEvent(event, 'COPY');
@@ -83,8 +85,7 @@ export const referrersMachine = setup({
       },
     }),
     clearCopied: assign({ copied: null }),
-    assignError: assign({ error: (_, error: unknown) => messageOf(error, 'The console could not reach the server. Please try again.') }),
-    emitUnauthorised: emit({ type: 'unauthorised' as const }),
+    assignError: assign({ error: ({ event }) => messageOf(failureOf(event), 'The console could not reach the server. Please try again.') }),
   },
 }).createMachine({
   id: 'referrers',
@@ -94,11 +95,8 @@ export const referrersMachine = setup({
     loading: {
       invoke: {
         src: 'loadReferrers',
-        onDone: { target: 'ready', actions: { type: 'assignReferrers', params: ({ event }) => event.output } },
-        onError: [
-          { guard: { type: 'sessionEnded', params: errorOf }, target: 'ready', actions: 'emitUnauthorised' },
-          { target: 'ready', actions: { type: 'assignError', params: errorOf } },
-        ],
+        onDone: { target: 'ready', actions: 'assignReferrers' },
+        onError: [sessionEndedTo('ready'), { target: 'ready', actions: 'assignError' }],
       },
     },
     ready: {
@@ -115,11 +113,8 @@ export const referrersMachine = setup({
       invoke: {
         src: 'updateReferrer',
         input: ({ context }) => context.change!,
-        onDone: { target: 'ready', actions: { type: 'assignUpdated', params: ({ event }) => event.output } },
-        onError: [
-          { guard: { type: 'sessionEnded', params: errorOf }, target: 'ready', actions: 'emitUnauthorised' },
-          { target: 'ready', actions: { type: 'assignError', params: errorOf } },
-        ],
+        onDone: { target: 'ready', actions: 'assignUpdated' },
+        onError: [sessionEndedTo('ready'), { target: 'ready', actions: 'assignError' }],
       },
     },
     copying: {

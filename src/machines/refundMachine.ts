@@ -5,8 +5,8 @@
  * snapshot and sends events; the call is an invoked actor. Money in integer cents.
  */
 import { assertEvent, assign, emit, fromPromise, setup } from 'xstate';
-import { sessionEnded } from './consoleSessionEnded';
-import { errorOf } from './actorError';
+import { sessionEndedActions, sessionEndedGuards, sessionEndedTo, type SessionEndedEmitted } from './consoleSessionEnded';
+import { failureOf, outputOf } from './actorError';
 import { adminApi } from '../api/adminApi';
 import type { OrderDetail } from '../contract/admin';
 
@@ -35,7 +35,7 @@ export type RefundEmitted =
   /** The order as the server now reports it (cancelled, with its refunded amount). */
   | { type: 'refunded'; detail: OrderDetail }
   /** The console session ended: the console shows its sign-in form. */
-  | { type: 'unauthorised' };
+  | SessionEndedEmitted;
 
 export const refundMachine = setup({
   types: {
@@ -52,20 +52,19 @@ export const refundMachine = setup({
       ),
     ),
   },
-  guards: {
-    sessionEnded,
-  },
+  guards: sessionEndedGuards,
   actions: {
+    ...sessionEndedActions<RefundContext, RefundEvent>(),
     assignRequest: assign(({ context, event }) => {
       assertEvent(event, 'REFUND_REQUESTED');
       const retry = context.requestKey !== null && context.amountCents === event.amountCents;
       return { amountCents: event.amountCents, error: null, requestKey: retry ? context.requestKey : crypto.randomUUID() };
     }),
-    assignError: assign((_, error: unknown) => ({
-      error: error instanceof Error && error.message ? error.message : 'The refund could not be made. Please try again.',
-    })),
-    emitRefunded: emit((_, detail: OrderDetail) => ({ type: 'refunded' as const, detail })),
-    emitUnauthorised: emit({ type: 'unauthorised' as const }),
+    assignError: assign(({ event }) => {
+      const error = failureOf(event);
+      return { error: error instanceof Error && error.message ? error.message : 'The refund could not be made. Please try again.' };
+    }),
+    emitRefunded: emit(({ event }) => ({ type: 'refunded' as const, detail: outputOf<OrderDetail>(event) })),
   },
 }).createMachine({
   id: 'refund',
@@ -89,11 +88,8 @@ export const refundMachine = setup({
           amountCents: context.amountCents,
           requestKey: context.requestKey!,
         }),
-        onDone: { target: 'refunded', actions: { type: 'emitRefunded', params: ({ event }) => event.output } },
-        onError: [
-          { guard: { type: 'sessionEnded', params: errorOf }, target: 'idle', actions: 'emitUnauthorised' },
-          { target: 'idle', actions: { type: 'assignError', params: errorOf } },
-        ],
+        onDone: { target: 'refunded', actions: 'emitRefunded' },
+        onError: [sessionEndedTo('idle'), { target: 'idle', actions: 'assignError' }],
       },
     },
     refunded: { type: 'final' },

@@ -6,7 +6,7 @@
  * buyer one to the manage page (/account), where new credentials are issued; the answer is the same for any email. The view renders a snapshot and sends events; the calls are invoked actors (src/api/signInApi.ts).
  */
 import { assertEvent, assign, emit, fromPromise, setup } from 'xstate';
-import { errorOf } from './actorError';
+import { failureOf, outputOf } from './actorError';
 import { signInApi } from '../api/signInApi';
 import type { PasswordSignInResponse } from '../contract/signIn';
 
@@ -51,9 +51,15 @@ export const signInMachine = setup({
       error: null,
     }),
     clearError: assign({ error: null, linkMessage: null }),
-    assignError: assign((_, error: unknown) => ({ error: error instanceof Error && error.message ? error.message : SIGN_IN_FAILED })),
-    assignLinkMessage: assign((_, output: { message: string }) => ({ linkMessage: output.message })),
-    emitRedirect: emit((_, output: PasswordSignInResponse) => ({ type: 'redirectRequested' as const, url: output.redirectTo })),
+    assignError: assign(({ event }) => {
+      const error = failureOf(event);
+      return { error: error instanceof Error && error.message ? error.message : SIGN_IN_FAILED };
+    }),
+    assignLinkMessage: assign(({ event }) => ({ linkMessage: outputOf<{ message: string }>(event).message })),
+    emitRedirect: emit(({ event }) => ({
+      type: 'redirectRequested' as const,
+      url: outputOf<PasswordSignInResponse>(event).redirectTo,
+    })),
   },
 }).createMachine({
   id: 'signIn',
@@ -73,8 +79,8 @@ export const signInMachine = setup({
           assertEvent(event, 'SIGN_IN_SUBMITTED');
           return { email: event.email.trim(), password: event.password };
         },
-        onDone: { target: 'signedIn', actions: { type: 'emitRedirect', params: ({ event }) => event.output } },
-        onError: { target: 'editing', actions: { type: 'assignError', params: errorOf } },
+        onDone: { target: 'signedIn', actions: 'emitRedirect' },
+        onError: { target: 'editing', actions: 'assignError' },
       },
     },
     /** The browser is on its way back to the platform. */
@@ -89,8 +95,8 @@ export const signInMachine = setup({
       invoke: {
         src: 'requestLink',
         input: ({ context }) => ({ email: context.email }),
-        onDone: { target: 'linkSent', actions: { type: 'assignLinkMessage', params: ({ event }) => event.output } },
-        onError: { target: 'forgotPassword', actions: { type: 'assignError', params: errorOf } },
+        onDone: { target: 'linkSent', actions: 'assignLinkMessage' },
+        onError: { target: 'forgotPassword', actions: 'assignError' },
       },
     },
     linkSent: {

@@ -7,7 +7,7 @@
  * under the email field when the server says it belongs there.
  */
 import { assign, fromPromise, setup } from 'xstate';
-import { errorOf } from './actorError';
+import { failureOf, outputOf } from './actorError';
 import { ApiError } from '../api/client';
 import { teamApi, type TeamAccess, type TeamChange } from '../api/teamApi';
 import type { TeamView } from '../contract/team';
@@ -82,7 +82,7 @@ export const teamMachine = setup({
     ),
   },
   guards: {
-    fieldRefusal: (_, error: unknown) => isFieldError(error),
+    fieldRefusal: ({ event }) => isFieldError(failureOf(event)),
   },
   actions: {
     assignChange: assign({
@@ -91,10 +91,10 @@ export const teamMachine = setup({
       error: null,
       notice: null,
     }),
-    assignTeam: assign((_, team: TeamView) => ({ team })),
+    assignTeam: assign(({ event }) => ({ team: outputOf<TeamView>(event) })),
     assignDone: assign(({ context }) => ({ notice: context.change ? NOTICES[context.change.kind] : null })),
-    assignError: assign((_, error: unknown) => ({ error: messageOf(error) })),
-    assignFieldError: assign((_, error: unknown) => ({ fieldError: messageOf(error) })),
+    assignError: assign(({ event }) => ({ error: messageOf(failureOf(event)) })),
+    assignFieldError: assign(({ event }) => ({ fieldError: messageOf(failureOf(event)) })),
   },
 }).createMachine({
   id: 'team',
@@ -106,8 +106,8 @@ export const teamMachine = setup({
       invoke: {
         src: 'loadTeam',
         input: ({ context }) => ({ access: context.access }),
-        onDone: { target: 'ready', actions: { type: 'assignTeam', params: ({ event }) => event.output } },
-        onError: { target: 'unavailable', actions: { type: 'assignError', params: errorOf } },
+        onDone: { target: 'ready', actions: 'assignTeam' },
+        onError: { target: 'unavailable', actions: 'assignError' },
       },
     },
     unavailable: {
@@ -127,10 +127,10 @@ export const teamMachine = setup({
       invoke: {
         src: 'changeTeam',
         input: ({ context }) => ({ access: context.access, change: context.change! }),
-        onDone: { target: 'ready', actions: [{ type: 'assignTeam', params: ({ event }) => event.output }, 'assignDone'] },
+        onDone: { target: 'ready', actions: ['assignTeam', 'assignDone'] },
         onError: [
-          { guard: { type: 'fieldRefusal', params: errorOf }, target: 'ready', actions: { type: 'assignFieldError', params: errorOf } },
-          { target: 'ready', actions: { type: 'assignError', params: errorOf } },
+          { guard: 'fieldRefusal', target: 'ready', actions: 'assignFieldError' },
+          { target: 'ready', actions: 'assignError' },
         ],
       },
     },
