@@ -91,8 +91,10 @@ export const ORDER_FILTERS = [...ORDER_STANDINGS, 'cancellations', 'payment_fail
 export type OrderFilter = (typeof ORDER_FILTERS)[number];
 
 /**
- * Query of GET /api/admin/orders (and orders.csv): status (ORDER_FILTERS), referrer id (or `none`), and the period:
- * the days the orders opened in, or for `payment_failed` the days the payment failed on.
+ * Query of GET /api/admin/orders (and orders.csv): status (ORDER_FILTERS), referrer id (or `none`), the period
+ * (the days the orders opened in, or for `payment_failed` the days the payment failed on), `buyer` (part of the
+ * buyer's email or name, any case) and `unpaid`: checkouts never paid (status `open`) are left out of an
+ * unfiltered list unless it is `shown`.
  */
 export const OrdersQuery = Type.Object(
   {
@@ -112,6 +114,8 @@ export const OrdersQuery = Type.Object(
     referrer: Type.Optional(Type.Union([Type.Literal('none'), Uuid])),
     from: Type.Optional(IsoDate),
     to: Type.Optional(IsoDate),
+    buyer: Type.Optional(Text(1, 254)),
+    unpaid: Type.Optional(Type.Literal('shown')),
   },
   { additionalProperties: false },
 );

@@ -131,7 +131,8 @@ describe("the owner's console: orders and dashboard", () => {
     expect(await pastDue.locator('td[data-label="Status"]').evaluate((cell) => getComputedStyle(cell).display)).toBe('block');
     expect(await seriousViolations(page), 'orders at 375×812').toEqual([]);
     await pastDue.getByRole('link').click();
-    await page.getByRole('heading', { name: `Order ${lateTransaction}` }).waitFor();
+    await page.getByRole('heading', { name: 'Ada Palmer <late@example.com>' }).waitFor();
+    await page.getByRole('table', { name: 'Order' }).getByText(lateTransaction).waitFor();
 
     await page.getByRole('link', { name: 'Dashboard' }).click();
     await page.getByTestId('mrr-chart').locator('canvas').waitFor();

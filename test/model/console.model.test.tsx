@@ -289,7 +289,7 @@ const orderModel: ConsoleModel = {
     }
     if (state.matches('loading')) expect(screen.getByText('Loading…')).toBeInTheDocument();
     if (!detail || state.matches('loading')) return;
-    expect(screen.getByRole('heading', { name: `Order ${ORDER.transactionId}` })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: `${ORDER.name} <${ORDER.email}>` })).toBeInTheDocument();
     const order = screen.getByRole('table', { name: 'Order' });
     expect(within(order).getByText(detail.order.cancelAt ? 'Cancels on Dec 24, 2026' : 'Active')).toBeInTheDocument();
     expect(within(screen.getByRole('table', { name: 'Invoices' })).getByText(formatDollars(100_000))).toBeInTheDocument();

@@ -39,14 +39,23 @@ export function ordersQueryOf(search: string): OrdersQuery {
     ...(params.get('referrer') ? { referrer: params.get('referrer')! } : {}),
     ...(day('from') ? { from: day('from') } : {}),
     ...(day('to') ? { to: day('to') } : {}),
+    ...(params.get('buyer')?.trim() ? { buyer: params.get('buyer')!.trim().slice(0, 254) } : {}),
+    ...(params.get('unpaid') === 'shown' ? { unpaid: 'shown' as const } : {}),
   };
+}
+
+/** An order's page is titled by its buyer, "Jane Doe <jane@example.com>"; a checkout nobody finished, by what it is. */
+export function orderTitle(order: Pick<OrderRow, 'name' | 'email'>): string {
+  if (order.name && order.email) return `${order.name} <${order.email}>`;
+  return order.name ?? order.email ?? 'Unpaid checkout (no buyer given)';
 }
 
 const buyer = (order: OrderRow) => (order.name ? `${order.name} <${order.email ?? ''}>` : <Muted>not given</Muted>);
 
 /**
- * Orders, newest first, filtered by status (in words: Active, Cancels on…, Past due since…), referrer and the
- * days they opened; CSV of the same. `cancellations`: the Cancellations view (every order with a cancellation,
+ * Orders, newest first, filtered by status (in words: Active, Cancels on…, Past due since…), referrer, the days
+ * they opened and part of the buyer's email or name; checkouts nobody paid only when asked (or filtered for);
+ * CSV of the same. `cancellations`: the Cancellations view (every order with a cancellation,
  * its date and the buyer's reason). Renders consoleOrdersMachine's snapshot and sends it events.
  */
 export function AdminOrders({
@@ -77,6 +86,8 @@ export function AdminOrders({
         referrer: value('referrer'),
         from: value('from'),
         to: value('to'),
+        buyer: value('buyer')?.trim() || undefined,
+        unpaid: form.get('unpaid') ? 'shown' : undefined,
       },
     });
   };
@@ -90,6 +101,10 @@ export function AdminOrders({
       )}
       <Card>
         <Form onSubmit={filter} aria-label="Filter orders">
+          <Field>
+            Buyer
+            <input name="buyer" type="search" maxLength={254} placeholder="Email or name" defaultValue={query.buyer} />
+          </Field>
           {!cancellations && (
             <Field>
               Status
@@ -123,6 +138,11 @@ export function AdminOrders({
             to
             <input name="to" type="date" defaultValue={query.to} />
           </Field>
+          {!cancellations && (
+            <Check>
+              <input name="unpaid" type="checkbox" defaultChecked={query.unpaid === 'shown'} /> Show unpaid checkouts
+            </Check>
+          )}
           <Button type="submit" disabled={busy}>
             Filter
           </Button>
@@ -178,6 +198,11 @@ export function AdminOrders({
           </StackedTable>
         </ScrollRegion>
         {loaded && orders.length === 0 && <p>No orders match.</p>}
+        {!cancellations && !query.status && query.unpaid !== 'shown' && (
+          <p>
+            <Muted>Checkouts nobody paid for are left out: tick “Show unpaid checkouts” to see them.</Muted>
+          </p>
+        )}
         {!cancellations && (
           <p>
             <a href={`/api/admin/orders.csv${queryString({ ...query })}`} download>
@@ -246,7 +271,7 @@ export function AdminOrderDetail({
     : [];
   return (
     <>
-      <Heading>Order {order.transactionId}</Heading>
+      <Heading>{orderTitle(order)}</Heading>
       <p>
         <Link href="/orders">← All orders</Link>
       </p>
@@ -291,6 +316,10 @@ export function AdminOrderDetail({
             <tr>
               <th scope="row">affiliate_id sent</th>
               <td>{order.affiliateId}</td>
+            </tr>
+            <tr>
+              <th scope="row">Order</th>
+              <td>{order.transactionId}</td>
             </tr>
             <tr>
               <th scope="row">Provider</th>
@@ -423,6 +452,15 @@ const Notice = styled.p`
   color: ${colors.ctaDark};
   padding: 8px 12px;
   border-radius: 6px;
+`;
+
+const Check = styled.label`
+  display: flex;
+  align-items: center;
+  gap: 6px;
+  align-self: end;
+  font-size: 0.875rem;
+  min-height: 44px;
 `;
 
 const Actions = styled.div`
