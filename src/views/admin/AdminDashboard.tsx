@@ -6,7 +6,7 @@ import { queryString } from '../../api/adminApi';
 import type { Dashboard, MrrInterval } from '../../contract/admin';
 import { formatDollars } from '../../domain/pricing';
 import { consoleDashboardMachine } from '../../machines/consoleDashboardMachine';
-import { colors } from '../theme';
+import { colors, radii } from '../theme';
 import { formText } from '../shared/formText';
 import { Button, Card, ErrorText, Field, Form, Heading, Muted, SubHeading, Table } from '../shared/panelStyles';
 import { MrrChart } from './MrrChart';
@@ -197,7 +197,14 @@ function MrrSection({
             total.
           </Muted>
         </p>
-        <MrrChart points={data.mrrSeries} />
+        {/* A line along zero says nothing and its axis reads "$1 $1 $0": words say it instead. */}
+        {data.mrrSeries.some((point) => point.mrrCents > 0) ? (
+          <MrrChart points={data.mrrSeries} />
+        ) : (
+          <EmptyChart role="note" aria-label="MRR chart">
+            No revenue yet: no subscription was active from {data.from} to {data.to}. The chart starts with the first paid order.
+          </EmptyChart>
+        )}
         <details>
           <summary>Show the MRR as a table</summary>
           <ScrollRegion label={`MRR by ${INTERVAL_WORDS[interval]}, scrollable`}>
@@ -301,3 +308,15 @@ function ReferrerCommissions({ rows }: { rows: Dashboard['commissions'] }) {
     </>
   );
 }
+
+const EmptyChart = styled.p`
+  display: grid;
+  place-items: center;
+  min-height: 120px;
+  margin: 0;
+  padding: 16px;
+  border: 1px dashed ${colors.muted};
+  border-radius: ${radii.small};
+  color: ${colors.text};
+  text-align: center;
+`;
