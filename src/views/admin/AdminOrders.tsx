@@ -6,6 +6,7 @@ import { queryString } from '../../api/adminApi';
 import { ORDER_FILTERS, type OrderAction, type OrderFilter, type OrderRow, type OrdersQuery } from '../../contract/admin';
 import { consoleDay, orderStanding, orderStatusWords, STANDING_LABELS } from '../../domain/orderStatus';
 import { invoiceStatusWords } from '../../domain/invoiceStatus';
+import { refundableCents } from '../../domain/refunds';
 import { formatDollars } from '../../domain/pricing';
 import { consoleOrderMachine } from '../../machines/consoleOrderMachine';
 import { consoleOrdersMachine } from '../../machines/consoleOrdersMachine';
@@ -384,7 +385,14 @@ export function AdminOrderDetail({
           </Card>
         </>
       )}
-      {subscribed && order.paidAt && refund && <RefundPanel actorRef={refund} paidAt={order.paidAt} onUnauthorised={onUnauthorised} />}
+      {subscribed && order.paidAt && refund && (
+        <RefundPanel
+          actorRef={refund}
+          paidAt={order.paidAt}
+          refundableCents={invoices ? refundableCents(invoices) : null}
+          onUnauthorised={onUnauthorised}
+        />
+      )}
       <SubHeading>Invoices</SubHeading>
       <Card>
         {invoices === null ? (
