@@ -70,6 +70,7 @@ const DETAIL: OrderDetail = {
 };
 const DETAIL_AFTER: OrderDetail = { ...DETAIL, order: { ...ORDER, cancelAt: '2026-12-24T10:00:00.000Z' } };
 const DASHBOARD: Dashboard = {
+  setup: [],
   from: '2026-11-01',
   to: '2026-11-03',
   mrrCents: 150_000,

@@ -2,13 +2,14 @@
  * The console's dashboard against a faked server: a period without revenue says so in words instead of drawing a
  * line along zero (whose axis read "$1 $1 $1 $0"); a period with revenue draws the chart.
  */
-import { render, screen } from '@testing-library/react';
+import { render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Dashboard } from '../../src/contract/admin';
 import { AdminDashboard } from '../../src/views/admin/AdminDashboard';
 import { stubFetch } from './support/fakeFetch';
 
 const EMPTY: Dashboard = {
+  setup: [],
   from: '2026-11-01',
   to: '2026-11-03',
   mrrCents: 0,
@@ -51,5 +52,25 @@ describe("the console's dashboard", () => {
     showing({ ...EMPTY, mrrCents: 50_000, mrrSeries: [...EMPTY.mrrSeries.slice(0, 2), { date: '2026-11-03', mrrCents: 50_000 }] });
     expect(await screen.findByTestId('mrr-chart')).toBeInTheDocument();
     expect(screen.queryByRole('note', { name: 'MRR chart' })).toBeNull();
+  });
+
+  it('shows what is left to set up, each with a link to where it is done, and nothing once all is done', async () => {
+    showing({ ...EMPTY, setup: ['default_referrer', 'guarantee'] });
+    const left = await screen.findByRole('region', { name: 'Left to set up' });
+    const steps = within(left).getAllByRole('listitem');
+    expect(steps.map((step) => step.textContent)).toEqual([
+      expect.stringMatching(
+        /^Name the referrer visitors without a link see\. Until then the offer reads “For Friends of Dr\. Sample Only”/,
+      ),
+      expect.stringMatching(/^Check the guarantee\./),
+    ]);
+    expect(within(steps[0]!).getByRole('link', { name: 'Go to Referrers' })).toHaveAttribute('href', '/referrers');
+    expect(within(steps[1]!).getByRole('link', { name: 'Go to Content' })).toHaveAttribute('href', '/content');
+  });
+
+  it('shows no set-up list once everything is set up', async () => {
+    showing(EMPTY);
+    await screen.findByRole('note', { name: 'MRR chart' });
+    expect(screen.queryByRole('region', { name: 'Left to set up' })).toBeNull();
   });
 });

@@ -3,7 +3,7 @@ import { type FormEvent } from 'react';
 import styled from 'styled-components';
 import { Link } from 'wouter';
 import { queryString } from '../../api/adminApi';
-import type { Dashboard, MrrInterval } from '../../contract/admin';
+import type { Dashboard, MrrInterval, SetupStep } from '../../contract/admin';
 import { formatDollars } from '../../domain/pricing';
 import { consoleDashboardMachine } from '../../machines/consoleDashboardMachine';
 import { colors, radii } from '../theme';
@@ -44,6 +44,7 @@ export function AdminDashboard({
   return (
     <>
       <Heading>Dashboard</Heading>
+      {data && data.setup.length > 0 && <SetupLeft steps={data.setup} />}
       <Card>
         <Form onSubmit={choose} aria-label="Period">
           <Field>
@@ -306,6 +307,45 @@ function ReferrerCommissions({ rows }: { rows: Dashboard['commissions'] }) {
         </Table>
       )}
     </>
+  );
+}
+
+/** Each step left to set up: what it is, why it matters to visitors, and where it is done. */
+const SETUP_WORDS: Record<SetupStep, { what: string; why: string; where: string; link: string }> = {
+  default_referrer: {
+    what: 'Name the referrer visitors without a link see',
+    why: 'Until then the offer reads “For Friends of Dr. Sample Only”, a placeholder. Edit the referrer named Sample: give the real doctor’s name and quote.',
+    where: '/referrers',
+    link: 'Go to Referrers',
+  },
+  testimonials: {
+    what: 'Add testimonials',
+    why: 'The offer shows none until you enter up to three practitioners’ words (name, practice, quote).',
+    where: '/content',
+    link: 'Go to Content',
+  },
+  guarantee: {
+    what: 'Check the guarantee',
+    why: 'The text under the guarantee seal is the built-in one until you save the offer’s content.',
+    where: '/content',
+    link: 'Go to Content',
+  },
+};
+
+/** What is left to set up before the offer reads as the owner's; gone once each is done (server/admin/setup.ts). */
+function SetupLeft({ steps }: { steps: SetupStep[] }) {
+  return (
+    <Card role="region" aria-labelledby="setup-heading">
+      <SubHeading id="setup-heading">Left to set up</SubHeading>
+      <ol>
+        {steps.map((step) => (
+          <li key={step}>
+            <strong>{SETUP_WORDS[step].what}.</strong> {SETUP_WORDS[step].why}{' '}
+            <Link href={SETUP_WORDS[step].where}>{SETUP_WORDS[step].link}</Link>
+          </li>
+        ))}
+      </ol>
+    </Card>
   );
 }
 
