@@ -8,7 +8,7 @@ import { formatDollars } from '../../domain/pricing';
 import { consoleDashboardMachine } from '../../machines/consoleDashboardMachine';
 import { colors, radii } from '../theme';
 import { formText } from '../shared/formText';
-import { Button, Card, ErrorText, Field, Form, Heading, Muted, SubHeading, Table } from '../shared/panelStyles';
+import { Button, Card, ErrorText, Field, Form, Heading, Muted, StackedTable, SubHeading, Table } from '../shared/panelStyles';
 import { MrrChart } from './MrrChart';
 import { ScrollRegion } from './ScrollRegion';
 import { useSessionEnded } from './useSessionEnded';
@@ -125,7 +125,7 @@ export function AdminDashboard({
               </Muted>
             </p>
             <ScrollRegion label="Conversion by referrer">
-              <Table aria-label="Conversion by referrer">
+              <StackedTable aria-label="Conversion by referrer">
                 <thead>
                   <tr>
                     <th>Referrer</th>
@@ -141,18 +141,32 @@ export function AdminDashboard({
                 <tbody>
                   {data.byReferrer.map((row) => (
                     <tr key={row.referrer?.id ?? 'none'}>
-                      <td>{row.referrer ? `Dr. ${row.referrer.displayName}` : <Muted>(no link)</Muted>}</td>
-                      <td className="number">{row.views}</td>
-                      <td className="number">{row.opened}</td>
-                      <td className="number">{row.submitted}</td>
-                      <td className="number">{row.paid}</td>
-                      <td className="number">{percent(row.paid, row.views)}</td>
-                      <td className="number">{row.paidSeats}</td>
-                      <td className="number">{formatDollars(row.mrrCents)}</td>
+                      <td data-label="Referrer">{row.referrer ? `Dr. ${row.referrer.displayName}` : <Muted>(no link)</Muted>}</td>
+                      <td data-label="Views" className="number">
+                        {row.views}
+                      </td>
+                      <td data-label="Opened" className="number">
+                        {row.opened}
+                      </td>
+                      <td data-label="Submitted" className="number">
+                        {row.submitted}
+                      </td>
+                      <td data-label="Paid" className="number">
+                        {row.paid}
+                      </td>
+                      <td data-label="Views → paid" className="number">
+                        {percent(row.paid, row.views)}
+                      </td>
+                      <td data-label="Paid seats" className="number">
+                        {row.paidSeats}
+                      </td>
+                      <td data-label="MRR" className="number">
+                        {formatDollars(row.mrrCents)}
+                      </td>
                     </tr>
                   ))}
                 </tbody>
-              </Table>
+              </StackedTable>
             </ScrollRegion>
             <p>
               <a href={`/api/admin/referrers/report.csv${queryString({ from: data.from, to: data.to })}`} download>
@@ -284,7 +298,7 @@ function ReferrerCommissions({ rows }: { rows: Dashboard['commissions'] }) {
       {rows.length === 0 ? (
         <Muted>No commission booked yet.</Muted>
       ) : (
-        <Table aria-label="Commission per referrer">
+        <StackedTable aria-label="Commission per referrer">
           <caption>
             <Muted>Owed: held for the 30-day guarantee, payable, or in a payout not yet paid. Paid: in payouts marked paid.</Muted>
           </caption>
@@ -298,13 +312,17 @@ function ReferrerCommissions({ rows }: { rows: Dashboard['commissions'] }) {
           <tbody>
             {rows.map((row) => (
               <tr key={row.referrerId}>
-                <td>Dr. {row.displayName}</td>
-                <td className="number">{formatDollars(row.owedCents)}</td>
-                <td className="number">{formatDollars(row.paidCents)}</td>
+                <td data-label="Referrer">Dr. {row.displayName}</td>
+                <td data-label="Owed" className="number">
+                  {formatDollars(row.owedCents)}
+                </td>
+                <td data-label="Paid" className="number">
+                  {formatDollars(row.paidCents)}
+                </td>
               </tr>
             ))}
           </tbody>
-        </Table>
+        </StackedTable>
       )}
     </>
   );

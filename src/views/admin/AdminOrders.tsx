@@ -280,7 +280,7 @@ export function AdminOrderDetail({
       {state === 'loading' && <p aria-busy="true">Loading…</p>}
       {error && <ErrorText role="alert">{error}</ErrorText>}
       <Card>
-        <Table aria-label="Order">
+        <Facts aria-label="Order">
           <tbody>
             <tr>
               <th scope="row">Status</th>
@@ -351,7 +351,7 @@ export function AdminOrderDetail({
               <td>{order.refundedCents > 0 ? formatDollars(order.refundedCents) : '—'}</td>
             </tr>
           </tbody>
-        </Table>
+        </Facts>
       </Card>
       {actions.length > 0 && (
         <>
@@ -401,7 +401,7 @@ export function AdminOrderDetail({
           <p>No invoices yet.</p>
         ) : (
           <ScrollRegion label="Invoices">
-            <Table aria-label="Invoices">
+            <StackedTable aria-label="Invoices">
               <thead>
                 <tr>
                   <th>Date</th>
@@ -413,14 +413,16 @@ export function AdminOrderDetail({
               <tbody>
                 {invoices.map((invoice) => (
                   <tr key={invoice.id}>
-                    <td>{consoleDay(invoice.date)}</td>
-                    <td className="number">{formatDollars(invoice.amountCents)}</td>
-                    <td>{invoiceStatusWords(invoice)}</td>
-                    <td>{invoice.id}</td>
+                    <td data-label="Date">{consoleDay(invoice.date)}</td>
+                    <td data-label="Amount" className="number">
+                      {formatDollars(invoice.amountCents)}
+                    </td>
+                    <td data-label="Status">{invoiceStatusWords(invoice)}</td>
+                    <td data-label="Invoice">{invoice.id}</td>
                   </tr>
                 ))}
               </tbody>
-            </Table>
+            </StackedTable>
           </ScrollRegion>
         )}
       </Card>
@@ -460,6 +462,13 @@ const Notice = styled.p`
   color: ${colors.ctaDark};
   padding: 8px 12px;
   border-radius: 6px;
+`;
+
+/** The order's facts: long ids (the order's, the provider's) wrap on a phone instead of widening the card. */
+const Facts = styled(Table)`
+  td {
+    overflow-wrap: anywhere;
+  }
 `;
 
 const Check = styled.label`
