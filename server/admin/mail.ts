@@ -7,6 +7,7 @@ import { and, desc, eq, ilike, inArray, sql } from 'drizzle-orm';
 import type { OutboxMail } from '../../src/contract/admin';
 import type { Database } from '../db/client';
 import { orders, outbox, referrers } from '../db/schema';
+import { containing } from './likePattern';
 
 /** Mails the console lists at most. */
 const MAIL_LIST_LIMIT = 200;
@@ -28,9 +29,6 @@ function selectMails(db: Database) {
     .leftJoin(referrers, sql`${referrers.id}::text = ${outbox.payload}->>'referrerId'`)
     .$dynamic();
 }
-
-/** `text` as a LIKE pattern matching itself anywhere: `%`, `_` and `\` are taken literally. */
-const containing = (text: string) => `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 
 /**
  * The newest MAIL_LIST_LIMIT mails of the outbox, newest first (times in ISO 8601); with `to`, only those whose

@@ -3,7 +3,7 @@
  * period (money in integer cents; periods are whole UTC days, `from` to `to` inclusive). Conversion counts come
  * from funnel events (kept FUNNEL_RETENTION_DAYS, longer than abandoned orders); money from paid orders.
  */
-import { and, asc, desc, eq, gt, gte, isNotNull, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, ilike, isNotNull, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import type {
   MrrInterval,
   MrrPoint,
@@ -20,6 +20,7 @@ import { accounts, funnelEvents, orderDisputes, orders, referrers, seats } from 
 import type { Order, OrderContext } from '../checkout/order';
 import { seatsOf, seatView } from '../seats/seats';
 import { orderCommissions } from '../commissions/statements';
+import { containing } from './likePattern';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** A checkout opened this long ago without a paid order counts as abandoned (24 hours). */
@@ -130,6 +131,10 @@ function orderFilter(query: OrdersQuery): SQL | undefined {
   const conditions: (SQL | undefined)[] = [];
   const period = query.from || query.to ? periodOf(query) : undefined;
   if (query.status) conditions.push(statusFilter(query.status, period));
+  // An unfiltered list leaves out checkouts never paid unless the owner asks: abandoned ones would crowd it.
+  if (!query.status && query.unpaid !== 'shown') conditions.push(ne(orders.status, 'open'));
+  const buyer = query.buyer?.trim();
+  if (buyer) conditions.push(or(ilike(orders.email, containing(buyer)), ilike(orders.name, containing(buyer))));
   if (query.referrer === 'none') conditions.push(isNull(orders.referrerId));
   else if (query.referrer) conditions.push(eq(orders.referrerId, query.referrer));
   // For failed payments the period is the failures' (the dashboard's link); otherwise the days the orders opened.
@@ -138,7 +143,8 @@ function orderFilter(query: OrdersQuery): SQL | undefined {
 }
 
 /**
- * Orders matching `query`, newest first (at most LIST_LIMIT unless `all`).
+ * Orders matching `query` (OrdersQuery: without a status, checkouts never paid only when `unpaid` is 'shown';
+ * `buyer` part of the email or name, any case, taken literally), newest first (at most LIST_LIMIT unless `all`).
  * @throws RangeError for a period that ends before it starts.
  */
 export async function listOrders(db: Database, query: OrdersQuery, all = false): Promise<OrderRow[]> {

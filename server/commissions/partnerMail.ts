@@ -37,7 +37,7 @@ export async function usePartnerLink(db: Database, token: string): Promise<strin
   return used?.referrerId ?? null;
 }
 
-/** A partner mail's outcome, as the outbox worker records it. */
+/** A partner mail's outcome, as the outbox worker records it (the text it keeps with its links' tokens hidden). */
 interface PartnerDelivery {
   status: 'sent' | 'held' | 'dropped';
   rendered?: { to: string; subject: string; text: string };
@@ -114,7 +114,8 @@ export async function deliverPartnerMail(
   if (!mailer) return { status: 'held', rendered: { to: referrer.email, subject: mail.subject, text: mail.text } };
   await mailer.send({ to: referrer.email, ...mail });
   log.info({ outboxId: row.id, topic: row.topic }, 'Mail sent');
-  return { status: 'sent' };
+  // The worker keeps the text for the console with each link's token hidden (server/outbox/outboxWorker.ts).
+  return { status: 'sent', rendered: { to: referrer.email, subject: mail.subject, text: mail.text } };
 }
 
 /** The mail of one commission earned: the practice (first name and initial), what it paid, and when it is payable. */

@@ -15,6 +15,12 @@ export async function readOfferContent(db: Database): Promise<OfferContent> {
   return row ? { testimonials: row.testimonials, guarantee: row.guarantee } : DEFAULT_OFFER_CONTENT;
 }
 
+/** Whether the owner has saved the offer's content at least once (the guarantee then is theirs, not the built-in text). */
+export async function offerContentSaved(db: Database): Promise<boolean> {
+  const [row] = await db.select({ id: offerContent.id }).from(offerContent);
+  return row !== undefined;
+}
+
 /**
  * Replaces the offer's content with `body` (validated by OfferContentBody: 0 to 3 testimonials), every text
  * trimmed, in one statement (insert or update the one row). Answers what is now saved.

@@ -21,6 +21,7 @@ const FIELD_LABELS: Readonly<Record<string, string>> = {
   displayName: 'Name',
   slug: 'Link name',
   days: 'Days',
+  unpaid: 'Unpaid checkouts',
 };
 
 /** `amountCents` → "Amount" (the unit shows in the limit); `affiliate_source` → "Affiliate source". */

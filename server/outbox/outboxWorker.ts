@@ -6,7 +6,8 @@
  * 'failed' after MAX_ATTEMPTS). Delivery is at least once: a crash between sending and marking sends again.
  * A mail's links are minted here, at send time, and go only into the mail; the log names a mail by topic,
  * recipient and outbox id, never its text. Without SMTP_URL no link is minted: the mail is rendered
- * into the row with `[hidden]` for each token and 'held' (the console re-queues it once SMTP is set). A requested
+ * into the row with `[hidden]` for each token and 'held' (the console re-queues it once SMTP is set); a sent mail's
+ * text is kept the same way, tokens hidden, so the console can open it. A requested
  * link ('account_link' with the email in its payload) is resolved here: to the email's newest subscription, or
  * 'dropped', unmailed, for an email with none. So is "Forgot your password?" ('password_link', server/seats/newPassword.ts):
  * a member with a live claimed seat gets a "set a new password" link minted here, anyone else the 'account_link' mail.
@@ -114,7 +115,7 @@ export async function deliverDue(context: OutboxContext, limit = 20): Promise<Ou
           sentAt: outcome.status === 'sent' ? new Date() : null,
           lockedUntil: null,
           lastError: null,
-          rendered: outcome.rendered ?? null,
+          rendered: outcome.rendered ? withTokensHidden(outcome.rendered) : null,
           ...(outcome.transactionId ? { transactionId: outcome.transactionId } : {}),
         })
         .where(eq(outbox.id, row.id));
@@ -141,7 +142,18 @@ export async function deliverDue(context: OutboxContext, limit = 20): Promise<Ou
   return report;
 }
 
-/** How one row went: its new status, the order a requested link resolved to, a held mail's redacted text. */
+/** A link's token in a mail's text: every mail link carries its single-use token as `?token=` (base64url). */
+const LINK_TOKEN = /([?&]token=)[A-Za-z0-9_-]+/g;
+
+/**
+ * A mail's text as the outbox keeps it for the console (/admin → Mail, held and sent alike): each link's token
+ * `[hidden]`, so the table holds no live link (test/server/security/secretsAtRest.test.ts).
+ */
+function withTokensHidden(mail: { to: string; subject: string; text: string }): { to: string; subject: string; text: string } {
+  return { ...mail, text: mail.text.replace(LINK_TOKEN, `$1${HIDDEN_TOKEN}`) };
+}
+
+/** How one row went: its new status, the order a requested link resolved to, the mail's text (tokens hidden when kept). */
 interface Delivery {
   status: 'sent' | 'held' | 'dropped';
   transactionId?: string;
@@ -224,7 +236,7 @@ async function deliver(context: OutboxContext, row: OutboxRow): Promise<Delivery
   }
   await context.mailer.send({ to, ...mail });
   log.info({ outboxId: row.id, topic: row.topic, to }, 'Mail sent');
-  return { status: 'sent', ...resolved };
+  return { status: 'sent', ...resolved, rendered: { to, subject: mail.subject, text: mail.text } };
 }
 
 /** An owner mail (./ownerMail.ts) to every owner; dropped when there is none, held without SMTP_URL. */
@@ -240,7 +252,7 @@ async function deliverOwnerMail(context: OutboxContext, row: OutboxRow): Promise
   }
   await context.mailer.send(mail);
   context.log.info({ outboxId: row.id, topic: row.topic }, 'Mail sent');
-  return { status: 'sent' };
+  return { status: 'sent', rendered: { to: mail.to, subject: mail.subject, text: mail.text } };
 }
 
 /** Runs deliverDue every `intervalMs` (and when nudged); returns a function that stops it after the current run. */

@@ -21,8 +21,10 @@ export interface ReferralLinks {
    */
   attributed(request: FastifyRequest): Promise<ReferrerRow | null>;
   /**
-   * What the page names: the attributed referrer, else DEFAULT_REFERRER_SLUG's, else the compiled-in sample (also
-   * when the referrers cannot be read: the page never fails for want of one).
+   * What the page names: the attributed referrer, else DEFAULT_REFERRER_SLUG's; when that cannot be read (or is
+   * missing), the default last read by this process, so a visitor never meets the seeded placeholder once the
+   * owner named a real one (docs/decisions/0062); before any, the compiled-in sample. The page never fails for
+   * want of a referrer.
    */
   offer(request: FastifyRequest): Promise<OfferReferrer>;
 }
@@ -40,8 +42,10 @@ export function referralLinks(db: Database, config: ReferralConfig): ReferralLin
     const referral = readReferral(request, config.REFERRAL_WINDOW_DAYS);
     return (referral && (await findActiveReferrer(db, referral.slug))) || null;
   };
+  /** The default referrer as last read, for the moments it cannot be read. */
+  let lastDefault: OfferReferrer | null = null;
   const unreadable = <T>(request: FastifyRequest, error: unknown, fallback: T): T => {
-    request.log.error({ err: error }, 'Could not read the referrer; showing the sample offer and attributing no one');
+    request.log.error({ err: error }, 'Could not read the referrer; showing the default last read (or the sample) and attributing no one');
     return fallback;
   };
   return {
@@ -60,10 +64,13 @@ export function referralLinks(db: Database, config: ReferralConfig): ReferralLin
     attributed: (request) => cookieReferrer(request).catch((error: unknown) => unreadable(request, error, null)),
     async offer(request) {
       try {
-        const shown = (await cookieReferrer(request)) ?? (await findActiveReferrer(db, config.DEFAULT_REFERRER_SLUG));
-        return offerReferrerOf(shown);
+        const attributed = await cookieReferrer(request);
+        if (attributed) return offerReferrerOf(attributed);
+        const fallback = await findActiveReferrer(db, config.DEFAULT_REFERRER_SLUG);
+        if (fallback) lastDefault = offerReferrerOf(fallback);
+        return lastDefault ?? offerReferrerOf(undefined);
       } catch (error) {
-        return unreadable(request, error, offerReferrerOf(undefined));
+        return unreadable(request, error, lastDefault ?? offerReferrerOf(undefined));
       }
     },
   };

@@ -91,8 +91,10 @@ export const ORDER_FILTERS = [...ORDER_STANDINGS, 'cancellations', 'payment_fail
 export type OrderFilter = (typeof ORDER_FILTERS)[number];
 
 /**
- * Query of GET /api/admin/orders (and orders.csv): status (ORDER_FILTERS), referrer id (or `none`), and the period:
- * the days the orders opened in, or for `payment_failed` the days the payment failed on.
+ * Query of GET /api/admin/orders (and orders.csv): status (ORDER_FILTERS), referrer id (or `none`), the period
+ * (the days the orders opened in, or for `payment_failed` the days the payment failed on), `buyer` (part of the
+ * buyer's email or name, any case) and `unpaid`: checkouts never paid (status `open`) are left out of an
+ * unfiltered list unless it is `shown`.
  */
 export const OrdersQuery = Type.Object(
   {
@@ -112,6 +114,8 @@ export const OrdersQuery = Type.Object(
     referrer: Type.Optional(Type.Union([Type.Literal('none'), Uuid])),
     from: Type.Optional(IsoDate),
     to: Type.Optional(IsoDate),
+    buyer: Type.Optional(Text(1, 254)),
+    unpaid: Type.Optional(Type.Literal('shown')),
   },
   { additionalProperties: false },
 );
@@ -253,6 +257,13 @@ const ReferrerCommissionNow = Type.Object({
 });
 
 export const Dashboard = Type.Object({
+  /**
+   * What the owner has still to set up before the offer reads as theirs, whatever the period, in the order to do
+   * it: `default_referrer` (the referrer named for visitors without a link still carries the seeded placeholder
+   * name), `testimonials` (none entered), `guarantee` (the offer's content never saved: the built-in text). Empty
+   * when all is done.
+   */
+  setup: Type.Array(Type.Union([Type.Literal('default_referrer'), Type.Literal('testimonials'), Type.Literal('guarantee')])),
   from: Type.String(),
   to: Type.String(),
   /** Sum of the monthly totals of orders paid and not cancelled at the period's end, in cents. */
@@ -284,9 +295,11 @@ export const Dashboard = Type.Object({
   commissions: Type.Array(ReferrerCommissionNow),
 });
 export type Dashboard = Static<typeof Dashboard>;
+/** One step left to set up (Dashboard `setup`). */
+export type SetupStep = Dashboard['setup'][number];
 
-/** The figures of the period (server/admin/reports.ts); the route adds the commissions. */
-export type PeriodFigures = Omit<Dashboard, 'commissions'>;
+/** The figures of the period (server/admin/reports.ts); the route adds the commissions and what is left to set up. */
+export type PeriodFigures = Omit<Dashboard, 'commissions' | 'setup'>;
 
 /** A mail in the outbox (GET /api/admin/mail): what it is, to whom, and how far it got. */
 export const OutboxMail = Type.Object({

@@ -13,3 +13,18 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export function isWithinRefundGuarantee(paidAt: Date, now: Date): boolean {
   return now.getTime() - paidAt.getTime() <= REFUND_GUARANTEE_DAYS * DAY_MS;
 }
+
+/** Invoice statuses whose money was taken (src/contract/admin.ts OrderInvoice). */
+const PAID_INVOICE_STATUSES: ReadonlySet<string> = new Set(['paid', 'partially_refunded', 'refunded']);
+
+/**
+ * What is left to refund of an order, in cents: each paid invoice's amount less what was refunded of it, as the
+ * providers count it (server/payments/sandbox/billing.ts, server/payments/stripe/provider.ts refund). The console's
+ * refund form refuses more before calling; the server refuses it too (a payment under dispute is not refundable
+ * there, and such an order shows no refund form).
+ */
+export function refundableCents(invoices: readonly { amountCents: number; refundedCents: number; status: string }[]): number {
+  return invoices
+    .filter((invoice) => PAID_INVOICE_STATUSES.has(invoice.status))
+    .reduce((sum, invoice) => sum + Math.max(0, invoice.amountCents - invoice.refundedCents), 0);
+}

@@ -7,7 +7,7 @@
  * checkout has its own browser tests).
  */
 import { execFileSync } from 'node:child_process';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRODUCT_ID } from '../../src/domain/product';
 import { startMailCatcher, type MailCatcher } from '../support/mailCatcher';
@@ -65,6 +65,18 @@ describe("the owner's console: orders and dashboard", () => {
     return transactionId!;
   }
 
+  /** Whether anything on the page lies beyond the viewport's right edge (a table's column, a button) or a card scrolls sideways. */
+  const scrollsSideways = (page: Page) =>
+    page.evaluate(() =>
+      [...document.querySelectorAll('a, button, input, select, td, th, section')].some((element) => {
+        if (element.tagName === 'SECTION') return element.scrollWidth > element.clientWidth + 1;
+        const head = element.closest('thead');
+        if (head && getComputedStyle(head).position === 'absolute') return false; // a stacked table's header, for screen readers
+        const box = element.getBoundingClientRect();
+        return box.width > 0 && box.right > window.innerWidth + 1;
+      }),
+    );
+
   it('a cancellation with its reason shows at once, the dashboard counts it and shows money collected and the MRR chart; a 0341 buyer is past due', async () => {
     await buy('clinic@example.com', 3, '4242 4242 4242 4242');
     const lateTransaction = await buy('late@example.com', 1, '4000 0000 0000 0341');
@@ -118,7 +130,20 @@ describe("the owner's console: orders and dashboard", () => {
     // The sandbox clock's +31 days: the 0341 buyer's renewal fails; the owner finds them under "Past due", on a phone.
     await post('/api/sandbox/clock/advance', { days: 31 });
     await page.setViewportSize({ width: 375, height: 812 });
-    await page.getByRole('link', { name: 'Orders', exact: true }).click();
+    // On a phone the console's links fold behind "Menu": the screen starts with its content.
+    const nav = page.getByRole('navigation', { name: 'Console' });
+    expect(await nav.isVisible()).toBe(false);
+    expect((await page.locator('header').boundingBox())!.height).toBeLessThan(812 / 8);
+    await page.getByRole('button', { name: 'Menu' }).click();
+    expect(await page.getByRole('button', { name: 'Menu' }).getAttribute('aria-expanded')).toBe('true');
+    expect(await seriousViolations(page), 'the menu open at 375×812').toEqual([]);
+    await nav.getByRole('link', { name: 'Orders', exact: true }).click();
+    expect(await nav.isVisible()).toBe(false);
+    // The buyer search finds the order by part of the email.
+    await page.getByLabel('Buyer').fill('LATE@');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await expect.poll(() => page.getByRole('table', { name: 'Orders' }).getByRole('row').count()).toBe(2);
+    await page.getByLabel('Buyer').fill('');
     await page.getByLabel('Status').selectOption({ label: 'Past due' });
     await page.getByRole('button', { name: 'Filter' }).click();
     const pastDue = page.getByRole('table', { name: 'Orders' }).getByRole('row').filter({ hasText: 'late@example.com' });
@@ -131,11 +156,21 @@ describe("the owner's console: orders and dashboard", () => {
     expect(await pastDue.locator('td[data-label="Status"]').evaluate((cell) => getComputedStyle(cell).display)).toBe('block');
     expect(await seriousViolations(page), 'orders at 375×812').toEqual([]);
     await pastDue.getByRole('link').click();
-    await page.getByRole('heading', { name: `Order ${lateTransaction}` }).waitFor();
+    await page.getByRole('heading', { name: 'Ada Palmer <late@example.com>' }).waitFor();
+    await page.getByRole('table', { name: 'Order' }).getByText(lateTransaction).waitFor();
 
-    await page.getByRole('link', { name: 'Dashboard' }).click();
+    // The order's page at 375 px: its tables stack, nothing off-screen.
+    expect(await scrollsSideways(page), 'an order at 375×812').toBe(false);
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await nav.getByRole('link', { name: 'Dashboard' }).click();
     await page.getByTestId('mrr-chart').locator('canvas').waitFor();
+    expect(await scrollsSideways(page), 'the dashboard at 375×812').toBe(false);
     expect(await seriousViolations(page), 'dashboard at 375×812').toEqual([]);
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await nav.getByRole('link', { name: 'Commissions' }).click();
+    await page.getByRole('table', { name: "Referrers' commissions" }).waitFor();
+    expect(await scrollsSideways(page), 'commissions at 375×812').toBe(false);
+    expect(await seriousViolations(page), 'commissions at 375×812').toEqual([]);
     // The console's first look for a session, before sign-in, is a 401 by design.
     expect(problems.filter((problem) => !problem.includes('401'))).toEqual([]);
   });

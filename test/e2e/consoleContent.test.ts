@@ -47,6 +47,7 @@ describe("the console's content, referrers and mail", () => {
     await page.getByLabel('Password').fill(OWNER.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     const nav = page.getByRole('navigation', { name: 'Console' });
+    await page.getByRole('button', { name: 'Menu' }).click();
     await nav.getByRole('link', { name: 'Content' }).click();
 
     // Content: a half-filled row is refused by its field; three full rows and the guarantee are saved.
@@ -78,6 +79,7 @@ describe("the console's content, referrers and mail", () => {
     expect(after).not.toMatch(/data-offer-testimonials?="[^"]*" hidden/);
 
     // Referrers: "Dr." typed before the name is dropped from the link; a taken link is refused under its field.
+    await page.getByRole('button', { name: 'Menu' }).click();
     await nav.getByRole('link', { name: 'Referrers' }).click();
     const add = page.getByRole('form', { name: 'Add a referrer' });
     await add.getByLabel("Name (after 'Dr.')").fill('Dr. Sample');
@@ -108,6 +110,7 @@ describe("the console's content, referrers and mail", () => {
         }),
       ],
     );
+    await page.getByRole('button', { name: 'Menu' }).click();
     await nav.getByRole('link', { name: 'Mail' }).click();
     await page.getByRole('note', { name: 'Mail is not being sent' }).waitFor();
     await expect.poll(() => page.getByRole('link', { name: link }).getAttribute('href')).toBe(`${base}/account`);

@@ -71,6 +71,7 @@ const DETAIL: OrderDetail = {
 };
 const DETAIL_AFTER: OrderDetail = { ...DETAIL, order: { ...ORDER, cancelAt: '2026-12-24T10:00:00.000Z' } };
 const DASHBOARD: Dashboard = {
+  setup: [],
   from: '2026-11-01',
   to: '2026-11-03',
   mrrCents: 150_000,
@@ -290,7 +291,7 @@ const orderModel: ConsoleModel = {
     }
     if (state.matches('loading')) expect(screen.getByText('Loading…')).toBeInTheDocument();
     if (!detail || state.matches('loading')) return;
-    expect(screen.getByRole('heading', { name: `Order ${ORDER.transactionId}` })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: `${ORDER.name} <${ORDER.email}>` })).toBeInTheDocument();
     const order = screen.getByRole('table', { name: 'Order' });
     expect(within(order).getByText(detail.order.cancelAt ? 'Cancels on Dec 24, 2026' : 'Active')).toBeInTheDocument();
     expect(within(screen.getByRole('table', { name: 'Invoices' })).getByText(formatDollars(100_000))).toBeInTheDocument();

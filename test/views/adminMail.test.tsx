@@ -51,7 +51,47 @@ afterEach(() => {
 
 const flush = () => act(async () => vi.advanceTimersByTimeAsync(0));
 
+const SENT: MailList = {
+  delivery: 'smtp',
+  mails: [
+    {
+      ...HELD.mails[0]!,
+      id: 8,
+      status: 'sent',
+      sentAt: '2026-11-24T09:00:05.000Z',
+      recipient: 'grace@example.com',
+      rendered: {
+        to: 'grace@example.com',
+        subject: 'You are invited',
+        text: 'Join <b>the team</b>: http://localhost:3000/join?token=[hidden]',
+      },
+    },
+  ],
+};
+
 describe("the console's Mail screen", () => {
+  it('opens a sent mail: its subject and its text as text, the token hidden', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => ({ ok: true, status: 200, json: async () => SENT }) as Response),
+    );
+    const { container } = render(<AdminMail onUnauthorised={() => undefined} />);
+    await flush();
+    expect(screen.getByRole('cell', { name: /You are invited → grace@example.com/ })).toBeInTheDocument();
+    const opener = screen.getByText('Open the mail');
+    expect(opener).toHaveAccessibleName('Open the mail “You are invited” to grace@example.com');
+    const mail = opener.closest('details')!;
+    expect(mail).not.toHaveAttribute('open');
+    fireEvent.click(opener);
+    expect(mail).toHaveAttribute('open');
+    expect(mail).toHaveTextContent('Join <b>the team</b>: http://localhost:3000/join?token=[hidden]');
+    expect(container.querySelector('b')).toBeNull();
+    expect(screen.getByRole('link', { name: 'http://localhost:3000/join?token=[hidden]' })).toHaveAttribute(
+      'href',
+      'http://localhost:3000/join',
+    );
+  });
+
   it('says mail is held, opens the links of a held mail, and searches by recipient on the server', async () => {
     render(<AdminMail onUnauthorised={() => undefined} />);
     await flush();

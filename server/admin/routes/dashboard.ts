@@ -5,14 +5,19 @@ import { ErrorResponse } from '../../../src/contract/checkout';
 import { csvHeaders, referrerReportCsv } from '../csv';
 import { dashboard, periodOf } from '../reports';
 import { referrerBalances } from '../../commissions/payouts';
+import type { Config } from '../../config';
 import type { Database } from '../../db/client';
+import { setupLeft } from '../setup';
 import type { PaymentProvider } from '../../payments/provider';
 import { periodChecked } from './periodChecked';
 
-/** Registers GET /api/admin/dashboard (with each referrer's commission owed and paid) and /api/admin/referrers/report.csv (signed in). */
+/**
+ * Registers GET /api/admin/dashboard (with each referrer's commission owed and paid, and what is left to set up)
+ * and /api/admin/referrers/report.csv (signed in).
+ */
 export async function adminDashboardRoutes(
   app: FastifyInstance,
-  { db, provider }: { db: Database; provider: PaymentProvider },
+  { db, provider, config }: { db: Database; provider: PaymentProvider; config: Pick<Config, 'DEFAULT_REFERRER_SLUG'> },
 ): Promise<void> {
   app.get<{ Querystring: DashboardQuery }>(
     '/api/admin/dashboard',
@@ -34,7 +39,7 @@ export async function adminDashboardRoutes(
           owedCents: totals.held + totals.payable + totals.inPayout,
           paidCents: totals.paid,
         }));
-      return { ...figures, commissions };
+      return { ...figures, commissions, setup: await setupLeft(db, config) };
     },
   );
 

@@ -30,9 +30,9 @@ export async function adminRoutes(
     });
     await owned.register(adminOrderRoutes, { ...services, nudgeOutbox });
     await owned.register(adminRefundRoutes, { ...services, ownerOf: (request) => signedInOwner(db, ownerSessions, request) });
-    await owned.register(adminReferrerRoutes, { db });
+    await owned.register(adminReferrerRoutes, { db, config });
     await owned.register(adminMailRoutes, { db, config, nudgeOutbox });
-    await owned.register(adminDashboardRoutes, { db, provider: services.provider });
+    await owned.register(adminDashboardRoutes, { db, provider: services.provider, config });
     await owned.register(adminContentRoutes, { db });
     await owned.register(adminCommissionRoutes, {
       ...services,

@@ -7,6 +7,7 @@ import { Type } from 'typebox';
 import { CreateReferrerRequest, Referrer, UpdateReferrerRequest } from '../../../src/contract/admin';
 import { ErrorResponse } from '../../../src/contract/checkout';
 import { UuidParams } from '../../../src/contract/fields';
+import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import { referrerDisplayName } from '../../../src/domain/referrerNames';
 import { HttpError } from '../../http/httpError';
@@ -19,8 +20,15 @@ function displayNameOf(typed: string): string {
   return name;
 }
 
-/** Registers GET and POST /api/admin/referrers and PATCH /api/admin/referrers/:id (signed in). */
-export async function adminReferrerRoutes(app: FastifyInstance, { db }: { db: Database }): Promise<void> {
+/**
+ * Registers GET and POST /api/admin/referrers and PATCH /api/admin/referrers/:id (signed in). The default referrer
+ * (DEFAULT_REFERRER_SLUG, named for visitors without a link) is not disabled: the offer would fall back to the
+ * seeded placeholder (docs/decisions/0062).
+ */
+export async function adminReferrerRoutes(
+  app: FastifyInstance,
+  { db, config }: { db: Database; config: Pick<Config, 'DEFAULT_REFERRER_SLUG'> },
+): Promise<void> {
   app.get(
     '/api/admin/referrers',
     { schema: { summary: 'Console: referrers', response: { 200: Type.Object({ referrers: Type.Array(Referrer) }), 401: ErrorResponse } } },
@@ -51,7 +59,15 @@ export async function adminReferrerRoutes(app: FastifyInstance, { db }: { db: Da
       },
     },
     async (request) => {
-      const { displayName } = request.body;
+      const { displayName, status } = request.body;
+      if (status === 'disabled') {
+        const target = (await listReferrers(db)).find((referrer) => referrer.id === request.params.id);
+        if (target?.slug === config.DEFAULT_REFERRER_SLUG)
+          throw new HttpError(
+            409,
+            `Dr. ${target.displayName} is the referrer the offer names for visitors without a link, so it stays enabled: edit the name and quote instead.`,
+          );
+      }
       const changes = displayName === undefined ? request.body : { ...request.body, displayName: displayNameOf(displayName) };
       const updated = await updateReferrer(db, request.params.id, changes);
       if (!updated) throw new HttpError(404, 'No such referrer.');

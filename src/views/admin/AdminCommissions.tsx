@@ -10,7 +10,7 @@ import { useState, type FormEvent } from 'react';
 import type { CommissionRuleBody, CommissionsOverview, PayoutBatch, ReferrerCommission } from '../../contract/commissions';
 import { formatCents } from '../../domain/commissions';
 import { commissionsMachine, type CommissionChange } from '../../machines/commissionsMachine';
-import { Button, Card, ErrorText, Field, Form, Heading, Muted, SubHeading, Table } from '../shared/panelStyles';
+import { Button, Card, ErrorText, Field, Form, Heading, Muted, StackedTable, SubHeading } from '../shared/panelStyles';
 import { useSessionEnded } from './useSessionEnded';
 
 type RuleKind = 'keep' | 'default' | 'percent' | 'flat';
@@ -48,7 +48,7 @@ export function AdminCommissions({ onUnauthorised }: { onUnauthorised: () => voi
           <DefaultRule overview={overview} busy={busy} onSave={(rule) => change({ kind: 'defaultRule', rule })} />
           <Card>
             <SubHeading>Referrers</SubHeading>
-            <Table aria-label="Referrers' commissions">
+            <StackedTable aria-label="Referrers' commissions">
               <thead>
                 <tr>
                   <th>Referrer</th>
@@ -65,7 +65,7 @@ export function AdminCommissions({ onUnauthorised }: { onUnauthorised: () => voi
                   <ReferrerRow key={referrer.referrerId} referrer={referrer} busy={busy} onSave={change} />
                 ))}
               </tbody>
-            </Table>
+            </StackedTable>
           </Card>
           <Card>
             <SubHeading>Payouts</SubHeading>
@@ -92,7 +92,7 @@ export function AdminCommissions({ onUnauthorised }: { onUnauthorised: () => voi
                 Create payout batch
               </Button>
             </Form>
-            <Table aria-label="Payout batches">
+            <StackedTable aria-label="Payout batches">
               <thead>
                 <tr>
                   <th>Batch</th>
@@ -108,7 +108,7 @@ export function AdminCommissions({ onUnauthorised }: { onUnauthorised: () => voi
                   <BatchRow key={batch.id} batch={batch} busy={busy} onChange={change} />
                 ))}
               </tbody>
-            </Table>
+            </StackedTable>
           </Card>
         </>
       )}
@@ -221,12 +221,12 @@ function ReferrerRow({
   const { totals } = referrer;
   return (
     <tr>
-      <td>
+      <td data-label="Referrer">
         {referrer.displayName}
         <br />
         <Muted>/r/{referrer.slug}</Muted>
       </td>
-      <td>
+      <td data-label="Email and rule">
         <Form
           aria-label={`Commission settings of ${referrer.displayName}`}
           onSubmit={(event: FormEvent) => {
@@ -254,11 +254,11 @@ function ReferrerRow({
           </Button>
         </Form>
       </td>
-      <td>{formatCents(totals.held)}</td>
-      <td>{formatCents(totals.payable)}</td>
-      <td>{formatCents(totals.inPayout)}</td>
-      <td>{formatCents(totals.paid)}</td>
-      <td>{formatCents(totals.reversed)}</td>
+      <td data-label="Held">{formatCents(totals.held)}</td>
+      <td data-label="Payable">{formatCents(totals.payable)}</td>
+      <td data-label="In payout">{formatCents(totals.inPayout)}</td>
+      <td data-label="Paid">{formatCents(totals.paid)}</td>
+      <td data-label="Reversed">{formatCents(totals.reversed)}</td>
     </tr>
   );
 }
@@ -267,24 +267,24 @@ function BatchRow({ batch, busy, onChange }: { batch: PayoutBatch; busy: boolean
   const [reference, setReference] = useState('');
   return (
     <tr>
-      <td>
+      <td data-label="Batch">
         #{batch.id}
         <br />
         <Muted>{new Date(batch.createdAt).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' })}</Muted>
       </td>
-      <td>
+      <td data-label="Status">
         {batch.status}
         {batch.reference && <Muted> ({batch.reference})</Muted>}
       </td>
-      <td>{formatCents(batch.totalCents)}</td>
-      <td>
+      <td data-label="Total">{formatCents(batch.totalCents)}</td>
+      <td data-label="Referrers">
         {batch.payees.map((payee) => (
           <div key={payee.referrerId}>
             {payee.displayName} <Muted>{payee.email}</Muted>: {formatCents(payee.amountCents)}
           </div>
         ))}
       </td>
-      <td>
+      <td data-label="Files">
         <a href={`/api/admin/commissions/batches/${batch.id}/paypal.csv`} download>
           PayPal CSV
         </a>{' '}
@@ -292,7 +292,7 @@ function BatchRow({ batch, busy, onChange }: { batch: PayoutBatch; busy: boolean
           CSV
         </a>
       </td>
-      <td>
+      <td data-label="Actions">
         {batch.status === 'created' && (
           <Form
             aria-label={`Batch ${batch.id}`}

@@ -3,12 +3,12 @@ import { type FormEvent } from 'react';
 import styled from 'styled-components';
 import { Link } from 'wouter';
 import { queryString } from '../../api/adminApi';
-import type { Dashboard, MrrInterval } from '../../contract/admin';
+import type { Dashboard, MrrInterval, SetupStep } from '../../contract/admin';
 import { formatDollars } from '../../domain/pricing';
 import { consoleDashboardMachine } from '../../machines/consoleDashboardMachine';
-import { colors } from '../theme';
+import { colors, radii } from '../theme';
 import { formText } from '../shared/formText';
-import { Button, Card, ErrorText, Field, Form, Heading, Muted, SubHeading, Table } from '../shared/panelStyles';
+import { Button, Card, ErrorText, Field, Form, Heading, Muted, StackedTable, SubHeading, Table } from '../shared/panelStyles';
 import { MrrChart } from './MrrChart';
 import { ScrollRegion } from './ScrollRegion';
 import { useSessionEnded } from './useSessionEnded';
@@ -44,6 +44,7 @@ export function AdminDashboard({
   return (
     <>
       <Heading>Dashboard</Heading>
+      {data && data.setup.length > 0 && <SetupLeft steps={data.setup} />}
       <Card>
         <Form onSubmit={choose} aria-label="Period">
           <Field>
@@ -124,7 +125,7 @@ export function AdminDashboard({
               </Muted>
             </p>
             <ScrollRegion label="Conversion by referrer">
-              <Table aria-label="Conversion by referrer">
+              <StackedTable aria-label="Conversion by referrer">
                 <thead>
                   <tr>
                     <th>Referrer</th>
@@ -140,18 +141,32 @@ export function AdminDashboard({
                 <tbody>
                   {data.byReferrer.map((row) => (
                     <tr key={row.referrer?.id ?? 'none'}>
-                      <td>{row.referrer ? `Dr. ${row.referrer.displayName}` : <Muted>(no link)</Muted>}</td>
-                      <td className="number">{row.views}</td>
-                      <td className="number">{row.opened}</td>
-                      <td className="number">{row.submitted}</td>
-                      <td className="number">{row.paid}</td>
-                      <td className="number">{percent(row.paid, row.views)}</td>
-                      <td className="number">{row.paidSeats}</td>
-                      <td className="number">{formatDollars(row.mrrCents)}</td>
+                      <td data-label="Referrer">{row.referrer ? `Dr. ${row.referrer.displayName}` : <Muted>(no link)</Muted>}</td>
+                      <td data-label="Views" className="number">
+                        {row.views}
+                      </td>
+                      <td data-label="Opened" className="number">
+                        {row.opened}
+                      </td>
+                      <td data-label="Submitted" className="number">
+                        {row.submitted}
+                      </td>
+                      <td data-label="Paid" className="number">
+                        {row.paid}
+                      </td>
+                      <td data-label="Views → paid" className="number">
+                        {percent(row.paid, row.views)}
+                      </td>
+                      <td data-label="Paid seats" className="number">
+                        {row.paidSeats}
+                      </td>
+                      <td data-label="MRR" className="number">
+                        {formatDollars(row.mrrCents)}
+                      </td>
                     </tr>
                   ))}
                 </tbody>
-              </Table>
+              </StackedTable>
             </ScrollRegion>
             <p>
               <a href={`/api/admin/referrers/report.csv${queryString({ from: data.from, to: data.to })}`} download>
@@ -197,7 +212,14 @@ function MrrSection({
             total.
           </Muted>
         </p>
-        <MrrChart points={data.mrrSeries} />
+        {/* A line along zero says nothing and its axis reads "$1 $1 $0": words say it instead. */}
+        {data.mrrSeries.some((point) => point.mrrCents > 0) ? (
+          <MrrChart points={data.mrrSeries} />
+        ) : (
+          <EmptyChart role="note" aria-label="MRR chart">
+            No revenue yet: no subscription was active from {data.from} to {data.to}. The chart starts with the first paid order.
+          </EmptyChart>
+        )}
         <details>
           <summary>Show the MRR as a table</summary>
           <ScrollRegion label={`MRR by ${INTERVAL_WORDS[interval]}, scrollable`}>
@@ -276,7 +298,7 @@ function ReferrerCommissions({ rows }: { rows: Dashboard['commissions'] }) {
       {rows.length === 0 ? (
         <Muted>No commission booked yet.</Muted>
       ) : (
-        <Table aria-label="Commission per referrer">
+        <StackedTable aria-label="Commission per referrer">
           <caption>
             <Muted>Owed: held for the 30-day guarantee, payable, or in a payout not yet paid. Paid: in payouts marked paid.</Muted>
           </caption>
@@ -290,14 +312,69 @@ function ReferrerCommissions({ rows }: { rows: Dashboard['commissions'] }) {
           <tbody>
             {rows.map((row) => (
               <tr key={row.referrerId}>
-                <td>Dr. {row.displayName}</td>
-                <td className="number">{formatDollars(row.owedCents)}</td>
-                <td className="number">{formatDollars(row.paidCents)}</td>
+                <td data-label="Referrer">Dr. {row.displayName}</td>
+                <td data-label="Owed" className="number">
+                  {formatDollars(row.owedCents)}
+                </td>
+                <td data-label="Paid" className="number">
+                  {formatDollars(row.paidCents)}
+                </td>
               </tr>
             ))}
           </tbody>
-        </Table>
+        </StackedTable>
       )}
     </>
   );
 }
+
+/** Each step left to set up: what it is, why it matters to visitors, and where it is done. */
+const SETUP_WORDS: Record<SetupStep, { what: string; why: string; where: string; link: string }> = {
+  default_referrer: {
+    what: 'Name the referrer visitors without a link see',
+    why: 'Until then the offer reads “For Friends of Dr. Sample Only”, a placeholder. Edit the referrer named Sample: give the real doctor’s name and quote.',
+    where: '/referrers',
+    link: 'Go to Referrers',
+  },
+  testimonials: {
+    what: 'Add testimonials',
+    why: 'The offer shows none until you enter up to three practitioners’ words (name, practice, quote).',
+    where: '/content',
+    link: 'Go to Content',
+  },
+  guarantee: {
+    what: 'Check the guarantee',
+    why: 'The text under the guarantee seal is the built-in one until you save the offer’s content.',
+    where: '/content',
+    link: 'Go to Content',
+  },
+};
+
+/** What is left to set up before the offer reads as the owner's; gone once each is done (server/admin/setup.ts). */
+function SetupLeft({ steps }: { steps: SetupStep[] }) {
+  return (
+    <Card role="region" aria-labelledby="setup-heading">
+      <SubHeading id="setup-heading">Left to set up</SubHeading>
+      <ol>
+        {steps.map((step) => (
+          <li key={step}>
+            <strong>{SETUP_WORDS[step].what}.</strong> {SETUP_WORDS[step].why}{' '}
+            <Link href={SETUP_WORDS[step].where}>{SETUP_WORDS[step].link}</Link>
+          </li>
+        ))}
+      </ol>
+    </Card>
+  );
+}
+
+const EmptyChart = styled.p`
+  display: grid;
+  place-items: center;
+  min-height: 120px;
+  margin: 0;
+  padding: 16px;
+  border: 1px dashed ${colors.muted};
+  border-radius: ${radii.small};
+  color: ${colors.text};
+  text-align: center;
+`;

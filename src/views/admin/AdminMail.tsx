@@ -9,8 +9,9 @@ import { useConsoleMachine } from './useConsoleMachine';
 const when = (iso: string) => new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
 /**
- * The outbox's mail (/admin/mail), newest first: sent, waiting to be retried, failed, dropped (a link asked for an
- * email with no subscription), or held (no SMTP_URL) with its text, each link's token hidden. A banner says when
+ * The outbox's mail (/admin/mail), newest first: sent (its text opens beneath it), waiting to be retried, failed,
+ * dropped (a link asked for an email with no subscription), or held (no SMTP_URL) with its text shown; each link's
+ * token hidden. A banner says when
  * mail is held rather than sent; a search finds a recipient's mails; links in a text open. A held or failed mail can
  * be sent again: it is rendered afresh, with new links, once SMTP_URL is set. Driven by src/machines/mailMachine.ts.
  */
@@ -53,7 +54,7 @@ export function AdminMail({ onUnauthorised }: { onUnauthorised: () => void }) {
               <th>Created</th>
               <th>Mail</th>
               <th>Status</th>
-              <th>Text (held mails)</th>
+              <th>Text</th>
             </tr>
           </thead>
           <tbody>
@@ -99,11 +100,19 @@ export function AdminMail({ onUnauthorised }: { onUnauthorised: () => void }) {
                   )}
                 </td>
                 <td data-label={mail.rendered ? 'Text' : undefined}>
-                  {mail.rendered && (
-                    <Text>
-                      <MailText text={mail.rendered.text} />
-                    </Text>
-                  )}
+                  {mail.rendered &&
+                    (mail.status === 'held' ? (
+                      <Text>
+                        <MailText text={mail.rendered.text} />
+                      </Text>
+                    ) : (
+                      <details>
+                        <summary aria-label={`Open the mail “${mail.rendered.subject}” to ${mail.rendered.to}`}>Open the mail</summary>
+                        <Text>
+                          <MailText text={mail.rendered.text} />
+                        </Text>
+                      </details>
+                    ))}
                 </td>
               </tr>
             ))}

@@ -6,6 +6,7 @@ import { queryString } from '../../api/adminApi';
 import { ORDER_FILTERS, type OrderAction, type OrderFilter, type OrderRow, type OrdersQuery } from '../../contract/admin';
 import { consoleDay, orderStanding, orderStatusWords, STANDING_LABELS } from '../../domain/orderStatus';
 import { invoiceStatusWords } from '../../domain/invoiceStatus';
+import { refundableCents } from '../../domain/refunds';
 import { formatDollars } from '../../domain/pricing';
 import { consoleOrderMachine } from '../../machines/consoleOrderMachine';
 import { consoleOrdersMachine } from '../../machines/consoleOrdersMachine';
@@ -39,14 +40,23 @@ export function ordersQueryOf(search: string): OrdersQuery {
     ...(params.get('referrer') ? { referrer: params.get('referrer')! } : {}),
     ...(day('from') ? { from: day('from') } : {}),
     ...(day('to') ? { to: day('to') } : {}),
+    ...(params.get('buyer')?.trim() ? { buyer: params.get('buyer')!.trim().slice(0, 254) } : {}),
+    ...(params.get('unpaid') === 'shown' ? { unpaid: 'shown' as const } : {}),
   };
+}
+
+/** An order's page is titled by its buyer, "Jane Doe <jane@example.com>"; a checkout nobody finished, by what it is. */
+export function orderTitle(order: Pick<OrderRow, 'name' | 'email'>): string {
+  if (order.name && order.email) return `${order.name} <${order.email}>`;
+  return order.name ?? order.email ?? 'Unpaid checkout (no buyer given)';
 }
 
 const buyer = (order: OrderRow) => (order.name ? `${order.name} <${order.email ?? ''}>` : <Muted>not given</Muted>);
 
 /**
- * Orders, newest first, filtered by status (in words: Active, Cancels on…, Past due since…), referrer and the
- * days they opened; CSV of the same. `cancellations`: the Cancellations view (every order with a cancellation,
+ * Orders, newest first, filtered by status (in words: Active, Cancels on…, Past due since…), referrer, the days
+ * they opened and part of the buyer's email or name; checkouts nobody paid only when asked (or filtered for);
+ * CSV of the same. `cancellations`: the Cancellations view (every order with a cancellation,
  * its date and the buyer's reason). Renders consoleOrdersMachine's snapshot and sends it events.
  */
 export function AdminOrders({
@@ -77,6 +87,8 @@ export function AdminOrders({
         referrer: value('referrer'),
         from: value('from'),
         to: value('to'),
+        buyer: value('buyer')?.trim() || undefined,
+        unpaid: form.get('unpaid') ? 'shown' : undefined,
       },
     });
   };
@@ -90,6 +102,10 @@ export function AdminOrders({
       )}
       <Card>
         <Form onSubmit={filter} aria-label="Filter orders">
+          <Field>
+            Buyer
+            <input name="buyer" type="search" maxLength={254} placeholder="Email or name" defaultValue={query.buyer} />
+          </Field>
           {!cancellations && (
             <Field>
               Status
@@ -123,6 +139,11 @@ export function AdminOrders({
             to
             <input name="to" type="date" defaultValue={query.to} />
           </Field>
+          {!cancellations && (
+            <Check>
+              <input name="unpaid" type="checkbox" defaultChecked={query.unpaid === 'shown'} /> Show unpaid checkouts
+            </Check>
+          )}
           <Button type="submit" disabled={busy}>
             Filter
           </Button>
@@ -178,6 +199,11 @@ export function AdminOrders({
           </StackedTable>
         </ScrollRegion>
         {loaded && orders.length === 0 && <p>No orders match.</p>}
+        {!cancellations && !query.status && query.unpaid !== 'shown' && (
+          <p>
+            <Muted>Checkouts nobody paid for are left out: tick “Show unpaid checkouts” to see them.</Muted>
+          </p>
+        )}
         {!cancellations && (
           <p>
             <a href={`/api/admin/orders.csv${queryString({ ...query })}`} download>
@@ -246,7 +272,7 @@ export function AdminOrderDetail({
     : [];
   return (
     <>
-      <Heading>Order {order.transactionId}</Heading>
+      <Heading>{orderTitle(order)}</Heading>
       <p>
         <Link href="/orders">← All orders</Link>
       </p>
@@ -254,7 +280,7 @@ export function AdminOrderDetail({
       {state === 'loading' && <p aria-busy="true">Loading…</p>}
       {error && <ErrorText role="alert">{error}</ErrorText>}
       <Card>
-        <Table aria-label="Order">
+        <Facts aria-label="Order">
           <tbody>
             <tr>
               <th scope="row">Status</th>
@@ -293,6 +319,10 @@ export function AdminOrderDetail({
               <td>{order.affiliateId}</td>
             </tr>
             <tr>
+              <th scope="row">Order</th>
+              <td>{order.transactionId}</td>
+            </tr>
+            <tr>
               <th scope="row">Provider</th>
               <td>{order.provider}</td>
             </tr>
@@ -321,7 +351,7 @@ export function AdminOrderDetail({
               <td>{order.refundedCents > 0 ? formatDollars(order.refundedCents) : '—'}</td>
             </tr>
           </tbody>
-        </Table>
+        </Facts>
       </Card>
       {actions.length > 0 && (
         <>
@@ -355,7 +385,14 @@ export function AdminOrderDetail({
           </Card>
         </>
       )}
-      {subscribed && order.paidAt && refund && <RefundPanel actorRef={refund} paidAt={order.paidAt} onUnauthorised={onUnauthorised} />}
+      {subscribed && order.paidAt && refund && (
+        <RefundPanel
+          actorRef={refund}
+          paidAt={order.paidAt}
+          refundableCents={invoices ? refundableCents(invoices) : null}
+          onUnauthorised={onUnauthorised}
+        />
+      )}
       <SubHeading>Invoices</SubHeading>
       <Card>
         {invoices === null ? (
@@ -364,7 +401,7 @@ export function AdminOrderDetail({
           <p>No invoices yet.</p>
         ) : (
           <ScrollRegion label="Invoices">
-            <Table aria-label="Invoices">
+            <StackedTable aria-label="Invoices">
               <thead>
                 <tr>
                   <th>Date</th>
@@ -376,14 +413,16 @@ export function AdminOrderDetail({
               <tbody>
                 {invoices.map((invoice) => (
                   <tr key={invoice.id}>
-                    <td>{consoleDay(invoice.date)}</td>
-                    <td className="number">{formatDollars(invoice.amountCents)}</td>
-                    <td>{invoiceStatusWords(invoice)}</td>
-                    <td>{invoice.id}</td>
+                    <td data-label="Date">{consoleDay(invoice.date)}</td>
+                    <td data-label="Amount" className="number">
+                      {formatDollars(invoice.amountCents)}
+                    </td>
+                    <td data-label="Status">{invoiceStatusWords(invoice)}</td>
+                    <td data-label="Invoice">{invoice.id}</td>
                   </tr>
                 ))}
               </tbody>
-            </Table>
+            </StackedTable>
           </ScrollRegion>
         )}
       </Card>
@@ -423,6 +462,22 @@ const Notice = styled.p`
   color: ${colors.ctaDark};
   padding: 8px 12px;
   border-radius: 6px;
+`;
+
+/** The order's facts: long ids (the order's, the provider's) wrap on a phone instead of widening the card. */
+const Facts = styled(Table)`
+  td {
+    overflow-wrap: anywhere;
+  }
+`;
+
+const Check = styled.label`
+  display: flex;
+  align-items: center;
+  gap: 6px;
+  align-self: end;
+  font-size: 0.875rem;
+  min-height: 44px;
 `;
 
 const Actions = styled.div`

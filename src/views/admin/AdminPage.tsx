@@ -7,12 +7,12 @@
  * of them sends SESSION_ENDED, and the sign-in form shows again.
  */
 import { useActorRef, useSelector } from '@xstate/react';
-import { useCallback } from 'react';
+import { useCallback, useState } from 'react';
 import styled from 'styled-components';
 import { Link, Route, Switch, useSearch } from 'wouter';
 import { consoleSessionMachine } from '../../machines/consoleSessionMachine';
 import { usePageTitle } from '../shared/usePageTitle';
-import { colors } from '../theme';
+import { colors, media } from '../theme';
 import { AdminContent } from './AdminContent';
 import { AdminCommissions } from './AdminCommissions';
 import { AdminDashboard } from './AdminDashboard';
@@ -31,6 +31,7 @@ export function AdminPage({ logic = consoleSessionMachine }: { logic?: typeof co
   const busy = useSelector(actorRef, (snapshot) => snapshot.hasTag('busy'));
   const signedOut = useCallback(() => actorRef.send({ type: 'SESSION_ENDED' }), [actorRef]);
   const search = useSearch();
+  const [menuOpen, setMenuOpen] = useState(false);
   if (checking) return <Page aria-busy="true">Loading…</Page>;
   if (!owner)
     return (
@@ -40,7 +41,11 @@ export function AdminPage({ logic = consoleSessionMachine }: { logic?: typeof co
   return (
     <>
       <Bar>
-        <Nav aria-label="Console">
+        {/* On a phone the links fold behind "Menu", so the screen starts with its content (spec §9, 768 px). */}
+        <MenuButton type="button" aria-expanded={menuOpen} aria-controls="console-nav" onClick={() => setMenuOpen((open) => !open)}>
+          Menu
+        </MenuButton>
+        <Nav id="console-nav" aria-label="Console" $open={menuOpen} onClick={() => setMenuOpen(false)}>
           <Link href="/">Dashboard</Link>
           <Link href="/orders">Orders</Link>
           <Link href="/cancellations">Cancellations</Link>
@@ -50,7 +55,7 @@ export function AdminPage({ logic = consoleSessionMachine }: { logic?: typeof co
           <Link href="/commissions">Commissions</Link>
         </Nav>
         <Who>
-          {owner.email}
+          <OwnerEmail>{owner.email}</OwnerEmail>
           <Button type="button" onClick={signOut} disabled={busy}>
             Sign out
           </Button>
@@ -100,7 +105,7 @@ const Bar = styled.div`
   border-bottom: 1px solid ${colors.border};
 `;
 
-const Nav = styled.nav`
+const Nav = styled.nav<{ $open: boolean }>`
   display: flex;
   flex-wrap: wrap;
   column-gap: 20px;
@@ -109,6 +114,23 @@ const Nav = styled.nav`
     font-weight: 600;
     padding: 12px 0;
   }
+  ${media.narrow} {
+    display: ${({ $open }) => ($open ? 'flex' : 'none')};
+    order: 3;
+    flex-basis: 100%;
+    flex-direction: column;
+    a {
+      padding: 10px 0;
+    }
+  }
+`;
+
+/** The menu's button, on phones only. */
+const MenuButton = styled(Button)`
+  display: none;
+  ${media.narrow} {
+    display: inline-block;
+  }
 `;
 
 const Who = styled.div`
@@ -116,4 +138,11 @@ const Who = styled.div`
   align-items: center;
   gap: 12px;
   color: ${colors.text};
+`;
+
+/** Who is signed in; on a phone the menu's row keeps only "Sign out", so the screen starts with its content. */
+const OwnerEmail = styled.span`
+  ${media.narrow} {
+    display: none;
+  }
 `;

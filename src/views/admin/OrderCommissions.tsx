@@ -2,7 +2,7 @@
 import type { LedgerEntry } from '../../contract/commissions';
 import { consoleDay } from '../../domain/orderStatus';
 import { formatDollars } from '../../domain/pricing';
-import { Card, Muted, SubHeading, Table } from '../shared/panelStyles';
+import { Card, Muted, StackedTable, SubHeading } from '../shared/panelStyles';
 
 const KIND_WORDS: Record<LedgerEntry['kind'], string> = { earned: 'Earned', reversal: 'Reversed', clawback: 'Clawed back' };
 const STATE_WORDS: Record<LedgerEntry['state'], string> = {
@@ -22,7 +22,7 @@ export function OrderCommissions({ entries }: { entries: LedgerEntry[] }) {
         {entries.length === 0 ? (
           <Muted>No commission: the order came without a referrer’s link, or nothing has been paid yet.</Muted>
         ) : (
-          <Table aria-label="Commission ledger">
+          <StackedTable aria-label="Commission ledger">
             <thead>
               <tr>
                 <th>Date</th>
@@ -36,21 +36,23 @@ export function OrderCommissions({ entries }: { entries: LedgerEntry[] }) {
             <tbody>
               {entries.map((entry) => (
                 <tr key={entry.id}>
-                  <td>{consoleDay(entry.earnedAt)}</td>
-                  <td>
+                  <td data-label="Date">{consoleDay(entry.earnedAt)}</td>
+                  <td data-label="Entry">
                     {KIND_WORDS[entry.kind]}
                     {entry.selfReferral && ' (own link: no commission)'}
                   </td>
-                  <td>
+                  <td data-label="Invoice">
                     {entry.invoiceId} ({formatDollars(entry.invoiceCents)})
                   </td>
-                  <td>{entry.rule}</td>
-                  <td className="number">{formatDollars(entry.amountCents)}</td>
-                  <td>{STATE_WORDS[entry.state]}</td>
+                  <td data-label="Rule">{entry.rule}</td>
+                  <td data-label="Amount" className="number">
+                    {formatDollars(entry.amountCents)}
+                  </td>
+                  <td data-label="State">{STATE_WORDS[entry.state]}</td>
                 </tr>
               ))}
             </tbody>
-          </Table>
+          </StackedTable>
         )}
       </Card>
     </>

@@ -1,7 +1,7 @@
 /** The order detail's team: each seat given to someone, with its status and when (read-only). */
 import type { TeamSeat } from '../../contract/team';
 import { seatOneGiven, seatOneHolder } from '../../domain/team';
-import { Card, Muted, SubHeading, Table } from '../shared/panelStyles';
+import { Card, Muted, StackedTable, SubHeading } from '../shared/panelStyles';
 
 const when = (iso: string | null) =>
   iso ? new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }) : '—';
@@ -33,7 +33,7 @@ export function OrderSeats({ seats, buyerAgreementSignedAt }: { seats: TeamSeat[
         {seats.length === 0 ? (
           <Muted>No seat given beyond the buyer’s.</Muted>
         ) : (
-          <Table aria-label="Team seats">
+          <StackedTable aria-label="Team seats">
             <thead>
               <tr>
                 <th>Seat</th>
@@ -48,17 +48,17 @@ export function OrderSeats({ seats, buyerAgreementSignedAt }: { seats: TeamSeat[
             <tbody>
               {seats.map((seat) => (
                 <tr key={seat.id}>
-                  <td>{seat.seatNumber}</td>
-                  <td>{`${seat.name} <${seat.email}>`}</td>
-                  <td>{seat.status}</td>
-                  <td>{when(seat.invitedAt)}</td>
-                  <td>{when(seat.claimedAt)}</td>
-                  <td>{when(seat.revokedAt)}</td>
-                  <td>{seat.status === 'invited' ? '—' : agreementWords(seat.agreementSignedAt)}</td>
+                  <td data-label="Seat">{seat.seatNumber}</td>
+                  <td data-label="Person">{`${seat.name} <${seat.email}>`}</td>
+                  <td data-label="Status">{seat.status}</td>
+                  <td data-label="Invited">{when(seat.invitedAt)}</td>
+                  <td data-label="Claimed">{when(seat.claimedAt)}</td>
+                  <td data-label="Revoked">{when(seat.revokedAt)}</td>
+                  <td data-label="Agreement">{seat.status === 'invited' ? '—' : agreementWords(seat.agreementSignedAt)}</td>
                 </tr>
               ))}
             </tbody>
-          </Table>
+          </StackedTable>
         )}
       </Card>
     </>

@@ -5,20 +5,24 @@ import { formatDollars } from '../../domain/pricing';
 import { isWithinRefundGuarantee, REFUND_GUARANTEE_DAYS } from '../../domain/refunds';
 import type { refundMachine } from '../../machines/refundMachine';
 import { formText } from '../shared/formText';
-import { Button, Card, ErrorText, Field, Form, SubHeading } from '../shared/panelStyles';
+import { Button, Card, ErrorText, Field, Form, Muted, SubHeading } from '../shared/panelStyles';
 import { useSessionEnded } from './useSessionEnded';
 
 /**
  * Refund this order (src/machines/refundMachine.ts, invoked by the order's statechart): everything within the
- * 30-day guarantee, else an amount in dollars; asks once more before it refunds. The subscription ends at once.
+ * 30-day guarantee, else an amount in dollars, at most `refundableCents` (what is left to refund, from the
+ * order's invoices, src/domain/refunds.ts; null when the provider could not be asked, and the server alone then
+ * holds the limit); asks once more before it refunds. The subscription ends at once.
  */
 export function RefundPanel({
   actorRef,
   paidAt,
+  refundableCents,
   onUnauthorised,
 }: {
   actorRef: ActorRefFrom<typeof refundMachine>;
   paidAt: string;
+  refundableCents: number | null;
   onUnauthorised: () => void;
 }) {
   const state = useSelector(actorRef, (snapshot) => snapshot.value);
@@ -44,10 +48,24 @@ export function RefundPanel({
       );
       return;
     }
+    const cents = Math.round(dollars * 100);
+    if (refundableCents !== null && cents > refundableCents) {
+      setAmountError(`At most ${formatDollars(refundableCents)} is left to refund.`);
+      return;
+    }
     setAmountError(undefined);
-    actorRef.send({ type: 'REFUND_REQUESTED', amountCents: Math.round(dollars * 100) });
+    actorRef.send({ type: 'REFUND_REQUESTED', amountCents: cents });
   };
   if (state === 'refunded') return null;
+  if (refundableCents === 0)
+    return (
+      <>
+        <SubHeading>Refund</SubHeading>
+        <Card>
+          <p>Nothing is left to refund: every payment of this order has been refunded.</p>
+        </Card>
+      </>
+    );
   return (
     <>
       <SubHeading>Refund</SubHeading>
@@ -63,9 +81,12 @@ export function RefundPanel({
                 name="amount"
                 inputMode="decimal"
                 aria-invalid={amountError ? true : undefined}
-                aria-describedby="refund-amount-error"
+                aria-describedby="refund-amount-limit refund-amount-error"
               />
             </Field>
+            {refundableCents !== null && (
+              <Muted id="refund-amount-limit">At most {formatDollars(refundableCents)} is left to refund.</Muted>
+            )}
             {amountError && <ErrorText id="refund-amount-error">{amountError}</ErrorText>}
             <Button type="submit">Refund…</Button>
             {error && <ErrorText role="alert">{error}</ErrorText>}
@@ -74,8 +95,13 @@ export function RefundPanel({
         {state === 'confirming' && (
           <div role="alertdialog" aria-label="Confirm the refund">
             <p>
-              Refund {amountCents === null ? 'everything paid' : formatDollars(amountCents)} and end the subscription now? The buyer is
-              mailed and loses access.
+              Refund{' '}
+              {amountCents !== null
+                ? formatDollars(amountCents)
+                : refundableCents !== null
+                  ? `everything left, ${formatDollars(refundableCents)},`
+                  : 'everything paid'}{' '}
+              and end the subscription now? The buyer is mailed and loses access.
             </p>
             <Button type="button" onClick={() => actorRef.send({ type: 'REFUND_CONFIRMED' })}>
               Refund and end the subscription

@@ -12,9 +12,11 @@ import { copyText } from '../../browser/clipboard';
 import type { PartnerView } from '../../contract/commissions';
 import { formatCents } from '../../domain/commissions';
 import { formatDollars } from '../../domain/pricing';
+import { REFUND_GUARANTEE_DAYS } from '../../domain/refunds';
 import { partnerMachine } from '../../machines/partnerMachine';
 import { Button, Card, ErrorText, Field, Form, Heading, Muted, Page, SubHeading, Table } from '../shared/panelStyles';
 import { usePageTitle } from '../shared/usePageTitle';
+import { commissionLines } from './commissionLines';
 
 /** The link's token from the address, taken out of the address (and the history) first: it works once. */
 function takeToken(): string | null {
@@ -24,7 +26,6 @@ function takeToken(): string | null {
   return token;
 }
 
-const STATES: Record<string, string> = { held: 'held', payable: 'payable', in_payout: 'in a payout', paid: 'paid', reversed: 'reversed' };
 const day = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString('en-US', { dateStyle: 'medium', timeZone: 'UTC' }) : '—');
 
 export function PartnerPage({ machine = partnerMachine }: { machine?: typeof partnerMachine }) {
@@ -82,7 +83,10 @@ export function PartnerPage({ machine = partnerMachine }: { machine?: typeof par
       <Figures view={view} onPeriod={(from, to) => send({ type: 'PERIOD_CHANGED', from, to })} />
       <Card>
         <SubHeading>Your commission</SubHeading>
-        <p>Rule: {view.rule}. Each commission is held 30 days (the buyer’s guarantee), then payable.</p>
+        <p>
+          Rule: {view.rule}. Each commission is held {REFUND_GUARANTEE_DAYS} days (the buyer’s guarantee), then payable; a refund takes back
+          the same share of it.
+        </p>
         <Table aria-label="Your commission">
           <tbody>
             {(
@@ -113,7 +117,7 @@ export function PartnerPage({ machine = partnerMachine }: { machine?: typeof par
               <th>Practice</th>
               <th>Seats</th>
               <th>Status</th>
-              <th>Commission per invoice</th>
+              <th>Commission per payment</th>
             </tr>
           </thead>
           <tbody>
@@ -123,9 +127,9 @@ export function PartnerPage({ machine = partnerMachine }: { machine?: typeof par
                 <td>{practice.seats}</td>
                 <td>{practice.status === 'cancelled' ? 'ended' : 'active'}</td>
                 <td>
-                  {practice.entries.map((entry) => (
-                    <div key={entry.id}>
-                      {day(entry.earnedAt)}: {formatCents(entry.amountCents)} <Muted>({STATES[entry.state] ?? entry.state})</Muted>
+                  {commissionLines(practice.entries).map((line) => (
+                    <div key={line.key}>
+                      {day(line.earnedAt)}: {formatCents(line.netCents)} <Muted>({line.words})</Muted>
                     </div>
                   ))}
                 </td>

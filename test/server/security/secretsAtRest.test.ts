@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveOwner } from '../../../server/admin/owners';
 import { outbox } from '../../../server/db/schema';
+import type { MailList } from '../../../src/contract/admin';
 import { deliverDue, smtpMailer, type OutboxContext } from '../../../server/outbox/outboxWorker';
 import type { FinalizeResponse } from '../../../src/contract/checkout';
 import { startMailCatcher, type MailCatcher } from '../../support/mailCatcher';
@@ -75,6 +76,11 @@ describe.each(DATABASES)('secrets of a purchase, a sign-in link and the manage p
     // Two seats: the agreement link, the manage link, and the link to the Team section (one seat waits).
     expect(confirmationTokens).toHaveLength(3);
     secrets.push(...confirmationTokens);
+    // The sent mail opens in the console as it went out, each link's token hidden.
+    const listed = await server.app.inject({ method: 'GET', url: '/api/admin/mail', headers: { cookie: ownerCookie } });
+    const sent = listed.json<MailList>().mails.find((each) => each.id === held!.id);
+    expect(sent).toMatchObject({ status: 'sent', rendered: { to: EMAIL, subject: confirmation.subject } });
+    expect(sent!.rendered!.text).toBe(confirmation.text.replace(/token=[\w-]{20,}/g, 'token=[hidden]'));
     const resentAgain = await server.app.inject({
       method: 'POST',
       url: `/api/admin/mail/${held!.id}/resend`,

@@ -1,0 +1,77 @@
+/**
+ * The console's Orders screen and an order's page against a faked server: the buyer search and the "Show unpaid
+ * checkouts" toggle sent to the server and carried into the CSV link, the note that unpaid checkouts are left out,
+ * and an order's page titled by its buyer, its id still shown.
+ */
+import { act, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { OrderDetail, OrderRow } from '../../src/contract/admin';
+import { AdminOrderDetail, AdminOrders, orderTitle } from '../../src/views/admin/AdminOrders';
+import { stubFetch } from './support/fakeFetch';
+
+const ORDER: OrderRow = {
+  transactionId: 'txn_grace',
+  status: 'paid',
+  quantity: 2,
+  amountCents: 50_000,
+  email: 'grace@example.com',
+  name: 'Grace Hopper',
+  referrer: null,
+  affiliateId: 'dr-sample',
+  provider: 'sandbox',
+  customerId: 'cus_1',
+  subscriptionId: 'sub_1',
+  createdAt: '2026-11-20T10:00:00.000Z',
+  paidAt: '2026-11-20T10:01:00.000Z',
+  cancelledAt: null,
+  cancelAt: null,
+  cancellationReason: null,
+  pastDueSince: null,
+  refundedCents: 0,
+};
+const DETAIL: OrderDetail = { order: ORDER, events: [], invoices: [], seats: [], commissions: [] };
+
+let fetchMock: ReturnType<typeof stubFetch>;
+const requested = () => fetchMock.mock.calls.map(([url]) => String(url)).filter((url) => url.startsWith('/api/admin/orders'));
+
+beforeEach(() => {
+  fetchMock = stubFetch({
+    '/api/admin/orders': () => ({ status: 200, body: { orders: [ORDER] } }),
+    '/api/admin/referrers': () => ({ status: 200, body: { referrers: [] } }),
+    '/api/admin/orders/txn_grace': () => ({ status: 200, body: DETAIL }),
+  });
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe("the console's Orders screen", () => {
+  it('searches by buyer and shows unpaid checkouts only when asked, the CSV following the same filter', async () => {
+    render(<AdminOrders onUnauthorised={() => undefined} />);
+    await screen.findByText('Grace Hopper <grace@example.com>');
+    expect(requested()).toEqual(['/api/admin/orders']);
+    expect(screen.getByText(/Checkouts nobody paid for are left out/)).toBeInTheDocument();
+    expect(screen.getByRole('checkbox', { name: 'Show unpaid checkouts' })).not.toBeChecked();
+
+    fireEvent.change(screen.getByLabelText('Buyer'), { target: { value: '  grace ' } });
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Show unpaid checkouts' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Filter' }));
+    await act(async () => undefined);
+    expect(requested()).toEqual(['/api/admin/orders', '/api/admin/orders?buyer=grace&unpaid=shown']);
+    expect(screen.getByRole('link', { name: 'Download these orders as CSV' })).toHaveAttribute(
+      'href',
+      '/api/admin/orders.csv?buyer=grace&unpaid=shown',
+    );
+    expect(screen.queryByText(/Checkouts nobody paid for are left out/)).toBeNull();
+  });
+
+  it("titles an order's page by its buyer, not its id, and still shows the id", async () => {
+    render(<AdminOrderDetail transactionId="txn_grace" onUnauthorised={() => undefined} />);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Grace Hopper <grace@example.com>' })).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: /txn_grace/ })).toBeNull();
+    expect(screen.getByRole('table', { name: 'Order' })).toHaveTextContent('txn_grace');
+  });
+
+  it('names a checkout without a buyer for what it is', () => {
+    expect(orderTitle({ name: null, email: null })).toBe('Unpaid checkout (no buyer given)');
+    expect(orderTitle({ name: null, email: 'grace@example.com' })).toBe('grace@example.com');
+  });
+});
