@@ -29,7 +29,7 @@ const ORDER: OrderRow = {
   pastDueSince: null,
   refundedCents: 0,
 };
-const DETAIL: OrderDetail = { order: ORDER, events: [], invoices: [], seats: [], commissions: [] };
+const DETAIL: OrderDetail = { order: ORDER, events: [], invoices: [], seats: [], commissions: [], buyerAgreementSignedAt: null };
 
 let fetchMock: ReturnType<typeof stubFetch>;
 const requested = () => fetchMock.mock.calls.map(([url]) => String(url)).filter((url) => url.startsWith('/api/admin/orders'));
