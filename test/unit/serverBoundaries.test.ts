@@ -122,9 +122,8 @@ const AGAINST_THE_ORDER = [
   'outbox → commissions',
   'outbox → seats',
   'outbox → account',
-  // Payout mail and the sign-in throttle live in the console's folder.
+  // Payout mail lives in the console's folder.
   'commissions → admin',
-  'signIn → admin',
   // A seat's person signs in; the team page uses the manage page's session.
   'seats → signIn',
   'seats → account',
@@ -171,7 +170,6 @@ const SIDE_DOORS = [
   'seats → checkout',
   'seats → outbox',
   'seats → signIn',
-  'signIn → admin',
   'signIn → seats',
 ];
 
