@@ -122,8 +122,6 @@ const AGAINST_THE_ORDER = [
   'outbox → commissions',
   'outbox → seats',
   'outbox → account',
-  // Payout mail lives in the console's folder.
-  'commissions → admin',
   // A seat's person signs in; the team page uses the manage page's session.
   'seats → signIn',
   'seats → account',
@@ -153,7 +151,6 @@ const SIDE_DOORS = [
   'checkout → referrals',
   'checkout → seats',
   'checkout → signIn',
-  'commissions → admin',
   'commissions → outbox',
   'http → checkout',
   'http → funnel',
