@@ -8,7 +8,7 @@
  */
 
 import type { SQL } from 'drizzle-orm';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import type { SandboxCard } from '../../src/contract/sandbox';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
@@ -336,6 +336,32 @@ export interface PaymentProvider {
   deleteAbandonedRecords?(retentionDays: number): Promise<Record<string, number>>;
 }
 
+/**
+ * An event's outcome: `processed`, `duplicate` (seen before) or `ignored` (no order of ours); not ok when it was
+ * refused (the provider could not be asked): the event stays unrecorded and the provider delivers it again.
+ */
+export type PaymentEventHandled = { ok: true; value: { outcome: 'processed' | 'duplicate' | 'ignored' } } | { ok: false };
+
+/**
+ * What a provider's routes hand their events and notices to: the one subscription lifecycle
+ * (server/checkout/applyPaymentEvent.ts), given by the app (server/app.ts), so a provider knows no feature. Each
+ * runs with the request's logger; database errors propagate (the provider retries).
+ */
+export interface PaymentEventRunner {
+  event(log: FastifyBaseLogger, event: PaymentEvent): Promise<PaymentEventHandled>;
+  /** Each of `events` in order. @throws on the first refused. */
+  events(log: FastifyBaseLogger, events: PaymentEvent[]): Promise<void>;
+  refundNotice(
+    log: FastifyBaseLogger,
+    notice: { eventId: string; providerType: string; customerId: string; paymentId: string },
+  ): Promise<PaymentEventHandled>;
+  failedRefundNotice(
+    log: FastifyBaseLogger,
+    notice: { eventId: string; providerType: string; paymentId: string },
+  ): Promise<PaymentEventHandled>;
+  disputeNotice(log: FastifyBaseLogger, notice: { eventId: string; providerType: string; disputeId: string }): Promise<PaymentEventHandled>;
+}
+
 /** Hosts the checkout page loads scripts and frames from, calls, and lets use the Payment Request API. */
 export interface PageHosts {
   script: readonly string[];
@@ -350,6 +376,8 @@ export interface ProviderRouteOptions {
   db: Database;
   provider: PaymentProvider;
   cipher: CredentialsCipher;
+  /** Runs the provider's events through the one lifecycle. */
+  paymentEvents: PaymentEventRunner;
   /** Signs the sandbox's proof-of-work challenges; the same in every process. */
   challengeKey: string;
   /** Sends the outbox now (mail a change causes should not wait for the next run). */

@@ -110,14 +110,9 @@ const AGAINST_THE_ORDER = [
   'http → funnel',
   'http → payments',
   'http → checkout',
-  // The providers run their events through the one lifecycle.
-  'payments → checkout',
   // The lifecycle calls each feature's part itself instead of announcing its changes.
-  'checkout → outbox',
-  'checkout → commissions',
   'checkout → seats',
   'checkout → signIn',
-  'checkout → account',
   // The outbox's mail reads the features it writes about.
   'outbox → commissions',
   'outbox → seats',
@@ -143,10 +138,7 @@ const SIDE_DOORS = [
   'admin → payments',
   'admin → referrals',
   'admin → seats',
-  'checkout → account',
-  'checkout → commissions',
   'checkout → funnel',
-  'checkout → outbox',
   'checkout → payments',
   'checkout → referrals',
   'checkout → seats',
@@ -162,7 +154,6 @@ const SIDE_DOORS = [
   'partner → admin',
   'partner → checkout',
   'partner → commissions',
-  'payments → checkout',
   'payments → funnel',
   'seats → checkout',
   'seats → outbox',
