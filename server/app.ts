@@ -25,8 +25,10 @@ import { boundRequestArrival } from './http/slowRequests';
 import { outboxListener } from './outbox';
 import { partnerPlugin } from './partner';
 import { paymentsPlugin } from './payments';
-import type { PaymentProvider, WebhookStatus } from './payments/provider';
-import { referralLinks, referralsPlugin } from './referrals';
+import type { PaymentProvider } from './payments/provider';
+import type { WebhookStatus } from './http/routes/health';
+import { pageViewRecorder } from './funnel';
+import { referralLinks, referralsPlugin, siteReferrals } from './referrals';
 import { joinPageAnswers, seatsListener, seatsPlugin } from './seats';
 import type { CredentialsCipher } from './security/credentialsCipher';
 import { refuseCrossSiteRequests } from './sessions/sameOrigin';
@@ -197,6 +199,7 @@ export async function buildApp({
   const webhookStatus: WebhookStatus = {};
   // What features give each other, made once and handed to every feature's plugin: no plugin waits for another.
   const services = { config, db, provider, cipher, listeners };
+  const referrals = referralLinks(db, config);
   const house = {
     ...services,
     paymentEvents: paymentEventRunner(services),
@@ -206,7 +209,9 @@ export async function buildApp({
     cookieSecret: secret,
     oidcJwks,
     distDir,
-    referrals: referralLinks(db, config),
+    referrals,
+    site: siteReferrals(referrals),
+    recordPageView: pageViewRecorder(db, referrals),
     contentOf: pageContentOf(db),
     joinAnswerOf: joinPageAnswers(app, db),
   };

@@ -12,6 +12,8 @@ import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import type { SandboxCard } from '../../src/contract/sandbox';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
+import type { PageHosts } from '../http/securityHeaders';
+import type { WebhookStatus } from '../http/routes/health';
 import type { CredentialsCipher } from '../security/credentialsCipher';
 
 /** Which provider serves this process. */
@@ -362,14 +364,6 @@ export interface PaymentEventRunner {
   disputeNotice(log: FastifyBaseLogger, notice: { eventId: string; providerType: string; disputeId: string }): Promise<PaymentEventHandled>;
 }
 
-/** Hosts the checkout page loads scripts and frames from, calls, and lets use the Payment Request API. */
-export interface PageHosts {
-  script: readonly string[];
-  frame: readonly string[];
-  connect: readonly string[];
-  payment: readonly string[];
-}
-
 /** What a provider's routes are given (server/app.ts). */
 export interface ProviderRouteOptions {
   config: Config;
@@ -384,15 +378,6 @@ export interface ProviderRouteOptions {
   nudgeOutbox: () => void;
   /** Where a webhook route reports the API version of the events it receives (GET /healthz shows it). */
   webhookStatus: WebhookStatus;
-}
-
-/**
- * The API version of the webhook events this process received, against the version the server is pinned to.
- * Stripe builds an event's payload for the endpoint's API version, not the SDK's: a mismatch means payloads the
- * handlers may not read (docs/operations.md).
- */
-export interface WebhookStatus {
-  apiVersion?: { expected: string; lastReceived: string | null; matches: boolean };
 }
 
 export interface ReplaceCardInput {

@@ -105,11 +105,6 @@ const FOLDER_ORDER = [
  * a new edge against the order fails, and so does an entry no import needs any more.
  */
 const AGAINST_THE_ORDER = [
-  // The edge's routes (/api/config, /healthz, the site) read the checkout, the provider, referrals and the funnel.
-  'http → referrals',
-  'http → funnel',
-  'http → payments',
-  'http → checkout',
   // The lifecycle calls each feature's part itself instead of announcing its changes.
   'checkout → seats',
   'checkout → signIn',
@@ -144,10 +139,6 @@ const SIDE_DOORS = [
   'checkout → seats',
   'checkout → signIn',
   'commissions → outbox',
-  'http → checkout',
-  'http → funnel',
-  'http → payments',
-  'http → referrals',
   'outbox → account',
   'outbox → commissions',
   'outbox → seats',
