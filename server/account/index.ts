@@ -5,8 +5,6 @@ import { countAgainstApiLimit } from '../http/apiLimit';
 import { mailSignInLink } from './accountLinks';
 import { accountRoutes } from './routes';
 
-export { accountRouteOptions, SIGN_IN_AGAIN } from './routes/options';
-
 /** What the account hears: a finalize answered no credentials, so the buyer is mailed a sign-in link. */
 export function accountListener(): OrderListener {
   return { signInLinkWanted: (tx, { transactionId }) => mailSignInLink(tx, transactionId) };

@@ -112,9 +112,8 @@ const AGAINST_THE_ORDER = [
   'outbox → commissions',
   'outbox → seats',
   'outbox → account',
-  // A seat's person signs in; the team page uses the manage page's session.
+  // A seat's person signs in.
   'seats → signIn',
-  'seats → account',
 ];
 
 /**
