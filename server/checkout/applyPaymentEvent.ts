@@ -24,14 +24,14 @@ import { and, eq, ne } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Transaction } from '../db/client';
 import { orderRefunds, orders, webhookEvents } from '../db/schema';
-import type { PaymentEvent, PaymentEventRunner, ProviderDispute, RefundedPayment, SubscriptionPayment } from '../payments/provider';
+import type { PaymentEvent, PaymentEventRunner, ProviderDispute, RefundedPayment, SubscriptionPayment } from '../payments';
 import { disputeChangeOf, knownDispute } from './disputes';
 import { completeOrder, type VerifiedPayment } from './completeOrder';
 import { isFirstInvoicePaid, verifiedPayment } from './finalizeCheckout';
 import { findOrder, isPaidOrder, type Order, type OrderContext, type OrderServices } from './order';
 import { outcomeOf, refuse, type Outcome } from './outcome';
 import { buyerOfOrder, type Buyer } from './paymentBuyer';
-import { recordFunnelEvent } from '../funnel/funnelEvents';
+import { recordFunnelEvent } from '../funnel';
 import { recordBuyerOnCustomer } from './recordBuyer';
 import { applyLifecycleChanges, changesAnything, knownRefundedCents, lifecycleChanges } from './subscriptionLifecycle';
 

@@ -20,7 +20,7 @@ import type { Database, Transaction } from '../db/client';
 import type { OrderListeners } from './orderListeners';
 import { accounts, handoffTokens, orders } from '../db/schema';
 import type { CredentialsCipher } from '../security/credentialsCipher';
-import { recordFunnelEvent } from '../funnel/funnelEvents';
+import { recordFunnelEvent } from '../funnel';
 import { isPaidOrder, type Order } from './order';
 import { sameEmail } from './paymentBuyer';
 import { sealClientSecret } from '../security/clientSecretAtRest';

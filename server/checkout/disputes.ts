@@ -14,8 +14,8 @@ import { eq } from 'drizzle-orm';
 import type { Transaction } from '../db/client';
 import type { OrderListeners } from './orderListeners';
 import { orderDisputes } from '../db/schema';
-import { recordFunnelEvent } from '../funnel/funnelEvents';
-import type { ProviderDispute } from '../payments/provider';
+import { recordFunnelEvent } from '../funnel';
+import type { ProviderDispute } from '../payments';
 
 /** What changed about one dispute. `moneyMoved`: the disputed money went (opened) or came back (won). */
 export interface DisputeChange {

@@ -11,7 +11,7 @@
 import type { FinalizeResponse } from '../../src/contract/checkout';
 import { monthlyTotalCents } from '../../src/domain/pricing';
 import { PRODUCT_NAME } from '../../src/domain/product';
-import type { SubscriptionPayment } from '../payments/provider';
+import type { SubscriptionPayment } from '../payments';
 import { newHandoffToken } from '../security/handoffToken';
 import { generatePassword, hashPassword } from '../security/password';
 import { completeOrder, type VerifiedPayment } from './completeOrder';

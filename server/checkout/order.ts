@@ -8,7 +8,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
 import { orders } from '../db/schema';
-import type { PaymentProvider } from '../payments/provider';
+import type { PaymentProvider } from '../payments';
 import type { CredentialsCipher } from '../security/credentialsCipher';
 import type { OrderListeners } from './orderListeners';
 

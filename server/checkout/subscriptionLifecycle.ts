@@ -30,8 +30,8 @@ import { formatDollars, monthlyTotalCents } from '../../src/domain/pricing';
 import type { Transaction } from '../db/client';
 import { funnelEvents, orderRefunds, orders } from '../db/schema';
 import { applyDisputeChange, disputeWords, type DisputeChange } from './disputes';
-import { recordFunnelEvent } from '../funnel/funnelEvents';
-import type { PaymentEvent, RefundedPayment, SubscriptionPayment } from '../payments/provider';
+import { recordFunnelEvent } from '../funnel';
+import type { PaymentEvent, RefundedPayment, SubscriptionPayment } from '../payments';
 import type { Order } from './order';
 import type { OrderListeners } from './orderListeners';
 

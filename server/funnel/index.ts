@@ -16,3 +16,6 @@ export function pageViewRecorder(db: Database, referrals: Pick<ReferralLinks, 'a
     await recordFunnelEventSafely(db, { type: 'page_view', referrerId: attributed?.id }, request.log);
   };
 }
+
+export { deleteExpiredFunnelEvents, recordFunnelEvent } from './funnelEvents';
+export { recordPaymentAttempt } from './paymentAttempts';

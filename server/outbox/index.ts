@@ -14,3 +14,6 @@ export function outboxListener(config: Pick<Config, 'SUCCESS_SITE_WEBHOOK_URL'>)
     ownerNotice: (tx, notice) => raiseOwnerMail(tx, notice),
   };
 }
+
+export { compose } from './mailTemplates';
+export { raiseSeatEvent } from './seatEvents';

@@ -20,7 +20,7 @@ import type { Config } from '../config';
 import type { Database, Transaction } from '../db/client';
 import { accounts, handoffTokens, orders, seats } from '../db/schema';
 import { isPaidOrder, type Order, type OrderAnnouncements } from '../checkout';
-import { raiseSeatEvent } from '../outbox/seatEvents';
+import { raiseSeatEvent } from '../outbox';
 import { endPersonSignIns } from '../signIn/oidcStore';
 
 /** One row of `seats`. */

@@ -6,7 +6,7 @@ import { csvHeaders, referrerReportCsv } from '../csv';
 import { dashboard, periodOf } from '../reports';
 import { referrerBalances } from '../../commissions/payouts';
 import type { Database } from '../../db/client';
-import type { PaymentProvider } from '../../payments/provider';
+import type { PaymentProvider } from '../../payments';
 import { periodChecked } from './periodChecked';
 
 /** Registers GET /api/admin/dashboard (with each referrer's commission owed and paid) and /api/admin/referrers/report.csv (signed in). */

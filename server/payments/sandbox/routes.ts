@@ -29,7 +29,7 @@ import {
   SandboxDeclineResponse,
   SandboxIntentResponse,
 } from '../../../src/contract/sandbox';
-import { recordPaymentAttempt } from '../../funnel/paymentAttempts';
+import { recordPaymentAttempt } from '../../funnel';
 import { HttpError } from '../../http/httpError';
 import { challengeRequired, isSolved, issueChallenge, recordDecline } from '../../security/confirmationChallenge';
 import type { PaymentEvent, ProviderRouteOptions } from '../provider';
