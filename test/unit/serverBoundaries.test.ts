@@ -100,19 +100,20 @@ const FOLDER_ORDER = [
 ];
 
 /**
- * The imports that still run against FOLDER_ORDER, each one closing a cycle between folders. Untangling them needs
- * the lifecycle to announce its changes to listeners (architecture.md, feature order 3-4). The list only shrinks:
+ * The imports that still run against FOLDER_ORDER, each one closing a cycle between folders. The lifecycle announces
+ * its changes to listeners (docs/decisions/0061); these remain to be untangled the same way. The list only shrinks:
  * a new edge against the order fails, and so does an entry no import needs any more.
  */
 const AGAINST_THE_ORDER = [
-  // The lifecycle calls each feature's part itself instead of announcing its changes.
+  // The hand-off's redeem reads the member's seat and mints a sign-in hint; the retention sweep ends the sign-in's
+  // expired records.
   'checkout → seats',
   'checkout → signIn',
   // The outbox's mail reads the features it writes about.
   'outbox → commissions',
   'outbox → seats',
   'outbox → account',
-  // A seat's person signs in.
+  // A seat revoked, claimed or given a new password ends its person's sign-ins.
   'seats → signIn',
 ];
 
