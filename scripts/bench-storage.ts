@@ -15,6 +15,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import pino from 'pino';
+import { featureListeners } from '../server/app';
 import { loadConfig } from '../server/config';
 import { openPostgres } from '../server/db/client';
 import { openCheckout } from '../server/checkout/openCheckout';
@@ -42,6 +43,7 @@ async function main() {
       config,
       db: database.db,
       provider: await createPaymentProvider(config, database.db),
+      listeners: featureListeners(config),
       cipher: createCredentialsCipher(randomBytes(32)),
       log: pino({ level: 'silent' }),
     };

@@ -6,6 +6,7 @@
  * process's).
  */
 import pino from 'pino';
+import { featureListeners } from '../server/app';
 import { ConfigError, loadConfig } from '../server/config';
 import { openDatabase } from '../server/db/client';
 import { reconcileOrders } from '../server/checkout/reconcileOrders';
@@ -20,7 +21,10 @@ async function main(): Promise<number> {
     const provider = await createPaymentProvider(config, database.db);
     const cipher = createCredentialsCipher(await loadCredentialsKey(config));
     const log = pino({ level: config.LOG_LEVEL, base: { task: 'reconcile' } });
-    const report = await reconcileOrders({ config, db: database.db, provider, cipher, log }, { batchSize: 10_000 });
+    const report = await reconcileOrders(
+      { config, db: database.db, provider, cipher, listeners: featureListeners(config), log },
+      { batchSize: 10_000 },
+    );
     console.log(JSON.stringify(report));
     return report.failed > 0 ? 1 : 0;
   } finally {

@@ -9,9 +9,10 @@ import fastifyCookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyRequest, type RouteOptions } from 'fastify';
 import { Redis } from 'ioredis';
-import { accountPlugin } from './account';
+import { accountListener, accountPlugin } from './account';
 import { adminPlugin } from './admin';
-import { checkoutPlugin } from './checkout';
+import { checkoutPlugin, orderListeners, paymentEventRunner, type OrderListeners } from './checkout';
+import { commissionsListener } from './commissions';
 import type { Config } from './config';
 import { pageContentOf } from './content/offerContent';
 import type { Database } from './db/client';
@@ -21,11 +22,14 @@ import { HttpError } from './http/httpError';
 import { registerOpenApi } from './http/openApi';
 import { inlineScriptHashes, registerSecurityHeaders } from './http/securityHeaders';
 import { boundRequestArrival } from './http/slowRequests';
+import { outboxListener } from './outbox';
 import { partnerPlugin } from './partner';
 import { paymentsPlugin } from './payments';
-import type { PaymentProvider, WebhookStatus } from './payments/provider';
-import { referralLinks, referralsPlugin } from './referrals';
-import { joinPageAnswers, seatsPlugin } from './seats';
+import type { PaymentProvider } from './payments/provider';
+import type { WebhookStatus } from './http/routes/health';
+import { pageViewRecorder } from './funnel';
+import { referralLinks, referralsPlugin, siteReferrals } from './referrals';
+import { joinPageAnswers, seatsListener, seatsPlugin } from './seats';
 import type { CredentialsCipher } from './security/credentialsCipher';
 import { refuseCrossSiteRequests } from './sessions/sameOrigin';
 import { signInPlugin } from './signIn';
@@ -37,6 +41,8 @@ interface AppOptions {
   provider: PaymentProvider;
   /** Encrypts issued credentials until the hand-off (server/security/credentialsKey.ts makes its key). */
   cipher: CredentialsCipher;
+  /** Hear what the subscription lifecycle changes (featureListeners, the default). */
+  listeners?: OrderListeners;
   /**
    * Signs the sandbox's proof-of-work challenges; every process must have the same (server/main.ts derives it
    * from CREDENTIALS_KEY). Default: a random key, for a single process.
@@ -119,12 +125,22 @@ function trustProxyOption(trust: Config['TRUST_PROXY']): false | string[] | ((ad
   return trust;
 }
 
+/**
+ * What the later features hear of the lifecycle's changes (server/checkout/orderListeners.ts), each in the
+ * lifecycle's transaction, in this order: the outbox's mail and webhooks, the team, the referrer's commission, the
+ * buyer's sign-in link. Given to the app and to whatever runs the lifecycle outside it (the reconciliation script).
+ */
+export function featureListeners(config: Config): OrderListeners {
+  return orderListeners([outboxListener(config), seatsListener(config), commissionsListener(), accountListener()]);
+}
+
 /** Builds the Fastify app; call `listen()` or `inject()` on it, and `close()` when done. */
 export async function buildApp({
   config,
   db,
   provider,
   cipher,
+  listeners = featureListeners(config),
   challengeKey,
   cookieSecret,
   oidcJwks,
@@ -182,18 +198,20 @@ export async function buildApp({
 
   const webhookStatus: WebhookStatus = {};
   // What features give each other, made once and handed to every feature's plugin: no plugin waits for another.
+  const services = { config, db, provider, cipher, listeners };
+  const referrals = referralLinks(db, config);
   const house = {
-    config,
-    db,
-    provider,
-    cipher,
+    ...services,
+    paymentEvents: paymentEventRunner(services),
     nudgeOutbox: nudgeOutbox ?? (() => undefined),
     webhookStatus,
     challengeKey: challengeKey ?? randomBytes(32).toString('hex'),
     cookieSecret: secret,
     oidcJwks,
     distDir,
-    referrals: referralLinks(db, config),
+    referrals,
+    site: siteReferrals(referrals),
+    recordPageView: pageViewRecorder(db, referrals),
     contentOf: pageContentOf(db),
     joinAnswerOf: joinPageAnswers(app, db),
   };

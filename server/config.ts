@@ -94,7 +94,7 @@ const envSchema = z
     SIGN_INS_PER_15_MINUTES: integerInRange(1, 1_000_000, 10),
     /**
      * Failed sign-ins to the console per owner email per 15 minutes, from any addresses; past it even the right
-     * password is refused until the window ends (server/admin/signInThrottle.ts).
+     * password is refused until the window ends (server/signIn/signInThrottle.ts).
      */
     OWNER_SIGN_IN_FAILURES_PER_15_MINUTES: integerInRange(1, 1_000_000, 10),
     /** Where mail goes out (smtp:// or smtps://, with user:password@ if the server needs it); unset: mails are held. */

@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import type { FastifyBaseLogger } from 'fastify';
-import { buildApp } from './app';
+import { buildApp, featureListeners } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase } from './db/client';
 import { startReconciliation } from './checkout/reconcileOrders';
@@ -41,11 +41,13 @@ async function main(): Promise<void> {
     const cipher = createCredentialsCipher(credentialsKey);
     const hasDist = existsSync(`${DIST_DIR}/index.html`);
     let outboxWorker: ReturnType<typeof startOutboxWorker> | undefined;
+    const listeners = featureListeners(config);
     const app = await buildApp({
       config,
       db: database.db,
       provider,
       cipher,
+      listeners,
       challengeKey: challengeKeyFrom(credentialsKey),
       cookieSecret: cookieSecretFrom(credentialsKey),
       oidcJwks: config.OIDC_CLIENT_ID ? await loadOidcJwks(config) : undefined,
@@ -57,7 +59,7 @@ async function main(): Promise<void> {
 
     // Open orders the provider reports paid are completed now and every RECONCILE_INTERVAL_SECONDS.
     const stopReconciliation = startReconciliation(
-      { config, db: database.db, provider, cipher, log: app.log.child({ task: 'reconcile' }) },
+      { config, db: database.db, provider, cipher, listeners, log: app.log.child({ task: 'reconcile' }) },
       config.RECONCILE_INTERVAL_SECONDS * 1000,
     );
     // Mails and webhooks: sent now and every OUTBOX_INTERVAL_SECONDS; held in the outbox without SMTP_URL.

@@ -72,7 +72,7 @@ const SIGN_IN_LINK_EVERY_MS = 3_600_000;
  * no credentials (docs/decisions/0026). At most one per order per clock hour: repeated finalizes do not flood the
  * buyer's inbox. `now` in ms since the epoch.
  */
-export async function mailSignInLink(db: Database, transactionId: string, now: number = Date.now()): Promise<void> {
+export async function mailSignInLink(db: Database | Transaction, transactionId: string, now: number = Date.now()): Promise<void> {
   await db
     .insert(outbox)
     .values({

@@ -1,10 +1,14 @@
 /** The buyer's manage page API, /api/account/* (./routes/index.ts), under the API's rate limit. */
 import type { FastifyInstance } from 'fastify';
-import type { OrderServices } from '../checkout';
+import type { OrderListener, OrderServices } from '../checkout';
 import { countAgainstApiLimit } from '../http/apiLimit';
+import { mailSignInLink } from './accountLinks';
 import { accountRoutes } from './routes';
 
-export { accountRouteOptions, SIGN_IN_AGAIN } from './routes/options';
+/** What the account hears: a finalize answered no credentials, so the buyer is mailed a sign-in link. */
+export function accountListener(): OrderListener {
+  return { signInLinkWanted: (tx, { transactionId }) => mailSignInLink(tx, transactionId) };
+}
 
 /** Registers /api/account/*; `nudgeOutbox` sends the mail a change causes now. */
 export async function accountPlugin(app: FastifyInstance, options: OrderServices & { nudgeOutbox: () => void }): Promise<void> {

@@ -13,7 +13,7 @@ import type { Database } from '../db/client';
 import { accounts, handoffTokens } from '../db/schema';
 import { applyPaymentEvents } from '../checkout/applyPaymentEvent';
 import { findOrder, isPaidOrder, type Order, type OrderContext } from '../checkout/order';
-import type { OperationResult, SeatChangePreview } from '../payments/provider';
+import type { OperationResult, SeatChangePreview } from '../payments';
 import { generatePassword, hashPassword } from '../security/password';
 import { seatsInUse, seatsInUseMessage } from '../seats/seats';
 

@@ -9,12 +9,10 @@ import type { Database } from '../db/client';
 import { owners } from '../db/schema';
 import { endOwnerSessions } from '../sessions/sessions';
 import { hashChosenPassword } from '../security/password';
+import { normalEmail } from '../signIn';
 
 /** A password shorter than this is refused (NIST SP 800-63B: at least 8; we ask for more of an owner). */
 const MIN_OWNER_PASSWORD_LENGTH = 12;
-
-/** Emails are compared in lower case. */
-export const normalEmail = (email: string) => email.trim().toLowerCase();
 
 /** Verified against for an unknown email, so a sign-in takes as long whether or not the email exists. */
 let decoyHash: Promise<string> | undefined;

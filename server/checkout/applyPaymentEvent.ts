@@ -24,15 +24,14 @@ import { and, eq, ne } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Transaction } from '../db/client';
 import { orderRefunds, orders, webhookEvents } from '../db/schema';
-import type { PaymentEvent, ProviderDispute, RefundedPayment, SubscriptionPayment } from '../payments/provider';
+import type { PaymentEvent, PaymentEventRunner, ProviderDispute, RefundedPayment, SubscriptionPayment } from '../payments';
 import { disputeChangeOf, knownDispute } from './disputes';
 import { completeOrder, type VerifiedPayment } from './completeOrder';
 import { isFirstInvoicePaid, verifiedPayment } from './finalizeCheckout';
-import { findOrder, isPaidOrder, type Order, type OrderContext } from './order';
+import { findOrder, isPaidOrder, type Order, type OrderContext, type OrderServices } from './order';
 import { outcomeOf, refuse, type Outcome } from './outcome';
 import { buyerOfOrder, type Buyer } from './paymentBuyer';
-import { recordFunnelEvent } from '../funnel/funnelEvents';
-import { raiseOrderEvent } from '../outbox/orderEvents';
+import { recordFunnelEvent } from '../funnel';
 import { recordBuyerOnCustomer } from './recordBuyer';
 import { applyLifecycleChanges, changesAnything, knownRefundedCents, lifecycleChanges } from './subscriptionLifecycle';
 
@@ -41,7 +40,7 @@ import { applyLifecycleChanges, changesAnything, knownRefundedCents, lifecycleCh
  * - `duplicate`: this event id was processed before; nothing was done.
  * - `ignored`: not recorded, nothing done: the order is not in this database.
  */
-export interface PaymentEventResult {
+interface PaymentEventResult {
   outcome: 'processed' | 'duplicate' | 'ignored';
   effect: PaymentEffect;
 }
@@ -124,7 +123,7 @@ function applyToOrderOf(
  * Dashboard): the order of that customer, then the one lifecycle as for any event. 'ignored' when no order of
  * ours has that customer.
  */
-export async function applyRefundNotice(
+async function applyRefundNotice(
   context: OrderContext,
   notice: { eventId: string; providerType: string; customerId: string; paymentId: string },
 ): Promise<Outcome<PaymentEventResult>> {
@@ -142,7 +141,7 @@ export async function applyRefundNotice(
  * payment (or whose first payment it is), then the one lifecycle, which reads the payment again and gives back
  * what the refund took. 'ignored', with one warning line, when no order of ours has that payment.
  */
-export async function applyFailedRefundNotice(
+async function applyFailedRefundNotice(
   context: OrderContext,
   notice: { eventId: string; providerType: string; paymentId: string },
 ): Promise<Outcome<PaymentEventResult>> {
@@ -169,7 +168,7 @@ export async function applyFailedRefundNotice(
  * payment's customer (one per checkout), then the one lifecycle as for any event. 'ignored', with one warning
  * line, when the provider does not know the dispute or no order of ours has its customer.
  */
-export async function applyDisputeNotice(
+async function applyDisputeNotice(
   context: OrderContext,
   notice: { eventId: string; providerType: string; disputeId: string },
 ): Promise<Outcome<PaymentEventResult>> {
@@ -229,7 +228,7 @@ async function applyToPaidOrder(
     const disputeChange = dispute ? disputeChangeOf(await knownDispute(tx, dispute.disputeId), dispute) : null;
     const changes = lifecycleChanges(locked, payment, event, refunded, known, disputeChange);
     if (!changesAnything(changes)) return { outcome: 'processed', effect: 'none' };
-    await applyLifecycleChanges(tx, context.config, locked, event, changes, context.provider.clock);
+    await applyLifecycleChanges(tx, context.listeners, locked, event, changes, context.provider.clock);
     log.info({ changes: Object.keys(changes) }, 'Paid order updated from its subscription');
     return { outcome: 'processed', effect: changes.ended ? 'cancelled' : 'none' };
   });
@@ -349,7 +348,7 @@ async function askProvider<T>(log: FastifyBaseLogger, read: () => Promise<T>): P
 
 async function carryOut(
   tx: Transaction,
-  { config, provider }: Pick<OrderContext, 'config' | 'provider'>,
+  { listeners, provider }: Pick<OrderContext, 'listeners' | 'provider'>,
   log: FastifyBaseLogger,
   order: Order,
   plan: Plan,
@@ -362,7 +361,7 @@ async function carryOut(
         transactionId: order.transactionId,
         buyer: plan.buyer,
         verified: plan.verified,
-        events: config,
+        listeners,
         clock: provider.clock,
       });
       if (result.kind !== 'completed') {
@@ -387,10 +386,29 @@ async function carryOut(
         .returning({ transactionId: orders.transactionId });
       if (cancelled.length > 0) {
         await recordFunnelEvent(tx, { type: 'cancelled', transactionId: order.transactionId, referrerId: order.referrerId });
-        await raiseOrderEvent(tx, config, { kind: 'cancelled', transactionId: order.transactionId, cancelledAt: now.toISOString() });
+        await listeners.announce(tx, 'orderEvent', {
+          kind: 'cancelled',
+          transactionId: order.transactionId,
+          cancelledAt: now.toISOString(),
+        });
         log.info('Order cancelled: its subscription was deleted');
       }
       return cancelled.length > 0 ? 'cancelled' : 'none';
     }
   }
+}
+
+/**
+ * The one lifecycle as the providers' routes reach it (server/payments/provider.ts, PaymentEventRunner): each
+ * event or notice on `services`, with the request's logger.
+ */
+export function paymentEventRunner(services: OrderServices): PaymentEventRunner {
+  const on = (log: FastifyBaseLogger): OrderContext => ({ ...services, log });
+  return {
+    event: (log, event) => applyPaymentEvent(on(log), event),
+    events: (log, events) => applyPaymentEvents(on(log), events),
+    refundNotice: (log, notice) => applyRefundNotice(on(log), notice),
+    failedRefundNotice: (log, notice) => applyFailedRefundNotice(on(log), notice),
+    disputeNotice: (log, notice) => applyDisputeNotice(on(log), notice),
+  };
 }

@@ -20,7 +20,7 @@ import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { UpdateIntentResponse } from '../../src/contract/checkout';
 import { monthlyTotalCents } from '../../src/domain/pricing';
 import { orders } from '../db/schema';
-import { recordFunnelEvent } from '../funnel/funnelEvents';
+import { recordFunnelEvent } from '../funnel';
 import { referrerSlugOf } from '../referrals/referrers';
 import { findOrder, isPaidOrder, type Order, type OrderContext } from './order';
 import { outcomeOf, refuse, type Outcome } from './outcome';

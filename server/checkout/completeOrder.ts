@@ -16,15 +16,13 @@
  * issued or answered again (`credentials: null`). Finalize's email must be the order's buyer's ('buyer_mismatch').
  */
 import { and, eq, gt, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
-import { bookEarned } from '../commissions/ledger';
 import type { Database, Transaction } from '../db/client';
+import type { OrderListeners } from './orderListeners';
 import { accounts, handoffTokens, orders } from '../db/schema';
 import type { CredentialsCipher } from '../security/credentialsCipher';
-import { recordFunnelEvent } from '../funnel/funnelEvents';
+import { recordFunnelEvent } from '../funnel';
 import { isPaidOrder, type Order } from './order';
 import { sameEmail } from './paymentBuyer';
-import { raiseOrderEvent } from '../outbox/orderEvents';
-import type { Config } from '../config';
 import { sealClientSecret } from '../security/clientSecretAtRest';
 
 /** What the caller verified with the provider: the first invoice of this subscription paid for these seats. */
@@ -54,9 +52,9 @@ interface CompleteOrderInput {
   verified: VerifiedPayment;
   /** The buyer as first recorded; a repeat keeps the details recorded first. */
   buyer: { email: string; name: string };
-  /** Whether the agreement site gets webhooks (./../outbox/orderEvents.ts): the order's activation is raised. */
-  events: Pick<Config, 'SUCCESS_SITE_WEBHOOK_URL'>;
-  /** The provider's billing clock, for the referrer's commission on the first payment (server/commissions/ledger.ts). */
+  /** Told of the order's activation and its first paid invoice, in the completion's transaction (./orderListeners.ts). */
+  listeners: OrderListeners;
+  /** The provider's billing clock, for the referrer's commission on the first payment. */
   clock?: SQL;
   /**
    * Present for finalize: hand out credentials (the first ones while their window lasts, else these when the
@@ -104,10 +102,11 @@ export async function completeOrder(db: Database | Transaction, input: CompleteO
 
     const order = isPaidOrder(locked) ? locked : await markPaid(tx, locked, input.buyer);
     if (order !== locked) {
-      await raiseOrderEvent(tx, input.events, { kind: 'activated', transactionId: order.transactionId });
+      await input.listeners.announce(tx, 'orderEvent', { kind: 'activated', transactionId: order.transactionId });
       const { verified } = input;
       const invoice = { invoiceId: verified.invoiceId ?? `first:${verified.subscriptionId}`, paymentId: order.paymentIntentId };
-      await bookEarned(tx, order, { ...invoice, amountCents: verified.amountCents, seats: verified.quantity }, input.clock);
+      const paid = { ...invoice, amountCents: verified.amountCents, seats: verified.quantity };
+      await input.listeners.announce(tx, 'firstPaid', { order, invoice: paid, clock: input.clock });
     }
     const [existing] = await tx.select().from(accounts).where(eq(accounts.transactionId, order.transactionId));
     const account =

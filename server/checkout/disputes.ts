@@ -12,10 +12,10 @@
  */
 import { eq } from 'drizzle-orm';
 import type { Transaction } from '../db/client';
+import type { OrderListeners } from './orderListeners';
 import { orderDisputes } from '../db/schema';
-import { recordFunnelEvent } from '../funnel/funnelEvents';
-import { raiseOwnerMail } from '../outbox/ownerMail';
-import type { ProviderDispute } from '../payments/provider';
+import { recordFunnelEvent } from '../funnel';
+import type { ProviderDispute } from '../payments';
 
 /** What changed about one dispute. `moneyMoved`: the disputed money went (opened) or came back (won). */
 export interface DisputeChange {
@@ -66,11 +66,12 @@ export function disputeWords(change: DisputeChange): string {
 }
 
 /**
- * Records `change` for `order` in `tx`: the order_disputes row, a funnel event, and the owner's mail (one per
- * dispute and outcome, however often the event arrives). The commission is booked by the lifecycle's caller.
+ * Records `change` for `order` in `tx`: the order_disputes row, a funnel event, and the owners' notice to
+ * `listeners` (their mail: one per dispute and outcome, however often the event arrives). The commission is booked by the lifecycle's caller.
  */
 export async function applyDisputeChange(
   tx: Transaction,
+  listeners: OrderListeners,
   order: { transactionId: string; referrerId: string | null },
   { dispute, kind }: DisputeChange,
 ): Promise<void> {
@@ -102,7 +103,7 @@ export async function applyDisputeChange(
       detail: { amountCents: dispute.amountCents, outcome: kind },
     });
   }
-  await raiseOwnerMail(tx, {
+  await listeners.announce(tx, 'ownerNotice', {
     kind: kind === 'opened' ? 'dispute_opened' : kind === 'won' ? 'dispute_won' : 'dispute_lost',
     transactionId,
     changeId: dispute.disputeId,

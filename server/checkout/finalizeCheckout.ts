@@ -11,8 +11,7 @@
 import type { FinalizeResponse } from '../../src/contract/checkout';
 import { monthlyTotalCents } from '../../src/domain/pricing';
 import { PRODUCT_NAME } from '../../src/domain/product';
-import { mailSignInLink } from '../account/accountLinks';
-import type { SubscriptionPayment } from '../payments/provider';
+import type { SubscriptionPayment } from '../payments';
 import { newHandoffToken } from '../security/handoffToken';
 import { generatePassword, hashPassword } from '../security/password';
 import { completeOrder, type VerifiedPayment } from './completeOrder';
@@ -69,7 +68,7 @@ export async function finalizeOrRefuse(context: OrderContext, input: FinalizeInp
     transactionId: order.transactionId,
     verified,
     buyer: { email: input.email, name: input.name },
-    events: config,
+    listeners: context.listeners,
     clock: provider.clock,
     issue: {
       credentials: {
@@ -99,7 +98,7 @@ export async function finalizeOrRefuse(context: OrderContext, input: FinalizeInp
   );
   await recordBuyerOnCustomer(context, order, result.account);
   if (!credentials) {
-    await mailSignInLink(db, order.transactionId);
+    await db.transaction((tx) => context.listeners.announce(tx, 'signInLinkWanted', { transactionId: order.transactionId }));
     return { success: true, token: null, loginDetails: null, signInLinkEmailed: true };
   }
   return {

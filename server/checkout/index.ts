@@ -15,7 +15,16 @@ import { finalizeReturnRoute } from './routes/finalizeReturn';
 import { handoffRedeemRoute } from './routes/handoffRedeem';
 import { updateIntentRoute } from './routes/updateIntent';
 
-export type { OrderServices } from './order';
+export { paymentEventRunner } from './applyPaymentEvent';
+export { isPaidOrder, type Order, type OrderServices } from './order';
+export {
+  orderListeners,
+  type OrderAnnouncements,
+  type OrderEvent,
+  type OrderListener,
+  type OrderListeners,
+  type OwnerNotice,
+} from './orderListeners';
 
 /** Registers the checkout's calls; `referrals` attributes a new checkout, `nudgeOutbox` sends its mail now. */
 export async function checkoutPlugin(

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { SubscriptionSession } from '../../src/contract/checkout';
 import { monthlyTotalCents } from '../../src/domain/pricing';
 import { orders } from '../db/schema';
-import { recordFunnelEvent } from '../funnel/funnelEvents';
+import { recordFunnelEvent } from '../funnel';
 import type { OrderContext } from './order';
 import { outcomeOf, type Outcome } from './outcome';
 import { callProvider } from './providerCall';

@@ -8,14 +8,17 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
 import { orders } from '../db/schema';
-import type { PaymentProvider } from '../payments/provider';
+import type { PaymentProvider } from '../payments';
 import type { CredentialsCipher } from '../security/credentialsCipher';
+import type { OrderListeners } from './orderListeners';
 
 export interface OrderContext {
   config: Config;
   db: Database;
   provider: PaymentProvider;
   cipher: CredentialsCipher;
+  /** Hear what the lifecycle changes, in its transaction (./orderListeners.ts): the outbox, seats, commissions. */
+  listeners: OrderListeners;
   log: FastifyBaseLogger;
 }
 

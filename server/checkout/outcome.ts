@@ -1,6 +1,6 @@
 /**
  * What an order step answers: its result, or why it refused, in the order's own words. The routes map each
- * refusal to a status and a message (server/http/refusalReplies.ts); nothing in server/checkout knows HTTP.
+ * refusal to a status and a message (./refusalReplies.ts); no step in server/checkout knows HTTP.
  */
 
 /** Why an order step did not do what was asked. */

@@ -4,7 +4,7 @@
  * billing name and email sent with the card confirmation, read back from the provider.
  */
 import { EMAIL_PATTERN } from '../../src/domain/validation';
-import type { PaymentBuyer } from '../payments/provider';
+import type { PaymentBuyer } from '../payments';
 import type { Order, OrderContext } from './order';
 
 /** A buyer usable for an account: a trimmed email matching EMAIL_PATTERN (spec §5) and a non-blank name. */

@@ -9,7 +9,7 @@ import type { HandoffRedemption } from '../../src/contract/handoff';
 import { PRODUCT_NAME } from '../../src/domain/product';
 import type { Database, Transaction } from '../db/client';
 import { accounts, handoffTokens, orders } from '../db/schema';
-import { recordFunnelEvent } from '../funnel/funnelEvents';
+import { recordFunnelEvent } from '../funnel';
 import { hashHandoffToken } from '../security/handoffToken';
 import { claimedSeat, seatOneGivenAway } from '../seats/people';
 

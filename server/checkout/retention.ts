@@ -9,7 +9,7 @@
  */
 import { and, eq, inArray, lt, notExists, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { deleteExpiredFunnelEvents } from '../funnel/funnelEvents';
+import { deleteExpiredFunnelEvents } from '../funnel';
 import { deleteEndedSessions } from '../sessions/sessions';
 import { deleteExpiredOidcRecords } from '../signIn/oidcStore';
 import { accountLinks, addressDeclines, orderRefunds, orders, outbox, partnerLinks, webhookEvents } from '../db/schema';

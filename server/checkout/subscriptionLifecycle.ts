@@ -21,23 +21,19 @@
  *   less (a refund failed) → the difference back on the order and its commission, the owner's mail.
  * - disputed: a dispute opened, changed or closed (./disputes.ts) → recorded, the owner's mail, the payment's
  *   commission taken back (given back when won). A lost dispute's subscription is ended by the caller.
- * Commissions move only with money (server/commissions/ledger.ts): a cancellation without a refund reverses nothing.
+ * Commissions move only with money (server/commissions/ledger.ts hears 'moneyChanged'): a cancellation without a refund reverses nothing.
  * Outbox rows are keyed by the provider event (renewals and failures by their invoice), so every cancellation,
  * undo and seat change mails once, however often the same event arrives.
  */
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { formatDollars, monthlyTotalCents } from '../../src/domain/pricing';
-import type { Config } from '../config';
 import type { Transaction } from '../db/client';
 import { funnelEvents, orderRefunds, orders } from '../db/schema';
-import { bookLifecycleCommissions } from '../commissions/ledger';
-import { raiseOwnerMail } from '../outbox/ownerMail';
 import { applyDisputeChange, disputeWords, type DisputeChange } from './disputes';
-import { recordFunnelEvent } from '../funnel/funnelEvents';
-import { raiseOrderEvent } from '../outbox/orderEvents';
-import type { PaymentEvent, RefundedPayment, SubscriptionPayment } from '../payments/provider';
-import { applySeatLifecycle } from '../seats/seats';
+import { recordFunnelEvent } from '../funnel';
+import type { PaymentEvent, RefundedPayment, SubscriptionPayment } from '../payments';
 import type { Order } from './order';
+import type { OrderListeners } from './orderListeners';
 
 /** Why an order ended, for the funnel and the console. */
 type EndReason = 'cancelled_at_period_end' | 'unpaid' | 'refunded' | 'deleted' | 'dispute_lost';
@@ -136,14 +132,15 @@ function endReason(order: Order, payment: SubscriptionPayment, event: PaymentEve
 }
 
 /**
- * Applies `changes` to the locked `order` inside `tx`, with their funnel events and outbox rows; `eventId` keys
- * the rows of changes that have no invoice of their own; `clock` is the provider's billing clock (the referrer's
- * commission on a renewal or refund is booked on it, server/commissions/ledger.ts).
- * @throws database errors: the caller's transaction is rolled back with everything it raised.
+ * Applies `changes` to the locked `order` inside `tx`, with their funnel events, and announces each to `listeners`
+ * in `tx` (./orderListeners.ts: the outbox's mail and webhooks, the team, the referrer's commission); the event's
+ * id keys the announcements of changes that have no invoice of their own; `clock` is the provider's billing clock
+ * (the referrer's commission on a renewal or refund is booked on it).
+ * @throws database errors and listeners' errors: the caller's transaction is rolled back with everything they wrote.
  */
 export async function applyLifecycleChanges(
   tx: Transaction,
-  config: Config,
+  listeners: OrderListeners,
   order: Order,
   event: PaymentEvent,
   changes: LifecycleChanges,
@@ -173,7 +170,13 @@ export async function applyLifecycleChanges(
       .onConflictDoUpdate({ target: [orderRefunds.transactionId, orderRefunds.paymentId], set: { refundedCents, updatedAt: now } });
     await recordFunnelEvent(tx, { type: 'refunded', transactionId, referrerId, detail: { amountCents: addedCents } });
     const subscription = changes.ended || order.status === 'cancelled' ? 'ended' : 'continues';
-    await raiseOrderEvent(tx, config, { kind: 'refunded', transactionId, changeId: changeKey, amountCents: addedCents, subscription });
+    await listeners.announce(tx, 'orderEvent', {
+      kind: 'refunded',
+      transactionId,
+      changeId: changeKey,
+      amountCents: addedCents,
+      subscription,
+    });
   }
   if (changes.refundFailed) {
     const { paymentId, refundedCents, givenBackCents } = changes.refundFailed;
@@ -186,9 +189,9 @@ export async function applyLifecycleChanges(
       .set({ refundedCents, updatedAt: now })
       .where(and(eq(orderRefunds.transactionId, transactionId), eq(orderRefunds.paymentId, paymentId)));
     await recordFunnelEvent(tx, { type: 'refund_failed', transactionId, referrerId, detail: { amountCents: givenBackCents } });
-    await raiseOwnerMail(tx, { kind: 'refund_failed', transactionId, changeId: changeKey, amountCents: givenBackCents });
+    await listeners.announce(tx, 'ownerNotice', { kind: 'refund_failed', transactionId, changeId: changeKey, amountCents: givenBackCents });
   }
-  if (changes.dispute) await applyDisputeChange(tx, order, changes.dispute);
+  if (changes.dispute) await applyDisputeChange(tx, listeners, order, changes.dispute);
   if (changes.failedInvoice) {
     await recordFunnelEvent(tx, {
       type: 'payment_failed',
@@ -196,7 +199,7 @@ export async function applyLifecycleChanges(
       referrerId,
       detail: { invoice: changes.failedInvoice.invoiceId },
     });
-    await raiseOrderEvent(tx, config, { kind: 'payment_failed', transactionId, ...changes.failedInvoice });
+    await listeners.announce(tx, 'orderEvent', { kind: 'payment_failed', transactionId, ...changes.failedInvoice });
   }
   if (changes.paidRenewal) {
     // A recovered renewal is reported twice (the subscription active again, then its invoice.paid, in either
@@ -208,18 +211,18 @@ export async function applyLifecycleChanges(
         referrerId,
         detail: { amountCents: changes.paidRenewal.amountCents, invoice: changes.paidRenewal.invoiceId },
       });
-    await raiseOrderEvent(tx, config, { kind: 'renewal_paid', transactionId, ...changes.paidRenewal });
+    await listeners.announce(tx, 'orderEvent', { kind: 'renewal_paid', transactionId, ...changes.paidRenewal });
   }
   if (changes.paidProration) {
     // A seat increase's proration invoice is money collected too, once per invoice.
     const { invoiceId, amountCents } = changes.paidProration;
     if (!(await invoiceBooked(tx, transactionId, 'proration_paid', invoiceId)))
       await recordFunnelEvent(tx, { type: 'proration_paid', transactionId, referrerId, detail: { amountCents, invoice: invoiceId } });
-    await raiseOrderEvent(tx, config, { kind: 'proration_paid', transactionId, ...changes.paidProration });
+    await listeners.announce(tx, 'orderEvent', { kind: 'proration_paid', transactionId, ...changes.paidProration });
   }
   if (changes.seats) {
     await recordFunnelEvent(tx, { type: 'seats_changed', transactionId, referrerId, detail: changes.seats });
-    await raiseOrderEvent(tx, config, {
+    await listeners.announce(tx, 'orderEvent', {
       kind: 'seats_changed',
       transactionId,
       changeId: changeKey,
@@ -235,17 +238,18 @@ export async function applyLifecycleChanges(
       referrerId,
       detail: changes.cancelReason ? { cancelAt, reason: changes.cancelReason } : { cancelAt },
     });
-    await raiseOrderEvent(tx, config, { kind: 'cancel_scheduled', transactionId, changeId: changeKey, cancelAt });
+    await listeners.announce(tx, 'orderEvent', { kind: 'cancel_scheduled', transactionId, changeId: changeKey, cancelAt });
   }
   if (changes.cancelAt === null) {
     await recordFunnelEvent(tx, { type: 'cancel_undone', transactionId, referrerId });
-    await raiseOrderEvent(tx, config, { kind: 'cancel_undone', transactionId, changeId: changeKey, undoneAt: now.toISOString() });
+    await listeners.announce(tx, 'orderEvent', { kind: 'cancel_undone', transactionId, changeId: changeKey, undoneAt: now.toISOString() });
   }
   // The team: ended → every seat revoked; fewer seats → the latest invited suspended; more → restored.
-  if (changes.ended || changes.seats) await applySeatLifecycle(tx, config, order, changes, changeKey);
+  if (changes.ended || changes.seats)
+    await listeners.announce(tx, 'teamChanged', { order, ended: !!changes.ended, seats: changes.seats, changeId: changeKey });
   if (changes.ended) {
     await recordFunnelEvent(tx, { type: 'cancelled', transactionId, referrerId, detail: { reason: changes.ended.reason } });
-    await raiseOrderEvent(tx, config, { kind: 'cancelled', transactionId, cancelledAt: now.toISOString() });
+    await listeners.announce(tx, 'orderEvent', { kind: 'cancelled', transactionId, cancelledAt: now.toISOString() });
   }
   const moneyMoved = [
     ...(changes.refund
@@ -254,7 +258,13 @@ export async function applyLifecycleChanges(
     ...(changes.refundFailed ? [{ paymentId: changes.refundFailed.paymentId, why: 'the refund failed' }] : []),
     ...(changes.dispute?.moneyMoved ? [{ paymentId: changes.dispute.dispute.paymentId, why: disputeWords(changes.dispute) }] : []),
   ];
-  await bookLifecycleCommissions(tx, order, { ...changes, moneyMoved }, clock, changeKey);
+  const { paidRenewal, paidProration, seats } = changes;
+  await listeners.announce(tx, 'moneyChanged', {
+    order,
+    changes: { paidRenewal, paidProration, seats, moneyMoved },
+    clock,
+    changeId: changeKey,
+  });
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
- * The commission ledger's bookings (docs/decisions/0035), called from the one lifecycle in the same
- * transaction as the change that causes them: the first payment at completion (server/checkout/completeOrder.ts),
- * each paid renewal, refunds and the end of a subscription (server/checkout/subscriptionLifecycle.ts).
+ * The commission ledger's bookings (docs/decisions/0035), heard from the one lifecycle's announcements in the same
+ * transaction as the change that causes them (./index.ts): the first payment at completion, each paid renewal,
+ * refunds and disputes.
  *
  * - Earned: one entry per paid invoice of an order with a referrer, keyed `earned:{invoiceId}` (a replay books
  *   nothing), by the referrer's rule in force (./rules.ts), rounded half up per invoice (src/domain/commissions.ts).

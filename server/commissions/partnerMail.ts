@@ -13,7 +13,7 @@ import { formatCents, shortName } from '../../src/domain/commissions';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
 import { orders, outbox, partnerLinks, referrers } from '../db/schema';
-import { compose } from '../outbox/mailTemplates';
+import { compose } from '../outbox';
 import { hashHandoffToken, newHandoffToken } from '../security/handoffToken';
 
 /** Queues a sign-in link to /partner for `email` (POST /api/partner/link): the same work whatever the email. */

@@ -5,8 +5,7 @@
  * anything unexpected is logged and answered 500 'Internal server error' without details.
  */
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { HttpError } from './httpError';
-import { StripeProviderError } from '../payments/stripe/errors';
+import { HttpError, ProviderFailure } from './httpError';
 import { describeValidation } from './validationWords';
 
 const CLIENT_ERROR_MESSAGES: Record<string, { status: number; message: string }> = {
@@ -24,8 +23,8 @@ const NO_SUCH_THING = 'Not found: nothing here has that id.';
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler<FastifyError | HttpError>((error, request, reply) => {
     if (error instanceof HttpError) return reply.code(error.statusCode).send({ error: error.message });
-    if (error instanceof StripeProviderError) {
-      request.log.error({ err: error, action: error.action, stripe: error.stripe }, 'Payment provider failed');
+    if (error instanceof ProviderFailure) {
+      request.log.error({ err: error, ...error.logFields }, 'Payment provider failed');
       return reply.code(502).send({ error: error.message });
     }
     if ('validation' in error && error.validation) {

@@ -12,6 +12,14 @@ export class HttpError extends Error {
   }
 }
 
+/**
+ * A payment provider's failure, whatever the provider (its adapter's error extends this): the client gets 502 and
+ * the message, the log line gets `logFields` too (what the adapter was doing, the provider's own trace).
+ */
+export abstract class ProviderFailure extends Error {
+  abstract readonly logFields: Record<string, unknown>;
+}
+
 /** The messages the checkout calls answer with, in one place so tests and clients can rely on them. */
 export const CHECKOUT_ERRORS = {
   unknownProduct: 'Unknown product.',

@@ -6,19 +6,26 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { JoinAnswer } from '../../src/domain/joinPage';
 import type { OfferContent } from '../../src/domain/offerContent';
-import type { OrderServices } from '../checkout';
-import type { WebhookStatus } from '../payments/provider';
-import type { ReferralLinks } from '../referrals/referralLinks';
+import type { Config } from '../config';
+import type { Database } from '../db/client';
 import { countAgainstApiLimit } from './apiLimit';
-import { healthRoute } from './routes/health';
+import { healthRoute, type WebhookStatus } from './routes/health';
 import { openApiRoute } from './routes/openApi';
 import { publicConfigRoute } from './routes/publicConfig';
-import { registerStaticSite } from './staticSite';
+import { registerStaticSite, type SiteReferrals } from './staticSite';
 
-/** What the edge is given: what the site shows comes from the referrals, the offer's content and the seats. */
-interface HttpOptions extends OrderServices {
+/**
+ * What the edge is given (server/app.ts makes each once): what the site shows comes from the referrals, the
+ * offer's content and the seats; a checkout page's view goes to the funnel.
+ */
+interface HttpOptions {
+  config: Config;
+  db: Database;
   webhookStatus: WebhookStatus;
-  referrals: ReferralLinks;
+  /** The referrals' part of the site (server/referrals/index.ts `siteReferrals`). */
+  site: SiteReferrals;
+  /** Records a view of the checkout page for the request's referrer (server/funnel/index.ts `pageViewRecorder`). */
+  recordPageView: (request: FastifyRequest) => Promise<void>;
   /** Folder of the built SPA (dist/); without it only /api and /healthz are served. */
   distDir?: string;
   /** The offer's copy for a request (server/content/offerContent.ts `pageContentOf`). */
@@ -35,5 +42,5 @@ export async function httpPlugin(app: FastifyInstance, options: HttpOptions): Pr
     await api.register(openApiRoute);
     await api.register(publicConfigRoute, options);
   });
-  await registerStaticSite(app, options.distDir, options.referrals, options.contentOf, options.joinAnswerOf);
+  await registerStaticSite(app, options.distDir, options.site, options.contentOf, options.joinAnswerOf);
 }

@@ -15,7 +15,14 @@ import type { FastifyInstance } from 'fastify';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { PageHosts } from '../payments/provider';
+
+/** Hosts the checkout page loads scripts and frames from, calls, and lets use the Payment Request API. */
+export interface PageHosts {
+  script: readonly string[];
+  frame: readonly string[];
+  connect: readonly string[];
+  payment: readonly string[];
+}
 
 const NO_HOSTS: PageHosts = { script: [], frame: [], connect: [], payment: [] };
 

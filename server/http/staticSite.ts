@@ -9,14 +9,48 @@
  * Unknown /api/* paths, and everything else when no SPA is served, answer 404 `{ error }`.
  */
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { isPagePath, PAGE_PATHS } from '../../src/domain/pagePaths';
-import { loadOfferPages } from '../referrals/offerPage';
-import type { ReferralLinks } from '../referrals/referralLinks';
+import type { OfferReferrer } from '../../src/contract/admin';
 import type { JoinAnswer } from '../../src/domain/joinPage';
 import type { OfferContent } from '../../src/domain/offerContent';
+
+/** What a page shows of the offer: the request's referrer and the owner's content. */
+export interface Offer {
+  referrer: OfferReferrer;
+  content: OfferContent;
+}
+
+/**
+ * The HTML pages of the built SPA (scripts/prerender.ts): `index` is `/` prerendered, `paymentSuccess` the
+ * success page's loading state, `signIn` the sign-in form, `notFound` the 404 page, `partner` the referrer's page's
+ * loading state, `newPassword` the new password page's, `shell` the empty page every other route starts from; and
+ * the join page's two (`sendJoin`).
+ */
+export type PageName = 'index' | 'paymentSuccess' | 'signIn' | 'notFound' | 'partner' | 'newPassword' | 'shell';
+export interface OfferPages {
+  /** Sends `page` with `offer` in it, compressed as the request accepts, with status `status`. */
+  send(request: FastifyRequest, reply: FastifyReply, page: PageName, offer: Offer, status?: number): FastifyReply;
+  /**
+   * Sends the join page filled in with `answer` (the invitation, or why the link cannot be used), never cached: it
+   * names the invitee. Without prerendered join pages (an older build), the shell.
+   */
+  sendJoin(request: FastifyRequest, reply: FastifyReply, offer: Offer, answer: JoinAnswer): FastifyReply;
+}
+
+/**
+ * What the site is given by the referrals (server/referrals/, made once in server/app.ts): the request's referrer
+ * for the page, a referral link followed from `/?ref=`, and the page templates of a build.
+ */
+export interface SiteReferrals {
+  offer(request: FastifyRequest): Promise<OfferReferrer>;
+  /** Records the referral of `slug` when it applies and redirects to `/` (302). */
+  follow(request: FastifyRequest, reply: FastifyReply, slug: string): Promise<FastifyReply>;
+  /** Reads the page templates from `distDir` once (server/referrals/offerPage.ts `loadOfferPages`). */
+  loadPages(distDir: string, shellFile: string): OfferPages;
+}
 
 /** The page before prerendering (scripts/prerender.ts): every route but `/` renders in the browser from it. */
 const SHELL = 'shell.html';
@@ -42,7 +76,7 @@ const TEMPLATES = new Set([
 export async function registerStaticSite(
   app: FastifyInstance,
   distDir: string | undefined,
-  referrals: ReferralLinks,
+  referrals: SiteReferrals,
   contentOf: (request: FastifyRequest) => Promise<OfferContent>,
   joinAnswerOf: (request: FastifyRequest) => Promise<JoinAnswer>,
 ): Promise<void> {
@@ -63,7 +97,7 @@ export async function registerStaticSite(
     });
   }
   // Built without prerendering (an older build), index.html is the empty page itself.
-  const pages = distDir ? loadOfferPages(distDir, existsSync(join(distDir, SHELL)) ? SHELL : 'index.html') : undefined;
+  const pages = distDir ? referrals.loadPages(distDir, existsSync(join(distDir, SHELL)) ? SHELL : 'index.html') : undefined;
   const offerOf = async (request: FastifyRequest) => {
     const [referrer, content] = await Promise.all([referrals.offer(request), contentOf(request)]);
     return { referrer, content };

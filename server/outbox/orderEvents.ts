@@ -5,21 +5,10 @@
  * event: `dedupeKey` names the event, so raising it again (a repeated payment event, a retried request) adds
  * nothing.
  */
+import type { OrderEvent } from '../checkout';
 import type { Config } from '../config';
 import type { Transaction } from '../db/client';
 import { outbox } from '../db/schema';
-
-/** An order's event: its kind, a key unique to this occurrence, and what the mail or webhook says about it. */
-type OrderEvent =
-  | { kind: 'activated'; transactionId: string }
-  | { kind: 'renewal_paid'; transactionId: string; invoiceId: string; amountCents: number; recovered: boolean }
-  | { kind: 'payment_failed'; transactionId: string; invoiceId: string; amountCents: number }
-  | { kind: 'proration_paid'; transactionId: string; invoiceId: string; amountCents: number; seats: number }
-  | { kind: 'seats_changed'; transactionId: string; changeId: string; from: number; to: number; amountCents: number }
-  | { kind: 'cancel_scheduled'; transactionId: string; changeId: string; cancelAt: string }
-  | { kind: 'cancel_undone'; transactionId: string; changeId: string; undoneAt: string }
-  | { kind: 'cancelled'; transactionId: string; cancelledAt: string }
-  | { kind: 'refunded'; transactionId: string; changeId: string; amountCents: number; subscription: 'ended' | 'continues' };
 
 /** The mail template each event sends (server/outbox/mailTemplates.ts), if any. */
 const MAIL: Record<OrderEvent['kind'], string | null> = {

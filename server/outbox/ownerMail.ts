@@ -6,21 +6,10 @@
  */
 import { asc, eq } from 'drizzle-orm';
 import { formatDollars } from '../../src/domain/pricing';
+import type { OwnerNotice } from '../checkout';
 import type { Database, Transaction } from '../db/client';
 import { orders, outbox, owners } from '../db/schema';
 import { compose } from './mailTemplates';
-
-/** An event the owners hear about. `changeId` tells one occurrence from another (the dispute, the provider event). */
-type OwnerMailEvent =
-  | {
-      kind: 'dispute_opened' | 'dispute_won' | 'dispute_lost';
-      transactionId: string;
-      changeId: string;
-      amountCents: number;
-      evidenceDueBy: string | null;
-      reason: string | null;
-    }
-  | { kind: 'refund_failed'; transactionId: string; changeId: string; amountCents: number };
 
 /** Outbox topics of owner mail start with this. */
 export const OWNER_MAIL_PREFIX = 'owner_';
@@ -28,7 +17,7 @@ export const OWNER_MAIL_PREFIX = 'owner_';
 /**
  * Writes `event`'s mail to the outbox in `tx`. @throws database errors: the change it belongs to rolls back with it.
  */
-export async function raiseOwnerMail(tx: Transaction, event: OwnerMailEvent): Promise<void> {
+export async function raiseOwnerMail(tx: Transaction, event: OwnerNotice): Promise<void> {
   const { kind, transactionId, changeId, ...details } = event;
   await tx
     .insert(outbox)

@@ -13,7 +13,7 @@ import { ErrorResponse } from '../../src/contract/checkout';
 import { PartnerLinkRequest, PartnerQuery, PartnerSessionProbe, PartnerSessionRequest, PartnerView } from '../../src/contract/commissions';
 import { csvHeaders } from '../admin/csv';
 import { requestPartnerLink, usePartnerLink } from '../commissions/partnerMail';
-import { partnerLedgerCsv, partnerView } from '../commissions/views';
+import { partnerLedgerCsv, partnerView } from './partnerView';
 import { HttpError } from '../http/httpError';
 import type { OrderServices } from '../checkout/order';
 import { referrerSessionRules, sessionKeeper } from '../sessions/sessions';

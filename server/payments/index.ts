@@ -17,3 +17,15 @@ export async function paymentsPlugin(app: FastifyInstance, options: ProviderRout
   }
   if (webhookRoutes) await app.register(webhookRoutes, options);
 }
+
+export type {
+  OperationResult,
+  PaymentBuyer,
+  PaymentEvent,
+  PaymentEventRunner,
+  PaymentProvider,
+  ProviderDispute,
+  RefundedPayment,
+  SeatChangePreview,
+  SubscriptionPayment,
+} from './provider';

@@ -8,10 +8,12 @@
  */
 
 import type { SQL } from 'drizzle-orm';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import type { SandboxCard } from '../../src/contract/sandbox';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
+import type { PageHosts } from '../http/securityHeaders';
+import type { WebhookStatus } from '../http/routes/health';
 import type { CredentialsCipher } from '../security/credentialsCipher';
 
 /** Which provider serves this process. */
@@ -336,12 +338,30 @@ export interface PaymentProvider {
   deleteAbandonedRecords?(retentionDays: number): Promise<Record<string, number>>;
 }
 
-/** Hosts the checkout page loads scripts and frames from, calls, and lets use the Payment Request API. */
-export interface PageHosts {
-  script: readonly string[];
-  frame: readonly string[];
-  connect: readonly string[];
-  payment: readonly string[];
+/**
+ * An event's outcome: `processed`, `duplicate` (seen before) or `ignored` (no order of ours); not ok when it was
+ * refused (the provider could not be asked): the event stays unrecorded and the provider delivers it again.
+ */
+export type PaymentEventHandled = { ok: true; value: { outcome: 'processed' | 'duplicate' | 'ignored' } } | { ok: false };
+
+/**
+ * What a provider's routes hand their events and notices to: the one subscription lifecycle
+ * (server/checkout/applyPaymentEvent.ts), given by the app (server/app.ts), so a provider knows no feature. Each
+ * runs with the request's logger; database errors propagate (the provider retries).
+ */
+export interface PaymentEventRunner {
+  event(log: FastifyBaseLogger, event: PaymentEvent): Promise<PaymentEventHandled>;
+  /** Each of `events` in order. @throws on the first refused. */
+  events(log: FastifyBaseLogger, events: PaymentEvent[]): Promise<void>;
+  refundNotice(
+    log: FastifyBaseLogger,
+    notice: { eventId: string; providerType: string; customerId: string; paymentId: string },
+  ): Promise<PaymentEventHandled>;
+  failedRefundNotice(
+    log: FastifyBaseLogger,
+    notice: { eventId: string; providerType: string; paymentId: string },
+  ): Promise<PaymentEventHandled>;
+  disputeNotice(log: FastifyBaseLogger, notice: { eventId: string; providerType: string; disputeId: string }): Promise<PaymentEventHandled>;
 }
 
 /** What a provider's routes are given (server/app.ts). */
@@ -350,21 +370,14 @@ export interface ProviderRouteOptions {
   db: Database;
   provider: PaymentProvider;
   cipher: CredentialsCipher;
+  /** Runs the provider's events through the one lifecycle. */
+  paymentEvents: PaymentEventRunner;
   /** Signs the sandbox's proof-of-work challenges; the same in every process. */
   challengeKey: string;
   /** Sends the outbox now (mail a change causes should not wait for the next run). */
   nudgeOutbox: () => void;
   /** Where a webhook route reports the API version of the events it receives (GET /healthz shows it). */
   webhookStatus: WebhookStatus;
-}
-
-/**
- * The API version of the webhook events this process received, against the version the server is pinned to.
- * Stripe builds an event's payload for the endpoint's API version, not the SDK's: a mismatch means payloads the
- * handlers may not read (docs/operations.md).
- */
-export interface WebhookStatus {
-  apiVersion?: { expected: string; lastReceived: string | null; matches: boolean };
 }
 
 export interface ReplaceCardInput {

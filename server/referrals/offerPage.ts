@@ -12,18 +12,17 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { OfferReferrer } from '../../src/contract/admin';
 import {
   CONTENT_PLACEHOLDERS,
   OFFER_CONTENT_ELEMENT_ID,
   TESTIMONIAL_SLOT_ATTRIBUTE,
   TESTIMONIALS_SECTION_ATTRIBUTE,
   testimonialPlaceholders,
-  type OfferContent,
 } from '../../src/domain/offerContent';
 import { JOIN_ANSWER_ELEMENT_ID, JOIN_PLACEHOLDERS, type JoinAnswer } from '../../src/domain/joinPage';
 import { OFFER_REFERRER_ELEMENT_ID, REFERRER_PLACEHOLDERS } from '../../src/domain/offerReferrer';
 import { escapeHtml } from '../http/escapeHtml';
+import type { Offer, OfferPages, PageName } from '../http/staticSite';
 
 /** Where the page's referrer JSON goes: before `</head>`. */
 const HEAD_END = '</head>';
@@ -36,12 +35,6 @@ const scriptJson = (value: unknown) =>
     .replace(/</g, '\\u003c')
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029');
-
-/** What a page shows of the offer: the request's referrer and the owner's content. */
-interface Offer {
-  referrer: OfferReferrer;
-  content: OfferContent;
-}
 
 /** `<script id type="application/json">` carrying `value`. */
 const jsonElement = (id: string, value: unknown) => `<script id="${id}" type="application/json">${scriptJson(value)}</script>`;
@@ -90,23 +83,6 @@ interface RenderedPage {
   identity: Buffer;
   br: Buffer;
   gzip: Buffer;
-}
-
-/**
- * The HTML pages of the built SPA (scripts/prerender.ts): `index` is `/` prerendered, `paymentSuccess` the
- * success page's loading state, `signIn` the sign-in form, `notFound` the 404 page, `partner` the referrer's page's
- * loading state, `newPassword` the new password page's, `shell` the empty page every other route starts from; and
- * the join page's two (`sendJoin`).
- */
-type PageName = 'index' | 'paymentSuccess' | 'signIn' | 'notFound' | 'partner' | 'newPassword' | 'shell';
-interface OfferPages {
-  /** Sends `page` with `offer` in it, compressed as the request accepts, with status `status`. */
-  send(request: FastifyRequest, reply: FastifyReply, page: PageName, offer: Offer, status?: number): FastifyReply;
-  /**
-   * Sends the join page filled in with `answer` (the invitation, or why the link cannot be used), never cached: it
-   * names the invitee. Without prerendered join pages (an older build), the shell.
-   */
-  sendJoin(request: FastifyRequest, reply: FastifyReply, offer: Offer, answer: JoinAnswer): FastifyReply;
 }
 
 /** Reads the page templates from `distDir` once; a page the build did not prerender is the shell. */

@@ -15,7 +15,7 @@ import type { Database } from '../db/client';
 import { accounts, handoffTokens, seats } from '../db/schema';
 import { hashHandoffToken, newHandoffToken } from '../security/handoffToken';
 import { generatePassword, hashPassword } from '../security/password';
-import { raiseSeatEvent } from '../outbox/seatEvents';
+import { raiseSeatEvent } from '../outbox';
 import { endPersonSignIns } from '../signIn/oidcStore';
 import type { Config } from '../config';
 

@@ -3,11 +3,18 @@
  * limit; and what the /join page shows for its link (`joinPageAnswers`, given to the site by server/app.ts).
  */
 import type { FastifyInstance } from 'fastify';
-import type { OrderServices } from '../checkout';
+import type { OrderListener, OrderServices } from '../checkout';
+import type { Config } from '../config';
 import { countAgainstApiLimit } from '../http/apiLimit';
 import { teamRoutes } from './routes';
+import { applySeatLifecycle } from './seats';
 
 export { joinPageAnswers } from './routes';
+
+/** What the team hears: the subscription ended or its seats changed (./seats.ts, applySeatLifecycle). */
+export function seatsListener(config: Pick<Config, 'SUCCESS_SITE_WEBHOOK_URL'>): OrderListener {
+  return { teamChanged: (tx, change) => applySeatLifecycle(tx, config, change) };
+}
 
 /** Registers the team's and the join page's calls; `nudgeOutbox` sends an invitation now. */
 export async function seatsPlugin(app: FastifyInstance, options: OrderServices & { nudgeOutbox: () => void }): Promise<void> {

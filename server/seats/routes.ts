@@ -28,7 +28,7 @@ import {
   type SeatResult,
 } from './seats';
 import { orderOfBuyerToken } from './teamAccess';
-import { accountRouteOptions, SIGN_IN_AGAIN } from '../account';
+import { buyerSessionRules, sessionKeeper, SIGN_IN_AGAIN } from '../sessions/sessions';
 
 /** Invitations one order may send per hour. */
 const INVITES_PER_ORDER_PER_HOUR = 20;
@@ -103,7 +103,8 @@ function refuse(reply: FastifyReply, refusal: SeatRefusal) {
 /** Registers the team's routes. */
 export async function teamRoutes(app: FastifyInstance, services: OrderServices & { nudgeOutbox: () => void }): Promise<void> {
   const { db, config } = services;
-  const { buyerSessions } = accountRouteOptions(services);
+  // The manage page's session (the one buyer session, server/sessions/) opens the team too.
+  const buyerSessions = sessionKeeper(db, config, buyerSessionRules(config));
 
   /** The order the request may manage: the session's, else the bearer hand-off token's. @throws HttpError 401. */
   const teamOrder = async (request: FastifyRequest): Promise<Order> => {

@@ -19,9 +19,8 @@ import { EMAIL_PATTERN } from '../../src/domain/validation';
 import type { Config } from '../config';
 import type { Database, Transaction } from '../db/client';
 import { accounts, handoffTokens, orders, seats } from '../db/schema';
-import type { Order } from '../checkout/order';
-import { isPaidOrder } from '../checkout/order';
-import { raiseSeatEvent } from '../outbox/seatEvents';
+import { isPaidOrder, type Order, type OrderAnnouncements } from '../checkout';
+import { raiseSeatEvent } from '../outbox';
 import { endPersonSignIns } from '../signIn/oidcStore';
 
 /** One row of `seats`. */
@@ -303,8 +302,8 @@ export async function seatsInUse(db: Database, transactionId: string): Promise<n
 }
 
 /**
- * The lifecycle's part for seats (called by server/checkout/subscriptionLifecycle.ts in its transaction, the order
- * locked): the subscription ended → every live seat revoked (`seat.revoked` each); the quantity fell below the
+ * The team follows the subscription (the lifecycle's 'teamChanged', server/checkout/orderListeners.ts, heard in its
+ * transaction, the order locked): the subscription ended → every live seat revoked (`seat.revoked` each); the quantity fell below the
  * people on the order → the latest-invited seats in use suspended (the buyer is mailed); the quantity rose → the
  * earliest-suspended seats restored, each to the lowest free number, as far as seats allow.
  * @throws database errors: the lifecycle's transaction is rolled back with everything it raised.
@@ -312,19 +311,17 @@ export async function seatsInUse(db: Database, transactionId: string): Promise<n
 export async function applySeatLifecycle(
   tx: Transaction,
   config: TeamChange['config'],
-  order: Order,
-  changes: { ended?: unknown; seats?: { from: number; to: number } },
-  changeId: string,
+  { order, ended, seats: changedSeats, changeId }: OrderAnnouncements['teamChanged'],
 ): Promise<void> {
   const all = await seatsOf(tx, order.transactionId);
   const live = all.filter((seat) => seat.status !== 'revoked');
-  if (changes.ended) {
+  if (ended) {
     for (const seat of live) await revokeIn(tx, config, seat, 'subscription_ended');
     return;
   }
-  if (!changes.seats) return;
+  if (!changedSeats) return;
   // Seat 1 (the buyer's, or given by the buyer) outlives any quantity: only seats 2 and on are suspended.
-  const capacity = changes.seats.to - 1;
+  const capacity = changedSeats.to - 1;
   const using = inUseBeyondOne(live);
   if (using.length > capacity) {
     const latestFirst = [...using].sort((a, b) => b.invitedAt.getTime() - a.invitedAt.getTime() || b.seatNumber - a.seatNumber);

@@ -56,6 +56,9 @@ export const ownerSessionRules = (config: Config): SessionRules => ({
   maxMs: config.OWNER_SESSION_MAX_HOURS * HOUR_MS,
 });
 
+/** The 401 of a buyer's ended (or never opened) session: the manage page's and the team's. */
+export const SIGN_IN_AGAIN = 'Your session has ended. Please ask for a new link.';
+
 /** The manage page's sessions: an hour idle, ACCOUNT_SESSION_MAX_HOURS absolute. */
 export const buyerSessionRules = (config: Config): SessionRules => ({
   kind: 'buyer',

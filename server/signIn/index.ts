@@ -41,3 +41,5 @@ export async function signInPlugin(
   await app.register(signInRoute, { config, db, provider });
   await app.register(newPasswordRoutes, { config, db, nudgeOutbox });
 }
+
+export { normalEmail, ownerSignInThrottle, THROTTLED } from './signInThrottle';

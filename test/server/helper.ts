@@ -10,7 +10,7 @@ import type { FastifyBaseLogger, FastifyInstance, LightMyRequestResponse, RouteO
 import pg from 'pg';
 import type { FinalizeResponse, SubscriptionSession } from '../../src/contract/checkout';
 import { PRODUCT_ID } from '../../src/domain/product';
-import { buildApp } from '../../server/app';
+import { buildApp, featureListeners } from '../../server/app';
 import { loadConfig, type Config } from '../../server/config';
 import { openPglite, openPostgres, type Database, type OpenDatabase } from '../../server/db/client';
 import type { OrderContext } from '../../server/checkout/order';
@@ -81,10 +81,12 @@ async function serve(database: OpenDatabase, options: TestServerOptions, closeDa
   });
   const sandbox = await createPaymentProvider(config, database.db);
   const cipher = options.cipher ?? testCipher();
+  const listeners = featureListeners(config);
   const app = await buildApp({
     config,
     db: database.db,
     cipher,
+    listeners,
     logStream: options.logStream,
     onRoute: options.onRoute,
     provider: options.wrapProvider ? options.wrapProvider(sandbox) : sandbox,
@@ -101,6 +103,7 @@ async function serve(database: OpenDatabase, options: TestServerOptions, closeDa
       db: database.db,
       provider: options.wrapProvider ? options.wrapProvider(sandbox) : sandbox,
       cipher,
+      listeners,
       log,
     }),
     post: (url, body, headers = {}) =>

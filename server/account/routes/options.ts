@@ -2,10 +2,7 @@
 import type { FastifyRequest } from 'fastify';
 import { HttpError } from '../../http/httpError';
 import { findOrder, type Order, type OrderServices } from '../../checkout/order';
-import { buyerSessionRules, sessionKeeper, type SessionKeeper } from '../../sessions/sessions';
-
-/** The 401 of an ended (or never opened) session. */
-export const SIGN_IN_AGAIN = 'Your session has ended. Please ask for a new link.';
+import { buyerSessionRules, sessionKeeper, SIGN_IN_AGAIN, type SessionKeeper } from '../../sessions/sessions';
 
 export interface AccountRouteOptions extends OrderServices {
   /** Sends the outbox now (a link or a change's mail should not wait for the next run). */

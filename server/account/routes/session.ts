@@ -26,7 +26,8 @@ import { provenActiveSubscription } from '../existingSubscription';
 import { accountView } from '../manageSubscription';
 import { HttpError } from '../../http/httpError';
 import { findOrder, isPaidOrder } from '../../checkout/order';
-import { SIGN_IN_AGAIN, type AccountRouteOptions } from './options';
+import { SIGN_IN_AGAIN } from '../../sessions/sessions';
+import type { AccountRouteOptions } from './options';
 
 const LINK_SENT = 'If that email has a subscription, a link to manage it is on its way. It works once, for a limited time.';
 const errors = { '4xx': ErrorResponse, '5xx': ErrorResponse };

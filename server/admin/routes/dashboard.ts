@@ -8,7 +8,7 @@ import { referrerBalances } from '../../commissions/payouts';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import { setupLeft } from '../setup';
-import type { PaymentProvider } from '../../payments/provider';
+import type { PaymentProvider } from '../../payments';
 import { periodChecked } from './periodChecked';
 
 /**

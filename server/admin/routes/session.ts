@@ -1,6 +1,6 @@
 /**
  * The console's session: sign in with an owner's email and password (argon2id, server/admin/owners.ts),
- * rate-limited per address and throttled per owner email (server/admin/signInThrottle.ts); sign out; who is
+ * rate-limited per address and throttled per owner email (server/signIn/signInThrottle.ts); sign out; who is
  * signed in. Sessions are the one mechanism of server/sessions/
  * (docs/decisions/0022): a fresh id at sign-in, deleted on the server at sign-out.
  */
@@ -12,7 +12,7 @@ import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import { HttpError } from '../../http/httpError';
 import { ownerEmail, verifyOwner } from '../owners';
-import { ownerSignInThrottle, THROTTLED } from '../signInThrottle';
+import { ownerSignInThrottle, THROTTLED } from '../../signIn';
 import type { SessionKeeper } from '../../sessions/sessions';
 
 interface SessionRoutesOptions {

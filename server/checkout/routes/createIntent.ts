@@ -8,7 +8,7 @@ import { CreateIntentRequest, ErrorResponse, SubscriptionSession } from '../../.
 import { PRODUCT_ID } from '../../../src/domain/product';
 import { CHECKOUT_ERRORS, HttpError } from '../../http/httpError';
 import { openCheckout } from '../openCheckout';
-import { replyWith } from '../../http/refusalReplies';
+import { replyWith } from '../refusalReplies';
 import type { OrderServices } from '../order';
 import type { ReferralLinks } from '../../referrals/referralLinks';
 

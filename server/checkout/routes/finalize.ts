@@ -4,7 +4,7 @@ import { ErrorResponse, FinalizeRequest, FinalizeResponse } from '../../../src/c
 import { EMAIL_PATTERN } from '../../../src/domain/validation';
 import { CHECKOUT_ERRORS, HttpError } from '../../http/httpError';
 import { finalizeCheckout } from '../finalizeCheckout';
-import { replyWith } from '../../http/refusalReplies';
+import { replyWith } from '../refusalReplies';
 import type { OrderServices } from '../order';
 
 const schema = {

@@ -6,7 +6,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { ErrorResponse, FinalizeReturnRequest, FinalizeReturnResponse } from '../../../src/contract/checkout';
 import { finalizeReturn } from '../finalizeReturn';
-import { replyWith } from '../../http/refusalReplies';
+import { replyWith } from '../refusalReplies';
 import type { OrderServices } from '../order';
 import type { OutboxNudge } from './finalize';
 

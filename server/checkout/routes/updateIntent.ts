@@ -4,7 +4,7 @@ import { ErrorResponse, UpdateIntentRequest, UpdateIntentResponse } from '../../
 import { PRODUCT_ID } from '../../../src/domain/product';
 import { CHECKOUT_ERRORS, HttpError } from '../../http/httpError';
 import { changeSeats } from '../changeSeats';
-import { replyWith } from '../../http/refusalReplies';
+import { replyWith } from '../refusalReplies';
 import type { OrderServices } from '../order';
 
 export const updateIntentRoute: FastifyPluginAsync<OrderServices> = async (app, services) => {

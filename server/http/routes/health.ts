@@ -5,10 +5,19 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { pingDatabase } from '../../db/client';
 import { HttpError } from '../httpError';
-import type { OrderServices } from '../../checkout/order';
-import type { WebhookStatus } from '../../payments/provider';
+import type { Database } from '../../db/client';
 
-interface HealthOptions extends OrderServices {
+/**
+ * The API version of the webhook events this process received, against the version the server is pinned to.
+ * Stripe builds an event's payload for the endpoint's API version, not the SDK's: a mismatch means payloads the
+ * handlers may not read (docs/operations.md).
+ */
+export interface WebhookStatus {
+  apiVersion?: { expected: string; lastReceived: string | null; matches: boolean };
+}
+
+interface HealthOptions {
+  db: Database;
   /** Filled by the Stripe webhook route, when it is registered. */
   webhookStatus: WebhookStatus;
 }

@@ -3,21 +3,21 @@
  * The checkout page asks for it once per load with `?page=/`: that request is the funnel's 'page_view', keyed by
  * the visitor's referrer (a page view needs the page's script to run, so crawlers of the HTML count for nothing).
  */
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { PublicConfig } from '../../../src/contract/checkout';
 import { PAGE_PATHS } from '../../../src/domain/pagePaths';
-import { paymentProviderName } from '../../config';
-import { recordFunnelEventSafely } from '../../funnel/funnelEvents';
-import type { OrderServices } from '../../checkout/order';
-import type { ReferralLinks } from '../../referrals/referralLinks';
+import { paymentProviderName, type Config } from '../../config';
 
 const ConfigQuery = Type.Object({ page: Type.Optional(Type.String({ maxLength: 2048 })) });
 
-export const publicConfigRoute: FastifyPluginAsync<OrderServices & { referrals: ReferralLinks }> = async (
-  app,
-  { config, db, referrals },
-) => {
+interface PublicConfigOptions {
+  config: Config;
+  /** Records a view of the checkout page for the request's referrer (the funnel's 'page_view'). */
+  recordPageView: (request: FastifyRequest) => Promise<void>;
+}
+
+export const publicConfigRoute: FastifyPluginAsync<PublicConfigOptions> = async (app, { config, recordPageView }) => {
   const publicConfig: PublicConfig = {
     paymentProvider: paymentProviderName(config),
     stripePublishableKey: paymentProviderName(config) === 'stripe' ? (config.STRIPE_PUBLISHABLE_KEY ?? null) : null,
@@ -34,10 +34,7 @@ export const publicConfigRoute: FastifyPluginAsync<OrderServices & { referrals: 
       },
     },
     async (request) => {
-      if (request.query.page === PAGE_PATHS.checkout) {
-        const attributed = await referrals.attributed(request);
-        await recordFunnelEventSafely(db, { type: 'page_view', referrerId: attributed?.id }, request.log);
-      }
+      if (request.query.page === PAGE_PATHS.checkout) await recordPageView(request);
       return publicConfig;
     },
   );

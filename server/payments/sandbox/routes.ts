@@ -18,7 +18,7 @@
  * tab closes right after the charge; its event id is the PaymentIntent's, so a repeated confirmation counts once.
  * Each confirmation of a checkout's intent is a 'payment_submitted' funnel event, each refusal also 'payment_failed'.
  */
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyBaseLogger, FastifyPluginAsync, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { ClockAdvanceRequest } from '../../../src/contract/account';
 import { ErrorResponse } from '../../../src/contract/checkout';
@@ -29,10 +29,8 @@ import {
   SandboxDeclineResponse,
   SandboxIntentResponse,
 } from '../../../src/contract/sandbox';
-import { recordPaymentAttempt } from '../../funnel/paymentAttempts';
+import { recordPaymentAttempt } from '../../funnel';
 import { HttpError } from '../../http/httpError';
-import { applyPaymentEvents } from '../../checkout/applyPaymentEvent';
-import type { OrderContext } from '../../checkout/order';
 import { challengeRequired, isSolved, issueChallenge, recordDecline } from '../../security/confirmationChallenge';
 import type { PaymentEvent, ProviderRouteOptions } from '../provider';
 import { advanceSandboxClock, failSandboxRefunds, renewDueSandboxSubscriptions } from './billing';
@@ -141,12 +139,20 @@ export const sandboxRoutes: FastifyPluginAsync<ProviderRouteOptions> = async (
   );
 };
 
+/** What a card step and the sandbox's clock work with: the database, the request's logger, the one lifecycle. */
+type SandboxContext = Pick<ProviderRouteOptions, 'db' | 'paymentEvents'> & { log: FastifyBaseLogger };
+
 /**
  * What a card step means for the order: its funnel events, and for an accepted payment the sandbox's
  * `invoice.paid`. Never throws: the payment is taken whatever happens here, so a failure is logged and left to the
  * reconciliation sweep (server/checkout/reconcileOrders.ts).
  */
-async function settleAttempt(context: OrderContext, clientSecret: string, outcome: IntentOutcome, step: 'confirmation' | 'authentication') {
+async function settleAttempt(
+  context: SandboxContext,
+  clientSecret: string,
+  outcome: IntentOutcome,
+  step: 'confirmation' | 'authentication',
+) {
   if (outcome.kind === 'unknown' || outcome.kind === 'not_payable' || outcome.kind === 'not_awaiting_authentication') return;
   const transactionId = await transactionOfClientSecret(context.db, clientSecret).catch(() => undefined);
   if (transactionId) {
@@ -180,10 +186,10 @@ async function settleAttempt(context: OrderContext, clientSecret: string, outcom
  * Applies what the sandbox did (a payment, renewals, retries, endings), in order. Never throws: the sandbox already
  * did it; a failure is logged (the next event or the sweep catches up).
  */
-async function applySandboxEvents(context: OrderContext, events: PaymentEvent[]): Promise<void> {
+async function applySandboxEvents(context: SandboxContext, events: PaymentEvent[]): Promise<void> {
   for (const event of events) {
     try {
-      await applyPaymentEvents(context, [event]);
+      await context.paymentEvents.events(context.log, [event]);
     } catch (error) {
       context.log.error(
         { err: error, eventId: event.eventId, transactionId: event.transactionId },

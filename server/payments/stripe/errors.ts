@@ -6,6 +6,7 @@
  * Error classes and codes: Stripe docs, "Error handling" and "Error codes"; stripe-node `Error.d.ts`.
  */
 import Stripe from 'stripe';
+import { ProviderFailure } from '../../http/httpError';
 
 /**
  * What went wrong, in our terms:
@@ -34,7 +35,7 @@ const PUBLIC_MESSAGES: Record<StripeFailureKind, string> = {
 };
 
 /** A failed Stripe call, with a message safe to show to the buyer. */
-export class StripeProviderError extends Error {
+export class StripeProviderError extends ProviderFailure {
   override readonly name = 'StripeProviderError';
 
   constructor(
@@ -46,6 +47,11 @@ export class StripeProviderError extends Error {
     message: string = PUBLIC_MESSAGES[kind],
   ) {
     super(message);
+  }
+
+  /** What the log line of a failed request adds (server/http/errorHandler.ts). */
+  get logFields(): Record<string, unknown> {
+    return { action: this.action, stripe: this.stripe };
   }
 
   /** True when the same call may succeed later without any change on our side. */

@@ -14,14 +14,7 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { HttpError, WEBHOOK_ERRORS } from '../../http/httpError';
-import {
-  applyDisputeNotice,
-  applyFailedRefundNotice,
-  applyPaymentEvent,
-  applyRefundNotice,
-  type PaymentEventResult,
-} from '../../checkout/applyPaymentEvent';
-import type { ProviderRouteOptions } from '../provider';
+import type { PaymentEventHandled, ProviderRouteOptions } from '../provider';
 import { STRIPE_API_VERSION } from './client';
 import {
   MalformedWebhookEventError,
@@ -45,7 +38,7 @@ const WEBHOOK_BODY_LIMIT_BYTES = 1024 * 1024;
 /** The answer Stripe sees: `received` and, for the delivery log, what became of the event. */
 interface WebhookReply {
   received: true;
-  outcome: PaymentEventResult['outcome'];
+  outcome: Extract<PaymentEventHandled, { ok: true }>['value']['outcome'];
 }
 
 export const stripeWebhookRoute: FastifyPluginAsync<StripeWebhookOptions> = async (
@@ -101,20 +94,25 @@ export const stripeWebhookRoute: FastifyPluginAsync<StripeWebhookOptions> = asyn
     }
     const refunded = readRefundedCharge(verified);
     if (refunded) {
-      const applied = await applyRefundNotice(
-        { ...services, log: request.log },
-        { eventId: verified.id, providerType: verified.type, customerId: refunded.customerId, paymentId: refunded.paymentIntentId },
-      );
+      const applied = await services.paymentEvents.refundNotice(request.log, {
+        eventId: verified.id,
+        providerType: verified.type,
+        customerId: refunded.customerId,
+        paymentId: refunded.paymentIntentId,
+      });
       if (!applied.ok) throw new HttpError(500, WEBHOOK_ERRORS.retryLater);
       return { received: true, outcome: applied.value.outcome };
     }
     const disputed = readDisputeEvent(verified);
     const failedRefund = readFailedRefund(verified);
     if (disputed || failedRefund) {
-      const context = { ...services, log: request.log };
       const applied = disputed
-        ? await applyDisputeNotice(context, { eventId: verified.id, providerType: verified.type, disputeId: disputed.disputeId })
-        : await applyFailedRefundNotice(context, {
+        ? await services.paymentEvents.disputeNotice(request.log, {
+            eventId: verified.id,
+            providerType: verified.type,
+            disputeId: disputed.disputeId,
+          })
+        : await services.paymentEvents.failedRefundNotice(request.log, {
             eventId: verified.id,
             providerType: verified.type,
             paymentId: failedRefund!.paymentIntentId,
@@ -128,7 +126,7 @@ export const stripeWebhookRoute: FastifyPluginAsync<StripeWebhookOptions> = asyn
       request.log.info({ eventId: verified.id, eventType: verified.type, reason: read.ignored }, 'Webhook event ignored');
       return { received: true, outcome: 'ignored' };
     }
-    const result = await applyPaymentEvent({ ...services, log: request.log }, read.event);
+    const result = await services.paymentEvents.event(request.log, read.event);
     // Our side could not ask Stripe now: a 500 leaves the event unrecorded, and Stripe delivers it again.
     if (!result.ok) throw new HttpError(500, WEBHOOK_ERRORS.retryLater);
     return { received: true, outcome: result.value.outcome };

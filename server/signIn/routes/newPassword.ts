@@ -3,7 +3,7 @@
  * POST /sign-in/forgot queues the answer for an email (server/seats/newPassword.ts: a member's "set a new password"
  * link, a buyer's /account link, nothing for anyone else) and answers 202 with the same words in every case;
  * rate-limited per address (ACCOUNT_LINKS_PER_15_MINUTES) and per email (LINKS_PER_EMAIL_PER_15_MINUTES, counted
- * by the sign-in's throttle, server/admin/signInThrottle.ts, known and unknown emails alike), 429 past either. POST /sign-in/new-password/check tells the page
+ * by the sign-in's throttle, server/signIn/signInThrottle.ts, known and unknown emails alike), 429 past either. POST /sign-in/new-password/check tells the page
  * whose password a link sets; POST /sign-in/new-password sets it (400 a password the rules refuse, 410 a link that
  * is unknown, expired, used or whose seat was taken back; both change nothing). Under /sign-in, so the one Origin
  * check (server/sessions/sameOrigin.ts) covers them.
@@ -18,7 +18,7 @@ import {
   PasswordLinkRequest,
   PasswordLinkResponse,
 } from '../../../src/contract/signIn';
-import { ownerSignInThrottle, THROTTLED } from '../../admin/signInThrottle';
+import { ownerSignInThrottle, THROTTLED } from '../signInThrottle';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import { HttpError } from '../../http/httpError';

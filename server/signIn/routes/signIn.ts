@@ -3,7 +3,7 @@
  * password; a right one finishes the provider's login interaction and answers where the browser goes on
  * (server/signIn/oidcProvider.ts). Its path is under /sign-in because the provider's interaction cookie is scoped
  * to the page's path. Rate-limited per address (SIGN_INS_PER_15_MINUTES) and throttled per email
- * (SIGN_IN_FAILURES_PER_15_MINUTES, server/admin/signInThrottle.ts); an unknown email gets the same answer, after
+ * (SIGN_IN_FAILURES_PER_15_MINUTES, server/signIn/signInThrottle.ts); an unknown email gets the same answer, after
  * the same work, as a wrong password (server/signIn/verifySignIn.ts). 401 wrong email or password, 403 a login whose
  * seat was revoked or subscription ended, 410 no sign-in in progress (expired, or not started by this browser),
  * 429 throttled. GET /sign-in/hint uses a one-time login hint instead of the password.
@@ -12,7 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import type Provider from 'oidc-provider';
 import { ErrorResponse } from '../../../src/contract/checkout';
 import { PasswordSignInRequest, PasswordSignInResponse } from '../../../src/contract/signIn';
-import { ownerSignInThrottle, THROTTLED } from '../../admin/signInThrottle';
+import { ownerSignInThrottle, THROTTLED } from '../signInThrottle';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import { HttpError } from '../../http/httpError';

@@ -2,8 +2,8 @@
  * How the checkout calls answer an order step's refusal (server/checkout/outcome.ts): a status and the message the
  * buyer is shown (spec §7: the page shows the server's `error` text).
  */
-import type { Outcome, Refusal } from '../checkout/outcome';
-import { CHECKOUT_ERRORS, HttpError } from './httpError';
+import type { Outcome, Refusal } from './outcome';
+import { CHECKOUT_ERRORS, HttpError } from '../http/httpError';
 
 const REFUSAL_REPLIES: Readonly<Record<Refusal, { status: number; message: string }>> = {
   unknown_checkout: { status: 404, message: CHECKOUT_ERRORS.unknownCheckout },

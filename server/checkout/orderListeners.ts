@@ -1,0 +1,97 @@
+/**
+ * What the one lifecycle announces about an order, and who hears it (architecture.md, feature order 3-4). The
+ * checkout names each change it makes (paid, renewed, seats changed, cancelled, refunded, disputed, ended) and
+ * knows no feature that reacts to it: the outbox, commissions, seats and the account each hand their listener in
+ * when the app is put together (server/app.ts), a parameter, not a registration order.
+ *
+ * An announcement is made inside the transaction that makes the change, and each listener runs in it, one after
+ * another in the order they were given: what a listener writes commits with the change, and its error rolls the
+ * change back (money and seats stay atomic, as before).
+ */
+import type { SQL } from 'drizzle-orm';
+import type { Transaction } from '../db/client';
+import type { orders } from '../db/schema';
+
+/** An order's row (./order.ts's Order, which holds these listeners in its context). */
+type Order = typeof orders.$inferSelect;
+
+/** An order's event the buyer and the agreement site hear about: its kind, and what its mail or webhook says. */
+export type OrderEvent =
+  | { kind: 'activated'; transactionId: string }
+  | { kind: 'renewal_paid'; transactionId: string; invoiceId: string; amountCents: number; recovered: boolean }
+  | { kind: 'payment_failed'; transactionId: string; invoiceId: string; amountCents: number }
+  | { kind: 'proration_paid'; transactionId: string; invoiceId: string; amountCents: number; seats: number }
+  | { kind: 'seats_changed'; transactionId: string; changeId: string; from: number; to: number; amountCents: number }
+  | { kind: 'cancel_scheduled'; transactionId: string; changeId: string; cancelAt: string }
+  | { kind: 'cancel_undone'; transactionId: string; changeId: string; undoneAt: string }
+  | { kind: 'cancelled'; transactionId: string; cancelledAt: string }
+  | { kind: 'refunded'; transactionId: string; changeId: string; amountCents: number; subscription: 'ended' | 'continues' };
+
+/** Something the owners hear about at once. `changeId` tells one occurrence from another (the dispute, the event). */
+export type OwnerNotice =
+  | {
+      kind: 'dispute_opened' | 'dispute_won' | 'dispute_lost';
+      transactionId: string;
+      changeId: string;
+      amountCents: number;
+      evidenceDueBy: string | null;
+      reason: string | null;
+    }
+  | { kind: 'refund_failed'; transactionId: string; changeId: string; amountCents: number };
+
+/** One paid invoice: the provider's ids, its paid amount in cents and its seats. */
+export interface PaidInvoice {
+  invoiceId: string;
+  /** The payment a refund of it will name (Stripe: the PaymentIntent; sandbox: the PaymentIntent or the invoice). */
+  paymentId: string | null;
+  amountCents: number;
+  seats: number;
+}
+
+/** What the lifecycle changed on a paid order, as far as money and seats go (a part of its LifecycleChanges). */
+export interface MoneyChanges {
+  paidRenewal?: { invoiceId: string; paymentId: string | null; amountCents: number };
+  paidProration?: { invoiceId: string; paymentId: string | null; amountCents: number; seats: number };
+  seats?: { from: number; to: number };
+  /** Payments whose money went back or came back (a refund, a failed refund, a dispute opened, won or lost). */
+  moneyMoved: { paymentId: string; why: string }[];
+}
+
+/** Each announcement by name, with what it carries. */
+export interface OrderAnnouncements {
+  /** An order event: its mail and webhook. */
+  orderEvent: OrderEvent;
+  /** A dispute or a failed refund: the owners' mail. */
+  ownerNotice: OwnerNotice;
+  /** The order's first invoice is paid; `clock` is the provider's billing clock (undefined: the database's). */
+  firstPaid: { order: Order; invoice: PaidInvoice; clock: SQL | undefined };
+  /** The subscription ended or its seats changed: the team follows. `changeId` names the provider event. */
+  teamChanged: { order: Order; ended: boolean; seats?: { from: number; to: number }; changeId: string };
+  /** Everything the lifecycle changed on the order, last, with the payments whose money moved. */
+  moneyChanged: { order: Order; changes: MoneyChanges; clock: SQL | undefined; changeId: string };
+  /** A finalize answered no credentials: the buyer is mailed a sign-in link instead (docs/decisions/0026). */
+  signInLinkWanted: { transactionId: string };
+}
+
+/** What a feature hears: a listener for any announcements it cares about. @throws to roll the change back. */
+export type OrderListener = {
+  [K in keyof OrderAnnouncements]?: (tx: Transaction, announcement: OrderAnnouncements[K]) => Promise<void>;
+};
+
+/** The listeners the lifecycle announces to. */
+export interface OrderListeners {
+  /**
+   * Runs every listener of `kind` in `tx`, one after another.
+   * @throws the first listener's error (the caller's transaction rolls back).
+   */
+  announce<K extends keyof OrderAnnouncements>(tx: Transaction, kind: K, announcement: OrderAnnouncements[K]): Promise<void>;
+}
+
+/** The listeners of `features`, each announcement heard in the order the features are given. */
+export function orderListeners(features: OrderListener[]): OrderListeners {
+  return {
+    async announce(tx, kind, announcement) {
+      for (const feature of features) await feature[kind]?.(tx, announcement);
+    },
+  };
+}

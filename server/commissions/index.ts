@@ -1,0 +1,14 @@
+/**
+ * The referrers' commissions (docs/decisions/0035): the ledger books what the one lifecycle announces about money
+ * (server/checkout/orderListeners.ts), in the lifecycle's transaction; the console and the partner page read it.
+ */
+import type { OrderListener } from '../checkout';
+import { bookEarned, bookLifecycleCommissions } from './ledger';
+
+/** What the ledger hears: the first payment earns; later money (renewals, refunds, disputes) is booked or settled. */
+export function commissionsListener(): OrderListener {
+  return {
+    firstPaid: (tx, { order, invoice, clock }) => bookEarned(tx, order, invoice, clock),
+    moneyChanged: (tx, { order, changes, clock, changeId }) => bookLifecycleCommissions(tx, order, changes, clock, changeId),
+  };
+}
