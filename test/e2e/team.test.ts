@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startStandInPlatform } from '../../scripts/support/standInPlatform';
-import { webhookSignature } from '../../server/outbox/webhooks';
+import { webhookSignature } from '../../server/security/webhookSignature';
 import { freePort } from '../support/freePort';
 import { startMailCatcher, type MailCatcher } from '../support/mailCatcher';
 import { seriousViolations } from './axe';

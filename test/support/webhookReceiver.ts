@@ -4,7 +4,7 @@
  * (server/outbox/webhooks.ts).
  */
 import { createServer } from 'node:http';
-import { webhookSignature } from '../../server/outbox/webhooks';
+import { webhookSignature } from '../../server/security/webhookSignature';
 import { freePort } from './freePort';
 
 export interface ReceivedWebhook {

@@ -10,7 +10,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { AgreementSignedRequest, AgreementSignedResponse } from '../../../src/contract/agreement';
 import { ErrorResponse } from '../../../src/contract/checkout';
 import { HttpError } from '../../http/httpError';
-import { checkWebhookSignature } from '../../outbox/webhooks';
+import { checkWebhookSignature } from '../../security/webhookSignature';
 import type { OrderServices } from '../order';
 import { recordAgreementSigned } from '../recordAgreement';
 

@@ -7,7 +7,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderDetail } from '../../../server/admin/reports';
 import { accounts, seats } from '../../../server/db/schema';
-import { webhookSignature } from '../../../server/outbox/webhooks';
+import { webhookSignature } from '../../../server/security/webhookSignature';
 import { mintInvitationLink } from '../../../server/seats/claim';
 import type { AgreementSignedResponse } from '../../../src/contract/agreement';
 import type { JoinClaimed, TeamView } from '../../../src/contract/team';

@@ -16,7 +16,7 @@ import { endPersonSignIns, oidcStore } from '../../../server/signIn/oidcStore';
 import { findPersonByEmail } from '../../../server/signIn/people';
 import { hashHandoffToken } from '../../../server/security/handoffToken';
 import { SIGN_IN_ERRORS } from '../../../server/signIn/routes/signIn';
-import { webhookSignature } from '../../../server/outbox/webhooks';
+import { webhookSignature } from '../../../server/security/webhookSignature';
 import type { JoinClaimed, TeamView } from '../../../src/contract/team';
 import { freePort } from '../../support/freePort';
 import { completePurchase, DATABASES, HANDOFF_KEY, startTestServer, type TestServer } from '../helper';
