@@ -115,6 +115,11 @@ const envSchema = z
     ACCOUNT_LINKS_PER_15_MINUTES: integerInRange(1, 1_000_000, 5),
     /** Hours a manage-page session lasts from sign-in however much it is used (idle: an hour). */
     ACCOUNT_SESSION_MAX_HOURS: integerInRange(1, 24 * 30, 12),
+    /**
+     * The training platform's address that starts its sign-in (it then sends the person to /sign-in through our
+     * OpenID Provider); unset: the pages and mails name the platform without a link.
+     */
+    TRAINING_PLATFORM_URL: optionalText.pipe(absoluteUrl.optional()),
     SUCCESS_SITE_URL: optionalText.pipe(absoluteUrl.default('https://agreement.example.com')),
     SUCCESS_SITE_LOCAL_URL: optionalText.pipe(absoluteUrl.default('http://localhost:5174')),
     RATE_LIMIT_PER_MINUTE: integerInRange(1, 1_000_000, 300),

@@ -14,6 +14,7 @@ import {
 import { CheckoutPage, type CheckoutPageProps } from './views/checkout/CheckoutPage';
 import { RedirectToHomePage } from './views/RedirectToHomePage';
 import { useHeadingFocusOnRouteChange } from './views/shared/focusHeading';
+import { SiteHeader } from './views/shared/SiteHeader';
 import type { PaymentSuccessPageProps } from './views/success/PaymentSuccessPage';
 import { LoadingStatus } from './views/shared/Spinner';
 
@@ -38,7 +39,12 @@ interface AppProps {
   paymentSuccess?: PaymentSuccessPageProps;
 }
 
-/** The routes of spec §2: /, /index, /payment-success, and a 404 for anything else; the buyer's /account and the owner's /admin. */
+/**
+ * The routes of spec §2: /, /index, /payment-success, and a 404 for anything else; the buyer's /account and the
+ * owner's /admin. Every page carries the brand: the checkout its own header, the success page and /account the
+ * product's header with what they add to it, and the other pages the same header, drawn here once, before their
+ * chunk arrives (and in their prerendered HTML).
+ */
 export function App({ checkout, paymentSuccess }: AppProps) {
   // A screen reader announces the page a link or a navigation led to: its heading takes the focus.
   useHeadingFocusOnRouteChange();
@@ -60,28 +66,33 @@ export function App({ checkout, paymentSuccess }: AppProps) {
         </Suspense>
       </Route>
       <Route path={PAGE_PATHS.signIn}>
+        <SiteHeader />
         <Suspense fallback={null}>
           <SignInPage />
         </Suspense>
       </Route>
       <Route path={PAGE_PATHS.newPassword}>
+        <SiteHeader />
         {/* The page's first words while its chunk arrives (prerendered: dist/new-password.html). */}
         <Suspense fallback={<LoadingStatus>Opening your link...</LoadingStatus>}>
           <NewPasswordPage />
         </Suspense>
       </Route>
       <Route path={PAGE_PATHS.partner}>
+        <SiteHeader />
         <Suspense fallback={null}>
           <PartnerPage />
         </Suspense>
       </Route>
       <Route path={PAGE_PATHS.join}>
+        <SiteHeader />
         {/* The join page's first words while its chunk arrives (prerendered: dist/join.html). */}
         <Suspense fallback={<LoadingStatus>Opening your invitation...</LoadingStatus>}>
           <JoinPage />
         </Suspense>
       </Route>
       <Route path={PAGE_PATHS.admin} nest>
+        <SiteHeader />
         <Suspense fallback={null}>
           <AdminPage />
         </Suspense>

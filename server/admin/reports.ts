@@ -16,7 +16,7 @@ import type {
   ReferrerFunnel,
 } from '../../src/contract/admin';
 import type { Database } from '../db/client';
-import { funnelEvents, orderDisputes, orders, referrers, seats } from '../db/schema';
+import { accounts, funnelEvents, orderDisputes, orders, referrers, seats } from '../db/schema';
 import type { Order, OrderContext } from '../checkout/order';
 import { seatsOf, seatView } from '../seats/seats';
 import { orderCommissions } from '../commissions/statements';
@@ -178,8 +178,18 @@ export async function orderDetail(
     events: events.map((event) => ({ ...event, occurredAt: event.occurredAt.toISOString() })),
     invoices: row.order.paidAt ? await invoicesOf(context, row.order) : [],
     seats: (await seatsOf(db, transactionId)).map(seatView),
+    buyerAgreementSignedAt: (await buyerAgreementSignedAt(db, transactionId))?.toISOString() ?? null,
     commissions: await orderCommissions(db, context.provider.clock, transactionId),
   };
+}
+
+/** When the order's buyer signed the training agreement, by the agreement site's report; null while pending or unpaid. */
+async function buyerAgreementSignedAt(db: Database, transactionId: string): Promise<Date | null> {
+  const [account] = await db
+    .select({ signedAt: accounts.agreementSignedAt })
+    .from(accounts)
+    .where(eq(accounts.transactionId, transactionId));
+  return account?.signedAt ?? null;
 }
 
 async function invoicesOf(context: Pick<OrderContext, 'provider' | 'log'>, order: Order): Promise<OrderInvoice[] | null> {

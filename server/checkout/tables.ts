@@ -99,6 +99,8 @@ export const accounts = pgTable('accounts', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   /** When credentials were last handed to the buyer (finalize). */
   credentialsIssuedAt: timestamp('credentials_issued_at', { withTimezone: true }),
+  /** When the agreement site reported the buyer's signed training agreement (docs/decisions/0063); null: pending. */
+  agreementSignedAt: timestamp('agreement_signed_at', { withTimezone: true }),
 });
 
 /** Provider webhook events already processed, so a repeat is processed once. */

@@ -19,7 +19,16 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
           'site, and the sandbox card confirmation. Every error answers `{ "error": "…" }`.',
       },
       components: {
-        securitySchemes: { handoffApiKey: { type: 'http', scheme: 'bearer', description: 'HANDOFF_API_KEY' } },
+        securitySchemes: {
+          handoffApiKey: { type: 'http', scheme: 'bearer', description: 'HANDOFF_API_KEY' },
+          checkoutSignature: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'Checkout-Signature',
+            description:
+              't=<Unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with SUCCESS_SITE_WEBHOOK_SECRET>, within 300 s of the server clock (docs/operations.md)',
+          },
+        },
       },
     },
     transform: ({ schema, url }) => {

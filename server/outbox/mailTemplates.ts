@@ -16,6 +16,8 @@ interface MailContext {
   payload: Record<string, string | number | null>;
   /** `join`: an invitation's link to /join; `team`: the Team section of /account; `newPassword`: a member's link to set one. */
   links: { manage: string; agreement: string; join?: string; team?: string; newPassword?: string };
+  /** Where people sign in to the training (TRAINING_PLATFORM_URL), or null when it is not configured. */
+  trainingPlatformUrl: string | null;
 }
 
 interface RenderedMail {
@@ -56,13 +58,20 @@ function teamBlocks(free: number, team: string): Block[] {
   ];
 }
 
+/** Where the training is signed in to: the training platform, with its address when configured. */
+function signInBlocks(trainingPlatformUrl: string | null): Block[] {
+  const where = 'After the agreement, you sign in to the training on the training platform, with your login email and password.';
+  return trainingPlatformUrl ? [where, ['Go to the training platform', trainingPlatformUrl]] : [where];
+}
+
 const TEMPLATES: Record<string, (context: MailContext) => RenderedMail> = {
-  order_confirmation: ({ buyer, seats, monthlyTotalCents, payload, links }) =>
+  order_confirmation: ({ buyer, seats, monthlyTotalCents, payload, links, trainingPlatformUrl }) =>
     compose(`Your ${brand.name} subscription is active`, buyer.name, [
       `Thank you for your order: ${seatsText(seats)} of ${PRODUCT_NAME}, ${formatDollars(monthlyTotalCents)}/month, billed monthly.`,
       `Your login email is ${buyer.email}. Your password was shown once after payment; if you did not keep it, get new login credentials on your manage page.`,
       'Next step: sign your training agreement.',
       ['Sign the training agreement', links.agreement],
+      ...signInBlocks(trainingPlatformUrl),
       'See your subscription, change seats, update your card or cancel in one click:',
       ['Manage your subscription', links.manage],
       ...teamBlocks(Number(payload.freeSeats ?? 0), links.team ?? links.manage),
@@ -110,11 +119,12 @@ const TEMPLATES: Record<string, (context: MailContext) => RenderedMail> = {
         : 'Your subscription continues as before.',
       'Questions? Reply to this mail.',
     ]),
-  seat_invitation: ({ buyer, payload, links }) =>
+  seat_invitation: ({ buyer, payload, links, trainingPlatformUrl }) =>
     compose(`${buyer.name} invited you to ${PRODUCT_NAME}`, String(payload.seatName), [
       `${buyer.name} (${buyer.email}) has given you a seat on the team of ${practiceName(buyer.name)} for ${PRODUCT_NAME}, ${brand.name}’s monthly AI training for chiropractic teams.`,
       'Accept it to get your own login, then sign your training agreement. The link works once, for 7 days:',
       ['Accept your seat', links.join ?? ''],
+      ...signInBlocks(trainingPlatformUrl),
       'If you do not know the sender, ignore this mail: nothing happens without you.',
     ]),
   member_new_password: ({ payload, links }) =>

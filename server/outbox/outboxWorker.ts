@@ -216,6 +216,7 @@ async function deliver(context: OutboxContext, row: OutboxRow): Promise<Delivery
     monthlyTotalCents: order.order.amountCents,
     payload: { ...row.payload, freeSeats, seatName: seat?.name ?? row.payload.seatName ?? null },
     links: { manage, agreement, join: invitation?.join ?? '', team, newPassword },
+    trainingPlatformUrl: config.TRAINING_PLATFORM_URL ?? null,
   });
   if (!context.mailer) {
     log.info({ outboxId: row.id, topic: row.topic, to }, 'Mail held: no SMTP_URL (see /admin → Mail)');

@@ -74,6 +74,7 @@ export function seatView(seat: Seat): TeamSeat {
     invitedAt: seat.invitedAt.toISOString(),
     claimedAt: seat.claimedAt?.toISOString() ?? null,
     revokedAt: seat.revokedAt?.toISOString() ?? null,
+    agreementSignedAt: seat.agreementSignedAt?.toISOString() ?? null,
   };
 }
 

@@ -75,6 +75,8 @@ export const seats = pgTable(
     resetExpiresAt: timestamp('reset_expires_at', { withTimezone: true }),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     suspendedAt: timestamp('suspended_at', { withTimezone: true }),
+    /** When the agreement site reported this member's signed training agreement (docs/decisions/0063); null: pending. */
+    agreementSignedAt: timestamp('agreement_signed_at', { withTimezone: true }),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [

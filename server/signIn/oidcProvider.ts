@@ -2,7 +2,7 @@
  * This product as the OpenID Provider of the training platform (docs/decisions/0033), on oidc-provider
  * (panva, OpenID Certified): discovery at `/.well-known/openid-configuration`, its endpoints under `/oidc`
  * (authorization, token, JWKS, userinfo), the authorization code flow with PKCE required, scopes
- * `openid email profile access`, the `access` claims (`order`, `seat`, `role`, `status`) in the id token. The one
+ * `openid email profile access`, the `access` claims (`order`, `seat`, `role`, `status`, `agreement`) in the id token. The one
  * client is the platform, registered by configuration (OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, OIDC_REDIRECT_URIS);
  * consent is implicit for it (first party). The login prompt is our page `/sign-in` (server/signIn/routes/signIn.ts);
  * everything the provider keeps is in our database (./oidcStore.ts). oidc-provider is a Koa app: Fastify hands it
@@ -39,7 +39,7 @@ const CLAIMS = {
   openid: ['sub'],
   email: ['email', 'email_verified'],
   profile: ['name'],
-  access: ['order', 'seat', 'role', 'status'],
+  access: ['order', 'seat', 'role', 'status', 'agreement'],
 };
 
 /** What the id token and userinfo say about `person`. */
@@ -53,6 +53,9 @@ function claimsOf(person: Person) {
     seat: person.seatNumber,
     role: person.role,
     status: person.status,
+    // 'pending' until the agreement site reports the signature (docs/decisions/0063): the platform holds the
+    // training until then (spec §1: the agreement is signed before the platform is used).
+    agreement: person.agreement,
   };
 }
 

@@ -28,7 +28,14 @@ export interface Person {
   status: AccessStatus;
   /** The person holds no seat: a member's seat taken back, or a buyer's seat 1 given to someone who claimed it. */
   revoked: boolean;
+  /** Whether the agreement site reported this person's training agreement signed (docs/decisions/0063). */
+  agreement: AgreementStatus;
 }
+
+/** A person's training agreement: 'signed' once the agreement site reported it, else 'pending' (spec §1). */
+export type AgreementStatus = 'signed' | 'pending';
+
+const agreementOf = (signedAt: Date | null): AgreementStatus => (signedAt ? 'signed' : 'pending');
 
 const ORDER_STATUS_ACCESS: Record<string, AccessStatus | undefined> = { paid: 'active', past_due: 'past_due', cancelled: 'cancelled' };
 
@@ -41,6 +48,7 @@ const buyerColumns = {
   orderStatus: orders.status,
   /** Seat 1 is held by someone the buyer gave it to (a claimed, unsuspended seat numbered 1). */
   seatOneGiven: seatOneGivenAway(accounts.transactionId),
+  agreementSignedAt: accounts.agreementSignedAt,
 };
 
 const memberColumns = {
@@ -53,6 +61,7 @@ const memberColumns = {
   seatNumber: seats.seatNumber,
   seatStatus: seats.status,
   suspendedAt: seats.suspendedAt,
+  agreementSignedAt: seats.agreementSignedAt,
 };
 
 interface PersonRow {
@@ -62,6 +71,7 @@ interface PersonRow {
   passwordHash: string | null;
   orderId: string;
   orderStatus: string;
+  agreementSignedAt: Date | null;
 }
 
 interface BuyerRow extends PersonRow {
@@ -78,8 +88,8 @@ interface MemberRow extends PersonRow {
 function buyerPerson(row: BuyerRow): Person | null {
   const status = ORDER_STATUS_ACCESS[row.orderStatus];
   if (!status) return null;
-  const { orderStatus: _, seatOneGiven, ...person } = row;
-  return { ...person, seatNumber: 1, role: 'buyer', status, revoked: Boolean(seatOneGiven) };
+  const { orderStatus: _, seatOneGiven, agreementSignedAt, ...person } = row;
+  return { ...person, seatNumber: 1, role: 'buyer', status, revoked: Boolean(seatOneGiven), agreement: agreementOf(agreementSignedAt) };
 }
 
 /** A seat's holder: only a claimed seat that is not suspended keeps its password hash. */
@@ -97,6 +107,7 @@ function memberPerson(row: MemberRow): Person | null {
     role: 'member',
     status,
     revoked: !holds,
+    agreement: agreementOf(row.agreementSignedAt),
   };
 }
 

@@ -194,6 +194,11 @@ export const OrderDetail = Type.Object({
   invoices: Type.Union([Type.Array(OrderInvoice), Type.Null()]),
   /** The team's seats (who, status, when; revoked ones too). */
   seats: Type.Array(TeamSeat),
+  /**
+   * When the agreement site reported the buyer's training agreement signed (docs/decisions/0063); null while
+   * pending or before the order is paid. Each member's is on their seat.
+   */
+  buyerAgreementSignedAt: Type.Union([Type.String(), Type.Null()]),
   /** The referrer's commission ledger entries for this order, oldest first. */
   commissions: Type.Array(LedgerEntry),
 });

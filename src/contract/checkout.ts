@@ -109,6 +109,8 @@ export const PublicConfig = Type.Object({
   stripePublishableKey: Type.Union([Type.String(), Type.Null()]),
   /** The success site where the training agreement is signed; chosen by the §7 host rule. */
   successSite: Type.Object({ local: Type.String(), production: Type.String() }),
+  /** The training platform's address that starts its sign-in (TRAINING_PLATFORM_URL); null when not configured. */
+  trainingPlatformUrl: Type.Union([Type.String(), Type.Null()]),
 });
 export type PublicConfig = Static<typeof PublicConfig>;
 

@@ -18,6 +18,8 @@ export const TeamSeat = Type.Object({
   invitedAt: Type.String(),
   claimedAt: Type.Union([Type.String(), Type.Null()]),
   revokedAt: Type.Union([Type.String(), Type.Null()]),
+  /** When the agreement site reported this person's training agreement signed (docs/decisions/0063); null: pending. */
+  agreementSignedAt: Type.Union([Type.String(), Type.Null()]),
 });
 export type TeamSeat = Static<typeof TeamSeat>;
 

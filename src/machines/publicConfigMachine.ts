@@ -1,7 +1,8 @@
 /**
- * The payment form's configuration (GET /api/config: which payment provider, Stripe's publishable key): read when
- * the form is shown, from the one request the checkout statechart started (src/api/publicConfig.ts keeps it 5
- * minutes, spec §9; a failed read is forgotten, so a form shown again asks again). The view renders the snapshot:
+ * The server's public configuration (GET /api/config): the payment form's (which payment provider, Stripe's
+ * publishable key), and where people sign in (the training platform's address, src/views/shared/WhereToSignIn.tsx).
+ * Read when the form or the sign-in line is shown, from the one request the checkout statechart started
+ * (src/api/publicConfig.ts keeps it 5 minutes, spec §9; a failed read is forgotten, so a form shown again asks again). The view renders the snapshot:
  * the loading line, the provider's form, or why it failed.
  */
 import { assign, fromPromise, setup } from 'xstate';

@@ -10,6 +10,7 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startStandInPlatform } from '../../scripts/support/standInPlatform';
+import { webhookSignature } from '../../server/outbox/webhooks';
 import { freePort } from '../support/freePort';
 import { startMailCatcher, type MailCatcher } from '../support/mailCatcher';
 import { seriousViolations } from './axe';
@@ -23,6 +24,7 @@ const CY_NEW_PASSWORD = 'a quiet river under seven bridges';
 const PLATFORM = { clientId: 'training-platform', clientSecret: 'e2e-platform-secret-0123456789abcdef0123' };
 
 interface Person {
+  transactionId: string;
   email: string;
   name: string;
   role: string;
@@ -44,6 +46,27 @@ describe('the buyer’s team', () => {
     // The agreement site: trades the token in its address for the person, as the real one would.
     const agreementPort = await freePort();
     agreementSite = createServer((request, response) => {
+      // Its "I agree" reports the signature to us, signed with the webhooks' secret (decision 0063).
+      if (request.method === 'POST') {
+        let text = '';
+        request.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        request.on('end', () => {
+          const form = new URLSearchParams(text);
+          const body = JSON.stringify({ transactionId: form.get('transactionId'), email: form.get('email') });
+          void fetch(`${server.baseUrl}/api/agreement/signed`, {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              'checkout-signature': webhookSignature(SECRET, Math.floor(Date.now() / 1000), body),
+            },
+            body,
+          }).then((answer) => {
+            response.writeHead(answer.ok ? 200 : 500, { 'content-type': 'text/html' });
+            response.end(answer.ok ? '<h1>Agreement signed</h1>' : '<h1>Not recorded</h1>');
+          });
+        });
+        return;
+      }
       const token = new URL(request.url ?? '/', 'http://agreement').searchParams.get('token');
       if (!token) return void response.writeHead(404).end();
       void fetch(`${server.baseUrl}/api/handoff/redeem`, {
@@ -54,7 +77,11 @@ describe('the buyer’s team', () => {
         const person = (await answer.json()) as Person;
         if (answer.ok) redeemed.push(person);
         response.writeHead(answer.ok ? 200 : 410, { 'content-type': 'text/html' });
-        response.end(answer.ok ? `<h1>Agreement for ${person.email}</h1>` : '<h1>Token refused</h1>');
+        response.end(
+          answer.ok
+            ? `<h1>Agreement for ${person.email}</h1><form method="post" action="/"><input type="hidden" name="transactionId" value="${person.transactionId}"><input type="hidden" name="email" value="${person.email}"><button>I agree</button></form>`
+            : '<h1>Token refused</h1>',
+        );
       });
     });
     await new Promise<void>((resolve) => agreementSite.listen(agreementPort, '127.0.0.1', resolve));
@@ -72,6 +99,8 @@ describe('the buyer’s team', () => {
       SUCCESS_SITE_WEBHOOK_SECRET: SECRET,
       SUCCESS_SITE_LOCAL_URL: `http://127.0.0.1:${agreementPort}`,
       HANDOFF_API_KEY: HANDOFF_KEY,
+      // The stand-in platform's address that starts its sign-in.
+      TRAINING_PLATFORM_URL: `http://localhost:${platformPort}/login`,
     });
     platform = await startStandInPlatform({ issuer: server.baseUrl, port: platformPort, ...PLATFORM });
     browser = await launchBrowser();
@@ -111,8 +140,11 @@ describe('the buyer’s team', () => {
     await page.getByRole('table', { name: 'Team seats' }).getByText(email).waitFor();
   }
 
-  /** Accepts the invitation mailed to `email` in a browser of its own; hands off; returns the shown password. */
-  async function accept(email: string): Promise<string> {
+  /**
+   * Accepts the invitation mailed to `email` in a browser of its own; hands off (and, with `sign`, signs the
+   * stand-in agreement); returns the shown password.
+   */
+  async function accept(email: string, { sign = false } = {}): Promise<string> {
     const invitation = await mail.waitFor(email, /invited you/);
     expect(invitation.text).toContain('ignore this mail');
     const page = await newPage();
@@ -123,8 +155,15 @@ describe('the buyer’s team', () => {
     await page.getByText('IMPORTANT: Save Your Login Credentials').waitFor();
     const password = (await page.locator('[data-credential="password"]').textContent()) ?? '';
     expect(password).toMatch(/^[A-Za-z0-9]{20}$/);
+    // The welcome carries the brand and says where the member signs in later: the training platform.
+    expect(await page.getByRole('banner').getByText('Chiro AI Academy').count()).toBe(1);
+    expect(await page.getByRole('link', { name: 'Go to the training platform' }).getAttribute('href')).toBe(`${platform.url}/login`);
     await page.getByRole('button', { name: 'Sign Training Agreement →' }).click();
     await page.getByRole('heading', { name: `Agreement for ${email}` }).waitFor();
+    if (sign) {
+      await page.getByRole('button', { name: 'I agree' }).click();
+      await page.getByRole('heading', { name: 'Agreement signed' }).waitFor();
+    }
     // The link was used: opening it again says so.
     await page.goto(onThisServer(linkIn(invitation.text, 'Accept your seat')!));
     await page.getByText(/already claimed/).waitFor();
@@ -141,7 +180,7 @@ describe('the buyer’s team', () => {
     await fillBuyer(buyer, { firstName: 'Ada', lastName: 'Palmer', email: 'ada.team@example.com' });
     await fillCard(buyer, TEST_CARDS.succeeds);
     await submit(buyer);
-    await expectPaymentSuccessful(buyer, '$1,000', 3);
+    const buyerPassword = (await expectPaymentSuccessful(buyer, '$1,000', 3)).loginDetails.password;
     await buyer.getByText('You have 2 more seats: invite your team.').waitFor();
     // The confirmation mail says what is true when it is sent: awaited before the invitations, both seats wait.
     const confirmation = await mail.waitFor('ada.team@example.com', /subscription is active/);
@@ -150,7 +189,7 @@ describe('the buyer’s team', () => {
     await invite(buyer, 'Cy Diaz', 'cy.team@example.com');
 
     const boPassword = await accept('bo.team@example.com');
-    const cyPassword = await accept('cy.team@example.com');
+    const cyPassword = await accept('cy.team@example.com', { sign: true });
     await buyer.getByRole('button', { name: 'Sign Training Agreement →' }).click();
     await buyer.getByRole('heading', { name: 'Agreement for ada.team@example.com' }).waitFor();
     expect(
@@ -178,9 +217,31 @@ describe('the buyer’s team', () => {
     const cy = await signInToPlatform('cy.team@example.com', cyPassword);
     await cy.getByRole('heading', { name: 'Signed in' }).waitFor({ timeout: 20_000 });
     const claims = JSON.parse((await cy.locator('#claims').textContent()) ?? '{}') as Record<string, unknown>;
-    expect(claims).toMatchObject({ email: 'cy.team@example.com', name: 'Cy Diaz', seat: 3, role: 'member', status: 'active' });
+    expect(claims).toMatchObject({
+      email: 'cy.team@example.com',
+      name: 'Cy Diaz',
+      seat: 3,
+      role: 'member',
+      status: 'active',
+      agreement: 'signed',
+    });
     const bo = await signInToPlatform('bo.team@example.com', boPassword);
     await bo.getByRole('alert').filter({ hasText: 'The email or password is not right.' }).waitFor();
+
+    // /sign-in opened directly (a bookmark): the page offers the way in, which starts the platform's sign-in and
+    // comes back with a live one; the buyer has not signed the agreement yet, and the platform is told so.
+    const direct = await newPage();
+    await direct.goto(`${server.baseUrl}/sign-in`);
+    await direct.getByRole('heading', { name: 'Sign in to your training' }).waitFor();
+    expect(await direct.getByRole('banner').getByText('Chiro AI Academy').count()).toBe(1);
+    await direct.getByRole('link', { name: 'Go to the training platform' }).click();
+    await direct.waitForURL(/\/sign-in\?interaction=/);
+    await direct.waitForLoadState('networkidle');
+    await direct.getByLabel('Email').fill('ada.team@example.com');
+    await direct.getByLabel('Password').fill(buyerPassword);
+    await direct.getByRole('button', { name: 'Sign in' }).click();
+    await direct.getByRole('heading', { name: 'Signed in' }).waitFor({ timeout: 20_000 });
+    expect(JSON.parse((await direct.locator('#claims').textContent()) ?? '{}')).toMatchObject({ role: 'buyer', agreement: 'pending' });
 
     // Seat 1 to someone else (decision 0038): given on /account, accepted in another browser, taken back; the
     // buyer manages throughout.

@@ -66,6 +66,7 @@ const DETAIL: OrderDetail = {
   events: [{ type: 'paid', occurredAt: iso(3), detail: { seats: 3, amountCents: 100_000 } }],
   invoices: [{ id: 'in_model', amountCents: 100_000, status: 'paid', refundedCents: 0, date: iso(3) }],
   seats: [],
+  buyerAgreementSignedAt: null,
   commissions: [],
 };
 const DETAIL_AFTER: OrderDetail = { ...DETAIL, order: { ...ORDER, cancelAt: '2026-12-24T10:00:00.000Z' } };

@@ -212,6 +212,7 @@ const TEAM: TeamView = {
       invitedAt: '2026-01-05T09:00:00.000Z',
       claimedAt: null,
       revokedAt: null,
+      agreementSignedAt: null,
     },
   ],
   free: 1,

@@ -78,6 +78,7 @@ describe('loadConfig', () => {
     [{ DATABASE_URL: 'mysql://db/checkout' }, 'DATABASE_URL must be a postgres:// or postgresql:// URL'],
     [{ PUBLIC_URL: 'checkout.example.com' }, 'PUBLIC_URL must be an absolute http(s) URL'],
     [{ SUCCESS_SITE_URL: 'not a url' }, 'SUCCESS_SITE_URL must be an absolute http(s) URL'],
+    [{ TRAINING_PLATFORM_URL: 'academy.example.com' }, 'TRAINING_PLATFORM_URL must be an absolute http(s) URL'],
     [{ HANDOFF_API_KEY: 'short' }, 'HANDOFF_API_KEY must be at least 32 characters'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of'],
     [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY must be false, the number of proxies'],

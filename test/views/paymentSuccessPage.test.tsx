@@ -6,6 +6,7 @@ import { memoryLocation } from 'wouter/memory-location';
 import { fromPromise } from 'xstate';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PAYMENT_RECORD_KEY, savePaymentRecord, type PaymentRecordReading, type PaymentSuccessRecord } from '../../src/api/paymentRecord';
+import { resetPublicConfigCache } from '../../src/api/publicConfig';
 import { paymentSuccessMachine } from '../../src/machines/paymentSuccessMachine';
 import { AppToaster } from '../../src/views/toasts/AppToaster';
 import { PaymentSuccessPage } from '../../src/views/success/PaymentSuccessPage';
@@ -57,6 +58,8 @@ function renderSuccess(actors: FakeSuccessActors = {}, search = '') {
 
 beforeEach(() => {
   vi.useFakeTimers({ shouldAdvanceTime: false });
+  // Each test reads the public configuration afresh (where people sign in), from its own stubbed fetch.
+  resetPublicConfigCache();
 });
 
 afterEach(() => {
@@ -93,6 +96,20 @@ describe('payment-success page', () => {
     expect(screen.getByText(/must sign the training agreement before/)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Sign Training Agreement →' })).toBeEnabled();
     expect(screen.getByText('Required to complete account setup')).toBeInTheDocument();
+  });
+
+  it('says where the buyer signs in to the training: the training platform, with its address', async () => {
+    stubFetch();
+    savePaymentRecord(RECORD);
+    renderSuccess();
+    await advance();
+    const where = screen.getByTestId('where-to-sign-in');
+    expect(where).toHaveTextContent('you sign in to the training on the training platform, with the email and password above');
+    expect(where).toHaveTextContent('(academy.example.com)');
+    expect(screen.getByRole('link', { name: 'Go to the training platform' })).toHaveAttribute(
+      'href',
+      'https://academy.example.com/sign-in',
+    );
   });
 
   it('without credentials, says a sign-in link was emailed and where the account is, instead of the credentials', async () => {

@@ -5,6 +5,7 @@ import { memoryLocation } from 'wouter/memory-location';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { App } from '../../src/App';
 import { sampleReferrer } from '../../src/domain/offerReferrer';
+import { brand } from '../../src/domain/product';
 import { loadNotFoundPage, loadPaymentSuccessPage } from '../../src/pageChunks';
 import { testCheckoutMachine } from './support/checkoutHarness';
 import { advance } from './support/timers';
@@ -28,6 +29,19 @@ function renderApp(path: string) {
 }
 
 describe('routes', () => {
+  // The pages after the checkout carry its brand (the logo and the business name) in one banner, drawn by the
+  // route before the page's chunk arrives: nothing on them could pass for another site.
+  it.each(['/join', '/sign-in', '/sign-in/new-password', '/partner', '/admin', '/admin/orders'])(
+    '%s carries the brand in its one header',
+    (path) => {
+      renderApp(path);
+      const banners = screen.getAllByRole('banner');
+      expect(banners).toHaveLength(1);
+      expect(banners[0]).toHaveTextContent(brand.name);
+      expect(screen.queryByText('Secure Checkout')).not.toBeInTheDocument();
+    },
+  );
+
   it("/index shows 'Redirecting to Home' and 'Please wait...', and replaces itself with /", () => {
     const navigate = vi.fn();
     render(

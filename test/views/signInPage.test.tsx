@@ -1,14 +1,22 @@
 /**
  * The sign-in page (/sign-in) on its statechart (src/machines/signInMachine.ts), with the calls faked: labelled
  * fields, a refusal announced under the form (role alert), a right password handing the browser on, and "Forgot
- * your password?" asking for a link (a member's to set a new password, the buyer's to /account).
+ * your password?" asking for a link (a member's to set a new password, the buyer's to /account), the way in from the
+ * training platform (TRAINING_PLATFORM_URL, through the public configuration) for a page opened directly.
  */
 import { act, fireEvent, render, screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fromPromise } from 'xstate';
 import { ApiError } from '../../src/api/client';
 import { signInMachine } from '../../src/machines/signInMachine';
+import { resetPublicConfigCache } from '../../src/api/publicConfig';
 import { SignInPage } from '../../src/views/signIn/SignInPage';
+import { SANDBOX_CONFIG, stubFetch } from './support/fakeFetch';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  resetPublicConfigCache();
+});
 
 function machineWith(signIn: (input: { email: string; password: string }) => Promise<{ redirectTo: string }>) {
   const links: string[] = [];
@@ -33,6 +41,32 @@ async function fillAndSubmit(email: string, password: string) {
 }
 
 describe('the sign-in page', () => {
+  it('offers the way in: a link that starts the training platform’s sign-in, in words for buyers and members alike', async () => {
+    stubFetch();
+    const { machine } = machineWith(async () => {
+      throw new ApiError('This sign-in has expired. Please go back to the training platform and choose “Sign in” again.', 410);
+    });
+    render(<SignInPage machine={machine} redirect={() => undefined} />);
+    const link = await screen.findByRole('link', { name: 'Go to the training platform' });
+    expect(link).toHaveAttribute('href', SANDBOX_CONFIG.trainingPlatformUrl);
+    expect(screen.getByTestId('where-to-sign-in')).toHaveTextContent('(academy.example.com)');
+    expect(screen.getByText(/when you bought the training or joined a team/)).toBeInTheDocument();
+    expect(screen.queryByText(/saved after your purchase/)).not.toBeInTheDocument();
+    await fillAndSubmit('bo@example.com', 'right');
+    expect(await screen.findByRole('alert')).toHaveTextContent('This sign-in has expired.');
+    expect(screen.getByRole('link', { name: 'Go to the training platform' })).toBeInTheDocument();
+  });
+
+  it('without TRAINING_PLATFORM_URL names the platform and links nowhere', async () => {
+    const fetchMock = stubFetch({ '/api/config': () => ({ status: 200, body: { ...SANDBOX_CONFIG, trainingPlatformUrl: null } }) });
+    const { machine } = machineWith(async () => ({ redirectTo: '/' }));
+    render(<SignInPage machine={machine} redirect={() => undefined} />);
+    await vi.waitFor(() => expect(fetchMock).toHaveBeenCalled());
+    await act(async () => undefined);
+    expect(screen.getByTestId('where-to-sign-in')).toHaveTextContent('Your sign-in starts on the training platform');
+    expect(screen.queryByRole('link', { name: 'Go to the training platform' })).not.toBeInTheDocument();
+  });
+
   it('announces a refusal, then hands the browser on after the right password', async () => {
     const redirects: string[] = [];
     const { machine } = machineWith(async ({ password }) => {

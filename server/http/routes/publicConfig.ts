@@ -22,12 +22,13 @@ export const publicConfigRoute: FastifyPluginAsync<OrderServices & { referrals: 
     paymentProvider: paymentProviderName(config),
     stripePublishableKey: paymentProviderName(config) === 'stripe' ? (config.STRIPE_PUBLISHABLE_KEY ?? null) : null,
     successSite: { local: config.SUCCESS_SITE_LOCAL_URL, production: config.SUCCESS_SITE_URL },
+    trainingPlatformUrl: config.TRAINING_PLATFORM_URL ?? null,
   };
   app.get<{ Querystring: { page?: string }; Reply: PublicConfig }>(
     '/api/config',
     {
       schema: {
-        summary: 'Payment provider, publishable key and success-site addresses',
+        summary: 'Payment provider, publishable key, success-site addresses and where people sign in',
         querystring: ConfigQuery,
         response: { 200: PublicConfig },
       },

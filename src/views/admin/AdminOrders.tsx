@@ -387,7 +387,7 @@ export function AdminOrderDetail({
           </ScrollRegion>
         )}
       </Card>
-      <OrderSeats seats={detail.seats} />
+      <OrderSeats seats={detail.seats} buyerAgreementSignedAt={detail.buyerAgreementSignedAt} />
       <OrderCommissions entries={detail.commissions} />
       <SubHeading>Events</SubHeading>
       <Card>

@@ -88,7 +88,8 @@ export function AdminPage({ logic = consoleSessionMachine }: { logic?: typeof co
   );
 }
 
-const Bar = styled.header`
+/** The console's navigation bar, under the product's header (src/App.tsx): one banner landmark per page. */
+const Bar = styled.div`
   display: flex;
   flex-wrap: wrap;
   justify-content: space-between;

@@ -6,6 +6,9 @@ import { Card, Muted, SubHeading, Table } from '../shared/panelStyles';
 const when = (iso: string | null) =>
   iso ? new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }) : '—';
 
+/** A person's training agreement (docs/decisions/0063): signed on a day, or still pending. */
+const agreementWords = (signedAt: string | null) => (signedAt ? `Signed ${when(signedAt)}` : 'Not signed yet');
+
 /** Who holds seat 1 (docs/decisions/0038): the buyer, or the person the buyer gave it to. */
 function seatOneText(seats: TeamSeat[]): string {
   const holder = seatOneHolder(seats);
@@ -14,13 +17,19 @@ function seatOneText(seats: TeamSeat[]): string {
   return offered ? `Seat 1: the buyer’s until ${offered.name} <${offered.email}> accepts it (invited).` : 'Seat 1: the buyer’s.';
 }
 
-/** Who holds seat 1, then every seat given to someone (seat 1 too when given away), revoked ones included. */
-export function OrderSeats({ seats }: { seats: TeamSeat[] }) {
+/**
+ * Who holds seat 1, then every seat given to someone (seat 1 too when given away), revoked ones included; for each
+ * person, whether they signed the training agreement (the buyer's while the buyer holds seat 1).
+ */
+export function OrderSeats({ seats, buyerAgreementSignedAt }: { seats: TeamSeat[]; buyerAgreementSignedAt: string | null }) {
   return (
     <>
       <SubHeading>Team seats</SubHeading>
       <Card>
         <p data-testid="seat-one">{seatOneText(seats)}</p>
+        {seatOneHolder(seats) === 'buyer' && (
+          <p data-testid="buyer-agreement">{`The buyer’s agreement: ${agreementWords(buyerAgreementSignedAt)}.`}</p>
+        )}
         {seats.length === 0 ? (
           <Muted>No seat given beyond the buyer’s.</Muted>
         ) : (
@@ -33,6 +42,7 @@ export function OrderSeats({ seats }: { seats: TeamSeat[] }) {
                 <th>Invited</th>
                 <th>Claimed</th>
                 <th>Revoked</th>
+                <th>Agreement</th>
               </tr>
             </thead>
             <tbody>
@@ -44,6 +54,7 @@ export function OrderSeats({ seats }: { seats: TeamSeat[] }) {
                   <td>{when(seat.invitedAt)}</td>
                   <td>{when(seat.claimedAt)}</td>
                   <td>{when(seat.revokedAt)}</td>
+                  <td>{seat.status === 'invited' ? '—' : agreementWords(seat.agreementSignedAt)}</td>
                 </tr>
               ))}
             </tbody>

@@ -14,6 +14,7 @@ import { joinMachine, type JoinCredential } from '../../machines/joinMachine';
 import { Button, Card, ErrorText, Heading, Muted, Page } from '../shared/panelStyles';
 import { LoadingStatus } from '../shared/Spinner';
 import { useHydrated } from '../shared/useHydrated';
+import { WhereToSignIn } from '../shared/WhereToSignIn';
 import { usePageTitle } from '../shared/usePageTitle';
 import { notify } from '../toasts/lazyToasts';
 import { JoinActor, type JoinLogic } from './joinActor';
@@ -125,6 +126,10 @@ function Claimed({ login }: { login: JoinClaimed }) {
       <Button type="button" $variant="primary" onClick={() => actorRef.send({ type: 'SIGN_AGREEMENT_CLICKED' })}>
         Sign Training Agreement →
       </Button>
+      <WhereToSignIn
+        testId="where-to-sign-in"
+        lead="After the agreement, you sign in to the training on the training platform, with the email and password above."
+      />
     </>
   );
 }

@@ -4,8 +4,10 @@ import { Logo } from '../checkout/Logo';
 import { colors, media } from '../theme';
 
 /**
- * The product's header on the pages after the checkout (the success page, /account): the logo, and on the right
- * what the page passes (a link, who is signed in). The checkout's own header is CheckoutHeader.
+ * The product's header on every page but the checkout (the success page, /account, /sign-in, /sign-in/new-password,
+ * /join, /partner, the console): the logo and the business name, and on the right what the page passes (a link,
+ * who is signed in). The checkout's own header is CheckoutHeader; both draw the same Logo (inline SVG and text: no
+ * image or font to load).
  */
 export function SiteHeader({ children }: { children?: ReactNode }) {
   return (

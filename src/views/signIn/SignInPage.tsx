@@ -9,6 +9,7 @@ import { formText } from '../shared/formText';
 import { Button, ErrorText, Field, Form, Heading, Muted, Page } from '../shared/panelStyles';
 import { useHydrated } from '../shared/useHydrated';
 import { usePageTitle } from '../shared/usePageTitle';
+import { WhereToSignIn } from '../shared/WhereToSignIn';
 import { SignInActor, type SignInLogic } from './signInActor';
 
 export function SignInPage({
@@ -90,7 +91,7 @@ function SignInContent({ redirect }: { redirect: (url: string) => void }) {
     <Page as="main">
       <Heading>Sign in to your training</Heading>
       <p>
-        <Muted>Use the email and password you saved after your purchase.</Muted>
+        <Muted>Use the email and password of your training login, shown to you once when you bought the training or joined a team.</Muted>
       </p>
       <Form method="post" onSubmit={signIn} aria-describedby={error ? 'sign-in-error' : undefined} aria-busy={busy}>
         <Field>
@@ -109,6 +110,7 @@ function SignInContent({ redirect }: { redirect: (url: string) => void }) {
       <Button type="button" $variant="plain" onClick={() => actorRef.send({ type: 'FORGOT_PASSWORD' })}>
         Forgot your password?
       </Button>
+      <WhereToSignIn testId="where-to-sign-in" lead="Your sign-in starts on the training platform, which brings you to this page." />
     </Page>
   );
 }

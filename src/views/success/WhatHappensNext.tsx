@@ -4,10 +4,12 @@ import { Link } from 'wouter';
 import { PAGE_PATHS } from '../../domain/pagePaths';
 import { colors, radii } from '../theme';
 import { BreakableText } from '../shared/BreakableText';
+import { WhereToSignIn } from '../shared/WhereToSignIn';
 
 /**
  * 'What happens next', under the spec's content of the success page: the confirmation mail on its way to the
- * buyer's address, and where the subscription is managed (/account). `children` are further steps, as list
+ * buyer's address, where the training is signed in to (the training platform, TRAINING_PLATFORM_URL), and where the
+ * subscription is managed (/account). `children` are further steps, as list
  * items (a later section adds the team's).
  */
 export function WhatHappensNext({ email, children }: { email: string; children?: ReactNode }) {
@@ -23,6 +25,11 @@ export function WhatHappensNext({ email, children }: { email: string; children?:
           </strong>
           . No mail in a few minutes? Check your spam folder.
         </li>
+        <WhereToSignIn
+          as="li"
+          testId="where-to-sign-in"
+          lead="After the agreement, you sign in to the training on the training platform, with the email and password above."
+        />
         <li>
           Change seats, update your card or cancel at any time on your account page:{' '}
           <Link href={PAGE_PATHS.account}>

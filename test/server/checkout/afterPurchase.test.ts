@@ -32,6 +32,7 @@ describe.each(DATABASES)('after the purchase, on %s', (kind) => {
       env: {
         SMTP_URL: mail.url,
         PUBLIC_URL: 'https://checkout.test',
+        TRAINING_PLATFORM_URL: 'https://academy.test/sign-in',
         SUCCESS_SITE_WEBHOOK_URL: receiver.url,
         SUCCESS_SITE_WEBHOOK_SECRET: WEBHOOK_SECRET,
         ACCOUNT_LINKS_PER_15_MINUTES: '1000',
@@ -105,6 +106,9 @@ describe.each(DATABASES)('after the purchase, on %s', (kind) => {
     expect(confirmation.text).toContain(`Your login email is ${email}`);
     expect(confirmation.text).toMatch(/Sign the training agreement: https:\/\/checkout\.test\/account\?token=[\w-]{43}/);
     expect(confirmation.text).toMatch(/Manage your subscription: https:\/\/checkout\.test\/account\?token=[\w-]{43}/);
+    // Where the buyer signs in to the training later: the training platform's address.
+    expect(confirmation.text).toContain('sign in to the training on the training platform');
+    expect(confirmation.text).toContain('Go to the training platform: https://academy.test/sign-in');
     expect(confirmation.text).not.toContain(password);
     expect(confirmation.html).toContain('<a href="https://checkout.test/account?token=');
     expect(

@@ -38,7 +38,18 @@ describe.each(DATABASES)('the app on %s', (kind) => {
       paymentProvider: 'sandbox',
       stripePublishableKey: null,
       successSite: { local: 'http://localhost:5174', production: 'https://agreement.example.com' },
+      trainingPlatformUrl: null,
     });
+  });
+
+  it('GET /api/config names where people sign in when TRAINING_PLATFORM_URL is set', async () => {
+    const withPlatform = await server.derive({ env: { TRAINING_PLATFORM_URL: 'https://academy.example.com/sign-in' } });
+    try {
+      const response = await withPlatform.app.inject({ method: 'GET', url: '/api/config' });
+      expect(response.json()).toMatchObject({ trainingPlatformUrl: 'https://academy.example.com/sign-in' });
+    } finally {
+      await withPlatform.close();
+    }
   });
 
   it('GET /healthz answers ok after asking the database', async () => {

@@ -1,9 +1,10 @@
 /**
  * GET /api/openapi.json publishes the wire contract (src/contract/) the routes validate with: every call, the
- * hand-off redemption with its bearer key, and nothing of the built page.
+ * hand-off redemption with its bearer key, the agreement site's signed report, and nothing of the built page.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CreateIntentRequest, FinalizeRequest, FinalizeReturnRequest, UpdateIntentRequest } from '../../../src/contract/checkout';
+import { AgreementSignedRequest } from '../../../src/contract/agreement';
 import { HandoffRedeemRequest } from '../../../src/contract/handoff';
 import { SandboxConfirmRequest } from '../../../src/contract/sandbox';
 import { startTestServer, type TestServer } from '../helper';
@@ -79,6 +80,7 @@ describe('GET /api/openapi.json', () => {
       '/api/admin/session',
       '/api/admin/sign-in',
       '/api/admin/sign-out',
+      '/api/agreement/signed',
       '/api/config',
       '/api/create-anon-subscription-intent',
       '/api/finalize-anon-subscription',
@@ -106,6 +108,7 @@ describe('GET /api/openapi.json', () => {
     expect(bodyOf('/api/finalize-anon-subscription')).toEqual(plain(FinalizeRequest));
     expect(bodyOf('/api/finalize-from-payment-intent')).toEqual(plain(FinalizeReturnRequest));
     expect(bodyOf('/api/handoff/redeem')).toEqual(plain(HandoffRedeemRequest));
+    expect(bodyOf('/api/agreement/signed')).toEqual(plain(AgreementSignedRequest));
     expect(bodyOf('/api/sandbox/payment-intents/confirm')).toEqual(plain(SandboxConfirmRequest));
   });
 
@@ -114,5 +117,16 @@ describe('GET /api/openapi.json', () => {
     const redeem = document.paths['/api/handoff/redeem']!.post!;
     expect(redeem.security).toEqual([{ handoffApiKey: [] }]);
     expect(Object.keys(redeem.responses)).toEqual(expect.arrayContaining(['200', '4XX', '5XX']));
+  });
+
+  it('names the agreement site’s signed report: the Checkout-Signature header, the scheme of our webhooks', () => {
+    expect(document.components.securitySchemes.checkoutSignature).toMatchObject({
+      type: 'apiKey',
+      in: 'header',
+      name: 'Checkout-Signature',
+    });
+    const report = document.paths['/api/agreement/signed']!.post!;
+    expect(report.security).toEqual([{ checkoutSignature: [] }]);
+    expect(Object.keys(report.responses)).toEqual(expect.arrayContaining(['200', '4XX', '5XX']));
   });
 });

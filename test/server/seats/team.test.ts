@@ -58,6 +58,7 @@ describe.each(DATABASES)('the buyer’s team, on %s', (kind) => {
       env: {
         SMTP_URL: mail.url,
         PUBLIC_URL: 'https://checkout.test',
+        TRAINING_PLATFORM_URL: 'https://academy.test/sign-in',
         SUCCESS_SITE_WEBHOOK_URL: receiver.url,
         SUCCESS_SITE_WEBHOOK_SECRET: WEBHOOK_SECRET,
         SANDBOX_CLOCK: '1',
@@ -114,6 +115,7 @@ describe.each(DATABASES)('the buyer’s team, on %s', (kind) => {
     const received = await mail.waitFor(email, /invited you/);
     expect(received.text).toMatch(/7 days/);
     expect(received.text).toMatch(/do not know the sender, ignore this mail/);
+    expect(received.text).toContain('Go to the training platform: https://academy.test/sign-in');
     const token = /\/join\?token=([\w-]+)/.exec(received.text)?.[1];
     expect(token).toBeDefined();
     return token!;

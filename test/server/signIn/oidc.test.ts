@@ -16,6 +16,7 @@ import { endPersonSignIns, oidcStore } from '../../../server/signIn/oidcStore';
 import { findPersonByEmail } from '../../../server/signIn/people';
 import { hashHandoffToken } from '../../../server/security/handoffToken';
 import { SIGN_IN_ERRORS } from '../../../server/signIn/routes/signIn';
+import { webhookSignature } from '../../../server/outbox/webhooks';
 import type { JoinClaimed, TeamView } from '../../../src/contract/team';
 import { freePort } from '../../support/freePort';
 import { completePurchase, DATABASES, HANDOFF_KEY, startTestServer, type TestServer } from '../helper';
@@ -23,6 +24,7 @@ import { completePurchase, DATABASES, HANDOFF_KEY, startTestServer, type TestSer
 const CLIENT_ID = 'training-platform';
 const CLIENT_SECRET = 'platform-secret-0123456789abcdef0123456789';
 const REDIRECT_URI = 'http://127.0.0.1:9/callback';
+const AGREEMENT_SECRET = 'agreement-secret-0123456789abcdef0123456789';
 
 /** A browser's cookies for one site (paths ignored: every cookie goes with every request). */
 class CookieJar {
@@ -53,6 +55,9 @@ describe.each(DATABASES)('OpenID Provider on %s', (kind) => {
         OIDC_CLIENT_ID: CLIENT_ID,
         OIDC_CLIENT_SECRET: CLIENT_SECRET,
         OIDC_REDIRECT_URIS: REDIRECT_URI,
+        SUCCESS_SITE_WEBHOOK_SECRET: AGREEMENT_SECRET,
+        // Every sign-in here comes from one address: the per-address limit is not what these tests are about.
+        SIGN_INS_PER_15_MINUTES: '1000',
       },
     });
     await server.app.listen({ host: '127.0.0.1', port });
@@ -113,7 +118,7 @@ describe.each(DATABASES)('OpenID Provider on %s', (kind) => {
     expect(metadata.response_types_supported).toEqual(['code']);
     expect(metadata.code_challenge_methods_supported).toContain('S256');
     expect(metadata.scopes_supported).toEqual(expect.arrayContaining(['openid', 'email', 'profile', 'access']));
-    expect(metadata.claims_supported).toEqual(expect.arrayContaining(['email', 'name', 'order', 'seat', 'role', 'status']));
+    expect(metadata.claims_supported).toEqual(expect.arrayContaining(['email', 'name', 'order', 'seat', 'role', 'status', 'agreement']));
   });
 
   it('signs the buyer in with the success page’s password: an id token that verifies against our JWKS, with the access claims; the code works once', async () => {
@@ -134,6 +139,7 @@ describe.each(DATABASES)('OpenID Provider on %s', (kind) => {
       seat: 1,
       role: 'buyer',
       status: 'active',
+      agreement: 'pending',
     });
     expect(tokens.claims()?.sub).toBe(payload.sub);
 
@@ -235,6 +241,57 @@ describe.each(DATABASES)('OpenID Provider on %s', (kind) => {
     const again = await startSignIn();
     // Revoking wiped the password's hash: it is a wrong password now, like any other.
     expect(await postPassword(again.jar, member.email, member.password)).toEqual({ status: 401, body: { error: SIGN_IN_ERRORS.wrong } });
+  });
+
+  /** The platform's whole sign-in of `email`: the verified id token's claims and userinfo's. */
+  async function signInClaims(email: string, password: string) {
+    const { jar, verifier, state } = await startSignIn();
+    const signedIn = await postPassword(jar, email, password);
+    expect(signedIn.status, JSON.stringify(signedIn.body)).toBe(200);
+    const callback = await backToPlatform(jar, signedIn.body.redirectTo!);
+    const tokens = await oidc.authorizationCodeGrant(platform, callback, { pkceCodeVerifier: verifier, expectedState: state });
+    const jwks = createRemoteJWKSet(new URL(platform.serverMetadata().jwks_uri!));
+    const { payload } = await jwtVerify(tokens.id_token!, jwks, { issuer, audience: CLIENT_ID });
+    const userinfo = await oidc.fetchUserInfo(platform, tokens.access_token, String(payload.sub));
+    return { idToken: payload, userinfo };
+  }
+
+  /** The agreement site's signed report that `email` signed on order `transactionId` (docs/decisions/0063). */
+  async function reportSigned(transactionId: string, email: string) {
+    const body = JSON.stringify({ transactionId, email });
+    const response = await server.post('/api/agreement/signed', body, {
+      'checkout-signature': webhookSignature(AGREEMENT_SECRET, Math.floor(Date.now() / 1000), body),
+    });
+    expect(response.statusCode, response.body).toBe(200);
+  }
+
+  it('says in the id token and userinfo whether each person signed the agreement: pending, then signed once the agreement site reports it', async () => {
+    const { session, finalized } = await completePurchase(server, 2, { email: `agreement-${kind}@example.com`, name: 'Ada Palmer' });
+    const buyer = { authorization: `Bearer ${finalized.token}`, origin: issuer };
+    const invited = await server.post('/api/account/team/invite', { email: `signer-${kind}@example.com`, name: 'Bo Chen' }, buyer);
+    const seat = invited.json<TeamView>().members[0]!;
+    const member = (await server.post('/api/join/claim', { token: await mintInvitationLink(server.db, seat.id) })).json<JoinClaimed>();
+    const { email, password } = finalized.loginDetails;
+
+    for (const person of [
+      { email, password },
+      { email: member.email, password: member.password },
+    ]) {
+      const before = await signInClaims(person.email, person.password);
+      expect(before.idToken.agreement).toBe('pending');
+      expect(before.userinfo.agreement).toBe('pending');
+    }
+
+    // The member signs first: the buyer's agreement stays pending (each person signs their own).
+    await reportSigned(session.transactionId, member.email);
+    expect((await signInClaims(member.email, member.password)).idToken).toMatchObject({ agreement: 'signed', role: 'member' });
+    const buyerStill = await signInClaims(email, password);
+    expect(buyerStill.idToken.agreement).toBe('pending');
+
+    await reportSigned(session.transactionId, email);
+    const after = await signInClaims(email, password);
+    expect(after.idToken).toMatchObject({ agreement: 'signed', role: 'buyer', order: session.transactionId });
+    expect(after.userinfo).toMatchObject({ agreement: 'signed', role: 'buyer', email });
   });
 
   it('signs the buyer in once without a password with the login hint the agreement site’s redemption answered', async () => {

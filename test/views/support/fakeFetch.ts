@@ -13,6 +13,7 @@ export const SANDBOX_CONFIG: PublicConfig = {
   paymentProvider: 'sandbox',
   stripePublishableKey: null,
   successSite: { local: 'http://localhost:5174', production: 'https://agreement.example.com' },
+  trainingPlatformUrl: 'https://academy.example.com/sign-in',
 };
 
 /** Replaces fetch with `routes` (by path) plus GET /api/config answering the sandbox configuration. */
