@@ -4,11 +4,12 @@
  * between machines is described under `machineId.EVENT` (read before the plain `EVENT`).
  */
 export const EVENT_GLOSSARY: Record<string, string> = {
-  SEAT_ADDED: "The buyer pressed 'Increase seats'.",
+  SEAT_ADDED: "The buyer pressed 'Increase seats' (at the page's MAX_SEATS it says why instead).",
   TRIGGER_ENTERED: 'A control with a hint became active: the pointer rests on it (not a touch) or the keyboard focused it.',
   TRIGGER_LEFT: 'Neither the pointer nor the focus is on that control any more.',
   DISMISSED: 'Escape was pressed while a hint was open.',
   SEAT_REMOVED: "The buyer pressed 'Decrease seats' (ignored at one seat).",
+  SEATS_TYPED: 'The buyer typed in the seat count box (a count from 1 to MAX_SEATS is taken; anything else is refused at the field).',
   FIELD_CHANGED: 'The buyer edited First Name, Last Name or Email Address; clears that field’s error.',
   PAYMENT_FORM_READY: 'The card form for the current client secret is mounted and can confirm a payment.',
   CARD_DETAILS_CHANGED:

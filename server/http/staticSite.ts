@@ -13,7 +13,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { isPagePath, PAGE_PATHS } from '../../src/domain/pagePaths';
-import { loadOfferPages } from '../referrals/offerPage';
+import { loadOfferPages, type PageLimits } from '../referrals/offerPage';
 import type { ReferralLinks } from '../referrals/referralLinks';
 import type { JoinAnswer } from '../../src/domain/joinPage';
 import type { OfferContent } from '../../src/domain/offerContent';
@@ -37,7 +37,8 @@ const TEMPLATES = new Set([
 /**
  * Registers the static files of `distDir` (or none), the offer page and the not-found handler; every page carries
  * the request's referrer and the offer's content (`contentOf`, server/content/offerContent.ts), and /join what
- * its link stands for (`joinAnswerOf`, server/seats/routes.ts `joinPageAnswers`).
+ * its link stands for (`joinAnswerOf`, server/seats/routes.ts `joinPageAnswers`), and the checkout's seat limit
+ * (`limits`).
  */
 export async function registerStaticSite(
   app: FastifyInstance,
@@ -45,6 +46,7 @@ export async function registerStaticSite(
   referrals: ReferralLinks,
   contentOf: (request: FastifyRequest) => Promise<OfferContent>,
   joinAnswerOf: (request: FastifyRequest) => Promise<JoinAnswer>,
+  limits: PageLimits,
 ): Promise<void> {
   if (distDir) {
     await app.register(fastifyStatic, {
@@ -63,7 +65,7 @@ export async function registerStaticSite(
     });
   }
   // Built without prerendering (an older build), index.html is the empty page itself.
-  const pages = distDir ? loadOfferPages(distDir, existsSync(join(distDir, SHELL)) ? SHELL : 'index.html') : undefined;
+  const pages = distDir ? loadOfferPages(distDir, existsSync(join(distDir, SHELL)) ? SHELL : 'index.html', limits) : undefined;
   const offerOf = async (request: FastifyRequest) => {
     const [referrer, content] = await Promise.all([referrals.offer(request), contentOf(request)]);
     return { referrer, content };
