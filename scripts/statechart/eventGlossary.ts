@@ -28,7 +28,9 @@ export const EVENT_GLOSSARY: Record<string, string> = {
   RETURN_RETRY_CLICKED:
     "The buyer pressed 'Try again' after the payment they returned with (3-D Secure) could not be finalized: finalize runs again, never a charge.",
   LINK_REQUESTED: "/account: the buyer asked for a sign-in link ('Email me a link').",
-  CANCEL_CLICKED: "/account: the buyer pressed 'Cancel subscription' (with an optional reason).",
+  CANCEL_CLICKED: "/account: the buyer pressed 'Cancel subscription' (with an optional reason); they are asked once more.",
+  CANCEL_CONFIRMED: "/account: the buyer pressed 'Yes, cancel my subscription'.",
+  CANCEL_ABANDONED: "/account: the buyer pressed 'Keep my subscription'.",
   RESUME_CLICKED: "/account: the buyer pressed 'Undo cancellation'.",
   SEATS_SUBMITTED: "/account: the buyer pressed 'Change seats' with a new number of seats (what it costs now is read first).",
   SEATS_CONFIRMED: "/account: the buyer confirmed the seat change after seeing what it costs now ('Pay $… and change seats').",

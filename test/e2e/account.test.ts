@@ -65,6 +65,8 @@ describe('the manage page', () => {
     await expect.poll(() => status(page).textContent()).toBe('Active');
 
     await page.getByRole('button', { name: 'Cancel subscription' }).click();
+    await page.getByRole('alertdialog', { name: 'Cancel your subscription?' }).waitFor();
+    await page.getByRole('button', { name: 'Yes, cancel my subscription' }).click();
     await expect.poll(() => status(page).textContent()).toMatch(/^Cancelled at period end: ends on /);
     const cancelled = await mail.waitFor('cancel.me@example.com', /is cancelled/);
     expect(cancelled.text).toContain('You can undo the cancellation');

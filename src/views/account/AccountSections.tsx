@@ -13,6 +13,7 @@ import { formText } from '../shared/formText';
 import { Button, Card, Field, Form, SubHeading, Table } from '../shared/panelStyles';
 import { AccountActor } from './accountActor';
 import { day } from './accountDates';
+import { cancelConfirmationText } from './cancelWords';
 
 /** A section: its heading and its card. */
 function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
@@ -24,10 +25,13 @@ function Section({ id, title, children }: { id: string; title: string; children:
   );
 }
 
-/** Cancel at the end of the period (with an optional reason), or undo a cancellation. */
+/** Cancel at the end of the period (with an optional reason, asked once more), or undo a cancellation. */
 export function CancelSection({ account }: { account: AccountView }) {
   const actorRef = AccountActor.useActorRef();
   const busy = AccountActor.useSelector((snapshot) => snapshot.hasTag('busy'));
+  const confirming = AccountActor.useSelector((snapshot) => snapshot.matches({ signedIn: 'confirmingCancel' }));
+  // The reason typed before the confirm step is there again if the buyer keeps the subscription.
+  const reason = AccountActor.useSelector((snapshot) => snapshot.context.cancelReason);
   const cancel = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     actorRef.send({ type: 'CANCEL_CLICKED', reason: formText(new FormData(event.currentTarget), 'reason') });
@@ -41,11 +45,23 @@ export function CancelSection({ account }: { account: AccountView }) {
             Undo cancellation
           </Button>
         </>
+      ) : confirming ? (
+        <div role="alertdialog" aria-label="Cancel your subscription?" aria-describedby="cancel-confirmation-text">
+          <p id="cancel-confirmation-text">{cancelConfirmationText(account, new Date())}</p>
+          <Buttons>
+            <Button type="button" $variant="danger" onClick={() => actorRef.send({ type: 'CANCEL_CONFIRMED' })}>
+              Yes, cancel my subscription
+            </Button>
+            <Button type="button" onClick={() => actorRef.send({ type: 'CANCEL_ABANDONED' })}>
+              Keep my subscription
+            </Button>
+          </Buttons>
+        </div>
       ) : (
         <Form onSubmit={cancel} aria-label="Cancel subscription">
           <Field style={{ flex: '1 1 260px' }}>
             Why are you leaving? (optional)
-            <input name="reason" maxLength={500} />
+            <input name="reason" maxLength={500} defaultValue={reason} />
           </Field>
           <Button type="submit" $variant="danger" disabled={busy}>
             Cancel subscription
