@@ -265,8 +265,11 @@ describe('the manage page', () => {
     render(<AccountPage machine={machine} />);
     await flush();
     const number = screen.getByLabelText<HTMLInputElement>('Card number');
-    fireEvent.change(number, { target: { value: '4000 0000 0000 0002' } });
-    fireEvent.change(screen.getByLabelText('Expiration date'), { target: { value: '12 / 30' } });
+    fireEvent.change(number, { target: { value: '4000000000000002' } });
+    // Typed as digits, the expiry reads as on the checkout's card form.
+    fireEvent.change(screen.getByLabelText('Expiration date'), { target: { value: '1230' } });
+    expect(screen.getByLabelText('Expiration date')).toHaveValue('12 / 30');
+    expect(number.value).toBe('4000 0000 0000 0002');
     fireEvent.change(screen.getByLabelText('Security code'), { target: { value: '123' } });
     fireEvent.submit(screen.getByRole('form', { name: 'Update card' }));
     expect(number.value).toBe('');

@@ -8,6 +8,7 @@ import styled from 'styled-components';
 import type { AccountView, SeatChangePreview } from '../../contract/account';
 import { invoiceStatusWords } from '../../domain/invoiceStatus';
 import { formatDollars, monthlyTotalCents } from '../../domain/pricing';
+import { formatCardNumber, formatExpiry } from '../../payments/cardValidation';
 import { CopyField } from '../shared/CopyField';
 import { formText } from '../shared/formText';
 import { Button, Card, Field, Form, SubHeading, Table } from '../shared/panelStyles';
@@ -143,7 +144,10 @@ function SeatsConfirmation({ account, preview }: { account: AccountView; preview
   );
 }
 
-/** A new card (the sandbox's test cards); the typed number and code leave the fields once sent. */
+/**
+ * A new card (the sandbox's test cards); the typed number and code leave the fields once sent. The number and the
+ * expiry are formatted as typed, as on the checkout's card form ('0829' reads '08 / 29').
+ */
 export function CardSection({ account }: { account: AccountView }) {
   const actorRef = AccountActor.useActorRef();
   const busy = AccountActor.useSelector((snapshot) => snapshot.hasTag('busy'));
@@ -174,11 +178,24 @@ export function CardSection({ account }: { account: AccountView }) {
       <Form onSubmit={updateCard} aria-label="Update card">
         <Field>
           Card number
-          <input name="number" inputMode="numeric" autoComplete="cc-number" required />
+          <input
+            name="number"
+            inputMode="numeric"
+            autoComplete="cc-number"
+            required
+            onChange={(event) => (event.currentTarget.value = formatCardNumber(event.currentTarget.value))}
+          />
         </Field>
         <Field>
           Expiration date
-          <input name="expiry" placeholder="MM / YY" autoComplete="cc-exp" required />
+          <input
+            name="expiry"
+            placeholder="MM / YY"
+            inputMode="numeric"
+            autoComplete="cc-exp"
+            required
+            onChange={(event) => (event.currentTarget.value = formatExpiry(event.currentTarget.value))}
+          />
         </Field>
         <Field>
           Security code
