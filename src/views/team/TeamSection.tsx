@@ -9,6 +9,7 @@ import type { TeamAccess } from '../../api/teamApi';
 import type { TeamSeat, TeamView } from '../../contract/team';
 import { seatOneGiven } from '../../domain/team';
 import { teamMachine } from '../../machines/teamMachine';
+import { FIELD_LIMITS } from '../shared/fieldLimits';
 import { formText } from '../shared/formText';
 import { Button, Card, ErrorText, Field, Form, Muted, SubHeading, Table } from '../shared/panelStyles';
 import { TeamActor, type TeamLogic } from './teamActor';
@@ -250,7 +251,7 @@ function InviteForm({ label = 'Invite a team member', submit = 'Invite', onSubmi
     <Form onSubmit={send} aria-label={label}>
       <Field>
         Name
-        <input name="name" autoComplete="off" required maxLength={200} />
+        <input name="name" autoComplete="off" required maxLength={FIELD_LIMITS.name} />
       </Field>
       <Field>
         Email
@@ -259,7 +260,7 @@ function InviteForm({ label = 'Invite a team member', submit = 'Invite', onSubmi
           type="email"
           autoComplete="off"
           required
-          maxLength={254}
+          maxLength={FIELD_LIMITS.email}
           aria-invalid={fieldError ? true : undefined}
           onChange={() => actorRef.send({ type: 'EMAIL_TYPED' })}
         />
