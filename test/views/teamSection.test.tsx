@@ -5,6 +5,7 @@ import { fromPromise } from 'xstate';
 import { ApiError } from '../../src/api/client';
 import type { TeamAccess, TeamChange } from '../../src/api/teamApi';
 import type { TeamSeat, TeamView } from '../../src/contract/team';
+import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH } from '../../src/domain/textLimits';
 import { teamMachine } from '../../src/machines/teamMachine';
 import { TeamSection } from '../../src/views/team/TeamSection';
 
@@ -102,5 +103,20 @@ describe('a refusal about the email', () => {
     fireEvent.change(form.getByRole('textbox', { name: /^Email/ }), { target: { value: 'cy@example.com' } });
     expect(screen.queryByRole('alert')).toBeNull();
     expect(form.getByRole('textbox', { name: /^Email/ })).not.toHaveAttribute('aria-invalid');
+  });
+});
+
+describe('the invite form', () => {
+  it("holds to the server's lengths and counts the characters near a limit", async () => {
+    renderTeam(teamWith([]), async () => teamWith([]));
+    await flush();
+    const form = within(screen.getByRole('form', { name: 'Invite a team member' }));
+    const name = form.getByRole('textbox', { name: /^Name/ });
+    expect(name).toHaveAttribute('maxLength', String(NAME_MAX_LENGTH));
+    expect(form.getByRole('textbox', { name: /^Email/ })).toHaveAttribute('maxLength', String(EMAIL_MAX_LENGTH));
+    fireEvent.change(name, { target: { value: 'N'.repeat(NAME_MAX_LENGTH - 21) } });
+    expect(form.queryByText(/characters$/)).toBeNull();
+    fireEvent.change(name, { target: { value: 'N'.repeat(NAME_MAX_LENGTH - 20) } });
+    expect(form.getByText(`${NAME_MAX_LENGTH - 20} / ${NAME_MAX_LENGTH} characters`)).toBeInTheDocument();
   });
 });

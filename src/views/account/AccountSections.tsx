@@ -11,6 +11,7 @@ import { formatDollars, monthlyTotalCents } from '../../domain/pricing';
 import { formatCardNumber, formatExpiry } from '../../payments/cardValidation';
 import { CopyField } from '../shared/CopyField';
 import { FIELD_LIMITS } from '../shared/fieldLimits';
+import { LimitedInput } from '../shared/LimitedInput';
 import { formText } from '../shared/formText';
 import { Button, Card, Field, Form, SubHeading, Table } from '../shared/panelStyles';
 import { AccountActor } from './accountActor';
@@ -63,7 +64,7 @@ export function CancelSection({ account }: { account: AccountView }) {
         <Form onSubmit={cancel} aria-label="Cancel subscription">
           <Field style={{ flex: '1 1 260px' }}>
             Why are you leaving? (optional)
-            <input name="reason" maxLength={FIELD_LIMITS.cancelReason} defaultValue={reason} />
+            <LimitedInput name="reason" maxLength={FIELD_LIMITS.cancelReason} defaultValue={reason} />
           </Field>
           <Button type="submit" $variant="danger" disabled={busy}>
             Cancel subscription

@@ -14,6 +14,8 @@ import { formatCents } from '../../domain/commissions';
 import { formatDollars } from '../../domain/pricing';
 import { partnerMachine } from '../../machines/partnerMachine';
 import { Button, Card, ErrorText, Field, Form, Heading, Muted, Page, SubHeading, Table } from '../shared/panelStyles';
+import { FIELD_LIMITS } from '../shared/fieldLimits';
+import { LimitedInput } from '../shared/LimitedInput';
 import { usePageTitle } from '../shared/usePageTitle';
 
 /** The link's token from the address, taken out of the address (and the history) first: it works once. */
@@ -53,7 +55,7 @@ export function PartnerPage({ machine = partnerMachine }: { machine?: typeof par
           >
             <Field>
               Your email
-              <input name="email" type="email" autoComplete="email" required />
+              <LimitedInput name="email" type="email" autoComplete="email" required maxLength={FIELD_LIMITS.email} />
             </Field>
             <Button type="submit" $variant="primary" disabled={snapshot.hasTag('busy')}>
               Email me a sign-in link

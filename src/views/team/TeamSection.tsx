@@ -10,6 +10,7 @@ import type { TeamSeat, TeamView } from '../../contract/team';
 import { seatOneGiven } from '../../domain/team';
 import { teamMachine } from '../../machines/teamMachine';
 import { FIELD_LIMITS } from '../shared/fieldLimits';
+import { LimitedInput } from '../shared/LimitedInput';
 import { formText } from '../shared/formText';
 import { Button, Card, ErrorText, Field, Form, Muted, SubHeading, Table } from '../shared/panelStyles';
 import { TeamActor, type TeamLogic } from './teamActor';
@@ -251,11 +252,11 @@ function InviteForm({ label = 'Invite a team member', submit = 'Invite', onSubmi
     <Form onSubmit={send} aria-label={label}>
       <Field>
         Name
-        <input name="name" autoComplete="off" required maxLength={FIELD_LIMITS.name} />
+        <LimitedInput name="name" autoComplete="off" required maxLength={FIELD_LIMITS.name} />
       </Field>
       <Field>
         Email
-        <input
+        <LimitedInput
           name="email"
           type="email"
           autoComplete="off"
