@@ -7,6 +7,7 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import { parseCredentialsKey } from './security/credentialsCipher';
 import { parseJwks } from './signIn/jwks';
+import { DEFAULT_MAX_SEATS } from '../src/domain/pricing';
 
 const optionalText = z
   .string()
@@ -52,7 +53,7 @@ const envSchema = z
       z.url({ protocol: /^postgres(ql)?$/, message: 'must be a postgres:// or postgresql:// URL' }).optional(),
     ),
     PUBLIC_URL: optionalText.pipe(absoluteUrl.optional()),
-    MAX_SEATS: integerInRange(1, 10_000, 100),
+    MAX_SEATS: integerInRange(1, 10_000, DEFAULT_MAX_SEATS),
     HANDOFF_API_KEY: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     HANDOFF_TTL_MINUTES: integerInRange(1, 7 * 24 * 60, 30),
     /**

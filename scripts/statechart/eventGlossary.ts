@@ -4,11 +4,12 @@
  * between machines is described under `machineId.EVENT` (read before the plain `EVENT`).
  */
 export const EVENT_GLOSSARY: Record<string, string> = {
-  SEAT_ADDED: "The buyer pressed 'Increase seats'.",
+  SEAT_ADDED: "The buyer pressed 'Increase seats' (at the page's MAX_SEATS it says why instead).",
   TRIGGER_ENTERED: 'A control with a hint became active: the pointer rests on it (not a touch) or the keyboard focused it.',
   TRIGGER_LEFT: 'Neither the pointer nor the focus is on that control any more.',
   DISMISSED: 'Escape was pressed while a hint was open.',
   SEAT_REMOVED: "The buyer pressed 'Decrease seats' (ignored at one seat).",
+  SEATS_TYPED: 'The buyer typed in the seat count box (a count from 1 to MAX_SEATS is taken; anything else is refused at the field).',
   FIELD_CHANGED: 'The buyer edited First Name, Last Name or Email Address; clears that field’s error.',
   PAYMENT_FORM_READY: 'The card form for the current client secret is mounted and can confirm a payment.',
   CARD_DETAILS_CHANGED:
@@ -27,7 +28,9 @@ export const EVENT_GLOSSARY: Record<string, string> = {
   RETURN_RETRY_CLICKED:
     "The buyer pressed 'Try again' after the payment they returned with (3-D Secure) could not be finalized: finalize runs again, never a charge.",
   LINK_REQUESTED: "/account: the buyer asked for a sign-in link ('Email me a link').",
-  CANCEL_CLICKED: "/account: the buyer pressed 'Cancel subscription' (with an optional reason).",
+  CANCEL_CLICKED: "/account: the buyer pressed 'Cancel subscription' (with an optional reason); they are asked once more.",
+  CANCEL_CONFIRMED: "/account: the buyer pressed 'Yes, cancel my subscription'.",
+  CANCEL_ABANDONED: "/account: the buyer pressed 'Keep my subscription'.",
   RESUME_CLICKED: "/account: the buyer pressed 'Undo cancellation'.",
   SEATS_SUBMITTED: "/account: the buyer pressed 'Change seats' with a new number of seats (what it costs now is read first).",
   SEATS_CONFIRMED: "/account: the buyer confirmed the seat change after seeing what it costs now ('Pay $… and change seats').",
@@ -60,7 +63,10 @@ export const EVENT_GLOSSARY: Record<string, string> = {
   PASSWORD_SUBMITTED: '/sign-in/new-password: the person submitted a new password.',
   INVITE_SUBMITTED: 'Your team: the buyer invited someone to a free seat (email and name).',
   RESEND_CLICKED: "Your team: the buyer re-sent a pending seat's invitation.",
-  REVOKE_CLICKED: 'Your team: the buyer withdrew an invitation or took a seat back.',
+  REVOKE_CLICKED: 'Your team: the buyer pressed Revoke (or Take back for seat 1); they are asked once more.',
+  REVOKE_CONFIRMED: 'Your team: the buyer confirmed: the invitation stops working, or the member can no longer sign in.',
+  REVOKE_ABANDONED: 'Your team: the buyer kept the seat (Keep it).',
+  EMAIL_TYPED: 'Your team: the buyer typed in an email field; a refusal about the email before goes.',
   REASSIGN_SUBMITTED: 'Your team: the buyer gave a seat to someone else (email and name).',
   GIVE_SEAT_ONE_SUBMITTED: 'Your team: the buyer gave seat 1, their own, to someone else (docs/decisions/0038).',
   RETRY: 'The person pressed the try-again button after a screen could not be loaded.',

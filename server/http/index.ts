@@ -42,5 +42,7 @@ export async function httpPlugin(app: FastifyInstance, options: HttpOptions): Pr
     await api.register(openApiRoute);
     await api.register(publicConfigRoute, options);
   });
-  await registerStaticSite(app, options.distDir, options.site, options.contentOf, options.joinAnswerOf);
+  await registerStaticSite(app, options.distDir, options.site, options.contentOf, options.joinAnswerOf, {
+    maxSeats: options.config.MAX_SEATS,
+  });
 }

@@ -48,8 +48,16 @@ export interface SiteReferrals {
   offer(request: FastifyRequest): Promise<OfferReferrer>;
   /** Records the referral of `slug` when it applies and redirects to `/` (302). */
   follow(request: FastifyRequest, reply: FastifyReply, slug: string): Promise<FastifyReply>;
-  /** Reads the page templates from `distDir` once (server/referrals/offerPage.ts `loadOfferPages`). */
-  loadPages(distDir: string, shellFile: string): OfferPages;
+  /**
+   * Reads the page templates from `distDir` once, each carrying `limits` (server/referrals/offerPage.ts
+   * `loadOfferPages`).
+   */
+  loadPages(distDir: string, shellFile: string, limits: PageLimits): OfferPages;
+}
+
+/** What every page carries of the server's set-up: the checkout's seat limit (MAX_SEATS). */
+export interface PageLimits {
+  maxSeats: number;
 }
 
 /** The page before prerendering (scripts/prerender.ts): every route but `/` renders in the browser from it. */
@@ -71,7 +79,8 @@ const TEMPLATES = new Set([
 /**
  * Registers the static files of `distDir` (or none), the offer page and the not-found handler; every page carries
  * the request's referrer and the offer's content (`contentOf`, server/content/offerContent.ts), and /join what
- * its link stands for (`joinAnswerOf`, server/seats/routes.ts `joinPageAnswers`).
+ * its link stands for (`joinAnswerOf`, server/seats/routes.ts `joinPageAnswers`), and the checkout's seat limit
+ * (`limits`).
  */
 export async function registerStaticSite(
   app: FastifyInstance,
@@ -79,6 +88,7 @@ export async function registerStaticSite(
   referrals: SiteReferrals,
   contentOf: (request: FastifyRequest) => Promise<OfferContent>,
   joinAnswerOf: (request: FastifyRequest) => Promise<JoinAnswer>,
+  limits: PageLimits,
 ): Promise<void> {
   if (distDir) {
     await app.register(fastifyStatic, {
@@ -97,7 +107,7 @@ export async function registerStaticSite(
     });
   }
   // Built without prerendering (an older build), index.html is the empty page itself.
-  const pages = distDir ? referrals.loadPages(distDir, existsSync(join(distDir, SHELL)) ? SHELL : 'index.html') : undefined;
+  const pages = distDir ? referrals.loadPages(distDir, existsSync(join(distDir, SHELL)) ? SHELL : 'index.html', limits) : undefined;
   const offerOf = async (request: FastifyRequest) => {
     const [referrer, content] = await Promise.all([referrals.offer(request), contentOf(request)]);
     return { referrer, content };

@@ -21,8 +21,9 @@ import {
 } from '../../src/domain/offerContent';
 import { JOIN_ANSWER_ELEMENT_ID, JOIN_PLACEHOLDERS, type JoinAnswer } from '../../src/domain/joinPage';
 import { OFFER_REFERRER_ELEMENT_ID, REFERRER_PLACEHOLDERS } from '../../src/domain/offerReferrer';
+import { CHECKOUT_LIMITS_ELEMENT_ID } from '../../src/domain/pricing';
 import { escapeHtml } from '../http/escapeHtml';
-import type { Offer, OfferPages, PageName } from '../http/staticSite';
+import type { Offer, OfferPages, PageLimits, PageName } from '../http/staticSite';
 
 /** Where the page's referrer JSON goes: before `</head>`. */
 const HEAD_END = '</head>';
@@ -43,10 +44,11 @@ const jsonElement = (id: string, value: unknown) => `<script id="${id}" type="ap
  * The page `template` with `offer` in it. Every fill is a function replacement: a replacement string would read
  * `$&`, `` $` ``, `$'`, `$1` or `$$` in a referrer's text as patterns and copy parts of the template into the page.
  */
-function fillTemplate(template: string, { referrer, content }: Offer, join?: JoinAnswer): string {
+function fillTemplate(template: string, { referrer, content }: Offer, limits: PageLimits, join?: JoinAnswer): string {
   const json =
     jsonElement(OFFER_REFERRER_ELEMENT_ID, referrer) +
     jsonElement(OFFER_CONTENT_ELEMENT_ID, content) +
+    jsonElement(CHECKOUT_LIMITS_ELEMENT_ID, limits) +
     (join ? jsonElement(JOIN_ANSWER_ELEMENT_ID, join) : '');
   let page = join ? fillJoinAnswer(template, join) : template;
   page = page
@@ -85,8 +87,11 @@ interface RenderedPage {
   gzip: Buffer;
 }
 
-/** Reads the page templates from `distDir` once; a page the build did not prerender is the shell. */
-export function loadOfferPages(distDir: string, shellFile: string): OfferPages {
+/**
+ * Reads the page templates from `distDir` once; a page the build did not prerender is the shell. Every page carries
+ * `limits` as JSON in `<script id="checkout-limits">`.
+ */
+export function loadOfferPages(distDir: string, shellFile: string, limits: PageLimits): OfferPages {
   const read = (file: string) => readFileSync(join(distDir, file), 'utf8');
   const shell = read(shellFile);
   const orShell = (file: string) => (existsSync(join(distDir, file)) ? read(file) : shell);
@@ -119,7 +124,7 @@ export function loadOfferPages(distDir: string, shellFile: string): OfferPages {
     const key = JSON.stringify([page, offer]);
     const cached = cache.get(key);
     if (cached) return cached;
-    const rendered = compress(fillTemplate(templates[page], offer));
+    const rendered = compress(fillTemplate(templates[page], offer, limits));
     if (cache.size >= CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
     cache.set(key, rendered);
     return rendered;
@@ -151,7 +156,7 @@ export function loadOfferPages(distDir: string, shellFile: string): OfferPages {
     sendJoin(request, reply, offer, answer) {
       if (!joinPages) return sendPage(request, reply, cached(render('shell', offer)), 200, 'no-store');
       // Never cached, so only the encoding this request takes is made.
-      const identity = Buffer.from(fillTemplate('problem' in answer ? joinPages.problem : joinPages.invitation, offer, answer));
+      const identity = Buffer.from(fillTemplate('problem' in answer ? joinPages.problem : joinPages.invitation, offer, limits, answer));
       return sendPage(request, reply, (encoding) => encode(identity, encoding), 200, 'no-store');
     },
   };

@@ -5,6 +5,7 @@
 import { Type, type Static } from 'typebox';
 import { EmailText, Id, Seats, Text } from './fields';
 import { SandboxCard } from './sandbox';
+import { CANCEL_REASON_MAX_LENGTH } from '../domain/textLimits';
 
 /** Body of POST /api/account/link: where to send a link to the manage page. */
 export const AccountLinkRequest = Type.Object({ email: EmailText }, { additionalProperties: false });
@@ -77,7 +78,7 @@ export const SubscriptionCheckResponse = Type.Object({ activeSubscription: Type.
 export type SubscriptionCheckResponse = Static<typeof SubscriptionCheckResponse>;
 
 /** Body of POST /api/account/cancel: an optional reason. */
-export const CancelRequest = Type.Object({ reason: Type.Optional(Text(0, 500)) }, { additionalProperties: false });
+export const CancelRequest = Type.Object({ reason: Type.Optional(Text(0, CANCEL_REASON_MAX_LENGTH)) }, { additionalProperties: false });
 export type CancelRequest = Static<typeof CancelRequest>;
 
 /** Body of POST /api/account/seats. */

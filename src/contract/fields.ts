@@ -5,6 +5,7 @@
  */
 import { Type } from 'typebox';
 import { MIN_SEATS } from '../domain/pricing';
+import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH } from '../domain/textLimits';
 
 /**
  * Text a client may send: no NUL character (PostgreSQL text and jsonb refuse it) and no unpaired UTF-16
@@ -41,7 +42,7 @@ export function Seats(maxSeats: number) {
 }
 
 /** An email address as sent (trimmed and checked against the §5 rule by the server): 1 to 254 characters. */
-export const EmailText = Text(1, 254);
+export const EmailText = Text(1, EMAIL_MAX_LENGTH);
 
 /** A buyer's name as sent (first and last name joined, spec §7): 1 to 200 characters. */
-export const NameText = Text(1, 200);
+export const NameText = Text(1, NAME_MAX_LENGTH);

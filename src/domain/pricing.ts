@@ -13,6 +13,32 @@ export const FREE_SEAT_NUMBER = 2;
 /** Smallest team (spec §5: "Seat count cannot go below 1"). */
 export const MIN_SEATS = 1;
 
+/**
+ * The most seats sold when the server's MAX_SEATS is not set (server/config.ts reads this default), and the
+ * checkout's limit in a page the server did not fill in (the build's, a test's).
+ */
+export const DEFAULT_MAX_SEATS = 100;
+
+/** The element that carries `{ maxSeats }`, the server's MAX_SEATS, in every page it sends (server/referrals/offerPage.ts). */
+export const CHECKOUT_LIMITS_ELEMENT_ID = 'checkout-limits';
+
+/** Why '+' stopped at `maxSeats`, in words at the count box. */
+export function seatLimitNotice(maxSeats: number): string {
+  return `At most ${maxSeats} seats can be bought here. For a larger team, please contact us.`;
+}
+
+/**
+ * Why a typed seat count is refused, in words at the count box, or null when `text` is a whole number from
+ * MIN_SEATS to `maxSeats` (spaces around it allowed).
+ */
+export function seatEntryRefusal(text: string, maxSeats: number): string | null {
+  const trimmed = text.trim();
+  if (!/^\d+$/.test(trimmed)) return `Type a number of seats, from ${MIN_SEATS} to ${maxSeats}.`;
+  const seats = Number(trimmed);
+  if (seats < MIN_SEATS) return `Your team has at least ${MIN_SEATS} seat.`;
+  return seats > maxSeats ? seatLimitNotice(maxSeats) : null;
+}
+
 /** True when `seats` is a whole number of at least one seat. */
 export function isValidSeatCount(seats: number): boolean {
   return Number.isInteger(seats) && seats >= MIN_SEATS;

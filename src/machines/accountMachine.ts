@@ -1,7 +1,8 @@
 /**
  * The manage page's statechart (/account): open a session from a mail's link (or find the one this
  * browser has), or ask for a link by email; then show the subscription and run what the buyer asks, one change at
- * a time, each confirmed in words when it is done: cancel at the end of the period and undo, change seats (what the
+ * a time, each confirmed in words when it is done: cancel at the end of the period (asked once more first, naming
+ * the refund guarantee or the day access ends) and undo, change seats (what the
  * change costs now shown first, confirmed or abandoned; docs/decisions/0045), a new card, new login credentials
  * (asked once more first, then shown once), the provider's portal, sign-out.
  * No DOM here: the calls are invoked actors (src/api/accountApi.ts); leaving for the agreement site or the
@@ -41,6 +42,8 @@ interface AccountContext {
   copyField: CredentialField;
   /** A change in flight (its input), for the invoked actor. */
   pending: PendingChange | null;
+  /** The reason the buyer gave for cancelling, kept while they are asked once more. */
+  cancelReason: string;
   /** The seats the buyer asked for, while their cost is being read. */
   seatsWanted: number | null;
   /** What the asked-for seats cost now, shown for the buyer to confirm. */
@@ -85,6 +88,8 @@ type AccountEvent =
   | ActorEvent
   | { type: 'LINK_REQUESTED'; email: string }
   | { type: 'CANCEL_CLICKED'; reason: string }
+  | { type: 'CANCEL_CONFIRMED' }
+  | { type: 'CANCEL_ABANDONED' }
   | { type: 'RESUME_CLICKED' }
   | { type: 'SEATS_SUBMITTED'; quantity: number }
   | { type: 'SEATS_CONFIRMED' }
@@ -215,11 +220,19 @@ export const accountMachine = setup({
       return { seatPreview: event.output, seatsWanted: null };
     }),
     clearSeatPreview: assign({ seatPreview: null, seatsWanted: null }),
+    assignCancelReason: assign({
+      cancelReason: ({ event }) => {
+        assertEvent(event, 'CANCEL_CLICKED');
+        return event.reason.trim();
+      },
+      error: null,
+      notice: null,
+    }),
     assignChange: assign({
       pending: ({ context, event }): PendingChange => {
         switch (event.type) {
-          case 'CANCEL_CLICKED':
-            return { kind: 'cancel', reason: event.reason.trim() };
+          case 'CANCEL_CONFIRMED':
+            return { kind: 'cancel', reason: context.cancelReason };
           case 'RESUME_CLICKED':
             return { kind: 'resume' };
           case 'SEATS_CONFIRMED':
@@ -278,6 +291,7 @@ export const accountMachine = setup({
     credentials: null,
     copyField: 'email',
     pending: null,
+    cancelReason: '',
     seatsWanted: null,
     seatPreview: null,
   }),
@@ -340,7 +354,7 @@ export const accountMachine = setup({
       states: {
         viewing: {
           on: {
-            CANCEL_CLICKED: { target: 'changing', actions: 'assignChange' },
+            CANCEL_CLICKED: { target: 'confirmingCancel', actions: 'assignCancelReason' },
             RESUME_CLICKED: { target: 'changing', actions: 'assignChange' },
             SEATS_SUBMITTED: { target: 'previewingSeats', actions: 'assignSeatsWanted' },
             CARD_SUBMITTED: { target: 'changing', actions: 'assignChange' },
@@ -360,6 +374,13 @@ export const accountMachine = setup({
               { guard: 'sessionEnded', target: '#account.signedOut', actions: 'assignError' },
               { target: 'viewing', actions: ['clearSeatPreview', 'assignError'] },
             ],
+          },
+        },
+        /** Cancelling is asked once more, with the refund guarantee's words within its days (spec §9 FAQ, decision 0024). */
+        confirmingCancel: {
+          on: {
+            CANCEL_CONFIRMED: { target: 'changing', actions: 'assignChange' },
+            CANCEL_ABANDONED: 'viewing',
           },
         },
         confirmingSeats: {

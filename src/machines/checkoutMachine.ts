@@ -19,7 +19,7 @@ import {
   type RecentPurchase,
 } from '../api/pendingPayment';
 import type { FinalizeResponse, SubscriptionSession, UpdateIntentResponse } from '../contract/checkout';
-import { MIN_SEATS } from '../domain/pricing';
+import { DEFAULT_MAX_SEATS, MIN_SEATS, seatEntryRefusal, seatLimitNotice } from '../domain/pricing';
 import { PRODUCT_ID } from '../domain/product';
 import {
   CHECKOUT_FIELDS,
@@ -52,11 +52,18 @@ export interface CheckoutInput {
    * 500 − ms since navigation start); TIMINGS.initDelay when absent.
    */
   initDelayMs?: number;
+  /** The most seats the server sells (its MAX_SEATS); DEFAULT_MAX_SEATS when absent. */
+  maxSeats?: number;
 }
 
 interface CheckoutContext extends CheckoutInput {
+  maxSeats: number;
   /** The count the buyer sees and edits; drives the page total at once (spec §4). */
   pendingSeats: number;
+  /** What the buyer typed in the count box when it is not a count we sell; null while the box shows pendingSeats. */
+  seatDraft: string | null;
+  /** Why the count box refused an entry or '+' stopped, in words at the field; null when nothing was refused. */
+  seatNotice: string | null;
   /** The count the server last confirmed. */
   confirmedSeats: number;
   session: SubscriptionSession | null;
@@ -87,6 +94,8 @@ interface CheckoutContext extends CheckoutInput {
 type CheckoutEvent =
   | { type: 'SEAT_ADDED' }
   | { type: 'SEAT_REMOVED' }
+  /** The buyer typed in the count box: `text` as it stands. */
+  | { type: 'SEATS_TYPED'; text: string }
   | { type: 'FIELD_CHANGED'; field: CheckoutField; value: string }
   | { type: 'PAYMENT_FORM_READY'; clientSecret: string; gateway: PaymentGateway }
   /** The payment form's fields went from empty to typed in or back (Stripe: the Payment Element's `change`, `empty`). */
@@ -188,6 +197,13 @@ export const checkoutMachine = setup({
   },
   guards: {
     canRemoveSeat: ({ context }) => context.pendingSeats > MIN_SEATS,
+    /** '+' stops at the server's MAX_SEATS (above it call 2 is refused). */
+    canAddSeat: ({ context }) => context.pendingSeats < context.maxSeats,
+    /** The typed text is a count from MIN_SEATS to maxSeats. */
+    typedSeatsAccepted: ({ context, event }) => {
+      assertEvent(event, 'SEATS_TYPED');
+      return seatEntryRefusal(event.text, context.maxSeats) === null;
+    },
     seatsMatchConfirmed: ({ context }) => context.pendingSeats === context.confirmedSeats,
     seatsDifferFromConfirmed: ({ context }) => context.pendingSeats !== context.confirmedSeats,
     formInvalid: ({ context }) => hasFieldErrors(validateCheckoutForm(context.form)),
@@ -221,8 +237,18 @@ export const checkoutMachine = setup({
     formEditable: ({ context }) => !context.paymentAccepted,
   },
   actions: {
-    addSeat: assign({ pendingSeats: ({ context }) => context.pendingSeats + 1 }),
-    removeSeat: assign({ pendingSeats: ({ context }) => context.pendingSeats - 1 }),
+    addSeat: assign({ pendingSeats: ({ context }) => context.pendingSeats + 1, seatDraft: null, seatNotice: null }),
+    removeSeat: assign({ pendingSeats: ({ context }) => context.pendingSeats - 1, seatDraft: null, seatNotice: null }),
+    assignTypedSeats: assign(({ event }) => {
+      assertEvent(event, 'SEATS_TYPED');
+      return { pendingSeats: Number(event.text.trim()), seatDraft: null, seatNotice: null };
+    }),
+    /** The entry stays in the box with why it was refused; the last count stays what is priced and committed. */
+    refuseTypedSeats: assign(({ context, event }) => {
+      assertEvent(event, 'SEATS_TYPED');
+      return { seatDraft: event.text, seatNotice: seatEntryRefusal(event.text, context.maxSeats) };
+    }),
+    noteSeatLimit: assign({ seatNotice: ({ context }) => seatLimitNotice(context.maxSeats) }),
     /** Spec §2: reaching exactly 2 seats starts 4 s of confetti (restarted if reached again). */
     celebrateAtTwoSeats: enqueueActions(({ context, enqueue }) => {
       if (context.pendingSeats !== CONFETTI_SEAT_COUNT) return;
@@ -273,7 +299,7 @@ export const checkoutMachine = setup({
         paymentGateway: null,
       };
     }),
-    revertSeats: assign({ pendingSeats: ({ context }) => context.confirmedSeats }),
+    revertSeats: assign({ pendingSeats: ({ context }) => context.confirmedSeats, seatDraft: null, seatNotice: null }),
     notifyInitializationError: emit({ type: 'toast', toast: TOASTS.initializationError }),
     notifySubscriptionUpdated: emit(({ context }) => ({
       type: 'toast' as const,
@@ -327,7 +353,10 @@ export const checkoutMachine = setup({
   id: 'checkout',
   context: ({ input }) => ({
     ...input,
+    maxSeats: input.maxSeats ?? DEFAULT_MAX_SEATS,
     pendingSeats: MIN_SEATS,
+    seatDraft: null,
+    seatNotice: null,
     confirmedSeats: MIN_SEATS,
     session: null,
     updateCounter: 0,
@@ -367,14 +396,22 @@ export const checkoutMachine = setup({
         waiting: {
           after: { initDelay: 'creatingIntent' },
           on: {
-            SEAT_ADDED: { actions: ['addSeat', 'celebrateAtTwoSeats'] },
+            SEAT_ADDED: [{ guard: 'canAddSeat', actions: ['addSeat', 'celebrateAtTwoSeats'] }, { actions: 'noteSeatLimit' }],
             SEAT_REMOVED: { guard: 'canRemoveSeat', actions: ['removeSeat', 'celebrateAtTwoSeats'] },
+            SEATS_TYPED: [
+              { guard: 'typedSeatsAccepted', actions: ['assignTypedSeats', 'celebrateAtTwoSeats'] },
+              { actions: 'refuseTypedSeats' },
+            ],
           },
         },
         creatingIntent: {
           on: {
-            SEAT_ADDED: { actions: ['addSeat', 'celebrateAtTwoSeats'] },
+            SEAT_ADDED: [{ guard: 'canAddSeat', actions: ['addSeat', 'celebrateAtTwoSeats'] }, { actions: 'noteSeatLimit' }],
             SEAT_REMOVED: { guard: 'canRemoveSeat', actions: ['removeSeat', 'celebrateAtTwoSeats'] },
+            SEATS_TYPED: [
+              { guard: 'typedSeatsAccepted', actions: ['assignTypedSeats', 'celebrateAtTwoSeats'] },
+              { actions: 'refuseTypedSeats' },
+            ],
           },
           invoke: {
             src: 'createSubscriptionIntent',
@@ -404,8 +441,16 @@ export const checkoutMachine = setup({
     },
     idle: {
       on: {
-        SEAT_ADDED: { target: 'pendingSeats', actions: ['addSeat', 'celebrateAtTwoSeats'] },
+        SEAT_ADDED: [
+          { guard: 'canAddSeat', target: 'pendingSeats', actions: ['addSeat', 'celebrateAtTwoSeats'] },
+          { actions: 'noteSeatLimit' },
+        ],
         SEAT_REMOVED: { guard: 'canRemoveSeat', target: 'pendingSeats', actions: ['removeSeat', 'celebrateAtTwoSeats'] },
+        // A typed count is committed as the buttons' are: 2000 ms after the last edit (spec §4).
+        SEATS_TYPED: [
+          { guard: 'typedSeatsAccepted', target: 'pendingSeats', actions: ['assignTypedSeats', 'celebrateAtTwoSeats'] },
+          { actions: 'refuseTypedSeats' },
+        ],
         // Until the payment form is ready the submit button is off and SUBMITTED is ignored.
         SUBMITTED: [
           { guard: and(['paymentFormReady', 'formInvalid']), actions: ['assignFieldErrors', 'requestFocusOnFirstError'] },
@@ -423,8 +468,16 @@ export const checkoutMachine = setup({
      */
     pendingSeats: {
       on: {
-        SEAT_ADDED: { target: 'pendingSeats', reenter: true, actions: ['addSeat', 'celebrateAtTwoSeats'] },
+        SEAT_ADDED: [
+          { guard: 'canAddSeat', target: 'pendingSeats', reenter: true, actions: ['addSeat', 'celebrateAtTwoSeats'] },
+          { actions: 'noteSeatLimit' },
+        ],
         SEAT_REMOVED: { guard: 'canRemoveSeat', target: 'pendingSeats', reenter: true, actions: ['removeSeat', 'celebrateAtTwoSeats'] },
+        // A refused entry restarts nothing: the last accepted count is still committed when the debounce ends.
+        SEATS_TYPED: [
+          { guard: 'typedSeatsAccepted', target: 'pendingSeats', reenter: true, actions: ['assignTypedSeats', 'celebrateAtTwoSeats'] },
+          { actions: 'refuseTypedSeats' },
+        ],
       },
       after: {
         seatDebounce: [{ guard: 'seatsMatchConfirmed', target: 'idle' }, { target: 'updating' }],

@@ -3,14 +3,21 @@
  * section: load the order's seats, then invite, resend, revoke or reassign one change at a time, or give seat 1, the
  * buyer's own, to someone else (docs/decisions/0038; revoking that person gives it back). The calls are
  * invoked actors (src/api/teamApi.ts) with the page's access (the session, or the success page's hand-off token);
- * the view renders a snapshot and sends events. A refusal keeps the team as it was and shows the server's words,
- * under the email field when the server says it belongs there.
+ * the view renders a snapshot and sends events. Revoking is asked once more, in words for an invitation nobody
+ * accepted or for a member. A refusal keeps the team as it was and shows the server's words, under the email field
+ * when the server says it belongs there, until another email is typed.
  */
-import { assign, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, fromPromise, setup } from 'xstate';
 import { failureOf, outputOf } from './actorError';
 import { ApiError } from '../api/client';
 import { teamApi, type TeamAccess, type TeamChange } from '../api/teamApi';
 import type { TeamView } from '../contract/team';
+
+/** The seat asked about before it is revoked: `member` when someone accepted it (else it is an open invitation). */
+interface RevokeTarget {
+  seatId: string;
+  member: boolean;
+}
 
 interface TeamInput {
   access: TeamAccess;
@@ -27,37 +34,46 @@ interface TeamContext {
   error: string | null;
   /** What the last change did, for a status line. */
   notice: string | null;
+  /** The seat the buyer asked to revoke, while they are asked once more (and until the revoke is done). */
+  revoking: RevokeTarget | null;
 }
 
 type TeamEvent =
   | { type: 'INVITE_SUBMITTED'; email: string; name: string }
   | { type: 'RESEND_CLICKED'; seatId: string }
   | { type: 'REVOKE_CLICKED'; seatId: string }
+  | { type: 'REVOKE_CONFIRMED' }
+  | { type: 'REVOKE_ABANDONED' }
+  /** The buyer typed in an email field: a refusal about the email before is stale. */
+  | { type: 'EMAIL_TYPED' }
   | { type: 'REASSIGN_SUBMITTED'; seatId: string; email: string; name: string }
   | { type: 'GIVE_SEAT_ONE_SUBMITTED'; email: string; name: string }
   | { type: 'RETRY' };
 
-const NOTICES: Record<TeamChange['kind'], string> = {
+/** What a done revoke did: an accepted seat's person is signed out for good; an invitation's link stops working. */
+const revokeNotice = (target: RevokeTarget | null) =>
+  target?.member ? 'Seat revoked: they can no longer sign in.' : 'Invitation revoked: the invitation link stops working.';
+
+const NOTICES: Record<Exclude<TeamChange['kind'], 'revoke'>, string> = {
   invite: 'Invitation sent.',
   resend: 'Invitation sent again.',
-  revoke: 'Seat revoked: that person can no longer sign in.',
   reassign: 'Seat given to someone else; the invitation is on its way.',
   giveSeatOne: 'Seat 1 offered; the invitation is on its way. Your login keeps seat 1 until they accept.',
 };
 
-const changeOf = (event: TeamEvent): TeamChange | null => {
+const changeOf = (event: TeamEvent, revoking: RevokeTarget | null): TeamChange | null => {
   switch (event.type) {
     case 'INVITE_SUBMITTED':
       return { kind: 'invite', email: event.email.trim(), name: event.name.trim() };
     case 'RESEND_CLICKED':
       return { kind: 'resend', seatId: event.seatId };
-    case 'REVOKE_CLICKED':
-      return { kind: 'revoke', seatId: event.seatId };
+    case 'REVOKE_CONFIRMED':
+      return revoking && { kind: 'revoke', seatId: revoking.seatId };
     case 'REASSIGN_SUBMITTED':
       return { kind: 'reassign', seatId: event.seatId, email: event.email.trim(), name: event.name.trim() };
     case 'GIVE_SEAT_ONE_SUBMITTED':
       return { kind: 'giveSeatOne', email: event.email.trim(), name: event.name.trim() };
-    case 'RETRY':
+    default:
       return null;
   }
 };
@@ -86,19 +102,43 @@ export const teamMachine = setup({
   },
   actions: {
     assignChange: assign({
-      change: ({ event }) => changeOf(event),
+      change: ({ context, event }) => changeOf(event, context.revoking),
       fieldError: null,
       error: null,
       notice: null,
     }),
     assignTeam: assign(({ event }) => ({ team: outputOf<TeamView>(event) })),
-    assignDone: assign(({ context }) => ({ notice: context.change ? NOTICES[context.change.kind] : null })),
-    assignError: assign(({ event }) => ({ error: messageOf(failureOf(event)) })),
-    assignFieldError: assign(({ event }) => ({ fieldError: messageOf(failureOf(event)) })),
+    assignDone: assign(({ context }) => {
+      const kind = context.change?.kind;
+      return { notice: kind === 'revoke' ? revokeNotice(context.revoking) : kind ? NOTICES[kind] : null, revoking: null };
+    }),
+    /** Who the seat is for decides the question's words (and the notice's after it). */
+    assignRevokeTarget: assign({
+      revoking: ({ context, event }) => {
+        assertEvent(event, 'REVOKE_CLICKED');
+        const seat = context.team?.members.find((member) => member.id === event.seatId);
+        return { seatId: event.seatId, member: Boolean(seat?.claimedAt) };
+      },
+      fieldError: null,
+      error: null,
+      notice: null,
+    }),
+    clearRevokeTarget: assign({ revoking: null }),
+    clearFieldError: assign({ fieldError: null }),
+    assignError: assign(({ event }) => ({ error: messageOf(failureOf(event)), revoking: null })),
+    assignFieldError: assign(({ event }) => ({ fieldError: messageOf(failureOf(event)), revoking: null })),
   },
 }).createMachine({
   id: 'team',
-  context: ({ input }) => ({ access: input.access, team: null, change: null, fieldError: null, error: null, notice: null }),
+  context: ({ input }) => ({
+    access: input.access,
+    team: null,
+    change: null,
+    fieldError: null,
+    error: null,
+    notice: null,
+    revoking: null,
+  }),
   initial: 'loading',
   states: {
     loading: {
@@ -117,9 +157,18 @@ export const teamMachine = setup({
       on: {
         INVITE_SUBMITTED: { target: 'changing', actions: 'assignChange' },
         RESEND_CLICKED: { target: 'changing', actions: 'assignChange' },
-        REVOKE_CLICKED: { target: 'changing', actions: 'assignChange' },
+        REVOKE_CLICKED: { target: 'confirmingRevoke', actions: 'assignRevokeTarget' },
         REASSIGN_SUBMITTED: { target: 'changing', actions: 'assignChange' },
         GIVE_SEAT_ONE_SUBMITTED: { target: 'changing', actions: 'assignChange' },
+        EMAIL_TYPED: { actions: 'clearFieldError' },
+      },
+    },
+    /** Revoking is asked once more; the other changes wait (one change at a time). */
+    confirmingRevoke: {
+      tags: ['busy'],
+      on: {
+        REVOKE_CONFIRMED: { target: 'changing', actions: 'assignChange' },
+        REVOKE_ABANDONED: { target: 'ready', actions: 'clearRevokeTarget' },
       },
     },
     changing: {

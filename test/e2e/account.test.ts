@@ -65,6 +65,8 @@ describe('the manage page', () => {
     await expect.poll(() => status(page).textContent()).toBe('Active');
 
     await page.getByRole('button', { name: 'Cancel subscription' }).click();
+    await page.getByRole('alertdialog', { name: 'Cancel your subscription?' }).waitFor();
+    await page.getByRole('button', { name: 'Yes, cancel my subscription' }).click();
     await expect.poll(() => status(page).textContent()).toMatch(/^Cancelled at period end: ends on /);
     const cancelled = await mail.waitFor('cancel.me@example.com', /is cancelled/);
     expect(cancelled.text).toContain('You can undo the cancellation');
@@ -103,7 +105,10 @@ describe('the manage page', () => {
     await expect.poll(() => status(page).textContent()).toMatch(/^Past due/);
     const form = page.getByRole('form', { name: 'Update card' });
     await form.getByLabel('Card number').fill('4242 4242 4242 4242');
-    await form.getByLabel('Expiration date').fill(`12 / ${String((new Date().getFullYear() + 2) % 100).padStart(2, '0')}`);
+    // Typed as digits, as the checkout's card form takes them: '12YY' reads '12 / YY'.
+    const year = String((new Date().getFullYear() + 2) % 100).padStart(2, '0');
+    await form.getByLabel('Expiration date').fill(`12${year}`);
+    expect(await form.getByLabel('Expiration date').inputValue()).toBe(`12 / ${year}`);
     await form.getByLabel('Security code').fill('123');
     await form.getByRole('button', { name: 'Update card' }).click();
     await expect.poll(() => status(page).textContent()).toBe('Active');

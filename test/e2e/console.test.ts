@@ -88,6 +88,8 @@ describe("the owner's console: orders and dashboard", () => {
     await buyer.goto(manage.replace(/^https?:\/\/[^/]+/, server.baseUrl));
     await buyer.getByLabel('Why are you leaving? (optional)').fill(REASON);
     await buyer.getByRole('button', { name: 'Cancel subscription' }).click();
+    await buyer.getByRole('alertdialog', { name: 'Cancel your subscription?' }).waitFor();
+    await buyer.getByRole('button', { name: 'Yes, cancel my subscription' }).click();
     await buyer.getByRole('button', { name: 'Undo cancellation' }).waitFor();
 
     // The owner signs in at 1280×900.

@@ -65,7 +65,7 @@ const running = useServerAndBrowser();
 const FIELD_LABELS: Record<string, string> = { firstName: 'First Name', lastName: 'Last Name', email: 'Email Address' };
 
 async function expectSeats(page: Page, seats: number): Promise<void> {
-  await expect.poll(() => page.getByLabel('Seats', { exact: true }).textContent()).toBe(String(seats));
+  await expect.poll(() => page.getByLabel('Seats', { exact: true }).inputValue()).toBe(String(seats));
   await expect.poll(() => page.getByTestId('seat-total').textContent()).toBe(formatDollars(monthlyTotalCents(seats)));
 }
 
@@ -77,6 +77,8 @@ async function perform(page: Page, plan: BrowserPath, event: AnyEventObject, nex
     await page.getByRole('button', { name: 'Increase seats' }).click();
   } else if (event.type === 'SEAT_REMOVED') {
     await page.getByRole('button', { name: 'Decrease seats' }).click();
+  } else if (event.type === 'SEATS_TYPED') {
+    await page.getByLabel('Seats', { exact: true }).fill(String(event.text));
   } else if (event.type === 'FIELD_CHANGED') {
     await page.getByLabel(FIELD_LABELS[String(event.field)]!).fill(String(event.value));
   } else if (event.type === 'SUBMITTED') {

@@ -205,7 +205,11 @@ describe('the buyer’s team', () => {
     const team = buyer.getByRole('table', { name: 'Team seats' });
     await team.getByText('bo.team@example.com').waitFor();
     await buyer.getByRole('button', { name: 'Revoke bo.team@example.com' }).click();
-    await buyer.getByText('Seat revoked: that person can no longer sign in.').waitFor();
+    // Bo accepted, so the question is about a member who can no longer sign in (not an invitation link).
+    const question = buyer.getByRole('alertdialog', { name: 'Revoke Bo Chen’s seat?' });
+    await question.getByText('can no longer sign in to the training').waitFor();
+    await buyer.getByRole('button', { name: 'Yes, revoke the seat' }).click();
+    await buyer.getByText('Seat revoked: they can no longer sign in.').waitFor();
     expect(await team.getByText('bo.team@example.com').count()).toBe(0);
     await expect
       .poll(() => receiver.webhooks.find((hook) => hook.type === 'seat.revoked' && hook.data.seatEmail === 'bo.team@example.com'), {
@@ -255,6 +259,8 @@ describe('the buyer’s team', () => {
     await buyer.reload();
     await buyer.getByText(/Seat 1 is Dee Doctor’s/).waitFor();
     await buyer.getByRole('button', { name: 'Take seat 1 back from dee.team@example.com' }).click();
+    await buyer.getByRole('alertdialog', { name: 'Take seat 1 back from Dee Doctor?' }).waitFor();
+    await buyer.getByRole('button', { name: 'Yes, take seat 1 back' }).click();
     await buyer.getByText(/Seat 1 is yours/).waitFor();
     // Cy forgot the password (decision 0039): "Forgot your password?" mails Cy a link to choose one; a weak one is
     // refused under the field; the new one signs in, the one the claim showed no longer does.

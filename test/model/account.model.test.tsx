@@ -123,6 +123,7 @@ function modelEvents(snapshot: Snapshot): AnyEventObject[] {
     }
     events.push({ type: 'SIGN_OUT_CLICKED' });
   }
+  if (snapshot.matches({ signedIn: 'confirmingCancel' })) events.push({ type: 'CANCEL_CONFIRMED' }, { type: 'CANCEL_ABANDONED' });
   if (snapshot.matches({ signedIn: 'confirmingSeats' })) events.push({ type: 'SEATS_CONFIRMED' }, { type: 'SEATS_ABANDONED' });
   if (snapshot.matches({ signedIn: 'confirmingCredentials' }))
     events.push({ type: 'NEW_CREDENTIALS_CONFIRMED' }, { type: 'NEW_CREDENTIALS_ABANDONED' });
@@ -212,6 +213,8 @@ async function execute(page: Page, event: AnyEventObject): Promise<void> {
     fireEvent.change(screen.getByLabelText('Email Address'), { target: { value: String(event.email) } });
     fireEvent.submit(screen.getByRole('form', { name: 'Email me a link' }));
   } else if (event.type === 'CANCEL_CLICKED') click('Cancel subscription');
+  else if (event.type === 'CANCEL_CONFIRMED') click('Yes, cancel my subscription');
+  else if (event.type === 'CANCEL_ABANDONED') click('Keep my subscription');
   else if (event.type === 'RESUME_CLICKED') click('Undo cancellation');
   else if (event.type === 'SEATS_SUBMITTED') {
     fireEvent.change(screen.getByRole('spinbutton', { name: 'Seats' }), { target: { value: String(event.quantity) } });
@@ -285,6 +288,14 @@ function expectPageShows(page: Page, state: Snapshot, event: AnyEventObject | un
       state.context.seatPreview.amountDueNowCents
         ? '$250 is charged now to your card ending in 4242'
         : '$166.67 for the unused time comes off your next invoice',
+    );
+
+  // Cancelling is asked once more; without a payment in the last 30 days it says when access ends.
+  const cancelDialog = screen.queryByRole('alertdialog', { name: 'Cancel your subscription?' });
+  expect(cancelDialog !== null, 'the cancel confirm step').toBe(state.matches({ signedIn: 'confirmingCancel' }));
+  if (cancelDialog)
+    expect(cancelDialog).toHaveAccessibleDescription(
+      'You keep access until December 24, 2026 and will not be charged again; you can undo this until then.',
     );
 
   const dialog = screen.queryByRole('alertdialog', { name: 'Replace your password?' });

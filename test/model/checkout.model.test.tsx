@@ -11,7 +11,7 @@ import { memoryLocation } from 'wouter/memory-location';
 import type { AnyActorRef, AnyEventObject, AnyMachineSnapshot } from 'xstate';
 import { PAYMENT_RECORD_KEY } from '../../src/api/paymentRecord';
 import { sampleReferrer } from '../../src/domain/offerReferrer';
-import { formatDollars, monthlyTotalCents } from '../../src/domain/pricing';
+import { CHECKOUT_LIMITS_ELEMENT_ID, formatDollars, monthlyTotalCents } from '../../src/domain/pricing';
 import { checkoutMachine, type ConfirmPaymentActorInput } from '../../src/machines/checkoutMachine';
 import { CONFETTI_PIECES } from '../../src/machines/checkoutTimings';
 import { TOASTS } from '../../src/machines/toasts';
@@ -95,6 +95,16 @@ interface Page {
   session: KnownSession | null;
 }
 
+/** The server's seat limit in the page, as server/referrals/offerPage.ts writes it. */
+function writePageLimits(maxSeats: number): void {
+  document.getElementById(CHECKOUT_LIMITS_ELEMENT_ID)?.remove();
+  const element = document.createElement('script');
+  element.id = CHECKOUT_LIMITS_ELEMENT_ID;
+  element.type = 'application/json';
+  element.textContent = JSON.stringify({ maxSeats });
+  document.head.append(element);
+}
+
 function renderPage(resumed = false): Page {
   resetPublicConfigCache();
   // A fresh fake clock: the page has just opened (performance.now() is 0), as the model's start says.
@@ -102,6 +112,8 @@ function renderPage(resumed = false): Page {
   vi.useFakeTimers();
   vi.setSystemTime(MODEL_START_TIME);
   if (resumed) window.localStorage.setItem('pendingPayment', JSON.stringify(MODEL_PENDING_PAYMENT));
+  // The page sells what the server wrote into it, as the model's page does: at most MODEL_INPUT.maxSeats.
+  writePageLimits(MODEL_INPUT.maxSeats);
   const configGate = deferred<void>();
   const calls = new PendingCalls<ActorKind>(ACTOR_BY_STATE);
   const requests: SentRequest[] = [];
@@ -201,6 +213,12 @@ async function execute(page: Page, event: AnyEventObject, state: AnyMachineSnaps
       case 'SEAT_REMOVED':
         click(screen.getByRole('button', { name: 'Decrease seats' }), event);
         break;
+      case 'SEATS_TYPED': {
+        const box = screen.getByLabelText<HTMLInputElement>('Seats');
+        if (box.readOnly) throw new Error('The model offered SEATS_TYPED while the count box is read-only');
+        fireEvent.change(box, { target: { value: event.text } });
+        break;
+      }
       case 'FIELD_CHANGED':
         fireEvent.change(screen.getByLabelText(FIELD_LABELS[event.field as keyof typeof FIELD_LABELS]), {
           target: { value: event.value },
@@ -238,7 +256,15 @@ async function execute(page: Page, event: AnyEventObject, state: AnyMachineSnaps
 function expectPageShows(page: Page, state: AnyMachineSnapshot): void {
   const { context } = state;
   expect(page.actor().getSnapshot().value, 'the page is in the model state').toEqual(state.value);
-  expect(screen.getByLabelText('Seats')).toHaveTextContent(String(context.pendingSeats));
+  expect(screen.getByLabelText<HTMLInputElement>('Seats').value, 'the count box').toBe(context.seatDraft ?? String(context.pendingSeats));
+  // A refused entry or '+' at the limit says why at the count box (an alert), until the seats change again.
+  const seatAlerts = screen
+    .queryAllByRole('alert')
+    .filter((alert) => /seats can be bought here\.|^Type a number of seats/.test(alert.textContent ?? ''));
+  expect(
+    seatAlerts.map((alert) => alert.textContent),
+    'the seat notice',
+  ).toEqual(context.seatNotice ? [context.seatNotice] : []);
   expect(screen.getByTestId('seat-total')).toHaveTextContent(formatDollars(monthlyTotalCents(context.pendingSeats)));
   expect(screen.queryAllByTestId('confetti').length > 0, 'confetti').toBe(context.celebrating);
   if (context.celebrating) expect(screen.getByTestId('confetti').children).toHaveLength(CONFETTI_PIECES);

@@ -13,13 +13,17 @@ import type { PaymentConfirmation, PaymentGateway } from '../../src/payments/gat
 import { createTimedMachine, ModelCoverage } from './timedModel';
 
 export const MODEL_START_TIME = Date.UTC(2026, 0, 5, 9, 0, 0);
-/** Seats beyond three add no new behaviour (every seat after the second costs the same). */
+/**
+ * Seats beyond three add no new behaviour (every seat after the second costs the same), so the model's page sells
+ * at most three: '+' and the count box meet the limit there.
+ */
 const MODEL_MAX_SEATS = 3;
 
 export const MODEL_INPUT = {
   affiliateId: 'dr-sample',
   affiliateSource: 'http://localhost:3000/',
   returnUrl: 'http://localhost:3000/payment-success',
+  maxSeats: MODEL_MAX_SEATS,
 };
 
 /** A payment this browser started earlier and never saw finalized: three seats, $1,000/month. */
@@ -169,8 +173,15 @@ export function checkoutEvents(snapshot: Snapshot, scope: CheckoutModelScope = F
     Object.keys(context.fieldErrors).length === 0 &&
     (Object.values(context.form).every((value) => value === '') || !hasFieldErrors(validateCheckoutForm(context.form)));
   if (editable && formSettled) {
-    if (context.pendingSeats < scope.maxSeats) events.push({ type: 'SEAT_ADDED' });
+    // At the page's limit '+' says why instead (once: a second click says the same).
+    const atLimit = context.pendingSeats === context.maxSeats;
+    if (context.pendingSeats < scope.maxSeats || (atLimit && scope.failures && context.seatNotice === null)) {
+      events.push({ type: 'SEAT_ADDED' });
+    }
     if (context.pendingSeats > 1) events.push({ type: 'SEAT_REMOVED' });
+    // The count typed from one seat, with or without a refusal showing; an empty box is refused at the field.
+    if (context.pendingSeats === 1) events.push({ type: 'SEATS_TYPED', text: String(scope.maxSeats) });
+    if (scope.failures && context.seatNotice === null) events.push({ type: 'SEATS_TYPED', text: '' });
   }
   if (snapshot.matches('idle')) {
     events.push({ type: 'SUBMITTED' });
@@ -208,6 +219,8 @@ export function serializeCheckout(snapshot: Snapshot): string {
     value: snapshot.value,
     pendingSeats: context.pendingSeats,
     confirmedSeats: context.confirmedSeats,
+    seatDraft: context.seatDraft,
+    seatNotice: context.seatNotice,
     session: context.session !== null,
     gateway: context.paymentGateway !== null,
     form: context.form,

@@ -243,6 +243,9 @@ function teamEvents(snapshot: TeamSnapshot): AnyEventObject[] {
       { type: 'REASSIGN_SUBMITTED', seatId: SEAT_ID, email: 'dee@example.com', name: 'Dee' },
       { type: 'GIVE_SEAT_ONE_SUBMITTED', email: 'om@example.com', name: 'Olu Manager' },
     );
+  if (snapshot.matches('confirmingRevoke')) events.push({ type: 'REVOKE_CONFIRMED' }, { type: 'REVOKE_ABANDONED' });
+  // A refusal under the email field goes as soon as another email is typed.
+  if (snapshot.matches('ready') && snapshot.context.fieldError) events.push({ type: 'EMAIL_TYPED' });
   if (snapshot.matches('unavailable')) events.push({ type: 'RETRY' });
   return events;
 }
@@ -256,7 +259,15 @@ const teamModel = new TestModel(teamTimed.timedMachine as never, {
 // A state is its value and what the buyer reads (the change's kind, the refusal, the notice).
 const serializeTeam = (snapshot: unknown) => {
   const { value, context } = snapshot as TeamSnapshot;
-  return JSON.stringify([value, context.change?.kind ?? null, context.fieldError, context.error, context.notice, context.team !== null]);
+  return JSON.stringify([
+    value,
+    context.change?.kind ?? null,
+    context.fieldError,
+    context.error,
+    context.notice,
+    context.team !== null,
+    context.revoking,
+  ]);
 };
 const ACCESS: TeamAccess = { kind: 'token', token: 'handoff-token' };
 const shortestTeamPaths = teamModel.getShortestPaths({ input: { access: ACCESS }, serializeState: serializeTeam }).map(dropStart);
@@ -265,7 +276,24 @@ const toUnavailable = shortestTeamPaths.find((path) => (path.state as TeamSnapsh
 const retried = replayExactly(teamModel as never, [...toUnavailable.steps.map((step) => step.event), { type: 'RETRY' }], {
   access: ACCESS,
 });
-const teamPaths = [...shortestTeamPaths, { description: retried.description, steps: retried.statePath.steps }];
+// Typing another email after a refusal, and keeping a seat after the revoke question, lead back to states that
+// other paths reach first (the same words on the page), so no shortest path takes them for sure: one more path does.
+const loaded = shortestTeamPaths.find((path) => (path.state as TeamSnapshot).matches('ready'))!.steps[0]!.event;
+const retyped = replayExactly(
+  teamModel as never,
+  [
+    loaded,
+    { type: 'INVITE_SUBMITTED', email: 'cy@example.com', name: 'Cy Diaz' },
+    { type: 'xstate.error.actor.0.team.changing', error: FIELD_REFUSAL, actorId: '0.team.changing' },
+    { type: 'EMAIL_TYPED' },
+  ],
+  { access: ACCESS },
+);
+const teamPaths = [
+  ...shortestTeamPaths,
+  { description: retried.description, steps: retried.statePath.steps },
+  { description: retyped.description, steps: retyped.statePath.steps },
+];
 
 function renderTeam() {
   const calls = new PendingCalls<'load' | 'change'>({ 'team.loading': 'load', 'team.changing': 'change' });
@@ -292,7 +320,12 @@ async function executeTeam(page: ReturnType<typeof renderTeam>, event: AnyEventO
     submitPerson(screen.getByRole('form', { name: 'Invite a team member' }), event.email, event.name);
   else if (event.type === 'RESEND_CLICKED') fireEvent.click(screen.getByRole('button', { name: 'Resend' }));
   else if (event.type === 'REVOKE_CLICKED') fireEvent.click(screen.getByRole('button', { name: 'Revoke bo@example.com' }));
-  else if (event.type === 'REASSIGN_SUBMITTED') {
+  else if (event.type === 'REVOKE_CONFIRMED') fireEvent.click(screen.getByRole('button', { name: 'Yes, revoke the invitation' }));
+  else if (event.type === 'REVOKE_ABANDONED') fireEvent.click(screen.getByRole('button', { name: 'Keep it' }));
+  else if (event.type === 'EMAIL_TYPED') {
+    const form = within(screen.getByRole('alert').closest('form')!);
+    fireEvent.change(form.getByRole('textbox', { name: /^Email/ }), { target: { value: 'someone.else@example.com' } });
+  } else if (event.type === 'REASSIGN_SUBMITTED') {
     fireEvent.click(screen.getByRole('button', { name: 'Reassign' }));
     submitPerson(screen.getByRole('form', { name: 'Give seat 2 to someone else' }), event.email, event.name);
   } else if (event.type === 'GIVE_SEAT_ONE_SUBMITTED') {
@@ -317,8 +350,16 @@ function expectTeamShows(state: AnyMachineSnapshot) {
   }
   expect(screen.getByText(/You have 1 more seat: invite your team\./)).toBeInTheDocument();
   expect(screen.getByRole('table', { name: 'Team seats' })).toHaveTextContent('Invited, not yet accepted');
-  const busy = state.matches('changing');
+  // One change at a time: while a change runs or a revoke is asked about, the other buttons wait.
+  const busy = state.matches('changing') || state.matches('confirmingRevoke');
   expect(screen.getByRole('button', { name: 'Invite' })).toHaveProperty('disabled', busy);
+  // The invitation nobody accepted is asked about in its own words.
+  const revokeDialog = screen.queryByRole('alertdialog', { name: 'Revoke the invitation to Bo Chen?' });
+  expect(revokeDialog !== null, 'the revoke confirm step').toBe(state.matches('confirmingRevoke'));
+  if (revokeDialog)
+    expect(revokeDialog).toHaveAccessibleDescription(
+      'The invitation link sent to bo@example.com stops working. The seat is free to give to someone else.',
+    );
   expect(screen.getByText(/Seat 1 is yours/)).toBeInTheDocument();
   const giveSeatOne = screen.queryByRole('form', { name: 'Give seat 1 to someone else' });
   if (giveSeatOne) expect(within(giveSeatOne).getByRole('button', { name: 'Give seat 1' })).toHaveProperty('disabled', busy);

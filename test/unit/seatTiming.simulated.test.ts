@@ -1,7 +1,8 @@
 /**
  * Spec §4 seat timing, under XState's SimulatedClock with the real Date left alone: a change is committed only
  * 2000 ms after the last edit, never while an update is in progress, and more than 1 s after the last successful
- * update. fast-check draws the buyer's edits, pauses and the server's latency.
+ * update. fast-check draws the buyer's edits (the buttons, or a count typed in the box, refused or not), pauses and
+ * the server's latency.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -13,6 +14,8 @@ import { checkoutMachine } from '../../src/machines/checkoutMachine';
 const DEBOUNCE_MS = 2000;
 const MIN_MS_BETWEEN_UPDATES = 1000;
 const INIT_DELAY_MS = 500;
+/** The page's limit in these runs (the server's MAX_SEATS): small, so the runs meet it. */
+const MAX_SEATS = 5;
 
 const session: SubscriptionSession = {
   clientSecret: 'pi_1_secret_a',
@@ -22,7 +25,7 @@ const session: SubscriptionSession = {
   transactionId: 'txn_1',
 };
 
-type Step = { kind: 'add' } | { kind: 'remove' } | { kind: 'wait'; ms: number };
+type Step = { kind: 'add' } | { kind: 'remove' } | { kind: 'type'; text: string } | { kind: 'wait'; ms: number };
 
 const flush = async () => {
   for (let tick = 0; tick < 5; tick += 1) await Promise.resolve();
@@ -70,7 +73,12 @@ async function run(steps: Step[], latencyMs: number) {
   });
   const actor = createActor(machine, {
     clock,
-    input: { affiliateId: 'dr-sample', affiliateSource: 'http://localhost/', returnUrl: 'http://localhost/payment-success' },
+    input: {
+      affiliateId: 'dr-sample',
+      affiliateSource: 'http://localhost/',
+      returnUrl: 'http://localhost/payment-success',
+      maxSeats: MAX_SEATS,
+    },
   });
   actor.on('toast', ({ toast }) => {
     if (toast.title === 'Subscription Updated') successes.push(clock.now());
@@ -82,9 +90,16 @@ async function run(steps: Step[], latencyMs: number) {
       await advanceTo(clock, clock.now() + step.ms);
       continue;
     }
-    const before = actor.getSnapshot().context.pendingSeats;
-    actor.send({ type: step.kind === 'add' ? 'SEAT_ADDED' : 'SEAT_REMOVED' });
-    if (actor.getSnapshot().context.pendingSeats !== before) edits.push(clock.now());
+    const snapshot = actor.getSnapshot();
+    const before = snapshot.context.pendingSeats;
+    // A count typed in the box while the seats are open is an edit even when it is the same count: it restarts the
+    // debounce as a click does.
+    const typedCount = step.kind === 'type' && /^\d+$/.test(step.text) && Number(step.text) >= 1 && Number(step.text) <= MAX_SEATS;
+    const open = snapshot.matches('idle') || snapshot.matches('pendingSeats');
+    actor.send(
+      step.kind === 'type' ? { type: 'SEATS_TYPED', text: step.text } : { type: step.kind === 'add' ? 'SEAT_ADDED' : 'SEAT_REMOVED' },
+    );
+    if (actor.getSnapshot().context.pendingSeats !== before || (typedCount && open)) edits.push(clock.now());
     await flush();
   }
   await advanceTo(clock, clock.now() + DEBOUNCE_MS + latencyMs + 1);
@@ -95,6 +110,9 @@ async function run(steps: Step[], latencyMs: number) {
 const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
   fc.constant<Step>({ kind: 'add' }),
   fc.constant<Step>({ kind: 'remove' }),
+  fc
+    .oneof(fc.integer({ min: 0, max: MAX_SEATS + 2 }).map(String), fc.constantFrom('', 'x', '2.5'))
+    .map((text): Step => ({ kind: 'type', text })),
   fc.integer({ min: 0, max: 3000 }).map((ms): Step => ({ kind: 'wait', ms })),
 );
 
@@ -104,6 +122,8 @@ describe('seat timing under SimulatedClock (spec §4)', () => {
       fc.asyncProperty(fc.array(stepArbitrary, { maxLength: 25 }), fc.integer({ min: 0, max: 2500 }), async (steps, latencyMs) => {
         const { calls, successes, edits, maxInFlight, final } = await run(steps, latencyMs);
         expect(maxInFlight).toBeLessThanOrEqual(1);
+        // Neither '+' nor the box ever goes past the limit, so the server is never asked for more.
+        for (const call of calls) expect(call.quantity).toBeLessThanOrEqual(MAX_SEATS);
         expect(successes).toHaveLength(calls.length);
         calls.forEach((call, index) => {
           const lastEdit = Math.max(...edits.filter((edit) => edit <= call.at));

@@ -4,7 +4,7 @@
  * more; the typed card leaves the fields; a session that ended asks for a link again.
  */
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { fromPromise } from 'xstate';
 import { ApiError } from '../../src/api/client';
 import type { AccountSessionResponse, AccountView, NewCredentials, SeatChangePreview } from '../../src/contract/account';
@@ -187,6 +187,9 @@ describe('the manage page', () => {
   });
 
   it('confirms a cancellation and its undo in words, with the status in words', async () => {
+    // More than 30 days after the first payment (November 24, 2026).
+    vi.useFakeTimers({ now: Date.parse('2027-01-10T12:00:00.000Z'), toFake: ['Date'] });
+    onTestFinished(() => void vi.useRealTimers());
     const cancelled = { ...ACCOUNT, cancelAt: '2026-12-24T09:00:00.000Z' };
     let next: AccountView = cancelled;
     const { machine } = machineWith({ change: async () => next });
@@ -196,6 +199,12 @@ describe('the manage page', () => {
     const table = screen.getByRole('table', { name: 'Subscription' });
     expect(within(table).getByRole('status').textContent).toBe('Active');
     fireEvent.submit(screen.getByRole('form', { name: 'Cancel subscription' }));
+    await flush();
+    // Asked once more: the first payment was more than 30 days ago, so the words say when access ends.
+    expect(screen.getByRole('alertdialog', { name: 'Cancel your subscription?' })).toHaveAccessibleDescription(
+      'You keep access until December 24, 2026 and will not be charged again; you can undo this until then.',
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Yes, cancel my subscription' }));
     await flush();
     expect(
       screen
@@ -207,6 +216,31 @@ describe('the manage page', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Undo cancellation' }));
     await flush();
     expect(screen.getByText('Your cancellation is undone: your subscription continues and renews as before.')).toBeTruthy();
+  });
+
+  it('within 30 days of the first payment, the cancel step names the money-back guarantee and how to ask; keeping changes nothing', async () => {
+    vi.useFakeTimers({ now: Date.parse('2026-12-10T12:00:00.000Z'), toFake: ['Date'] });
+    onTestFinished(() => void vi.useRealTimers());
+    const { machine, calls } = machineWith({ change: async () => ({ ...ACCOUNT, cancelAt: ACCOUNT.currentPeriodEnd }) });
+    render(<AccountPage machine={machine} />);
+    await flush();
+    fireEvent.change(screen.getByLabelText('Why are you leaving? (optional)'), { target: { value: ' Too busy ' } });
+    fireEvent.submit(screen.getByRole('form', { name: 'Cancel subscription' }));
+    await flush();
+    const dialog = screen.getByRole('alertdialog', { name: 'Cancel your subscription?' });
+    expect(dialog).toHaveAccessibleDescription(
+      'You are within the 30-day money-back guarantee, until December 24, 2026. Cancelling stops the renewal but does not refund you: to get every dollar back, email us and ask for a refund before then. You keep access until December 24, 2026 and will not be charged again; you can undo this until then.',
+    );
+    expect(calls.changes).toEqual([]);
+    fireEvent.click(screen.getByRole('button', { name: 'Keep my subscription' }));
+    await flush();
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(calls.changes).toEqual([]);
+    expect(screen.getByLabelText('Why are you leaving? (optional)')).toHaveValue('Too busy');
+    fireEvent.submit(screen.getByRole('form', { name: 'Cancel subscription' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Yes, cancel my subscription' }));
+    await flush();
+    expect(calls.changes).toEqual([{ kind: 'cancel', reason: 'Too busy' }]);
   });
 
   it('past due: says so in words and leads with the card; a saved card is confirmed', async () => {
@@ -231,8 +265,11 @@ describe('the manage page', () => {
     render(<AccountPage machine={machine} />);
     await flush();
     const number = screen.getByLabelText<HTMLInputElement>('Card number');
-    fireEvent.change(number, { target: { value: '4000 0000 0000 0002' } });
-    fireEvent.change(screen.getByLabelText('Expiration date'), { target: { value: '12 / 30' } });
+    fireEvent.change(number, { target: { value: '4000000000000002' } });
+    // Typed as digits, the expiry reads as on the checkout's card form.
+    fireEvent.change(screen.getByLabelText('Expiration date'), { target: { value: '1230' } });
+    expect(screen.getByLabelText('Expiration date')).toHaveValue('12 / 30');
+    expect(number.value).toBe('4000 0000 0000 0002');
     fireEvent.change(screen.getByLabelText('Security code'), { target: { value: '123' } });
     fireEvent.submit(screen.getByRole('form', { name: 'Update card' }));
     expect(number.value).toBe('');
@@ -251,6 +288,7 @@ describe('the manage page', () => {
     render(<AccountPage machine={machine} />);
     await flush();
     fireEvent.submit(screen.getByRole('form', { name: 'Cancel subscription' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Yes, cancel my subscription' }));
     await flush();
     expect(screen.getByRole('form', { name: 'Email me a link' })).toBeTruthy();
     expect(screen.getByRole('alert').textContent).toMatch(/session has ended/);

@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { FinalizeResponse } from '../../src/contract/checkout';
 import { PAYMENT_RECORD_KEY } from '../../src/api/paymentRecord';
 import type { PaymentConfirmation } from '../../src/payments/gateway';
+import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH } from '../../src/domain/textLimits';
 import { FINALIZED, leavingAsksFirst, renderCheckout, registerCheckoutTestEnvironment } from './support/checkoutHarness';
 import { advance, deferred } from './support/timers';
 
@@ -29,6 +30,21 @@ describe('payment form', () => {
     }
     expect(field('Email Address')).toHaveAttribute('type', 'email');
     expect(submitButton()).toBeEnabled();
+  });
+
+  it("holds to the server's lengths, and counts the characters once within 10% of a limit", async () => {
+    renderCheckout();
+    await advance(500);
+    const first = screen.getByLabelText('First Name');
+    // First and last name are joined into the buyer's name, at most NAME_MAX_LENGTH.
+    expect(first).toHaveAttribute('maxLength', String(Math.floor((NAME_MAX_LENGTH - 1) / 2)));
+    expect(screen.getByLabelText('Last Name')).toHaveAttribute('maxLength', String(Math.floor((NAME_MAX_LENGTH - 1) / 2)));
+    expect(screen.getByLabelText('Email Address')).toHaveAttribute('maxLength', String(EMAIL_MAX_LENGTH));
+
+    fireEvent.change(first, { target: { value: 'A'.repeat(88) } });
+    expect(screen.queryByText(/characters$/)).not.toBeInTheDocument();
+    fireEvent.change(first, { target: { value: 'A'.repeat(90) } });
+    expect(screen.getByText('90 / 99 characters')).toBeInTheDocument();
   });
 
   it('shows the spec §5 messages under the fields on submit and clears each on edit', async () => {

@@ -14,6 +14,8 @@ import { accountMachine } from '../../machines/accountMachine';
 import { BreakableText } from '../shared/BreakableText';
 import { focusOnMount } from '../shared/focusHeading';
 import { formText } from '../shared/formText';
+import { FIELD_LIMITS } from '../shared/fieldLimits';
+import { LimitedInput } from '../shared/LimitedInput';
 import { Button, Card, ErrorText, Field, Form, Heading, Muted, Page, Table } from '../shared/panelStyles';
 import { SiteHeader } from '../shared/SiteHeader';
 import { usePageTitle } from '../shared/usePageTitle';
@@ -108,7 +110,7 @@ function RequestLink() {
           <Form onSubmit={submit} aria-label="Email me a link">
             <Field>
               Email Address
-              <input name="email" type="email" autoComplete="email" required />
+              <LimitedInput name="email" type="email" autoComplete="email" required maxLength={FIELD_LIMITS.email} />
             </Field>
             <Button type="submit" $variant="primary" disabled={busy}>
               Email me a link

@@ -8,11 +8,15 @@ import styled from 'styled-components';
 import type { AccountView, SeatChangePreview } from '../../contract/account';
 import { invoiceStatusWords } from '../../domain/invoiceStatus';
 import { formatDollars, monthlyTotalCents } from '../../domain/pricing';
+import { formatCardNumber, formatExpiry } from '../../payments/cardValidation';
 import { CopyField } from '../shared/CopyField';
+import { FIELD_LIMITS } from '../shared/fieldLimits';
+import { LimitedInput } from '../shared/LimitedInput';
 import { formText } from '../shared/formText';
 import { Button, Card, Field, Form, SubHeading, Table } from '../shared/panelStyles';
 import { AccountActor } from './accountActor';
 import { day } from './accountDates';
+import { cancelConfirmationText } from './cancelWords';
 
 /** A section: its heading and its card. */
 function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
@@ -24,10 +28,13 @@ function Section({ id, title, children }: { id: string; title: string; children:
   );
 }
 
-/** Cancel at the end of the period (with an optional reason), or undo a cancellation. */
+/** Cancel at the end of the period (with an optional reason, asked once more), or undo a cancellation. */
 export function CancelSection({ account }: { account: AccountView }) {
   const actorRef = AccountActor.useActorRef();
   const busy = AccountActor.useSelector((snapshot) => snapshot.hasTag('busy'));
+  const confirming = AccountActor.useSelector((snapshot) => snapshot.matches({ signedIn: 'confirmingCancel' }));
+  // The reason typed before the confirm step is there again if the buyer keeps the subscription.
+  const reason = AccountActor.useSelector((snapshot) => snapshot.context.cancelReason);
   const cancel = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     actorRef.send({ type: 'CANCEL_CLICKED', reason: formText(new FormData(event.currentTarget), 'reason') });
@@ -41,11 +48,23 @@ export function CancelSection({ account }: { account: AccountView }) {
             Undo cancellation
           </Button>
         </>
+      ) : confirming ? (
+        <div role="alertdialog" aria-label="Cancel your subscription?" aria-describedby="cancel-confirmation-text">
+          <p id="cancel-confirmation-text">{cancelConfirmationText(account, new Date())}</p>
+          <Buttons>
+            <Button type="button" $variant="danger" onClick={() => actorRef.send({ type: 'CANCEL_CONFIRMED' })}>
+              Yes, cancel my subscription
+            </Button>
+            <Button type="button" onClick={() => actorRef.send({ type: 'CANCEL_ABANDONED' })}>
+              Keep my subscription
+            </Button>
+          </Buttons>
+        </div>
       ) : (
         <Form onSubmit={cancel} aria-label="Cancel subscription">
           <Field style={{ flex: '1 1 260px' }}>
             Why are you leaving? (optional)
-            <input name="reason" maxLength={500} />
+            <LimitedInput name="reason" maxLength={FIELD_LIMITS.cancelReason} defaultValue={reason} />
           </Field>
           <Button type="submit" $variant="danger" disabled={busy}>
             Cancel subscription
@@ -127,7 +146,10 @@ function SeatsConfirmation({ account, preview }: { account: AccountView; preview
   );
 }
 
-/** A new card (the sandbox's test cards); the typed number and code leave the fields once sent. */
+/**
+ * A new card (the sandbox's test cards); the typed number and code leave the fields once sent. The number and the
+ * expiry are formatted as typed, as on the checkout's card form ('0829' reads '08 / 29').
+ */
 export function CardSection({ account }: { account: AccountView }) {
   const actorRef = AccountActor.useActorRef();
   const busy = AccountActor.useSelector((snapshot) => snapshot.hasTag('busy'));
@@ -158,11 +180,24 @@ export function CardSection({ account }: { account: AccountView }) {
       <Form onSubmit={updateCard} aria-label="Update card">
         <Field>
           Card number
-          <input name="number" inputMode="numeric" autoComplete="cc-number" required />
+          <input
+            name="number"
+            inputMode="numeric"
+            autoComplete="cc-number"
+            required
+            onChange={(event) => (event.currentTarget.value = formatCardNumber(event.currentTarget.value))}
+          />
         </Field>
         <Field>
           Expiration date
-          <input name="expiry" placeholder="MM / YY" autoComplete="cc-exp" required />
+          <input
+            name="expiry"
+            placeholder="MM / YY"
+            inputMode="numeric"
+            autoComplete="cc-exp"
+            required
+            onChange={(event) => (event.currentTarget.value = formatExpiry(event.currentTarget.value))}
+          />
         </Field>
         <Field>
           Security code

@@ -20,6 +20,7 @@ import {
   selectProcessing,
   selectSession,
 } from './checkoutSelectors';
+import { FIELD_LIMITS } from '../shared/fieldLimits';
 import { TextField } from '../shared/TextField';
 import { ExistingSubscriptionNotice } from './ExistingSubscriptionNotice';
 
@@ -80,6 +81,7 @@ export function CheckoutForm({ firstNameRef }: CheckoutFormProps) {
           name="firstName"
           autoComplete="given-name"
           required
+          maxLength={FIELD_LIMITS.namePart}
           disabled={fieldsLocked}
           value={form.firstName}
           error={errors.firstName}
@@ -90,6 +92,7 @@ export function CheckoutForm({ firstNameRef }: CheckoutFormProps) {
           name="lastName"
           autoComplete="family-name"
           required
+          maxLength={FIELD_LIMITS.namePart}
           disabled={fieldsLocked}
           value={form.lastName}
           error={errors.lastName}
@@ -102,6 +105,7 @@ export function CheckoutForm({ firstNameRef }: CheckoutFormProps) {
         type="email"
         autoComplete="email"
         required
+        maxLength={FIELD_LIMITS.email}
         disabled={fieldsLocked}
         value={form.email}
         error={errors.email}

@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef } from 'react';
+import { useId, useLayoutEffect, useRef } from 'react';
 import styled from 'styled-components';
 import { formatDollars, monthlySavingCents } from '../../domain/pricing';
 import { Card, CardTitle } from '../shared/Card';
@@ -6,12 +6,24 @@ import { Spinner } from '../shared/Spinner';
 import { Tooltip } from '../shared/Tooltip';
 import { colors, radii } from '../theme';
 import { CheckoutActor } from './checkoutActor';
-import { selectCanAddSeat, selectCanRemoveSeat, selectCelebrating, selectPendingSeats, selectUpdating } from './checkoutSelectors';
+import {
+  selectCanAddSeat,
+  selectCanRemoveSeat,
+  selectCelebrating,
+  selectMaxSeats,
+  selectPendingSeats,
+  selectSeatNotice,
+  selectSeatText,
+  selectUpdating,
+} from './checkoutSelectors';
 import { LazyConfetti } from './LazyConfetti';
 import { monthlyTotalText, priceLines } from './priceLines';
 import { seatButtonHints } from './seatHints';
 
-/** The seat selector: − count +, price lines and total, 'Updating...' while the server confirms, the saving banner. */
+/**
+ * The seat selector: − count +, price lines and total, 'Updating...' while the server confirms, the saving banner.
+ * The count box takes a typed number too; a refused entry stays in it with why, under the controls.
+ */
 export function SeatSelector() {
   const actorRef = CheckoutActor.useActorRef();
   const seats = CheckoutActor.useSelector(selectPendingSeats);
@@ -19,9 +31,13 @@ export function SeatSelector() {
   const canRemove = CheckoutActor.useSelector(selectCanRemoveSeat);
   const updating = CheckoutActor.useSelector(selectUpdating);
   const celebrating = CheckoutActor.useSelector(selectCelebrating);
+  const maxSeats = CheckoutActor.useSelector(selectMaxSeats);
+  const seatText = CheckoutActor.useSelector(selectSeatText);
+  const seatNotice = CheckoutActor.useSelector(selectSeatNotice);
+  const noticeId = useId();
   const savingCents = monthlySavingCents(seats);
   const { increaseRef, decreaseRef, countRef } = useFocusThroughLock(canAdd, canRemove);
-  const hints = seatButtonHints({ seats, locked: !canAdd, updating });
+  const hints = seatButtonHints({ seats, maxSeats, locked: !canAdd, updating });
 
   return (
     <Card aria-labelledby="seat-selector-title">
@@ -41,9 +57,20 @@ export function SeatSelector() {
             </StepButton>
           )}
         </Tooltip>
-        <Count ref={countRef} tabIndex={-1} aria-label="Seats" aria-live="polite">
-          {seats}
-        </Count>
+        {/* Read-only, not disabled, while locked: a disabled box would drop the focus of someone typing in it. */}
+        <Count
+          ref={countRef}
+          type="text"
+          inputMode="numeric"
+          autoComplete="off"
+          aria-label="Seats"
+          aria-invalid={seatNotice ? true : undefined}
+          aria-describedby={seatNotice ? noticeId : undefined}
+          $invalid={Boolean(seatNotice)}
+          readOnly={!canAdd}
+          value={seatText}
+          onChange={(event) => actorRef.send({ type: 'SEATS_TYPED', text: event.target.value })}
+        />
         <Tooltip id="increase-seats-hint" text={hints.add}>
           {(describedBy) => (
             <StepButton
@@ -66,6 +93,11 @@ export function SeatSelector() {
           </Updating>
         )}
       </Controls>
+      {seatNotice && (
+        <SeatNotice id={noticeId} role="alert">
+          {seatNotice}
+        </SeatNotice>
+      )}
       <Lines>
         {priceLines(seats).map((line) => (
           <Line key={line.label}>
@@ -93,7 +125,7 @@ export function SeatSelector() {
 function useFocusThroughLock(canAdd: boolean, canRemove: boolean) {
   const increase = useRef<HTMLButtonElement>(null);
   const decrease = useRef<HTMLButtonElement>(null);
-  const count = useRef<HTMLOutputElement>(null);
+  const count = useRef<HTMLInputElement>(null);
   const waiting = useRef<'increase' | 'decrease' | null>(null);
 
   // A layout effect runs right after the buttons' `disabled` changed, before the browser moves the focus away.
@@ -143,17 +175,22 @@ const StepButton = styled.button`
   }
 `;
 
-const Count = styled.output`
-  min-width: 64px;
+const Count = styled.input<{ $invalid: boolean }>`
+  width: 72px;
   height: 44px;
-  display: inline-flex;
-  align-items: center;
-  justify-content: center;
-  border: 2px solid ${colors.brand};
+  text-align: center;
+  border: 2px solid ${({ $invalid }) => ($invalid ? colors.danger : colors.brand)};
   border-radius: ${radii.medium};
   font-size: 1.375rem;
   font-weight: 800;
   color: ${colors.ink};
+`;
+
+const SeatNotice = styled.p`
+  margin: -8px 0 16px;
+  color: ${colors.danger};
+  font-size: 0.875rem;
+  font-weight: 600;
 `;
 
 const SeatsWord = styled.span`

@@ -8,6 +8,7 @@ import { useSelector } from '@xstate/react';
 import { createContext, createElement, useContext, type ReactNode } from 'react';
 import type { ActorRefFrom, SnapshotFrom } from 'xstate';
 import { readPendingPayment, readRecentPurchase } from '../../api/pendingPayment';
+import { readMaxSeats } from '../../content/checkoutLimits';
 import type { checkoutMachine, CheckoutInput } from '../../machines/checkoutMachine';
 import { TIMINGS } from '../../machines/checkoutTimings';
 
@@ -51,7 +52,7 @@ export const CheckoutActor = {
  * The machine's input for this page load (spec §3: affiliate_id, the page's referrer's short label, and
  * affiliate_source; §4: return address), with the
  * payment this browser started and never saw finalized, and its purchase of the last 24 hours
- * (src/api/pendingPayment.ts).
+ * (src/api/pendingPayment.ts), and the server's seat limit written into the page.
  */
 export function checkoutInput(
   affiliateId: string,
@@ -65,5 +66,6 @@ export function checkoutInput(
     pendingPayment: readPendingPayment(now),
     recentPurchase: readRecentPurchase(now),
     initDelayMs: Math.max(0, TIMINGS.initDelay - msSincePageOpened()),
+    maxSeats: readMaxSeats(globalThis.document),
   };
 }

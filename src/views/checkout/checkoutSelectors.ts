@@ -8,6 +8,11 @@ import type { checkoutMachine } from '../../machines/checkoutMachine';
 type CheckoutSnapshot = SnapshotFrom<typeof checkoutMachine>;
 
 export const selectPendingSeats = (snapshot: CheckoutSnapshot) => snapshot.context.pendingSeats;
+/** What the count box shows: a refused entry as typed, else the pending count. */
+export const selectSeatText = (snapshot: CheckoutSnapshot) => snapshot.context.seatDraft ?? String(snapshot.context.pendingSeats);
+/** Why the count box refused an entry or '+' stopped at the limit; null when nothing was refused. */
+export const selectSeatNotice = (snapshot: CheckoutSnapshot) => snapshot.context.seatNotice;
+export const selectMaxSeats = (snapshot: CheckoutSnapshot) => snapshot.context.maxSeats;
 export const selectCelebrating = (snapshot: CheckoutSnapshot) => snapshot.context.celebrating;
 export const selectSession = (snapshot: CheckoutSnapshot) => snapshot.context.session;
 export const selectForm = (snapshot: CheckoutSnapshot) => snapshot.context.form;

@@ -15,6 +15,8 @@ import { formatDollars } from '../../domain/pricing';
 import { REFUND_GUARANTEE_DAYS } from '../../domain/refunds';
 import { partnerMachine } from '../../machines/partnerMachine';
 import { Button, Card, ErrorText, Field, Form, Heading, Muted, Page, SubHeading, Table } from '../shared/panelStyles';
+import { FIELD_LIMITS } from '../shared/fieldLimits';
+import { LimitedInput } from '../shared/LimitedInput';
 import { usePageTitle } from '../shared/usePageTitle';
 import { commissionLines } from './commissionLines';
 
@@ -54,7 +56,7 @@ export function PartnerPage({ machine = partnerMachine }: { machine?: typeof par
           >
             <Field>
               Your email
-              <input name="email" type="email" autoComplete="email" required />
+              <LimitedInput name="email" type="email" autoComplete="email" required maxLength={FIELD_LIMITS.email} />
             </Field>
             <Button type="submit" $variant="primary" disabled={snapshot.hasTag('busy')}>
               Email me a sign-in link

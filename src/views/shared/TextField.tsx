@@ -2,6 +2,7 @@ import { useId, type InputHTMLAttributes, type Ref } from 'react';
 import styled, { css } from 'styled-components';
 import { elementColors } from '../payment/elementColors';
 import { colors, radii } from '../theme';
+import { nearLimit } from './fieldLimits';
 
 /** How the field looks: the checkout form's, or the card form's (Stripe's Payment Element, so both card forms match). */
 type Look = 'form' | 'card';
@@ -14,10 +15,15 @@ interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id
   ref?: Ref<HTMLInputElement>;
 }
 
-/** A labelled text input with its error message under it, tied to it for screen readers. */
+/**
+ * A labelled text input with its error message under it, tied to it for screen readers; with a `maxLength`, it
+ * shows how many characters are used once within 10% of it (fieldLimits.ts).
+ */
 export function TextField({ label, error, look = 'form', ref, ...input }: TextFieldProps) {
   const id = useId();
   const errorId = `${id}-error`;
+  const length = typeof input.value === 'string' ? input.value.length : 0;
+  const counter = input.maxLength !== undefined && nearLimit(length, input.maxLength) ? `${length} / ${input.maxLength}` : null;
   return (
     <Field>
       <Label htmlFor={id} $look={look}>
@@ -32,6 +38,11 @@ export function TextField({ label, error, look = 'form', ref, ...input }: TextFi
         $look={look}
         {...input}
       />
+      {counter && (
+        <Counter id={`${id}-counter`} aria-live="polite" $look={look}>
+          {counter} characters
+        </Counter>
+      )}
       {error && (
         <ErrorText id={errorId} role="alert" $look={look}>
           {error}
@@ -130,4 +141,10 @@ const errorLooks = {
 
 const ErrorText = styled.p<{ $look: Look }>`
   ${({ $look }) => errorLooks[$look]}
+`;
+
+const Counter = styled.span<{ $look: Look }>`
+  align-self: flex-end;
+  font-size: 0.75rem;
+  color: ${({ $look }) => ($look === 'card' ? elementColors.label : colors.muted)};
 `;

@@ -9,6 +9,8 @@ import type { TeamAccess } from '../../api/teamApi';
 import type { TeamSeat, TeamView } from '../../contract/team';
 import { seatOneGiven } from '../../domain/team';
 import { teamMachine } from '../../machines/teamMachine';
+import { FIELD_LIMITS } from '../shared/fieldLimits';
+import { LimitedInput } from '../shared/LimitedInput';
 import { formText } from '../shared/formText';
 import { Button, Card, ErrorText, Field, Form, Muted, SubHeading, Table } from '../shared/panelStyles';
 import { TeamActor, type TeamLogic } from './teamActor';
@@ -72,6 +74,7 @@ function TeamContent({ variant }: { variant: 'success' | 'account' }) {
         )}
         {error && <ErrorText role="alert">{error}</ErrorText>}
         {notice && <p role="status">{notice}</p>}
+        {variant === 'account' && <RevokeConfirmation team={team} />}
         {team.members.length > 0 && <Members team={team} variant={variant} />}
         {team.active && team.free > 0 && <InviteForm key={team.members.length} />}
         {variant === 'account' && <SeatOne team={team} />}
@@ -148,6 +151,43 @@ function Members({ team, variant }: { team: TeamView; variant: 'success' | 'acco
   );
 }
 
+/**
+ * Revoking asked once more, in words that fit: an invitation nobody accepted stops working; a member can no longer
+ * sign in. Seat 1 taken back goes to the buyer's own login again (docs/decisions/0038).
+ */
+function RevokeConfirmation({ team }: { team: TeamView }) {
+  const actorRef = TeamActor.useActorRef();
+  const revoking = TeamActor.useSelector((snapshot) => (snapshot.matches('confirmingRevoke') ? snapshot.context.revoking : null));
+  const seat = revoking && team.members.find((member) => member.id === revoking.seatId);
+  if (!revoking || !seat) return null;
+  const seatOne = seat.seatNumber === 1;
+  const question = seatOne
+    ? `Take seat 1 back from ${seat.name}?`
+    : revoking.member
+      ? `Revoke ${seat.name}’s seat?`
+      : `Revoke the invitation to ${seat.name}?`;
+  const outcome = revoking.member
+    ? `${seat.name} (${seat.email}) can no longer sign in to the training.`
+    : `The invitation link sent to ${seat.email} stops working.`;
+  const after = seatOne ? 'Seat 1 goes back to your own login.' : 'The seat is free to give to someone else.';
+  return (
+    <div role="alertdialog" aria-label={question} aria-describedby="revoke-confirmation-text">
+      <p>
+        <strong>{question}</strong>
+      </p>
+      <p id="revoke-confirmation-text">
+        {outcome} {after}
+      </p>
+      <Button type="button" $variant="danger" onClick={() => actorRef.send({ type: 'REVOKE_CONFIRMED' })}>
+        {seatOne ? 'Yes, take seat 1 back' : revoking.member ? 'Yes, revoke the seat' : 'Yes, revoke the invitation'}
+      </Button>{' '}
+      <Button type="button" onClick={() => actorRef.send({ type: 'REVOKE_ABANDONED' })}>
+        Keep it
+      </Button>
+    </div>
+  );
+}
+
 /** Who holds seat 1, and the buyer's way to give it to someone else (docs/decisions/0038). */
 function SeatOne({ team }: { team: TeamView }) {
   const actorRef = TeamActor.useActorRef();
@@ -212,11 +252,19 @@ function InviteForm({ label = 'Invite a team member', submit = 'Invite', onSubmi
     <Form onSubmit={send} aria-label={label}>
       <Field>
         Name
-        <input name="name" autoComplete="off" required maxLength={200} />
+        <LimitedInput name="name" autoComplete="off" required maxLength={FIELD_LIMITS.name} />
       </Field>
       <Field>
         Email
-        <input name="email" type="email" autoComplete="off" required maxLength={254} aria-invalid={fieldError ? true : undefined} />
+        <LimitedInput
+          name="email"
+          type="email"
+          autoComplete="off"
+          required
+          maxLength={FIELD_LIMITS.email}
+          aria-invalid={fieldError ? true : undefined}
+          onChange={() => actorRef.send({ type: 'EMAIL_TYPED' })}
+        />
         {fieldError && <ErrorText role="alert">{fieldError}</ErrorText>}
       </Field>
       <Button type="submit" $variant="primary" disabled={busy}>

@@ -54,7 +54,7 @@ describe.each(DATABASES)('referrals on %s', (kind) => {
     await writeFile(join(distDir, 'shell.html'), '<!doctype html><html><head></head><body><div id="root"></div></body></html>');
     server = await startTestServer(kind, {
       distDir,
-      env: { LOG_LEVEL: 'info', REFERRAL_WINDOW_DAYS: '60' },
+      env: { LOG_LEVEL: 'info', REFERRAL_WINDOW_DAYS: '60', MAX_SEATS: '40' },
       logStream: { write: (line) => void lines.push(line) },
     });
     await server.db.insert(referrers).values([
@@ -146,6 +146,9 @@ describe.each(DATABASES)('referrals on %s', (kind) => {
     expect((await get('/index.html')).body).not.toContain('__OFFER_REFERRER');
     // Other pages carry the referrer too (the SPA may navigate to /).
     expect((await get('/payment-success', jane)).body).toContain('"name":"Jane Doe"');
+    // Every page carries the server's seat limit, which the checkout's '+' and count box hold to.
+    const limits = /<script id="checkout-limits" type="application\/json">(.*?)<\/script>/.exec(html)?.[1];
+    expect(JSON.parse(limits!)).toEqual({ maxSeats: 40 });
   });
 
   it('renders `$` replacement patterns in every referrer field as the text they are, leaving the rest of the page as built', async () => {
@@ -159,11 +162,12 @@ describe.each(DATABASES)('referrals on %s', (kind) => {
       const html = (await get('/', cookieFor(slug, 0))).body;
       const json = island.exec(html)?.[0];
       expect(JSON.parse(json!.replace(/^<script[^>]*>|<\/script>$/g, ''))).toEqual(referrer);
-      // Without the JSON islands (the referrer, the offer's content), the page is the template with the escaped
-      // texts and nothing else.
+      // Without the JSON islands (the referrer, the offer's content, the seat limit), the page is the template with
+      // the escaped texts and nothing else.
       const content = /<script id="offer-content" type="application\/json">.*?<\/script>/;
-      expect(html.replace(json!, '').replace(content, ''), slug).toBe(filled(referrer));
-      expect(html.match(/<script/g), slug).toHaveLength(3);
+      const limits = /<script id="checkout-limits" type="application\/json">.*?<\/script>/;
+      expect(html.replace(json!, '').replace(content, '').replace(limits, ''), slug).toBe(filled(referrer));
+      expect(html.match(/<script/g), slug).toHaveLength(4);
     }
     const html = (await get('/', cookieFor('dollars', 0))).body;
     expect(html).toContain(`For Friends of Dr. Dr $&amp; $\` $&#39; $1 $$ $&lt;name&gt; &lt;$&amp;&gt; Only</span>`);

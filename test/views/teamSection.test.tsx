@@ -1,0 +1,122 @@
+/** The manage page's Team section: revoking asked once more in words that fit; a stale email refusal goes. */
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { fromPromise } from 'xstate';
+import { ApiError } from '../../src/api/client';
+import type { TeamAccess, TeamChange } from '../../src/api/teamApi';
+import type { TeamSeat, TeamView } from '../../src/contract/team';
+import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH } from '../../src/domain/textLimits';
+import { teamMachine } from '../../src/machines/teamMachine';
+import { TeamSection } from '../../src/views/team/TeamSection';
+
+const seat = (overrides: Partial<TeamSeat>): TeamSeat => ({
+  id: '00000000-0000-4000-8000-000000000002',
+  seatNumber: 2,
+  status: 'invited',
+  email: 'bo@example.com',
+  name: 'Bo Chen',
+  invitedAt: '2026-11-01T09:00:00.000Z',
+  claimedAt: null,
+  revokedAt: null,
+  agreementSignedAt: null,
+  ...overrides,
+});
+
+const teamWith = (members: TeamSeat[]): TeamView => ({
+  seats: 3,
+  buyer: { email: 'ada@example.com', name: 'Ada Palmer', holdsSeat: true },
+  members,
+  free: 3 - 1 - members.length,
+  active: true,
+});
+
+const ACCESS: TeamAccess = { kind: 'session' };
+const flush = () => act(async () => undefined);
+
+function renderTeam(team: TeamView, change: (change: TeamChange) => Promise<TeamView>) {
+  const changes: TeamChange[] = [];
+  const machine = teamMachine.provide({
+    actors: {
+      loadTeam: fromPromise(async () => team),
+      changeTeam: fromPromise<TeamView, { access: TeamAccess; change: TeamChange }>(({ input }) => {
+        changes.push(input.change);
+        return change(input.change);
+      }),
+    },
+  });
+  render(<TeamSection access={ACCESS} variant="account" machine={machine} />);
+  return changes;
+}
+
+describe('revoking a seat', () => {
+  it('asks about a member in words for a member: they can no longer sign in; keeping calls nothing', async () => {
+    const member = seat({ status: 'claimed', claimedAt: '2026-11-02T09:00:00.000Z' });
+    const changes = renderTeam(teamWith([member]), async () => teamWith([]));
+    await flush();
+    fireEvent.click(screen.getByRole('button', { name: 'Revoke bo@example.com' }));
+    const question = screen.getByRole('alertdialog', { name: 'Revoke Bo Chen’s seat?' });
+    expect(question).toHaveAccessibleDescription(
+      'Bo Chen (bo@example.com) can no longer sign in to the training. The seat is free to give to someone else.',
+    );
+    // One change at a time: the other buttons wait for the answer.
+    expect(screen.getByRole('button', { name: 'Invite' })).toBeDisabled();
+    fireEvent.click(within(question).getByRole('button', { name: 'Keep it' }));
+    await flush();
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(changes).toEqual([]);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Revoke bo@example.com' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Yes, revoke the seat' }));
+    await flush();
+    expect(changes).toEqual([{ kind: 'revoke', seatId: member.id }]);
+    expect(screen.getByRole('status')).toHaveTextContent('Seat revoked: they can no longer sign in.');
+  });
+
+  it('asks about an invitation nobody accepted in its own words: the link stops working', async () => {
+    const changes = renderTeam(teamWith([seat({})]), async () => teamWith([]));
+    await flush();
+    fireEvent.click(screen.getByRole('button', { name: 'Revoke bo@example.com' }));
+    expect(screen.getByRole('alertdialog', { name: 'Revoke the invitation to Bo Chen?' })).toHaveAccessibleDescription(
+      'The invitation link sent to bo@example.com stops working. The seat is free to give to someone else.',
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Yes, revoke the invitation' }));
+    await flush();
+    expect(changes).toHaveLength(1);
+    expect(screen.getByRole('status')).toHaveTextContent('Invitation revoked: the invitation link stops working.');
+    expect(screen.queryByText(/can no longer sign in/)).toBeNull();
+  });
+});
+
+describe('a refusal about the email', () => {
+  it('goes as soon as another email is typed', async () => {
+    const ownEmail = new ApiError('That is your own email.', 400, { error: 'That is your own email.', field: 'email' });
+    renderTeam(teamWith([]), () => Promise.reject(ownEmail));
+    await flush();
+    const form = within(screen.getByRole('form', { name: 'Invite a team member' }));
+    fireEvent.change(form.getByLabelText('Name'), { target: { value: 'Ada' } });
+    fireEvent.change(form.getByRole('textbox', { name: /^Email/ }), { target: { value: 'ada@example.com' } });
+    fireEvent.submit(screen.getByRole('form', { name: 'Invite a team member' }));
+    await flush();
+    expect(screen.getByRole('alert')).toHaveTextContent('That is your own email.');
+    expect(form.getByRole('textbox', { name: /^Email/ })).toHaveAttribute('aria-invalid', 'true');
+
+    fireEvent.change(form.getByRole('textbox', { name: /^Email/ }), { target: { value: 'cy@example.com' } });
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(form.getByRole('textbox', { name: /^Email/ })).not.toHaveAttribute('aria-invalid');
+  });
+});
+
+describe('the invite form', () => {
+  it("holds to the server's lengths and counts the characters near a limit", async () => {
+    renderTeam(teamWith([]), async () => teamWith([]));
+    await flush();
+    const form = within(screen.getByRole('form', { name: 'Invite a team member' }));
+    const name = form.getByRole('textbox', { name: /^Name/ });
+    expect(name).toHaveAttribute('maxLength', String(NAME_MAX_LENGTH));
+    expect(form.getByRole('textbox', { name: /^Email/ })).toHaveAttribute('maxLength', String(EMAIL_MAX_LENGTH));
+    fireEvent.change(name, { target: { value: 'N'.repeat(NAME_MAX_LENGTH - 21) } });
+    expect(form.queryByText(/characters$/)).toBeNull();
+    fireEvent.change(name, { target: { value: 'N'.repeat(NAME_MAX_LENGTH - 20) } });
+    expect(form.getByText(`${NAME_MAX_LENGTH - 20} / ${NAME_MAX_LENGTH} characters`)).toBeInTheDocument();
+  });
+});
