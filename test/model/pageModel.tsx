@@ -70,13 +70,27 @@ interface PageModel<TKind extends string> {
 
 /** Registers the model test of `page`: one test per generated path, then the coverage test. */
 export function describePageModel<TKind extends string>(page: PageModel<TKind>): void {
-  const covering = coveringPaths(page.machine, {
-    eventsAt: page.eventsAt,
-    input: page.input,
-    serializeState: page.serializeState,
-  });
+  let covering: ReturnType<typeof coveringPaths>;
+  let paths: ReturnType<typeof replayExactly>[];
+  try {
+    covering = coveringPaths(page.machine, {
+      eventsAt: page.eventsAt,
+      input: page.input,
+      serializeState: page.serializeState,
+    });
+    const model = covering.model;
+    paths = [...covering.paths, ...(page.rulePaths ?? []).map((events) => replayExactly(model, events, page.input))];
+  } catch (error) {
+    // A chart whose action throws on an event (an `assertEvent` of the wrong type) fails while its paths are
+    // generated, as the file loads; a file that cannot load is no failed test to Stryker's runner, so it is one here.
+    describe(`${page.name} statechart`, () => {
+      it('generates its paths from the statechart', () => {
+        throw error;
+      });
+    });
+    return;
+  }
   const { coverage, initial } = covering;
-  const paths = [...covering.paths, ...(page.rulePaths ?? []).map((events) => replayExactly(covering.model, events, page.input))];
 
   describe(`${page.name} statechart: ${paths.length} paths`, () => {
     afterEach(() => {

@@ -10,7 +10,9 @@ import { EMAIL_SETTLE_MS, existingSubscriptionMachine } from '../../src/machines
 import { CheckoutActor } from '../../src/views/checkout/checkoutActor';
 import { ExistingSubscriptionNotice } from '../../src/views/checkout/ExistingSubscriptionNotice';
 import { checkoutMachine } from '../../src/machines/checkoutMachine';
+import { rememberPurchase } from '../../src/api/pendingPayment';
 import { advance } from './support/timers';
+import { stubFetch } from './support/fakeFetch';
 
 const INPUT = { affiliateId: 'dr-sample', affiliateSource: 'http://localhost/', returnUrl: 'http://localhost/payment-success' };
 
@@ -36,7 +38,11 @@ function renderNotice(answer: (email: string) => Promise<boolean>) {
 }
 
 vi.useFakeTimers();
-afterEach(() => vi.clearAllTimers());
+afterEach(() => {
+  vi.clearAllTimers();
+  vi.unstubAllGlobals();
+  localStorage.clear();
+});
 
 describe('the notice before a second purchase', () => {
   it('checks a complete email once the buyer pauses, and links to /account while that email stays', async () => {
@@ -58,6 +64,36 @@ describe('the notice before a second purchase', () => {
     await advance(EMAIL_SETTLE_MS);
     expect(checked).toEqual(['ada@example.com', 'bob@example.com']);
     expect(screen.queryByText(/You already have a subscription/)).toBeNull();
+  });
+
+  it("proves the browser holds the purchase it finalized with that purchase's ids (decision 0031)", async () => {
+    rememberPurchase({
+      transactionId: 'txn_41',
+      subscriptionId: 'sub_41',
+      customerId: 'cus_41',
+      seats: 2,
+      totalAmount: 98,
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      completedAt: Date.now(),
+    });
+    const bodies: unknown[] = [];
+    stubFetch({
+      '/api/account/subscription-check': (body) => {
+        bodies.push(body);
+        return { status: 200, body: { activeSubscription: true } };
+      },
+    });
+    const checkout = createActor(checkoutMachine.provide({ delays: { initDelay: 1_000_000 } }), { input: INPUT }).start();
+    render(
+      <CheckoutActor.Provider actor={checkout}>
+        <ExistingSubscriptionNotice />
+      </CheckoutActor.Provider>,
+    );
+    act(() => checkout.send({ type: 'FIELD_CHANGED', field: 'email', value: 'ada@example.com' }));
+    await advance(EMAIL_SETTLE_MS);
+    expect(bodies).toEqual([{ email: 'ada@example.com', purchase: { transactionId: 'txn_41', customerId: 'cus_41' } }]);
+    expect(screen.getByText(/You already have a subscription:/)).toBeInTheDocument();
   });
 
   it('shows nothing when the check fails', async () => {
