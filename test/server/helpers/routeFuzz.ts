@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { accounts, handoffTokens, orders, partnerLinks, referrers } from '../../../server/db/schema';
 import { newHandoffToken } from '../../../server/security/handoffToken';
+import { webhookSignature } from '../../../server/security/webhookSignature';
 import { mintInvitationLink } from '../../../server/seats/claim';
 import type { JoinClaimed, TeamView } from '../../../src/contract/team';
 import { STRIPE_API_VERSION } from '../../../server/payments/stripe/client';
@@ -33,6 +34,9 @@ import { startStripeDouble, type StripeDouble } from './stripeDouble';
 import { stripeTestEnv, TEST_WEBHOOK_SECRET } from './stripeEvents';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 1000);
+/** The agreement site's reports (decision 0063): the route, and the secret they are signed with. */
+const AGREEMENT_ROUTE = '/api/agreement/signed';
+const AGREEMENT_SECRET = 'agreement-site-secret-0123456789abcdef';
 /**
  * A run's time limit: an hour per 1,000 requests a route bounds a stuck run, not a slow one (1,000 requests to each
  * of 81 routes took 513 s for both databases in one file in a full run of the suite, before the requests were sent
@@ -342,13 +346,18 @@ function requestsOf(route: Route, fixture: Fixture): fc.Arbitrary<FuzzRequest & 
       form: fc.boolean(),
       authorization,
       cookie: fc.oneof({ weight: 4, arbitrary: fc.constant(true) }, fc.constant(false)),
+      signed: fc.oneof({ weight: 4, arbitrary: fc.constant(true) }, fc.constant(false)),
     })
-    .map(({ path: filled, query: search, body: payload, form, authorization: bearer, cookie }) => ({
+    .map(({ path: filled, query: search, body: payload, form, authorization: bearer, cookie, signed }) => ({
       method: route.method,
       url: search ? `${filled}?${search}` : filled,
       headers: {
         ...(payload !== undefined ? { 'content-type': isProvider && form ? 'application/x-www-form-urlencoded' : 'application/json' } : {}),
         ...(bearer !== undefined && /^[\t\x20-\x7e]*$/.test(bearer) ? { authorization: bearer } : {}),
+        // A route that takes the agreement site's signed reports gets bodies signed as that site signs them.
+        ...(signed && route.url === AGREEMENT_ROUTE && payload !== undefined
+          ? { 'checkout-signature': webhookSignature(AGREEMENT_SECRET, Math.floor(Date.now() / 1000), payload) }
+          : {}),
       },
       payload,
       cookie,
@@ -391,6 +400,8 @@ function describeRoutes(kind: DatabaseKind) {
           OIDC_CLIENT_ID: 'training-platform',
           OIDC_CLIENT_SECRET: 'platform-secret-0123456789abcdef0123456789',
           OIDC_REDIRECT_URIS: 'http://127.0.0.1:9/callback',
+          // The agreement site's reports are signed with it (decision 0063): without it the route only says 503.
+          SUCCESS_SITE_WEBHOOK_SECRET: AGREEMENT_SECRET,
         },
         onRoute: (route) => {
           for (const method of [route.method].flat()) {
