@@ -118,6 +118,35 @@ describe('the manage page', () => {
     ).toBe('status');
   });
 
+  it('refuses more seats than the server sells at the field, in words, and asks nothing', async () => {
+    document.body.insertAdjacentHTML('beforeend', '<script id="checkout-limits" type="application/json">{"maxSeats":20}</script>');
+    try {
+      const previews: number[] = [];
+      const { machine } = machineWith({
+        preview: async ({ quantity }) => {
+          previews.push(quantity);
+          return previewOf(quantity, 0, 16_667);
+        },
+      });
+      render(<AccountPage machine={machine} />);
+      await flush();
+      const field = screen.getByLabelText('Seats');
+      expect(field.getAttribute('max')).toBe('20');
+      fireEvent.change(field, { target: { value: '21' } });
+      expect(screen.getByRole('alert').textContent).toBe('At most 20 seats can be bought here. For a larger team, please contact us.');
+      expect(field.getAttribute('aria-invalid')).toBe('true');
+      expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Change seats' }).disabled).toBe(true);
+      fireEvent.submit(screen.getByRole('form', { name: 'Change seats' }));
+      await flush();
+      expect(previews).toEqual([]);
+      fireEvent.change(field, { target: { value: '20' } });
+      expect(screen.queryByRole('alert')).toBeNull();
+      expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Change seats' }).disabled).toBe(false);
+    } finally {
+      document.getElementById('checkout-limits')?.remove();
+    }
+  });
+
   it('keeping the seats after the preview calls nothing; a declined charge says the seats did not change', async () => {
     const declined =
       'Your card was declined, so your seats were not changed and nothing was charged. Please put on a new card and try again.';

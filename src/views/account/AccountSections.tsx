@@ -7,7 +7,8 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import styled from 'styled-components';
 import type { AccountView, SeatChangePreview } from '../../contract/account';
 import { invoiceStatusWords } from '../../domain/invoiceStatus';
-import { formatDollars, monthlyTotalCents } from '../../domain/pricing';
+import { formatDollars, monthlyTotalCents, seatLimitNotice } from '../../domain/pricing';
+import { readMaxSeats } from '../../content/checkoutLimits';
 import { formatCardNumber, formatExpiry } from '../../payments/cardValidation';
 import { CopyField } from '../shared/CopyField';
 import { FIELD_LIMITS } from '../shared/fieldLimits';
@@ -86,6 +87,9 @@ export function SeatsSection({ account }: { account: AccountView }) {
     snapshot.matches({ signedIn: 'confirmingSeats' }) ? snapshot.context.seatPreview : null,
   );
   const [seats, setSeats] = useState(account.seats);
+  // The server's MAX_SEATS, as the checkout reads it from the page (decision 0064): above it nothing is asked.
+  const [maxSeats] = useState(() => readMaxSeats(globalThis.document));
+  const overLimit = seats > maxSeats;
   return (
     <Section id="seats-title" title="Seats">
       {preview ? (
@@ -95,7 +99,7 @@ export function SeatsSection({ account }: { account: AccountView }) {
           aria-label="Change seats"
           onSubmit={(event) => {
             event.preventDefault();
-            actorRef.send({ type: 'SEATS_SUBMITTED', quantity: seats });
+            if (!overLimit) actorRef.send({ type: 'SEATS_SUBMITTED', quantity: seats });
           }}
         >
           <Field>
@@ -103,16 +107,24 @@ export function SeatsSection({ account }: { account: AccountView }) {
             <input
               type="number"
               min={1}
+              max={maxSeats}
               value={seats}
+              aria-invalid={overLimit || undefined}
+              aria-describedby={overLimit ? 'seats-limit' : undefined}
               onChange={(event) => setSeats(Math.max(1, Math.floor(Number(event.target.value) || 1)))}
             />
           </Field>
+          {overLimit && (
+            <p id="seats-limit" role="alert">
+              {seatLimitNotice(maxSeats)}
+            </p>
+          )}
           <p aria-live="polite">
             {seats === account.seats
               ? `${formatDollars(account.monthlyTotalCents)}/month now.`
               : `New monthly total: ${formatDollars(monthlyTotalCents(seats))}/month (now ${formatDollars(account.monthlyTotalCents)}). Seats added are charged now for the rest of this period; you see the amount before you confirm.`}
           </p>
-          <Button type="submit" $variant="primary" disabled={busy || seats === account.seats}>
+          <Button type="submit" $variant="primary" disabled={busy || seats === account.seats || overLimit}>
             Change seats
           </Button>
         </Form>
