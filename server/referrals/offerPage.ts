@@ -43,12 +43,13 @@ const jsonElement = (id: string, value: unknown) => `<script id="${id}" type="ap
 /**
  * The page `template` with `offer` in it. Every fill is a function replacement: a replacement string would read
  * `$&`, `` $` ``, `$'`, `$1` or `$$` in a referrer's text as patterns and copy parts of the template into the page.
+ * `limitsElement` is the page limits' element, the same for every page (made once by loadOfferPages).
  */
-function fillTemplate(template: string, { referrer, content }: Offer, limits: PageLimits, join?: JoinAnswer): string {
+function fillTemplate(template: string, { referrer, content }: Offer, limitsElement: string, join?: JoinAnswer): string {
   const json =
     jsonElement(OFFER_REFERRER_ELEMENT_ID, referrer) +
     jsonElement(OFFER_CONTENT_ELEMENT_ID, content) +
-    jsonElement(CHECKOUT_LIMITS_ELEMENT_ID, limits) +
+    limitsElement +
     (join ? jsonElement(JOIN_ANSWER_ELEMENT_ID, join) : '');
   let page = join ? fillJoinAnswer(template, join) : template;
   page = page
@@ -92,6 +93,7 @@ interface RenderedPage {
  * `limits` as JSON in `<script id="checkout-limits">`.
  */
 export function loadOfferPages(distDir: string, shellFile: string, limits: PageLimits): OfferPages {
+  const limitsElement = jsonElement(CHECKOUT_LIMITS_ELEMENT_ID, limits);
   const read = (file: string) => readFileSync(join(distDir, file), 'utf8');
   const shell = read(shellFile);
   const orShell = (file: string) => (existsSync(join(distDir, file)) ? read(file) : shell);
@@ -124,7 +126,7 @@ export function loadOfferPages(distDir: string, shellFile: string, limits: PageL
     const key = JSON.stringify([page, offer]);
     const cached = cache.get(key);
     if (cached) return cached;
-    const rendered = compress(fillTemplate(templates[page], offer, limits));
+    const rendered = compress(fillTemplate(templates[page], offer, limitsElement));
     if (cache.size >= CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
     cache.set(key, rendered);
     return rendered;
@@ -156,7 +158,9 @@ export function loadOfferPages(distDir: string, shellFile: string, limits: PageL
     sendJoin(request, reply, offer, answer) {
       if (!joinPages) return sendPage(request, reply, cached(render('shell', offer)), 200, 'no-store');
       // Never cached, so only the encoding this request takes is made.
-      const identity = Buffer.from(fillTemplate('problem' in answer ? joinPages.problem : joinPages.invitation, offer, limits, answer));
+      const identity = Buffer.from(
+        fillTemplate('problem' in answer ? joinPages.problem : joinPages.invitation, offer, limitsElement, answer),
+      );
       return sendPage(request, reply, (encoding) => encode(identity, encoding), 200, 'no-store');
     },
   };
