@@ -50,17 +50,13 @@ export function CancelSection({ account }: { account: AccountView }) {
           </Button>
         </>
       ) : confirming ? (
-        <div role="alertdialog" aria-label="Cancel your subscription?" aria-describedby="cancel-confirmation-text">
-          <p id="cancel-confirmation-text">{cancelConfirmationText(account, new Date())}</p>
-          <Buttons>
-            <Button type="button" $variant="danger" onClick={() => actorRef.send({ type: 'CANCEL_CONFIRMED' })}>
-              Yes, cancel my subscription
-            </Button>
-            <Button type="button" onClick={() => actorRef.send({ type: 'CANCEL_ABANDONED' })}>
-              Keep my subscription
-            </Button>
-          </Buttons>
-        </div>
+        <Confirmation
+          question="Cancel your subscription?"
+          textId="cancel-confirmation-text"
+          text={cancelConfirmationText(account, new Date())}
+          yes={{ label: 'Yes, cancel my subscription', variant: 'danger', onClick: () => actorRef.send({ type: 'CANCEL_CONFIRMED' }) }}
+          no={{ label: 'Keep my subscription', onClick: () => actorRef.send({ type: 'CANCEL_ABANDONED' }) }}
+        />
       ) : (
         <Form onSubmit={cancel} aria-label="Cancel subscription">
           <Field style={{ flex: '1 1 260px' }}>
@@ -256,17 +252,17 @@ export function CredentialsSection() {
           </Credentials>
         </div>
       ) : confirming ? (
-        <div role="alertdialog" aria-label="Replace your password?" aria-describedby="replace-password-text">
-          <p id="replace-password-text">Your current password stops working at once, and other devices are signed out. Get a new one?</p>
-          <Buttons>
-            <Button type="button" $variant="primary" onClick={() => actorRef.send({ type: 'NEW_CREDENTIALS_CONFIRMED' })}>
-              Yes, replace my password
-            </Button>
-            <Button type="button" onClick={() => actorRef.send({ type: 'NEW_CREDENTIALS_ABANDONED' })}>
-              Keep my password
-            </Button>
-          </Buttons>
-        </div>
+        <Confirmation
+          question="Replace your password?"
+          textId="replace-password-text"
+          text="Your current password stops working at once, and other devices are signed out. Get a new one?"
+          yes={{
+            label: 'Yes, replace my password',
+            variant: 'primary',
+            onClick: () => actorRef.send({ type: 'NEW_CREDENTIALS_CONFIRMED' }),
+          }}
+          no={{ label: 'Keep my password', onClick: () => actorRef.send({ type: 'NEW_CREDENTIALS_ABANDONED' }) }}
+        />
       ) : (
         <>
           <p>Lost your password? Get a new one; the old one stops working.</p>
@@ -337,6 +333,35 @@ const Credentials = styled.dl`
   flex-direction: column;
   gap: 12px;
 `;
+
+/** The manage page's "ask once more": the question, what it means, and the two answers. */
+function Confirmation({
+  question,
+  textId,
+  text,
+  yes,
+  no,
+}: {
+  question: string;
+  textId: string;
+  text: string;
+  yes: { label: string; variant: 'primary' | 'danger'; onClick: () => void };
+  no: { label: string; onClick: () => void };
+}) {
+  return (
+    <div role="alertdialog" aria-label={question} aria-describedby={textId}>
+      <p id={textId}>{text}</p>
+      <Buttons>
+        <Button type="button" $variant={yes.variant} onClick={yes.onClick}>
+          {yes.label}
+        </Button>
+        <Button type="button" onClick={no.onClick}>
+          {no.label}
+        </Button>
+      </Buttons>
+    </div>
+  );
+}
 
 const Buttons = styled.div`
   display: flex;
