@@ -16,6 +16,7 @@ import { commissionsListener } from './commissions';
 import type { Config } from './config';
 import { pageContentOf } from './content/offerContent';
 import type { Database } from './db/client';
+import { handoffPlugin } from './handoff';
 import { httpPlugin } from './http';
 import { installErrorHandler } from './http/errorHandler';
 import { HttpError } from './http/httpError';
@@ -218,6 +219,7 @@ export async function buildApp({
   const features: FastifyPluginAsync<typeof house>[] = [
     httpPlugin,
     checkoutPlugin,
+    handoffPlugin,
     paymentsPlugin,
     accountPlugin,
     seatsPlugin,

@@ -9,6 +9,7 @@ import { countAgainstApiLimit } from '../http/apiLimit';
 import { teamRoutes } from './routes';
 import { applySeatLifecycle } from './seats';
 
+export { claimedSeat, seatOneGivenAway } from './people';
 export { joinPageAnswers } from './routes';
 
 /** What the team hears: the subscription ended or its seats changed (./seats.ts, applySeatLifecycle). */

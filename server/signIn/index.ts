@@ -42,4 +42,6 @@ export async function signInPlugin(
   await app.register(newPasswordRoutes, { config, db, nudgeOutbox });
 }
 
+export { issueLoginHint } from './loginHints';
+export { findPersonById, maySignIn } from './people';
 export { normalEmail, ownerSignInThrottle, THROTTLED } from './signInThrottle';

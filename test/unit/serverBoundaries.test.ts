@@ -94,6 +94,7 @@ const FOLDER_ORDER = [
   'commissions',
   'seats',
   'signIn',
+  'handoff',
   'account',
   'admin',
   'partner',
@@ -105,9 +106,7 @@ const FOLDER_ORDER = [
  * a new edge against the order fails, and so does an entry no import needs any more.
  */
 const AGAINST_THE_ORDER = [
-  // The hand-off's redeem reads the member's seat and mints a sign-in hint; the retention sweep ends the sign-in's
-  // expired records.
-  'checkout → seats',
+  // The retention sweep ends the sign-in's expired records.
   'checkout → signIn',
   // The outbox's mail reads the features it writes about.
   'outbox → commissions',
@@ -132,7 +131,6 @@ const SIDE_DOORS = [
   'admin → referrals',
   'admin → seats',
   'checkout → referrals',
-  'checkout → seats',
   'checkout → signIn',
   'outbox → account',
   'outbox → commissions',
