@@ -33,7 +33,7 @@ import { referralLinks, referralsPlugin, siteReferrals } from './referrals';
 import { joinPageAnswers, seatsListener, seatsPlugin } from './seats';
 import type { CredentialsCipher } from './security/credentialsCipher';
 import { refuseCrossSiteRequests } from './sessions/sameOrigin';
-import { signInPlugin } from './signIn';
+import { signInListener, signInPlugin } from './signIn';
 import type { PrivateJwks } from './signIn/jwks';
 
 interface AppOptions {
@@ -129,10 +129,11 @@ function trustProxyOption(trust: Config['TRUST_PROXY']): false | string[] | ((ad
 /**
  * What the later features hear of the lifecycle's changes (server/checkout/orderListeners.ts), each in the
  * lifecycle's transaction, in this order: the outbox's mail and webhooks, the team, the referrer's commission, the
- * buyer's sign-in link. Given to the app and to whatever runs the lifecycle outside it (the reconciliation script).
+ * buyer's sign-in link; and the sign-in's part of the retention sweep. Given to the app and to whatever runs the
+ * lifecycle outside it (the reconciliation script).
  */
 export function featureListeners(config: Config): OrderListeners {
-  return orderListeners([outboxListener(config), seatsListener(config), commissionsListener(), accountListener()]);
+  return orderListeners([outboxListener(config), seatsListener(config), commissionsListener(), accountListener(), signInListener()]);
 }
 
 /** Builds the Fastify app; call `listen()` or `inject()` on it, and `close()` when done. */

@@ -4,11 +4,13 @@
  */
 import { hkdfSync } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import type { OrderListener } from '../checkout';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
 import { countAgainstApiLimit } from '../http/apiLimit';
 import type { PrivateJwks } from './jwks';
 import { generateJwks } from './oidcKeys';
+import { deleteExpiredOidcRecords } from './oidcStore';
 import { createOidcProvider, mountOidcProvider } from './oidcProvider';
 import { newPasswordRoutes } from './routes/newPassword';
 import { signInRoute } from './routes/signIn';
@@ -22,6 +24,14 @@ interface SignInOptions {
   cookieSecret: string;
   /** The provider's signing keys (server/signIn/oidcKeys.ts loads them). Default: a fresh key, for one process. */
   oidcJwks?: PrivateJwks;
+}
+
+/**
+ * What the sign-in keeps past its time: the OpenID Provider's sessions, codes, tokens and grants past their expiry,
+ * deleted by the retention sweep (server/checkout/retention.ts), with or without OIDC_CLIENT_ID.
+ */
+export function signInListener(): OrderListener {
+  return { sweepExpired: async (tx) => ({ oidcRecords: await deleteExpiredOidcRecords(tx) }) };
 }
 
 /** Registers the sign-in, or nothing when OIDC_CLIENT_ID is not set. */

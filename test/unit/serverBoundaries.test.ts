@@ -106,8 +106,6 @@ const FOLDER_ORDER = [
  * a new edge against the order fails, and so does an entry no import needs any more.
  */
 const AGAINST_THE_ORDER = [
-  // The retention sweep ends the sign-in's expired records.
-  'checkout → signIn',
   // The outbox's mail reads the features it writes about.
   'outbox → commissions',
   'outbox → seats',
@@ -131,7 +129,6 @@ const SIDE_DOORS = [
   'admin → referrals',
   'admin → seats',
   'checkout → referrals',
-  'checkout → signIn',
   'outbox → account',
   'outbox → commissions',
   'outbox → seats',
