@@ -9,10 +9,10 @@ import fastifyCookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyRequest, type RouteOptions } from 'fastify';
 import { Redis } from 'ioredis';
-import { accountListener, accountPlugin } from './account';
+import { accountListener, accountMail, accountPlugin } from './account';
 import { adminPlugin } from './admin';
 import { checkoutPlugin, orderListeners, paymentEventRunner, type OrderListeners } from './checkout';
-import { commissionsListener } from './commissions';
+import { commissionsListener, commissionsMail } from './commissions';
 import type { Config } from './config';
 import { pageContentOf } from './content/offerContent';
 import type { Database } from './db/client';
@@ -23,17 +23,17 @@ import { HttpError } from './http/httpError';
 import { registerOpenApi } from './http/openApi';
 import { inlineScriptHashes, registerSecurityHeaders } from './http/securityHeaders';
 import { boundRequestArrival } from './http/slowRequests';
-import { outboxListener } from './outbox';
+import { outboxListener, type OutboxMailParts } from './outbox';
 import { partnerPlugin } from './partner';
 import { paymentsPlugin } from './payments';
 import type { PaymentProvider } from './payments/provider';
 import type { WebhookStatus } from './http/routes/health';
 import { pageViewRecorder } from './funnel';
 import { referralLinks, referralsPlugin, siteReferrals } from './referrals';
-import { joinPageAnswers, seatsListener, seatsPlugin } from './seats';
+import { joinPageAnswers, seatsListener, seatsMail, seatsPlugin } from './seats';
 import type { CredentialsCipher } from './security/credentialsCipher';
 import { refuseCrossSiteRequests } from './sessions/sameOrigin';
-import { signInListener, signInPlugin } from './signIn';
+import { signInListener, signInMail, signInPlugin } from './signIn';
 import type { PrivateJwks } from './signIn/jwks';
 
 interface AppOptions {
@@ -134,6 +134,14 @@ function trustProxyOption(trust: Config['TRUST_PROXY']): false | string[] | ((ad
  */
 export function featureListeners(config: Config): OrderListeners {
   return orderListeners([outboxListener(config), seatsListener(config), commissionsListener(), accountListener(), signInListener()]);
+}
+
+/**
+ * What the outbox's mail reads of the features it writes about (server/outbox/mailParts.ts): the account's links, the
+ * team's invitations, the sign-in's password links, the referrer's mail. Given to the outbox worker (server/main.ts).
+ */
+export function featureMail(): OutboxMailParts {
+  return { ...accountMail(), ...seatsMail(), ...signInMail(), ...commissionsMail() };
 }
 
 /** Builds the Fastify app; call `listen()` or `inject()` on it, and `close()` when done. */

@@ -6,6 +6,8 @@ import type { FastifyInstance } from 'fastify';
 import type { OrderListener, OrderServices } from '../checkout';
 import type { Config } from '../config';
 import { countAgainstApiLimit } from '../http/apiLimit';
+import type { OutboxMailParts } from '../outbox';
+import { freeSeatsOf, invitationOf } from './invitationMail';
 import { teamRoutes } from './routes';
 import { applySeatLifecycle } from './seats';
 
@@ -15,6 +17,11 @@ export { joinPageAnswers } from './routes';
 /** What the team hears: the subscription ended or its seats changed (./seats.ts, applySeatLifecycle). */
 export function seatsListener(config: Pick<Config, 'SUCCESS_SITE_WEBHOOK_URL'>): OrderListener {
   return { teamChanged: (tx, change) => applySeatLifecycle(tx, config, change) };
+}
+
+/** The team's mail: an invitation's recipient and /join link, minted when it is sent, and an order's free seats. */
+export function seatsMail(): Pick<OutboxMailParts, 'invitations'> {
+  return { invitations: { invitationOf, freeSeatsOf } };
 }
 
 /** Registers the team's and the join page's calls; `nudgeOutbox` sends an invitation now. */

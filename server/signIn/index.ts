@@ -6,9 +6,11 @@ import { hkdfSync } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { OrderListener } from '../checkout';
 import type { Config } from '../config';
+import type { OutboxMailParts } from '../outbox';
 import type { Database } from '../db/client';
 import { countAgainstApiLimit } from '../http/apiLimit';
 import type { PrivateJwks } from './jwks';
+import { MEMBER_NEW_PASSWORD, mintNewPasswordLink, PASSWORD_LINK_REQUEST, passwordLinkOf } from './newPassword';
 import { generateJwks } from './oidcKeys';
 import { deleteExpiredOidcRecords } from './oidcStore';
 import { createOidcProvider, mountOidcProvider } from './oidcProvider';
@@ -32,6 +34,21 @@ interface SignInOptions {
  */
 export function signInListener(): OrderListener {
   return { sweepExpired: async (tx) => ({ oidcRecords: await deleteExpiredOidcRecords(tx) }) };
+}
+
+/**
+ * "Forgot your password?" as the outbox sends it (./newPassword.ts): whom a request is for, and a member's "set a
+ * new password" link, minted when it is sent.
+ */
+export function signInMail(): Pick<OutboxMailParts, 'passwordLinks'> {
+  return {
+    passwordLinks: {
+      requestTopic: PASSWORD_LINK_REQUEST,
+      memberTopic: MEMBER_NEW_PASSWORD,
+      whomFor: passwordLinkOf,
+      mint: mintNewPasswordLink,
+    },
+  };
 }
 
 /** Registers the sign-in, or nothing when OIDC_CLIENT_ID is not set. */

@@ -106,10 +106,6 @@ const FOLDER_ORDER = [
  * a new edge against the order fails, and so does an entry no import needs any more.
  */
 const AGAINST_THE_ORDER = [
-  // The outbox's mail reads the features it writes about.
-  'outbox → commissions',
-  'outbox → seats',
-  'outbox → account',
   // A seat revoked, claimed or given a new password ends its person's sign-ins.
   'seats → signIn',
 ];
@@ -129,15 +125,11 @@ const SIDE_DOORS = [
   'admin → referrals',
   'admin → seats',
   'checkout → referrals',
-  'outbox → account',
-  'outbox → commissions',
-  'outbox → seats',
   'partner → admin',
   'partner → checkout',
   'partner → commissions',
   'seats → checkout',
   'seats → signIn',
-  'signIn → seats',
 ];
 
 /** The folder right under server/ that holds `path` (`server/seats/claim.ts` → `seats`); none for server/app.ts. */
