@@ -33,7 +33,7 @@ import { referralLinks, referralsPlugin, siteReferrals } from './referrals';
 import { joinPageAnswers, seatsListener, seatsMail, seatsPlugin } from './seats';
 import type { CredentialsCipher } from './security/credentialsCipher';
 import { refuseCrossSiteRequests } from './sessions/sameOrigin';
-import { signInListener, signInMail, signInPlugin } from './signIn';
+import { endPersonSignIns, signInListener, signInMail, signInPlugin } from './signIn';
 import type { PrivateJwks } from './signIn/jwks';
 
 interface AppOptions {
@@ -128,12 +128,18 @@ function trustProxyOption(trust: Config['TRUST_PROXY']): false | string[] | ((ad
 
 /**
  * What the later features hear of the lifecycle's changes (server/checkout/orderListeners.ts), each in the
- * lifecycle's transaction, in this order: the outbox's mail and webhooks, the team, the referrer's commission, the
- * buyer's sign-in link; and the sign-in's part of the retention sweep. Given to the app and to whatever runs the
+ * lifecycle's transaction, in this order: the outbox's mail and webhooks, the team (a revoked seat's sign-ins
+ * ended by the sign-in's step), the referrer's commission, the buyer's sign-in link; and the sign-in's part of the retention sweep. Given to the app and to whatever runs the
  * lifecycle outside it (the reconciliation script).
  */
 export function featureListeners(config: Config): OrderListeners {
-  return orderListeners([outboxListener(config), seatsListener(config), commissionsListener(), accountListener(), signInListener()]);
+  return orderListeners([
+    outboxListener(config),
+    seatsListener(config, endPersonSignIns),
+    commissionsListener(),
+    accountListener(),
+    signInListener(),
+  ]);
 }
 
 /**
@@ -224,6 +230,8 @@ export async function buildApp({
     recordPageView: pageViewRecorder(db, referrals),
     contentOf: pageContentOf(db),
     joinAnswerOf: joinPageAnswers(app, db),
+    // The team ends a person's sign-ins through the sign-in's own step (it comes later in the feature order).
+    endSignIns: endPersonSignIns,
   };
   const features: FastifyPluginAsync<typeof house>[] = [
     httpPlugin,

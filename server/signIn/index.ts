@@ -70,5 +70,6 @@ export async function signInPlugin(
 }
 
 export { issueLoginHint } from './loginHints';
+export { endPersonSignIns } from './oidcStore';
 export { findPersonById, maySignIn } from './people';
 export { normalEmail, ownerSignInThrottle, THROTTLED } from './signInThrottle';

@@ -101,14 +101,11 @@ const FOLDER_ORDER = [
 ];
 
 /**
- * The imports that still run against FOLDER_ORDER, each one closing a cycle between folders. The lifecycle announces
- * its changes to listeners (docs/decisions/0061); these remain to be untangled the same way. The list only shrinks:
- * a new edge against the order fails, and so does an entry no import needs any more.
+ * The imports that run against FOLDER_ORDER, each one closing a cycle between folders: none. A later feature hands
+ * an earlier one what it needs instead (a listener, docs/decisions/0061; a part or a parameter, docs/decisions/0066).
+ * A new edge against the order fails.
  */
-const AGAINST_THE_ORDER = [
-  // A seat revoked, claimed or given a new password ends its person's sign-ins.
-  'seats → signIn',
-];
+const AGAINST_THE_ORDER: string[] = [];
 
 /**
  * Pairs of features where one still imports the other's files instead of its index.ts. The list only shrinks: a
@@ -129,7 +126,6 @@ const SIDE_DOORS = [
   'partner → checkout',
   'partner → commissions',
   'seats → checkout',
-  'seats → signIn',
 ];
 
 /** The folder right under server/ that holds `path` (`server/seats/claim.ts` → `seats`); none for server/app.ts. */
