@@ -14,7 +14,7 @@ import { adminPlugin } from './admin';
 import { checkoutPlugin, orderListeners, paymentEventRunner, type OrderListeners } from './checkout';
 import { commissionsListener, commissionsMail } from './commissions';
 import type { Config } from './config';
-import { pageContentOf } from './content/offerContent';
+import { pageContentOf } from './content';
 import type { Database } from './db/client';
 import { handoffPlugin } from './handoff';
 import { httpPlugin } from './http';

@@ -6,6 +6,8 @@ import type { OutboxMailParts } from '../outbox';
 import { issueAccountLink, mailSignInLink, newestSubscriptionOf } from './accountLinks';
 import { accountRoutes } from './routes';
 
+export { cancelAtPeriodEnd } from './manageSubscription';
+
 /** What the account hears: a finalize answered no credentials, so the buyer is mailed a sign-in link. */
 export function accountListener(): OrderListener {
   return { signInLinkWanted: (tx, { transactionId }) => mailSignInLink(tx, transactionId) };

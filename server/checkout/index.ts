@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { countAgainstApiLimit } from '../http/apiLimit';
-import type { ReferralLinks } from '../referrals/referralLinks';
+import type { ReferralLinks } from '../referrals';
 import type { OrderServices } from './order';
 import { createIntentRoute } from './routes/createIntent';
 import { finalizeRoute } from './routes/finalize';
@@ -21,6 +21,9 @@ export {
   type OrderListeners,
   type OwnerNotice,
 } from './orderListeners';
+export { applyPaymentEvents } from './applyPaymentEvent';
+export { findOrder, type OrderContext } from './order';
+export { refundOrder, type RefundRefusal } from './refundOrder';
 
 /** Registers the checkout's calls; `referrals` attributes a new checkout, `nudgeOutbox` sends its mail now. */
 export async function checkoutPlugin(

@@ -7,6 +7,12 @@ import type { OutboxMailParts } from '../outbox';
 import { bookEarned, bookLifecycleCommissions } from './ledger';
 import { deliverPartnerMail } from './partnerMail';
 
+export { requestPartnerLink, usePartnerLink } from './partnerMail';
+export { createPayoutBatch, findPayoutBatch, listPayoutBatches, markBatchPaid, referrerBalances, voidBatch } from './payouts';
+export { ruleFor, setRule } from './rules';
+export { entryJson, orderCommissions, readLedger, totalsOf } from './statements';
+export { batchJson, commissionsOverview, genericPayoutCsv, paypalPayoutsCsv, setReferrerCommission } from './views';
+
 /** What the ledger hears: the first payment earns; later money (renewals, refunds, disputes) is booked or settled. */
 export function commissionsListener(): OrderListener {
   return {

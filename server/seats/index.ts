@@ -13,6 +13,7 @@ import { applySeatLifecycle, type EndSignIns } from './seats';
 
 export { claimedSeat, seatOneGivenAway } from './people';
 export { joinPageAnswers } from './routes';
+export { seatsInUse, seatsInUseMessage, seatsOf, seatView } from './seats';
 
 /**
  * What the team hears: the subscription ended or its seats changed (./seats.ts, applySeatLifecycle); a revoked

@@ -15,7 +15,7 @@ import { InviteRequest, JoinClaimed, JoinInvitation, JoinRequest, SeatParams, Te
 import { NO_JOIN_TOKEN, type JoinAnswer } from '../../src/domain/joinPage';
 import type { Database } from '../db/client';
 import { HttpError } from '../http/httpError';
-import { findOrder, type Order, type OrderServices } from '../checkout/order';
+import { findOrder, type Order, type OrderServices } from '../checkout';
 import { claimSeat, peekInvitation, type LinkProblem } from './claim';
 import {
   giveSeatOne,

@@ -73,3 +73,4 @@ export { issueLoginHint } from './loginHints';
 export { endPersonSignIns } from './oidcStore';
 export { findPersonById, maySignIn } from './people';
 export { normalEmail, ownerSignInThrottle, THROTTLED } from './signInThrottle';
+export { findBuyerOfOrder } from './people';
