@@ -1,6 +1,6 @@
 /**
  * The checkout's calls (spec §7), all under the API's rate limit: POST /api/create-anon-subscription-intent,
- * /api/update-anon-subscription-intent, /api/finalize-anon-subscription and /api/finalize-return.
+ * /api/update-anon-subscription-intent, /api/finalize-anon-subscription and /api/finalize-from-payment-intent (after a 3-D Secure return).
  */
 import type { FastifyInstance } from 'fastify';
 import { countAgainstApiLimit } from '../http/apiLimit';
