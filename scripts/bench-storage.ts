@@ -83,7 +83,7 @@ async function main() {
       // sweep asks the provider about each order before retention deletes it; here every one is unpaid, so the
       // bench marks them asked (as the sweep would) instead of timing 100,000 provider reads.
       await database.db.execute(sql`update orders set reconciled_at = now() where status = 'open'`);
-      const report = await deleteExpiredRecords(database.db, 0);
+      const report = await deleteExpiredRecords(database.db, 0, 0, context.listeners);
       const byProvider = (await context.provider.deleteAbandonedRecords?.(0)) ?? {};
       const afterSweep = await measure();
       // Autovacuum visits a table again and again: the first pass frees the heap and marks emptied index pages

@@ -9,30 +9,31 @@ import fastifyCookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyRequest, type RouteOptions } from 'fastify';
 import { Redis } from 'ioredis';
-import { accountListener, accountPlugin } from './account';
+import { accountListener, accountMail, accountPlugin } from './account';
 import { adminPlugin } from './admin';
 import { checkoutPlugin, orderListeners, paymentEventRunner, type OrderListeners } from './checkout';
-import { commissionsListener } from './commissions';
+import { commissionsListener, commissionsMail } from './commissions';
 import type { Config } from './config';
-import { pageContentOf } from './content/offerContent';
+import { pageContentOf } from './content';
 import type { Database } from './db/client';
+import { handoffPlugin } from './handoff';
 import { httpPlugin } from './http';
 import { installErrorHandler } from './http/errorHandler';
 import { HttpError } from './http/httpError';
 import { registerOpenApi } from './http/openApi';
 import { inlineScriptHashes, registerSecurityHeaders } from './http/securityHeaders';
 import { boundRequestArrival } from './http/slowRequests';
-import { outboxListener } from './outbox';
+import { outboxListener, type OutboxMailParts } from './outbox';
 import { partnerPlugin } from './partner';
 import { paymentsPlugin } from './payments';
 import type { PaymentProvider } from './payments/provider';
 import type { WebhookStatus } from './http/routes/health';
 import { pageViewRecorder } from './funnel';
 import { referralLinks, referralsPlugin, siteReferrals } from './referrals';
-import { joinPageAnswers, seatsListener, seatsPlugin } from './seats';
+import { joinPageAnswers, seatsListener, seatsMail, seatsPlugin } from './seats';
 import type { CredentialsCipher } from './security/credentialsCipher';
 import { refuseCrossSiteRequests } from './sessions/sameOrigin';
-import { signInPlugin } from './signIn';
+import { endPersonSignIns, signInListener, signInMail, signInPlugin } from './signIn';
 import type { PrivateJwks } from './signIn/jwks';
 
 interface AppOptions {
@@ -127,11 +128,26 @@ function trustProxyOption(trust: Config['TRUST_PROXY']): false | string[] | ((ad
 
 /**
  * What the later features hear of the lifecycle's changes (server/checkout/orderListeners.ts), each in the
- * lifecycle's transaction, in this order: the outbox's mail and webhooks, the team, the referrer's commission, the
- * buyer's sign-in link. Given to the app and to whatever runs the lifecycle outside it (the reconciliation script).
+ * lifecycle's transaction, in this order: the outbox's mail and webhooks, the team (a revoked seat's sign-ins
+ * ended by the sign-in's step), the referrer's commission, the buyer's sign-in link; and the sign-in's part of the retention sweep. Given to the app and to whatever runs the
+ * lifecycle outside it (the reconciliation script).
  */
 export function featureListeners(config: Config): OrderListeners {
-  return orderListeners([outboxListener(config), seatsListener(config), commissionsListener(), accountListener()]);
+  return orderListeners([
+    outboxListener(config),
+    seatsListener(config, endPersonSignIns),
+    commissionsListener(),
+    accountListener(),
+    signInListener(),
+  ]);
+}
+
+/**
+ * What the outbox's mail reads of the features it writes about (server/outbox/mailParts.ts): the account's links, the
+ * team's invitations, the sign-in's password links, the referrer's mail. Given to the outbox worker (server/main.ts).
+ */
+export function featureMail(): OutboxMailParts {
+  return { ...accountMail(), ...seatsMail(), ...signInMail(), ...commissionsMail() };
 }
 
 /** Builds the Fastify app; call `listen()` or `inject()` on it, and `close()` when done. */
@@ -214,10 +230,13 @@ export async function buildApp({
     recordPageView: pageViewRecorder(db, referrals),
     contentOf: pageContentOf(db),
     joinAnswerOf: joinPageAnswers(app, db),
+    // The team ends a person's sign-ins through the sign-in's own step (it comes later in the feature order).
+    endSignIns: endPersonSignIns,
   };
   const features: FastifyPluginAsync<typeof house>[] = [
     httpPlugin,
     checkoutPlugin,
+    handoffPlugin,
     paymentsPlugin,
     accountPlugin,
     seatsPlugin,

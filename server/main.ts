@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import type { FastifyBaseLogger } from 'fastify';
-import { buildApp, featureListeners } from './app';
+import { buildApp, featureListeners, featureMail } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase } from './db/client';
 import { startReconciliation } from './checkout/reconcileOrders';
@@ -69,6 +69,7 @@ async function main(): Promise<void> {
         config,
         log: app.log.child({ task: 'outbox' }),
         mailer: config.SMTP_URL ? smtpMailer(config.SMTP_URL, config.MAIL_FROM) : null,
+        mail: featureMail(),
       },
       config.OUTBOX_INTERVAL_SECONDS * 1000,
     );

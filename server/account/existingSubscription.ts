@@ -6,7 +6,7 @@
  * email has bought).
  */
 import type { Database } from '../db/client';
-import { findOrder, isPaidOrder, type Order } from '../checkout/order';
+import { findOrder, isPaidOrder, type Order } from '../checkout';
 
 /** The ids of a purchase this browser finalized: both must match one order. */
 interface PurchaseProof {

@@ -2,12 +2,20 @@
 import type { FastifyInstance } from 'fastify';
 import type { OrderListener, OrderServices } from '../checkout';
 import { countAgainstApiLimit } from '../http/apiLimit';
-import { mailSignInLink } from './accountLinks';
+import type { OutboxMailParts } from '../outbox';
+import { issueAccountLink, mailSignInLink, newestSubscriptionOf } from './accountLinks';
 import { accountRoutes } from './routes';
+
+export { cancelAtPeriodEnd } from './manageSubscription';
 
 /** What the account hears: a finalize answered no credentials, so the buyer is mailed a sign-in link. */
 export function accountListener(): OrderListener {
   return { signInLinkWanted: (tx, { transactionId }) => mailSignInLink(tx, transactionId) };
+}
+
+/** The links to the manage page a mail carries, minted when it is sent, and the order a requested link is for. */
+export function accountMail(): Pick<OutboxMailParts, 'manageLinks'> {
+  return { manageLinks: { issue: issueAccountLink, newestSubscriptionOf } };
 }
 
 /** Registers /api/account/*; `nudgeOutbox` sends the mail a change causes now. */

@@ -11,11 +11,11 @@ import type { AccountView } from '../../src/contract/account';
 import type { SandboxCard } from '../../src/contract/sandbox';
 import type { Database } from '../db/client';
 import { accounts, handoffTokens } from '../db/schema';
-import { applyPaymentEvents } from '../checkout/applyPaymentEvent';
-import { findOrder, isPaidOrder, type Order, type OrderContext } from '../checkout/order';
+import { applyPaymentEvents } from '../checkout';
+import { findOrder, isPaidOrder, type Order, type OrderContext } from '../checkout';
 import type { OperationResult, SeatChangePreview } from '../payments';
 import { generatePassword, hashPassword } from '../security/password';
-import { seatsInUse, seatsInUseMessage } from '../seats/seats';
+import { seatsInUse, seatsInUseMessage } from '../seats';
 
 /** Why a manage-page change was refused: the route maps each to a status and a message. */
 export type ManageRefusal =

@@ -7,10 +7,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { OrderAction } from '../../src/contract/admin';
-import { cancelAtPeriodEnd } from '../account/manageSubscription';
+import { cancelAtPeriodEnd } from '../account';
 import { outbox } from '../db/schema';
-import { applyPaymentEvents } from '../checkout/applyPaymentEvent';
-import { findOrder, isPaidOrder, type OrderContext } from '../checkout/order';
+import { applyPaymentEvents } from '../checkout';
+import { findOrder, isPaidOrder, type OrderContext } from '../checkout';
 
 /** Why an action was refused: the route maps each to a status and a message. */
 export type OrderActionRefusal = 'unknown_order' | 'not_paid' | 'ended';

@@ -17,9 +17,9 @@ import type {
 } from '../../src/contract/admin';
 import type { Database } from '../db/client';
 import { accounts, funnelEvents, orderDisputes, orders, referrers, seats } from '../db/schema';
-import type { Order, OrderContext } from '../checkout/order';
-import { seatsOf, seatView } from '../seats/seats';
-import { orderCommissions } from '../commissions/statements';
+import type { Order, OrderContext } from '../checkout';
+import { seatsOf, seatView } from '../seats';
+import { orderCommissions } from '../commissions';
 import { containing } from './likePattern';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

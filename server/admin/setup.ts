@@ -7,8 +7,8 @@ import type { SetupStep } from '../../src/contract/admin';
 import { sampleReferrer } from '../../src/domain/offerReferrer';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
-import { offerContentSaved, readOfferContent } from '../content/offerContent';
-import { findActiveReferrer } from '../referrals/referrers';
+import { offerContentSaved, readOfferContent } from '../content';
+import { findActiveReferrer } from '../referrals';
 
 /** The steps left, in the order to do them; empty when everything is set up. */
 export async function setupLeft(db: Database, config: Pick<Config, 'DEFAULT_REFERRER_SLUG'>): Promise<SetupStep[]> {

@@ -21,7 +21,7 @@ import type { UpdateIntentResponse } from '../../src/contract/checkout';
 import { monthlyTotalCents } from '../../src/domain/pricing';
 import { orders } from '../db/schema';
 import { recordFunnelEvent } from '../funnel';
-import { referrerSlugOf } from '../referrals/referrers';
+import { referrerSlugOf } from '../referrals';
 import { findOrder, isPaidOrder, type Order, type OrderContext } from './order';
 import { outcomeOf, refuse, type Outcome } from './outcome';
 import { callProvider } from './providerCall';

@@ -1,18 +1,14 @@
 /**
  * The checkout's calls (spec §7), all under the API's rate limit: POST /api/create-anon-subscription-intent,
- * /api/update-anon-subscription-intent, /api/finalize-anon-subscription, /api/finalize-return, and
- * /api/handoff/redeem (the success site's one trade of the hand-off token) and /api/agreement/signed (its report of a
- * signed agreement, docs/decisions/0063).
+ * /api/update-anon-subscription-intent, /api/finalize-anon-subscription and /api/finalize-from-payment-intent (after a 3-D Secure return).
  */
 import type { FastifyInstance } from 'fastify';
 import { countAgainstApiLimit } from '../http/apiLimit';
-import type { ReferralLinks } from '../referrals/referralLinks';
+import type { ReferralLinks } from '../referrals';
 import type { OrderServices } from './order';
-import { agreementSignedRoute } from './routes/agreementSigned';
 import { createIntentRoute } from './routes/createIntent';
 import { finalizeRoute } from './routes/finalize';
 import { finalizeReturnRoute } from './routes/finalizeReturn';
-import { handoffRedeemRoute } from './routes/handoffRedeem';
 import { updateIntentRoute } from './routes/updateIntent';
 
 export { paymentEventRunner } from './applyPaymentEvent';
@@ -25,6 +21,9 @@ export {
   type OrderListeners,
   type OwnerNotice,
 } from './orderListeners';
+export { applyPaymentEvents } from './applyPaymentEvent';
+export { findOrder, type OrderContext } from './order';
+export { refundOrder, type RefundRefusal } from './refundOrder';
 
 /** Registers the checkout's calls; `referrals` attributes a new checkout, `nudgeOutbox` sends its mail now. */
 export async function checkoutPlugin(
@@ -36,6 +35,4 @@ export async function checkoutPlugin(
   await app.register(updateIntentRoute, services);
   await app.register(finalizeRoute, { ...services, nudgeOutbox });
   await app.register(finalizeReturnRoute, { ...services, nudgeOutbox });
-  await app.register(handoffRedeemRoute, services);
-  await app.register(agreementSignedRoute, services);
 }

@@ -2,7 +2,8 @@
  * What the one lifecycle announces about an order, and who hears it (architecture.md, feature order 3-4). The
  * checkout names each change it makes (paid, renewed, seats changed, cancelled, refunded, disputed, ended) and
  * knows no feature that reacts to it: the outbox, commissions, seats and the account each hand their listener in
- * when the app is put together (server/app.ts), a parameter, not a registration order.
+ * when the app is put together (server/app.ts), a parameter, not a registration order. The retention sweep asks
+ * them the same way for what each keeps past its time (the sign-in's expired records).
  *
  * An announcement is made inside the transaction that makes the change, and each listener runs in it, one after
  * another in the order they were given: what a listener writes commits with the change, and its error rolls the
@@ -73,8 +74,21 @@ export interface OrderAnnouncements {
   signInLinkWanted: { transactionId: string };
 }
 
-/** What a feature hears: a listener for any announcements it cares about. @throws to roll the change back. */
-export type OrderListener = {
+/**
+ * What a later feature deletes of its own in the retention sweep (./retention.ts), in the sweep's transaction: rows
+ * deleted, by the name the sweep's report gives them (the sign-in's expired records: `oidcRecords`).
+ * @throws to roll the whole sweep back.
+ */
+export type ExpiredRecordsSweep = (tx: Transaction) => Promise<Record<string, number>>;
+
+/**
+ * What a feature hears: a listener for any announcements it cares about, and its part of the retention sweep.
+ * @throws to roll the change back.
+ */
+export type OrderListener = AnnouncementListener & { sweepExpired?: ExpiredRecordsSweep };
+
+/** A listener for any announcements a feature cares about. */
+type AnnouncementListener = {
   [K in keyof OrderAnnouncements]?: (tx: Transaction, announcement: OrderAnnouncements[K]) => Promise<void>;
 };
 
@@ -85,13 +99,26 @@ export interface OrderListeners {
    * @throws the first listener's error (the caller's transaction rolls back).
    */
   announce<K extends keyof OrderAnnouncements>(tx: Transaction, kind: K, announcement: OrderAnnouncements[K]): Promise<void>;
+  /**
+   * Runs every feature's part of the retention sweep in `tx`, one after another: the rows each deleted, by name.
+   * @throws the first part's error (the sweep rolls back).
+   */
+  sweepExpired(tx: Transaction): Promise<Record<string, number>>;
 }
 
 /** The listeners of `features`, each announcement heard in the order the features are given. */
 export function orderListeners(features: OrderListener[]): OrderListeners {
   return {
     async announce(tx, kind, announcement) {
-      for (const feature of features) await feature[kind]?.(tx, announcement);
+      for (const feature of features) {
+        const heard: AnnouncementListener = feature;
+        await heard[kind]?.(tx, announcement);
+      }
+    },
+    async sweepExpired(tx) {
+      const deleted: Record<string, number> = {};
+      for (const feature of features) Object.assign(deleted, await feature.sweepExpired?.(tx));
+      return deleted;
     },
   };
 }

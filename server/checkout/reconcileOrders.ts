@@ -68,7 +68,6 @@ export async function reconcileOrders(
       sessions: 0,
       outbox: 0,
       accountLinks: 0,
-      oidcRecords: 0,
       partnerLinks: 0,
     },
     deletedByProvider: {},
@@ -102,7 +101,7 @@ export async function reconcileOrders(
   const wiped = await wipeSpentCredentials(db);
   report.wipedCredentials = wiped.accounts;
   await askBeforeDeleting(context, report, batchSize);
-  report.deleted = await deleteExpiredRecords(db, context.config.RETENTION_DAYS, context.config.FUNNEL_RETENTION_DAYS);
+  report.deleted = await deleteExpiredRecords(db, context.config.RETENTION_DAYS, context.config.FUNNEL_RETENTION_DAYS, context.listeners);
   report.deletedByProvider = (await context.provider.deleteAbandonedRecords?.(context.config.RETENTION_DAYS)) ?? {};
   if (report.completed > 0 || report.cancelled > 0 || report.failed > 0) log.warn({ report }, 'Reconciliation changed orders');
   else log.debug({ report }, 'Reconciliation found nothing to change');

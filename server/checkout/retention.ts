@@ -4,18 +4,19 @@
  * and so are processed webhook event ids older than that (Stripe retries an event for at most 3 days, so a
  * replay of an older one cannot arrive). Paid and cancelled orders are kept: they are the business's records.
  * Stripe's own unpaid objects expire by themselves after 23 hours. Sent mail and webhooks, spent links to the
- * manage page, ended sessions (console and manage page), the OpenID Provider's expired records and old funnel
- * events (FUNNEL_RETENTION_DAYS) go too.
+ * manage page, ended sessions (console and manage page) and old funnel events (FUNNEL_RETENTION_DAYS) go too, and
+ * what later features keep past its time, each deleting its own (the sign-in's expired records: OrderListener's
+ * `sweepExpired`, docs/decisions/0061).
  */
 import { and, eq, inArray, lt, notExists, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
+import type { OrderListeners } from './orderListeners';
 import { deleteExpiredFunnelEvents } from '../funnel';
 import { deleteEndedSessions } from '../sessions/sessions';
-import { deleteExpiredOidcRecords } from '../signIn/oidcStore';
 import { accountLinks, addressDeclines, orderRefunds, orders, outbox, partnerLinks, webhookEvents } from '../db/schema';
 
-/** What one retention run deleted, in rows. */
-export interface RetentionReport {
+/** What one retention run deleted, in rows; later features' parts under their own names (`oidcRecords`). */
+export interface RetentionReport extends Record<string, number> {
   abandonedOrders: number;
   webhookEvents: number;
   /** Per-address refusal counts whose hour is long over (they only matter within it). */
@@ -28,21 +29,21 @@ export interface RetentionReport {
   outbox: number;
   /** Links to the manage page expired for more than a day. */
   accountLinks: number;
-  /** The OpenID Provider's sessions, codes, tokens and grants past their expiry (server/signIn/oidcStore.ts). */
-  oidcRecords: number;
   /** Sign-in links to a referrer's page (/partner) expired for more than a day. */
   partnerLinks: number;
 }
 
 /**
- * Deletes what is older than `retentionDays` days and no longer needed, and funnel events older than
- * `funnelRetentionDays` (default: kept as long as abandoned checkouts), in one transaction.
+ * Deletes what is older than `retentionDays` days and no longer needed, funnel events older than
+ * `funnelRetentionDays` (default: kept as long as abandoned checkouts), and what the features of `listeners` sweep
+ * (none when left out), in one transaction.
  * @throws database errors (nothing is deleted then).
  */
 export async function deleteExpiredRecords(
   db: Database,
   retentionDays: number,
   funnelRetentionDays = retentionDays,
+  listeners?: Pick<OrderListeners, 'sweepExpired'>,
 ): Promise<RetentionReport> {
   const cutoff = sql`now() - make_interval(days => ${retentionDays})`;
   return db.transaction(async (tx) => {
@@ -87,13 +88,13 @@ export async function deleteExpiredRecords(
           .where(lt(accountLinks.expiresAt, sql`now() - interval '1 day'`))
           .returning({ tokenHash: accountLinks.tokenHash })
       ).length,
-      oidcRecords: await deleteExpiredOidcRecords(tx),
       partnerLinks: (
         await tx
           .delete(partnerLinks)
           .where(lt(partnerLinks.expiresAt, sql`now() - interval '1 day'`))
           .returning({ tokenHash: partnerLinks.tokenHash })
       ).length,
+      ...(await listeners?.sweepExpired(tx)),
     };
   });
 }

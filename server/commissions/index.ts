@@ -3,7 +3,15 @@
  * (server/checkout/orderListeners.ts), in the lifecycle's transaction; the console and the partner page read it.
  */
 import type { OrderListener } from '../checkout';
+import type { OutboxMailParts } from '../outbox';
 import { bookEarned, bookLifecycleCommissions } from './ledger';
+import { deliverPartnerMail } from './partnerMail';
+
+export { requestPartnerLink, usePartnerLink } from './partnerMail';
+export { createPayoutBatch, findPayoutBatch, listPayoutBatches, markBatchPaid, referrerBalances, voidBatch } from './payouts';
+export { ruleFor, setRule } from './rules';
+export { entryJson, orderCommissions, readLedger, totalsOf } from './statements';
+export { batchJson, commissionsOverview, genericPayoutCsv, paypalPayoutsCsv, setReferrerCommission } from './views';
 
 /** What the ledger hears: the first payment earns; later money (renewals, refunds, disputes) is booked or settled. */
 export function commissionsListener(): OrderListener {
@@ -11,4 +19,9 @@ export function commissionsListener(): OrderListener {
     firstPaid: (tx, { order, invoice, clock }) => bookEarned(tx, order, invoice, clock),
     moneyChanged: (tx, { order, changes, clock, changeId }) => bookLifecycleCommissions(tx, order, changes, clock, changeId),
   };
+}
+
+/** The referrer's mail, sent whole when the outbox worker comes to a 'partner_' row (./partnerMail.ts). */
+export function commissionsMail(): Pick<OutboxMailParts, 'referrerMail'> {
+  return { referrerMail: { topicPrefix: 'partner_', deliver: deliverPartnerMail } };
 }

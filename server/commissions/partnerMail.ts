@@ -2,7 +2,7 @@
  * The referrer's mails: the welcome when the owner gives them an email ('partner_welcome', with a sign-in link),
  * each commission earned with the day it becomes payable ('partner_commission_earned'),
  * the single-use sign-in link to /partner ('partner_link') and the payout notice ('partner_payout_paid'), queued in the outbox and sent by its worker (server/outbox/outboxWorker.ts hands each
- * 'partner_' row here). Links are minted at send time, as for the buyer's: 32 random bytes, only their
+ * 'partner_' row here: ./index.ts commissionsMail). Links are minted at send time, as for the buyer's: 32 random bytes, only their
  * SHA-256 stored (partner_links), used once before they expire. A requested link carries the email it was asked
  * for and is resolved here: to the active referrer with that email, or 'dropped', unmailed (the request answers
  * the same either way).
@@ -10,10 +10,9 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { formatCents, shortName } from '../../src/domain/commissions';
-import type { Config } from '../config';
 import type { Database } from '../db/client';
 import { orders, outbox, partnerLinks, referrers } from '../db/schema';
-import { compose } from '../outbox';
+import { compose, type FeatureMailContext, type FeatureMailDelivery, type FeatureMailRow } from '../outbox';
 import { hashHandoffToken, newHandoffToken } from '../security/handoffToken';
 
 /** Queues a sign-in link to /partner for `email` (POST /api/partner/link): the same work whatever the email. */
@@ -37,30 +36,14 @@ export async function usePartnerLink(db: Database, token: string): Promise<strin
   return used?.referrerId ?? null;
 }
 
-/** A partner mail's outcome, as the outbox worker records it (the text it keeps with its links' tokens hidden). */
-interface PartnerDelivery {
-  status: 'sent' | 'held' | 'dropped';
-  rendered?: { to: string; subject: string; text: string };
-}
-
-interface PartnerMailContext {
-  db: Database;
-  config: Config;
-  /** Null without SMTP_URL: the mail is held, no link minted. */
-  mailer: { send(mail: { to: string; subject: string; text: string; html: string }): Promise<void> } | null;
-  /** The site's own address, no trailing slash. */
-  site: string;
-  log: { info(details: object, message: string): void };
-}
-
 /**
  * Sends (or holds, or drops) the partner mail of outbox row `row`.
  * @throws Error for a row naming no referrer, and mailer errors (the worker retries).
  */
 export async function deliverPartnerMail(
-  { db, config, mailer, site, log }: PartnerMailContext,
-  row: { id: number; topic: string; payload: Record<string, string | number | null> },
-): Promise<PartnerDelivery> {
+  { db, config, mailer, site, log }: FeatureMailContext,
+  row: FeatureMailRow,
+): Promise<FeatureMailDelivery> {
   const { email, referrerId } = row.payload;
   const [referrer] =
     typeof email === 'string'

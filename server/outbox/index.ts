@@ -15,5 +15,6 @@ export function outboxListener(config: Pick<Config, 'SUCCESS_SITE_WEBHOOK_URL'>)
   };
 }
 
+export type { FeatureMailContext, FeatureMailDelivery, FeatureMailRow, OutboxMailParts } from './mailParts';
 export { compose } from './mailTemplates';
 export { raiseSeatEvent } from './seatEvents';

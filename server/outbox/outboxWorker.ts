@@ -9,8 +9,9 @@
  * into the row with `[hidden]` for each token and 'held' (the console re-queues it once SMTP is set); a sent mail's
  * text is kept the same way, tokens hidden, so the console can open it. A requested
  * link ('account_link' with the email in its payload) is resolved here: to the email's newest subscription, or
- * 'dropped', unmailed, for an email with none. So is "Forgot your password?" ('password_link', server/seats/newPassword.ts):
- * a member with a live claimed seat gets a "set a new password" link minted here, anyone else the 'account_link' mail.
+ * 'dropped', unmailed, for an email with none. So is "Forgot your password?" ('password_link'): a member with a live
+ * claimed seat gets a "set a new password" link minted here, anyone else the 'account_link' mail. What the mail reads
+ * of the account, the team, the sign-in and the referrers' commissions, they hand in (./mailParts.ts).
  */
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
@@ -18,14 +19,11 @@ import nodemailer from 'nodemailer';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
 import { accounts, orders, outbox } from '../db/schema';
-import { issueAccountLink, newestSubscriptionOf } from '../account/accountLinks';
-import { deliverPartnerMail } from '../commissions/partnerMail';
+import type { OutboxMailParts } from './mailParts';
 import { renderMail } from './mailTemplates';
 import { OWNER_MAIL_PREFIX, renderOwnerMail } from './ownerMail';
 import { postWebhook } from './webhooks';
-import { freeSeatsOf, invitationOf } from '../seats/invitationMail';
 import { SEAT_INVITATION } from './seatEvents';
-import { MEMBER_NEW_PASSWORD, mintNewPasswordLink, PASSWORD_LINK_REQUEST, passwordLinkOf } from '../seats/newPassword';
 
 /** Attempts before a row is given up as 'failed'. */
 const MAX_ATTEMPTS = 10;
@@ -54,6 +52,8 @@ export interface OutboxContext {
   log: FastifyBaseLogger;
   /** Null without SMTP_URL: mails are held. */
   mailer: Mailer | null;
+  /** What the mail reads of other features (server/app.ts featureMail). */
+  mail: OutboxMailParts;
 }
 
 type OutboxRow = typeof outbox.$inferSelect;
@@ -161,16 +161,21 @@ interface Delivery {
 }
 
 async function deliver(context: OutboxContext, row: OutboxRow): Promise<Delivery> {
-  const { db, config, log } = context;
-  if (row.topic.startsWith('partner_')) return deliverPartnerMail({ ...context, site: siteUrl(config) }, row);
+  const { db, config, log, mail: parts } = context;
+  if (row.topic.startsWith(parts.referrerMail.topicPrefix)) return parts.referrerMail.deliver({ ...context, site: siteUrl(config) }, row);
   if (row.topic.startsWith(OWNER_MAIL_PREFIX)) return deliverOwnerMail(context, row);
   // "Forgot your password?": a member's own mail, or the /account link request for anyone else.
-  const member = row.topic === PASSWORD_LINK_REQUEST ? await passwordLinkOf(db, String(row.payload.email ?? '')) : null;
-  const topic = member === 'account_link' ? 'account_link' : member ? MEMBER_NEW_PASSWORD : row.topic;
+  const { passwordLinks } = parts;
+  const member = row.topic === passwordLinks.requestTopic ? await passwordLinks.whomFor(db, String(row.payload.email ?? '')) : null;
+  const topic = member === 'account_link' ? 'account_link' : member ? passwordLinks.memberTopic : row.topic;
   const seat = member === 'account_link' ? null : member;
   const requested =
     !seat && row.kind === 'mail' && (!row.transactionId || member) && typeof row.payload.email === 'string' ? row.payload.email : null;
-  const transactionId = seat ? seat.transactionId : requested === null ? row.transactionId : await newestSubscriptionOf(db, requested);
+  const transactionId = seat
+    ? seat.transactionId
+    : requested === null
+      ? row.transactionId
+      : await parts.manageLinks.newestSubscriptionOf(db, requested);
   if (!transactionId) {
     if (requested === null) throw new Error(`Outbox row ${row.id} names no order`);
     log.info({ outboxId: row.id, topic: row.topic }, 'Mail dropped: no subscription for the requested email');
@@ -208,19 +213,20 @@ async function deliver(context: OutboxContext, row: OutboxRow): Promise<Delivery
   const minutes = topic === 'account_link' ? config.ACCOUNT_LINK_MINUTES : config.CONFIRMATION_LINK_DAYS * 24 * 60;
   const site = siteUrl(config);
   const link = async (purpose: 'manage' | 'agreement') =>
-    `${site}/account?token=${context.mailer ? await issueAccountLink(db, transactionId, purpose, minutes) : HIDDEN_TOKEN}`;
-  // An invitation goes to the invitee, with its own link to /join (server/seats/invitationMail.ts).
-  const invitation = row.topic === SEAT_INVITATION ? await invitationOf(db, row.payload, site, context.mailer !== null) : null;
+    `${site}/account?token=${context.mailer ? await parts.manageLinks.issue(db, transactionId, purpose, minutes) : HIDDEN_TOKEN}`;
+  // An invitation goes to the invitee, with its own link to /join.
+  const invitation =
+    row.topic === SEAT_INVITATION ? await parts.invitations.invitationOf(db, row.payload, site, context.mailer !== null) : null;
   if (invitation === 'gone') return { status: 'dropped' };
-  // A member's "set a new password" link (server/seats/newPassword.ts), to the member.
-  const newPasswordToken = seat ? (context.mailer ? await mintNewPasswordLink(db, seat.seatId) : HIDDEN_TOKEN) : null;
+  // A member's "set a new password" link, to the member.
+  const newPasswordToken = seat ? (context.mailer ? await passwordLinks.mint(db, seat.seatId) : HIDDEN_TOKEN) : null;
   if (seat && newPasswordToken === null) return { status: 'dropped' };
   const newPassword = newPasswordToken ? `${site}/sign-in/new-password?token=${newPasswordToken}` : '';
   const to = seat?.email ?? invitation?.to ?? buyer.email;
   const manage = invitation || seat ? '' : await link('manage');
   const agreement = topic === 'order_confirmation' ? await link('agreement') : manage;
   // The confirmation's link to the Team section is a link of its own (each works once).
-  const freeSeats = topic === 'order_confirmation' ? await freeSeatsOf(db, order.order) : 0;
+  const freeSeats = topic === 'order_confirmation' ? await parts.invitations.freeSeatsOf(db, order.order) : 0;
   const team = freeSeats > 0 ? `${await link('manage')}#team` : `${manage}#team`;
   const mail = renderMail(topic, {
     buyer,

@@ -11,13 +11,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { ErrorResponse } from '../../src/contract/checkout';
 import { PartnerLinkRequest, PartnerQuery, PartnerSessionProbe, PartnerSessionRequest, PartnerView } from '../../src/contract/commissions';
-import { csvHeaders } from '../admin/csv';
-import { requestPartnerLink, usePartnerLink } from '../commissions/partnerMail';
+import { csvHeaders } from '../http/csv';
+import { requestPartnerLink, usePartnerLink } from '../commissions';
 import { partnerLedgerCsv, partnerView } from './partnerView';
 import { HttpError } from '../http/httpError';
-import type { OrderServices } from '../checkout/order';
+import type { OrderServices } from '../checkout';
 import { referrerSessionRules, sessionKeeper } from '../sessions/sessions';
-import { periodChecked } from '../admin/routes/periodChecked';
+import { periodChecked } from '../admin';
 
 const LINK_SENT = 'If that email belongs to a referrer, a sign-in link is on its way. It works once, for a limited time.';
 const SIGN_IN = 'Please sign in with the link we email you.';

@@ -6,6 +6,7 @@ import type { ReferralLinks } from './referralLinks';
 import { referralLinkRoute } from './routes';
 
 export { referralLinks, type ReferralLinks } from './referralLinks';
+export { createReferrer, findActiveReferrer, listReferrers, referrerJson, referrerSlugOf, updateReferrer } from './referrers';
 
 /** The referrals' part of the built site (server/http/staticSite.ts): the page's referrer, links, the templates. */
 export function siteReferrals(referrals: ReferralLinks): SiteReferrals {

@@ -16,8 +16,8 @@ import { accounts, handoffTokens, seats } from '../db/schema';
 import { hashHandoffToken, newHandoffToken } from '../security/handoffToken';
 import { generatePassword, hashPassword } from '../security/password';
 import { raiseSeatEvent } from '../outbox';
-import { endPersonSignIns } from '../signIn/oidcStore';
 import type { Config } from '../config';
+import type { EndSignIns } from './seats';
 
 /** Why a link cannot be used: unknown (or replaced by a newer mail), expired, already claimed, revoked/suspended. */
 export type LinkProblem = 'unknown' | 'expired' | 'claimed' | 'revoked';
@@ -88,6 +88,7 @@ export async function claimSeat(
   db: Database,
   config: Pick<Config, 'SUCCESS_SITE_WEBHOOK_URL' | 'HANDOFF_TTL_MINUTES'>,
   token: string,
+  endSignIns: EndSignIns,
 ): Promise<ClaimedSeat | { problem: LinkProblem }> {
   const password = generatePassword();
   const passwordHash = await hashPassword(password);
@@ -117,7 +118,7 @@ export async function claimSeat(
     // to the training platform end; the buyer's manage-page sessions go on.
     if (seat.seatNumber === 1) {
       const [buyer] = await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.transactionId, seat.transactionId));
-      if (buyer) await endPersonSignIns(tx, buyer.id);
+      if (buyer) await endSignIns(tx, buyer.id);
     }
     return seat;
   });

@@ -6,18 +6,36 @@ import type { FastifyInstance } from 'fastify';
 import type { OrderListener, OrderServices } from '../checkout';
 import type { Config } from '../config';
 import { countAgainstApiLimit } from '../http/apiLimit';
+import type { OutboxMailParts } from '../outbox';
+import { freeSeatsOf, invitationOf } from './invitationMail';
 import { teamRoutes } from './routes';
-import { applySeatLifecycle } from './seats';
+import { applySeatLifecycle, type EndSignIns } from './seats';
 
+export { claimedSeat, seatOneGivenAway } from './people';
 export { joinPageAnswers } from './routes';
+export { seatsInUse, seatsInUseMessage, seatsOf, seatView } from './seats';
 
-/** What the team hears: the subscription ended or its seats changed (./seats.ts, applySeatLifecycle). */
-export function seatsListener(config: Pick<Config, 'SUCCESS_SITE_WEBHOOK_URL'>): OrderListener {
-  return { teamChanged: (tx, change) => applySeatLifecycle(tx, config, change) };
+/**
+ * What the team hears: the subscription ended or its seats changed (./seats.ts, applySeatLifecycle); a revoked
+ * seat's sign-ins end with `endSignIns`, which the sign-in hands in.
+ */
+export function seatsListener(config: Pick<Config, 'SUCCESS_SITE_WEBHOOK_URL'>, endSignIns: EndSignIns): OrderListener {
+  return { teamChanged: (tx, change) => applySeatLifecycle(tx, { config, endSignIns }, change) };
 }
 
-/** Registers the team's and the join page's calls; `nudgeOutbox` sends an invitation now. */
-export async function seatsPlugin(app: FastifyInstance, options: OrderServices & { nudgeOutbox: () => void }): Promise<void> {
+/** The team's mail: an invitation's recipient and /join link, minted when it is sent, and an order's free seats. */
+export function seatsMail(): Pick<OutboxMailParts, 'invitations'> {
+  return { invitations: { invitationOf, freeSeatsOf } };
+}
+
+/**
+ * Registers the team's and the join page's calls; `nudgeOutbox` sends an invitation now, `endSignIns` (the
+ * sign-in's) ends a person's sign-ins when their seat is revoked or seat 1 is claimed.
+ */
+export async function seatsPlugin(
+  app: FastifyInstance,
+  options: OrderServices & { nudgeOutbox: () => void; endSignIns: EndSignIns },
+): Promise<void> {
   countAgainstApiLimit(app);
   await app.register(teamRoutes, options);
 }

@@ -1,12 +1,12 @@
 /**
- * What the outbox worker (server/outbox/outboxWorker.ts) needs for the team's mails: an invitation's recipient
+ * What the outbox worker (server/outbox/outboxWorker.ts, given it by ./index.ts seatsMail) needs for the team's mails: an invitation's recipient
  * and its /join link, minted at send time (server/seats/claim.ts), and an order's free seats for the
  * confirmation mail.
  */
 import { and, eq, gt, isNull, ne } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { seats } from '../db/schema';
-import type { Order } from '../checkout/order';
+import type { Order } from '../checkout';
 import { mintInvitationLink } from './claim';
 
 /**

@@ -15,7 +15,7 @@ import { InviteRequest, JoinClaimed, JoinInvitation, JoinRequest, SeatParams, Te
 import { NO_JOIN_TOKEN, type JoinAnswer } from '../../src/domain/joinPage';
 import type { Database } from '../db/client';
 import { HttpError } from '../http/httpError';
-import { findOrder, type Order, type OrderServices } from '../checkout/order';
+import { findOrder, type Order, type OrderServices } from '../checkout';
 import { claimSeat, peekInvitation, type LinkProblem } from './claim';
 import {
   giveSeatOne,
@@ -24,6 +24,7 @@ import {
   resendInvitation,
   revokeSeat,
   teamView,
+  type EndSignIns,
   type SeatRefusal,
   type SeatResult,
 } from './seats';
@@ -101,8 +102,11 @@ function refuse(reply: FastifyReply, refusal: SeatRefusal) {
 }
 
 /** Registers the team's routes. */
-export async function teamRoutes(app: FastifyInstance, services: OrderServices & { nudgeOutbox: () => void }): Promise<void> {
-  const { db, config } = services;
+export async function teamRoutes(
+  app: FastifyInstance,
+  services: OrderServices & { nudgeOutbox: () => void; endSignIns: EndSignIns },
+): Promise<void> {
+  const { db, config, endSignIns } = services;
   // The manage page's session (the one buyer session, server/sessions/) opens the team too.
   const buyerSessions = sessionKeeper(db, config, buyerSessionRules(config));
 
@@ -156,7 +160,7 @@ export async function teamRoutes(app: FastifyInstance, services: OrderServices &
     async (request, reply) => {
       const order = await teamOrder(request);
       await countInvitation(request, order);
-      return answer(reply, order, await inviteToSeat(db, { config, order }, request.body));
+      return answer(reply, order, await inviteToSeat(db, { config, order, endSignIns }, request.body));
     },
   );
 
@@ -173,7 +177,7 @@ export async function teamRoutes(app: FastifyInstance, services: OrderServices &
     async (request, reply) => {
       const order = await teamOrder(request);
       await countInvitation(request, order);
-      return answer(reply, order, await giveSeatOne(db, { config, order }, request.body));
+      return answer(reply, order, await giveSeatOne(db, { config, order, endSignIns }, request.body));
     },
   );
 
@@ -186,7 +190,7 @@ export async function teamRoutes(app: FastifyInstance, services: OrderServices &
     async (request, reply) => {
       const order = await teamOrder(request);
       await countInvitation(request, order);
-      return answer(reply, order, await resendInvitation(db, { config, order }, request.params.seatId));
+      return answer(reply, order, await resendInvitation(db, { config, order, endSignIns }, request.params.seatId));
     },
   );
 
@@ -195,7 +199,7 @@ export async function teamRoutes(app: FastifyInstance, services: OrderServices &
     { schema: { summary: 'Team: end a person’s access and free the seat', params: SeatParams, response: { 200: TeamView, ...errors } } },
     async (request, reply) => {
       const order = await teamOrder(request);
-      const result = await revokeSeat(db, { config, order }, request.params.seatId);
+      const result = await revokeSeat(db, { config, order, endSignIns }, request.params.seatId);
       if (result.ok) request.log.info({ transactionId: order.transactionId, seatId: result.seat.id }, 'Seat revoked');
       return answer(reply, order, result);
     },
@@ -215,7 +219,7 @@ export async function teamRoutes(app: FastifyInstance, services: OrderServices &
     async (request, reply) => {
       const order = await teamOrder(request);
       await countInvitation(request, order);
-      return answer(reply, order, await reassignSeat(db, { config, order }, request.params.seatId, request.body));
+      return answer(reply, order, await reassignSeat(db, { config, order, endSignIns }, request.params.seatId, request.body));
     },
   );
 
@@ -242,7 +246,7 @@ export async function teamRoutes(app: FastifyInstance, services: OrderServices &
       config: joinsPerAddress,
     },
     async (request, reply) => {
-      const claimed = await claimSeat(db, config, request.body.token);
+      const claimed = await claimSeat(db, config, request.body.token, endSignIns);
       if ('problem' in claimed) {
         const { status, error } = LINK_PROBLEMS[claimed.problem];
         return reply.code(status).send({ error });

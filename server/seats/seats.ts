@@ -21,7 +21,6 @@ import type { Database, Transaction } from '../db/client';
 import { accounts, handoffTokens, orders, seats } from '../db/schema';
 import { isPaidOrder, type Order, type OrderAnnouncements } from '../checkout';
 import { raiseSeatEvent } from '../outbox';
-import { endPersonSignIns } from '../signIn/oidcStore';
 
 /** One row of `seats`. */
 export type Seat = typeof seats.$inferSelect;
@@ -48,9 +47,21 @@ export type SeatRefusal =
 
 export type SeatResult = { ok: true; seat: Seat } | { ok: false; refusal: SeatRefusal };
 
-/** Who is acting on the team: the order's buyer (their login email is recorded as `invitedBy`). */
-interface TeamChange {
+/**
+ * Ends every sign-in of person `personId` (a seat's id, or the buyer's account id) to the training platform in `tx`:
+ * the sign-in hands it in (server/signIn/index.ts, endPersonSignIns), so the team, before it in the feature
+ * order, does not import it.
+ */
+export type EndSignIns = (tx: Transaction, personId: string) => Promise<unknown>;
+
+/** What a change to the team is made with: the webhook's settings and how a person's sign-ins end. */
+interface TeamServices {
   config: Pick<Config, 'SUCCESS_SITE_WEBHOOK_URL'>;
+  endSignIns: EndSignIns;
+}
+
+/** Who is acting on the team: the order's buyer (their login email is recorded as `invitedBy`). */
+interface TeamChange extends TeamServices {
   order: Order;
 }
 
@@ -228,7 +239,7 @@ export async function revokeSeat(db: Database, change: TeamChange, seatId: strin
     if (!order) return { ok: false, refusal: 'not_found' } as const;
     const seat = await liveSeat(tx, order.transactionId, seatId);
     if (!seat) return { ok: false, refusal: 'not_found' } as const;
-    return { ok: true, seat: await revokeIn(tx, change.config, seat, 'buyer') } as const;
+    return { ok: true, seat: await revokeIn(tx, change, seat, 'buyer') } as const;
   });
 }
 
@@ -239,7 +250,7 @@ export async function revokeSeat(db: Database, change: TeamChange, seatId: strin
  */
 async function revokeIn(
   tx: Transaction,
-  config: TeamChange['config'],
+  { config, endSignIns }: TeamServices,
   seat: Seat,
   reason: 'buyer' | 'reassigned' | 'subscription_ended',
 ): Promise<Seat> {
@@ -261,7 +272,7 @@ async function revokeIn(
     .where(and(eq(handoffTokens.seatId, seat.id), isNull(handoffTokens.redeemedAt), isNull(handoffTokens.revokedAt)));
   if (!revoked) throw new Error(`Seat ${seat.id} vanished`);
   // Signed out of the training platform too: its next check of this person finds no session or grant.
-  await endPersonSignIns(tx, seat.id);
+  await endSignIns(tx, seat.id);
   await raiseSeatEvent(tx, config, { kind: 'revoked', seat: revoked, reason });
   return revoked;
 }
@@ -287,7 +298,7 @@ export async function reassignSeat(
     const others = (await seatsOf(tx, order.transactionId)).filter((each) => each.status !== 'revoked' && each.id !== seat.id);
     const refusal = name ? emailRefusal(email, await buyerEmail(tx, order), others) : 'name_required';
     if (refusal) return { ok: false, refusal } as const;
-    await revokeIn(tx, change.config, seat, 'reassigned');
+    await revokeIn(tx, change, seat, 'reassigned');
     return { ok: true, seat: await insertInvitation(tx, change.config, order, { email, name, seatNumber: seat.seatNumber }) } as const;
   });
 }
@@ -310,13 +321,14 @@ export async function seatsInUse(db: Database, transactionId: string): Promise<n
  */
 export async function applySeatLifecycle(
   tx: Transaction,
-  config: TeamChange['config'],
+  team: TeamServices,
   { order, ended, seats: changedSeats, changeId }: OrderAnnouncements['teamChanged'],
 ): Promise<void> {
+  const { config } = team;
   const all = await seatsOf(tx, order.transactionId);
   const live = all.filter((seat) => seat.status !== 'revoked');
   if (ended) {
-    for (const seat of live) await revokeIn(tx, config, seat, 'subscription_ended');
+    for (const seat of live) await revokeIn(tx, team, seat, 'subscription_ended');
     return;
   }
   if (!changedSeats) return;

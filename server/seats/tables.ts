@@ -67,7 +67,7 @@ export const seats = pgTable(
      */
     passwordHash: text('password_hash'),
     /**
-     * SHA-256 of the live "set a new password" link's token (server/seats/newPassword.ts); a new request replaces
+     * SHA-256 of the live "set a new password" link's token (server/signIn/newPassword.ts); a new request replaces
      * it. Kept after use, so a second use answers "already used" rather than "unknown".
      */
     resetTokenHash: text('reset_token_hash').unique(),

@@ -4,11 +4,15 @@
  */
 import { hkdfSync } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import type { OrderListener } from '../checkout';
 import type { Config } from '../config';
+import type { OutboxMailParts } from '../outbox';
 import type { Database } from '../db/client';
 import { countAgainstApiLimit } from '../http/apiLimit';
 import type { PrivateJwks } from './jwks';
+import { MEMBER_NEW_PASSWORD, mintNewPasswordLink, PASSWORD_LINK_REQUEST, passwordLinkOf } from './newPassword';
 import { generateJwks } from './oidcKeys';
+import { deleteExpiredOidcRecords } from './oidcStore';
 import { createOidcProvider, mountOidcProvider } from './oidcProvider';
 import { newPasswordRoutes } from './routes/newPassword';
 import { signInRoute } from './routes/signIn';
@@ -22,6 +26,29 @@ interface SignInOptions {
   cookieSecret: string;
   /** The provider's signing keys (server/signIn/oidcKeys.ts loads them). Default: a fresh key, for one process. */
   oidcJwks?: PrivateJwks;
+}
+
+/**
+ * What the sign-in keeps past its time: the OpenID Provider's sessions, codes, tokens and grants past their expiry,
+ * deleted by the retention sweep (server/checkout/retention.ts), with or without OIDC_CLIENT_ID.
+ */
+export function signInListener(): OrderListener {
+  return { sweepExpired: async (tx) => ({ oidcRecords: await deleteExpiredOidcRecords(tx) }) };
+}
+
+/**
+ * "Forgot your password?" as the outbox sends it (./newPassword.ts): whom a request is for, and a member's "set a
+ * new password" link, minted when it is sent.
+ */
+export function signInMail(): Pick<OutboxMailParts, 'passwordLinks'> {
+  return {
+    passwordLinks: {
+      requestTopic: PASSWORD_LINK_REQUEST,
+      memberTopic: MEMBER_NEW_PASSWORD,
+      whomFor: passwordLinkOf,
+      mint: mintNewPasswordLink,
+    },
+  };
 }
 
 /** Registers the sign-in, or nothing when OIDC_CLIENT_ID is not set. */
@@ -42,4 +69,8 @@ export async function signInPlugin(
   await app.register(newPasswordRoutes, { config, db, nudgeOutbox });
 }
 
+export { issueLoginHint } from './loginHints';
+export { endPersonSignIns } from './oidcStore';
+export { findPersonById, maySignIn } from './people';
 export { normalEmail, ownerSignInThrottle, THROTTLED } from './signInThrottle';
+export { findBuyerOfOrder } from './people';

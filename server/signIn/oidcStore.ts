@@ -126,7 +126,7 @@ export function oidcStore(db: Database, model: string): Adapter {
   };
 }
 
-/** Deletes the rows whose expiry has passed; returns how many (the retention sweep, server/checkout/retention.ts). */
+/** Deletes the rows whose expiry has passed; returns how many (the retention sweep, ./index.ts signInListener). */
 export async function deleteExpiredOidcRecords(db: Database | Transaction): Promise<number> {
   const deleted = await db
     .delete(oidcRecords)

@@ -9,7 +9,7 @@
 import { desc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { accounts, orders, seats } from '../db/schema';
-import { seatOneGivenAway } from '../seats/people';
+import { seatOneGivenAway } from '../seats';
 /** The access a person's subscription gives: 'active' (paid up), 'past_due' (a renewal unpaid), 'cancelled'. */
 export type AccessStatus = 'active' | 'past_due' | 'cancelled';
 

@@ -94,56 +94,24 @@ const FOLDER_ORDER = [
   'commissions',
   'seats',
   'signIn',
+  'handoff',
   'account',
   'admin',
   'partner',
 ];
 
 /**
- * The imports that still run against FOLDER_ORDER, each one closing a cycle between folders. The lifecycle announces
- * its changes to listeners (docs/decisions/0061); these remain to be untangled the same way. The list only shrinks:
- * a new edge against the order fails, and so does an entry no import needs any more.
+ * The imports that run against FOLDER_ORDER, each one closing a cycle between folders: none. A later feature hands
+ * an earlier one what it needs instead (a listener, docs/decisions/0061; a part or a parameter, docs/decisions/0066).
+ * A new edge against the order fails.
  */
-const AGAINST_THE_ORDER = [
-  // The hand-off's redeem reads the member's seat and mints a sign-in hint; the retention sweep ends the sign-in's
-  // expired records.
-  'checkout → seats',
-  'checkout → signIn',
-  // The outbox's mail reads the features it writes about.
-  'outbox → commissions',
-  'outbox → seats',
-  'outbox → account',
-  // A seat revoked, claimed or given a new password ends its person's sign-ins.
-  'seats → signIn',
-];
+const AGAINST_THE_ORDER: string[] = [];
 
 /**
- * Pairs of features where one still imports the other's files instead of its index.ts. The list only shrinks: a
- * new pair fails, and so does a pair no import needs any more.
+ * Pairs of features where one imports the other's files instead of its index.ts: none. A new pair fails: export
+ * what the importer needs from the feature's index.ts.
  */
-const SIDE_DOORS = [
-  'account → checkout',
-  'account → seats',
-  'account → signIn',
-  'admin → account',
-  'admin → checkout',
-  'admin → commissions',
-  'admin → content',
-  'admin → referrals',
-  'admin → seats',
-  'checkout → referrals',
-  'checkout → seats',
-  'checkout → signIn',
-  'outbox → account',
-  'outbox → commissions',
-  'outbox → seats',
-  'partner → admin',
-  'partner → checkout',
-  'partner → commissions',
-  'seats → checkout',
-  'seats → signIn',
-  'signIn → seats',
-];
+const SIDE_DOORS: string[] = [];
 
 /** The folder right under server/ that holds `path` (`server/seats/claim.ts` → `seats`); none for server/app.ts. */
 function folderOf(path: string): string | undefined {

@@ -7,7 +7,7 @@
  * here (server/sessions/sameOrigin.ts).
  */
 import type { FastifyInstance } from 'fastify';
-import type { OrderServices } from '../../checkout/order';
+import type { OrderServices } from '../../checkout';
 import { accountRouteOptions } from './options';
 import { accountSessionRoutes } from './session';
 import { accountSubscriptionRoutes } from './subscription';

@@ -1,7 +1,7 @@
 /** What the manage page's route files share (./index.ts makes it): the services, the buyer's sessions, the signed-in order. */
 import type { FastifyRequest } from 'fastify';
 import { HttpError } from '../../http/httpError';
-import { findOrder, type Order, type OrderServices } from '../../checkout/order';
+import { findOrder, type Order, type OrderServices } from '../../checkout';
 import { buyerSessionRules, sessionKeeper, SIGN_IN_AGAIN, type SessionKeeper } from '../../sessions/sessions';
 
 export interface AccountRouteOptions extends OrderServices {

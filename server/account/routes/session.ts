@@ -25,7 +25,7 @@ import { issueAgreementHandoff, requestAccountLink, useAccountLink } from '../ac
 import { provenActiveSubscription } from '../existingSubscription';
 import { accountView } from '../manageSubscription';
 import { HttpError } from '../../http/httpError';
-import { findOrder, isPaidOrder } from '../../checkout/order';
+import { findOrder, isPaidOrder } from '../../checkout';
 import { SIGN_IN_AGAIN } from '../../sessions/sessions';
 import type { AccountRouteOptions } from './options';
 

@@ -28,10 +28,10 @@ import {
   type ManageResult,
 } from '../manageSubscription';
 import { HttpError } from '../../http/httpError';
-import { isPaidOrder, type Order } from '../../checkout/order';
+import { isPaidOrder, type Order } from '../../checkout';
 import { endBuyerSessions } from '../../sessions/sessions';
-import { endPersonSignIns } from '../../signIn/oidcStore';
-import { findBuyerOfOrder } from '../../signIn/people';
+import { endPersonSignIns } from '../../signIn';
+import { findBuyerOfOrder } from '../../signIn';
 import type { AccountRouteOptions } from './options';
 
 const error4xx = { '4xx': ErrorResponse, '5xx': ErrorResponse };

@@ -19,12 +19,12 @@ import { TransactionIdParams, UuidParams } from '../../../src/contract/fields';
 import { DEFAULT_PAYOUT_MINIMUM_CENTS } from '../../../src/domain/commissions';
 import { EMAIL_PATTERN } from '../../../src/domain/validation';
 import { csvHeaders } from '../csv';
-import { createPayoutBatch, findPayoutBatch, markBatchPaid, voidBatch } from '../../commissions/payouts';
-import { setRule } from '../../commissions/rules';
-import { orderCommissions } from '../../commissions/statements';
-import { batchJson, commissionsOverview, genericPayoutCsv, paypalPayoutsCsv, setReferrerCommission } from '../../commissions/views';
+import { createPayoutBatch, findPayoutBatch, markBatchPaid, voidBatch } from '../../commissions';
+import { setRule } from '../../commissions';
+import { orderCommissions } from '../../commissions';
+import { batchJson, commissionsOverview, genericPayoutCsv, paypalPayoutsCsv, setReferrerCommission } from '../../commissions';
 import { HttpError } from '../../http/httpError';
-import type { OrderServices } from '../../checkout/order';
+import type { OrderServices } from '../../checkout';
 
 const errors = { '4xx': ErrorResponse };
 const BatchParams = Type.Object({ id: Type.String({ pattern: '^[0-9]{1,15}$' }) });

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { OfferContentBody } from '../../../src/contract/admin';
 import { ErrorResponse } from '../../../src/contract/checkout';
-import { readOfferContent, saveOfferContent } from '../../content/offerContent';
+import { readOfferContent, saveOfferContent } from '../../content';
 import type { Database } from '../../db/client';
 
 /** Registers GET and PUT /api/admin/content (signed in); a bad body is 400 `{ error }` and changes nothing. */

@@ -4,7 +4,7 @@ import { Dashboard, DashboardQuery, PeriodQuery } from '../../../src/contract/ad
 import { ErrorResponse } from '../../../src/contract/checkout';
 import { csvHeaders, referrerReportCsv } from '../csv';
 import { dashboard, periodOf } from '../reports';
-import { referrerBalances } from '../../commissions/payouts';
+import { referrerBalances } from '../../commissions';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import { setupLeft } from '../setup';

@@ -5,7 +5,7 @@
  * a cross-site state-changing request never gets here (server/sessions/sameOrigin.ts).
  */
 import type { FastifyInstance } from 'fastify';
-import type { OrderServices } from '../../checkout/order';
+import type { OrderServices } from '../../checkout';
 import { ownerSessionRules, sessionKeeper } from '../../sessions/sessions';
 import { adminContentRoutes } from './content';
 import { adminCommissionRoutes } from './commissions';

@@ -11,7 +11,7 @@ import { csvHeaders, ordersCsv } from '../csv';
 import { runOrderAction, type OrderActionRefusal } from '../orderActions';
 import { listOrders, orderDetail } from '../reports';
 import { HttpError } from '../../http/httpError';
-import type { OrderServices } from '../../checkout/order';
+import type { OrderServices } from '../../checkout';
 import { periodChecked } from './periodChecked';
 
 const REFUSALS: Record<OrderActionRefusal, [status: number, message: string]> = {

@@ -11,7 +11,7 @@ import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import { referrerDisplayName } from '../../../src/domain/referrerNames';
 import { HttpError } from '../../http/httpError';
-import { createReferrer, listReferrers, referrerJson, updateReferrer } from '../../referrals/referrers';
+import { createReferrer, listReferrers, referrerJson, updateReferrer } from '../../referrals';
 
 /** The name as stored: without a leading "Dr." (src/domain/referrerNames.ts); 400 when nothing else is left. */
 function displayNameOf(typed: string): string {

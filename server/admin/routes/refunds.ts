@@ -9,9 +9,9 @@ import { ErrorResponse } from '../../../src/contract/checkout';
 import { TransactionIdParams } from '../../../src/contract/fields';
 import { orderDetail } from '../reports';
 import { HttpError } from '../../http/httpError';
-import type { OrderServices } from '../../checkout/order';
+import type { OrderServices } from '../../checkout';
 import { REFUND_GUARANTEE_DAYS } from '../../../src/domain/refunds';
-import { refundOrder, type RefundRefusal } from '../../checkout/refundOrder';
+import { refundOrder, type RefundRefusal } from '../../checkout';
 
 const REFUSALS: Record<RefundRefusal, [status: number, message: string]> = {
   unknown_order: [404, 'No such order.'],

@@ -10,7 +10,7 @@ import { CHECKOUT_ERRORS, HttpError } from '../../http/httpError';
 import { openCheckout } from '../openCheckout';
 import { replyWith } from '../refusalReplies';
 import type { OrderServices } from '../order';
-import type { ReferralLinks } from '../../referrals/referralLinks';
+import type { ReferralLinks } from '../../referrals';
 
 export const createIntentRoute: FastifyPluginAsync<OrderServices & { referrals: ReferralLinks }> = async (
   app,

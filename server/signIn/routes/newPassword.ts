@@ -1,6 +1,6 @@
 /**
  * "Forgot your password?" for everyone who signs in on /sign-in (docs/decisions/0039):
- * POST /sign-in/forgot queues the answer for an email (server/seats/newPassword.ts: a member's "set a new password"
+ * POST /sign-in/forgot queues the answer for an email (../newPassword.ts: a member's "set a new password"
  * link, a buyer's /account link, nothing for anyone else) and answers 202 with the same words in every case;
  * rate-limited per address (ACCOUNT_LINKS_PER_15_MINUTES) and per email (LINKS_PER_EMAIL_PER_15_MINUTES, counted
  * by the sign-in's throttle, server/signIn/signInThrottle.ts, known and unknown emails alike), 429 past either. POST /sign-in/new-password/check tells the page
@@ -22,7 +22,7 @@ import { ownerSignInThrottle, THROTTLED } from '../signInThrottle';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import { HttpError } from '../../http/httpError';
-import { peekNewPasswordLink, requestPasswordLink, setNewPassword, type NewPasswordLinkProblem } from '../../seats/newPassword';
+import { peekNewPasswordLink, requestPasswordLink, setNewPassword, type NewPasswordLinkProblem } from '../newPassword';
 
 /** The words of the answers. */
 export const NEW_PASSWORD_TEXT = {

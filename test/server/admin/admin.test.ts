@@ -4,6 +4,7 @@
  * funnel events with known revenue and conversion. On PGlite and PostgreSQL.
  */
 import { eq } from 'drizzle-orm';
+import { featureMail } from '../../../server/app';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { saveOwner } from '../../../server/admin/owners';
 import { accountLinks, funnelEvents, orders, referrers, sessions } from '../../../server/db/schema';
@@ -266,7 +267,7 @@ describe.each(DATABASES)("the owner's console API on %s", (kind) => {
   it('shows a mail held without SMTP_URL, with its text and no token; a re-send needs SMTP_URL', async () => {
     const { session } = await completePurchase(server, 2);
     const linksBefore = await server.rows(accountLinks);
-    const report = await deliverDue({ db: server.db, config: server.config, log: server.app.log, mailer: null });
+    const report = await deliverDue({ db: server.db, config: server.config, log: server.app.log, mailer: null, mail: featureMail() });
     expect(report.held).toBeGreaterThanOrEqual(1);
     // No link is minted for a held mail: nothing in the row could open the manage page.
     expect(await server.rows(accountLinks)).toBe(linksBefore);

@@ -7,6 +7,7 @@
  */
 import { verify } from '@node-rs/argon2';
 import { eq, sql } from 'drizzle-orm';
+import { featureMail } from '../../../server/app';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accounts, orders, outbox, sandboxClock } from '../../../server/db/schema';
 import { SANDBOX_CLOCK_MAX_SECONDS } from '../../../server/payments/sandbox/billing';
@@ -39,7 +40,13 @@ describe.each(DATABASES)('after the purchase, on %s', (kind) => {
         SANDBOX_CLOCK: '1',
       },
     });
-    outboxContext = { db: server.db, config: server.config, log: server.app.log, mailer: smtpMailer(mail.url, server.config.MAIL_FROM) };
+    outboxContext = {
+      db: server.db,
+      config: server.config,
+      log: server.app.log,
+      mailer: smtpMailer(mail.url, server.config.MAIL_FROM),
+      mail: featureMail(),
+    };
   });
   afterAll(async () => {
     await server.close();

@@ -5,6 +5,7 @@
  * refused; the subscription ends at once. On PGlite and PostgreSQL.
  */
 import { eq } from 'drizzle-orm';
+import { featureMail } from '../../../server/app';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveOwner } from '../../../server/admin/owners';
 import { funnelEvents, orders, outbox, refundRequests, sandboxRefunds, sandboxSubscriptions } from '../../../server/db/schema';
@@ -30,7 +31,13 @@ describe.each(DATABASES)('console refunds on %s', (kind) => {
     server = await startTestServer(kind, {
       env: { SMTP_URL: mail.url, SUCCESS_SITE_WEBHOOK_URL: receiver.url, SUCCESS_SITE_WEBHOOK_SECRET: WEBHOOK_SECRET, SANDBOX_CLOCK: '1' },
     });
-    outboxContext = { db: server.db, config: server.config, log: server.app.log, mailer: smtpMailer(mail.url, server.config.MAIL_FROM) };
+    outboxContext = {
+      db: server.db,
+      config: server.config,
+      log: server.app.log,
+      mailer: smtpMailer(mail.url, server.config.MAIL_FROM),
+      mail: featureMail(),
+    };
     await saveOwner(server.db, OWNER.email, OWNER.password);
     const signedIn = await server.post('/api/admin/sign-in', OWNER);
     owner = `owner_session=${signedIn.cookies.find((each) => each.name === 'owner_session')!.value}`;

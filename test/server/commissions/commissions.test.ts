@@ -7,6 +7,7 @@
  * the payout claws back; and the referrer's page, signed in from the mail, shows only their own.
  */
 import { and, eq } from 'drizzle-orm';
+import { featureMail } from '../../../server/app';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveOwner } from '../../../server/admin/owners';
 import { commissionEntries, outbox, partnerLinks, payoutBatchEntries } from '../../../server/db/schema';
@@ -33,7 +34,13 @@ describe.each(DATABASES)('commissions on %s', (kind) => {
     server = await startTestServer(kind, {
       env: { SMTP_URL: mail.url, PUBLIC_URL: 'https://checkout.test', SANDBOX_CLOCK: '1', ACCOUNT_LINKS_PER_15_MINUTES: '1000' },
     });
-    outboxContext = { db: server.db, config: server.config, log: server.app.log, mailer: smtpMailer(mail.url, server.config.MAIL_FROM) };
+    outboxContext = {
+      db: server.db,
+      config: server.config,
+      log: server.app.log,
+      mailer: smtpMailer(mail.url, server.config.MAIL_FROM),
+      mail: featureMail(),
+    };
     await saveOwner(server.db, OWNER.email, OWNER.password);
     const signedIn = await server.post('/api/admin/sign-in', OWNER);
     owner = `owner_session=${signedIn.cookies.find((each) => each.name === 'owner_session')!.value}`;

@@ -5,6 +5,7 @@
  * credited to the next renewal, and the free second seat that costs nothing. On PGlite and PostgreSQL.
  */
 import { and, desc, eq } from 'drizzle-orm';
+import { featureMail } from '../../../server/app';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commissionEntries, funnelEvents, orders, outbox, sandboxInvoices, sandboxSubscriptions } from '../../../server/db/schema';
 import { saveOwner } from '../../../server/admin/owners';
@@ -28,7 +29,13 @@ describe.each(DATABASES)('seat changes after the purchase in the sandbox, on %s'
     server = await startTestServer(kind, {
       env: { SMTP_URL: mail.url, PUBLIC_URL: 'https://checkout.test', SANDBOX_CLOCK: '1', ACCOUNT_LINKS_PER_15_MINUTES: '1000' },
     });
-    outboxContext = { db: server.db, config: server.config, log: server.app.log, mailer: smtpMailer(mail.url, server.config.MAIL_FROM) };
+    outboxContext = {
+      db: server.db,
+      config: server.config,
+      log: server.app.log,
+      mailer: smtpMailer(mail.url, server.config.MAIL_FROM),
+      mail: featureMail(),
+    };
     await saveOwner(server.db, OWNER.email, OWNER.password);
     const signedIn = await server.post('/api/admin/sign-in', OWNER);
     owner = `owner_session=${signedIn.cookies.find((each) => each.name === 'owner_session')!.value}`;

@@ -10,6 +10,7 @@ import { eq, sql } from 'drizzle-orm';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { featureMail } from '../../../server/app';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JoinClaimed, TeamView } from '../../../src/contract/team';
 import { JOIN_ANSWER_ELEMENT_ID, JOIN_PLACEHOLDERS, NO_JOIN_TOKEN } from '../../../src/domain/joinPage';
@@ -65,7 +66,13 @@ describe.each(DATABASES)('the buyer’s team, on %s', (kind) => {
       },
       distDir,
     });
-    outboxContext = { db: server.db, config: server.config, log: server.app.log, mailer: smtpMailer(mail.url, server.config.MAIL_FROM) };
+    outboxContext = {
+      db: server.db,
+      config: server.config,
+      log: server.app.log,
+      mailer: smtpMailer(mail.url, server.config.MAIL_FROM),
+      mail: featureMail(),
+    };
   });
   afterAll(async () => {
     await server.close();

@@ -5,6 +5,7 @@
  * link's token, the agreement hand-off, the session cookies) is collected and searched for, verbatim, in the whole
  * log and in every outbox row (payload and rendered text). On PGlite and PostgreSQL.
  */
+import { featureMail } from '../../../server/app';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveOwner } from '../../../server/admin/owners';
 import { outbox } from '../../../server/db/schema';
@@ -31,7 +32,7 @@ describe.each(DATABASES)('secrets of a purchase, a sign-in link and the manage p
       logStream: { write: (line) => void lines.push(line) },
     });
     const log = server.app.log.child({ task: 'outbox' });
-    sending = { db: server.db, config: server.config, log, mailer: smtpMailer(mail.url, server.config.MAIL_FROM) };
+    sending = { db: server.db, config: server.config, log, mailer: smtpMailer(mail.url, server.config.MAIL_FROM), mail: featureMail() };
     holding = { ...sending, mailer: null };
     await saveOwner(server.db, OWNER.email, OWNER.password);
   });

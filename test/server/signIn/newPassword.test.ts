@@ -7,6 +7,7 @@
  */
 import { verify } from '@node-rs/argon2';
 import { eq, sql } from 'drizzle-orm';
+import { featureMail } from '../../../server/app';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { oidcRecords, outbox, seats } from '../../../server/db/schema';
 import { deliverDue, smtpMailer, type OutboxContext } from '../../../server/outbox/outboxWorker';
@@ -38,7 +39,13 @@ describe.each(DATABASES)('a new password for a member, on %s', (kind) => {
         ACCOUNT_LINKS_PER_15_MINUTES: '1000',
       },
     });
-    outboxContext = { db: server.db, config: server.config, log: server.app.log, mailer: smtpMailer(mail.url, server.config.MAIL_FROM) };
+    outboxContext = {
+      db: server.db,
+      config: server.config,
+      log: server.app.log,
+      mailer: smtpMailer(mail.url, server.config.MAIL_FROM),
+      mail: featureMail(),
+    };
   });
   afterAll(async () => {
     await server.close();

@@ -358,7 +358,7 @@ describe.each(DATABASES)('OpenID Provider on %s', (kind) => {
       .set({ expiresAt: new Date(Date.now() - 1000) })
       .where(stored);
     expect(await store.find('soon-over')).toBeUndefined();
-    expect((await deleteExpiredRecords(server.db, 30)).oidcRecords).toBeGreaterThanOrEqual(1);
+    expect((await deleteExpiredRecords(server.db, 30, 30, server.context().listeners)).oidcRecords).toBeGreaterThanOrEqual(1);
     expect(await server.db.select().from(oidcRecords).where(stored)).toEqual([]);
   });
 

@@ -14,6 +14,7 @@ import { commissionEntries, orderDisputes, orders, outbox, referrers, refundRequ
 import { findOrder } from '../../../../server/checkout/order';
 import { refundOrder } from '../../../../server/checkout/refundOrder';
 import { inviteToSeat } from '../../../../server/seats/seats';
+import { endPersonSignIns } from '../../../../server/signIn';
 import type { SubscriptionSession } from '../../../../src/contract/checkout';
 import { createBody, DATABASES, startTestServer, type TestServer } from '../../helper';
 import { startStatefulStripe, type StatefulStripe } from '../../helpers/statefulStripe';
@@ -60,7 +61,11 @@ describe.each(DATABASES)('money after a Stripe purchase on %s', (kind) => {
     expect(finalized.statusCode, finalized.body).toBe(200);
     // A colleague on seat 2, so what the end does to the team shows.
     const order = (await findOrder(server.db, session.transactionId))!;
-    await inviteToSeat(server.db, { config: server.config, order }, { email: `colleague${buyers}@example.com`, name: 'Colleague' });
+    await inviteToSeat(
+      server.db,
+      { config: server.config, order, endSignIns: endPersonSignIns },
+      { email: `colleague${buyers}@example.com`, name: 'Colleague' },
+    );
     return session;
   }
 

@@ -8,7 +8,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { AgreementSignedResponse } from '../../src/contract/agreement';
 import type { Database, Transaction } from '../db/client';
 import { accounts, orders, seats } from '../db/schema';
-import { seatOneGivenAway } from '../seats/people';
+import { seatOneGivenAway } from '../seats';
 
 /**
  * Records that the person with `email` (compared case-insensitively) on order `transactionId` signed: a claimed

@@ -5,7 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, startTestServer, type TestServer } from './helper';
+import { DATABASES, startTestServer, type TestServer } from '../helper';
 
 const CLIENT = {
   client_id: 'training-platform',

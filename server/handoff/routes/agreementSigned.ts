@@ -11,7 +11,7 @@ import { AgreementSignedRequest, AgreementSignedResponse } from '../../../src/co
 import { ErrorResponse } from '../../../src/contract/checkout';
 import { HttpError } from '../../http/httpError';
 import { checkWebhookSignature } from '../../security/webhookSignature';
-import type { OrderServices } from '../order';
+import type { OrderServices } from '../../checkout';
 import { recordAgreementSigned } from '../recordAgreement';
 
 const AGREEMENT_ERRORS = {

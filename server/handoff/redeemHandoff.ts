@@ -11,7 +11,7 @@ import type { Database, Transaction } from '../db/client';
 import { accounts, handoffTokens, orders } from '../db/schema';
 import { recordFunnelEvent } from '../funnel';
 import { hashHandoffToken } from '../security/handoffToken';
-import { claimedSeat, seatOneGivenAway } from '../seats/people';
+import { claimedSeat, seatOneGivenAway } from '../seats';
 
 /**
  * Redeems `token`: the answer for the agreement site and the id of the person it belongs to (the buyer's account

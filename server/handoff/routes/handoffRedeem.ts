@@ -8,11 +8,10 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { HttpError } from '../../http/httpError';
 import { ErrorResponse } from '../../../src/contract/checkout';
 import { HandoffRedeemRequest, HandoffRedemption } from '../../../src/contract/handoff';
-import type { OrderServices } from '../order';
+import type { OrderServices } from '../../checkout';
 import { redeemHandoff } from '../redeemHandoff';
 import { secretsMatch } from '../../security/secretCompare';
-import { issueLoginHint } from '../../signIn/loginHints';
-import { findPersonById, maySignIn } from '../../signIn/people';
+import { findPersonById, issueLoginHint, maySignIn } from '../../signIn';
 
 const HANDOFF_ERRORS = {
   notConfigured: 'Hand-off redemption is not configured.',

@@ -16,14 +16,14 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../server/db/client';
-import * as schema from '../../server/db/schema';
-import { oidcRecords, orders } from '../../server/db/schema';
-import { MIGRATIONS_DIR } from '../../server/paths';
-import { clientSecretMatches, sealClientSecret } from '../../server/security/clientSecretAtRest';
-import { hashHandoffToken } from '../../server/security/handoffToken';
-import { oidcStore } from '../../server/signIn/oidcStore';
-import { createPostgresDatabase, DATABASES } from './helper';
+import type { Database } from '../../../server/db/client';
+import * as schema from '../../../server/db/schema';
+import { oidcRecords, orders } from '../../../server/db/schema';
+import { MIGRATIONS_DIR } from '../../../server/paths';
+import { clientSecretMatches, sealClientSecret } from '../../../server/security/clientSecretAtRest';
+import { hashHandoffToken } from '../../../server/security/handoffToken';
+import { oidcStore } from '../../../server/signIn/oidcStore';
+import { createPostgresDatabase, DATABASES } from '../helper';
 
 /** The last migration before the one under test. */
 const BEFORE = '0017_sandbox_seat_prorations';

@@ -16,8 +16,8 @@ import type { Database } from '../db/client';
 import { oidcRecords, outbox, seats } from '../db/schema';
 import { hashHandoffToken, newHandoffToken } from '../security/handoffToken';
 import { hashChosenPassword } from '../security/password';
-import { endPersonSignIns } from '../signIn/oidcStore';
-import { findPersonByEmail } from '../signIn/people';
+import { endPersonSignIns } from './oidcStore';
+import { findPersonByEmail } from './people';
 
 /** The outbox topic of a "Forgot your password?" request; its payload holds the email as typed. */
 export const PASSWORD_LINK_REQUEST = 'password_link';
