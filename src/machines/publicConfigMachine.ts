@@ -7,16 +7,20 @@
  */
 import { assign, fromPromise, setup } from 'xstate';
 import { failureOf, outputOf } from './actorError';
+import type { ApiError } from '../api/client';
 import { loadPublicConfig } from '../api/publicConfig';
 import type { PublicConfig } from '../contract/checkout';
 
+/** Empty while the configuration is read; every reader takes a missing value as none yet. */
 interface PublicConfigContext {
-  config: PublicConfig | null;
-  /** Why the configuration could not be read (the client's words), shown instead of the form. */
-  error: string | null;
+  /** The configuration, once read. */
+  config?: PublicConfig;
+  /** Why the configuration could not be read (the client's words), shown instead of the form; set only in `failed`. */
+  error?: string;
 }
 
 export const publicConfigMachine = setup({
+  // Stryker disable next-line ObjectLiteral: TypeScript only, XState ignores `types` at run time
   types: {
     context: {} as PublicConfigContext,
   },
@@ -25,14 +29,13 @@ export const publicConfigMachine = setup({
   },
   actions: {
     assignConfig: assign(({ event }) => ({ config: outputOf<PublicConfig>(event) })),
-    assignError: assign(({ event }) => {
-      const error = failureOf(event);
-      return { error: error instanceof Error ? error.message : String(error) };
-    }),
+    // loadPublicConfig rejects only with the client's ApiError: the server's words, or 'Failed to load checkout
+    // configuration' when it was not reached (src/api/checkoutApi.ts).
+    assignError: assign(({ event }) => ({ error: (failureOf(event) as ApiError).message })),
   },
 }).createMachine({
   id: 'publicConfig',
-  context: { config: null, error: null },
+  context: {},
   initial: 'loading',
   states: {
     loading: {
