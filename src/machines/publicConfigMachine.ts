@@ -11,12 +11,11 @@ import type { ApiError } from '../api/client';
 import { loadPublicConfig } from '../api/publicConfig';
 import type { PublicConfig } from '../contract/checkout';
 
-/** Empty while the configuration is read; every reader takes a missing value as none yet. */
 interface PublicConfigContext {
   /** The configuration, once read. */
-  config?: PublicConfig;
+  config: PublicConfig | null;
   /** Why the configuration could not be read (the client's words), shown instead of the form; set only in `failed`. */
-  error?: string;
+  error: string | null;
 }
 
 export const publicConfigMachine = setup({
@@ -35,7 +34,7 @@ export const publicConfigMachine = setup({
   },
 }).createMachine({
   id: 'publicConfig',
-  context: {},
+  context: { config: null, error: null },
   initial: 'loading',
   states: {
     loading: {
