@@ -82,6 +82,7 @@ function credentialText(record: PaymentSuccessRecord | null, field: CredentialFi
 type PaymentSuccessTag = 'loading' | 'unreadable';
 
 export const paymentSuccessMachine = setup({
+  // Stryker disable next-line ObjectLiteral: TypeScript only, XState ignores `types` at run time
   types: {
     context: {} as PaymentSuccessContext,
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- XState takes the input's type from this assertion
