@@ -64,6 +64,30 @@ const BREAKS: Break[] = [
   },
   {
     page: 'checkout',
+    rule: 'a delay shortened: call 1 500 → 300 ms after the page opens (spec §9)',
+    file: 'src/machines/checkoutTimings.ts',
+    from: 'initDelay: 500,',
+    to: 'initDelay: 300,',
+    test: CHECKOUT,
+  },
+  {
+    page: 'checkout',
+    rule: "a delay lengthened: 'Get Started' focuses the first name 800 → 1000 ms later (spec §2, §9)",
+    file: 'src/machines/checkoutTimings.ts',
+    from: 'firstNameFocus: 800,',
+    to: 'firstNameFocus: 1000,',
+    test: CHECKOUT,
+  },
+  {
+    page: 'checkout',
+    rule: 'a delay shortened: the confetti 4 s → 3 s (spec §9)',
+    file: 'src/machines/checkoutTimings.ts',
+    from: 'confetti: 4000,',
+    to: 'confetti: 3000,',
+    test: CHECKOUT,
+  },
+  {
+    page: 'checkout',
     rule: "'Initializing secure checkout...' while call 1 runs (spec §2)",
     file: 'src/views/checkout/PaymentPanel.tsx',
     from: '>Initializing secure checkout...<',
@@ -178,8 +202,8 @@ const BREAKS: Break[] = [
     page: 'Referrers screen',
     rule: "'Copied' once the clipboard took the link (decision 0017)",
     file: 'src/views/admin/AdminReferrers.tsx',
-    from: "{copied === referrer.slug ? 'Copied' : 'Copy link'}",
-    to: "{copied === referrer.slug ? 'Copied!' : 'Copy link'}",
+    from: "? 'Copied' : 'Copy link'}\n",
+    to: "? 'Copied!' : 'Copy link'}\n",
     test: 'test/model/referrers.model.test.tsx',
   },
   {
@@ -228,10 +252,18 @@ function runTests(files: string[]): Outcome {
   let failed: string[] = [];
   try {
     const json = JSON.parse(readFileSync(report, 'utf8')) as {
-      testResults: { name: string; status: string; message?: string; assertionResults: { fullName: string; status: string }[] }[];
+      testResults: {
+        name: string;
+        status: string;
+        message?: string;
+        assertionResults: { fullName: string; status: string; failureMessages?: string[] }[];
+      }[];
     };
     failed = json.testResults.flatMap((file) => {
-      const tests = file.assertionResults.filter((each) => each.status === 'failed').map((each) => each.fullName);
+      // The test's name, then the first line of its failure: which rule it held the page to.
+      const tests = file.assertionResults
+        .filter((each) => each.status === 'failed')
+        .map((each) => `${each.fullName}\n          ${(each.failureMessages?.[0] ?? '').split('\n')[0]!.slice(0, 200)}`);
       // A file that could not load has no test results, only its failure.
       return tests.length > 0 || file.status !== 'failed' ? tests : [`${file.name}: ${file.message ?? 'failed to load'}`];
     });
@@ -290,7 +322,10 @@ function main(): number {
     restoring = { path, text };
     let outcome: Outcome;
     try {
-      writeFileSync(path, text.replace(each.from, () => each.to));
+      writeFileSync(
+        path,
+        text.replace(each.from, () => each.to),
+      );
       outcome = runTests([each.test]);
     } finally {
       restore();
