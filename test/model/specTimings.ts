@@ -6,7 +6,7 @@
 import type { AnyEventObject } from 'xstate';
 
 /** Spec §9, in ms. */
-export const SPEC_TIMINGS = {
+const SPEC_TIMINGS = {
   initDelay: 500,
   seatDebounce: 2000,
   firstNameFocus: 800,
