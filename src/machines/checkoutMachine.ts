@@ -149,6 +149,7 @@ function errorMessage(error: unknown): string {
 }
 
 export const checkoutMachine = setup({
+  // Stryker disable next-line ObjectLiteral: TypeScript only, XState ignores `types` at run time
   types: {
     context: {} as CheckoutContext,
     events: {} as CheckoutEvent,
@@ -263,10 +264,13 @@ export const checkoutMachine = setup({
       return { form: { ...context.form, [event.field]: event.value }, fieldErrors };
     }),
     assignFieldErrors: assign({ fieldErrors: ({ context }) => validateCheckoutForm(context.form) }),
-    /** After a refused submit, the first field with an error takes the focus (WCAG 3.3.1: the buyer lands on it). */
+    /**
+     * After a refused submit, the first field with an error takes the focus (WCAG 3.3.1: the buyer lands on it).
+     * It runs only on a refused submit, so some field has an error.
+     */
     requestFocusOnFirstError: emit(({ context }) => ({
       type: 'focusRequested' as const,
-      field: CHECKOUT_FIELDS.find((field) => context.fieldErrors[field]) ?? 'firstName',
+      field: CHECKOUT_FIELDS.find((field) => context.fieldErrors[field])!,
     })),
     assignPaymentGateway: assign({
       paymentGateway: ({ event }) => {

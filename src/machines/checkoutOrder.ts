@@ -19,12 +19,12 @@ interface OrderSource {
 
 /**
  * The order being paid: the resumed one, else the session's, with the seats confirmed and the buyer typed.
- * @throws Error when there is neither: the statechart reads the order only once a checkout exists or resumes.
+ * @throws TypeError when there is neither: the statechart reads the order only once a checkout exists or resumes.
  */
 export function orderOf(context: OrderSource): RememberedOrder {
   if (context.pendingPayment) return context.pendingPayment;
-  const { session } = context;
-  if (!session) throw new Error('No order yet: the checkout has no session and resumes no payment');
+  // The chart reads the order only once a checkout exists (its session) or resumes (its pending payment).
+  const session = context.session!;
   return {
     transactionId: session.transactionId,
     subscriptionId: session.subscriptionId,

@@ -8,6 +8,7 @@ import { assertEvent, assign, fromPromise, setup } from 'xstate';
 import { sessionEndedActions, sessionEndedGuards, sessionEndedTo, type SessionEndedEmitted } from './consoleSessionEnded';
 import { failureOf, outputOf } from './actorError';
 import { adminApi } from '../api/adminApi';
+import type { ApiError } from '../api/client';
 import type { MailList, OutboxMail } from '../contract/admin';
 
 /** Milliseconds after the last key in the search field before the list is asked for. */
@@ -29,6 +30,7 @@ type MailEvent = { type: 'SEARCH_CHANGED'; search: string } | { type: 'RESEND'; 
 type MailEmitted = SessionEndedEmitted;
 
 export const mailMachine = setup({
+  // Stryker disable next-line ObjectLiteral: TypeScript only, XState ignores `types` at run time
   types: { context: {} as MailContext, events: {} as MailEvent, emitted: {} as MailEmitted },
   actors: {
     loadMails: fromPromise<MailList, { search: string }>(({ input }) => {
@@ -59,12 +61,9 @@ export const mailMachine = setup({
       error: null,
     }),
     clearResending: assign({ resending: null }),
-    assignError: assign({
-      error: ({ event }) => {
-        const error = failureOf(event);
-        return error instanceof Error && error.message ? error.message : 'The console could not reach the server. Please try again.';
-      },
-    }),
+    // src/api/adminApi.ts's calls reject only with an ApiError carrying the server's words or, when the server
+    // was not reached or gave none, the console's own ('The console could not reach the server. Please try again.').
+    assignError: assign({ error: ({ event }) => (failureOf(event) as ApiError).message }),
   },
 }).createMachine({
   id: 'mail',

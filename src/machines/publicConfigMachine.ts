@@ -7,16 +7,19 @@
  */
 import { assign, fromPromise, setup } from 'xstate';
 import { failureOf, outputOf } from './actorError';
+import type { ApiError } from '../api/client';
 import { loadPublicConfig } from '../api/publicConfig';
 import type { PublicConfig } from '../contract/checkout';
 
 interface PublicConfigContext {
+  /** The configuration, once read. */
   config: PublicConfig | null;
-  /** Why the configuration could not be read (the client's words), shown instead of the form. */
+  /** Why the configuration could not be read (the client's words), shown instead of the form; set only in `failed`. */
   error: string | null;
 }
 
 export const publicConfigMachine = setup({
+  // Stryker disable next-line ObjectLiteral: TypeScript only, XState ignores `types` at run time
   types: {
     context: {} as PublicConfigContext,
   },
@@ -25,10 +28,9 @@ export const publicConfigMachine = setup({
   },
   actions: {
     assignConfig: assign(({ event }) => ({ config: outputOf<PublicConfig>(event) })),
-    assignError: assign(({ event }) => {
-      const error = failureOf(event);
-      return { error: error instanceof Error ? error.message : String(error) };
-    }),
+    // loadPublicConfig rejects only with the client's ApiError: the server's words, or 'Failed to load checkout
+    // configuration' when it was not reached (src/api/checkoutApi.ts).
+    assignError: assign(({ event }) => ({ error: (failureOf(event) as ApiError).message })),
   },
 }).createMachine({
   id: 'publicConfig',

@@ -38,6 +38,7 @@ export type RefundEmitted =
   | SessionEndedEmitted;
 
 export const refundMachine = setup({
+  // Stryker disable next-line ObjectLiteral: TypeScript only, XState ignores `types` at run time
   types: {
     context: {} as RefundContext,
     input: {} as RefundInput,

@@ -27,6 +27,7 @@ type TooltipEvent =
   | { type: 'DISMISSED' };
 
 export const tooltipMachine = setup({
+  // Stryker disable next-line ObjectLiteral: TypeScript only, XState ignores `types` at run time
   types: {
     context: {} as TooltipContext,
     events: {} as TooltipEvent,

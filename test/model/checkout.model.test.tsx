@@ -23,6 +23,7 @@ import { AppToaster } from '../../src/views/toasts/AppToaster';
 import { leavingAsksFirst } from '../views/support/checkoutHarness';
 import { SANDBOX_CONFIG } from '../views/support/fakeFetch';
 import { advance, deferred, type Deferred } from '../views/support/timers';
+import { specDelayOf } from './specTimings';
 import { PendingCalls } from './pendingCalls';
 import { CALL_PATHS, expectedRequests, type KnownSession, type SentRequest } from './specRequests';
 import { byText, expectedToasts, visibleToasts } from './specToasts';
@@ -201,6 +202,9 @@ async function execute(page: Page, event: AnyEventObject, state: AnyMachineSnaps
   if (page.calls.answer(event)) {
     // settled: the flush below lets the page take the answer
   } else if (event.type.startsWith('xstate.after.') || event.type === 'CONFETTI_ENDED' || event.type === 'FIRST_NAME_FOCUS_DUE') {
+    // The chart set this timer for the spec's delay (specTimings.ts), not one of its own choosing.
+    const timer = metaOf(page.previous as never).timers.find((each) => each.event.type === event.type);
+    expect(timer && timer.due - timer.scheduled, `the delay of ${event.type}`).toBe(specDelayOf(event));
     const due = metaOf(state as never).now;
     await advance(due - page.clock);
     page.clock = due;

@@ -23,6 +23,8 @@ interface Timer {
   id: string;
   event: AnyEventObject;
   due: number;
+  /** When it was set (ms, virtual clock): `due - scheduled` is the delay the chart gave it. */
+  scheduled: number;
   /** Schedule order, to break ties as XState's scheduler does (first scheduled first). */
   seq: number;
 }
@@ -64,7 +66,7 @@ export function createTimedMachine<TMachine extends AnyStateMachine>(machine: TM
         if (typeof params.delay === 'number') {
           const id = params.id ?? `timer-${seq}`;
           next = next.filter((timer) => timer.id !== id);
-          next.push({ id, event: params.event, due: now + params.delay, seq: seq++ });
+          next.push({ id, event: params.event, due: now + params.delay, scheduled: now, seq: seq++ });
         }
       }
     }
