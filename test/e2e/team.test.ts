@@ -13,7 +13,7 @@ import { startStandInPlatform } from '../../scripts/support/standInPlatform';
 import { webhookSignature } from '../../server/security/webhookSignature';
 import { freePort } from '../support/freePort';
 import { startMailCatcher, type MailCatcher } from '../support/mailCatcher';
-import { seriousViolations } from './axe';
+import { axeViolations } from './axe';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
 import { chooseSeats, expectPaymentSuccessful, fillBuyer, fillCard, openCheckout, submit, TEST_CARDS } from './checkoutFlow';
 import { launchBrowser, startServer, type RunningServer } from './harness';
@@ -284,7 +284,7 @@ describe('the buyer’s team', () => {
     await forgot.getByLabel('New password').fill('cy.team@example.com');
     await forgot.getByRole('button', { name: 'Set my new password' }).click();
     await forgot.getByRole('alert').filter({ hasText: 'not your email address' }).waitFor();
-    expect(await seriousViolations(forgot), 'new password page with its refusal').toEqual([]);
+    expect(await axeViolations(forgot), 'new password page with its refusal').toEqual([]);
     await forgot.getByLabel('New password').fill(CY_NEW_PASSWORD);
     await forgot.getByRole('button', { name: 'Set my new password' }).click();
     await forgot.getByRole('heading', { name: 'Your new password is set' }).waitFor();
