@@ -31,3 +31,21 @@ export async function axeViolations(page: Page): Promise<string[]> {
     ),
   );
 }
+
+/** The widths every person's screens are checked at: a phone and a laptop (px). */
+export const AXE_WIDTHS = [375, 1280] as const;
+
+/**
+ * The violations on `page` at each of AXE_WIDTHS, one line each prefixed with `name` and the width; the page is left
+ * at the width it had. Reuses the journey's page: no browser is launched for it.
+ */
+export async function axeViolationsAtWidths(page: Page, name: string): Promise<string[]> {
+  const size = page.viewportSize() ?? { width: 1280, height: 900 };
+  const found: string[] = [];
+  for (const width of AXE_WIDTHS) {
+    await page.setViewportSize({ width, height: size.height });
+    found.push(...(await axeViolations(page)).map((line) => `${name} at ${width} px: ${line}`));
+  }
+  await page.setViewportSize(size);
+  return found;
+}
