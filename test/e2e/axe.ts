@@ -33,7 +33,7 @@ export async function axeViolations(page: Page): Promise<string[]> {
 }
 
 /** The widths every person's screens are checked at: a phone and a laptop (px). */
-export const AXE_WIDTHS = [375, 1280] as const;
+const AXE_WIDTHS = [375, 1280] as const;
 
 /**
  * The violations on `page` at each of AXE_WIDTHS, one line each prefixed with `name` and the width; the page is left
