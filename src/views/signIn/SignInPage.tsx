@@ -5,6 +5,7 @@
  * without a live sign-in, it says so and links to the training platform, where sign-ins start.
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import styled from 'styled-components';
 import { signInMachine } from '../../machines/signInMachine';
 import { formText } from '../shared/formText';
 import { focusOnMount } from '../shared/focusHeading';
@@ -95,9 +96,9 @@ function SignInContent({ redirect }: { redirect: (url: string) => void }) {
   if (state === 'nothingToFinish') {
     return (
       <Page as="main">
-        <Heading ref={focusOnMount} tabIndex={-1}>
+        <FocusedHeading ref={focusOnMount} tabIndex={-1}>
           Sign in to your training
-        </Heading>
+        </FocusedHeading>
         <p role="status">No sign-in is waiting on this page: it has expired, or it was started in another browser, or not at all.</p>
         <WhereToSignIn
           testId="where-to-sign-in"
@@ -113,7 +114,7 @@ function SignInContent({ redirect }: { redirect: (url: string) => void }) {
   const busy = state === 'signingIn' || state === 'signedIn';
   return (
     <Page as="main">
-      <Heading>Sign in to your training</Heading>
+      <FocusedHeading>Sign in to your training</FocusedHeading>
       <p>
         <Muted>Use the email and password of your training login, shown to you once when you bought the training or joined a team.</Muted>
       </p>
@@ -138,3 +139,13 @@ function SignInContent({ redirect }: { redirect: (url: string) => void }) {
     </Page>
   );
 }
+
+/**
+ * The page's heading, one element whichever way the page turns (hydrated in place); it takes the focus when the page
+ * says no sign-in waits (read out first), without a ring, as it is not a control.
+ */
+const FocusedHeading = styled(Heading)`
+  &:focus {
+    outline: none;
+  }
+`;
