@@ -32,6 +32,11 @@ export const EVENT_GLOSSARY: Record<string, string> = {
   CANCEL_CONFIRMED: "/account: the buyer pressed 'Yes, cancel my subscription'.",
   CANCEL_ABANDONED: "/account: the buyer pressed 'Keep my subscription'.",
   RESUME_CLICKED: "/account: the buyer pressed 'Undo cancellation'.",
+  REFUND_ASK_CLICKED:
+    "/account: after a cancel, within the 30-day guarantee, the buyer pressed 'Ask for your refund'; they are asked once more.",
+  REFUND_ASK_CONFIRMED:
+    "/account: the buyer confirmed asking for the guarantee's refund (in the cancel step: 'Cancel and ask for my $… back'; after a cancel: 'Yes, ask for my $… back').",
+  REFUND_ASK_ABANDONED: "/account: the buyer chose 'Not now' when asked once more about the refund.",
   SEATS_SUBMITTED: "/account: the buyer pressed 'Change seats' with a new number of seats (what it costs now is read first).",
   SEATS_CONFIRMED: "/account: the buyer confirmed the seat change after seeing what it costs now ('Pay $… and change seats').",
   SEATS_ABANDONED: "/account: the buyer pressed 'Keep my seats' after seeing what the change costs now.",

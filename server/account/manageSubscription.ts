@@ -1,6 +1,6 @@
 /**
  * What the buyer does with a paid subscription on the manage page (/account): cancel at the end of the paid
- * period and undo, change seats, put on a new card, new login credentials. Each change asks the provider through
+ * period and undo, ask for the guarantee's refund, change seats, put on a new card, new login credentials. Each change asks the provider through
  * the PaymentProvider interface, then runs the provider's answer through the one lifecycle
  * (server/checkout/applyPaymentEvent.ts → subscriptionLifecycle.ts), which updates the order under its row lock with
  * its mail and webhook. Nothing here knows which provider it is.
@@ -11,8 +11,9 @@ import type { AccountView } from '../../src/contract/account';
 import type { SandboxCard } from '../../src/contract/sandbox';
 import type { Database } from '../db/client';
 import { accounts, handoffTokens } from '../db/schema';
-import { applyPaymentEvents } from '../checkout';
+import { applyPaymentEvents, recordRefundAsk, type RefundAskRefusal } from '../checkout';
 import { findOrder, isPaidOrder, type Order, type OrderContext } from '../checkout';
+import { isWithinRefundGuarantee, refundableCents, refundGuaranteeEndsAt } from '../../src/domain/refunds';
 import type { OperationResult, SeatChangePreview } from '../payments';
 import { generatePassword, hashPassword } from '../security/password';
 import { seatsInUse, seatsInUseMessage } from '../seats';
@@ -49,6 +50,12 @@ export async function accountView(context: OrderContext, order: Order): Promise<
     cardLast4: details?.cardLast4 ?? null,
     invoices: details?.invoices ?? [],
     managedByProvider: context.provider.createPortalSession !== undefined,
+    guaranteeEndsAt: order.paidAt ? refundGuaranteeEndsAt(order.paidAt).toISOString() : null,
+    refundableCents: refundableCents(details?.invoices ?? []),
+    refundAsked:
+      order.refundAskedAt && order.refundAskedCents !== null
+        ? { at: order.refundAskedAt.toISOString(), amountCents: order.refundAskedCents }
+        : null,
   };
 }
 
@@ -98,6 +105,36 @@ export async function undoCancellation(context: OrderContext, order: Order): Pro
   if (!isPaidOrder(order)) return { ok: false, refusal: 'ended' };
   if (!order.cancelAt) return { ok: true, order };
   return settle(context, order, await context.provider.undoCancel(order.subscriptionId, changeKey(order, 'undo-cancel')), 'ended');
+}
+
+/** The answer to a refund ask: the order, or why not (`unreadable`: the provider could not be asked for the payments now). */
+export type RefundAskOutcome = { ok: true; order: Order } | { ok: false; refusal: RefundAskRefusal | 'unreadable' };
+
+/**
+ * The buyer asks for the guarantee's refund (docs/decisions/0068), with their reason: within the guarantee and
+ * with money left to refund, the subscription is cancelled at the end of the period first (a renewal must not
+ * charge while the owner refunds), then the ask is recorded and mailed (server/checkout/refundAsk.ts). A repeat
+ * answers the first ask. Refused before anything changes after the guarantee or with nothing to refund.
+ */
+export async function askForRefund(
+  context: OrderContext,
+  order: Order,
+  reason: string | undefined,
+  now = new Date(),
+): Promise<RefundAskOutcome> {
+  if (order.refundAskedAt) return { ok: true, order };
+  if (!order.paidAt || !isPaidOrder(order)) return { ok: false, refusal: 'ended' };
+  if (!isWithinRefundGuarantee(order.paidAt, now)) return { ok: false, refusal: 'window_closed' };
+  const details = await context.provider.retrieveSubscriptionDetails(order.subscriptionId);
+  if (!details) return { ok: false, refusal: 'unreadable' };
+  const refundable = refundableCents(details.invoices);
+  if (refundable <= 0) return { ok: false, refusal: 'nothing_refundable' };
+  const said = reason?.trim() || null;
+  if (!order.cancelAt) {
+    const cancelled = await cancelAtPeriodEnd(context, order, said ?? undefined);
+    if (!cancelled.ok) return { ok: false, refusal: 'ended' };
+  }
+  return recordRefundAsk(context, { transactionId: order.transactionId, refundableCents: refundable, reason: said, now });
 }
 
 /** Why `quantity` seats cannot be asked for now; null when they can (the seat floors of decision 0032). */

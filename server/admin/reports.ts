@@ -89,6 +89,10 @@ function orderRow({ order, referrer, disputed, disputeDueBy }: OrderWithReferrer
     cancellationReason: order.cancellationReason,
     pastDueSince: order.pastDueSince?.toISOString() ?? null,
     refundedCents: order.refundedCents,
+    refundAsked:
+      order.refundAskedAt && order.refundAskedCents !== null
+        ? { at: order.refundAskedAt.toISOString(), amountCents: order.refundAskedCents }
+        : null,
     disputed,
     disputeDueBy: disputeDueBy ? new Date(disputeDueBy).toISOString() : null,
   };

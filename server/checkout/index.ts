@@ -13,6 +13,7 @@ import { updateIntentRoute } from './routes/updateIntent';
 
 export { paymentEventRunner } from './applyPaymentEvent';
 export { isPaidOrder, type Order, type OrderServices } from './order';
+export { recordRefundAsk, type RefundAskRefusal } from './refundAsk';
 export {
   orderListeners,
   type OrderAnnouncements,

@@ -26,7 +26,9 @@ export type OrderEvent =
   | { kind: 'cancel_scheduled'; transactionId: string; changeId: string; cancelAt: string }
   | { kind: 'cancel_undone'; transactionId: string; changeId: string; undoneAt: string }
   | { kind: 'cancelled'; transactionId: string; cancelledAt: string }
-  | { kind: 'refunded'; transactionId: string; changeId: string; amountCents: number; subscription: 'ended' | 'continues' };
+  | { kind: 'refunded'; transactionId: string; changeId: string; amountCents: number; subscription: 'ended' | 'continues' }
+  /** The buyer asked for the guarantee's refund of `amountCents` (./refundAsk.ts): their receipt of the ask. */
+  | { kind: 'refund_asked'; transactionId: string; amountCents: number };
 
 /** Something the owners hear about at once. `changeId` tells one occurrence from another (the dispute, the event). */
 export type OwnerNotice =
@@ -38,7 +40,9 @@ export type OwnerNotice =
       evidenceDueBy: string | null;
       reason: string | null;
     }
-  | { kind: 'refund_failed'; transactionId: string; changeId: string; amountCents: number };
+  | { kind: 'refund_failed'; transactionId: string; changeId: string; amountCents: number }
+  /** The buyer asked for the guarantee's refund of `amountCents` (./refundAsk.ts); the owner refunds it. */
+  | { kind: 'refund_asked'; transactionId: string; changeId: string; amountCents: number; reason: string | null };
 
 /** One paid invoice: the provider's ids, its paid amount in cents and its seats. */
 export interface PaidInvoice {
@@ -62,7 +66,7 @@ export interface MoneyChanges {
 export interface OrderAnnouncements {
   /** An order event: its mail and webhook. */
   orderEvent: OrderEvent;
-  /** A dispute or a failed refund: the owners' mail. */
+  /** A dispute, a failed refund or a buyer's refund ask: the owners' mail. */
   ownerNotice: OwnerNotice;
   /** The order's first invoice is paid; `clock` is the provider's billing clock (undefined: the database's). */
   firstPaid: { order: Order; invoice: PaidInvoice; clock: SQL | undefined };

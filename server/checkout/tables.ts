@@ -66,6 +66,13 @@ export const orders = pgTable(
     refundedCents: integer('refunded_cents').notNull().default(0),
     /** When the latest refund was recorded; null when there was none. */
     refundedAt: timestamp('refunded_at', { withTimezone: true }),
+    /**
+     * When the buyer asked on /account for the guarantee's refund (server/checkout/refundAsk.ts,
+     * docs/decisions/0068); null when they never did. Set once: a repeat answers the first.
+     */
+    refundAskedAt: timestamp('refund_asked_at', { withTimezone: true }),
+    /** What would have come back when the buyer asked, in cents; the owner's refund form starts at it. */
+    refundAskedCents: integer('refund_asked_cents'),
   },
   (table) => [
     // The reconciliation sweep reads open orders by age (server/checkout/reconcileOrders.ts).

@@ -5,6 +5,7 @@
  */
 import { formatDollars } from '../../src/domain/pricing';
 import { brand, PRODUCT_NAME } from '../../src/domain/product';
+import { REFUND_GUARANTEE_DAYS } from '../../src/domain/refunds';
 import { practiceName } from '../../src/domain/team';
 import { escapeHtml } from '../http/escapeHtml';
 
@@ -118,6 +119,13 @@ const TEMPLATES: Record<string, (context: MailContext) => RenderedMail> = {
         ? 'Your subscription has ended and you will not be charged again.'
         : 'Your subscription continues as before.',
       'Questions? Reply to this mail.',
+    ]),
+  refund_asked: ({ buyer, payload, links }) =>
+    compose(`We have your refund request: ${formatDollars(Number(payload.amountCents))}`, buyer.name, [
+      `You asked for your money back under the ${REFUND_GUARANTEE_DAYS}-day guarantee: ${formatDollars(Number(payload.amountCents))}, everything you paid that was not refunded yet.`,
+      `${brand.name} refunds it to the card you paid with, and your subscription then ends at once. You get a mail when the refund is made; it usually shows on your statement within 5 to 10 business days after that.`,
+      'Your subscription is cancelled meanwhile: you will not be charged again.',
+      ['See your subscription', links.manage],
     ]),
   seat_invitation: ({ buyer, payload, links, trainingPlatformUrl }) =>
     compose(`${buyer.name} invited you to ${PRODUCT_NAME}`, String(payload.seatName), [

@@ -21,6 +21,7 @@ const MAIL: Record<OrderEvent['kind'], string | null> = {
   cancel_undone: 'cancellation_undone',
   cancelled: null,
   refunded: 'refund_issued',
+  refund_asked: 'refund_asked',
 };
 
 /** The webhook type each event sends to the agreement site, if any. */
@@ -34,6 +35,7 @@ const WEBHOOK: Record<OrderEvent['kind'], string | null> = {
   cancel_undone: 'subscription.cancel_undone',
   cancelled: 'subscription.cancelled',
   refunded: 'subscription.refunded',
+  refund_asked: null,
 };
 
 /**
@@ -44,6 +46,7 @@ function occurrence(event: OrderEvent): string {
   switch (event.kind) {
     case 'activated':
     case 'cancelled':
+    case 'refund_asked':
       return '';
     case 'renewal_paid':
     case 'proration_paid':

@@ -1,11 +1,13 @@
 /**
  * Mail to the business's owners (every console owner), through the one outbox: what needs their attention at once
  * about money after the first payment. A dispute opened (with its evidence deadline: Stripe's Dashboard takes the
- * evidence), won or lost; a refund that failed (the buyer did not get the money back). One row per occurrence:
+ * evidence), won or lost; a refund that failed (the buyer did not get the money back); a buyer's ask for the guarantee's
+ * refund (docs/decisions/0068: the owner makes it). One row per occurrence:
  * `dedupeKey` names it, so a repeated provider event mails once. Money arrives in integer cents.
  */
 import { asc, eq } from 'drizzle-orm';
 import { formatDollars } from '../../src/domain/pricing';
+import { REFUND_GUARANTEE_DAYS } from '../../src/domain/refunds';
 import type { OwnerNotice } from '../checkout';
 import type { Database, Transaction } from '../db/client';
 import { orders, outbox, owners } from '../db/schema';
@@ -70,9 +72,15 @@ export async function renderOwnerMail(
               `The bank decided the dispute of ${buyer}'s payment of ${amount} for the buyer. The subscription is ended and its seats revoked; the referrer's commission on the payment is taken back.`,
               link,
             ])
-          : compose(`A refund of ${amount} failed`, 'owner', [
-              `The refund of ${amount} to ${buyer} failed (the card may be closed): the money is back in the balance and the buyer has not received it. Refund them another way, or contact them.`,
-              link,
-            ]);
+          : kind === 'refund_asked'
+            ? compose(`Refund asked: ${buyer} wants ${amount} back under the guarantee`, 'owner', [
+                `${buyer} asked on the manage page for the ${REFUND_GUARANTEE_DAYS}-day guarantee's refund: ${amount}, everything paid that was not refunded yet.${row.payload.reason ? ` Their reason: “${String(row.payload.reason)}”.` : ''}`,
+                'Their subscription is cancelled at the end of the period. The refund is yours to make: the order page has the refund form ready for the amount asked, and refunding ends the subscription at once. The buyer got a receipt of the request.',
+                link,
+              ])
+            : compose(`A refund of ${amount} failed`, 'owner', [
+                `The refund of ${amount} to ${buyer} failed (the card may be closed): the money is back in the balance and the buyer has not received it. Refund them another way, or contact them.`,
+                link,
+              ]);
   return { to: recipients.map((owner) => owner.email).join(', '), ...mail };
 }

@@ -23,6 +23,8 @@ export const accountApi = {
   probe: () => readJson<AccountProbeResponse>('/api/account/session', FAILED),
   cancel: (reason: string) => requestJson<AccountView>('POST', '/api/account/cancel', reason ? { reason } : {}, FAILED),
   resume: () => requestJson<AccountView>('POST', '/api/account/resume', {}, FAILED),
+  /** Asks for the guarantee's refund (cancelling at the end of the period first, when not yet); docs/decisions/0068. */
+  askForRefund: (reason: string) => requestJson<AccountView>('POST', '/api/account/refund-request', reason ? { reason } : {}, FAILED),
   /** `prorationDate`: the preview's, so the charge is the amount shown. */
   changeSeats: (quantity: number, prorationDate?: number) =>
     requestJson<AccountView>(

@@ -46,6 +46,15 @@ export const AccountView = Type.Object({
   ),
   /** True when the provider's own portal manages the subscription (Stripe mode); the actions here are the sandbox's. */
   managedByProvider: Type.Boolean(),
+  /**
+   * The last moment of the 30-day money-back guarantee (src/domain/refunds.ts), counted from the first payment;
+   * null before it. Within it the buyer may ask for their refund (docs/decisions/0068).
+   */
+  guaranteeEndsAt: Type.Union([Type.String(), Type.Null()]),
+  /** What a refund would give back now, in cents: each paid invoice less what was refunded of it. */
+  refundableCents: Type.Integer(),
+  /** The buyer's ask for the guarantee's refund, once made: when, and what would have come back then (cents). */
+  refundAsked: Type.Union([Type.Object({ at: Type.String(), amountCents: Type.Integer() }), Type.Null()]),
 });
 export type AccountView = Static<typeof AccountView>;
 
@@ -80,6 +89,10 @@ export type SubscriptionCheckResponse = Static<typeof SubscriptionCheckResponse>
 /** Body of POST /api/account/cancel: an optional reason. */
 export const CancelRequest = Type.Object({ reason: Type.Optional(Text(0, CANCEL_REASON_MAX_LENGTH)) }, { additionalProperties: false });
 export type CancelRequest = Static<typeof CancelRequest>;
+
+/** Body of POST /api/account/refund-request: the buyer's reason, optional (the cancel's, when asked with it). */
+export const RefundAskRequest = Type.Object({ reason: Type.Optional(Text(0, CANCEL_REASON_MAX_LENGTH)) }, { additionalProperties: false });
+export type RefundAskRequest = Static<typeof RefundAskRequest>;
 
 /** Body of POST /api/account/seats. */
 export function SeatsRequest(maxSeats: number) {

@@ -145,6 +145,11 @@ export const OrderRow = Type.Object({
   pastDueSince: Type.Union([Type.String(), Type.Null()]),
   /** Refunded to the buyer so far, in cents (0 when nothing was). */
   refundedCents: Type.Integer(),
+  /**
+   * The buyer's ask on /account for the guarantee's refund (docs/decisions/0068): when, and what would have come
+   * back then, in cents; null (or absent) when they never asked. The owner makes the refund.
+   */
+  refundAsked: Type.Optional(Type.Union([Type.Object({ at: Type.String(), amountCents: Type.Integer() }), Type.Null()])),
   /** A dispute (chargeback) of one of its payments is open: the order reads "Disputed". */
   disputed: Type.Optional(Type.Boolean()),
   /** The earliest evidence deadline of its open disputes (Stripe `evidence_details.due_by`), ISO 8601; null when none is asked. */

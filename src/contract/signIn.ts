@@ -13,6 +13,17 @@ export type PasswordSignInRequest = Static<typeof PasswordSignInRequest>;
 export const PasswordSignInResponse = Type.Object({ redirectTo: Type.String() });
 export type PasswordSignInResponse = Static<typeof PasswordSignInResponse>;
 
+/**
+ * Query of GET /sign-in/interaction: the sign-in the page's address names (`?interaction=`, the OpenID Provider's
+ * interaction uid).
+ */
+export const SignInInteractionQuery = Type.Object({ interaction: Text(1, 100) }, { additionalProperties: false });
+export type SignInInteractionQuery = Static<typeof SignInInteractionQuery>;
+
+/** The answer: whether this browser still holds that sign-in, waiting for a password (200 either way). */
+export const SignInInteractionResponse = Type.Object({ live: Type.Boolean() });
+export type SignInInteractionResponse = Static<typeof SignInInteractionResponse>;
+
 /** Body of POST /sign-in/forgot ("Forgot your password?"): the email to send a link to. */
 export const PasswordLinkRequest = Type.Object({ email: EmailText }, { additionalProperties: false });
 export type PasswordLinkRequest = Static<typeof PasswordLinkRequest>;

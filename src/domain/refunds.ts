@@ -11,7 +11,12 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** True when `now` is within the guarantee of a first payment made at `paidAt`. */
 export function isWithinRefundGuarantee(paidAt: Date, now: Date): boolean {
-  return now.getTime() - paidAt.getTime() <= REFUND_GUARANTEE_DAYS * DAY_MS;
+  return now.getTime() <= refundGuaranteeEndsAt(paidAt).getTime();
+}
+
+/** The last moment of the guarantee of a first payment made at `paidAt`: REFUND_GUARANTEE_DAYS later. */
+export function refundGuaranteeEndsAt(paidAt: Date): Date {
+  return new Date(paidAt.getTime() + REFUND_GUARANTEE_DAYS * DAY_MS);
 }
 
 /** Invoice statuses whose money was taken (src/contract/admin.ts OrderInvoice). */
@@ -27,4 +32,29 @@ export function refundableCents(invoices: readonly { amountCents: number; refund
   return invoices
     .filter((invoice) => PAID_INVOICE_STATUSES.has(invoice.status))
     .reduce((sum, invoice) => sum + Math.max(0, invoice.amountCents - invoice.refundedCents), 0);
+}
+
+/**
+ * The buyer's ask for the guarantee's refund that still waits for the owner (docs/decisions/0068): asked, and the
+ * subscription not ended yet (a console refund ends it at once). Null when there is none to answer.
+ */
+export function openRefundAsk(order: {
+  status: string;
+  refundAsked?: { at: string; amountCents: number } | null;
+}): { at: string; amountCents: number } | null {
+  return order.refundAsked && order.status !== 'cancelled' && order.status !== 'open' ? order.refundAsked : null;
+}
+
+/**
+ * True when the buyer may ask for the guarantee's refund at `now` (docs/decisions/0068): within the guarantee, with
+ * money left to refund, and not asked yet. The manage page offers it by this; the server decides
+ * (server/checkout/refundAsk.ts).
+ */
+export function isRefundAskable(
+  account: { guaranteeEndsAt: string | null; refundableCents: number; refundAsked: unknown; status: string } | null,
+  now: Date,
+): boolean {
+  if (!account?.guaranteeEndsAt || account.refundAsked || account.refundableCents <= 0) return false;
+  if (account.status !== 'paid' && account.status !== 'past_due') return false;
+  return now.getTime() <= Date.parse(account.guaranteeEndsAt);
 }

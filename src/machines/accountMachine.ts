@@ -2,7 +2,8 @@
  * The manage page's statechart (/account): open a session from a mail's link (or find the one this
  * browser has), or ask for a link by email; then show the subscription and run what the buyer asks, one change at
  * a time, each confirmed in words when it is done: cancel at the end of the period (asked once more first, naming
- * the refund guarantee or the day access ends) and undo, change seats (what the
+ * the refund guarantee or the day access ends; within the guarantee the refund is asked for in the same step, or on
+ * its own after a cancel, docs/decisions/0068) and undo, change seats (what the
  * change costs now shown first, confirmed or abandoned; docs/decisions/0045), a new card, new login credentials
  * (asked once more first, then shown once), the provider's portal, sign-out.
  * No DOM here: the calls are invoked actors (src/api/accountApi.ts); leaving for the agreement site or the
@@ -18,6 +19,7 @@ import { ApiError } from '../api/client';
 import { copyText } from '../browser/clipboard';
 import type { AccountSessionResponse, AccountView, CardRequest, NewCredentials, SeatChangePreview } from '../contract/account';
 import { formatDollars } from '../domain/pricing';
+import { isRefundAskable } from '../domain/refunds';
 
 interface AccountInput {
   /** The single-use token of the mail's link, when the page was opened from one. */
@@ -54,6 +56,8 @@ interface AccountContext {
 export type PendingChange =
   | { kind: 'cancel'; reason: string }
   | { kind: 'resume' }
+  /** The guarantee's refund asked for (with the cancel, or after it): docs/decisions/0068. */
+  | { kind: 'refund'; reason: string }
   | { kind: 'seats'; quantity: number; prorationDate?: number }
   | { kind: 'card'; card: CardRequest['card'] }
   | { kind: 'portal'; flow: PortalFlow };
@@ -90,6 +94,9 @@ type AccountEvent =
   | { type: 'CANCEL_CLICKED'; reason: string }
   | { type: 'CANCEL_CONFIRMED' }
   | { type: 'CANCEL_ABANDONED' }
+  | { type: 'REFUND_ASK_CLICKED' }
+  | { type: 'REFUND_ASK_CONFIRMED' }
+  | { type: 'REFUND_ASK_ABANDONED' }
   | { type: 'RESUME_CLICKED' }
   | { type: 'SEATS_SUBMITTED'; quantity: number }
   | { type: 'SEATS_CONFIRMED' }
@@ -125,6 +132,11 @@ function noticeOf(change: PendingChange, view: AccountView, preview: SeatChangeP
       return `Your subscription is cancelled. You keep access until ${day(view.cancelAt)} and will not be charged again.`;
     case 'resume':
       return 'Your cancellation is undone: your subscription continues and renews as before.';
+    case 'refund':
+      return (
+        `You asked for your refund of ${formatDollars(view.refundAsked?.amountCents ?? view.refundableCents)}. We mailed you a receipt. ` +
+        'It goes back to the card you paid with, and you get a mail when it is made; your subscription is cancelled meanwhile.'
+      );
     case 'seats':
       return `Your subscription now has ${seatsText(view.seats)}: ${formatDollars(view.monthlyTotalCents)}/month.${chargedText(preview)}`;
     case 'card':
@@ -143,6 +155,8 @@ function callFor(change: PendingChange): Promise<AccountView | { url: string }> 
       return accountApi.cancel(change.reason);
     case 'resume':
       return accountApi.resume();
+    case 'refund':
+      return accountApi.askForRefund(change.reason);
     case 'seats':
       return accountApi.changeSeats(change.quantity, change.prorationDate);
     case 'card':
@@ -188,6 +202,8 @@ export const accountMachine = setup({
       const error = failureOf(event);
       return error instanceof ApiError && error.status === 401;
     },
+    /** The guarantee's refund may be asked for now: within its days, money left to refund, not asked yet (decision 0068). */
+    refundAskable: ({ context }) => isRefundAskable(context.account, new Date()),
     isPortalAddress: ({ event }) => event.type === `xstate.done.actor.${CHANGE}` && 'url' in event.output,
   },
   actions: {
@@ -235,6 +251,8 @@ export const accountMachine = setup({
             return { kind: 'cancel', reason: context.cancelReason };
           case 'RESUME_CLICKED':
             return { kind: 'resume' };
+          case 'REFUND_ASK_CONFIRMED':
+            return { kind: 'refund', reason: context.cancelReason };
           case 'SEATS_CONFIRMED':
             return context.seatPreview
               ? { kind: 'seats', quantity: context.seatPreview.quantity, prorationDate: context.seatPreview.prorationDate }
@@ -356,6 +374,7 @@ export const accountMachine = setup({
           on: {
             CANCEL_CLICKED: { target: 'confirmingCancel', actions: 'assignCancelReason' },
             RESUME_CLICKED: { target: 'changing', actions: 'assignChange' },
+            REFUND_ASK_CLICKED: { guard: 'refundAskable', target: 'confirmingRefund', actions: 'clearMessages' },
             SEATS_SUBMITTED: { target: 'previewingSeats', actions: 'assignSeatsWanted' },
             CARD_SUBMITTED: { target: 'changing', actions: 'assignChange' },
             PORTAL_CLICKED: { target: 'changing', actions: 'assignChange' },
@@ -380,7 +399,16 @@ export const accountMachine = setup({
         confirmingCancel: {
           on: {
             CANCEL_CONFIRMED: { target: 'changing', actions: 'assignChange' },
+            // Within the guarantee the refund is asked for in the same step: cancelled and asked at once.
+            REFUND_ASK_CONFIRMED: { guard: 'refundAskable', target: 'changing', actions: 'assignChange' },
             CANCEL_ABANDONED: 'viewing',
+          },
+        },
+        /** After a cancel, the guarantee's refund on its own, asked once more with the amount that would come back. */
+        confirmingRefund: {
+          on: {
+            REFUND_ASK_CONFIRMED: { target: 'changing', actions: 'assignChange' },
+            REFUND_ASK_ABANDONED: 'viewing',
           },
         },
         confirmingSeats: {

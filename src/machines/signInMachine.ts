@@ -4,13 +4,23 @@
  * (the provider then returns them to the platform), a refusal is shown under the form. "Forgot your password?"
  * asks for a link (POST /sign-in/forgot): a team member gets one to set a new password (/sign-in/new-password), the
  * buyer one to the manage page (/account), where new credentials are issued; the answer is the same for any email. The view renders a snapshot and sends events; the calls are invoked actors (src/api/signInApi.ts).
+ * As it loads, the page checks that a sign-in waits for it: opened directly (no `?interaction=`), or with one this
+ * browser no longer holds, it says so at once and offers the way in, the training platform, instead of a form whose
+ * right password would only be told "This sign-in has expired"; a 410 on submitting says the same.
  */
 import { assertEvent, assign, emit, fromPromise, setup } from 'xstate';
 import { failureOf, outputOf } from './actorError';
+import { ApiError } from '../api/client';
 import { signInApi } from '../api/signInApi';
-import type { PasswordSignInResponse } from '../contract/signIn';
+import type { PasswordSignInResponse, SignInInteractionResponse } from '../contract/signIn';
+
+interface SignInInput {
+  /** The sign-in the page's address names (`?interaction=`, the OpenID Provider's uid); null when it names none. */
+  interaction?: string | null;
+}
 
 interface SignInContext {
+  interaction: string | null;
   /** The email as last entered, kept when moving between the sign-in and the link forms. */
   email: string;
   /** The server's refusal or the network's failure, shown under the form. */
@@ -33,16 +43,33 @@ const SIGN_IN_FAILED = 'We could not sign you in. Please try again.';
 export const signInMachine = setup({
   types: {
     context: {} as SignInContext,
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- XState takes the input's type from this assertion
+    input: {} as SignInInput,
     events: {} as SignInEvent,
     emitted: {} as SignInEmitted,
   },
   actors: {
+    /** Whether the address's sign-in is live in this browser; none named is answered at once, without a call. */
+    checkInteraction: fromPromise<SignInInteractionResponse, { interaction: string | null }>(({ input }) =>
+      input.interaction ? signInApi.checkInteraction(input.interaction) : Promise.resolve({ live: false }),
+    ),
     signIn: fromPromise<PasswordSignInResponse, { email: string; password: string }>(({ input }) =>
       signInApi.signIn(input.email, input.password),
     ),
     requestLink: fromPromise<{ message: string }, { email: string }>(({ input }) => signInApi.requestLink(input.email)),
   },
+  guards: {
+    signInLive: ({ event }) => outputOf<SignInInteractionResponse>(event).live,
+    /** The server answered 410: no sign-in waits for this browser (expired, or not started here). */
+    signInGone: ({ event }) => {
+      const error = failureOf(event);
+      return error instanceof ApiError && error.status === 410;
+    },
+    /** A sign-in waits for the form (the page started with a live one): "Back" returns to it. */
+    formWanted: ({ context }) => context.interaction !== null,
+  },
   actions: {
+    forgetInteraction: assign({ interaction: null }),
     assignEmail: assign({
       email: ({ event }) => {
         assertEvent(event, ['SIGN_IN_SUBMITTED', 'LINK_REQUESTED']);
@@ -63,9 +90,25 @@ export const signInMachine = setup({
   },
 }).createMachine({
   id: 'signIn',
-  context: { email: '', error: null, linkMessage: null },
-  initial: 'editing',
+  context: ({ input }) => ({ interaction: input.interaction ?? null, email: '', error: null, linkMessage: null }),
+  initial: 'checking',
   states: {
+    /** The form shows (as prerendered) but cannot be sent until the answer. A failed check leaves the form to the server. */
+    checking: {
+      invoke: {
+        src: 'checkInteraction',
+        input: ({ context }) => ({ interaction: context.interaction }),
+        onDone: [
+          { guard: 'signInLive', target: 'editing' },
+          { target: 'nothingToFinish', actions: 'forgetInteraction' },
+        ],
+        onError: 'editing',
+      },
+    },
+    /** No sign-in waits here: the way in is the training platform's own sign-in. */
+    nothingToFinish: {
+      on: { FORGOT_PASSWORD: { target: 'forgotPassword', actions: 'clearError' } },
+    },
     editing: {
       on: {
         SIGN_IN_SUBMITTED: { target: 'signingIn', actions: 'assignEmail' },
@@ -80,7 +123,10 @@ export const signInMachine = setup({
           return { email: event.email.trim(), password: event.password };
         },
         onDone: { target: 'signedIn', actions: 'emitRedirect' },
-        onError: { target: 'editing', actions: 'assignError' },
+        onError: [
+          { guard: 'signInGone', target: 'nothingToFinish', actions: ['forgetInteraction', 'clearError'] },
+          { target: 'editing', actions: 'assignError' },
+        ],
       },
     },
     /** The browser is on its way back to the platform. */
@@ -88,7 +134,10 @@ export const signInMachine = setup({
     forgotPassword: {
       on: {
         LINK_REQUESTED: { target: 'requestingLink', actions: 'assignEmail' },
-        BACK_TO_SIGN_IN: { target: 'editing', actions: 'clearError' },
+        BACK_TO_SIGN_IN: [
+          { guard: 'formWanted', target: 'editing', actions: 'clearError' },
+          { target: 'nothingToFinish', actions: 'clearError' },
+        ],
       },
     },
     requestingLink: {
@@ -100,7 +149,12 @@ export const signInMachine = setup({
       },
     },
     linkSent: {
-      on: { BACK_TO_SIGN_IN: { target: 'editing', actions: 'clearError' } },
+      on: {
+        BACK_TO_SIGN_IN: [
+          { guard: 'formWanted', target: 'editing', actions: 'clearError' },
+          { target: 'nothingToFinish', actions: 'clearError' },
+        ],
+      },
     },
   },
 });

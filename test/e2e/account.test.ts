@@ -1,13 +1,16 @@
 /**
  * After the purchase in a real browser (issue: after the purchase), with a real SMTP server catching the mails
  * and a real HTTP server receiving the agreement site's webhooks: the confirmation mail's manage link → cancel in
- * one click → 'Cancelled at period end' and a mail → undo; seats 1 → 3 from the manage page; the 0341 card fails
- * at renewal → past-due mail and webhook → card updated → active again.
+ * one click → 'Cancelled at period end' and a mail → undo; above the seat limit refused at the field; seats 1 → 3
+ * from the manage page; cancel and ask for the guarantee's refund → its receipt; axe finds no violation at 375 and
+ * 1280 px; the 0341 card fails at renewal → past-due mail and webhook → card updated → active again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMailCatcher, type MailCatcher } from '../support/mailCatcher';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
 import { expectPaymentSuccessful, fillBuyer, fillCard, openCheckout, submit, TEST_CARDS } from './checkoutFlow';
+import { DEFAULT_MAX_SEATS, seatLimitNotice } from '../../src/domain/pricing';
+import { axeViolations } from './axe';
 import { launchBrowser, startServer, type RunningServer } from './harness';
 import type { Browser, Page } from 'playwright-core';
 
@@ -40,7 +43,8 @@ describe('the manage page', () => {
 
   /** Buys one seat as `email` with `card` in a fresh browser; returns the page on the success screen. */
   async function buy(email: string, card: string): Promise<Page> {
-    const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    // axe is injected as a script, which the page's Content-Security-Policy would refuse.
+    const page = await (await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } })).newPage();
     await openCheckout(page, server.baseUrl);
     await fillBuyer(page, { firstName: 'Ada', lastName: 'Palmer', email });
     await fillCard(page, card);
@@ -73,6 +77,21 @@ describe('the manage page', () => {
     await page.getByRole('button', { name: 'Undo cancellation' }).click();
     await expect.poll(() => status(page).textContent()).toBe('Active');
 
+    // Above the seat limit the field says why and the button stays off; nothing is asked of the server.
+    const seatsField = page.getByRole('spinbutton', { name: 'Seats' });
+    await seatsField.fill(String(DEFAULT_MAX_SEATS + 1));
+    await page
+      .getByRole('alert')
+      .filter({ hasText: seatLimitNotice(DEFAULT_MAX_SEATS) })
+      .waitFor();
+    expect(await seatsField.getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByRole('button', { name: 'Change seats' }).isDisabled()).toBe(true);
+    for (const width of [1280, 375]) {
+      await page.setViewportSize({ width, height: 900 });
+      expect(await axeViolations(page), `/account with the seat limit at ${width} px`).toEqual([]);
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+
     await page.getByRole('spinbutton', { name: 'Seats' }).fill('3');
     await page.getByText('New monthly total: $1,000/month (now $500)').waitFor();
     await page.getByRole('button', { name: 'Change seats' }).click();
@@ -83,6 +102,22 @@ describe('the manage page', () => {
       .click();
     await page.getByRole('table', { name: 'Subscription' }).getByText('$1,000/month').waitFor();
     await mail.waitFor('cancel.me@example.com', /seats changed/);
+
+    // Within the 30-day guarantee the refund is asked for in the cancel step, with the amount that would come back
+    // (decision 0068); the buyer gets a receipt, and the page names the ask.
+    await page.getByRole('button', { name: 'Cancel subscription' }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Cancel your subscription?' });
+    expect(await dialog.textContent()).toMatch(/within the 30-day money-back guarantee, until .*: you can have \$[\d,.]+ back/);
+    for (const width of [375, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      expect(await axeViolations(page), `the cancel step at ${width} px`).toEqual([]);
+    }
+    await dialog.getByRole('button', { name: /^Cancel and ask for my \$[\d,.]+ back$/ }).click();
+    await page.getByText(/^You asked for your refund of \$[\d,.]+ on /).waitFor();
+    await expect.poll(() => status(page).textContent()).toMatch(/^Cancelled at period end: ends on /);
+    expect(await page.getByRole('button', { name: 'Undo cancellation' }).count()).toBe(0);
+    const receipt = await mail.waitFor('cancel.me@example.com', /refund request/);
+    expect(receipt.text).toContain('under the 30-day guarantee');
   });
 
   it('a card failing at renewal: past-due mail and webhook, the card updated from the mail, active again', async () => {

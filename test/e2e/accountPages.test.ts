@@ -3,14 +3,14 @@
  * success page says what happens next and its heading has the focus; the confirmation mail's link opens /account,
  * where a seat change is confirmed and new credentials are asked for once more before the password changes. At
  * 375×812 no word on the success page or /account breaks in the middle, back at the checkout the same email is
- * told it already has a subscription, and a visit to /account without a session logs nothing. axe finds nothing serious on either page; the console stays clean throughout.
+ * told it already has a subscription, and a visit to /account without a session logs nothing. axe finds no violation on either page; the console stays clean throughout.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMailCatcher, type MailCatcher } from '../support/mailCatcher';
 import { expectPaymentSuccessful, fillBuyer, fillCard, openCheckout, submit, TEST_CARDS } from './checkoutFlow';
 import { launchBrowser, startServer, watchConsole, type RunningServer } from './harness';
-import { seriousViolations } from './axe';
+import { axeViolations } from './axe';
 import type { Browser } from 'playwright-core';
 
 /** Long enough to need a wrap at 375 px. */
@@ -71,7 +71,7 @@ describe('the success page and /account', () => {
     expect(await next.textContent()).toContain(`A confirmation with your order is on its way to ${EMAIL}`);
     expect(await next.getByRole('link', { name: `${server.baseUrl}/account` }).getAttribute('href')).toBe('/account');
     expect(await page.getByRole('banner').getByText('Chiro AI Academy').count()).toBe(1);
-    expect(await seriousViolations(page), 'success page').toEqual([]);
+    expect(await axeViolations(page), 'success page').toEqual([]);
 
     await page.setViewportSize({ width: 375, height: 812 });
     expect(await wordsBrokenMidWord(page), 'success page at 375 px').toEqual([]);
@@ -100,7 +100,7 @@ describe('the success page and /account', () => {
     await page.getByRole('button', { name: 'Get new login credentials' }).click();
     const dialog = page.getByRole('alertdialog', { name: 'Replace your password?' });
     await dialog.waitFor();
-    expect(await seriousViolations(page), '/account with the confirm step').toEqual([]);
+    expect(await axeViolations(page), '/account with the confirm step').toEqual([]);
     await dialog.getByRole('button', { name: 'Keep my password' }).click();
     await dialog.waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Get new login credentials' }).click();
@@ -108,7 +108,7 @@ describe('the success page and /account', () => {
     await page.getByText('Save these now: the password is shown only once.').waitFor();
     await page.getByRole('button', { name: 'Copy password' }).click();
     await page.getByText('Password copied to clipboard.').waitFor();
-    expect(await seriousViolations(page), '/account with new credentials').toEqual([]);
+    expect(await axeViolations(page), '/account with new credentials').toEqual([]);
 
     await page.setViewportSize({ width: 375, height: 812 });
     expect(await wordsBrokenMidWord(page), '/account at 375 px').toEqual([]);
@@ -130,7 +130,7 @@ describe('the success page and /account', () => {
     await page.goto(`${server.baseUrl}/account`);
     await page.getByRole('form', { name: 'Email me a link' }).waitFor();
     await expect.poll(() => focusedText(page)).toBe('H1 Manage your subscription');
-    expect(await seriousViolations(page), '/account signed out').toEqual([]);
+    expect(await axeViolations(page), '/account signed out').toEqual([]);
     expect(await wordsBrokenMidWord(page)).toEqual([]);
     expect(problems, 'console errors').toEqual([]);
     await context.close();

@@ -1,8 +1,10 @@
 /**
- * A buyer in Debian's Chromium against the real server with the sandbox provider.
+ * A buyer in Debian's Chromium against the real server with the sandbox provider; the seat limit (MAX_SEATS, its
+ * default here) refused at the count box, typed or added.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
+import { DEFAULT_MAX_SEATS, seatLimitNotice } from '../../src/domain/pricing';
 import { useServerAndBrowser, watchConsole } from './harness';
 import {
   chooseSeats,
@@ -48,6 +50,25 @@ describe('checkout in a real browser', () => {
     await fillCard(page, TEST_CARDS.succeeds);
     await submit(page);
     await expectPaymentSuccessful(page, '$1,000', 3);
+    expect(consoleProblems).toEqual([]);
+  });
+
+  it('the seat limit: a typed count above it is refused at the box and nothing is lost; "+" stops at it and says why', async () => {
+    await openCheckout(page, running.server.baseUrl);
+    const count = page.getByRole('textbox', { name: 'Seats' });
+    const limit = page.getByRole('alert').filter({ hasText: seatLimitNotice(DEFAULT_MAX_SEATS) });
+    await count.fill(String(DEFAULT_MAX_SEATS + 1));
+    await limit.waitFor();
+    expect(await count.getAttribute('aria-invalid')).toBe('true');
+    // Above the limit nothing is asked of the server and the typed count stays for the buyer to correct.
+    expect(await count.inputValue()).toBe(String(DEFAULT_MAX_SEATS + 1));
+    await count.fill(String(DEFAULT_MAX_SEATS));
+    await page.getByText(`Team size updated to ${DEFAULT_MAX_SEATS} members.`).waitFor({ timeout: 15_000 });
+    await expect.poll(() => limit.count()).toBe(0);
+    await page.getByRole('button', { name: 'Increase seats' }).click();
+    await limit.waitFor();
+    expect(await count.inputValue()).toBe(String(DEFAULT_MAX_SEATS));
+    expect(await page.getByTestId('seat-total').textContent()).toBe('$49,500');
     expect(consoleProblems).toEqual([]);
   });
 

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startMailCatcher, type MailCatcher } from '../support/mailCatcher';
 import { chooseSeats, expectPaymentSuccessful, fillBuyer, fillCard, submit, TEST_CARDS } from './checkoutFlow';
+import { axeViolationsAtWidths } from './axe';
 import { launchBrowser, startServerOnPostgres, watchConsole } from './harness';
 
 const OWNER = { email: 'owner@example.com', password: 'a long owner passphrase 42' };
@@ -33,7 +34,8 @@ describe('referrers are paid', () => {
   });
 
   const newPage = async (): Promise<Page> =>
-    (await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true })).newPage();
+    // axe is injected as a script, which the pages' Content-Security-Policy would refuse.
+    (await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 }, acceptDownloads: true })).newPage();
   const totals = (page: Page) => page.getByRole('table', { name: 'Your commission' });
   const total = async (page: Page, label: string) =>
     (await totals(page).getByRole('row').filter({ hasText: label }).getByRole('cell').textContent()) ?? '';
@@ -81,6 +83,7 @@ describe('referrers are paid', () => {
     expect(problems).toEqual([]);
     await partner.getByRole('button', { name: 'Email me a sign-in link' }).click();
     await partner.getByRole('status').filter({ hasText: 'sign-in link is on its way' }).waitFor();
+    expect(await axeViolationsAtWidths(partner, '/partner signed out')).toEqual([]);
     const signIn = await mail.waitFor(JANE, /^Your link to your partner page$/);
     const link = /Open your partner page: (\S+)/.exec(signIn.text)![1]!;
     await partner.goto(link.replace(/^http:\/\/localhost:\d+/, server.baseUrl));
@@ -92,6 +95,7 @@ describe('referrers are paid', () => {
       .getByRole('img', { name: /QR code of http/ })
       .locator('svg')
       .waitFor();
+    expect(await axeViolationsAtWidths(partner, '/partner')).toEqual([]);
 
     // The sandbox clock moves 31 days: the first $200.00 is payable, the renewal's $200.00 held.
     const advanced = await fetch(`${server.baseUrl}/api/sandbox/clock/advance`, {

@@ -1,15 +1,16 @@
 /**
  * The training platform's sign-in in a real browser: buy with 4242 → the success page's password → the
  * stand-in platform's "Sign in" (scripts/support/standInPlatform.ts, openid-client) → our /sign-in (a wrong
- * password first, refused under the form) → back on the platform with the buyer's verified claims. And the page
- * with its refusal has no serious or critical axe-core violation (WCAG 2.2 AA), like the checkout.
+ * password first, refused under the form) → back on the platform with the buyer's verified claims. Opened directly,
+ * the page says at once that no sign-in waits; it and the page with its refusal have no axe-core violation (WCAG 2.2
+ * AA) at 375 and 1280 px.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { startStandInPlatform } from '../../scripts/support/standInPlatform';
 import { freePort } from '../support/freePort';
 import { expectPaymentSuccessful, fillBuyer, fillCard, openCheckout, submit, TEST_CARDS } from './checkoutFlow';
-import { seriousViolations } from './axe';
+import { axeViolations } from './axe';
 import { launchBrowser, startServer, watchConsole, type RunningServer } from './harness';
 
 const CLIENT = { clientId: 'training-platform', clientSecret: 'e2e-platform-secret-0123456789abcdef0123' };
@@ -65,17 +66,31 @@ describe('signing in to the training platform', () => {
     expect(errors.filter((error) => !error.includes('401'))).toEqual([]);
   });
 
-  it('is accessible with a refusal shown (axe-core, WCAG 2.2 AA, at phone size)', async () => {
+  it('opened directly says at once that no sign-in waits, with the way in; both it and a refusal are accessible at 375 and 1280 px', async () => {
     // axe is injected as a script, which the page's Content-Security-Policy would refuse.
     const context = await browser.newContext({ bypassCSP: true, viewport: { width: 375, height: 812 } });
     try {
       const page = await context.newPage();
+      const errors = watchConsole(page);
       await page.goto(`${server.baseUrl}/sign-in`);
+      await page.getByText(/^No sign-in is waiting on this page/).waitFor();
+      expect(await page.getByLabel('Password').count()).toBe(0);
+      for (const width of [375, 1280]) {
+        await page.setViewportSize({ width, height: 812 });
+        expect(await axeViolations(page), `nothing to finish at ${width} px`).toEqual([]);
+      }
+
+      await page.goto(platform.url);
+      await page.getByRole('link', { name: 'Sign in' }).click();
       await page.getByLabel('Email').fill('nobody@example.com');
       await page.getByLabel('Password').fill('not a password');
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('alert').waitFor();
-      expect(await seriousViolations(page)).toEqual([]);
+      for (const width of [1280, 375]) {
+        await page.setViewportSize({ width, height: 812 });
+        expect(await axeViolations(page), `refusal at ${width} px`).toEqual([]);
+      }
+      expect(errors.filter((error) => !error.includes('401'))).toEqual([]);
     } finally {
       await context.close();
     }

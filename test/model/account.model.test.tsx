@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AnyEventObject, AnyMachineSnapshot } from 'xstate';
 import { ApiError } from '../../src/api/client';
 import type { AccountSessionResponse, AccountView, NewCredentials, SeatChangePreview } from '../../src/contract/account';
+import { isRefundAskable } from '../../src/domain/refunds';
 import { accountMachine, type PendingChange } from '../../src/machines/accountMachine';
 import { AccountPage } from '../../src/views/account/AccountPage';
 import { advance } from '../views/support/timers';
@@ -31,8 +32,15 @@ const ACCOUNT: AccountView = {
   cardLast4: '4242',
   invoices: [],
   managedByProvider: false,
+  // Paid on November 20: the guarantee runs until December 20, after the model's clock (November 24).
+  guaranteeEndsAt: '2026-12-20T09:00:00.000Z',
+  refundableCents: 50_000,
+  refundAsked: null,
 };
 const PAST_DUE: AccountView = { ...ACCOUNT, status: 'past_due' };
+/** Paid more than 30 days before the model's clock: no refund is offered. */
+const LATE: AccountView = { ...ACCOUNT, guaranteeEndsAt: '2026-11-01T09:00:00.000Z' };
+const NOW = new Date(Date.UTC(2026, 10, 24, 9, 0, 0));
 const PROVIDER: AccountView = { ...ACCOUNT, managedByProvider: true };
 const CREDENTIALS: NewCredentials = { email: 'ada@example.com', password: 'Model-New-Password-01' };
 const AGREEMENT_URL = 'http://localhost:5174/?token=model-agreement';
@@ -46,6 +54,12 @@ function answerTo(change: PendingChange, account: AccountView): AccountView | { 
       return { ...account, cancelAt: account.currentPeriodEnd };
     case 'resume':
       return { ...account, cancelAt: null };
+    case 'refund':
+      return {
+        ...account,
+        cancelAt: account.currentPeriodEnd,
+        refundAsked: { at: '2026-11-24T09:00:00.000Z', amountCents: account.refundableCents },
+      };
     case 'seats':
       return { ...account, seats: change.quantity, monthlyTotalCents: change.quantity === 3 ? 100_000 : 50_000 };
     case 'card':
@@ -72,6 +86,7 @@ function previewOf(quantity: number): SeatChangePreview {
 const CONFIRMATIONS: Record<PendingChange['kind'], RegExp | null> = {
   cancel: /^Your subscription is cancelled\. You keep access until December 24, 2026/,
   resume: /^Your cancellation is undone/,
+  refund: /^You asked for your refund of \$500\. We mailed you a receipt\./,
   seats:
     /^Your subscription now has (3 seats: \$1,000\/month\. We charged \$250 for the rest of this period|1 seat: \$500\/month\. \$166\.67 comes off your next invoice)\.$/,
   card: /^Your new card ending in 4444 is saved\.$/,
@@ -95,7 +110,8 @@ function modelEvents(snapshot: Snapshot): AnyEventObject[] {
       const opened: AccountSessionResponse = { account: ACCOUNT, agreementUrl: null };
       events.push(done(opened), done({ ...opened, agreementUrl: AGREEMENT_URL }), error(new ApiError('This link has expired.', 401)));
     }
-    if (id === 'loadAccount') events.push(done(ACCOUNT), done(PAST_DUE), done(PROVIDER), done(null), error(new Error('Network down.')));
+    if (id === 'loadAccount')
+      events.push(done(ACCOUNT), done(PAST_DUE), done(LATE), done(PROVIDER), done(null), error(new Error('Network down.')));
     if (id === 'requestLink') events.push(done({ message: LINK_SENT }), error(new ApiError('Too many requests. Please wait.', 429)));
     if (id === 'applyChange' && pending && account) {
       events.push(done(answerTo(pending, account)));
@@ -115,7 +131,9 @@ function modelEvents(snapshot: Snapshot): AnyEventObject[] {
   if (snapshot.matches({ signedIn: 'viewing' }) && account) {
     if (account.managedByProvider) events.push({ type: 'PORTAL_CLICKED', flow: 'seats' });
     else {
-      events.push(account.cancelAt ? { type: 'RESUME_CLICKED' } : { type: 'CANCEL_CLICKED', reason: '' });
+      if (!account.cancelAt) events.push({ type: 'CANCEL_CLICKED', reason: '' });
+      else if (!account.refundAsked) events.push({ type: 'RESUME_CLICKED' });
+      if (account.cancelAt && isRefundAskable(account, NOW)) events.push({ type: 'REFUND_ASK_CLICKED' });
       if (account.status === 'paid') events.push({ type: 'SEATS_SUBMITTED', quantity: account.seats === 1 ? 3 : 1 });
       events.push({ type: 'CARD_SUBMITTED', card: CARD });
       if (credentials) events.push({ type: 'COPY_CLICKED', field: 'password' });
@@ -123,7 +141,11 @@ function modelEvents(snapshot: Snapshot): AnyEventObject[] {
     }
     events.push({ type: 'SIGN_OUT_CLICKED' });
   }
-  if (snapshot.matches({ signedIn: 'confirmingCancel' })) events.push({ type: 'CANCEL_CONFIRMED' }, { type: 'CANCEL_ABANDONED' });
+  if (snapshot.matches({ signedIn: 'confirmingCancel' })) {
+    events.push({ type: 'CANCEL_CONFIRMED' }, { type: 'CANCEL_ABANDONED' });
+    if (isRefundAskable(account, NOW)) events.push({ type: 'REFUND_ASK_CONFIRMED' });
+  }
+  if (snapshot.matches({ signedIn: 'confirmingRefund' })) events.push({ type: 'REFUND_ASK_CONFIRMED' }, { type: 'REFUND_ASK_ABANDONED' });
   if (snapshot.matches({ signedIn: 'confirmingSeats' })) events.push({ type: 'SEATS_CONFIRMED' }, { type: 'SEATS_ABANDONED' });
   if (snapshot.matches({ signedIn: 'confirmingCredentials' }))
     events.push({ type: 'NEW_CREDENTIALS_CONFIRMED' }, { type: 'NEW_CREDENTIALS_ABANDONED' });
@@ -137,7 +159,7 @@ function serialize(snapshot: Snapshot): string {
   const { account, credentials, pending } = snapshot.context;
   return JSON.stringify([
     snapshot.value,
-    account && [account.status, !!account.cancelAt, account.managedByProvider],
+    account && [account.status, !!account.cancelAt, account.managedByProvider, !!account.refundAsked, isRefundAskable(account, NOW)],
     !!credentials,
     snapshot.matches({ signedIn: 'changing' }) ? pending?.kind : null,
   ]);
@@ -216,6 +238,15 @@ async function execute(page: Page, event: AnyEventObject): Promise<void> {
   else if (event.type === 'CANCEL_CONFIRMED') click('Yes, cancel my subscription');
   else if (event.type === 'CANCEL_ABANDONED') click('Keep my subscription');
   else if (event.type === 'RESUME_CLICKED') click('Undo cancellation');
+  else if (event.type === 'REFUND_ASK_CLICKED') click('Ask for your refund');
+  else if (event.type === 'REFUND_ASK_CONFIRMED')
+    // In the cancel step the refund is asked with the cancel; after a cancel, on its own.
+    click(
+      screen.queryByRole('button', { name: 'Cancel and ask for my $500 back' })
+        ? 'Cancel and ask for my $500 back'
+        : 'Yes, ask for my $500 back',
+    );
+  else if (event.type === 'REFUND_ASK_ABANDONED') click('Not now');
   else if (event.type === 'SEATS_SUBMITTED') {
     fireEvent.change(screen.getByRole('spinbutton', { name: 'Seats' }), { target: { value: String(event.quantity) } });
     click('Change seats');
@@ -293,10 +324,27 @@ function expectPageShows(page: Page, state: Snapshot, event: AnyEventObject | un
   // Cancelling is asked once more; without a payment in the last 30 days it says when access ends.
   const cancelDialog = screen.queryByRole('alertdialog', { name: 'Cancel your subscription?' });
   expect(cancelDialog !== null, 'the cancel confirm step').toBe(state.matches({ signedIn: 'confirmingCancel' }));
+  const accessEnds = 'You keep access until December 24, 2026 and will not be charged again; you can undo this until then.';
   if (cancelDialog)
     expect(cancelDialog).toHaveAccessibleDescription(
-      'You keep access until December 24, 2026 and will not be charged again; you can undo this until then.',
+      isRefundAskable(account, NOW)
+        ? 'You are within the 30-day money-back guarantee, until December 20, 2026: you can have $500 back, everything you paid. ' +
+            'Cancelling alone stops the renewal but refunds nothing; “Cancel and ask for my $500 back” asks for the refund too. ' +
+            accessEnds
+        : accessEnds,
     );
+  // Within the guarantee the refund is offered in the cancel step and after a cancel; asked for, it is named, and
+  // the cancellation can no longer be undone here.
+  const refundDialog = screen.queryByRole('alertdialog', { name: 'Ask for your refund?' });
+  expect(refundDialog !== null, 'the refund confirm step').toBe(state.matches({ signedIn: 'confirmingRefund' }));
+  if (refundDialog) expect(refundDialog).toHaveAccessibleDescription(/^We refund \$500, everything you paid, to the card you paid with/);
+  const offered =
+    !account!.managedByProvider && !!account!.cancelAt && isRefundAskable(account, NOW) && !state.matches({ signedIn: 'confirmingRefund' });
+  expect(screen.queryByRole('button', { name: 'Ask for your refund' }) !== null, 'the refund offered').toBe(offered);
+  if (account!.refundAsked) {
+    expect(screen.getByText(/^You asked for your refund of \$500 on November 24, 2026\./)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Undo cancellation' })).toBeNull();
+  }
 
   const dialog = screen.queryByRole('alertdialog', { name: 'Replace your password?' });
   expect(dialog !== null, 'the confirm step').toBe(state.matches({ signedIn: 'confirmingCredentials' }));

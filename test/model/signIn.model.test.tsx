@@ -1,7 +1,8 @@
 /**
  * Model-based test of the sign-in page (src/machines/signInMachine.ts, src/views/signIn/SignInPage.tsx): generated
  * paths through signing in (accepted, refused, unreachable), "Forgot your password?" and its link (sent, refused,
- * unreachable) and back, run against the real page. Held to pageRules.ts: the email sent trimmed with the password
+ * unreachable) and back, and the sign-in the address names checked as the page loads (live, gone: said at once with
+ * the way in; a 410 on submitting says the same), run against the real page. Held to pageRules.ts: the email sent trimmed with the password
  * as typed, the browser handed on exactly once to the address the server gave, a refusal shown in the server's
  * words and a failure in the client's, each form under its heading, the busy button.
  */
@@ -21,6 +22,10 @@ const LINK_SENT = { message: 'If that email has a login, a link is on its way: t
 const WRONG = new ApiError('The email or password is not right.', 401);
 const TOO_MANY = new ApiError('Too many attempts. Please wait a minute and try again.', 429);
 const NETWORK = new ApiError(UNREACHABLE.signIn, 0);
+/** The sign-in expired, or was started in another browser. */
+const GONE = new ApiError('This sign-in has expired. Please go back to the training platform and choose “Sign in” again.', 410);
+const INTERACTION = 'uid-model-1';
+const CHECK_PATH = `/sign-in/interaction?interaction=${INTERACTION}`;
 
 let redirect = vi.fn();
 
@@ -29,7 +34,9 @@ function expectedError(history: Step[]): string | null {
   let error: string | null = null;
   for (const { event } of history) {
     const failure = (event as { error?: ApiError }).error;
-    if (failure) error = failure.status === 0 ? UNREACHABLE.signIn : failure.message;
+    // A failed check of the sign-in leaves the form without words; a 410 says it on the page, not as an error.
+    if (event.type.endsWith('checking')) continue;
+    if (failure) error = failure.status === 0 ? UNREACHABLE.signIn : failure.status === 410 ? null : failure.message;
     else if (!event.type.startsWith('xstate.')) error = null;
   }
   return error;
@@ -38,24 +45,29 @@ function expectedError(history: Step[]): string | null {
 describePageModel({
   name: 'signIn',
   machine: signInMachine,
-  callsByState: { 'signIn.signingIn': 'signIn', 'signIn.requestingLink': 'link' },
+  input: { interaction: INTERACTION },
+  callsByState: { 'signIn.checking': 'check', 'signIn.signingIn': 'signIn', 'signIn.requestingLink': 'link' },
   routes: [
+    { method: 'GET', path: /^\/sign-in\/interaction\?interaction=uid-model-1$/, kind: 'check' },
     { method: 'POST', path: /^\/sign-in\/password$/, kind: 'signIn' },
     { method: 'POST', path: /^\/sign-in\/forgot$/, kind: 'link' },
   ],
   eventsAt(snapshot: AnyMachineSnapshot): AnyEventObject[] {
     const events = [
-      ...answersOf(snapshot, 'signIn.signingIn', [SIGNED_IN], [WRONG, NETWORK]),
+      ...answersOf(snapshot, 'signIn.checking', [{ live: true }, { live: false }], [NETWORK]),
+      ...answersOf(snapshot, 'signIn.signingIn', [SIGNED_IN], [WRONG, GONE, NETWORK]),
       ...answersOf(snapshot, 'signIn.requestingLink', [LINK_SENT], [TOO_MANY, NETWORK]),
     ];
     if (snapshot.matches('editing'))
       events.push({ type: 'SIGN_IN_SUBMITTED', email: TYPED_EMAIL, password: PASSWORD }, { type: 'FORGOT_PASSWORD' });
     if (snapshot.matches('forgotPassword')) events.push({ type: 'LINK_REQUESTED', email: TYPED_EMAIL }, { type: 'BACK_TO_SIGN_IN' });
     if (snapshot.matches('linkSent')) events.push({ type: 'BACK_TO_SIGN_IN' });
+    if (snapshot.matches('nothingToFinish')) events.push({ type: 'FORGOT_PASSWORD' });
     return events;
   },
   render() {
     redirect = vi.fn();
+    window.history.replaceState(null, '', `/sign-in?interaction=${INTERACTION}`);
     render(<SignInPage redirect={redirect} />);
   },
   act(event) {
@@ -72,10 +84,13 @@ describePageModel({
     else throw new Error(`The model test cannot make ${event.type} happen`);
   },
   expectShows(state, history, requests) {
+    // The page asks first whether its sign-in is live (and that read is retried as every read is).
+    expect(requests[0]).toEqual({ method: 'GET', path: CHECK_PATH, body: undefined });
+    const posted = requests.filter((request) => request.method === 'POST');
     const sent = history.filter((step) => step.event.type === 'SIGN_IN_SUBMITTED' || step.event.type === 'LINK_REQUESTED');
-    expect(requests).toHaveLength(sent.length);
+    expect(posted).toHaveLength(sent.length);
     sent.forEach((step, index) =>
-      expect(requests[index]).toEqual(
+      expect(posted[index]).toEqual(
         step.event.type === 'SIGN_IN_SUBMITTED'
           ? { method: 'POST', path: '/sign-in/password', body: { email: TYPED_EMAIL.trim(), password: PASSWORD } }
           : { method: 'POST', path: '/sign-in/forgot', body: { email: TYPED_EMAIL.trim() } },
@@ -85,10 +100,17 @@ describePageModel({
     expect(redirect.mock.calls).toEqual(accepted.map(() => [SIGNED_IN.redirectTo]));
     const forgot = state.matches('forgotPassword') || state.matches('requestingLink') || state.matches('linkSent');
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(forgot ? SIGN_IN.forgotHeading : SIGN_IN.heading);
-    if (!forgot) {
+    // No sign-in waiting: said at once, no password form, the way in offered.
+    const nothing = state.matches('nothingToFinish');
+    expect(screen.queryByText(/^No sign-in is waiting on this page/) !== null, 'nothing to finish').toBe(nothing);
+    if (nothing) {
+      expect(screen.queryByLabelText('Password')).toBeNull();
+      expect(screen.getByRole('heading', { level: 1 })).toHaveFocus();
+    } else if (!forgot) {
       const busy = state.matches('signingIn') || state.matches('signedIn');
       const button = screen.getByRole('button', { name: busy ? SIGN_IN.signingIn : 'Sign in' });
-      expect(button).toHaveProperty('disabled', busy);
+      // Not sent before the page knows its sign-in is live.
+      expect(button).toHaveProperty('disabled', busy || state.matches('checking'));
     } else if (state.matches('linkSent')) {
       expect(screen.getByRole('status')).toHaveTextContent(LINK_SENT.message);
       expect(screen.queryByRole('button', { name: 'Email me a link' })).toBeNull();
@@ -96,7 +118,7 @@ describePageModel({
       expect(screen.getByRole('button', { name: 'Email me a link' })).toHaveProperty('disabled', state.matches('requestingLink'));
     }
     // The email typed stays in the field from one form to the other.
-    if (!state.matches('linkSent') && history.some((step) => step.event.type !== 'FORGOT_PASSWORD' && 'email' in step.event))
+    if (!state.matches('linkSent') && !nothing && history.some((step) => step.event.type !== 'FORGOT_PASSWORD' && 'email' in step.event))
       expect(screen.getByLabelText('Email')).toHaveValue(TYPED_EMAIL.trim());
     const error = expectedError(history);
     if (error) expect(screen.getByRole('alert')).toHaveTextContent(error);

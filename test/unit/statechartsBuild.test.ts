@@ -28,9 +28,9 @@ describe('the statecharts build', () => {
     expect(snapshot.hasTag('loading')).toBe(true);
   });
 
-  it('sign-in: opens on its form, as the page is prerendered', async () => {
+  it('sign-in: opens checking its sign-in, with the form shown, as the page is prerendered', async () => {
     const { signInMachine } = await import('../../src/machines/signInMachine');
-    expect(getInitialSnapshot(signInMachine).value).toBe('editing');
+    expect(getInitialSnapshot(signInMachine, { interaction: null }).value).toBe('checking');
   });
 
   it('new password: opens looking at the link’s token, or saying where the link is without one', async () => {

@@ -26,6 +26,9 @@ const ACCOUNT: AccountView = {
     { id: 'in_3', amountCents: 25_000, status: 'partially_refunded', refundedCents: 10_000, date: '2026-12-25T09:00:00.000Z' },
   ],
   managedByProvider: false,
+  guaranteeEndsAt: '2026-12-24T09:00:00.000Z',
+  refundableCents: 65_000,
+  refundAsked: null,
 };
 
 interface Calls {
@@ -247,7 +250,7 @@ describe('the manage page', () => {
     expect(screen.getByText('Your cancellation is undone: your subscription continues and renews as before.')).toBeTruthy();
   });
 
-  it('within 30 days of the first payment, the cancel step names the money-back guarantee and how to ask; keeping changes nothing', async () => {
+  it('within 30 days of the first payment, the cancel step names the money-back guarantee and what would come back; keeping changes nothing', async () => {
     vi.useFakeTimers({ now: Date.parse('2026-12-10T12:00:00.000Z'), toFake: ['Date'] });
     onTestFinished(() => void vi.useRealTimers());
     const { machine, calls } = machineWith({ change: async () => ({ ...ACCOUNT, cancelAt: ACCOUNT.currentPeriodEnd }) });
@@ -258,7 +261,7 @@ describe('the manage page', () => {
     await flush();
     const dialog = screen.getByRole('alertdialog', { name: 'Cancel your subscription?' });
     expect(dialog).toHaveAccessibleDescription(
-      'You are within the 30-day money-back guarantee, until December 24, 2026. Cancelling stops the renewal but does not refund you: to get every dollar back, email us and ask for a refund before then. You keep access until December 24, 2026 and will not be charged again; you can undo this until then.',
+      'You are within the 30-day money-back guarantee, until December 24, 2026: you can have $650 back, everything you paid. Cancelling alone stops the renewal but refunds nothing; “Cancel and ask for my $650 back” asks for the refund too. You keep access until December 24, 2026 and will not be charged again; you can undo this until then.',
     );
     expect(calls.changes).toEqual([]);
     fireEvent.click(screen.getByRole('button', { name: 'Keep my subscription' }));
@@ -270,6 +273,70 @@ describe('the manage page', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Yes, cancel my subscription' }));
     await flush();
     expect(calls.changes).toEqual([{ kind: 'cancel', reason: 'Too busy' }]);
+  });
+
+  it('within the guarantee, cancels and asks for the refund in one step, with the reason; the ask is then named, without an undo', async () => {
+    vi.useFakeTimers({ now: Date.parse('2026-12-10T12:00:00.000Z'), toFake: ['Date'] });
+    onTestFinished(() => void vi.useRealTimers());
+    const asked: AccountView = {
+      ...ACCOUNT,
+      cancelAt: ACCOUNT.currentPeriodEnd,
+      refundAsked: { at: '2026-12-10T12:00:00.000Z', amountCents: 65_000 },
+    };
+    const { machine, calls } = machineWith({ change: async () => asked });
+    render(<AccountPage machine={machine} />);
+    await flush();
+    fireEvent.change(screen.getByLabelText('Why are you leaving? (optional)'), { target: { value: 'Not for us' } });
+    fireEvent.submit(screen.getByRole('form', { name: 'Cancel subscription' }));
+    await flush();
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel and ask for my $650 back' }));
+    await flush();
+    expect(calls.changes).toEqual([{ kind: 'refund', reason: 'Not for us' }]);
+    expect(
+      screen
+        .getByText(
+          'You asked for your refund of $650. We mailed you a receipt. It goes back to the card you paid with, and you get a mail when it is made; your subscription is cancelled meanwhile.',
+        )
+        .getAttribute('role'),
+    ).toBe('status');
+    expect(screen.getByText(/^You asked for your refund of \$650 on December 10, 2026\./)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Undo cancellation' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Ask for your refund' })).toBeNull();
+  });
+
+  it('after a cancel within the guarantee, asks for the refund on its own, asked once more with the amount; after it, offers none', async () => {
+    vi.useFakeTimers({ now: Date.parse('2026-12-10T12:00:00.000Z'), toFake: ['Date'] });
+    onTestFinished(() => void vi.useRealTimers());
+    const cancelled: AccountView = { ...ACCOUNT, cancelAt: ACCOUNT.currentPeriodEnd };
+    const { machine, calls } = machineWith({
+      view: async () => cancelled,
+      change: () => Promise.reject(new ApiError('Everything you paid has already been refunded.', 409)),
+    });
+    render(<AccountPage machine={machine} />);
+    await flush();
+    fireEvent.click(screen.getByRole('button', { name: 'Ask for your refund' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Ask for your refund?' });
+    expect(dialog).toHaveAccessibleDescription(
+      "We refund $650, everything you paid, to the card you paid with, under the 30-day money-back guarantee. Your subscription and your team's access end when the refund is made; you get a mail then.",
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Not now' }));
+    expect(calls.changes).toEqual([]);
+    fireEvent.click(screen.getByRole('button', { name: 'Ask for your refund' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Yes, ask for my $650 back' }));
+    await flush();
+    expect(calls.changes).toEqual([{ kind: 'refund', reason: '' }]);
+    // The server's refusal, in its words, at the top of the page.
+    expect(screen.getByRole('alert')).toHaveTextContent('Everything you paid has already been refunded.');
+  });
+
+  it('after the guarantee, offers no refund: not in the cancel step, not after a cancel', async () => {
+    vi.useFakeTimers({ now: Date.parse('2027-01-10T12:00:00.000Z'), toFake: ['Date'] });
+    onTestFinished(() => void vi.useRealTimers());
+    const { machine } = machineWith({ view: async () => ({ ...ACCOUNT, cancelAt: ACCOUNT.currentPeriodEnd }) });
+    render(<AccountPage machine={machine} />);
+    await flush();
+    expect(screen.getByRole('button', { name: 'Undo cancellation' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Ask for your refund' })).toBeNull();
   });
 
   it('past due: says so in words and leads with the card; a saved card is confirmed', async () => {

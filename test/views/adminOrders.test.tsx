@@ -70,6 +70,38 @@ describe("the console's Orders screen", () => {
     expect(screen.getByRole('table', { name: 'Order' })).toHaveTextContent('txn_grace');
   });
 
+  it("shows a buyer's refund ask in the list and on the order, with the refund form filled in for the amount asked", async () => {
+    const paidAt = new Date(Date.now() - 2 * 86_400_000).toISOString();
+    const asked: OrderRow = {
+      ...ORDER,
+      paidAt,
+      cancelAt: '2026-12-20T10:01:00.000Z',
+      refundAsked: { at: paidAt, amountCents: 50_000 },
+    };
+    fetchMock = stubFetch({
+      '/api/admin/orders': () => ({ status: 200, body: { orders: [asked] } }),
+      '/api/admin/referrers': () => ({ status: 200, body: { referrers: [] } }),
+      '/api/admin/orders/txn_grace': () => ({
+        status: 200,
+        body: {
+          ...DETAIL,
+          order: asked,
+          invoices: [{ id: 'in_1', amountCents: 50_000, status: 'paid', refundedCents: 0, date: paidAt }],
+        } satisfies OrderDetail,
+      }),
+    });
+    const list = render(<AdminOrders onUnauthorised={() => undefined} />);
+    expect(await screen.findByText('Refund asked: $500')).toBeInTheDocument();
+    list.unmount();
+    render(<AdminOrderDetail transactionId="txn_grace" onUnauthorised={() => undefined} />);
+    expect(await screen.findByRole('rowheader', { name: 'Refund asked' })).toBeInTheDocument();
+    expect(screen.getByRole('table', { name: 'Order' })).toHaveTextContent(
+      /\$500 on .* under the 30-day guarantee\. Waiting for your refund/,
+    );
+    expect(screen.getByText('The buyer asked for $500 back under the 30-day guarantee: that amount is filled in.')).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: /Amount in dollars/ })).toHaveValue('500.00');
+  });
+
   it('names a checkout without a buyer for what it is', () => {
     expect(orderTitle({ name: null, email: null })).toBe('Unpaid checkout (no buyer given)');
     expect(orderTitle({ name: null, email: 'grace@example.com' })).toBe('grace@example.com');

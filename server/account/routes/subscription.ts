@@ -2,7 +2,7 @@
  * What the buyer changes on the manage page, each a step of server/account/manageSubscription.ts through the
  * provider interface, then answered with the page's view: POST /api/account/credentials (new login credentials; the
  * old password, the order's other sessions and the buyer's sign-ins to the training platform end), /cancel (at the end of the paid period, with a reason) and
- * /resume (undo), /seats, /card (a refused card changes nothing), and /portal (a provider with a hosted portal:
+ * /resume (undo), /refund-request (the guarantee's refund asked for; the owner makes it), /seats, /card (a refused card changes nothing), and /portal (a provider with a hosted portal:
  * a session on the matching flow).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -11,14 +11,17 @@ import {
   AccountView,
   CancelRequest,
   CardRequest,
+  RefundAskRequest,
   NewCredentials,
   PortalRequest,
   SeatChangePreview,
   SeatsRequest,
 } from '../../../src/contract/account';
 import { ErrorResponse } from '../../../src/contract/checkout';
+import { REFUND_GUARANTEE_DAYS } from '../../../src/domain/refunds';
 import {
   accountView,
+  askForRefund,
   cancelAtPeriodEnd,
   changeSeats,
   issueNewPassword,
@@ -26,6 +29,7 @@ import {
   replaceCard,
   undoCancellation,
   type ManageResult,
+  type RefundAskOutcome,
 } from '../manageSubscription';
 import { HttpError } from '../../http/httpError';
 import { isPaidOrder, type Order } from '../../checkout';
@@ -56,6 +60,14 @@ function replyTo(result: ManageResult): Order {
       throw new HttpError(409, 'The amount shown is out of date: nothing was changed. Please review the seat change again.');
   }
 }
+
+/** Each refused refund ask, in words (docs/decisions/0068). */
+const REFUND_ASK_REFUSED: Record<Exclude<RefundAskOutcome, { ok: true }>['refusal'], string> = {
+  ended: 'This subscription has ended, so there is no refund to ask for here.',
+  window_closed: `The ${REFUND_GUARANTEE_DAYS}-day money-back guarantee has ended for this subscription, so a refund cannot be asked for here.`,
+  nothing_refundable: 'Everything you paid has already been refunded.',
+  unreadable: 'We could not read your payments just now, so nothing was asked. Please try again in a minute.',
+};
 
 /** A seat increase whose charge the card on file refused (decision 0045). */
 const SEATS_DECLINED =
@@ -111,6 +123,24 @@ export async function accountSubscriptionRoutes(
       const updated = replyTo(await cancelAtPeriodEnd(context(request), order, request.body.reason));
       nudgeOutbox();
       return view(request, updated);
+    },
+  );
+
+  app.post<{ Body: RefundAskRequest }>(
+    '/api/account/refund-request',
+    {
+      schema: {
+        summary: 'Manage page: ask for the 30-day guarantee’s refund (cancels at the end of the period; the owner refunds)',
+        body: RefundAskRequest,
+        response: { 200: AccountView, ...error4xx },
+      },
+    },
+    async (request) => {
+      const order = await sessionOrder(request);
+      const asked = await askForRefund(context(request), order, request.body.reason);
+      if (!asked.ok) throw new HttpError(asked.refusal === 'unreadable' ? 503 : 409, REFUND_ASK_REFUSED[asked.refusal]);
+      nudgeOutbox();
+      return view(request, asked.order);
     },
   );
 

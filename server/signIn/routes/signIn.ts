@@ -6,12 +6,18 @@
  * (SIGN_IN_FAILURES_PER_15_MINUTES, server/signIn/signInThrottle.ts); an unknown email gets the same answer, after
  * the same work, as a wrong password (server/signIn/verifySignIn.ts). 401 wrong email or password, 403 a login whose
  * seat was revoked or subscription ended, 410 no sign-in in progress (expired, or not started by this browser),
- * 429 throttled. GET /sign-in/hint uses a one-time login hint instead of the password.
+ * 429 throttled. GET /sign-in/hint uses a one-time login hint instead of the password. GET /sign-in/interaction
+ * tells the page, as it loads, whether the sign-in its address names is still live in this browser.
  */
 import type { FastifyInstance } from 'fastify';
 import type Provider from 'oidc-provider';
 import { ErrorResponse } from '../../../src/contract/checkout';
-import { PasswordSignInRequest, PasswordSignInResponse } from '../../../src/contract/signIn';
+import {
+  PasswordSignInRequest,
+  PasswordSignInResponse,
+  SignInInteractionQuery,
+  SignInInteractionResponse,
+} from '../../../src/contract/signIn';
 import { ownerSignInThrottle, THROTTLED } from '../signInThrottle';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
@@ -71,6 +77,23 @@ export async function signInRoute(app: FastifyInstance, { config, db, provider }
       );
       request.log.info({ transactionId: check.person.orderId }, 'Signed in to the training platform');
       return { redirectTo };
+    },
+  );
+
+  // The page's first question when its address names a sign-in: is it still this browser's, waiting for a password?
+  // Answered 200 either way, so an expired one is said at once, before a password is typed (not as a 410 after).
+  app.get<{ Querystring: SignInInteractionQuery; Reply: SignInInteractionResponse }>(
+    '/sign-in/interaction',
+    {
+      schema: {
+        summary: 'Sign-in page: whether the sign-in its address names is still live in this browser',
+        querystring: SignInInteractionQuery,
+        response: { 200: SignInInteractionResponse, '4xx': ErrorResponse },
+      },
+    },
+    async (request, reply) => {
+      const interaction = await provider.interactionDetails(providerRequest(request, config), reply.raw).catch(() => null);
+      return { live: interaction?.prompt.name === 'login' && interaction.uid === request.query.interaction };
     },
   );
 

@@ -17,7 +17,8 @@ import { formText } from '../shared/formText';
 import { Button, Card, Field, Form, SubHeading, Table } from '../shared/panelStyles';
 import { AccountActor } from './accountActor';
 import { day } from './accountDates';
-import { cancelConfirmationText } from './cancelWords';
+import { cancelAndRefundLabel, cancelConfirmationText, refundConfirmationText } from './cancelWords';
+import { isRefundAskable, REFUND_GUARANTEE_DAYS } from '../../domain/refunds';
 
 /** A section: its heading and its card. */
 function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
@@ -29,11 +30,18 @@ function Section({ id, title, children }: { id: string; title: string; children:
   );
 }
 
-/** Cancel at the end of the period (with an optional reason, asked once more), or undo a cancellation. */
+/**
+ * Cancel at the end of the period (with an optional reason, asked once more), or undo a cancellation; within the
+ * 30-day guarantee, ask for the refund with the cancel or after it (docs/decisions/0068), each asked once more.
+ */
 export function CancelSection({ account }: { account: AccountView }) {
   const actorRef = AccountActor.useActorRef();
   const busy = AccountActor.useSelector((snapshot) => snapshot.hasTag('busy'));
   const confirming = AccountActor.useSelector((snapshot) => snapshot.matches({ signedIn: 'confirmingCancel' }));
+  const confirmingRefund = AccountActor.useSelector((snapshot) => snapshot.matches({ signedIn: 'confirmingRefund' }));
+  // The guarantee is read against the time the page was opened: the server decides at the moment of the ask.
+  const [now] = useState(() => new Date());
+  const askable = isRefundAskable(account, now);
   // The reason typed before the confirm step is there again if the buyer keeps the subscription.
   const reason = AccountActor.useSelector((snapshot) => snapshot.context.cancelReason);
   const cancel = (event: FormEvent<HTMLFormElement>) => {
@@ -42,19 +50,54 @@ export function CancelSection({ account }: { account: AccountView }) {
   };
   return (
     <Section id="cancel-title" title="Cancel">
-      {account.cancelAt ? (
+      {account.refundAsked ? (
+        <p>
+          You asked for your refund of {formatDollars(account.refundAsked.amountCents)} on {day(account.refundAsked.at)}. It goes back to
+          the card you paid with; your subscription ends when it is made, and you get a mail then. Until then you keep access.
+        </p>
+      ) : confirmingRefund ? (
+        <Confirmation
+          question="Ask for your refund?"
+          textId="refund-confirmation-text"
+          text={refundConfirmationText(account)}
+          yes={{
+            label: `Yes, ask for my ${formatDollars(account.refundableCents)} back`,
+            variant: 'danger',
+            onClick: () => actorRef.send({ type: 'REFUND_ASK_CONFIRMED' }),
+          }}
+          no={{ label: 'Not now', onClick: () => actorRef.send({ type: 'REFUND_ASK_ABANDONED' }) }}
+        />
+      ) : account.cancelAt ? (
         <>
           <p>You keep access until {day(account.cancelAt)} and will not be charged again.</p>
-          <Button type="button" $variant="primary" disabled={busy} onClick={() => actorRef.send({ type: 'RESUME_CLICKED' })}>
-            Undo cancellation
-          </Button>
+          {askable && (
+            <p>
+              You are within the {REFUND_GUARANTEE_DAYS}-day money-back guarantee, until {day(account.guaranteeEndsAt)}: you can have{' '}
+              {formatDollars(account.refundableCents)} back.
+            </p>
+          )}
+          <Buttons>
+            <Button type="button" $variant="primary" disabled={busy} onClick={() => actorRef.send({ type: 'RESUME_CLICKED' })}>
+              Undo cancellation
+            </Button>
+            {askable && (
+              <Button type="button" disabled={busy} onClick={() => actorRef.send({ type: 'REFUND_ASK_CLICKED' })}>
+                Ask for your refund
+              </Button>
+            )}
+          </Buttons>
         </>
       ) : confirming ? (
         <Confirmation
           question="Cancel your subscription?"
           textId="cancel-confirmation-text"
-          text={cancelConfirmationText(account, new Date())}
+          text={cancelConfirmationText(account, now)}
           yes={{ label: 'Yes, cancel my subscription', variant: 'danger', onClick: () => actorRef.send({ type: 'CANCEL_CONFIRMED' }) }}
+          also={
+            askable
+              ? { label: cancelAndRefundLabel(account), variant: 'danger', onClick: () => actorRef.send({ type: 'REFUND_ASK_CONFIRMED' }) }
+              : undefined
+          }
           no={{ label: 'Keep my subscription', onClick: () => actorRef.send({ type: 'CANCEL_ABANDONED' }) }}
         />
       ) : (
@@ -340,12 +383,15 @@ function Confirmation({
   textId,
   text,
   yes,
+  also,
   no,
 }: {
   question: string;
   textId: string;
   text: string;
   yes: { label: string; variant: 'primary' | 'danger'; onClick: () => void };
+  /** A second way to say yes (cancel and ask for the refund), beside the first. */
+  also?: { label: string; variant: 'primary' | 'danger'; onClick: () => void };
   no: { label: string; onClick: () => void };
 }) {
   return (
@@ -355,6 +401,11 @@ function Confirmation({
         <Button type="button" $variant={yes.variant} onClick={yes.onClick}>
           {yes.label}
         </Button>
+        {also && (
+          <Button type="button" $variant={also.variant} onClick={also.onClick}>
+            {also.label}
+          </Button>
+        )}
         <Button type="button" onClick={no.onClick}>
           {no.label}
         </Button>

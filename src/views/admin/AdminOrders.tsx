@@ -6,7 +6,7 @@ import { queryString } from '../../api/adminApi';
 import { ORDER_FILTERS, type OrderAction, type OrderFilter, type OrderRow, type OrdersQuery } from '../../contract/admin';
 import { consoleDay, orderStanding, orderStatusWords, STANDING_LABELS } from '../../domain/orderStatus';
 import { invoiceStatusWords } from '../../domain/invoiceStatus';
-import { refundableCents } from '../../domain/refunds';
+import { openRefundAsk, REFUND_GUARANTEE_DAYS, refundableCents } from '../../domain/refunds';
 import { formatDollars } from '../../domain/pricing';
 import { consoleOrderMachine } from '../../machines/consoleOrderMachine';
 import { consoleOrdersMachine } from '../../machines/consoleOrdersMachine';
@@ -187,6 +187,12 @@ export function AdminOrders({
                   </td>
                   <td data-label="Status">
                     <Status $standing={orderStanding(order)}>{orderStatusWords(order)}</Status>
+                    {openRefundAsk(order) && (
+                      <>
+                        {' '}
+                        <RefundAskedBadge>Refund asked: {formatDollars(openRefundAsk(order)!.amountCents)}</RefundAskedBadge>
+                      </>
+                    )}
                   </td>
                   {cancellations ? (
                     <td data-label="Reason">{order.cancellationReason ? `“${order.cancellationReason}”` : <Muted>none given</Muted>}</td>
@@ -350,6 +356,20 @@ export function AdminOrderDetail({
               <th scope="row">Refunded</th>
               <td>{order.refundedCents > 0 ? formatDollars(order.refundedCents) : '—'}</td>
             </tr>
+            {order.refundAsked && (
+              <tr>
+                <th scope="row">Refund asked</th>
+                <td>
+                  {formatDollars(order.refundAsked.amountCents)} on {when(order.refundAsked.at)}, under the {REFUND_GUARANTEE_DAYS}-day
+                  guarantee.{' '}
+                  {openRefundAsk(order) ? (
+                    <strong>Waiting for your refund (below).</strong>
+                  ) : (
+                    <Muted>Answered: the subscription has ended.</Muted>
+                  )}
+                </td>
+              </tr>
+            )}
           </tbody>
         </Facts>
       </Card>
@@ -390,6 +410,7 @@ export function AdminOrderDetail({
           actorRef={refund}
           paidAt={order.paidAt}
           refundableCents={invoices ? refundableCents(invoices) : null}
+          askedCents={openRefundAsk(order)?.amountCents ?? null}
           onUnauthorised={onUnauthorised}
         />
       )}
@@ -455,6 +476,17 @@ const STANDING_COLOURS: Record<string, string> = {
 const Status = styled.span<{ $standing: string }>`
   font-weight: 600;
   color: ${({ $standing }) => ($standing === 'cancelling' ? '#9a3412' : (STANDING_COLOURS[$standing] ?? colors.text))};
+`;
+
+/** A buyer's refund ask waiting for the owner (docs/decisions/0068): dark orange on light, readable (4.5:1). */
+const RefundAskedBadge = styled.span`
+  display: inline-block;
+  padding: 0 6px;
+  border-radius: 4px;
+  background: ${colors.warningSoft};
+  color: #9a3412;
+  font-weight: 600;
+  white-space: nowrap;
 `;
 
 const Notice = styled.p`

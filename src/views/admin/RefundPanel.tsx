@@ -12,17 +12,21 @@ import { useSessionEnded } from './useSessionEnded';
  * Refund this order (src/machines/refundMachine.ts, invoked by the order's statechart): everything within the
  * 30-day guarantee, else an amount in dollars, at most `refundableCents` (what is left to refund, from the
  * order's invoices, src/domain/refunds.ts; null when the provider could not be asked, and the server alone then
- * holds the limit); asks once more before it refunds. The subscription ends at once.
+ * holds the limit); asks once more before it refunds. The subscription ends at once. A buyer's ask for the
+ * guarantee's refund fills the amount in (docs/decisions/0068).
  */
 export function RefundPanel({
   actorRef,
   paidAt,
   refundableCents,
+  askedCents = null,
   onUnauthorised,
 }: {
   actorRef: ActorRefFrom<typeof refundMachine>;
   paidAt: string;
   refundableCents: number | null;
+  /** What the buyer asked for back on /account (docs/decisions/0068), in cents: the amount is filled in with it. */
+  askedCents?: number | null;
   onUnauthorised: () => void;
 }) {
   const state = useSelector(actorRef, (snapshot) => snapshot.value);
@@ -56,6 +60,8 @@ export function RefundPanel({
     setAmountError(undefined);
     actorRef.send({ type: 'REFUND_REQUESTED', amountCents: cents });
   };
+  // The asked amount is filled in when it can still be refunded in full; the owner may change it.
+  const asked = askedCents !== null && (refundableCents === null || askedCents <= refundableCents) ? askedCents : null;
   if (state === 'refunded') return null;
   if (refundableCents === 0)
     return (
@@ -72,6 +78,11 @@ export function RefundPanel({
       <Card>
         {state === 'idle' && (
           <Form onSubmit={request} aria-label="Refund">
+            {asked !== null && (
+              <p>
+                The buyer asked for {formatDollars(asked)} back under the {REFUND_GUARANTEE_DAYS}-day guarantee: that amount is filled in.
+              </p>
+            )}
             <Field>
               Amount in dollars{' '}
               {withinGuarantee
@@ -80,6 +91,7 @@ export function RefundPanel({
               <input
                 name="amount"
                 inputMode="decimal"
+                defaultValue={asked !== null ? (asked / 100).toFixed(2) : undefined}
                 aria-invalid={amountError ? true : undefined}
                 aria-describedby="refund-amount-limit refund-amount-error"
               />

@@ -1,11 +1,14 @@
 /**
  * The sign-in page, /sign-in: where the training platform sends a person to sign in with the login the
  * success page gave them. Prerendered in its first state (scripts/prerender.ts) and hydrated; renders the page's
- * statechart (src/machines/signInMachine.ts) and sends it what the person does; it calls nothing itself.
+ * statechart (src/machines/signInMachine.ts) and sends it what the person does; it calls nothing itself. Opened
+ * without a live sign-in, it says so and links to the training platform, where sign-ins start.
  */
-import { useEffect, useRef, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import styled from 'styled-components';
 import { signInMachine } from '../../machines/signInMachine';
 import { formText } from '../shared/formText';
+import { focusOnMount } from '../shared/focusHeading';
 import { Button, ErrorText, Field, Form, Heading, Muted, Page } from '../shared/panelStyles';
 import { useHydrated } from '../shared/useHydrated';
 import { usePageTitle } from '../shared/usePageTitle';
@@ -20,8 +23,12 @@ export function SignInPage({
   redirect?: (url: string) => void;
 }) {
   usePageTitle('Sign in');
+  // The sign-in the address names; none while prerendered (the form shows until the page has checked).
+  const [interaction] = useState(() =>
+    typeof window === 'undefined' ? null : new URLSearchParams(window.location.search).get('interaction'),
+  );
   return (
-    <SignInActor.Provider logic={machine}>
+    <SignInActor.Provider logic={machine} options={{ input: { interaction } }}>
       <SignInContent redirect={redirect} />
     </SignInActor.Provider>
   );
@@ -86,10 +93,28 @@ function SignInContent({ redirect }: { redirect: (url: string) => void }) {
     );
   }
 
+  if (state === 'nothingToFinish') {
+    return (
+      <Page as="main">
+        <FocusedHeading ref={focusOnMount} tabIndex={-1}>
+          Sign in to your training
+        </FocusedHeading>
+        <p role="status">No sign-in is waiting on this page: it has expired, or it was started in another browser, or not at all.</p>
+        <WhereToSignIn
+          testId="where-to-sign-in"
+          lead="Your sign-in starts on the training platform, which brings you back here for your password."
+        />
+        <Button type="button" $variant="plain" onClick={() => actorRef.send({ type: 'FORGOT_PASSWORD' })}>
+          Forgot your password?
+        </Button>
+      </Page>
+    );
+  }
+
   const busy = state === 'signingIn' || state === 'signedIn';
   return (
     <Page as="main">
-      <Heading>Sign in to your training</Heading>
+      <FocusedHeading>Sign in to your training</FocusedHeading>
       <p>
         <Muted>Use the email and password of your training login, shown to you once when you bought the training or joined a team.</Muted>
       </p>
@@ -103,7 +128,7 @@ function SignInContent({ redirect }: { redirect: (url: string) => void }) {
           <input name="password" type="password" autoComplete="current-password" required />
         </Field>
         {errorText}
-        <Button type="submit" $variant="primary" disabled={busy || !hydrated}>
+        <Button type="submit" $variant="primary" disabled={busy || !hydrated || state === 'checking'}>
           {busy ? 'Signing in…' : 'Sign in'}
         </Button>
       </Form>
@@ -114,3 +139,13 @@ function SignInContent({ redirect }: { redirect: (url: string) => void }) {
     </Page>
   );
 }
+
+/**
+ * The page's heading, one element whichever way the page turns (hydrated in place); it takes the focus when the page
+ * says no sign-in waits (read out first), without a ring, as it is not a control.
+ */
+const FocusedHeading = styled(Heading)`
+  &:focus {
+    outline: none;
+  }
+`;

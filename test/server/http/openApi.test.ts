@@ -44,6 +44,7 @@ describe('GET /api/openapi.json', () => {
       '/api/account/credentials',
       '/api/account/link',
       '/api/account/portal',
+      '/api/account/refund-request',
       '/api/account/resume',
       '/api/account/seats',
       '/api/account/seats/preview',

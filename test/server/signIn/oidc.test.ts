@@ -174,6 +174,23 @@ describe.each(DATABASES)('OpenID Provider on %s', (kind) => {
     expect((await postPassword(new CookieJar(), finalized.loginDetails.email, finalized.loginDetails.password)).status).toBe(410);
   });
 
+  it('tells the sign-in page as it loads whether the sign-in its address names is live in this browser, 200 either way', async () => {
+    const { jar, signInPage } = await startSignIn();
+    const uid = signInPage.searchParams.get('interaction')!;
+    const check = async (interaction: string, cookie: string) => {
+      const response = await fetch(`${issuer}/sign-in/interaction?interaction=${encodeURIComponent(interaction)}`, { headers: { cookie } });
+      return { status: response.status, body: (await response.json()) as unknown };
+    };
+    expect(await check(uid, jar.header())).toEqual({ status: 200, body: { live: true } });
+    // Another browser (no interaction cookie), or another sign-in's uid, has nothing to finish here.
+    expect(await check(uid, '')).toEqual({ status: 200, body: { live: false } });
+    expect(await check('someone-elses-uid', jar.header())).toEqual({ status: 200, body: { live: false } });
+    // No uid at all is the client's mistake, in words.
+    const missing = await fetch(`${issuer}/sign-in/interaction`);
+    expect(missing.status).toBe(400);
+    expect(((await missing.json()) as { error: string }).error).not.toMatch(/querystring/);
+  });
+
   it('refuses a refunded (cancelled) order’s login, and its sessions stop yielding tokens', async () => {
     // An email of its own: another subscription still active under the same email would be that email's login.
     const { session, finalized } = await completePurchase(server, 1, { email: `refunded-${kind}@example.com`, name: 'Ada Palmer' });
