@@ -22,5 +22,7 @@ export default defineConfig({
       )
       .filter((project) => project.test.include.length > 0),
     sequence: { sequencer: MutationSequencer },
+    // A test file that cannot load counts as a failed test (test/setup/mutationRunner.ts).
+    runner: './test/setup/mutationRunner.ts',
   },
 });
