@@ -6,7 +6,8 @@
  * buyer one to the manage page (/account), where new credentials are issued; the answer is the same for any email. The view renders a snapshot and sends events; the calls are invoked actors (src/api/signInApi.ts).
  */
 import { assertEvent, assign, emit, fromPromise, setup } from 'xstate';
-import { failureOf, outputOf } from './actorError';
+import { outputOf } from './actorError';
+import { failureMessage } from './failureMessage';
 import { signInApi } from '../api/signInApi';
 import type { PasswordSignInResponse } from '../contract/signIn';
 
@@ -28,9 +29,8 @@ type SignInEvent =
 /** The browser goes to `url` (the view does it: the machine does not touch the window). */
 export type SignInEmitted = { type: 'redirectRequested'; url: string };
 
-const SIGN_IN_FAILED = 'We could not sign you in. Please try again.';
-
 export const signInMachine = setup({
+  // Stryker disable next-line ObjectLiteral: TypeScript-only, XState ignores `types` at run time
   types: {
     context: {} as SignInContext,
     events: {} as SignInEvent,
@@ -51,10 +51,7 @@ export const signInMachine = setup({
       error: null,
     }),
     clearError: assign({ error: null, linkMessage: null }),
-    assignError: assign(({ event }) => {
-      const error = failureOf(event);
-      return { error: error instanceof Error && error.message ? error.message : SIGN_IN_FAILED };
-    }),
+    assignError: assign(({ event }) => ({ error: failureMessage(event) })),
     assignLinkMessage: assign(({ event }) => ({ linkMessage: outputOf<{ message: string }>(event).message })),
     emitRedirect: emit(({ event }) => ({
       type: 'redirectRequested' as const,
