@@ -48,10 +48,8 @@ function callFor(change: CommissionChange): Promise<unknown> {
     case 'defaultRule':
       return commissionsApi.setDefaultRule(change.rule);
     case 'referrer':
-      return commissionsApi.setReferrer(change.referrerId, {
-        email: change.email,
-        ...(change.rule === undefined ? {} : { rule: change.rule }),
-      });
+      // A rule left undefined is left out of the JSON body: the referrer keeps the current one.
+      return commissionsApi.setReferrer(change.referrerId, { email: change.email, rule: change.rule });
     case 'createBatch':
       return commissionsApi.createBatch(change.minimumCents);
     case 'markPaid':
