@@ -124,6 +124,8 @@ interface FileRun {
   /** Stryker's exit status; null when it was not started (no test reaches the file). */
   status: number | null;
   counts: Counts | null;
+  /** Stryker was ended by a signal (Ctrl-C, a kill). */
+  stopped?: boolean;
 }
 
 /** The counts of one Stryker JSON report (reports/mutation/*.json). */
@@ -188,7 +190,7 @@ function runOne(file: string, tests: string[], passOn: string[]): FileRun {
     counts = countsOf(join(ROOT, kept));
   }
   console.log(`== ${file}: ${counts ? percent(mutationScore(counts)) : `Stryker exited ${run.status}`} in ${minutes(seconds)}`);
-  return { file, tests: tests.length, seconds, status: run.status ?? 1, counts };
+  return { file, tests: tests.length, seconds, status: run.status ?? 1, counts, stopped: run.signal !== null };
 }
 
 function report(runs: FileRun[], wallSeconds: number, loadAtStart: string): void {
@@ -261,9 +263,17 @@ function main(): number {
 
   const loadAtStart = load();
   const started = Date.now();
-  const runs = selections.map(({ file, tests }) =>
-    tests.length === 0 ? { file, tests: 0, seconds: 0, status: null, counts: null } : runOne(file, tests, passOn),
-  );
+  const runs: FileRun[] = [];
+  for (const { file, tests } of selections) {
+    if (tests.length === 0) {
+      runs.push({ file, tests: 0, seconds: 0, status: null, counts: null });
+      continue;
+    }
+    const run = runOne(file, tests, passOn);
+    runs.push(run);
+    // Stopped (Ctrl-C, a kill): the files left are not started.
+    if (run.stopped) break;
+  }
   report(runs, Math.round((Date.now() - started) / 1000), loadAtStart);
   return runs.every((run) => run.status === 0) ? 0 : 1;
 }
