@@ -72,7 +72,8 @@ export const joinMachine = setup({
   },
   actions: {
     assignInvitation: assign(({ event }) => ({ invitation: outputOf<JoinInvitation>(event) })),
-    assignLogin: assign(({ event }) => ({ login: outputOf<JoinClaimed>(event), error: null })),
+    // The claimed page shows no failure: an earlier one needs no clearing.
+    assignLogin: assign(({ event }) => ({ login: outputOf<JoinClaimed>(event) })),
     assignProblem: assign(({ event }) => ({ problem: failureMessage(event) })),
     assignNoToken: assign({ problem: NO_JOIN_TOKEN }),
     assignError: assign(({ event }) => ({ error: failureMessage(event) })),
