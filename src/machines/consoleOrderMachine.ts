@@ -89,7 +89,8 @@ export const consoleOrderMachine = setup({
       return { detail, notice: context.action ? actionNotice(context.action, detail) : null, action: null };
     }),
     assignRefunded: assign({ notice: 'The refund is made and the subscription has ended; the buyer is mailed.' }),
-    assignError: assign(({ event }) => ({ error: failureMessage(event), action: null })),
+    // The action is read only while it is being confirmed, and each click assigns it anew: a failure leaves it.
+    assignError: assign(({ event }) => ({ error: failureMessage(event) })),
   },
 }).createMachine({
   id: 'consoleOrder',
