@@ -219,7 +219,7 @@ function report(runs: FileRun[], wallSeconds: number, loadAtStart: string): void
   console.log(`\n${line(header)}\n${widths.map((width) => '-'.repeat(width)).join('  ')}`);
   for (const row of rows) console.log(line(row));
   console.log(
-    `\nbench:mutation: ${runs.length} files in ${minutes(wallSeconds)} wall time (load average ${loadAtStart} at the start, ${load()} at the end)`,
+    `\nbench:mutation: ${runs.length} file${runs.length === 1 ? '' : 's'} in ${minutes(wallSeconds)} wall time (load average ${loadAtStart} at the start, ${load()} at the end)`,
   );
 }
 
