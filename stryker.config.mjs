@@ -1,6 +1,7 @@
 /**
- * Mutation testing of the statecharts (`npm run bench:mutation`): Stryker mutates src/machines/ and runs the unit,
- * view and model tests against each mutant (docs/testing.md lists the survivors judged equivalent).
+ * Mutation testing of the statecharts (`npm run bench:mutation`): scripts/bench-mutation.ts runs Stryker once per
+ * file of src/machines/ (`--mutate`), each against the unit, view and model tests that reach it (decision 0067;
+ * docs/testing.md lists the survivors judged equivalent). `mutate` below is what a bare `npx stryker run` takes.
  */
 export default {
   testRunner: 'vitest',

@@ -6,8 +6,8 @@ import MutationSequencer from './test/setup/mutationSequencer';
 /**
  * The tests that judge the statecharts, for `npm run bench:mutation` (Stryker): unit, views and model. The server
  * and browser projects do not import src/machines/. The sequencer puts the cheap, targeted files first, since a
- * mutant's run stops at its first failing test. For one machine (`-- --machine team`), scripts/bench-mutation.ts
- * names the test files that import it in MUTATION_TEST_FILES, and only those run.
+ * mutant's run stops at its first failing test. scripts/bench-mutation.ts runs one file of src/machines/ at a time
+ * and names the test files that import it in MUTATION_TEST_FILES; only those run.
  */
 const only = process.env.MUTATION_TEST_FILES?.split(',').filter(Boolean);
 
@@ -22,5 +22,7 @@ export default defineConfig({
       )
       .filter((project) => project.test.include.length > 0),
     sequence: { sequencer: MutationSequencer },
+    // A test file that cannot load counts as a failed test (test/setup/mutationRunner.ts).
+    runner: './test/setup/mutationRunner.ts',
   },
 });

@@ -20,6 +20,8 @@ import { copyText } from '../browser/clipboard';
 import type { AccountSessionResponse, AccountView, CardRequest, NewCredentials, SeatChangePreview } from '../contract/account';
 import { formatDollars } from '../domain/pricing';
 import { isRefundAskable } from '../domain/refunds';
+import { failureOf } from './actorError';
+import { failureMessage } from './failureMessage';
 
 interface AccountInput {
   /** The single-use token of the mail's link, when the page was opened from one. */
@@ -166,14 +168,10 @@ function callFor(change: PendingChange): Promise<AccountView | { url: string }> 
   }
 }
 
-const messageOf = (error: unknown) => (error instanceof Error && error.message ? error.message : 'Something went wrong. Please try again.');
-
-/** The failure an error event carries (null for any other event). */
-const failureOf = (event: AccountEvent): unknown => ('error' in event ? event.error : null);
-
 const COPY_LABELS: Record<CredentialField, string> = { email: 'Email', password: 'Password' };
 
 export const accountMachine = setup({
+  // Stryker disable next-line ObjectLiteral: TypeScript-only, XState ignores `types` at run time
   types: {
     context: {} as AccountContext,
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- XState takes the input's type from this assertion
@@ -215,7 +213,7 @@ export const accountMachine = setup({
       assertEvent(event, `xstate.done.actor.${LOAD}`);
       return { account: event.output, error: null };
     }),
-    assignError: assign(({ event }) => ({ error: messageOf(failureOf(event)) })),
+    assignError: assign(({ event }) => ({ error: failureMessage(event) })),
     clearMessages: assign({ error: null, notice: null }),
     forgetSession: assign({ account: null, credentials: null, notice: null, token: null, seatPreview: null, seatsWanted: null }),
     assignLinkSent: assign(({ event }) => {

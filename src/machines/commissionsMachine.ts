@@ -7,7 +7,8 @@
  */
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
 import { sessionEndedActions, sessionEndedGuards, sessionEndedTo, type SessionEndedEmitted } from './consoleSessionEnded';
-import { failureOf, outputOf } from './actorError';
+import { outputOf } from './actorError';
+import { failureMessage } from './failureMessage';
 import { commissionsApi } from '../api/commissionsApi';
 import type { CommissionRuleBody, CommissionsOverview } from '../contract/commissions';
 import { DEFAULT_PAYOUT_MINIMUM_CENTS } from '../domain/commissions';
@@ -47,10 +48,8 @@ function callFor(change: CommissionChange): Promise<unknown> {
     case 'defaultRule':
       return commissionsApi.setDefaultRule(change.rule);
     case 'referrer':
-      return commissionsApi.setReferrer(change.referrerId, {
-        email: change.email,
-        ...(change.rule === undefined ? {} : { rule: change.rule }),
-      });
+      // A rule left undefined is left out of the JSON body: the referrer keeps the current one.
+      return commissionsApi.setReferrer(change.referrerId, { email: change.email, rule: change.rule });
     case 'createBatch':
       return commissionsApi.createBatch(change.minimumCents);
     case 'markPaid':
@@ -60,9 +59,8 @@ function callFor(change: CommissionChange): Promise<unknown> {
   }
 }
 
-const messageOf = (error: unknown) => (error instanceof Error && error.message ? error.message : 'Something went wrong. Please try again.');
-
 export const commissionsMachine = setup({
+  // Stryker disable next-line ObjectLiteral: TypeScript-only, XState ignores `types` at run time
   types: {
     context: {} as CommissionsContext,
     events: {} as CommissionsEvent,
@@ -77,7 +75,7 @@ export const commissionsMachine = setup({
   actions: {
     ...sessionEndedActions<CommissionsContext, CommissionsEvent>(),
     assignOverview: assign(({ event }) => ({ overview: outputOf<CommissionsOverview>(event), error: null })),
-    assignError: assign(({ event }) => ({ error: messageOf(failureOf(event)), notice: null })),
+    assignError: assign(({ event }) => ({ error: failureMessage(event), notice: null })),
     assignMinimum: assign({
       minimumCents: ({ event }) => {
         assertEvent(event, 'MINIMUM_CHANGED');

@@ -6,7 +6,8 @@
  */
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
 import { sessionEndedActions, sessionEndedGuards, sessionEndedTo, type SessionEndedEmitted } from './consoleSessionEnded';
-import { failureOf, outputOf } from './actorError';
+import { outputOf } from './actorError';
+import { failureMessage } from './failureMessage';
 import { adminApi } from '../api/adminApi';
 import type { Dashboard, DashboardQuery, MrrInterval } from '../contract/admin';
 
@@ -21,6 +22,7 @@ type DashboardEvent =
   { type: 'PERIOD_CHOSEN'; from?: string; to?: string } | { type: 'INTERVAL_CHOSEN'; interval: MrrInterval } | { type: 'RETRY_CLICKED' };
 
 export const consoleDashboardMachine = setup({
+  // Stryker disable next-line ObjectLiteral: TypeScript-only, XState ignores `types` at run time
   types: {
     context: {} as DashboardContext,
     events: {} as DashboardEvent,
@@ -45,10 +47,7 @@ export const consoleDashboardMachine = setup({
     }),
     ...sessionEndedActions<DashboardContext, DashboardEvent>(),
     assignDashboard: assign(({ event }) => ({ dashboard: outputOf<Dashboard>(event), error: null })),
-    assignError: assign(({ event }) => {
-      const error = failureOf(event);
-      return { error: error instanceof Error && error.message ? error.message : 'The dashboard could not be loaded. Please try again.' };
-    }),
+    assignError: assign(({ event }) => ({ error: failureMessage(event) })),
   },
 }).createMachine({
   id: 'consoleDashboard',

@@ -8,7 +8,8 @@
  */
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
 import { sessionEndedActions, sessionEndedGuards, sessionEndedTo, type SessionEndedEmitted } from './consoleSessionEnded';
-import { failureOf, outputOf } from './actorError';
+import { outputOf } from './actorError';
+import { failureMessage } from './failureMessage';
 import { refundMachine } from './refundMachine';
 import { adminApi } from '../api/adminApi';
 import type { OrderAction, OrderDetail } from '../contract/admin';
@@ -50,6 +51,7 @@ function actionNotice(action: OrderAction, detail: OrderDetail): string {
 }
 
 export const consoleOrderMachine = setup({
+  // Stryker disable next-line ObjectLiteral: TypeScript-only, XState ignores `types` at run time
   types: {
     context: {} as OrderContext,
     input: {} as OrderInput,
@@ -87,10 +89,8 @@ export const consoleOrderMachine = setup({
       return { detail, notice: context.action ? actionNotice(context.action, detail) : null, action: null };
     }),
     assignRefunded: assign({ notice: 'The refund is made and the subscription has ended; the buyer is mailed.' }),
-    assignError: assign(({ event }) => {
-      const error = failureOf(event);
-      return { error: error instanceof Error && error.message ? error.message : 'That did not work. Please try again.', action: null };
-    }),
+    // The action is read only while it is being confirmed, and each click assigns it anew: a failure leaves it.
+    assignError: assign(({ event }) => ({ error: failureMessage(event) })),
   },
 }).createMachine({
   id: 'consoleOrder',

@@ -6,7 +6,8 @@
  */
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
 import { sessionEndedActions, sessionEndedGuards, sessionEndedTo, type SessionEndedEmitted } from './consoleSessionEnded';
-import { failureOf, outputOf } from './actorError';
+import { outputOf } from './actorError';
+import { failureMessage } from './failureMessage';
 import { adminApi } from '../api/adminApi';
 import type { OrderRow, OrdersQuery, Referrer } from '../contract/admin';
 
@@ -31,6 +32,7 @@ interface OrdersLoaded {
 }
 
 export const consoleOrdersMachine = setup({
+  // Stryker disable next-line ObjectLiteral: TypeScript-only, XState ignores `types` at run time
   types: {
     context: {} as OrdersContext,
     input: {} as OrdersInput,
@@ -56,10 +58,7 @@ export const consoleOrdersMachine = setup({
       const loaded = outputOf<OrdersLoaded>(event);
       return { orders: loaded.orders, referrers: loaded.referrers, error: null };
     }),
-    assignError: assign(({ event }) => {
-      const error = failureOf(event);
-      return { error: error instanceof Error && error.message ? error.message : 'The orders could not be loaded. Please try again.' };
-    }),
+    assignError: assign(({ event }) => ({ error: failureMessage(event) })),
   },
 }).createMachine({
   id: 'consoleOrders',

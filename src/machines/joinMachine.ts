@@ -7,6 +7,7 @@
  */
 import { assign, emit, fromPromise, setup } from 'xstate';
 import { failureOf, outputOf } from './actorError';
+import { failureMessage } from './failureMessage';
 import { TOASTS, type ToastMessage } from './toasts';
 import { ApiError } from '../api/client';
 import { teamApi } from '../api/teamApi';
@@ -44,9 +45,8 @@ function tokenOf(search: string): string {
   return new URLSearchParams(search).get('token') ?? '';
 }
 
-const messageOf = (error: unknown) => (error instanceof Error && error.message ? error.message : 'Something went wrong. Please try again.');
-
 export const joinMachine = setup({
+  // Stryker disable next-line ObjectLiteral: TypeScript-only, XState ignores `types` at run time
   types: {
     context: {} as JoinContext,
     input: {} as JoinInput,
@@ -72,10 +72,11 @@ export const joinMachine = setup({
   },
   actions: {
     assignInvitation: assign(({ event }) => ({ invitation: outputOf<JoinInvitation>(event) })),
-    assignLogin: assign(({ event }) => ({ login: outputOf<JoinClaimed>(event), error: null })),
-    assignProblem: assign(({ event }) => ({ problem: messageOf(failureOf(event)) })),
+    // The claimed page shows no failure: an earlier one needs no clearing.
+    assignLogin: assign(({ event }) => ({ login: outputOf<JoinClaimed>(event) })),
+    assignProblem: assign(({ event }) => ({ problem: failureMessage(event) })),
     assignNoToken: assign({ problem: NO_JOIN_TOKEN }),
-    assignError: assign(({ event }) => ({ error: messageOf(failureOf(event)) })),
+    assignError: assign(({ event }) => ({ error: failureMessage(event) })),
     assignCopyField: assign({ copyField: ({ event }) => (event.type === 'COPY_CLICKED' ? event.field : 'email') }),
     notifyCopied: emit(({ context }) => ({
       type: 'toast' as const,

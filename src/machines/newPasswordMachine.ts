@@ -7,6 +7,7 @@
  */
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
 import { failureOf, outputOf } from './actorError';
+import { failureMessage } from './failureMessage';
 import { ApiError } from '../api/client';
 import { signInApi } from '../api/signInApi';
 import type { NewPasswordLink, NewPasswordResponse, PasswordLinkResponse } from '../contract/signIn';
@@ -35,9 +36,8 @@ type NewPasswordEvent = { type: 'PASSWORD_SUBMITTED'; password: string } | { typ
 
 const NO_TOKEN = 'This page opens from the link in your “set a new password” mail. Please use that link, or ask for a new one.';
 
-const messageOf = (error: unknown) => (error instanceof Error && error.message ? error.message : 'Something went wrong. Please try again.');
-
 export const newPasswordMachine = setup({
+  // Stryker disable next-line ObjectLiteral: TypeScript-only, XState ignores `types` at run time
   types: {
     context: {} as NewPasswordContext,
     input: {} as NewPasswordInput,
@@ -78,9 +78,9 @@ export const newPasswordMachine = setup({
       error: null,
     }),
     clearErrors: assign({ fieldError: null, error: null }),
-    assignFieldError: assign(({ event }) => ({ fieldError: messageOf(failureOf(event)) })),
-    assignError: assign(({ event }) => ({ error: messageOf(failureOf(event)) })),
-    assignProblem: assign(({ event }) => ({ problem: messageOf(failureOf(event)), error: null })),
+    assignFieldError: assign(({ event }) => ({ fieldError: failureMessage(event) })),
+    assignError: assign(({ event }) => ({ error: failureMessage(event) })),
+    assignProblem: assign(({ event }) => ({ problem: failureMessage(event), error: null })),
     assignNoToken: assign({ problem: NO_TOKEN }),
     /** The answer of setPassword or of requestLink: both say what happened in `message`. */
     assignMessage: assign(({ event }) => ({ message: outputOf<NewPasswordResponse | PasswordLinkResponse>(event).message, error: null })),

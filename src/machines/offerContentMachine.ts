@@ -6,7 +6,8 @@
  */
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
 import { sessionEndedActions, sessionEndedGuards, sessionEndedTo, type SessionEndedEmitted } from './consoleSessionEnded';
-import { failureOf, outputOf } from './actorError';
+import { outputOf } from './actorError';
+import { failureMessage } from './failureMessage';
 import { adminApi } from '../api/adminApi';
 import type { OfferContentBody } from '../contract/admin';
 import { MAX_TESTIMONIALS, type OfferContent, type Testimonial } from '../domain/offerContent';
@@ -75,6 +76,7 @@ export function contentErrors(draft: ContentDraft): ContentErrors {
 }
 
 export const offerContentMachine = setup({
+  // Stryker disable next-line ObjectLiteral: TypeScript-only, XState ignores `types` at run time
   types: { context: {} as OfferContentContext, events: {} as OfferContentEvent, emitted: {} as OfferContentEmitted },
   actors: {
     loadContent: fromPromise<OfferContent>(() => adminApi.content()),
@@ -105,13 +107,7 @@ export const offerContentMachine = setup({
     }),
     assignInvalid: assign({ errors: ({ context }) => contentErrors(context.draft), saved: false }),
     assignFailure: assign({
-      errors: ({ context, event }) => {
-        const error = failureOf(event);
-        return {
-          ...context.errors,
-          form: error instanceof Error && error.message ? error.message : 'The content could not be saved. Please try again.',
-        };
-      },
+      errors: ({ context, event }) => ({ ...context.errors, form: failureMessage(event) }),
     }),
   },
 }).createMachine({

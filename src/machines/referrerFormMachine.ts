@@ -7,6 +7,7 @@
 import { assertEvent, assign, emit, fromPromise, setup } from 'xstate';
 import { sessionEndedActions, sessionEndedGuards, sessionEndedTo, type SessionEndedEmitted } from './consoleSessionEnded';
 import { failureOf, outputOf } from './actorError';
+import { failureMessage } from './failureMessage';
 import { adminApi } from '../api/adminApi';
 import { ApiError } from '../api/client';
 import { SLUG_PATTERN, type CreateReferrerRequest, type Referrer } from '../contract/admin';
@@ -61,6 +62,7 @@ export function referrerFormErrors(values: CreateReferrerRequest): ReferrerFormE
 }
 
 export const referrerFormMachine = setup({
+  // Stryker disable next-line ObjectLiteral: TypeScript-only, XState ignores `types` at run time
   types: {
     context: {} as ReferrerFormContext,
     events: {} as ReferrerFormEvent,
@@ -91,22 +93,10 @@ export const referrerFormMachine = setup({
     }),
     assignInvalid: assign({ errors: ({ context }) => referrerFormErrors(context.values) }),
     assignLinkTaken: assign({
-      errors: ({ context, event }) => {
-        const error = failureOf(event);
-        return {
-          ...context.errors,
-          slug: error instanceof Error && error.message ? error.message : `The link /r/${context.values.slug} is taken: choose another.`,
-        };
-      },
+      errors: ({ context, event }) => ({ ...context.errors, slug: failureMessage(event) }),
     }),
     assignFailure: assign({
-      errors: ({ context, event }) => {
-        const error = failureOf(event);
-        return {
-          ...context.errors,
-          form: error instanceof Error && error.message ? error.message : 'The referrer could not be added. Please try again.',
-        };
-      },
+      errors: ({ context, event }) => ({ ...context.errors, form: failureMessage(event) }),
     }),
     assignAdded: assign(({ event }) => ({ values: EMPTY, slugEdited: false, errors: {}, added: outputOf<Referrer>(event) })),
     emitCreated: emit(({ event }) => ({ type: 'created' as const, referrer: outputOf<Referrer>(event) })),

@@ -6,7 +6,8 @@
  */
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
 import { sessionEndedActions, sessionEndedGuards, sessionEndedTo, type SessionEndedEmitted } from './consoleSessionEnded';
-import { failureOf, outputOf } from './actorError';
+import { outputOf } from './actorError';
+import { failureMessage } from './failureMessage';
 import { adminApi } from '../api/adminApi';
 import type { Referrer, UpdateReferrerRequest } from '../contract/admin';
 import { referrerDisplayName } from '../domain/referrerNames';
@@ -32,9 +33,8 @@ type ReferrersEvent =
 
 type ReferrersEmitted = SessionEndedEmitted;
 
-const messageOf = (error: unknown, fallback: string) => (error instanceof Error && error.message ? error.message : fallback);
-
 export const referrersMachine = setup({
+  // Stryker disable next-line ObjectLiteral: TypeScript-only, XState ignores `types` at run time
   types: { context: {} as ReferrersContext, events: {} as ReferrersEvent, emitted: {} as ReferrersEmitted },
   actors: {
     loadReferrers: fromPromise<Referrer[]>(async () => (await adminApi.referrers()).referrers),
@@ -85,7 +85,7 @@ export const referrersMachine = setup({
       },
     }),
     clearCopied: assign({ copied: null }),
-    assignError: assign({ error: ({ event }) => messageOf(failureOf(event), 'The console could not reach the server. Please try again.') }),
+    assignError: assign({ error: ({ event }) => failureMessage(event) }),
   },
 }).createMachine({
   id: 'referrers',

@@ -11,6 +11,7 @@
 import { assertEvent, assign, emit, fromPromise, setup } from 'xstate';
 import { failureOf, outputOf } from './actorError';
 import { ApiError } from '../api/client';
+import { failureMessage } from './failureMessage';
 import { signInApi } from '../api/signInApi';
 import type { PasswordSignInResponse, SignInInteractionResponse } from '../contract/signIn';
 
@@ -38,9 +39,8 @@ type SignInEvent =
 /** The browser goes to `url` (the view does it: the machine does not touch the window). */
 export type SignInEmitted = { type: 'redirectRequested'; url: string };
 
-const SIGN_IN_FAILED = 'We could not sign you in. Please try again.';
-
 export const signInMachine = setup({
+  // Stryker disable next-line ObjectLiteral: TypeScript-only, XState ignores `types` at run time
   types: {
     context: {} as SignInContext,
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- XState takes the input's type from this assertion
@@ -78,10 +78,7 @@ export const signInMachine = setup({
       error: null,
     }),
     clearError: assign({ error: null, linkMessage: null }),
-    assignError: assign(({ event }) => {
-      const error = failureOf(event);
-      return { error: error instanceof Error && error.message ? error.message : SIGN_IN_FAILED };
-    }),
+    assignError: assign(({ event }) => ({ error: failureMessage(event) })),
     assignLinkMessage: assign(({ event }) => ({ linkMessage: outputOf<{ message: string }>(event).message })),
     emitRedirect: emit(({ event }) => ({
       type: 'redirectRequested' as const,

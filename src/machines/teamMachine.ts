@@ -9,6 +9,7 @@
  */
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
 import { failureOf, outputOf } from './actorError';
+import { failureMessage } from './failureMessage';
 import { ApiError } from '../api/client';
 import { teamApi, type TeamAccess, type TeamChange } from '../api/teamApi';
 import type { TeamView } from '../contract/team';
@@ -78,7 +79,6 @@ const changeOf = (event: TeamEvent, revoking: RevokeTarget | null): TeamChange |
   }
 };
 
-const messageOf = (error: unknown) => (error instanceof Error && error.message ? error.message : 'Something went wrong. Please try again.');
 const isFieldError = (error: unknown) =>
   error instanceof ApiError &&
   typeof error.body === 'object' &&
@@ -86,6 +86,7 @@ const isFieldError = (error: unknown) =>
   (error.body as { field?: unknown }).field === 'email';
 
 export const teamMachine = setup({
+  // Stryker disable next-line ObjectLiteral: TypeScript-only, XState ignores `types` at run time
   types: {
     context: {} as TeamContext,
     input: {} as TeamInput,
@@ -125,8 +126,8 @@ export const teamMachine = setup({
     }),
     clearRevokeTarget: assign({ revoking: null }),
     clearFieldError: assign({ fieldError: null }),
-    assignError: assign(({ event }) => ({ error: messageOf(failureOf(event)), revoking: null })),
-    assignFieldError: assign(({ event }) => ({ fieldError: messageOf(failureOf(event)), revoking: null })),
+    assignError: assign(({ event }) => ({ error: failureMessage(event), revoking: null })),
+    assignFieldError: assign(({ event }) => ({ fieldError: failureMessage(event), revoking: null })),
   },
 }).createMachine({
   id: 'team',

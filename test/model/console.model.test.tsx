@@ -130,6 +130,10 @@ function expectError(state: Snapshot): void {
   else expect(screen.queryByRole('alert')).toBeNull();
 }
 
+/** The dashboard's calls in the running path, and the query its steps chose so far (what every load must send). */
+let dashboardCalls: PendingCalls<Kind>;
+let chosenQuery: DashboardQuery = {};
+
 const dashboardModel: ConsoleModel = {
   name: 'dashboard',
   machine: consoleDashboardMachine,
@@ -140,6 +144,8 @@ const dashboardModel: ConsoleModel = {
     ...(snapshot.matches('failed') ? [{ type: 'RETRY_CLICKED' }] : []),
   ],
   view(calls, onUnauthorised) {
+    dashboardCalls = calls;
+    chosenQuery = {};
     const logic = consoleDashboardMachine.provide({ actors: { loadDashboard: calls.actor<Dashboard, DashboardQuery>('load') } });
     return <AdminDashboard logic={logic} onUnauthorised={onUnauthorised} />;
   },
@@ -148,8 +154,12 @@ const dashboardModel: ConsoleModel = {
       fireEvent.change(screen.getByLabelText('From'), { target: { value: event.from } });
       fireEvent.change(screen.getByLabelText('To'), { target: { value: event.to } });
       fireEvent.click(screen.getByRole('button', { name: 'Show' }));
+      // An empty date asks for the server's default period (the last 30 days): it is not sent.
+      const { from, to, ...rest } = chosenQuery;
+      chosenQuery = { ...rest, ...(event.from ? { from: event.from as string } : {}), ...(event.to ? { to: event.to as string } : {}) };
     } else if (event.type === 'INTERVAL_CHOSEN') {
       fireEvent.change(screen.getByLabelText('One point per'), { target: { value: event.interval } });
+      chosenQuery = { ...chosenQuery, interval: event.interval as DashboardQuery['interval'] };
     } else if (event.type === 'RETRY_CLICKED') {
       fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
     } else throw new Error(`The model test cannot make ${event.type} happen`);
@@ -157,6 +167,8 @@ const dashboardModel: ConsoleModel = {
   expectShows(state) {
     const data = state.context.dashboard as Dashboard | null;
     expect(screen.getByRole('button', { name: 'Show' })).toHaveProperty('disabled', state.matches('loading'));
+    // Every load asks for the period and grouping the owner chose last (from the steps, not the chart's context).
+    if (state.matches('loading')) expect(dashboardCalls.inputsOf('load').at(-1)).toEqual(chosenQuery);
     if (!data) {
       expect(screen.queryByText('Money collected')).toBeNull();
       if (state.matches('loading')) expect(screen.getByText('Loading…')).toBeInTheDocument();

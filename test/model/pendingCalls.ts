@@ -11,6 +11,7 @@ const ACTOR_RESULT = /^xstate\.(done|error)\.actor\.(?:\d+\.)?(.+)$/;
 export class PendingCalls<TKind extends string> {
   private readonly inFlight = new Map<TKind, Array<Deferred<unknown>>>();
   private readonly methods = new Map<TKind, string>();
+  private readonly inputs = new Map<TKind, unknown[]>();
   /** Calls made so far, of any kind: a timer's rule is that no call starts before it is due. */
   started = 0;
 
@@ -19,8 +20,9 @@ export class PendingCalls<TKind extends string> {
 
   /** An actor whose every call waits for the path. */
   actor<TOutput, TInput>(kind: TKind) {
-    return fromPromise<TOutput, TInput>(() => {
+    return fromPromise<TOutput, TInput>(({ input }) => {
       this.started++;
+      this.inputs.set(kind, [...this.inputsOf(kind), input]);
       const answer = deferred<unknown>();
       this.inFlight.set(kind, [...(this.inFlight.get(kind) ?? []), answer]);
       return answer.promise as Promise<TOutput>;
@@ -62,6 +64,11 @@ export class PendingCalls<TKind extends string> {
         return { ok: false, status: error.status, json: async () => ({ error: error.message }) } as Response;
       },
     );
+  }
+
+  /** The inputs the calls of `kind` made through `actor` were started with, oldest first. */
+  inputsOf(kind: TKind): unknown[] {
+    return this.inputs.get(kind) ?? [];
   }
 
   /** The HTTP method of the last call of `kind` made over HTTP, if any. */

@@ -106,4 +106,41 @@ describe("the console's Orders screen", () => {
     expect(orderTitle({ name: null, email: null })).toBe('Unpaid checkout (no buyer given)');
     expect(orderTitle({ name: null, email: 'grace@example.com' })).toBe('grace@example.com');
   });
+
+  it('sends each action for this order, confirms the ones that end a subscription first, and says what was done', async () => {
+    const actions: unknown[] = [];
+    fetchMock = stubFetch({
+      '/api/admin/orders/txn_grace': () => ({ status: 200, body: DETAIL }),
+      '/api/admin/orders/txn_grace/actions': (body) => {
+        actions.push(body);
+        return (body as { action: string }).action === 'send_sign_in_link' && actions.length === 2
+          ? { status: 409, body: { error: 'This order has no manage page yet.' } }
+          : { status: 200, body: DETAIL };
+      },
+    });
+    render(<AdminOrderDetail transactionId="txn_grace" onUnauthorised={() => undefined} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Re-send the confirmation mail' }));
+    expect(await screen.findByText('The confirmation mail is on its way to grace@example.com again.')).toBeInTheDocument();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Mail a sign-in link' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('This order has no manage page yet.');
+    expect(screen.getByRole('status')).toBeEmptyDOMElement();
+    fireEvent.click(screen.getByRole('button', { name: 'Mail a sign-in link' }));
+    expect(await screen.findByText('A sign-in link to the manage page is on its way to grace@example.com.')).toBeInTheDocument();
+
+    // Ending it asks once more; keeping it sends nothing.
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel now…' }));
+    expect(screen.queryByRole('alert')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Keep the subscription' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel at the end of the period…' }));
+    expect(screen.getByText(/End this subscription at the end of its paid period\?/)).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel at period end' }));
+    expect(await screen.findByText('The subscription will end at the end of the paid period; the buyer is mailed.')).toBeInTheDocument();
+    expect(actions).toEqual([
+      { action: 'resend_confirmation' },
+      { action: 'send_sign_in_link' },
+      { action: 'send_sign_in_link' },
+      { action: 'cancel_at_period_end' },
+    ]);
+  });
 });

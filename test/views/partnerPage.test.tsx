@@ -3,11 +3,11 @@
  * (src/domain/commissions.ts commissionPayableFrom), a refunded payment is one line with its net and why, and the
  * rule and every amount read in dollars.
  */
-import { render, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { LedgerEntry, PartnerView } from '../../src/contract/commissions';
 import { PartnerPage } from '../../src/views/partner/PartnerPage';
-import { stubFetch } from './support/fakeFetch';
+import { stubFetch, type FakeRoute } from './support/fakeFetch';
 
 const entry = (overrides: Partial<LedgerEntry>): LedgerEntry => ({
   id: 1,
@@ -64,7 +64,23 @@ const VIEW: PartnerView = {
   payouts: [],
 };
 
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.unstubAllGlobals();
+  window.history.replaceState(null, '', '/');
+});
+
+/** The page at `address` against routes by path; what it sent, as method, address and body. */
+function showPartnerPage(address: string, routes: Record<string, FakeRoute>) {
+  window.history.replaceState(null, '', address);
+  const fetchMock = stubFetch({ '/api/partner/sign-out': () => ({ status: 204, body: undefined }), ...routes });
+  render(<PartnerPage />);
+  return () =>
+    fetchMock.mock.calls.map(([url, init]) => ({
+      method: init?.method ?? 'GET',
+      url,
+      body: typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined,
+    }));
+}
 
 describe("the referrer's page", () => {
   it('shows one line per payment with its net, the day a held one becomes payable, and dollars everywhere', async () => {
@@ -85,5 +101,95 @@ describe("the referrer's page", () => {
     ]);
     expect(screen.getByText(/^Rule: 20 % of each invoice\./)).toBeInTheDocument();
     expect(document.body.textContent).not.toMatch(/cents|[−-]\$200/);
+  });
+
+  it("opens the session from the mail's link once, reads the period chosen, copies the link, and signs out", async () => {
+    const writeText = vi.fn(async () => undefined);
+    vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
+    const sent = showPartnerPage('/partner?token=tok-from-mail', {
+      '/api/partner/session': () => ({ status: 200, body: {} }),
+      '/api/partner': () => ({ status: 200, body: VIEW }),
+    });
+    expect(await screen.findByRole('heading', { name: 'Dr. Jane Doe, your referrals' })).toBeInTheDocument();
+    // The token works once: it leaves the address before anything else.
+    expect(window.location.search).toBe('');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Copy link' }));
+    await waitFor(() => expect(writeText).toHaveBeenCalledWith(VIEW.link));
+    expect(screen.getByRole('button', { name: 'Copied' })).toBeInTheDocument();
+
+    const period = screen.getByRole('form', { name: 'Period' });
+    fireEvent.change(within(period).getByLabelText('From'), { target: { value: '2026-10-01' } });
+    fireEvent.change(within(period).getByLabelText('To'), { target: { value: '' } });
+    fireEvent.click(within(period).getByRole('button', { name: 'Show' }));
+    // Another period is another page: the copy button reads 'Copy link' again.
+    expect(await screen.findByRole('button', { name: 'Copy link' })).toBeInTheDocument();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Sign out' }));
+    expect(await screen.findByRole('button', { name: 'Email me a sign-in link' })).toBeInTheDocument();
+    expect(sent()).toEqual([
+      { method: 'POST', url: '/api/partner/session', body: { token: 'tok-from-mail' } },
+      { method: 'GET', url: '/api/partner', body: undefined },
+      // An empty date is left out: the server's default for that end.
+      { method: 'GET', url: '/api/partner?from=2026-10-01', body: undefined },
+      { method: 'POST', url: '/api/partner/sign-out', body: undefined },
+    ]);
+  });
+
+  it('asks a visitor without a session for their email, sends it trimmed, and shows the answer in words', async () => {
+    const sent = showPartnerPage('/partner', {
+      '/api/partner/session': () => ({ status: 200, body: { signedIn: false } }),
+      '/api/partner/link': (body) =>
+        (body as { email: string }).email === 'jane@example.com'
+          ? { status: 200, body: { message: 'If jane@example.com is a referrer’s email, a sign-in link is on its way.' } }
+          : { status: 400, body: { error: 'That is not an email address.' } },
+    });
+    const email = await screen.findByLabelText('Your email');
+    fireEvent.change(email, { target: { value: 'jane@' } });
+    fireEvent.submit(email.closest('form')!);
+    expect(await screen.findByRole('alert')).toHaveTextContent('That is not an email address.');
+    fireEvent.change(email, { target: { value: '  jane@example.com ' } });
+    fireEvent.submit(email.closest('form')!);
+    // Asking again clears the refusal at once, before the server answers.
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(await screen.findByRole('status')).toHaveTextContent('If jane@example.com is a referrer’s email, a sign-in link is on its way.');
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(sent()).toEqual([
+      { method: 'GET', url: '/api/partner/session', body: undefined },
+      { method: 'POST', url: '/api/partner/link', body: { email: 'jane@' } },
+      { method: 'POST', url: '/api/partner/link', body: { email: 'jane@example.com' } },
+    ]);
+  });
+
+  it("shows a used link's refusal in the server's words, and asks for a link again when the session has ended", async () => {
+    showPartnerPage('/partner?token=used-token', {
+      '/api/partner/session': () => ({ status: 410, body: { error: 'This sign-in link was already used. Ask for a new one.' } }),
+    });
+    expect(await screen.findByRole('alert')).toHaveTextContent('This sign-in link was already used. Ask for a new one.');
+    expect(screen.getByRole('button', { name: 'Email me a sign-in link' })).toBeInTheDocument();
+    cleanup();
+
+    showPartnerPage('/partner', {
+      '/api/partner/session': () => ({ status: 200, body: { signedIn: true } }),
+      '/api/partner': () => ({ status: 401, body: { error: 'Please sign in again.' } }),
+    });
+    expect(await screen.findByRole('button', { name: 'Email me a sign-in link' })).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('keeps the page and says why when another period cannot be read', async () => {
+    let reads = 0;
+    showPartnerPage('/partner', {
+      '/api/partner/session': () => ({ status: 200, body: { signedIn: true } }),
+      '/api/partner': () =>
+        ++reads === 2 ? { status: 400, body: { error: 'The period must end after it starts.' } } : { status: 200, body: VIEW },
+    });
+    const period = await screen.findByRole('form', { name: 'Period' });
+    fireEvent.click(within(period).getByRole('button', { name: 'Show' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('The period must end after it starts.');
+    expect(screen.getByRole('heading', { name: 'Dr. Jane Doe, your referrals' })).toBeInTheDocument();
+    // A period read afterwards clears it.
+    fireEvent.click(within(period).getByRole('button', { name: 'Show' }));
+    await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
   });
 });

@@ -1,0 +1,62 @@
+/**
+ * The console's "Add a referrer" form against a faked server, through the real client: what is sent is the form's
+ * values tidied (spaces trimmed, 'Dr.' and doubled spaces taken out of the name), a taken link is refused under the
+ * link field in the server's words, another refusal above the button, and an added referrer is confirmed and
+ * announced to the list.
+ */
+import { fireEvent, render, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AddReferrer } from '../../src/views/admin/AdminReferrers';
+import { stubFetch, type FakeRoute } from './support/fakeFetch';
+
+function showForm(create: FakeRoute) {
+  const onAdded = vi.fn();
+  const fetchMock = stubFetch({ '/api/admin/referrers': create });
+  render(<AddReferrer onUnauthorised={() => undefined} onAdded={onAdded} />);
+  const sent = () => fetchMock.mock.calls.map(([, init]) => JSON.parse(init!.body as string) as unknown);
+  return { onAdded, sent };
+}
+
+function fill(values: Record<string, string>) {
+  const form = screen.getByRole('form', { name: 'Add a referrer' });
+  for (const [label, value] of Object.entries(values))
+    fireEvent.change(within(form).getByLabelText(label, { exact: false }), { target: { value } });
+  fireEvent.submit(form);
+}
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('adding a referrer in the console', () => {
+  it("sends the form's values tidied, and says who was added", async () => {
+    const { onAdded, sent } = showForm((body) => ({
+      status: 201,
+      body: { id: 'ref-9', enabled: true, ...(body as object) },
+    }));
+    fill({
+      "Name (after 'Dr.')": '  Dr.  Jane   Doe ',
+      'Link (/r/…)': ' jane-doe ',
+      'Short label': ' dr-jane ',
+      Quote: ' Worth every minute. ',
+    });
+    expect(await screen.findByRole('status')).toHaveTextContent('Added Dr. Jane Doe');
+    expect(sent()).toEqual([{ displayName: 'Jane Doe', slug: 'jane-doe', shortLabel: 'dr-jane', quote: 'Worth every minute.' }]);
+    expect(onAdded).toHaveBeenCalledTimes(1);
+  });
+
+  it("puts a taken link's refusal under the link, and any other refusal above the button, in the server's words", async () => {
+    let calls = 0;
+    showForm(() =>
+      ++calls === 1
+        ? { status: 409, body: { error: 'The link /r/jane-doe is taken: choose another.' } }
+        : { status: 400, body: { error: 'The short label dr-jane is taken: choose another.' } },
+    );
+    fill({ "Name (after 'Dr.')": 'Jane Doe', 'Link (/r/…)': 'jane-doe', 'Short label': 'dr-jane', Quote: 'Worth it.' });
+    const link = screen.getByLabelText('Link (/r/…)', { exact: false });
+    expect(await screen.findByText('The link /r/jane-doe is taken: choose another.')).toBeInTheDocument();
+    expect(link).toHaveAccessibleDescription(expect.stringContaining('The link /r/jane-doe is taken: choose another.') as string);
+
+    fill({ 'Link (/r/…)': 'jane-doe-2' });
+    expect(await screen.findByText('The short label dr-jane is taken: choose another.')).toHaveAttribute('role', 'alert');
+    expect(link).not.toHaveAccessibleDescription(expect.stringContaining('taken') as string);
+  });
+});
