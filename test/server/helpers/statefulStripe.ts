@@ -481,6 +481,9 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
       created: invoice.created,
       automatic_tax: { enabled: subscription.automatic_tax, status: subscription.automatic_tax ? 'complete' : null },
       total: invoice.amount_due,
+      // Untaxed: the double's Price has no tax registrations to apply.
+      total_excluding_tax: invoice.amount_due,
+      total_taxes: [],
       parent: { type: 'subscription_details', subscription_details: { subscription: invoice.subscription, metadata: invoice.metadata } },
       // Includable since API 2025-03-31.basil: absent unless expanded.
       ...(expanded(expand, 'confirmation_secret')
