@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SubscriptionSession, TaxQuote } from '../../../src/contract/checkout';
 import { PRODUCT_ID } from '../../../src/domain/product';
 import { TAX_LOCATION_MESSAGES } from '../../../src/domain/tax';
-import { orders, sandboxSubscriptions } from '../../../server/db/schema';
+import { orders, sandboxInvoices, sandboxSubscriptions } from '../../../server/db/schema';
 import { DATABASES, finalize, openCheckout, payWithCard, startTestServer, updateBody, type TestServer } from '../helper';
 
 const LOCATE = '/api/locate-anon-subscription';
@@ -27,7 +27,7 @@ function locateBody(
 describe.each(DATABASES)('POST /api/locate-anon-subscription on %s (the sandbox, HI=47120, AZ=0)', (kind) => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer(kind);
+    server = await startTestServer(kind, { env: { SANDBOX_CLOCK: '1' } });
   });
   afterAll(() => server.close());
 
@@ -123,6 +123,18 @@ describe.each(DATABASES)('POST /api/locate-anon-subscription on %s (the sandbox,
     await payWithCard(server, session.clientSecret);
     const paid = await server.post(LOCATE, locateBody(session, '96813'));
     expect(paid.statusCode).toBe(409);
+  });
+
+  it('a taxed subscription renews with its tax', async () => {
+    const session = await openCheckout(server, 1);
+    const taxed = (await server.post(LOCATE, locateBody(session, '96813'))).json<TaxQuote>();
+    await payWithCard(server, taxed.clientSecret);
+    expect((await finalize(server, { ...session, ...taxed })).statusCode).toBe(200);
+    expect((await server.post('/api/sandbox/clock/advance', { days: 32 })).statusCode).toBe(200);
+    const renewals = await server.db.select().from(sandboxInvoices).where(eq(sandboxInvoices.subscriptionId, taxed.subscriptionId));
+    expect(renewals).toEqual([
+      expect.objectContaining({ billingReason: 'subscription_cycle', amountCents: 52_356, taxCents: 2_356, status: 'paid' }),
+    ]);
   });
 
   it('finalize refuses a payment whose tax is not the quoted one', async () => {
