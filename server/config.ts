@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { parseCredentialsKey } from './security/credentialsCipher';
 import { parseJwks } from './signIn/jwks';
 import { DEFAULT_MAX_SEATS } from '../src/domain/pricing';
+import { DEFAULT_TAX_REGISTRATIONS, type TaxRegistration } from '../src/domain/tax';
 
 const optionalText = z
   .string()
@@ -31,6 +32,18 @@ const oneOf = <const T extends readonly [string, ...string[]]>(values: T, fallba
   optionalText.pipe(z.enum(values, { message: `must be one of ${values.join(', ')}` }).default(fallback));
 
 const withPrefix = (prefix: string) => optionalText.pipe(z.string().startsWith(prefix, `must start with "${prefix}"`).optional());
+
+/** 'HI=47120,AZ=0' as registrations; null when a part is not a registered state with a rate up to 100 %, or repeats one. */
+function parseTaxRegistrations(text: string): TaxRegistration[] | null {
+  const registrations: TaxRegistration[] = [];
+  for (const part of text.split(',').map((piece) => piece.trim())) {
+    const match = /^(HI|AZ)=(\d{1,7})$/.exec(part);
+    const rateMillionths = Number(match?.[2]);
+    if (!match || rateMillionths > 1_000_000 || registrations.some(({ state }) => state === match[1])) return null;
+    registrations.push({ state: match[1] as TaxRegistration['state'], rateMillionths });
+  }
+  return registrations;
+}
 
 /** An IPv4 or IPv6 address, optionally with a /prefix length (what Fastify's trustProxy accepts). */
 function isAddressOrRange(text: string): boolean {
@@ -79,6 +92,23 @@ const envSchema = z
      * order, so it is off unless asked for. Ignored with Stripe.
      */
     SANDBOX_CLOCK: oneOf(['0', '1'], '0').transform((value) => value === '1'),
+    /**
+     * The sandbox's tax registrations and rates, in millionths of the amount, comma-separated: 'HI=47120,AZ=0'
+     * (the default, docs/decisions/0070). A state left out is not registered: its buyers pay no tax. Ignored with
+     * Stripe, whose registrations are the owner's, in its Dashboard.
+     */
+    SANDBOX_TAX_RATES: optionalText.pipe(
+      z
+        .string()
+        .default(DEFAULT_TAX_REGISTRATIONS.map(({ state, rateMillionths }) => `${state}=${rateMillionths}`).join(','))
+        .transform((value, ctx): TaxRegistration[] => {
+          const registrations = parseTaxRegistrations(value);
+          if (!registrations) {
+            ctx.addIssue({ code: 'custom', message: 'must be STATE=millionths pairs, comma-separated, of HI and AZ (e.g. HI=47120,AZ=0)' });
+          }
+          return registrations ?? z.NEVER;
+        }),
+    ),
     /** Seconds between reconciliation sweeps (open orders the provider reports paid are completed). */
     RECONCILE_INTERVAL_SECONDS: integerInRange(10, 24 * 60 * 60, 300),
     /** Days a referral link's cookie attributes a visitor to its referrer (first touch wins within the window). */

@@ -15,6 +15,8 @@ export const EVENT_GLOSSARY: Record<string, string> = {
   CARD_DETAILS_CHANGED:
     'The card form’s fields went from empty to typed in, or back; a seat change then re-creates the form with the buyer told to type the card again.',
   SUBMITTED: "The buyer pressed 'YES! I Want To Train My Team With AI'.",
+  TAX_CONFIRMED: "The buyer pressed 'Pay $… monthly': the total with the tax their location owes (docs/decisions/0071).",
+  TAX_DECLINED: "The buyer pressed 'Change card details' instead of paying the total with tax.",
   QUOTE_CLICKED: 'The buyer clicked the referrer’s quote in the hero (scrolls to the form).',
   GET_STARTED_CLICKED: "The buyer clicked 'Get Started' in the bonus block (scrolls, then focuses First Name after 800 ms).",
   FIRST_NAME_FOCUS_DUE: 'Internal: the 800 ms after Get Started have passed.',

@@ -25,6 +25,7 @@ import { referrerSlugOf } from '../referrals';
 import { findOrder, isPaidOrder, type Order, type OrderContext } from './order';
 import { outcomeOf, refuse, type Outcome } from './outcome';
 import { callProvider } from './providerCall';
+import type { CreatedSubscription } from '../payments';
 
 interface ChangeSeatsInput {
   transactionId: string;
@@ -50,7 +51,7 @@ export function changeSeats(context: OrderContext, input: ChangeSeatsInput): Pro
 }
 
 async function replaceSubscription(context: OrderContext, input: ChangeSeatsInput): Promise<UpdateIntentResponse> {
-  const { db, provider, log } = context;
+  const { db } = context;
   const order = await findOrder(db, input.transactionId);
   if (!order) refuse('unknown_checkout');
   const current = order.subscriptionId === input.subscriptionId && order.subscriptionItemId === input.subscriptionItemId;
@@ -58,7 +59,26 @@ async function replaceSubscription(context: OrderContext, input: ChangeSeatsInpu
   assertOpen(order);
   if (!current) refuse('checkout_changed');
   if (order.quantity === input.quantity) return sessionOf(order);
+  // A checkout taxed for the buyer's location stays taxed for it: the new subscription's tax is Stripe's (or the sandbox's).
+  const moved = await replaceUnpaidSubscription(context, order, { quantity: input.quantity, automaticTax: order.taxState !== null });
+  return sessionOf(moved);
+}
 
+/** What the replacement subscription is: its seats, and whether it is taxed for the customer's placed location. */
+interface Replacement {
+  quantity: number;
+  automaticTax: boolean;
+  /** The state it is taxed for (with automaticTax), and the location the page sent, written to the order with it. */
+  tax?: { state: string | null; country: string; postalCode: string };
+}
+
+/**
+ * Replaces the open order's unpaid subscription with a new one made to `replacement` (a seat change, a location
+ * that owes tax; architecture.md "stripe"), under the order's seat-change lease, and moves the order onto it.
+ * Refusals as changeSeats's.
+ */
+export async function replaceUnpaidSubscription(context: OrderContext, order: Order, replacement: Replacement): Promise<Order> {
+  const { db, provider, log } = context;
   const attempt = randomUUID();
   const leased = await takeLease(context, order, attempt);
   const { transactionId, subscriptionId: oldSubscriptionId } = leased;
@@ -71,7 +91,8 @@ async function replaceSubscription(context: OrderContext, input: ChangeSeatsInpu
       provider.createSubscription({
         transactionId,
         customerId: leased.customerId,
-        quantity: input.quantity,
+        quantity: replacement.quantity,
+        automaticTax: replacement.automaticTax,
         referrer,
         idempotencyKey: `${transactionId}:subscription:${attempt}`,
       }),
@@ -88,8 +109,8 @@ async function replaceSubscription(context: OrderContext, input: ChangeSeatsInpu
       await dropUnused(context, transactionId, created.subscriptionId, attempt);
       refuse('order_paid');
     }
-    const moved = await moveOnto(context, leased, attempt, input.quantity, created);
-    if (moved) return sessionOf(moved);
+    const moved = await moveOnto(context, leased, attempt, replacement, created);
+    if (moved) return moved;
     await dropUnused(context, transactionId, created.subscriptionId, attempt);
     const current = await findOrder(db, transactionId);
     if (current) assertOpen(current);
@@ -134,13 +155,16 @@ async function takeLease({ db }: OrderContext, order: Order, attempt: string): P
   refuse('seats_being_updated');
 }
 
-/** Moves the order onto `created` under its row lock, if it is still open, on the old subscription and ours. */
+/**
+ * Moves the order onto `created` under its row lock, if it is still open, on the old subscription and ours; the
+ * order's tax becomes the new first invoice's.
+ */
 async function moveOnto(
   { db }: OrderContext,
   order: Order,
   attempt: string,
-  quantity: number,
-  created: { subscriptionId: string; subscriptionItemId: string; paymentIntentId: string | null; clientSecret: string },
+  { quantity, automaticTax, tax }: Replacement,
+  created: CreatedSubscription,
 ): Promise<Order | undefined> {
   return db.transaction(async (tx) => {
     const [locked] = await tx.select().from(orders).where(eq(orders.transactionId, order.transactionId)).for('update');
@@ -152,6 +176,8 @@ async function moveOnto(
       .set({
         quantity,
         amountCents: monthlyTotalCents(quantity),
+        taxCents: created.taxCents,
+        ...(tax ? { taxState: automaticTax ? tax.state : null, taxCountry: tax.country, taxPostalCode: tax.postalCode } : {}),
         subscriptionId: created.subscriptionId,
         subscriptionItemId: created.subscriptionItemId,
         paymentIntentId: created.paymentIntentId,
@@ -163,12 +189,14 @@ async function moveOnto(
       })
       .where(eq(orders.transactionId, order.transactionId))
       .returning();
-    await recordFunnelEvent(tx, {
-      type: 'seats_changed',
-      transactionId: order.transactionId,
-      referrerId: order.referrerId,
-      detail: { from: locked.quantity, to: quantity },
-    });
+    if (locked.quantity !== quantity) {
+      await recordFunnelEvent(tx, {
+        type: 'seats_changed',
+        transactionId: order.transactionId,
+        referrerId: order.referrerId,
+        detail: { from: locked.quantity, to: quantity },
+      });
+    }
     return moved;
   });
 }
@@ -182,7 +210,7 @@ async function releaseLease({ db, log }: OrderContext, transactionId: string, at
     .catch((error: unknown) => log.error({ err: error, transactionId }, 'Could not release the seat-change lease; it expires'));
 }
 
-function assertOpen(order: Order): void {
+export function assertOpen(order: Order): void {
   if (isPaidOrder(order)) refuse('order_paid');
   if (order.status === 'cancelled') refuse('order_cancelled');
 }
@@ -192,6 +220,7 @@ function sessionOf(order: Order): UpdateIntentResponse {
     clientSecret: order.clientSecret,
     subscriptionId: order.subscriptionId,
     subscriptionItemId: order.subscriptionItemId,
+    taxCents: order.taxCents,
   };
 }
 

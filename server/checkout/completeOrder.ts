@@ -29,8 +29,10 @@ import { sealClientSecret } from '../security/clientSecretAtRest';
 export interface VerifiedPayment {
   subscriptionId: string;
   quantity: number;
-  /** The amount paid, in integer cents. */
+  /** The amount paid for the seats, before tax, in integer cents (commissions are on it). */
   amountCents: number;
+  /** The tax paid with it, in integer cents (0 untaxed): the order's quoted tax (docs/decisions/0071). */
+  taxCents: number;
   /** The first invoice's id (its referrer's commission is keyed by it). */
   invoiceId?: string;
 }
@@ -129,7 +131,10 @@ export async function completeOrder(db: Database | Transaction, input: CompleteO
 
 function matchesVerified(order: Order, verified: VerifiedPayment): boolean {
   return (
-    order.subscriptionId === verified.subscriptionId && order.quantity === verified.quantity && order.amountCents === verified.amountCents
+    order.subscriptionId === verified.subscriptionId &&
+    order.quantity === verified.quantity &&
+    order.amountCents === verified.amountCents &&
+    order.taxCents === verified.taxCents
   );
 }
 

@@ -110,9 +110,10 @@ export async function finalizeOrRefuse(context: OrderContext, input: FinalizeInp
 }
 
 /**
- * True when `payment` is this order's subscription and its first invoice is paid: state 'paid', amount paid
- * equal to monthlyTotalCents(order.quantity) in 'usd', for the order's seat count (the server is the price
- * authority). Says nothing about whether the subscription is still running.
+ * True when `payment` is this order's subscription and its first invoice is paid: state 'paid' in 'usd', for the
+ * order's seat count, its total before tax (Stripe `total_excluding_tax`) equal to monthlyTotalCents(order.quantity)
+ * (the server is the price authority), its tax equal to the tax the page showed (the order's `taxCents`), and the
+ * amount paid the two together (docs/decisions/0071). Says nothing about whether the subscription is still running.
  */
 export function isFirstInvoicePaid(order: Order, payment: SubscriptionPayment | null): boolean {
   const invoice = payment?.firstInvoice;
@@ -124,7 +125,9 @@ export function isFirstInvoicePaid(order: Order, payment: SubscriptionPayment | 
     payment.quantity === order.quantity &&
     invoice.state === 'paid' &&
     invoice.currency === 'usd' &&
-    invoice.amountPaidCents === monthlyTotalCents(order.quantity)
+    invoice.totalExcludingTaxCents === monthlyTotalCents(order.quantity) &&
+    invoice.taxCents === order.taxCents &&
+    invoice.amountPaidCents === monthlyTotalCents(order.quantity) + order.taxCents
   );
 }
 
@@ -139,7 +142,8 @@ export function verifiedPayment(order: Order, payment: SubscriptionPayment | nul
   return {
     subscriptionId: payment.subscriptionId,
     quantity: payment.quantity,
-    amountCents: invoice.amountPaidCents,
+    amountCents: invoice.totalExcludingTaxCents,
+    taxCents: invoice.taxCents,
     invoiceId: invoice.invoiceId,
   };
 }

@@ -10,6 +10,7 @@ import { createIntentRoute } from './routes/createIntent';
 import { finalizeRoute } from './routes/finalize';
 import { finalizeReturnRoute } from './routes/finalizeReturn';
 import { updateIntentRoute } from './routes/updateIntent';
+import { locateRoute } from './routes/locate';
 
 export { paymentEventRunner } from './applyPaymentEvent';
 export { isPaidOrder, type Order, type OrderServices } from './order';
@@ -34,6 +35,7 @@ export async function checkoutPlugin(
   countAgainstApiLimit(app);
   await app.register(createIntentRoute, { ...services, referrals });
   await app.register(updateIntentRoute, services);
+  await app.register(locateRoute, services);
   await app.register(finalizeRoute, { ...services, nudgeOutbox });
   await app.register(finalizeReturnRoute, { ...services, nudgeOutbox });
 }

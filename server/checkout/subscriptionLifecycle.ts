@@ -44,9 +44,10 @@ interface LifecycleChanges {
   status?: 'paid' | 'past_due';
   failedInvoice?: { invoiceId: string; amountCents: number };
   /** `amountCents` is what was paid (Stripe's `amount_paid`); `paymentId` the payment a refund or dispute will name. */
-  paidRenewal?: { invoiceId: string; paymentId: string | null; amountCents: number; recovered: boolean };
+  /** `amountCents` what was paid, tax included; `taxCents` the tax in it (commissions are on the rest). */
+  paidRenewal?: { invoiceId: string; paymentId: string | null; amountCents: number; taxCents: number; recovered: boolean };
   /** A seat increase's proration invoice, paid for `seats` (the seats change with it). */
-  paidProration?: { invoiceId: string; paymentId: string | null; amountCents: number; seats: number };
+  paidProration?: { invoiceId: string; paymentId: string | null; amountCents: number; taxCents: number; seats: number };
   seats?: { from: number; to: number };
   /** A cancellation scheduled for this date, or undone (null). */
   cancelAt?: Date | null;
@@ -103,8 +104,8 @@ export function lifecycleChanges(
   } else if (event.kind === 'invoice_paid' && invoice?.renewal && invoice.state === 'paid') {
     changes.paidRenewal = paidRenewalOf(invoice, false);
   } else if (event.kind === 'invoice_paid' && invoice?.proration && invoice.state === 'paid' && invoice.amountPaidCents > 0) {
-    const { invoiceId, paymentId, amountPaidCents } = invoice;
-    changes.paidProration = { invoiceId, paymentId, amountCents: amountPaidCents, seats: payment.quantity };
+    const { invoiceId, paymentId, amountPaidCents, taxCents } = invoice;
+    changes.paidProration = { invoiceId, paymentId, amountCents: amountPaidCents, taxCents, seats: payment.quantity };
   }
   if (payment.quantity !== order.quantity) changes.seats = { from: order.quantity, to: payment.quantity };
   const cancelAt = life.cancelAt ? new Date(life.cancelAt) : null;
@@ -121,7 +122,13 @@ type LatestInvoice = NonNullable<SubscriptionPayment['lifecycle']['latestInvoice
 
 /** A paid renewal: its receipt and commission use what was paid (`amount_paid`), not what was due. */
 function paidRenewalOf(invoice: LatestInvoice, recovered: boolean): NonNullable<LifecycleChanges['paidRenewal']> {
-  return { invoiceId: invoice.invoiceId, paymentId: invoice.paymentId, amountCents: invoice.amountPaidCents, recovered };
+  return {
+    invoiceId: invoice.invoiceId,
+    paymentId: invoice.paymentId,
+    amountCents: invoice.amountPaidCents,
+    taxCents: invoice.taxCents,
+    recovered,
+  };
 }
 
 function endReason(order: Order, payment: SubscriptionPayment, event: PaymentEvent, changes: LifecycleChanges): EndReason {

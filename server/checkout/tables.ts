@@ -25,8 +25,18 @@ export const orders = pgTable(
      */
     clientSecret: text('client_secret').notNull(),
     quantity: integer('quantity').notNull(),
-    /** Monthly total for `quantity`, in cents, computed by the server (src/domain/pricing.ts). */
+    /** Monthly total for `quantity` before tax, in cents, computed by the server (src/domain/pricing.ts). */
     amountCents: integer('amount_cents').notNull(),
+    /**
+     * The monthly tax the page showed and the buyer confirmed, in cents (0 untaxed): finalize requires the first
+     * invoice's tax to be exactly this (docs/decisions/0071).
+     */
+    taxCents: integer('tax_cents').notNull().default(0),
+    /** The registered state the order is taxed for ('HI', 'AZ'); null untaxed. */
+    taxState: text('tax_state'),
+    /** The buyer's location as the card form sent it; null until the page sent it. */
+    taxCountry: text('tax_country'),
+    taxPostalCode: text('tax_postal_code'),
     /** How many subscriptions this order has had (each seat change replaces one). */
     revision: integer('revision').notNull().default(0),
     /**

@@ -125,9 +125,10 @@ const PRORATION_NOTE = ', seats added';
 
 /** What the lifecycle changed that concerns commissions (a subset of its LifecycleChanges). */
 interface CommissionChanges {
-  paidRenewal?: { invoiceId: string; paymentId: string | null; amountCents: number };
+  /** What was paid, tax included, and the tax in it: commissions are on the amount before tax (decision 0071). */
+  paidRenewal?: { invoiceId: string; paymentId: string | null; amountCents: number; taxCents?: number };
   /** A seat increase's proration invoice: earns like any paid invoice, not a month of its own (decision 0045). */
-  paidProration?: { invoiceId: string; paymentId: string | null; amountCents: number; seats: number };
+  paidProration?: { invoiceId: string; paymentId: string | null; amountCents: number; taxCents?: number; seats: number };
   seats?: { to: number };
   /** Payments whose money went back or came back (a refund, a failed refund, a dispute opened, won or lost). */
   moneyMoved?: { paymentId: string; why: string }[];
@@ -150,17 +151,22 @@ export async function bookLifecycleCommissions(
 ): Promise<void> {
   if (!order.referrerId) return;
   if (changes.paidRenewal) {
-    const { invoiceId, paymentId, amountCents } = changes.paidRenewal;
+    const { invoiceId, paymentId, amountCents, taxCents = 0 } = changes.paidRenewal;
     await bookEarned(
       tx,
       order,
-      { invoiceId, paymentId: paymentId ?? invoiceId, amountCents, seats: changes.seats?.to ?? order.quantity },
+      { invoiceId, paymentId: paymentId ?? invoiceId, amountCents: amountCents - taxCents, seats: changes.seats?.to ?? order.quantity },
       clock,
     );
   }
   if (changes.paidProration) {
-    const { invoiceId, paymentId, amountCents, seats } = changes.paidProration;
-    await bookEarned(tx, order, { invoiceId, paymentId: paymentId ?? invoiceId, amountCents, seats, proration: true }, clock);
+    const { invoiceId, paymentId, amountCents, taxCents = 0, seats } = changes.paidProration;
+    await bookEarned(
+      tx,
+      order,
+      { invoiceId, paymentId: paymentId ?? invoiceId, amountCents: amountCents - taxCents, seats, proration: true },
+      clock,
+    );
   }
   for (const moved of changes.moneyMoved ?? []) await settlePayment(tx, order.transactionId, moved.paymentId, moved.why, changeKey, clock);
 }

@@ -13,7 +13,7 @@ import { createSandboxProvider } from './sandbox/provider';
  * @throws Error when the Stripe settings cannot make a client (see createStripeProvider).
  */
 export async function createPaymentProvider(config: Config, db: Database): Promise<PaymentProvider> {
-  if (paymentProviderName(config) === 'sandbox' || !config.STRIPE_SECRET_KEY) return createSandboxProvider(db);
+  if (paymentProviderName(config) === 'sandbox' || !config.STRIPE_SECRET_KEY) return createSandboxProvider(db, config.SANDBOX_TAX_RATES);
   const { createStripeProvider } = await import('./stripe/provider');
   return createStripeProvider({
     secretKey: config.STRIPE_SECRET_KEY,

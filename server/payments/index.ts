@@ -19,6 +19,7 @@ export async function paymentsPlugin(app: FastifyInstance, options: ProviderRout
 }
 
 export type {
+  CreatedSubscription,
   OperationResult,
   PaymentBuyer,
   PaymentEvent,

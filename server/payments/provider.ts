@@ -43,6 +43,11 @@ export interface CreateSubscriptionInput {
   customerId: string;
   /** Seat count, an integer ≥ 1. */
   quantity: number;
+  /**
+   * Tax the subscription for the customer's location (Stripe: `automatic_tax: { enabled: true }`, the Price
+   * `tax_behavior: 'exclusive'`). Only once setCustomerLocation placed the customer; absent: untaxed.
+   */
+  automaticTax?: boolean;
   /** The attributed referrer's slug, written to the subscription's metadata; omitted when there is none. */
   referrer?: string;
   idempotencyKey: string;
@@ -56,6 +61,25 @@ export interface CreatedSubscription {
   clientSecret: string;
   /** The first invoice's PaymentIntent id, when the provider exposes it; used to map redirect returns. */
   paymentIntentId: string | null;
+  /** The first invoice's seats before tax (Stripe `total_excluding_tax`), in cents. */
+  subtotalCents: number;
+  /** The first invoice's tax (Stripe: the sum of `total_taxes`), in cents; 0 untaxed. */
+  taxCents: number;
+}
+
+/**
+ * Where the provider placed a customer for tax, from the address the buyer typed with the card: a US state
+ * (two letters) or null for a place with no state of ours; or 'not_placeable' (Stripe:
+ * `customer_tax_location_invalid`), when the address names no place the provider knows.
+ */
+export type TaxPlacement = { kind: 'placed'; state: string | null } | { kind: 'not_placeable' };
+
+/** What a subscription of `quantity` seats would be charged a month for the customer's location, in cents. */
+export interface TaxQuote {
+  /** The seats' amount before tax (Stripe `total_excluding_tax`). */
+  subtotalCents: number;
+  /** Tax on it (Stripe: the sum of `total_taxes`); 0 where none is owed. */
+  taxCents: number;
 }
 
 /** What finalize and webhooks need to know about a subscription and its first invoice. */
@@ -70,6 +94,10 @@ export interface SubscriptionPayment {
     state: InvoiceState;
     /** Amount actually paid, in cents. */
     amountPaidCents: number;
+    /** The invoice's total before tax (Stripe `total_excluding_tax`), in cents. */
+    totalExcludingTaxCents: number;
+    /** The invoice's tax (Stripe: the sum of `total_taxes`), in cents. */
+    taxCents: number;
     /** ISO currency code, lower case ('usd'). */
     currency: string;
   } | null;
@@ -98,8 +126,10 @@ export interface SubscriptionPayment {
       invoiceId: string;
       state: InvoiceState;
       amountDueCents: number;
-      /** What was paid on it, in cents (Stripe's `amount_paid`): a paid invoice's receipt and commission base. */
+      /** What was paid on it, in cents (Stripe's `amount_paid`): a paid invoice's receipt. */
       amountPaidCents: number;
+      /** The tax in it, in cents (Stripe: the sum of `total_taxes`): commissions are on what was paid less this. */
+      taxCents: number;
       /**
        * The payment a refund or dispute of it names (Stripe: the PaymentIntent in `invoice.payments`, API
        * 2025-03-31.basil and later; the sandbox: its PaymentIntent or renewal invoice); null while unpaid.
@@ -180,6 +210,8 @@ export interface SubscriptionDetails {
 export interface ListedInvoice {
   id: string;
   amountCents: number;
+  /** The tax in `amountCents`, in cents; 0 untaxed. */
+  taxCents: number;
   status: 'paid' | 'open' | 'uncollectible' | 'refunded' | 'partially_refunded';
   /** Refunded of `amountCents` so far (all its refunds), in cents; 0 for one never refunded. */
   refundedCents: number;
@@ -259,6 +291,16 @@ export interface PaymentProvider {
    * Used when the browser did not finalize (a webhook, a 3-D Secure redirect return). Null for an unknown id.
    */
   retrievePaymentBuyer(paymentIntentId: string): Promise<PaymentBuyer | null>;
+  /**
+   * Sets the customer's address to the buyer's location and answers where the provider places it for tax (Stripe:
+   * `customers.update` with `address` and `tax.validate_location: 'immediately'`). @throws on provider failure.
+   */
+  setCustomerLocation(customerId: string, location: { country: string; postalCode: string }, idempotencyKey: string): Promise<TaxPlacement>;
+  /**
+   * What a taxed subscription of `quantity` seats would charge the (placed) customer each month (Stripe:
+   * `invoices.createPreview` with `automatic_tax`). @throws on provider failure.
+   */
+  previewTax(customerId: string, quantity: number): Promise<TaxQuote>;
   /** Records the buyer's email and name on the customer once they are known (at finalize). */
   updateCustomer(customerId: string, details: { email: string; name: string }, idempotencyKey: string): Promise<void>;
 

@@ -7,7 +7,9 @@ import type {
   CreateIntentRequest,
   FinalizeRequest,
   FinalizeResponse,
+  LocateRequest,
   PublicConfig,
+  TaxQuote,
   SubscriptionSession,
   UpdateIntentRequest,
   UpdateIntentResponse,
@@ -18,6 +20,7 @@ export const DEFAULT_ERRORS = {
   create: 'Failed to create subscription intent',
   update: 'Failed to update subscription',
   finalize: 'Failed to finalize subscription',
+  locate: 'Failed to check your location. Please try again.',
   config: 'Failed to load checkout configuration',
 } as const;
 
@@ -29,6 +32,14 @@ export function createSubscriptionIntent(body: CreateIntentRequest): Promise<Sub
 /** Call 2: changes the seat count; returns the new client secret and subscription ids. */
 export function updateSubscriptionIntent(body: UpdateIntentRequest): Promise<UpdateIntentResponse> {
   return requestJson('POST', '/api/update-anon-subscription-intent', body, DEFAULT_ERRORS.update);
+}
+
+/**
+ * The location step: the buyer's country and ZIP before paying; answers the checkout's session and tax for it. A
+ * refused location raises ApiError 422 whose body names the card form's field (LocationErrorResponse).
+ */
+export function locateSubscription(body: LocateRequest): Promise<TaxQuote> {
+  return requestJson('POST', '/api/locate-anon-subscription', body, DEFAULT_ERRORS.locate);
 }
 
 /** Call 3: after the card payment succeeded, creates the buyer's account and returns credentials. */

@@ -14,8 +14,10 @@ export const PAYMENT_RECORD_KEY = 'paymentSuccess';
  */
 export interface PaymentSuccessRecord extends FinalizeResponse {
   seatCount: number;
-  /** Monthly total in dollars (spec §3 "total amount (dollars per month)"). */
+  /** Monthly total in dollars (spec §3 "total amount (dollars per month)"), tax included. */
   totalAmount: number;
+  /** The monthly tax in it, in dollars, shown as its own line; absent or 0 untaxed (docs/decisions/0071). */
+  taxAmount?: number;
   email: string;
   name: string;
   transactionId: string;

@@ -15,8 +15,10 @@ export interface RememberedOrder {
   subscriptionId: string;
   customerId: string;
   seats: number;
-  /** Monthly total in dollars (spec §3). */
+  /** Monthly total in dollars (spec §3), tax included. */
   totalAmount: number;
+  /** The monthly tax in it, in dollars; absent or 0 untaxed (docs/decisions/0071). */
+  taxAmount?: number;
   name: string;
   email: string;
 }

@@ -42,8 +42,56 @@ export const UpdateIntentResponse = Type.Object({
   clientSecret: Type.String(),
   subscriptionId: Type.String(),
   subscriptionItemId: Type.String(),
+  /**
+   * The monthly tax of the (new) subscription, in cents: a checkout taxed for the buyer's location stays taxed
+   * when its seats change, so the page shows the new tax (docs/decisions/0071). 0 untaxed.
+   */
+  taxCents: Type.Integer({ minimum: 0 }),
 });
 export type UpdateIntentResponse = Static<typeof UpdateIntentResponse>;
+
+/**
+ * Body of POST /api/locate-anon-subscription: where the buyer is, from the card form's country and ZIP, sent on
+ * submit before anything is charged (docs/decisions/0071).
+ */
+export const LocateRequest = Type.Object(
+  {
+    subscriptionId: Id,
+    subscriptionItemId: Id,
+    transactionId: Id,
+    productId: Id,
+    /** ISO 3166-1 alpha-2, as the card form's country list gives it. */
+    country: Text(2, 2),
+    postalCode: Text(1, 16),
+  },
+  { additionalProperties: false },
+);
+export type LocateRequest = Static<typeof LocateRequest>;
+
+/**
+ * The answer to POST /api/locate-anon-subscription: the checkout's session for the location (a new one when the
+ * location owes tax and the unpaid subscription was replaced by a taxed one, else the same), with its monthly
+ * amounts in cents. The page charges the total only after the buyer confirmed it when `taxCents` > 0.
+ */
+export const TaxQuote = Type.Object({
+  clientSecret: Type.String(),
+  subscriptionId: Type.String(),
+  subscriptionItemId: Type.String(),
+  /** The seats' monthly amount before tax, in cents. */
+  subtotalCents: Type.Integer({ minimum: 0 }),
+  /** The monthly tax, in cents; 0 where none is owed. */
+  taxCents: Type.Integer({ minimum: 0 }),
+  /** The state the tax is for ('HI'); null untaxed. */
+  taxState: Type.Union([Type.String(), Type.Null()]),
+});
+export type TaxQuote = Static<typeof TaxQuote>;
+
+/** A location refused (422, 400): why, and the card form's field it is shown at. */
+export const LocationErrorResponse = Type.Object({
+  error: Type.String(),
+  field: Type.Union([Type.Literal('country'), Type.Literal('postalCode')]),
+});
+export type LocationErrorResponse = Static<typeof LocationErrorResponse>;
 
 /** Body of call 3, POST /api/finalize-anon-subscription. `name` is first and last name joined. */
 export const FinalizeRequest = Type.Object(

@@ -7,7 +7,7 @@
  * Open it in the Stately visualizer: implementations are supplied through setup(), all of them named.
  */
 import { and, assertEvent, assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
-import { createSubscriptionIntent, finalizeSubscription, updateSubscriptionIntent } from '../api/checkoutApi';
+import { createSubscriptionIntent, finalizeSubscription, locateSubscription, updateSubscriptionIntent } from '../api/checkoutApi';
 import { ApiError } from '../api/client';
 import { preloadPublicConfig } from '../api/publicConfig';
 import { savePaymentRecord, type PaymentSuccessRecord } from '../api/paymentRecord';
@@ -19,6 +19,7 @@ import {
   type RecentPurchase,
 } from '../api/pendingPayment';
 import type { FinalizeResponse, SubscriptionSession, UpdateIntentResponse } from '../contract/checkout';
+import type { TaxLocationRefusal } from '../domain/tax';
 import { DEFAULT_MAX_SEATS, MIN_SEATS, seatEntryRefusal, seatLimitNotice } from '../domain/pricing';
 import { PRODUCT_ID } from '../domain/product';
 import {
@@ -31,6 +32,7 @@ import {
   type FieldErrors,
 } from '../domain/validation';
 import { DEFAULT_PAYMENT_ERROR, type BillingDetails, type PaymentConfirmation, type PaymentGateway } from '../payments/gateway';
+import { locateBuyer, type Location, type LocateActorInput, type QuotedTax } from './checkoutTax';
 import { failureOf, outputOf } from './actorError';
 import { finalizeInput, orderOf, paymentRecord, type FinalizeActorInput } from './checkoutOrder';
 import { CONFETTI_SEAT_COUNT, TIMINGS } from './checkoutTimings';
@@ -69,6 +71,15 @@ interface CheckoutContext extends CheckoutInput {
   session: SubscriptionSession | null;
   /** Bumped on every successful update; with the client secret it keys the payment form (spec §4). */
   updateCounter: number;
+  /**
+   * The client secret the payment form was made for: the session's, except after the location step replaced the
+   * subscription for tax, when the form (and the card typed in it) stays and pays the new one (decision 0071).
+   */
+  paymentFormSecret: string | null;
+  /** The tax the server last quoted for the buyer's location and the seats it was for; null before any. */
+  taxQuote: QuotedTax | null;
+  /** Why the server refused the location typed with the card, shown at its field; null when none. */
+  locationError: TaxLocationRefusal | null;
   form: CheckoutForm;
   fieldErrors: FieldErrors;
   /** The payment form's gateway for the current client secret; null until the form is ready. */
@@ -101,6 +112,10 @@ type CheckoutEvent =
   /** The payment form's fields went from empty to typed in or back (Stripe: the Payment Element's `change`, `empty`). */
   | { type: 'CARD_DETAILS_CHANGED'; empty: boolean }
   | { type: 'SUBMITTED' }
+  /** The buyer confirmed the monthly total with tax the order summary shows. */
+  | { type: 'TAX_CONFIRMED' }
+  /** The buyer went back from the total with tax to change the card's country or ZIP. */
+  | { type: 'TAX_DECLINED' }
   | { type: 'QUOTE_CLICKED' }
   | { type: 'GET_STARTED_CLICKED' }
   | { type: 'FIRST_NAME_FOCUS_DUE' }
@@ -127,6 +142,7 @@ type CheckoutTag = 'processing' | 'seatsLocked' | 'fieldsLocked' | 'paymentAtRis
 /** Input of the confirmPayment actor. */
 export interface ConfirmPaymentActorInput {
   gateway: PaymentGateway;
+  clientSecret: string;
   billingDetails: BillingDetails;
   returnUrl: string;
 }
@@ -139,8 +155,9 @@ export interface ConfirmPaymentActorInput {
 const NOT_RESUMABLE = [402, 404, 409];
 
 /** The message of a refused confirmation; the spec §8 default for any other outcome. */
-function refusalMessage(confirmation: PaymentConfirmation): string {
-  return confirmation.status === 'failed' ? confirmation.message : DEFAULT_PAYMENT_ERROR;
+function refusalMessage(outcome: PaymentConfirmation | Location): string {
+  if ('kind' in outcome) return outcome.kind === 'failed' ? outcome.message : DEFAULT_PAYMENT_ERROR;
+  return outcome.status === 'failed' ? outcome.message : DEFAULT_PAYMENT_ERROR;
 }
 
 /** The message of a failed call or confirmation (ApiError carries the server's), else the spec §8 default. */
@@ -175,8 +192,10 @@ export const checkoutMachine = setup({
         productId: PRODUCT_ID,
       }),
     ),
+    /** The location step before anything is charged: the card form's country and ZIP, then the server's tax. */
+    locateBuyer: fromPromise<Location, LocateActorInput>(({ input }) => locateBuyer(input, locateSubscription)),
     confirmPayment: fromPromise<PaymentConfirmation, ConfirmPaymentActorInput>(({ input }) =>
-      input.gateway.confirmPayment({ billingDetails: input.billingDetails, returnUrl: input.returnUrl }),
+      input.gateway.confirmPayment({ clientSecret: input.clientSecret, billingDetails: input.billingDetails, returnUrl: input.returnUrl }),
     ),
     finalizeSubscription: fromPromise<FinalizeResponse, FinalizeActorInput>(({ input }) =>
       finalizeSubscription({
@@ -212,7 +231,18 @@ export const checkoutMachine = setup({
     paymentFormReady: ({ context }) => context.paymentGateway !== null,
     gatewayMatchesSession: ({ context, event }) => {
       assertEvent(event, 'PAYMENT_FORM_READY');
-      return event.clientSecret === context.session?.clientSecret;
+      return event.clientSecret === context.paymentFormSecret;
+    },
+    /** The card form showed what is missing under its own fields: nothing was sent. */
+    locationIncomplete: ({ event }) => outputOf<Location>(event).kind === 'incomplete',
+    /** The server refused the country or ZIP: said at its field, nothing charged. */
+    locationRefused: ({ event }) => outputOf<Location>(event).kind === 'refused',
+    /** The card form could not read the card (Stripe.js refused it): said by the pay button. */
+    locationFailed: ({ event }) => outputOf<Location>(event).kind === 'failed',
+    /** The location owes tax: the buyer confirms the new monthly total before it is charged. */
+    taxOwed: ({ event }) => {
+      const location = outputOf<Location>(event);
+      return location.kind === 'quoted' && location.quote.taxCents > 0;
     },
     /**
      * The card payment went through: 'succeeded', or 'processing' (accepted, settling). Either way the buyer must
@@ -288,7 +318,10 @@ export const checkoutMachine = setup({
       assertEvent(event, 'PAYMENT_FORM_READY');
       return { type: 'cardFocusRequested' as const, gateway: event.gateway };
     }),
-    assignSession: assign(({ event }) => ({ session: outputOf<SubscriptionSession>(event), confirmedSeats: MIN_SEATS })),
+    assignSession: assign(({ event }) => {
+      const session = outputOf<SubscriptionSession>(event);
+      return { session, confirmedSeats: MIN_SEATS, paymentFormSecret: session.clientSecret };
+    }),
     assignUpdatedSession: assign(({ context, event }) => {
       const output = outputOf<UpdateIntentResponse>(event);
       return {
@@ -301,8 +334,32 @@ export const checkoutMachine = setup({
         },
         updateCounter: context.updateCounter + 1,
         paymentGateway: null,
+        paymentFormSecret: output.clientSecret,
+        // A taxed checkout stays taxed for the new seats: the server's new tax, confirmed again before paying.
+        taxQuote: context.taxQuote && { ...context.taxQuote, seats: context.pendingSeats, taxCents: output.taxCents },
       };
     }),
+    /** The server's answer to the location: the (possibly replaced) subscription and its tax; the form stays. */
+    assignTaxQuote: assign(({ context, event }) => {
+      const location = outputOf<Location>(event);
+      if (location.kind !== 'quoted') return {};
+      const { quote } = location;
+      return {
+        session: context.session && {
+          ...context.session,
+          clientSecret: quote.clientSecret,
+          subscriptionId: quote.subscriptionId,
+          subscriptionItemId: quote.subscriptionItemId,
+        },
+        taxQuote: { seats: context.confirmedSeats, taxCents: quote.taxCents, taxState: quote.taxState },
+        locationError: null,
+      };
+    }),
+    assignLocationError: assign(({ event }) => {
+      const location = outputOf<Location>(event);
+      return { locationError: location.kind === 'refused' ? location.refusal : null };
+    }),
+    clearLocationError: assign({ locationError: null }),
     revertSeats: assign({ pendingSeats: ({ context }) => context.confirmedSeats, seatDraft: null, seatNotice: null }),
     notifyInitializationError: emit({ type: 'toast', toast: TOASTS.initializationError }),
     notifySubscriptionUpdated: emit(({ context }) => ({
@@ -320,7 +377,7 @@ export const checkoutMachine = setup({
      */
     notifyPaymentFailed: enqueueActions(({ enqueue, event }) => {
       const message = event.type.startsWith('xstate.done.actor.')
-        ? refusalMessage(outputOf<PaymentConfirmation>(event))
+        ? refusalMessage(outputOf<PaymentConfirmation | Location>(event))
         : errorMessage(failureOf(event));
       enqueue.assign({ paymentError: message });
       enqueue.emit({ type: 'toast', toast: TOASTS.paymentFailed(message) });
@@ -364,6 +421,9 @@ export const checkoutMachine = setup({
     confirmedSeats: MIN_SEATS,
     session: null,
     updateCounter: 0,
+    paymentFormSecret: null,
+    taxQuote: null,
+    locationError: null,
     form: { firstName: '', lastName: '', email: '' },
     fieldErrors: {},
     paymentGateway: null,
@@ -458,11 +518,51 @@ export const checkoutMachine = setup({
         // Until the payment form is ready the submit button is off and SUBMITTED is ignored.
         SUBMITTED: [
           { guard: and(['paymentFormReady', 'formInvalid']), actions: ['assignFieldErrors', 'requestFocusOnFirstError'] },
-          {
-            guard: 'paymentFormReady',
-            target: 'submitting',
-            actions: ['clearPaymentError', 'rememberPendingPayment', 'storePendingPayment'],
-          },
+          { guard: 'paymentFormReady', target: 'locating', actions: ['clearPaymentError', 'clearLocationError'] },
+        ],
+      },
+    },
+    /**
+     * The location step (decision 0071), before anything is charged: the card form's country and ZIP go to the
+     * server, which answers the tax it owes. No tax: the payment goes on at once; tax: the buyer confirms first.
+     */
+    locating: {
+      tags: ['processing', 'seatsLocked', 'fieldsLocked'],
+      invoke: {
+        src: 'locateBuyer',
+        input: ({ context }) => ({
+          gateway: context.paymentGateway!,
+          session: context.session!,
+          billingDetails: { name: fullName(context.form), email: context.form.email.trim() },
+          returnUrl: context.returnUrl,
+        }),
+        onDone: [
+          { guard: 'locationIncomplete', target: 'idle' },
+          { guard: 'locationRefused', target: 'idle', actions: 'assignLocationError' },
+          { guard: 'locationFailed', target: 'idle', actions: 'notifyPaymentFailed' },
+          { guard: 'taxOwed', target: 'confirmingTax', actions: 'assignTaxQuote' },
+          { target: 'submitting', actions: ['assignTaxQuote', 'rememberPendingPayment', 'storePendingPayment'] },
+        ],
+        onError: { target: 'idle', actions: 'notifyPaymentFailed' },
+      },
+    },
+    /**
+     * The location owes tax: the order summary shows the tax line and the new monthly total, and nothing is charged
+     * until the buyer confirms it. A seat change goes back through the debounce and is re-quoted by the server.
+     */
+    confirmingTax: {
+      tags: ['fieldsLocked'],
+      on: {
+        TAX_CONFIRMED: { target: 'submitting', actions: ['rememberPendingPayment', 'storePendingPayment'] },
+        TAX_DECLINED: { target: 'idle' },
+        SEAT_ADDED: [
+          { guard: 'canAddSeat', target: 'pendingSeats', actions: ['addSeat', 'celebrateAtTwoSeats'] },
+          { actions: 'noteSeatLimit' },
+        ],
+        SEAT_REMOVED: { guard: 'canRemoveSeat', target: 'pendingSeats', actions: ['removeSeat', 'celebrateAtTwoSeats'] },
+        SEATS_TYPED: [
+          { guard: 'typedSeatsAccepted', target: 'pendingSeats', actions: ['assignTypedSeats', 'celebrateAtTwoSeats'] },
+          { actions: 'refuseTypedSeats' },
         ],
       },
     },
@@ -506,6 +606,7 @@ export const checkoutMachine = setup({
         src: 'confirmPayment',
         input: ({ context }) => ({
           gateway: context.paymentGateway!,
+          clientSecret: context.session!.clientSecret,
           billingDetails: { name: fullName(context.form), email: context.form.email.trim() },
           returnUrl: context.returnUrl,
         }),

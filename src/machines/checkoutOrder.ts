@@ -8,6 +8,7 @@ import type { FinalizeResponse, SubscriptionSession } from '../contract/checkout
 import { centsToDollars, monthlyTotalCents } from '../domain/pricing';
 import { fullName, type CheckoutForm } from '../domain/validation';
 import type { BillingDetails } from '../payments/gateway';
+import type { QuotedTax } from './checkoutTax';
 
 /** What of the checkout's context the order is read from. */
 interface OrderSource {
@@ -15,6 +16,12 @@ interface OrderSource {
   session: SubscriptionSession | null;
   confirmedSeats: number;
   form: CheckoutForm;
+  taxQuote: QuotedTax | null;
+}
+
+/** The monthly tax of `seats` seats from the server's quote, in cents; 0 without a quote for these seats. */
+function quotedTaxCents(taxQuote: QuotedTax | null, seats: number): number {
+  return taxQuote?.seats === seats ? taxQuote.taxCents : 0;
 }
 
 /**
@@ -25,12 +32,14 @@ export function orderOf(context: OrderSource): RememberedOrder {
   if (context.pendingPayment) return context.pendingPayment;
   // The chart reads the order only once a checkout exists (its session) or resumes (its pending payment).
   const session = context.session!;
+  const taxCents = quotedTaxCents(context.taxQuote, context.confirmedSeats);
   return {
     transactionId: session.transactionId,
     subscriptionId: session.subscriptionId,
     customerId: session.customerId,
     seats: context.confirmedSeats,
-    totalAmount: centsToDollars(monthlyTotalCents(context.confirmedSeats)),
+    totalAmount: centsToDollars(monthlyTotalCents(context.confirmedSeats) + taxCents),
+    ...(taxCents > 0 ? { taxAmount: centsToDollars(taxCents) } : {}),
     name: fullName(context.form),
     email: context.form.email.trim(),
   };
@@ -43,6 +52,7 @@ export function paymentRecord(context: OrderSource, response: FinalizeResponse):
     ...response,
     seatCount: order.seats,
     totalAmount: order.totalAmount,
+    ...(order.taxAmount ? { taxAmount: order.taxAmount } : {}),
     email: order.email,
     name: order.name,
     transactionId: order.transactionId,

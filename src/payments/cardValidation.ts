@@ -4,20 +4,21 @@
  */
 import { CARD_ERROR_MESSAGES, cardNumberError, cvcError, digitsOf, expiryError, MAX_CARD_DIGITS } from '../domain/cardRules';
 
-export type CardField = 'number' | 'expiry' | 'cvc' | 'postalCode';
+export type CardField = 'number' | 'expiry' | 'cvc' | 'country' | 'postalCode';
 
-/** The card form as typed: card number (spaces allowed), expiry 'MM / YY', security code, ZIP. */
+/** The card form as typed: card number (spaces allowed), expiry 'MM / YY', security code, country (ISO code), ZIP. */
 export interface CardFormValues {
   number: string;
   expiry: string;
   cvc: string;
+  country: string;
   postalCode: string;
 }
 
 type CardErrors = Partial<Record<CardField, string>>;
 
 /** The order errors are reported in, first to last (the form's field order). */
-const CARD_FIELDS: readonly CardField[] = ['number', 'expiry', 'cvc', 'postalCode'];
+const CARD_FIELDS: readonly CardField[] = ['number', 'expiry', 'cvc', 'country', 'postalCode'];
 
 /** Month (1–12 unchecked) and four-digit year of an 'MM / YY' expiry; null when it is not four digits. */
 export function parseExpiry(expiry: string): { month: number; year: number } | null {

@@ -22,7 +22,6 @@ interface SandboxIntentResponse {
 }
 
 interface SandboxGatewayOptions {
-  clientSecret: string;
   /** The card form's current values. */
   readCard: () => CardFormValues;
   /** Called when the card form has errors, so it shows all of them. */
@@ -86,19 +85,26 @@ async function settle(attempt: () => Promise<PaymentConfirmation>): Promise<Paym
   }
 }
 
-/** A gateway that confirms `clientSecret`'s payment with the card typed into the sandbox form. */
+/** A gateway that confirms a payment with the card typed into the sandbox form. */
 export function createSandboxGateway(options: SandboxGatewayOptions): PaymentGateway {
-  const { clientSecret } = options;
+  /** The card when it passes the card rules; else the form shows every error and null. */
+  const checkedCard = () => {
+    const values = options.readCard();
+    if (!firstCardError(validateCard(values))) return values;
+    options.onInvalidCard();
+    return null;
+  };
   return {
     provider: 'sandbox',
     focusCard: options.focusCard,
-    async confirmPayment({ billingDetails }) {
-      const values = options.readCard();
-      const cardError = firstCardError(validateCard(values));
-      if (cardError) {
-        options.onInvalidCard();
-        return { status: 'incomplete' };
-      }
+    async collectLocation() {
+      const values = checkedCard();
+      if (!values) return { status: 'incomplete' };
+      return { status: 'collected', location: { country: values.country, postalCode: values.postalCode.trim() } };
+    },
+    async confirmPayment({ clientSecret, billingDetails }) {
+      const values = checkedCard();
+      if (!values) return { status: 'incomplete' };
       return settle(async () => {
         const confirmed = await confirmWithChallenge({ clientSecret, card: cardPayload(values), billingDetails });
         if (confirmed.status === 'succeeded') return { status: 'succeeded', paymentIntentId: confirmed.paymentIntentId };

@@ -30,20 +30,45 @@ function paymentConfirmationOf(result: PaymentIntentResult): PaymentConfirmation
   return { status: 'failed', message: PAYMENT_NOT_COMPLETED_MESSAGE };
 }
 
-/** A gateway confirming the PaymentIntent that `elements` was created for (its `clientSecret`). */
+/**
+ * A gateway for the Payment Element in `elements`. The card is collected once, as a ConfirmationToken (Stripe docs,
+ * "Build two-step confirmation"): its `payment_method_preview.billing_details.address` gives the buyer's location
+ * for the tax step, and the token confirms whichever PaymentIntent the checkout then has, so a subscription
+ * replaced for tax is paid without the card typed again (docs/decisions/0071).
+ */
 export function createStripeGateway(stripe: Stripe, elements: StripeElements): PaymentGateway {
+  let confirmationToken: string | null = null;
   return {
     provider: 'stripe',
     focusCard() {
       elements.getElement('payment')?.focus();
     },
-    async confirmPayment({ billingDetails, returnUrl }) {
-      const result = await stripe.confirmPayment({
+    async collectLocation({ billingDetails, returnUrl }) {
+      confirmationToken = null;
+      // The Payment Element checks its fields and shows its own errors under them (Stripe: `elements.submit()`).
+      const submitted = await elements.submit();
+      if (submitted.error) {
+        return submitted.error.type === 'validation_error'
+          ? { status: 'incomplete' }
+          : { status: 'failed', message: submitted.error.message || DEFAULT_PAYMENT_ERROR };
+      }
+      const created = await stripe.createConfirmationToken({
         elements,
-        confirmParams: {
+        params: {
           return_url: returnUrl,
           payment_method_data: { billing_details: { name: billingDetails.name, email: billingDetails.email } },
         },
+      });
+      if (created.error) return { status: 'failed', message: created.error.message || DEFAULT_PAYMENT_ERROR };
+      confirmationToken = created.confirmationToken.id;
+      const address = created.confirmationToken.payment_method_preview.billing_details.address;
+      return { status: 'collected', location: { country: address?.country ?? '', postalCode: address?.postal_code ?? '' } };
+    },
+    async confirmPayment({ clientSecret, returnUrl }) {
+      if (!confirmationToken) return { status: 'failed', message: PAYMENT_NOT_COMPLETED_MESSAGE };
+      const result = await stripe.confirmPayment({
+        clientSecret,
+        confirmParams: { return_url: returnUrl, confirmation_token: confirmationToken },
         redirect: 'if_required',
       });
       return paymentConfirmationOf(result);

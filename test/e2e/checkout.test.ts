@@ -42,6 +42,25 @@ describe('checkout in a real browser', () => {
     expect(consoleProblems).toEqual([]);
   });
 
+  it('a Honolulu ZIP shows Hawaii general excise tax, asks to confirm the total with it, and pays $523.56', async () => {
+    await openCheckout(page, running.server.baseUrl);
+    await fillBuyer(page);
+    await fillCard(page, TEST_CARDS.succeeds);
+    await page.getByLabel('ZIP').fill('96813');
+    await submit(page);
+    const pay = page.getByRole('button', { name: 'Pay $523.56 monthly' });
+    await pay.waitFor();
+    expect(await page.getByTestId('summary-tax').textContent()).toBe('$23.56');
+    expect(await page.getByTestId('summary-total').textContent()).toBe('$523.56');
+    // Nothing is charged until the buyer confirms; the confirmation has the focus.
+    expect(await pay.evaluate((button) => button === document.activeElement)).toBe(true);
+    await pay.click();
+    const record = await expectPaymentSuccessful(page, '$523.56', 1);
+    expect(record).toMatchObject({ totalAmount: 523.56, taxAmount: 23.56 });
+    await page.getByText('$23.56/month').waitFor();
+    expect(consoleProblems).toEqual([]);
+  });
+
   it('buys three seats for $1,000/month', async () => {
     await openCheckout(page, running.server.baseUrl);
     await chooseSeats(page, 3);

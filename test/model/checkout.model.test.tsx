@@ -16,6 +16,7 @@ import { checkoutMachine, type ConfirmPaymentActorInput } from '../../src/machin
 import { CONFETTI_PIECES } from '../../src/machines/checkoutTimings';
 import { TOASTS } from '../../src/machines/toasts';
 import type { PaymentConfirmation } from '../../src/payments/gateway';
+import type { LocateActorInput, Location } from '../../src/machines/checkoutTax';
 import { resetPublicConfigCache } from '../../src/api/publicConfig';
 import { CARD_REENTRY_MESSAGE } from '../../src/views/checkout/CheckoutForm';
 import { CheckoutPage } from '../../src/views/checkout/CheckoutPage';
@@ -64,16 +65,17 @@ const resumePaths = chooseCoveringPaths(
   (path) => coverage.keysOf(path.statePath.steps.map((step) => step.state)),
 );
 const simplePaths = boundedSimplePaths(createCheckoutTestModel(SIMPLE_PATH_SCOPE) as never, (snapshot) => snapshot.matches('success'), {
-  maxSteps: 14,
+  maxSteps: 16,
   maxPaths: 8,
 }).map(replay);
 
-type ActorKind = 'create' | 'update' | 'confirm' | 'finalize';
+type ActorKind = 'create' | 'update' | 'locate' | 'confirm' | 'finalize';
 
 /** Which call each invoking state of the checkout makes. */
 const ACTOR_BY_STATE: Record<string, ActorKind> = {
   'checkout.init.creatingIntent': 'create',
   'checkout.updating': 'update',
+  'checkout.locating': 'locate',
   'checkout.submitting': 'confirm',
   'checkout.finalizing': 'finalize',
   'checkout.resuming': 'finalize',
@@ -138,7 +140,10 @@ function renderPage(resumed = false): Page {
     }),
   );
   const machine = checkoutMachine.provide({
-    actors: { confirmPayment: calls.actor<PaymentConfirmation, ConfirmPaymentActorInput>('confirm') },
+    actors: {
+      locateBuyer: calls.actor<Location, LocateActorInput>('locate'),
+      confirmPayment: calls.actor<PaymentConfirmation, ConfirmPaymentActorInput>('confirm'),
+    },
   });
   let root: AnyActorRef | undefined;
   const location = memoryLocation({ path: '/', record: true });
@@ -246,6 +251,12 @@ async function execute(page: Page, event: AnyEventObject, state: AnyMachineSnaps
       case 'INIT_RETRY_CLICKED':
         fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
         break;
+      case 'TAX_CONFIRMED':
+        click(screen.getByRole('button', { name: /^Pay \$[\d,.]+ monthly$/ }), event);
+        break;
+      case 'TAX_DECLINED':
+        click(screen.getByRole('button', { name: 'Change card details' }), event);
+        break;
       case 'ORDER_RETRY_CLICKED':
         fireEvent.click(screen.getByRole('button', { name: /^(Complete my order|Check again)$/ }));
         break;
@@ -277,7 +288,7 @@ function expectPageShows(page: Page, state: AnyMachineSnapshot): void {
   const locked =
     updating ||
     state.matches({ init: 'failed' }) ||
-    ['submitting', 'finalizing', 'finalizeFailed', 'success', 'resuming', 'resumeFailed'].some((name) => state.matches(name));
+    ['locating', 'submitting', 'finalizing', 'finalizeFailed', 'success', 'resuming', 'resumeFailed'].some((name) => state.matches(name));
   if (locked) {
     expect(screen.getByRole('button', { name: 'Increase seats' })).toBeDisabled();
     expect(screen.getByRole('button', { name: 'Decrease seats' })).toBeDisabled();
@@ -319,12 +330,22 @@ function expectPageShows(page: Page, state: AnyMachineSnapshot): void {
     return;
   }
 
-  const processing = state.matches('submitting') || state.matches('finalizing') || state.matches('success');
-  const submit = screen.getByRole('button', { name: /YES! I Want To Train My Team With AI|Processing\.\.\./ });
-  expect(submit).toHaveTextContent(processing ? 'Processing...' : 'YES! I Want To Train My Team With AI');
+  const processing = ['locating', 'submitting', 'finalizing', 'success'].some((name) => state.matches(name));
+  // The order summary shows the tax and the total with it once the location owes tax (decision 0071).
+  const quoted =
+    context.taxQuote && context.taxQuote.seats === context.pendingSeats && context.taxQuote.taxCents > 0 ? context.taxQuote : null;
+  expect(screen.queryByTestId('summary-tax')?.textContent ?? null, 'the tax line').toBe(quoted ? formatDollars(quoted.taxCents) : null);
+  expect(screen.getByTestId('summary-total')).toHaveTextContent(
+    formatDollars(monthlyTotalCents(context.pendingSeats) + (quoted?.taxCents ?? 0)),
+  );
+  expect(screen.queryByText(context.locationError?.message ?? 'Your ZIP code is invalid.') !== null, 'the ZIP refused').toBe(
+    context.locationError !== null,
+  );
   for (const [field, label] of Object.entries(FIELD_LABELS)) {
     const input = screen.getByLabelText(label);
-    expect(input.hasAttribute('disabled'), `${label} disabled`).toBe(processing || context.paymentAccepted);
+    expect(input.hasAttribute('disabled'), `${label} disabled`).toBe(
+      processing || state.matches('confirmingTax') || context.paymentAccepted,
+    );
     expect(input).toHaveValue(context.form[field as keyof typeof FIELD_LABELS]);
     const message = context.fieldErrors[field as keyof typeof FIELD_LABELS];
     if (message) expect(screen.getByText(message)).toBeInTheDocument();
@@ -332,6 +353,17 @@ function expectPageShows(page: Page, state: AnyMachineSnapshot): void {
   for (const message of ['First name is required', 'Last name is required', 'Email is required', 'Email is invalid']) {
     if (!Object.values(context.fieldErrors).includes(message)) expect(screen.queryByText(message)).not.toBeInTheDocument();
   }
+  if (state.matches('confirmingTax')) {
+    // Nothing is charged until the buyer presses the button that names the total with tax; it has the focus.
+    const pay = screen.getByRole('button', {
+      name: `Pay ${formatDollars(monthlyTotalCents(context.pendingSeats) + (quoted?.taxCents ?? 0))} monthly`,
+    });
+    expect(document.activeElement, 'focus on the total to confirm').toBe(pay);
+    expect(screen.queryByRole('button', { name: /YES! I Want To Train My Team With AI/ })).not.toBeInTheDocument();
+    return;
+  }
+  const submit = screen.getByRole('button', { name: /YES! I Want To Train My Team With AI|Processing\.\.\./ });
+  expect(submit).toHaveTextContent(processing ? 'Processing...' : 'YES! I Want To Train My Team With AI');
   // A card form re-created after an update mounts at once; the model takes that as the next step.
   const formSettling = state.matches('idle') && context.paymentGateway === null && context.updateCounter > 0;
   if (!formSettling) {
@@ -344,21 +376,23 @@ function expectPageShows(page: Page, state: AnyMachineSnapshot): void {
   if (state.matches('idle') && context.paymentGateway === null && context.updateCounter === 0) {
     expect(screen.getByText('Loading payment form...')).toBeInTheDocument();
   }
-  if (state.matches('success')) expectSuccess(page, context.confirmedSeats);
+  if (state.matches('success'))
+    expectSuccess(page, context.confirmedSeats, context.taxQuote?.seats === context.confirmedSeats ? context.taxQuote.taxCents : 0);
 }
 
 /** On /payment-success with the spec §3 record of `seats` stored, the pending payment forgotten, the purchase kept. */
-function expectSuccess(page: Page, seats: number): void {
+function expectSuccess(page: Page, seats: number, taxCents = 0): void {
   expect(page.location.history?.at(-1)).toBe('/payment-success');
   expect(JSON.parse(window.sessionStorage.getItem(PAYMENT_RECORD_KEY) ?? 'null')).toMatchObject({
     success: true,
     seatCount: seats,
-    totalAmount: monthlyTotalCents(seats) / 100,
+    totalAmount: (monthlyTotalCents(seats) + taxCents) / 100,
+    ...(taxCents > 0 ? { taxAmount: taxCents / 100 } : {}),
   });
   expect(window.localStorage.getItem('pendingPayment'), 'the pending payment is forgotten').toBeNull();
   expect(JSON.parse(window.localStorage.getItem('recentPurchase') ?? 'null')).toMatchObject({
     seats,
-    totalAmount: monthlyTotalCents(seats) / 100,
+    totalAmount: (monthlyTotalCents(seats) + taxCents) / 100,
   });
 }
 
@@ -367,6 +401,12 @@ function rememberSession(page: Page, event: AnyEventObject): void {
   if (/^xstate\.done\.actor\.\d+\.checkout\.init\.creatingIntent$/.test(event.type)) page.session = { ...(event.output as KnownSession) };
   if (/^xstate\.done\.actor\.\d+\.checkout\.updating$/.test(event.type) && page.session) {
     page.session = { ...page.session, ...(event.output as Partial<KnownSession>) };
+  }
+  // A location that owes tax replaced the subscription: finalize names the new one.
+  const location = event.output as Location | undefined;
+  if (/^xstate\.done\.actor\.\d+\.checkout\.locating$/.test(event.type) && page.session && location?.kind === 'quoted') {
+    const { clientSecret, subscriptionId, subscriptionItemId } = location.quote;
+    page.session = { ...page.session, clientSecret, subscriptionId, subscriptionItemId };
   }
 }
 
@@ -442,7 +482,7 @@ describe(`checkout statechart: ${resumePaths.length} shortest paths from a page 
   });
 });
 
-describe(`checkout statechart: ${simplePaths.length} simple paths to success (at most 14 steps)`, () => {
+describe(`checkout statechart: ${simplePaths.length} simple paths to success (at most 16 steps)`, () => {
   it.each(simplePaths.map((path) => [path.description, path] as const))('%s', async (_description, path) => {
     await runPath(path.statePath);
   });

@@ -10,6 +10,9 @@ import { ApiError } from '../../src/api/client';
 import type { PendingPayment } from '../../src/api/pendingPayment';
 import { checkoutMachine } from '../../src/machines/checkoutMachine';
 import type { PaymentConfirmation, PaymentGateway } from '../../src/payments/gateway';
+import type { Location } from '../../src/machines/checkoutTax';
+import { monthlyTotalCents } from '../../src/domain/pricing';
+import { taxCents } from '../../src/domain/tax';
 import { createTimedMachine, ModelCoverage } from './timedModel';
 
 export const MODEL_START_TIME = Date.UTC(2026, 0, 5, 9, 0, 0);
@@ -56,6 +59,7 @@ function updatedSession(updateCounter: number): UpdateIntentResponse {
     clientSecret: `pi_model_${revision}_secret_a`,
     subscriptionId: `sub_model_${revision}`,
     subscriptionItemId: `si_model_${revision}`,
+    taxCents: 0,
   };
 }
 
@@ -68,11 +72,38 @@ const FINALIZED: FinalizeResponse = {
 
 const DECLINED: PaymentConfirmation = { status: 'failed', message: 'Your card was declined.' };
 const CONFIRMED: PaymentConfirmation = { status: 'succeeded', paymentIntentId: 'pi_model' };
+
+/** The location step's answers (decision 0071): the session as it is, untaxed; or replaced, taxed for Honolulu. */
+function untaxedQuote(session: SubscriptionSession | null, seats: number): Location {
+  const { clientSecret = '', subscriptionId = '', subscriptionItemId = '' } = session ?? {};
+  return {
+    kind: 'quoted',
+    quote: { clientSecret, subscriptionId, subscriptionItemId, subtotalCents: monthlyTotalCents(seats), taxCents: 0, taxState: null },
+  };
+}
+function taxedQuote(seats: number): Location {
+  const subtotalCents = monthlyTotalCents(seats);
+  return {
+    kind: 'quoted',
+    quote: {
+      clientSecret: `pi_model_taxed_${seats}_secret_t`,
+      subscriptionId: `sub_model_taxed_${seats}`,
+      subscriptionItemId: `si_model_taxed_${seats}`,
+      subtotalCents,
+      taxCents: taxCents(subtotalCents, MODEL_TAX_RATE),
+      taxState: 'HI',
+    },
+  };
+}
+/** Hawaii's default rate (decision 0070). */
+const MODEL_TAX_RATE = 47_120;
+const REFUSED_ZIP: Location = { kind: 'refused', refusal: { field: 'postalCode', message: 'Your ZIP code is invalid.' } };
 const INCOMPLETE: PaymentConfirmation = { status: 'incomplete' };
 
 /** A stand-in gateway for the model walk; the real views register the sandbox card form's gateway. */
 const MODEL_GATEWAY: PaymentGateway = {
   provider: 'sandbox',
+  collectLocation: () => Promise.reject(new Error('The model does not collect locations')),
   confirmPayment: () => Promise.reject(new Error('The model does not confirm payments')),
   focusCard: () => undefined,
 };
@@ -133,6 +164,17 @@ function actorResults(snapshot: Snapshot, scope: CheckoutModelScope): AnyEventOb
     } else if (id.endsWith('checkout.updating')) {
       events.push(doneEvent(id, updatedSession(context.updateCounter)));
       if (scope.failures) events.push(errorEvent(id, 'Failed to update subscription'));
+    } else if (id.endsWith('checkout.locating')) {
+      // Untaxed (the payment goes on) or taxed (the buyer confirms first); a refused ZIP and an incomplete card.
+      events.push(doneEvent(id, untaxedQuote(context.session, context.confirmedSeats)), doneEvent(id, taxedQuote(context.confirmedSeats)));
+      if (scope.failures) {
+        events.push(
+          doneEvent(id, REFUSED_ZIP),
+          doneEvent(id, { kind: 'incomplete' }),
+          doneEvent(id, { kind: 'failed', message: 'Your card was declined.' }),
+          errorEvent(id, 'Failed to check your location.'),
+        );
+      }
     } else if (id.endsWith('checkout.submitting')) {
       events.push(doneEvent(id, CONFIRMED), doneEvent(id, DECLINED));
       // The card form refuses the card itself (its fields say why); nothing reaches the provider.
@@ -157,7 +199,11 @@ export function checkoutEvents(snapshot: Snapshot, scope: CheckoutModelScope = F
   const { context } = snapshot;
   if (scope.resumeOnly && !snapshot.matches('resuming') && !snapshot.matches('resumeFailed')) return [];
   const initFailed = snapshot.matches({ init: 'failed' });
-  const editable = (snapshot.matches('init') && !initFailed) || snapshot.matches('idle') || snapshot.matches('pendingSeats');
+  const editable =
+    (snapshot.matches('init') && !initFailed) ||
+    snapshot.matches('idle') ||
+    snapshot.matches('pendingSeats') ||
+    snapshot.matches('confirmingTax');
   // The card form mounts by itself once a session exists: nothing else happens before it is ready.
   if (editable && context.session && !context.paymentGateway) {
     const ready = { type: 'PAYMENT_FORM_READY', clientSecret: context.session.clientSecret, gateway: MODEL_GATEWAY };
@@ -202,6 +248,8 @@ export function checkoutEvents(snapshot: Snapshot, scope: CheckoutModelScope = F
       events.push(...typing(context.form, scope.failures));
     }
   }
+  // The total with tax: the buyer pays it, or goes back to change the card.
+  if (snapshot.matches('confirmingTax')) events.push({ type: 'TAX_CONFIRMED' }, { type: 'TAX_DECLINED' });
   // After a failed initialisation the seats are locked and 'Try again' runs call 1 once more.
   if (initFailed) events.push({ type: 'INIT_RETRY_CLICKED' });
   if (snapshot.matches('finalizeFailed') || snapshot.matches('resumeFailed')) {
@@ -230,6 +278,8 @@ export function serializeCheckout(snapshot: Snapshot): string {
     paymentAccepted: context.paymentAccepted,
     cardTyped: context.cardTyped,
     cardReentryNeeded: context.cardReentryNeeded,
+    taxQuote: context.taxQuote,
+    locationError: context.locationError !== null,
     timers: meta.timers.map((timer) => timer.event.type),
   });
 }

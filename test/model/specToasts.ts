@@ -28,7 +28,8 @@ const RESULT = /^xstate\.(done|error)\.actor\.\d+\.checkout\.(.+)$/;
  * - call 1 fails: 'Initialization Error' (§8);
  * - call 2 succeeds: 'Subscription Updated', 'Team size updated to N member(s).' with N the seats committed (§4);
  * - call 2 fails: 'Update Failed' and 'Update Error' (§4);
- * - the card is refused or its confirmation fails: 'Payment Failed' with the message, or the §8 default;
+ * - the card is refused or its confirmation fails: 'Payment Failed' with the message, or the §8 default; the same
+ *   when the location step before it fails (decision 0071), but not for a ZIP refused at its field;
  * - nothing else, and never a payment failure once the card was charged (finalize and resume failures).
  */
 export function expectedToasts(event: AnyEventObject, before: AnyMachineSnapshot): ExpectedToast[] {
@@ -45,7 +46,11 @@ export function expectedToasts(event: AnyEventObject, before: AnyMachineSnapshot
     const output = event.output as { status: string; message?: string };
     return output.status === 'failed' ? [{ title: 'Payment Failed', description: output.message || SPEC.paymentFailedDefault }] : [];
   }
-  if (state === 'submitting' && kind === 'error') {
+  if (state === 'locating' && kind === 'done') {
+    const output = event.output as { kind: string; message?: string };
+    return output.kind === 'failed' ? [{ title: 'Payment Failed', description: output.message || SPEC.paymentFailedDefault }] : [];
+  }
+  if ((state === 'submitting' || state === 'locating') && kind === 'error') {
     const message = (event.error as Error | undefined)?.message;
     return [{ title: 'Payment Failed', description: message || SPEC.paymentFailedDefault }];
   }

@@ -55,6 +55,17 @@ describe('loadConfig', () => {
     expect(paymentProviderName(config)).toBe('stripe');
   });
 
+  it("reads SANDBOX_TAX_RATES as the owner's registrations in millionths; Hawaii 4.712 % and Arizona 0 by default", () => {
+    expect(loadConfig({}).SANDBOX_TAX_RATES).toEqual([
+      { state: 'HI', rateMillionths: 47_120 },
+      { state: 'AZ', rateMillionths: 0 },
+    ]);
+    expect(loadConfig({ SANDBOX_TAX_RATES: 'HI=45000' }).SANDBOX_TAX_RATES).toEqual([{ state: 'HI', rateMillionths: 45_000 }]);
+    for (const bad of ['HI=4.5', 'CA=1000', 'HI=1,HI=2', 'HI=2000000', 'HI']) {
+      expect(() => loadConfig({ SANDBOX_TAX_RATES: bad }), bad).toThrow(/SANDBOX_TAX_RATES/);
+    }
+  });
+
   it('reads TRUST_PROXY as false, a hop count, or proxy addresses and ranges', () => {
     expect(loadConfig({}).TRUST_PROXY).toBe(false);
     expect(loadConfig({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);

@@ -44,7 +44,7 @@ describe('card rules', () => {
   it('gives the card form and the sandbox server the same answer at a month boundary', () => {
     // 23:30 on 30 November in UTC is already 1 December east of UTC: both sides still take a card expiring 11/26.
     const now = new Date(Date.UTC(2026, 10, 30, 23, 30));
-    const form = { number: '4242 4242 4242 4242', expiry: '11 / 26', cvc: '123', postalCode: '10001' };
+    const form = { number: '4242 4242 4242 4242', expiry: '11 / 26', cvc: '123', country: 'US', postalCode: '10001' };
     expect(validateCard(form, now)).toEqual({});
     expect(checkSandboxCard({ number: form.number, expMonth: 11, expYear: 2026, cvc: '123', postalCode: '10001' }, now).ok).toBe(true);
     const next = new Date(Date.UTC(2026, 11, 1, 0, 30));

@@ -3,7 +3,7 @@ import { CARD_ERROR_MESSAGES } from '../../src/domain/cardRules';
 import { firstCardError, formatCardNumber, formatExpiry, validateCard } from '../../src/payments/cardValidation';
 
 const NOW = new Date(Date.UTC(2026, 10, 22));
-const VALID = { number: '4242 4242 4242 4242', expiry: '12 / 30', cvc: '123', postalCode: '96815' };
+const VALID = { number: '4242 4242 4242 4242', expiry: '12 / 30', cvc: '123', country: 'US', postalCode: '96815' };
 
 describe('sandbox card rules', () => {
   it('accepts a valid test card', () => {
@@ -11,7 +11,7 @@ describe('sandbox card rules', () => {
   });
 
   it("reports Stripe's messages, in field order", () => {
-    expect(validateCard({ number: '', expiry: '', cvc: '', postalCode: ' ' }, NOW)).toEqual({
+    expect(validateCard({ number: '', expiry: '', cvc: '', country: 'US', postalCode: ' ' }, NOW)).toEqual({
       number: CARD_ERROR_MESSAGES.numberIncomplete,
       expiry: "Your card's expiration date is incomplete.",
       cvc: "Your card's security code is incomplete.",

@@ -9,6 +9,7 @@ import { readPaymentRecord, savePaymentRecord } from '../../src/api/paymentRecor
 import { PENDING_PAYMENT_KEY, RECENT_PURCHASE_KEY, type PendingPayment } from '../../src/api/pendingPayment';
 import { checkoutMachine, type CheckoutEmitted, type CheckoutInput } from '../../src/machines/checkoutMachine';
 import type { FinalizeActorInput } from '../../src/machines/checkoutOrder';
+import type { LocateActorInput, Location } from '../../src/machines/checkoutTax';
 import type { PaymentConfirmation, PaymentGateway } from '../../src/payments/gateway';
 
 const session: SubscriptionSession = {
@@ -19,7 +20,10 @@ const session: SubscriptionSession = {
   transactionId: 'txn_1',
 };
 
-const gateway: PaymentGateway = { provider: 'sandbox', confirmPayment: vi.fn(), focusCard: vi.fn() };
+/** A card form whose card is typed with a New York ZIP. */
+const collectedUntaxed = vi.fn(async () => ({ status: 'collected' as const, location: { country: 'US', postalCode: '10001' } }));
+
+const gateway: PaymentGateway = { provider: 'sandbox', collectLocation: collectedUntaxed, confirmPayment: vi.fn(), focusCard: vi.fn() };
 
 interface Deferred<T> {
   promise: Promise<T>;
@@ -41,13 +45,22 @@ function start(
     create?: () => Promise<SubscriptionSession>;
     update?: (input: { quantity: number }) => Promise<UpdateIntentResponse>;
     confirm?: () => Promise<PaymentConfirmation>;
+    /** The location step's answer; by default the session as it is, untaxed. */
+    locate?: (input: LocateActorInput) => Promise<Location>;
     finalize?: (input: FinalizeActorInput) => Promise<FinalizeResponse>;
     input?: Partial<CheckoutInput>;
     /** Keep the machine's own confirmPayment actor: the card is confirmed through PAYMENT_FORM_READY's gateway. */
     ownConfirm?: boolean;
   } = {},
 ) {
-  const calls = { create: 0, update: [] as number[], confirm: 0, finalize: 0, finalizeInputs: [] as FinalizeActorInput[] };
+  const calls = {
+    create: 0,
+    update: [] as number[],
+    locate: [] as LocateActorInput[],
+    confirm: 0,
+    finalize: 0,
+    finalizeInputs: [] as FinalizeActorInput[],
+  };
   let revision = 1;
   const machine = checkoutMachine.provide({
     actors: {
@@ -59,7 +72,21 @@ function start(
         calls.update.push(input.quantity);
         if (overrides.update) return overrides.update(input);
         revision++;
-        return { clientSecret: `pi_${revision}_secret`, subscriptionId: `sub_${revision}`, subscriptionItemId: `si_${revision}` };
+        return {
+          clientSecret: `pi_${revision}_secret`,
+          subscriptionId: `sub_${revision}`,
+          subscriptionItemId: `si_${revision}`,
+          taxCents: 0,
+        };
+      }),
+      locateBuyer: fromPromise(async ({ input }: { input: LocateActorInput }): Promise<Location> => {
+        calls.locate.push(input);
+        if (overrides.locate) return overrides.locate(input);
+        const { clientSecret, subscriptionId, subscriptionItemId } = input.session;
+        return {
+          kind: 'quoted',
+          quote: { clientSecret, subscriptionId, subscriptionItemId, subtotalCents: 50_000, taxCents: 0, taxState: null },
+        };
       }),
       ...(overrides.ownConfirm
         ? {}
@@ -120,7 +147,7 @@ async function readyWithFirstUpdateHeld() {
         first = false;
         return pending.promise;
       }
-      return Promise.resolve({ clientSecret: 'pi_3_secret', subscriptionId: 'sub_3', subscriptionItemId: 'si_3' });
+      return Promise.resolve({ clientSecret: 'pi_3_secret', subscriptionId: 'sub_3', subscriptionItemId: 'si_3', taxCents: 0 });
     },
   });
   return { ...harness, pending };
@@ -260,7 +287,7 @@ describe('seat changes (spec §4)', () => {
     actor.send({ type: 'SEAT_ADDED' });
     actor.send({ type: 'SEAT_REMOVED' });
     expect(actor.getSnapshot().context.pendingSeats).toBe(2);
-    pending.resolve({ clientSecret: 'pi_2_secret', subscriptionId: 'sub_2', subscriptionItemId: 'si_2' });
+    pending.resolve({ clientSecret: 'pi_2_secret', subscriptionId: 'sub_2', subscriptionItemId: 'si_2', taxCents: 0 });
     await advance(0);
     expect(actor.getSnapshot().matches('idle')).toBe(true);
     expect(actor.getSnapshot().context.confirmedSeats).toBe(2);
@@ -272,7 +299,7 @@ describe('seat changes (spec §4)', () => {
     const { actor, calls, pending } = await readyWithFirstUpdateHeld();
     actor.send({ type: 'SEAT_ADDED' });
     await advance(2000);
-    pending.resolve({ clientSecret: 'pi_2_secret', subscriptionId: 'sub_2', subscriptionItemId: 'si_2' });
+    pending.resolve({ clientSecret: 'pi_2_secret', subscriptionId: 'sub_2', subscriptionItemId: 'si_2', taxCents: 0 });
     await advance(0); // success
     actor.send({ type: 'SEAT_ADDED' }); // the earliest possible edit: right after the success
     await advance(1999);
@@ -378,8 +405,18 @@ describe('payment submit (spec §4, §5)', () => {
     const { actor, emitted } = await ready({ ownConfirm: true });
     const oldConfirm = vi.fn();
     const newConfirm = vi.fn(async () => ({ status: 'succeeded' as const, paymentIntentId: 'pi_2' }));
-    const oldForm: PaymentGateway = { provider: 'sandbox', confirmPayment: oldConfirm, focusCard: vi.fn() };
-    const newForm: PaymentGateway = { provider: 'sandbox', confirmPayment: newConfirm, focusCard: vi.fn() };
+    const oldForm: PaymentGateway = {
+      provider: 'sandbox',
+      collectLocation: collectedUntaxed,
+      confirmPayment: oldConfirm,
+      focusCard: vi.fn(),
+    };
+    const newForm: PaymentGateway = {
+      provider: 'sandbox',
+      collectLocation: collectedUntaxed,
+      confirmPayment: newConfirm,
+      focusCard: vi.fn(),
+    };
     fill(actor);
     actor.send({ type: 'PAYMENT_FORM_READY', clientSecret: session.clientSecret, gateway: oldForm });
     actor.send({ type: 'CARD_DETAILS_CHANGED', empty: false });
@@ -418,9 +455,11 @@ describe('payment submit (spec §4, §5)', () => {
     fill(actor);
     actor.send({ type: 'PAYMENT_FORM_READY', clientSecret: session.clientSecret, gateway });
     actor.send({ type: 'SUBMITTED' });
-    expect(actor.getSnapshot().matches('submitting')).toBe(true);
+    // The location step first (decision 0071): untaxed, the payment goes on without a second step.
+    expect(actor.getSnapshot().matches('locating')).toBe(true);
     await advance(0);
     expect(calls).toMatchObject({ confirm: 1, finalize: 1 });
+    expect(calls.locate).toHaveLength(1);
     expect(actor.getSnapshot().matches('success')).toBe(true);
     const completed = emitted.find((e) => e.type === 'paymentCompleted');
     expect(completed).toMatchObject({
@@ -475,7 +514,7 @@ describe('payment submit (spec §4, §5)', () => {
     expect(actor.getSnapshot().context.paymentError).toBe('Your card was declined.');
     outcome = { status: 'succeeded', paymentIntentId: 'pi_1' };
     actor.send({ type: 'SUBMITTED' });
-    expect(actor.getSnapshot().matches('submitting')).toBe(true);
+    expect(actor.getSnapshot().matches('locating')).toBe(true);
     expect(actor.getSnapshot().context.paymentError).toBeNull();
   });
 
@@ -529,11 +568,12 @@ describe('payment submit (spec §4, §5)', () => {
     actor.send({
       type: 'PAYMENT_FORM_READY',
       clientSecret: session.clientSecret,
-      gateway: { provider: 'sandbox', confirmPayment, focusCard: vi.fn() },
+      gateway: { provider: 'sandbox', collectLocation: collectedUntaxed, confirmPayment, focusCard: vi.fn() },
     });
     actor.send({ type: 'SUBMITTED' });
     await advance(0);
     expect(confirmPayment).toHaveBeenCalledExactlyOnceWith({
+      clientSecret: session.clientSecret,
       billingDetails: { name: 'Ada Palmer', email: 'ada@example.com' },
       returnUrl: 'http://localhost/payment-success',
     });
@@ -741,5 +781,89 @@ describe('a charged checkout survives a reload or a closed tab (pending payment)
     await advance(0);
     expect(actor.getSnapshot().matches('resumeFailed')).toBe(true);
     expect(calls).toMatchObject({ confirm: 0, create: 0, finalize: 3 });
+  });
+});
+
+describe('the location step and the total with tax (decision 0071)', () => {
+  const TAXED: Location = {
+    kind: 'quoted',
+    quote: {
+      clientSecret: 'pi_9_secret_t',
+      subscriptionId: 'sub_9',
+      subscriptionItemId: 'si_9',
+      subtotalCents: 50_000,
+      taxCents: 2_356,
+      taxState: 'HI',
+    },
+  };
+
+  async function quoted(locate: () => Promise<Location>) {
+    const harness = await ready({ locate });
+    fill(harness.actor);
+    harness.actor.send({ type: 'PAYMENT_FORM_READY', clientSecret: session.clientSecret, gateway });
+    harness.actor.send({ type: 'SUBMITTED' });
+    await advance(0);
+    return harness;
+  }
+
+  it('a location that owes tax waits for the buyer: nothing is charged until TAX_CONFIRMED, then the new intent is paid', async () => {
+    const { actor, calls, emitted } = await quoted(async () => TAXED);
+    expect(actor.getSnapshot().matches('confirmingTax')).toBe(true);
+    expect(calls.confirm).toBe(0);
+    expect(actor.getSnapshot().context).toMatchObject({
+      taxQuote: { seats: 1, taxCents: 2_356, taxState: 'HI' },
+      session: { clientSecret: 'pi_9_secret_t', subscriptionId: 'sub_9', subscriptionItemId: 'si_9', customerId: 'cus_1' },
+      // The form (and the card typed in it) stays: it pays the replaced subscription.
+      paymentFormSecret: session.clientSecret,
+      paymentGateway: gateway,
+    });
+    actor.send({ type: 'TAX_CONFIRMED' });
+    await advance(0);
+    expect(calls.confirm).toBe(1);
+    expect(calls.finalizeInputs[0]?.order).toMatchObject({ subscriptionId: 'sub_9' });
+    expect(emitted.find((e) => e.type === 'paymentCompleted')).toMatchObject({ record: { totalAmount: 523.56, taxAmount: 23.56 } });
+  });
+
+  it('the buyer may go back to change the card, and the seats re-quote through the server', async () => {
+    const { actor, calls } = await quoted(async () => TAXED);
+    actor.send({ type: 'TAX_DECLINED' });
+    expect(actor.getSnapshot().matches('idle')).toBe(true);
+    actor.send({ type: 'SUBMITTED' });
+    await advance(0);
+    expect(actor.getSnapshot().matches('confirmingTax')).toBe(true);
+    actor.send({ type: 'SEAT_ADDED' });
+    actor.send({ type: 'SEAT_ADDED' });
+    expect(actor.getSnapshot().matches('pendingSeats')).toBe(true);
+    await advance(2000);
+    expect(calls.update).toEqual([3]);
+    expect(calls.confirm).toBe(0);
+  });
+
+  it('a refused ZIP is said at its field, clears on the next submit, and nothing is charged', async () => {
+    const refusal = { field: 'postalCode' as const, message: 'Your ZIP code is invalid.' };
+    let answer: Location = { kind: 'refused', refusal };
+    const { actor, calls } = await quoted(async () => answer);
+    expect(actor.getSnapshot().matches('idle')).toBe(true);
+    expect(actor.getSnapshot().context.locationError).toEqual(refusal);
+    answer = TAXED;
+    actor.send({ type: 'SUBMITTED' });
+    expect(actor.getSnapshot().context.locationError).toBeNull();
+    expect(calls.confirm).toBe(0);
+  });
+
+  it('an incomplete card goes back silently; a card Stripe.js refused and a failed call say why by the pay button', async () => {
+    let answer: () => Promise<Location> = async () => ({ kind: 'incomplete' });
+    const { actor, toasts } = await quoted(() => answer());
+    expect(actor.getSnapshot().matches('idle')).toBe(true);
+    expect(toasts()).toEqual([]);
+    answer = async () => ({ kind: 'failed', message: 'Your card was declined.' });
+    actor.send({ type: 'SUBMITTED' });
+    await advance(0);
+    expect(actor.getSnapshot().context.paymentError).toBe('Your card was declined.');
+    answer = () => Promise.reject(new ApiError('This checkout was changed in another window.', 409));
+    actor.send({ type: 'SUBMITTED' });
+    await advance(0);
+    expect(actor.getSnapshot().context.paymentError).toBe('This checkout was changed in another window.');
+    expect(actor.getSnapshot().context.pendingPayment).toBeNull();
   });
 });

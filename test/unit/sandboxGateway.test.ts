@@ -7,11 +7,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSandboxGateway } from '../../src/payments/sandboxGateway';
 
 const HMAC_KEY = 'test-challenge-key';
-const CARD = { number: '4242 4242 4242 4242', expiry: '12 / 40', cvc: '123', postalCode: '10001' };
+const CARD = { number: '4242 4242 4242 4242', expiry: '12 / 40', cvc: '123', country: 'US', postalCode: '10001' };
 
 function gateway() {
   return createSandboxGateway({
-    clientSecret: 'pi_sbx_1_secret_a',
     readCard: () => CARD,
     onInvalidCard: () => undefined,
     authenticate: async () => 'completed',
@@ -39,6 +38,7 @@ describe('sandbox gateway and the confirmation challenge', () => {
       }),
     );
     const confirmation = await gateway().confirmPayment({
+      clientSecret: 'pi_sbx_1_secret_a',
       billingDetails: { name: 'Ada Palmer', email: 'ada@example.com' },
       returnUrl: 'http://localhost/payment-success',
     });
@@ -51,6 +51,7 @@ describe('sandbox gateway and the confirmation challenge', () => {
     const fetchMock = vi.fn(async () => reply(402, { error: 'Your card was declined.', code: 'card_declined' }));
     vi.stubGlobal('fetch', fetchMock);
     const confirmation = await gateway().confirmPayment({
+      clientSecret: 'pi_sbx_1_secret_a',
       billingDetails: { name: 'Ada Palmer', email: 'ada@example.com' },
       returnUrl: 'http://localhost/payment-success',
     });

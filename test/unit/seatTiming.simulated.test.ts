@@ -64,7 +64,12 @@ async function run(steps: Step[], latencyMs: number) {
             clock.setTimeout(() => {
               inFlight -= 1;
               revision += 1;
-              resolve({ clientSecret: `pi_${revision}_secret`, subscriptionId: `sub_${revision}`, subscriptionItemId: `si_${revision}` });
+              resolve({
+                clientSecret: `pi_${revision}_secret`,
+                subscriptionId: `sub_${revision}`,
+                subscriptionItemId: `si_${revision}`,
+                taxCents: 0,
+              });
             }, latencyMs);
           }),
       ),

@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { FinalizeResponse } from '../../src/contract/checkout';
 import { PAYMENT_RECORD_KEY } from '../../src/api/paymentRecord';
 import type { PaymentConfirmation } from '../../src/payments/gateway';
+import type { Location } from '../../src/machines/checkoutTax';
 import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH } from '../../src/domain/textLimits';
 import { FINALIZED, leavingAsksFirst, renderCheckout, registerCheckoutTestEnvironment } from './support/checkoutHarness';
 import { advance, deferred } from './support/timers';
@@ -171,6 +172,62 @@ describe('payment form', () => {
     held.resolve(FINALIZED);
     await advance();
     expect(leavingAsksFirst()).toBe(false);
+  });
+});
+
+describe('the total with tax (decision 0071)', () => {
+  const HONOLULU = {
+    kind: 'quoted' as const,
+    quote: {
+      clientSecret: 'pi_sbx_t_secret_t',
+      subscriptionId: 'sub_sbx_t',
+      subscriptionItemId: 'si_sbx_t',
+      subtotalCents: 50_000,
+      taxCents: 2_356,
+      taxState: 'HI',
+    },
+  };
+
+  it('shows the tax line and the total with it, charges nothing until the buyer confirms, then pays the new intent', async () => {
+    const confirmPayment = vi.fn(async () => ({ status: 'succeeded', paymentIntentId: 'pi_sbx_t' }) as const);
+    const { location } = renderCheckout({ locate: async () => HONOLULU, confirmPayment });
+    await advance(500);
+    fillBuyer();
+    fireEvent.click(submitButton());
+    await advance();
+    const pay = screen.getByRole('button', { name: 'Pay $523.56 monthly' });
+    expect(document.activeElement).toBe(pay);
+    expect(screen.getByTestId('summary-tax')).toHaveTextContent('$23.56');
+    expect(screen.getByTestId('summary-total')).toHaveTextContent('$523.56');
+    expect(screen.getByText('Hawaii general excise tax')).toBeInTheDocument();
+    expect(confirmPayment).not.toHaveBeenCalled();
+
+    fireEvent.click(pay);
+    await advance();
+    expect(confirmPayment).toHaveBeenCalledWith(expect.objectContaining({ clientSecret: 'pi_sbx_t_secret_t' }));
+    expect(location.history.at(-1)).toBe('/payment-success');
+    const stored = JSON.parse(window.sessionStorage.getItem(PAYMENT_RECORD_KEY) ?? 'null');
+    expect(stored).toMatchObject({ seatCount: 1, totalAmount: 523.56, taxAmount: 23.56 });
+  });
+
+  it('says a refused ZIP at the ZIP field, and the buyer can go back from the total with tax', async () => {
+    let answer: Location = {
+      kind: 'refused',
+      refusal: { field: 'postalCode', message: 'We could not find this ZIP code. Please check it.' },
+    };
+    renderCheckout({ locate: async () => answer });
+    await advance(500);
+    fillBuyer();
+    fireEvent.click(submitButton());
+    await advance();
+    expect(field('ZIP')).toHaveAccessibleDescription('We could not find this ZIP code. Please check it.');
+    answer = HONOLULU;
+    fireEvent.click(submitButton());
+    await advance();
+    fireEvent.click(screen.getByRole('button', { name: 'Change card details' }));
+    await advance();
+    expect(submitButton()).toBeEnabled();
+    expect(screen.getByTestId('summary-total')).toHaveTextContent('$523.56');
   });
 });
 

@@ -12,6 +12,7 @@ afterEach(() => {
 
 const BILLING = { name: 'Ada Lovelace', email: 'ada@example.com' };
 const RETURN_URL = 'http://localhost/payment-success';
+const CLIENT_SECRET = 'pi_sbx_1_secret_a';
 
 function renderForm() {
   const onReady = vi.fn<(gateway: PaymentGateway) => void>();
@@ -31,7 +32,7 @@ function typeCard(number: string) {
 async function startConfirm(gateway: PaymentGateway): Promise<{ outcome: Promise<PaymentConfirmation> }> {
   let outcome!: Promise<PaymentConfirmation>;
   await act(async () => {
-    outcome = gateway.confirmPayment({ billingDetails: BILLING, returnUrl: RETURN_URL });
+    outcome = gateway.confirmPayment({ clientSecret: CLIENT_SECRET, billingDetails: BILLING, returnUrl: RETURN_URL });
   });
   return { outcome };
 }

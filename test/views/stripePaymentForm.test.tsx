@@ -22,8 +22,8 @@ interface PaymentElementProps {
 }
 
 const stripeMocks = vi.hoisted(() => {
-  const stripe = { confirmPayment: vi.fn() };
-  const elements = { name: 'the Elements instance' };
+  const stripe = { confirmPayment: vi.fn(), createConfirmationToken: vi.fn() };
+  const elements = { name: 'the Elements instance', submit: vi.fn() };
   return {
     stripe,
     elements,
@@ -52,6 +52,18 @@ const STRIPE_CONFIG: PublicConfig = { ...SANDBOX_CONFIG, paymentProvider: 'strip
 const CLIENT_SECRET = 'pi_3Test_secret_Abc';
 const BILLING = { name: 'Ada Lovelace', email: 'ada@example.com' };
 const RETURN_URL = 'http://localhost/payment-success';
+/** What Stripe.js answers createConfirmationToken with: the card's billing address, a Honolulu ZIP. */
+const CONFIRMATION_TOKEN = {
+  id: 'ctoken_Test',
+  payment_method_preview: { billing_details: { address: { country: 'US', postal_code: '96813' } } },
+};
+const TAXED_SECRET = 'pi_3Taxed_secret_Def';
+
+/** The gateway's two steps: the location from a ConfirmationToken, then the payment of `clientSecret`. */
+async function collectAndConfirm(gateway: PaymentGateway, clientSecret = TAXED_SECRET) {
+  await gateway.collectLocation({ billingDetails: BILLING, returnUrl: RETURN_URL });
+  return gateway.confirmPayment({ clientSecret, billingDetails: BILLING, returnUrl: RETURN_URL });
+}
 
 const lastPaymentElement = () => stripeMocks.paymentElementProps.at(-1)!;
 
@@ -61,6 +73,10 @@ beforeEach(() => {
   stripeMocks.loadStripe.mockClear();
   stripeMocks.loadStripe.mockImplementation(async () => stripeMocks.stripe);
   stripeMocks.stripe.confirmPayment.mockReset();
+  stripeMocks.elements.submit.mockReset();
+  stripeMocks.elements.submit.mockResolvedValue({});
+  stripeMocks.stripe.createConfirmationToken.mockReset();
+  stripeMocks.stripe.createConfirmationToken.mockResolvedValue({ confirmationToken: CONFIRMATION_TOKEN });
   stripeMocks.elementsProps.length = 0;
   stripeMocks.paymentElementProps.length = 0;
 });
@@ -214,21 +230,54 @@ describe('the Payment Element', () => {
   });
 });
 
-describe('confirming the payment', () => {
-  it("sends the elements, the return URL and the billing details, with redirect 'if_required'", async () => {
+describe('the location and the payment', () => {
+  it('reads the country and ZIP from a ConfirmationToken made after elements.submit(), with the billing details', async () => {
     const gateway = await renderReadyForm();
-    stripeMocks.stripe.confirmPayment.mockResolvedValue({ paymentIntent: { id: 'pi_3Test', status: 'succeeded' } });
-
-    await gateway.confirmPayment({ billingDetails: BILLING, returnUrl: RETURN_URL });
-
-    expect(stripeMocks.stripe.confirmPayment).toHaveBeenCalledWith({
+    await expect(gateway.collectLocation({ billingDetails: BILLING, returnUrl: RETURN_URL })).resolves.toEqual({
+      status: 'collected',
+      location: { country: 'US', postalCode: '96813' },
+    });
+    expect(stripeMocks.elements.submit).toHaveBeenCalledTimes(1);
+    expect(stripeMocks.stripe.createConfirmationToken).toHaveBeenCalledWith({
       elements: stripeMocks.elements,
-      confirmParams: {
+      params: {
         return_url: RETURN_URL,
         payment_method_data: { billing_details: { name: 'Ada Lovelace', email: 'ada@example.com' } },
       },
+    });
+  });
+
+  it('leaves an incomplete card to the Payment Element, and says why Stripe.js refused another', async () => {
+    const gateway = await renderReadyForm();
+    stripeMocks.elements.submit.mockResolvedValueOnce({ error: { type: 'validation_error', message: 'Your card number is incomplete.' } });
+    await expect(gateway.collectLocation({ billingDetails: BILLING, returnUrl: RETURN_URL })).resolves.toEqual({ status: 'incomplete' });
+    stripeMocks.stripe.createConfirmationToken.mockResolvedValueOnce({ error: { type: 'card_error', message: 'Your card was declined.' } });
+    await expect(gateway.collectLocation({ billingDetails: BILLING, returnUrl: RETURN_URL })).resolves.toEqual({
+      status: 'failed',
+      message: 'Your card was declined.',
+    });
+  });
+
+  it("confirms the checkout's current PaymentIntent (replaced for tax) with the token, redirect 'if_required'", async () => {
+    const gateway = await renderReadyForm();
+    stripeMocks.stripe.confirmPayment.mockResolvedValue({ paymentIntent: { id: 'pi_3Taxed', status: 'succeeded' } });
+
+    await collectAndConfirm(gateway);
+
+    expect(stripeMocks.stripe.confirmPayment).toHaveBeenCalledWith({
+      clientSecret: TAXED_SECRET,
+      confirmParams: { return_url: RETURN_URL, confirmation_token: 'ctoken_Test' },
       redirect: 'if_required',
     });
+  });
+
+  it('never confirms without a collected card', async () => {
+    const gateway = await renderReadyForm();
+    await expect(gateway.confirmPayment({ clientSecret: TAXED_SECRET, billingDetails: BILLING, returnUrl: RETURN_URL })).resolves.toEqual({
+      status: 'failed',
+      message: PAYMENT_NOT_COMPLETED_MESSAGE,
+    });
+    expect(stripeMocks.stripe.confirmPayment).not.toHaveBeenCalled();
   });
 
   it.each([
@@ -258,13 +307,13 @@ describe('confirming the payment', () => {
     const gateway = await renderReadyForm();
     stripeMocks.stripe.confirmPayment.mockResolvedValue(result);
 
-    await expect(gateway.confirmPayment({ billingDetails: BILLING, returnUrl: RETURN_URL })).resolves.toEqual(confirmation);
+    await expect(collectAndConfirm(gateway)).resolves.toEqual(confirmation);
   });
 
   it('rejects when Stripe.js itself fails (the checkout shows its payment error)', async () => {
     const gateway = await renderReadyForm();
     stripeMocks.stripe.confirmPayment.mockRejectedValue(new Error('network down'));
-    await expect(gateway.confirmPayment({ billingDetails: BILLING, returnUrl: RETURN_URL })).rejects.toThrow('network down');
+    await expect(collectAndConfirm(gateway)).rejects.toThrow('network down');
   });
 });
 

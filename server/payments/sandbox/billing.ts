@@ -11,6 +11,7 @@ import { and, asc, desc, eq, inArray, lte, ne, sql } from 'drizzle-orm';
 import type { Database, Transaction } from '../../db/client';
 import { sandboxClock, sandboxDisputes, sandboxInvoices, sandboxRefunds, sandboxSubscriptions } from '../../db/schema';
 import { randomAlphanumeric } from '../../security/randomText';
+import { monthlyTotalCents } from '../../../src/domain/pricing';
 import { paidInvoiceStatus, type ListedInvoice } from '../provider';
 import type { OperationRefusal, OperationResult, PaymentEvent, RefundedPayment, SubscriptionDetails } from '../provider';
 import type { TestCardBehaviour } from './cards';
@@ -116,11 +117,13 @@ export async function sandboxSubscriptionDetails(db: Database, subscriptionId: s
     .groupBy(sandboxRefunds.paymentId);
   const refunded = new Map(refunds.map((refund) => [refund.paymentId, refund.cents]));
   /** A paid invoice with what was refunded on its payment (the first invoice's is its PaymentIntent). */
-  const paid = (id: string, paymentId: string, amountCents: number, date: Date): ListedInvoice => {
+  const paid = (id: string, paymentId: string, amounts: { amountCents: number; taxCents: number }, date: Date): ListedInvoice => {
+    const { amountCents } = amounts;
     const refundedCents = Math.min(amountCents, refunded.get(paymentId) ?? 0);
-    return { id, amountCents, status: paidInvoiceStatus(amountCents, refundedCents), refundedCents, date: date.toISOString() };
+    return { id, ...amounts, status: paidInvoiceStatus(amountCents, refundedCents), refundedCents, date: date.toISOString() };
   };
-  const first = row.amountPaidCents > 0 ? [paid(firstInvoiceId(row.id), row.paymentIntentId, row.amountPaidCents, row.updatedAt)] : [];
+  const firstAmounts = { amountCents: row.amountPaidCents, taxCents: row.taxCents };
+  const first = row.amountPaidCents > 0 ? [paid(firstInvoiceId(row.id), row.paymentIntentId, firstAmounts, row.updatedAt)] : [];
   return {
     currentPeriodEnd: row.currentPeriodEnd?.toISOString() ?? null,
     cardLast4: row.cardLast4,
@@ -128,10 +131,11 @@ export async function sandboxSubscriptionDetails(db: Database, subscriptionId: s
       ...first,
       ...later.map((invoice): ListedInvoice =>
         invoice.status === 'paid'
-          ? paid(invoice.id, invoice.id, invoice.amountCents, invoice.createdAt)
+          ? paid(invoice.id, invoice.id, invoice, invoice.createdAt)
           : {
               id: invoice.id,
               amountCents: invoice.amountCents,
+              taxCents: invoice.taxCents,
               status: invoice.status,
               refundedCents: 0,
               date: invoice.createdAt.toISOString(),
@@ -417,6 +421,8 @@ export async function renewDueSandboxSubscriptions(db: Database): Promise<Paymen
         id: invoiceId,
         subscriptionId: id,
         amountCents,
+        // The month's tax on the seats (a credit is money already taxed, so it comes off the total).
+        taxCents: Math.min(row.amountDueCents - monthlyTotalCents(row.quantity), amountCents),
         status: paid ? 'paid' : 'open',
         periodStart: row.currentPeriodEnd,
         periodEnd,

@@ -7,6 +7,7 @@
  */
 import { and, eq, ne, sql } from 'drizzle-orm';
 import { monthlyTotalCents } from '../../../src/domain/pricing';
+import { normalizeTaxLocation, placeZip, taxCents, type TaxRegistration } from '../../../src/domain/tax';
 import { sandboxDispute } from './disputes';
 import type { Database } from '../../db/client';
 import { sandboxCustomers, sandboxInvoices, sandboxSubscriptions } from '../../db/schema';
@@ -34,8 +35,22 @@ class SandboxError extends Error {
 
 const sandboxId = (prefix: string) => `${prefix}_sbx_${randomAlphanumeric(16)}`;
 
-/** The sandbox provider on `db`. */
-export function createSandboxProvider(db: Database): PaymentProvider {
+/**
+ * The sandbox provider on `db`, taxing for the owner's `registrations` (SANDBOX_TAX_RATES, docs/decisions/0070) as
+ * Stripe Tax would for the registrations in its Dashboard.
+ */
+export function createSandboxProvider(db: Database, registrations: readonly TaxRegistration[]): PaymentProvider {
+  /** The rate for a customer placed in `state`, in millionths; 0 where the business is not registered. */
+  const rateIn = (state: string | null) => registrations.find((registration) => registration.state === state)?.rateMillionths ?? 0;
+  /** The customer's placed state and its rate (Stripe Tax reads the customer's address). */
+  const customerTax = async (customerId: string) => {
+    const [customer] = await db
+      .select({ taxState: sandboxCustomers.taxState })
+      .from(sandboxCustomers)
+      .where(eq(sandboxCustomers.id, customerId));
+    if (!customer) throw new SandboxError(`No such customer: ${customerId}`);
+    return { state: customer.taxState, rateMillionths: rateIn(customer.taxState) };
+  };
   return {
     name: 'sandbox',
     clock: SANDBOX_NOW,
@@ -57,8 +72,11 @@ export function createSandboxProvider(db: Database): PaymentProvider {
       return { customerId: customer.id };
     },
 
-    async createSubscription({ transactionId, customerId, quantity, referrer, idempotencyKey }) {
+    async createSubscription({ transactionId, customerId, quantity, referrer, automaticTax = false, idempotencyKey }) {
       const paymentIntentId = sandboxId('pi');
+      const subtotalCents = monthlyTotalCents(quantity);
+      const tax = automaticTax ? await customerTax(customerId) : { state: null, rateMillionths: 0 };
+      const firstTaxCents = taxCents(subtotalCents, tax.rateMillionths);
       const [created] = await db
         .insert(sandboxSubscriptions)
         .values({
@@ -67,7 +85,11 @@ export function createSandboxProvider(db: Database): PaymentProvider {
           itemId: sandboxId('si'),
           transactionId,
           quantity,
-          amountDueCents: monthlyTotalCents(quantity),
+          amountDueCents: subtotalCents + firstTaxCents,
+          automaticTax,
+          taxState: automaticTax ? tax.state : null,
+          taxRateMillionths: tax.rateMillionths,
+          taxCents: firstTaxCents,
           referrer: referrer ?? null,
           paymentIntentId,
           clientSecret: `${paymentIntentId}_secret_${randomAlphanumeric(24)}`,
@@ -78,7 +100,13 @@ export function createSandboxProvider(db: Database): PaymentProvider {
       const [row] = created
         ? [created]
         : await db.select().from(sandboxSubscriptions).where(eq(sandboxSubscriptions.idempotencyKey, idempotencyKey));
-      if (!row || row.customerId !== customerId || row.quantity !== quantity || row.transactionId !== transactionId) {
+      if (
+        !row ||
+        row.customerId !== customerId ||
+        row.quantity !== quantity ||
+        row.transactionId !== transactionId ||
+        row.automaticTax !== automaticTax
+      ) {
         throw new SandboxError(`Idempotency key ${idempotencyKey} was used with other parameters`);
       }
       return {
@@ -86,7 +114,30 @@ export function createSandboxProvider(db: Database): PaymentProvider {
         subscriptionItemId: row.itemId,
         clientSecret: row.clientSecret,
         paymentIntentId: row.paymentIntentId,
+        subtotalCents: row.amountDueCents - row.taxCents,
+        taxCents: row.taxCents,
       };
+    },
+
+    /** Places a US ZIP by its prefix (src/domain/tax.ts); one the USPS does not use is not placeable, as at Stripe. */
+    async setCustomerLocation(customerId, location) {
+      const { country, postalCode } = normalizeTaxLocation(location);
+      const place = country === 'US' ? placeZip(postalCode) : 'elsewhere';
+      if (place === 'unplaced') return { kind: 'not_placeable' };
+      const taxState = place === 'elsewhere' ? null : place;
+      const updated = await db
+        .update(sandboxCustomers)
+        .set({ addressCountry: country, addressPostalCode: postalCode, taxState })
+        .where(eq(sandboxCustomers.id, customerId))
+        .returning({ id: sandboxCustomers.id });
+      if (updated.length === 0) throw new SandboxError(`No such customer: ${customerId}`);
+      return { kind: 'placed', state: taxState };
+    },
+
+    async previewTax(customerId, quantity) {
+      const subtotalCents = monthlyTotalCents(quantity);
+      const { rateMillionths } = await customerTax(customerId);
+      return { subtotalCents, taxCents: taxCents(subtotalCents, rateMillionths) };
     },
 
     /**
@@ -115,6 +166,8 @@ export function createSandboxProvider(db: Database): PaymentProvider {
         invoiceId: firstInvoiceId(row.id),
         state: invoiceState(row.paymentStatus, row.status),
         amountPaidCents: row.amountPaidCents,
+        totalExcludingTaxCents: row.amountDueCents - row.taxCents,
+        taxCents: row.taxCents,
         currency: 'usd',
       };
       const renewal = await latestRenewalInvoice(db, row.id);
@@ -135,6 +188,7 @@ export function createSandboxProvider(db: Database): PaymentProvider {
                 state: renewal.status,
                 amountDueCents: renewal.amountCents,
                 amountPaidCents: renewal.status === 'paid' ? renewal.amountCents : 0,
+                taxCents: renewal.taxCents,
                 paymentId: renewal.status === 'paid' ? renewal.id : null,
                 renewal: renewal.billingReason === 'subscription_cycle',
                 proration: renewal.billingReason === 'subscription_update',
@@ -144,6 +198,7 @@ export function createSandboxProvider(db: Database): PaymentProvider {
                 state: firstInvoice.state,
                 amountDueCents: row.amountDueCents,
                 amountPaidCents: row.amountPaidCents,
+                taxCents: row.taxCents,
                 paymentId: row.amountPaidCents > 0 ? row.paymentIntentId : null,
                 renewal: false,
               },

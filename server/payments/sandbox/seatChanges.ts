@@ -7,6 +7,7 @@
  */
 import { and, eq, sql } from 'drizzle-orm';
 import { monthlyTotalCents } from '../../../src/domain/pricing';
+import { taxCents } from '../../../src/domain/tax';
 import { seatChangeProration, seatQuoteHolds, type Proration } from '../../../src/domain/proration';
 import type { Database, Transaction } from '../../db/client';
 import { sandboxInvoices, sandboxSubscriptions } from '../../db/schema';
@@ -104,15 +105,19 @@ export async function changeSandboxSeats(
     const subject = { subscriptionId: row.id, transactionId: row.transactionId };
     const proration = await prorationAt(tx, row, quantity, prorationDate);
     if (!proration) return refused('quote_expired');
-    const seats = { quantity, amountDueCents: monthlyTotalCents(quantity), updatedAt: new Date() };
+    // A taxed subscription keeps its rate: the new monthly total and the proration are taxed as Stripe Tax would.
+    const monthlyTax = taxCents(monthlyTotalCents(quantity), row.taxRateMillionths);
+    const seats = { quantity, amountDueCents: monthlyTotalCents(quantity) + monthlyTax, updatedAt: new Date() };
     if (proration.netCents > 0) {
       if (!charges(row)) return refused('payment_declined');
       const invoiceId = newInvoiceId();
+      const prorationTax = taxCents(proration.netCents, row.taxRateMillionths);
       await tx.insert(sandboxInvoices).values({
         id: invoiceId,
         subscriptionId: row.id,
         billingReason: 'subscription_update',
-        amountCents: proration.netCents,
+        amountCents: proration.netCents + prorationTax,
+        taxCents: prorationTax,
         status: 'paid',
         periodStart: sql`${SANDBOX_NOW}`,
         periodEnd: row.currentPeriodEnd,

@@ -15,6 +15,11 @@ export const sandboxCustomers = pgTable('sandbox_customers', {
   email: text('email'),
   name: text('name'),
   metadata: jsonb('metadata').$type<Record<string, string>>().notNull(),
+  /** The buyer's location as the card form sent it (Stripe: the customer's `address`); null until sent. */
+  addressCountry: text('address_country'),
+  addressPostalCode: text('address_postal_code'),
+  /** Where the location was placed for tax: a registered state ('HI', 'AZ'), or null (elsewhere, or not yet). */
+  taxState: text('tax_state'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -28,8 +33,16 @@ export const sandboxSubscriptions = pgTable('sandbox_subscriptions', {
   quantity: integer('quantity').notNull(),
   /** The attributed referrer's slug (Stripe: the subscription's `metadata.referrer`); null without one. */
   referrer: text('referrer'),
-  /** First invoice total, in cents. */
+  /** First invoice total, in cents: the seats plus `taxCents`. */
   amountDueCents: integer('amount_due_cents').notNull(),
+  /** Stripe's `automatic_tax.enabled`: every invoice taxed at the rate of `taxState` (docs/decisions/0070). */
+  automaticTax: boolean('automatic_tax').notNull().default(false),
+  /** The registered state the subscription is taxed for; null untaxed. */
+  taxState: text('tax_state'),
+  /** The rate it is taxed at, in millionths, fixed when created (renewals and prorations use it). */
+  taxRateMillionths: integer('tax_rate_millionths').notNull().default(0),
+  /** The first invoice's tax, in cents (included in amountDueCents). */
+  taxCents: integer('tax_cents').notNull().default(0),
   amountPaidCents: integer('amount_paid_cents').notNull().default(0),
   status: text('status', { enum: ['incomplete', 'active', 'past_due', 'canceled'] })
     .notNull()
@@ -75,7 +88,10 @@ export const sandboxInvoices = pgTable('sandbox_invoices', {
   billingReason: text('billing_reason', { enum: ['subscription_cycle', 'subscription_update'] })
     .notNull()
     .default('subscription_cycle'),
+  /** The invoice's total, tax included, in cents. */
   amountCents: integer('amount_cents').notNull(),
+  /** The tax in `amountCents`, in cents (the subscription's rate on the seats' amount). */
+  taxCents: integer('tax_cents').notNull().default(0),
   status: text('status', { enum: ['open', 'paid', 'uncollectible'] }).notNull(),
   attempts: integer('attempts').notNull().default(1),
   periodStart: timestamp('period_start', { withTimezone: true }).notNull(),

@@ -65,9 +65,15 @@ export function graduatedTotalCents(tiers: readonly SeatTier[], quantity: number
   throw new RangeError(`Tiers end at ${previousUpTo} seats, below ${quantity}`);
 }
 
-/** The Product, as created by `npm run stripe:setup`. */
+/**
+ * The training's Stripe tax code: "Training Services - Live Virtual" (Stripe's tax code list,
+ * docs.stripe.com/tax/tax-codes): live trainings, build calls and office hours over video (decision 0070).
+ */
+export const STRIPE_TAX_CODE = 'txcd_20060045';
+
+/** The Product, as created by `npm run stripe:setup`, with the training's tax code. */
 export function productCreateParams(): Stripe.ProductCreateParams {
-  return { id: STRIPE_PRODUCT_ID, name: PRODUCT_NAME, metadata: { product_id: PRODUCT_ID } };
+  return { id: STRIPE_PRODUCT_ID, name: PRODUCT_NAME, tax_code: STRIPE_TAX_CODE, metadata: { product_id: PRODUCT_ID } };
 }
 
 /**
@@ -85,6 +91,8 @@ export function priceCreateParams(lookupKey: string, transferLookupKey: boolean)
     lookup_key: lookupKey,
     transfer_lookup_key: transferLookupKey,
     nickname: `${PRODUCT_NAME}: seat 1 $500, seat 2 free, seat 3+ $500`,
+    // Tax is added to the seats' price, never taken out of it (decision 0070).
+    tax_behavior: 'exclusive',
     metadata: { product_id: PRODUCT_ID },
   };
 }
@@ -114,5 +122,6 @@ export function priceDifferences(price: Stripe.Price): string[] {
       return expected && tier.up_to === expected.up_to && tier.unit_amount === expected.unit_amount && tier.flat_amount === 0;
     });
   if (!sameTiers) problems.push(`tiers are ${JSON.stringify(tiers)}, expected ${JSON.stringify(SEAT_TIERS)}`);
+  if (price.tax_behavior !== 'exclusive') problems.push(`tax_behavior is ${price.tax_behavior ?? 'unset'}, expected exclusive`);
   return problems;
 }

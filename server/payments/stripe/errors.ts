@@ -70,6 +70,11 @@ export function isCardDecline(error: unknown): boolean {
 }
 
 /** True when Stripe says the object does not exist (HTTP 404, code `resource_missing`). */
+/** True when Stripe Tax cannot place the customer's address (Stripe docs, "Collect customer addresses"). */
+export function isTaxLocationInvalid(error: unknown): boolean {
+  return isStripeError(error) && error.code === 'customer_tax_location_invalid';
+}
+
 export function isResourceMissing(error: unknown): boolean {
   return isStripeError(error) && error.code === 'resource_missing';
 }

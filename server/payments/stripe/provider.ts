@@ -36,7 +36,7 @@ import type {
 import { paidInvoiceStatus } from '../provider';
 import { stripeWebhookRoute } from './webhookRoute';
 import { createStripeClient } from './client';
-import { isCardDecline, isResourceMissing, StripeProviderError, toProviderError } from './errors';
+import { isCardDecline, isResourceMissing, isTaxLocationInvalid, StripeProviderError, toProviderError } from './errors';
 import { PORTAL_CONFIGURATION_METADATA } from './setup';
 
 /** What the Stripe provider needs; plain values, so it does not depend on the server's Config. */
@@ -149,6 +149,16 @@ function paidPaymentIntentOf(invoice: Stripe.Invoice): string | null {
   const payment = payments.find((p) => p.status === 'paid') ?? payments.find((p) => p.is_default) ?? payments[0];
   const intent = payment?.payment.payment_intent;
   return intent ? idOf(intent) : null;
+}
+
+/** An invoice's tax, in cents: the sum of its `total_taxes` (exclusive taxes, as the Price's `tax_behavior`). */
+function taxOf(invoice: Stripe.Invoice): number {
+  return (invoice.total_taxes ?? []).reduce((sum, tax) => sum + tax.amount, 0);
+}
+
+/** An invoice's total before tax, in cents (`total_excluding_tax`; the total when Stripe leaves it null). */
+function totalExcludingTaxOf(invoice: Stripe.Invoice): number {
+  return invoice.total_excluding_tax ?? invoice.total - taxOf(invoice);
 }
 
 function expandedInvoice(subscription: Stripe.Subscription, action: string): Stripe.Invoice | null {
@@ -265,9 +275,9 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
             customer: input.customerId,
             items: [{ price: await monthlyPriceId(), quantity: input.quantity }],
             payment_behavior: 'default_incomplete',
-            // Explicit: an account with tax "on by default" would otherwise add tax, and the amount paid would
-            // never equal the seats' total that finalize checks.
-            automatic_tax: { enabled: false },
+            // Explicit either way: a subscription is taxed only once the buyer's location placed the customer
+            // (setCustomerLocation), else Stripe could not finalize its first invoice (docs/decisions/0071).
+            automatic_tax: { enabled: input.automaticTax ?? false },
             payment_settings: { save_default_payment_method: 'on_subscription', payment_method_types: ['card'] },
             metadata: {
               transactionId: metadataValue(input.transactionId),
@@ -298,7 +308,45 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
         subscriptionItemId: item.id,
         clientSecret,
         paymentIntentId: paymentIntentIdOf(invoice, clientSecret),
+        subtotalCents: totalExcludingTaxOf(invoice),
+        taxCents: taxOf(invoice),
       };
+    },
+
+    /**
+     * Sets the customer's address and has Stripe Tax place it at once (`tax.validate_location: 'immediately'`:
+     * an address it cannot place is refused with `customer_tax_location_invalid`); reads the placed state from
+     * `tax.location` (Stripe docs, "Collect customer addresses").
+     */
+    async setCustomerLocation(customerId, location, idempotencyKey) {
+      let customer: Stripe.Customer;
+      try {
+        customer = await stripe.customers.update(
+          customerId,
+          {
+            address: { country: location.country, postal_code: location.postalCode },
+            tax: { validate_location: 'immediately' },
+            expand: ['tax'],
+          },
+          { idempotencyKey: requireIdempotencyKey(idempotencyKey) },
+        );
+      } catch (error) {
+        if (isTaxLocationInvalid(error)) return { kind: 'not_placeable' };
+        throw toProviderError(error, 'set customer location');
+      }
+      return { kind: 'placed', state: customer.tax?.location?.state ?? null };
+    },
+
+    /** The first invoice a taxed subscription would have (`invoices.createPreview`, automatic tax on). */
+    async previewTax(customerId, quantity) {
+      const preview = await call('preview tax', async () =>
+        stripe.invoices.createPreview({
+          customer: customerId,
+          automatic_tax: { enabled: true },
+          subscription_details: { items: [{ price: await monthlyPriceId(), quantity }] },
+        }),
+      );
+      return { subtotalCents: totalExcludingTaxOf(preview), taxCents: taxOf(preview) };
     },
 
     /**
@@ -362,6 +410,8 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
           invoiceId: invoice.id,
           state: invoiceStateOf(invoice.status),
           amountPaidCents: invoice.amount_paid,
+          totalExcludingTaxCents: totalExcludingTaxOf(invoice),
+          taxCents: taxOf(invoice),
           currency: invoice.currency,
         },
         transactionId: subscription.metadata.transactionId || null,
@@ -375,6 +425,7 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
             state: invoiceStateOf(invoice.status),
             amountDueCents: invoice.amount_due,
             amountPaidCents: invoice.amount_paid,
+            taxCents: taxOf(invoice),
             paymentId: invoice.status === 'paid' ? paidPaymentIntentOf(invoice) : null,
             renewal: invoice.billing_reason === 'subscription_cycle',
             proration: invoice.billing_reason === 'subscription_update',
@@ -463,7 +514,14 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
         if (!state) continue;
         const date = new Date(invoice.created * 1000).toISOString();
         if (state !== 'paid') {
-          invoices.push({ id: invoice.id, amountCents: invoice.amount_due, status: state, refundedCents: 0, date });
+          invoices.push({
+            id: invoice.id,
+            amountCents: invoice.amount_due,
+            taxCents: taxOf(invoice),
+            status: state,
+            refundedCents: 0,
+            date,
+          });
           continue;
         }
         // Refunds are made on the invoice's PaymentIntent (its charge), not on the invoice.
@@ -473,6 +531,7 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
         invoices.push({
           id: invoice.id,
           amountCents: invoice.amount_paid,
+          taxCents: taxOf(invoice),
           status: paidInvoiceStatus(invoice.amount_paid, refundedCents),
           refundedCents,
           date,

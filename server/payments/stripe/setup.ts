@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type Stripe from 'stripe';
-import { priceCreateParams, priceDifferences, productCreateParams, STRIPE_PRODUCT_ID } from './catalogue';
+import { priceCreateParams, priceDifferences, productCreateParams, STRIPE_PRODUCT_ID, STRIPE_TAX_CODE } from './catalogue';
 import { isResourceMissing } from './errors';
 
 /** What setup found or made. */
@@ -30,6 +30,10 @@ async function ensureProduct(stripe: Stripe, warnings: string[]): Promise<{ prod
   try {
     const product = await stripe.products.retrieve(STRIPE_PRODUCT_ID);
     if (!product.active) warnings.push(`Product ${product.id} is archived; reactivate it in the Stripe Dashboard before selling.`);
+    // A Product made before tax was collected gets the training's tax code (Stripe lets it change).
+    if (idOf(product.tax_code ?? '') !== STRIPE_TAX_CODE) {
+      await stripe.products.update(product.id, { tax_code: STRIPE_TAX_CODE }, { idempotencyKey: `stripe-setup-tax-code-${randomUUID()}` });
+    }
     return { productId: product.id, created: false };
   } catch (error) {
     if (!isResourceMissing(error)) throw error;

@@ -5,12 +5,15 @@ import { formatDollars, monthlyTotalCents, SEAT_PRICE_CENTS } from '../../domain
 import type { CheckoutField } from '../../domain/validation';
 import type { PaymentGateway } from '../../payments/gateway';
 import { PaymentForm } from '../payment/PaymentForm';
-import { colors, radii } from '../theme';
+import { colors } from '../theme';
 import { CheckoutActor } from './checkoutActor';
 import { PaymentReceivedNotice } from './OrderNotices';
 import {
   selectCanSubmit,
   selectCardReentryNeeded,
+  selectConfirmingTax,
+  selectLocationError,
+  selectPaymentFormSecret,
   selectFieldsLocked,
   selectFieldErrors,
   selectForm,
@@ -18,8 +21,9 @@ import {
   selectPaymentError,
   selectPendingSeats,
   selectProcessing,
-  selectSession,
 } from './checkoutSelectors';
+import { TaxConfirmation } from './TaxConfirmation';
+import { SubmitButton } from './SubmitButton';
 import { FIELD_LIMITS } from '../shared/fieldLimits';
 import { TextField } from '../shared/TextField';
 import { ExistingSubscriptionNotice } from './ExistingSubscriptionNotice';
@@ -43,7 +47,9 @@ export function CheckoutForm({ firstNameRef }: CheckoutFormProps) {
   const fieldsLocked = CheckoutActor.useSelector(selectFieldsLocked);
   const canSubmit = CheckoutActor.useSelector(selectCanSubmit);
   const paymentFormKey = CheckoutActor.useSelector(selectPaymentFormKey);
-  const clientSecret = CheckoutActor.useSelector(selectSession)?.clientSecret;
+  const clientSecret = CheckoutActor.useSelector(selectPaymentFormSecret);
+  const locationError = CheckoutActor.useSelector(selectLocationError);
+  const confirmingTax = CheckoutActor.useSelector(selectConfirmingTax);
   const seats = CheckoutActor.useSelector(selectPendingSeats);
   const paymentError = CheckoutActor.useSelector(selectPaymentError);
   const cardReentryNeeded = CheckoutActor.useSelector(selectCardReentryNeeded);
@@ -121,12 +127,17 @@ export function CheckoutForm({ firstNameRef }: CheckoutFormProps) {
           disabled={processing}
           onReady={onReady}
           onCardDetailsChange={onCardDetailsChange}
+          locationError={locationError}
         />
       )}
       <PaymentReceivedNotice />
-      <SubmitButton type="submit" disabled={!canSubmit}>
-        {processing ? 'Processing...' : 'YES! I Want To Train My Team With AI'}
-      </SubmitButton>
+      {confirmingTax ? (
+        <TaxConfirmation />
+      ) : (
+        <SubmitButton type="submit" disabled={!canSubmit}>
+          {processing ? 'Processing...' : 'YES! I Want To Train My Team With AI'}
+        </SubmitButton>
+      )}
       {paymentError && <PaymentError role="alert">{paymentError}</PaymentError>}
       <Note>
         {`${formatDollars(SEAT_PRICE_CENTS)} per seat/${formatDollars(monthlyTotalCents(seats))} total billed monthly. Cancel anytime with one click. Offer valid exclusively through the referrer's referral.`}
@@ -169,29 +180,6 @@ const PaymentError = styled.p`
   color: ${colors.danger};
   font-weight: 600;
   text-align: center;
-`;
-
-const SubmitButton = styled.button`
-  margin-top: 8px;
-  padding: 16px 20px;
-  border: none;
-  border-radius: ${radii.medium};
-  background: ${colors.cta};
-  color: #fff;
-  font-size: 1.0625rem;
-  font-weight: 800;
-  cursor: pointer;
-  box-shadow: 0 6px 16px rgba(22, 163, 74, 0.3);
-  transition: background 0.15s;
-
-  &:hover:not(:disabled) {
-    background: ${colors.ctaDark};
-  }
-  &:disabled {
-    opacity: 0.55;
-    cursor: not-allowed;
-    box-shadow: none;
-  }
 `;
 
 const Note = styled.p`

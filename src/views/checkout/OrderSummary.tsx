@@ -1,11 +1,12 @@
 import styled from 'styled-components';
 import { benefitPhrases } from '../../content/offer';
 import { deliverableForSeat } from '../../domain/deliverables';
-import { formatDollars, seatPriceCents } from '../../domain/pricing';
+import { formatDollars, monthlyTotalCents, seatPriceCents } from '../../domain/pricing';
+import { taxNameOf } from '../../domain/tax';
 import { Card, CardTitle } from '../shared/Card';
 import { colors } from '../theme';
 import { CheckoutActor } from './checkoutActor';
-import { selectPendingSeats } from './checkoutSelectors';
+import { selectPendingSeats, selectQuotedTax } from './checkoutSelectors';
 import { monthlyTotalText } from './priceLines';
 
 /** How a seat's price reads in the summary: '$500', or '$0 (FREE)' for the free seat. */
@@ -14,9 +15,13 @@ function seatPriceText(seat: number): string {
   return cents === 0 ? `${formatDollars(0)} (FREE)` : formatDollars(cents);
 }
 
-/** The order summary: one row per pending seat with its deliverable and price, the monthly total and the tax note. */
+/**
+ * The order summary: one row per pending seat with its deliverable and price, the monthly total and the tax note;
+ * once the buyer's location owes tax, the seats' subtotal, the tax line and the total with tax (decision 0071).
+ */
 export function OrderSummary() {
   const seats = CheckoutActor.useSelector(selectPendingSeats);
+  const tax = CheckoutActor.useSelector(selectQuotedTax);
   const seatNumbers = Array.from({ length: seats }, (_, index) => index + 1);
 
   return (
@@ -42,9 +47,23 @@ export function OrderSummary() {
           ))}
         </tbody>
       </Table>
+      {tax && (
+        <>
+          <Line>
+            <span>Subtotal</span>
+            <span>{monthlyTotalText(seats)}</span>
+          </Line>
+          <Line>
+            <TaxName>{taxNameOf(tax.taxState)}</TaxName>
+            <span data-testid="summary-tax">{formatDollars(tax.taxCents)}</span>
+          </Line>
+        </>
+      )}
       <Total>
         <span>Total (monthly)</span>
-        <strong data-testid="summary-total">{monthlyTotalText(seats)}</strong>
+        <strong data-testid="summary-total">
+          {tax ? formatDollars(monthlyTotalCents(seats) + tax.taxCents) : monthlyTotalText(seats)}
+        </strong>
       </Total>
       <TaxNote>HI & AZ residents may see applicable GET/sales tax.</TaxNote>
     </Card>
@@ -77,6 +96,20 @@ const Amount = styled.td`
     white-space: nowrap;
   }
   font-weight: 600;
+  color: ${colors.ink};
+`;
+
+const TaxName = styled.span`
+  &::first-letter {
+    text-transform: uppercase;
+  }
+`;
+
+const Line = styled.p`
+  display: flex;
+  justify-content: space-between;
+  margin-top: 10px;
+  font-size: 0.9375rem;
   color: ${colors.ink};
 `;
 

@@ -52,9 +52,24 @@ export const selectCanAddSeat = (snapshot: CheckoutSnapshot) => !snapshot.hasTag
 export const selectCanRemoveSeat = (snapshot: CheckoutSnapshot) =>
   !snapshot.hasTag('seatsLocked') && snapshot.can({ type: 'SEAT_REMOVED' });
 
-/** The payment form's identity: re-created when the client secret or the update counter changes (spec §4). */
+/**
+ * The payment form's identity: re-created when the client secret or the update counter changes (spec §4), except
+ * when the location step replaced the subscription for tax: the form and its card stay (decision 0071).
+ */
 export const selectPaymentFormKey = (snapshot: CheckoutSnapshot) =>
-  snapshot.context.session ? `${snapshot.context.session.clientSecret}:${snapshot.context.updateCounter}` : null;
+  snapshot.context.paymentFormSecret ? `${snapshot.context.paymentFormSecret}:${snapshot.context.updateCounter}` : null;
+/** The client secret the payment form was made for. */
+export const selectPaymentFormSecret = (snapshot: CheckoutSnapshot) => snapshot.context.paymentFormSecret;
+export const selectLocationError = (snapshot: CheckoutSnapshot) => snapshot.context.locationError;
+
+/** The monthly tax quoted for the seats shown, in cents, and its state; null without a quote for them. */
+export const selectQuotedTax = (snapshot: CheckoutSnapshot) => {
+  const { taxQuote, pendingSeats } = snapshot.context;
+  return taxQuote && taxQuote.seats === pendingSeats && taxQuote.taxCents > 0 ? taxQuote : null;
+};
+
+/** The buyer is asked to confirm the monthly total with tax before it is charged. */
+export const selectConfirmingTax = (snapshot: CheckoutSnapshot) => snapshot.matches('confirmingTax');
 
 /**
  * Submit is offered once the payment form is ready, no seat change is pending and nothing is processing. After a

@@ -1,3 +1,4 @@
+import type { TaxLocationRefusal } from '../../domain/tax';
 import type { PaymentGateway } from '../../payments/gateway';
 
 /** What every payment form (sandbox or Stripe) takes from the checkout page. */
@@ -13,4 +14,6 @@ export interface PaymentFormProps {
    * that re-creates the form takes a typed card with it.
    */
   onCardDetailsChange: (empty: boolean) => void;
+  /** Why the server refused the location typed with the card (country or ZIP), shown at that field; null when none. */
+  locationError?: TaxLocationRefusal | null;
 }

@@ -6,16 +6,18 @@ import { elementColors } from './elementColors';
 import { formatCardNumber, formatExpiry, validateCard, type CardField, type CardFormValues } from '../../payments/cardValidation';
 import type { PaymentFormProps } from './PaymentFormProps';
 import { createSandboxGateway, type AuthenticationOutcome } from '../../payments/sandboxGateway';
+import { CARD_FORM_COUNTRIES } from '../../domain/tax';
 
-const EMPTY_CARD: CardFormValues = { number: '', expiry: '', cvc: '', postalCode: '' };
+const EMPTY_CARD: CardFormValues = { number: '', expiry: '', cvc: '', country: 'US', postalCode: '' };
 
-/** True when no card field holds anything. */
-const isEmpty = (values: CardFormValues) => Object.values(values).every((value) => value === '');
+/** True when no card field holds anything (the country always holds one: it is not typed). */
+const isEmpty = ({ country: _country, ...typed }: CardFormValues) => Object.values(typed).every((value) => value === '');
 
 const FORMATTERS: Record<CardField, (raw: string) => string> = {
   number: formatCardNumber,
   expiry: formatExpiry,
   cvc: (raw) => raw.replace(/\D/g, '').slice(0, 4),
+  country: (raw) => raw,
   postalCode: (raw) => raw.slice(0, 10),
 };
 
@@ -23,9 +25,10 @@ const FORMATTERS: Record<CardField, (raw: string) => string> = {
  * The sandbox provider's card form, laid out like Stripe's Payment Element (tabs, card the only method). It
  * checks the card in the browser and hands the checkout a gateway for `clientSecret` once mounted.
  */
-export function SandboxCardForm({ clientSecret, disabled, onReady, onCardDetailsChange }: PaymentFormProps) {
+export function SandboxCardForm({ disabled, onReady, onCardDetailsChange, locationError }: PaymentFormProps) {
   const tabId = useId();
   const panelId = useId();
+  const countryId = useId();
   const [values, setValues] = useState<CardFormValues>(EMPTY_CARD);
   const valuesRef = useRef<CardFormValues>(EMPTY_CARD);
   const [touched, setTouched] = useState<Partial<Record<CardField, boolean>>>({});
@@ -42,18 +45,19 @@ export function SandboxCardForm({ clientSecret, disabled, onReady, onCardDetails
   const gateway = useMemo(
     () =>
       createSandboxGateway({
-        clientSecret,
         readCard: () => valuesRef.current,
         onInvalidCard: () => setShowAllErrors(true),
         authenticate: () => new Promise((resolve) => setChallenge(() => resolve)),
         focusCard: () => numberRef.current?.focus(),
       }),
-    [clientSecret],
+    [],
   );
   useEffect(() => onReadyRef.current(gateway), [gateway]);
 
   const errors = validateCard(values);
-  const errorOf = (field: CardField) => (showAllErrors || touched[field] ? errors[field] : undefined);
+  // The server's word on the location shows at its field until the buyer changes that field.
+  const serverError = (field: CardField) => (locationError?.field === field && !touched[field] ? locationError.message : undefined);
+  const errorOf = (field: CardField) => (showAllErrors || touched[field] ? errors[field] : undefined) ?? serverError(field);
   const inputProps = (field: CardField) => ({
     value: values[field],
     disabled,
@@ -68,6 +72,8 @@ export function SandboxCardForm({ clientSecret, disabled, onReady, onCardDetails
     },
     onBlur: () => setTouched((current) => ({ ...current, [field]: valuesRef.current[field] !== '' || current[field] })),
   });
+  const country = inputProps('country');
+  const countryError = country.error;
 
   const choose = (outcome: AuthenticationOutcome) => {
     challenge?.(outcome);
@@ -103,7 +109,45 @@ export function SandboxCardForm({ clientSecret, disabled, onReady, onCardDetails
           />
           <TextField look="card" label="Security code" inputMode="numeric" autoComplete="cc-csc" placeholder="CVC" {...inputProps('cvc')} />
         </Row>
-        <TextField look="card" label="ZIP" autoComplete="postal-code" placeholder="12345" {...inputProps('postalCode')} />
+        <Row>
+          <CountryField>
+            <CountryLabel htmlFor={countryId}>Country</CountryLabel>
+            <CountrySelect
+              id={countryId}
+              autoComplete="country"
+              value={country.value}
+              disabled={disabled}
+              aria-invalid={countryError ? true : undefined}
+              aria-describedby={countryError ? `${countryId}-error` : undefined}
+              onChange={(event) => {
+                setTouched((current) => ({ ...current, country: true }));
+                country.onChange(event as unknown as ChangeEvent<HTMLInputElement>);
+              }}
+            >
+              {Object.entries(CARD_FORM_COUNTRIES).map(([code, name]) => (
+                <option key={code} value={code}>
+                  {name}
+                </option>
+              ))}
+            </CountrySelect>
+            {countryError && (
+              <CountryError id={`${countryId}-error`} role="alert">
+                {countryError}
+              </CountryError>
+            )}
+          </CountryField>
+          <TextField
+            look="card"
+            label="ZIP"
+            autoComplete="postal-code"
+            placeholder="12345"
+            {...inputProps('postalCode')}
+            onChange={(event) => {
+              setTouched((current) => ({ ...current, postalCode: current.postalCode || locationError?.field === 'postalCode' }));
+              inputProps('postalCode').onChange(event);
+            }}
+          />
+        </Row>
       </Panel>
       {challenge && <AuthenticationChallenge onChoose={choose} />}
     </Element>
@@ -151,6 +195,39 @@ const Panel = styled.div`
   display: flex;
   flex-direction: column;
   gap: 12px;
+`;
+
+const CountryField = styled.div`
+  display: flex;
+  flex-direction: column;
+  gap: 4px;
+  min-width: 0;
+`;
+
+const CountryLabel = styled.label`
+  font-size: 0.875rem;
+  color: ${elementColors.label};
+`;
+
+const CountrySelect = styled.select`
+  width: 100%;
+  padding: 12px;
+  font-size: 1rem;
+  color: ${elementColors.text};
+  background: #fff;
+  border: 1px solid ${({ 'aria-invalid': invalid }) => (invalid ? elementColors.danger : elementColors.border)};
+  border-radius: 5px;
+
+  &:focus {
+    outline: none;
+    border-color: ${elementColors.focus};
+    box-shadow: 0 0 0 3px rgba(5, 112, 222, 0.25);
+  }
+`;
+
+const CountryError = styled.p`
+  font-size: 0.875rem;
+  color: ${elementColors.danger};
 `;
 
 const Row = styled.div`

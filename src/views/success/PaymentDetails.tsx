@@ -52,6 +52,12 @@ export function PaymentDetails({ record }: { record: PaymentSuccessRecord }) {
             <dt>Seats</dt>
             <dd>{record.seatCount}</dd>
           </div>
+          {record.taxAmount ? (
+            <div>
+              <dt>Tax</dt>
+              <dd>{`${formatDollars(Math.round(record.taxAmount * 100))}/month`}</dd>
+            </div>
+          ) : null}
           <div>
             <dt>Total</dt>
             <dd>{monthlyTotal(record)}</dd>

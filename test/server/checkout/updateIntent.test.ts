@@ -22,7 +22,7 @@ describe.each(DATABASES)('POST /api/update-anon-subscription-intent on %s', (kin
     const response = await server.post(UPDATE, updateBody(session, 4));
     expect(response.statusCode).toBe(200);
     const updated = response.json();
-    expect(Object.keys(updated).sort()).toEqual(['clientSecret', 'subscriptionId', 'subscriptionItemId']);
+    expect(Object.keys(updated).sort()).toEqual(['clientSecret', 'subscriptionId', 'subscriptionItemId', 'taxCents']);
     expect(updated.subscriptionId).not.toBe(session.subscriptionId);
     expect(updated.subscriptionItemId).not.toBe(session.subscriptionItemId);
     expect(updated.clientSecret).not.toBe(session.clientSecret);
@@ -59,6 +59,7 @@ describe.each(DATABASES)('POST /api/update-anon-subscription-intent on %s', (kin
       clientSecret: session.clientSecret,
       subscriptionId: session.subscriptionId,
       subscriptionItemId: session.subscriptionItemId,
+      taxCents: 0,
     });
     expect(await orderRow(session.transactionId)).toMatchObject({ revision: 0 });
   });

@@ -65,6 +65,8 @@ interface Price {
   unit_amount: number | null;
   recurring: { interval: string; interval_count: number; usage_type: string };
   nickname: string | null;
+  /** Stripe's `tax_behavior`: 'unspecified' unless the Price was created with one. */
+  tax_behavior: string;
   metadata: Record<string, string>;
 }
 interface Customer {
@@ -204,11 +206,12 @@ const ALLOWED_PARAMS: Array<[method: string, path: RegExp, params: string[]]> = 
       'lookup_key',
       'transfer_lookup_key',
       'nickname',
+      'tax_behavior',
       'metadata[*]',
     ],
   ],
   ['GET', /^\/v1\/products\/[^/]+$/, []],
-  ['POST', /^\/v1\/products$/, ['id', 'name', 'metadata[*]']],
+  ['POST', /^\/v1\/products$/, ['id', 'name', 'tax_code', 'metadata[*]']],
   ['GET', /^\/v1\/billing_portal\/configurations$/, ['active', 'limit']],
   [
     'POST',
@@ -387,6 +390,7 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
     lookup_key: price.lookup_key,
     metadata: price.metadata,
     nickname: price.nickname,
+    tax_behavior: price.tax_behavior,
     product: price.product,
     recurring: price.recurring,
     tiers_mode: price.tiers_mode,
@@ -481,6 +485,9 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
       created: invoice.created,
       automatic_tax: { enabled: subscription.automatic_tax, status: subscription.automatic_tax ? 'complete' : null },
       total: invoice.amount_due,
+      // Untaxed: the double's Price has no tax registrations to apply.
+      total_excluding_tax: invoice.amount_due,
+      total_taxes: [],
       parent: { type: 'subscription_details', subscription_details: { subscription: invoice.subscription, metadata: invoice.metadata } },
       // Includable since API 2025-03-31.basil: absent unless expanded.
       ...(expanded(expand, 'confirmation_secret')
@@ -783,6 +790,7 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
           usage_type: params.get('recurring[usage_type]') ?? 'licensed',
         },
         nickname: params.get('nickname'),
+        tax_behavior: params.get('tax_behavior') ?? 'unspecified',
         metadata: metadataOf(params),
       };
       if (!products.has(price.product)) return missing('product', price.product);
@@ -797,7 +805,14 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
       const id = params.get('id') ?? newId('prod');
       if (products.has(id))
         return stripeError(400, 'invalid_request_error', `Product already exists.`, { code: 'resource_already_exists', param: 'id' });
-      const product = { id, object: 'product', active: true, name: params.get('name'), metadata: metadataOf(params) };
+      const product = {
+        id,
+        object: 'product',
+        active: true,
+        name: params.get('name'),
+        tax_code: params.get('tax_code'),
+        metadata: metadataOf(params),
+      };
       products.set(id, product);
       return { status: 200, body: product };
     }

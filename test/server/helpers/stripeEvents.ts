@@ -91,6 +91,8 @@ export function invoiceFor(order: TestOrder, state: SubscriptionState = {}): Jso
     amount_remaining: status === 'paid' ? 0 : total,
     subtotal: total,
     total,
+    total_excluding_tax: total,
+    total_taxes: [],
     parent: {
       quote_details: null,
       subscription_details: { metadata: { transactionId: order.transactionId }, subscription: subscriptionId },

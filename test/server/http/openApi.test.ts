@@ -89,6 +89,7 @@ describe('GET /api/openapi.json', () => {
       '/api/handoff/redeem',
       '/api/join/claim',
       '/api/join/invitation',
+      '/api/locate-anon-subscription',
       '/api/partner',
       '/api/partner/ledger.csv',
       '/api/partner/link',

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxSubscriptions } from '../../../server/db/schema';
 import { createSandboxProvider } from '../../../server/payments/sandbox/provider';
+import { DEFAULT_TAX_REGISTRATIONS } from '../../../src/domain/tax';
 import { confirmBody, DATABASES, finalize, openCheckout, payWithCard, startTestServer, TEST_CARDS, type TestServer } from '../helper';
 
 const CONFIRM = '/api/sandbox/payment-intents/confirm';
@@ -37,7 +38,7 @@ describe.each(DATABASES)('sandbox payment confirmation on %s', (kind) => {
     await payWithCard(server, session.clientSecret, TEST_CARDS.authentication);
     const intent = await intentOf(session.clientSecret);
     expect(intent).toMatchObject({ billingName: 'Ada Palmer', billingEmail: 'ada@example.com' });
-    const provider = createSandboxProvider(server.db);
+    const provider = createSandboxProvider(server.db, DEFAULT_TAX_REGISTRATIONS);
     await expect(provider.retrievePaymentBuyer(intent!.paymentIntentId)).resolves.toEqual({ name: 'Ada Palmer', email: 'ada@example.com' });
     await expect(provider.retrievePaymentBuyer('pi_sbx_unknown')).resolves.toBeNull();
 

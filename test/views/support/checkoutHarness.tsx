@@ -11,6 +11,7 @@ import { fromPromise } from 'xstate';
 import type { FinalizeResponse, SubscriptionSession, UpdateIntentResponse } from '../../../src/contract/checkout';
 import { checkoutMachine, type ConfirmPaymentActorInput } from '../../../src/machines/checkoutMachine';
 import type { FinalizeActorInput } from '../../../src/machines/checkoutOrder';
+import type { LocateActorInput, Location } from '../../../src/machines/checkoutTax';
 import type { PaymentConfirmation } from '../../../src/payments/gateway';
 import { CheckoutPage } from '../../../src/views/checkout/CheckoutPage';
 import { resetPublicConfigCache } from '../../../src/api/publicConfig';
@@ -40,13 +41,29 @@ type FinalizeInput = FinalizeActorInput;
 interface FakeCheckoutServer {
   createIntent?: (input: CreateInput) => Promise<SubscriptionSession>;
   updateIntent?: (input: UpdateInput) => Promise<UpdateIntentResponse>;
+  /** The location step (decision 0071); by default the session as it is, untaxed. */
+  locate?: (input: LocateActorInput) => Promise<Location>;
   confirmPayment?: (input: ConfirmPaymentActorInput) => Promise<PaymentConfirmation>;
   finalize?: (input: FinalizeInput) => Promise<FinalizeResponse>;
 }
 
 /** The update call's answer for `quantity` seats: a new subscription and client secret, as the server gives. */
 export function updatedSession(quantity: number): UpdateIntentResponse {
-  return { clientSecret: `pi_sbx_${quantity}_secret_b`, subscriptionId: `sub_sbx_${quantity}`, subscriptionItemId: `si_sbx_${quantity}` };
+  return {
+    clientSecret: `pi_sbx_${quantity}_secret_b`,
+    subscriptionId: `sub_sbx_${quantity}`,
+    subscriptionItemId: `si_sbx_${quantity}`,
+    taxCents: 0,
+  };
+}
+
+/** The location step's answer for a ZIP that owes no tax: the session as it is. */
+async function untaxed({ session }: LocateActorInput): Promise<Location> {
+  const { clientSecret, subscriptionId, subscriptionItemId } = session;
+  return {
+    kind: 'quoted',
+    quote: { clientSecret, subscriptionId, subscriptionItemId, subtotalCents: 50_000, taxCents: 0, taxState: null },
+  };
 }
 
 /** The checkout statechart with its invoked actors answered by `server`. */
@@ -59,6 +76,7 @@ export function testCheckoutMachine(server: FakeCheckoutServer = {}) {
       updateSubscriptionIntent: fromPromise<UpdateIntentResponse, UpdateInput>(({ input }) =>
         (server.updateIntent ?? (async ({ quantity }) => updatedSession(quantity)))(input),
       ),
+      locateBuyer: fromPromise<Location, LocateActorInput>(({ input }) => (server.locate ?? untaxed)(input)),
       confirmPayment: fromPromise<PaymentConfirmation, ConfirmPaymentActorInput>(({ input }) =>
         (server.confirmPayment ?? (async () => ({ status: 'succeeded', paymentIntentId: 'pi_sbx_1' }) as const))(input),
       ),

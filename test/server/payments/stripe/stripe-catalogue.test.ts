@@ -81,10 +81,12 @@ describe('priceDifferences', () => {
     price.tiers_mode = 'volume';
     price.tiers = price.tiers?.slice(0, 2);
     if (price.recurring) price.recurring.interval = 'year';
+    price.tax_behavior = 'inclusive';
 
     const differences = priceDifferences(price);
 
-    expect(differences).toHaveLength(4);
+    expect(differences).toHaveLength(5);
+    expect(differences.join('\n')).toMatch(/tax_behavior is inclusive, expected exclusive/);
     expect(differences.join('\n')).toMatch(/currency is eur/);
     expect(differences.join('\n')).toMatch(/billed every month/);
     expect(differences.join('\n')).toMatch(/not graduated tiered/);

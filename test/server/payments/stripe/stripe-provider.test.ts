@@ -206,6 +206,8 @@ describe('createSubscription', () => {
       subscriptionItemId: 'si_TestSeats0001',
       clientSecret: 'pi_3TestIntent0001_secret_TestSecret0001',
       paymentIntentId: 'pi_3TestIntent0001',
+      subtotalCents: 100_000,
+      taxCents: 0,
     });
     const [lookup, create] = stripe.requests;
     expect(lookup?.path).toBe('/v1/prices');
@@ -359,7 +361,14 @@ describe('retrieveSubscriptionPayment', () => {
       customerId: 'cus_TestChiro0001',
       quantity: 3,
       state: 'incomplete',
-      firstInvoice: { invoiceId: 'in_TestFirst0001', state: 'open', amountPaidCents: 0, currency: 'usd' },
+      firstInvoice: {
+        invoiceId: 'in_TestFirst0001',
+        state: 'open',
+        amountPaidCents: 0,
+        totalExcludingTaxCents: 100_000,
+        taxCents: 0,
+        currency: 'usd',
+      },
       transactionId: 'txn_0001',
       // The period lives on the subscription item (API 2025-03-31.basil and later); the first invoice is no renewal.
       lifecycle: {
@@ -371,6 +380,7 @@ describe('retrieveSubscriptionPayment', () => {
           state: 'open',
           amountDueCents: 100_000,
           amountPaidCents: 0,
+          taxCents: 0,
           paymentId: null,
           renewal: false,
           proration: false,

@@ -96,11 +96,13 @@ describe('ensureStripeCatalogue', () => {
     expect(Object.fromEntries(product?.params ?? [])).toEqual({
       id: 'prod_chiro_ai_training',
       name: 'AI Training Subscription (Monthly)',
+      tax_code: 'txcd_20060045',
       'metadata[product_id]': 'chiro-ai-training-monthly',
     });
     expect(Object.fromEntries(price?.params ?? [])).toMatchObject({
       product: 'prod_chiro_ai_training',
       currency: 'usd',
+      tax_behavior: 'exclusive',
       'recurring[interval]': 'month',
       'recurring[usage_type]': 'licensed',
       billing_scheme: 'tiered',
