@@ -10,6 +10,7 @@ import { eq, sql } from 'drizzle-orm';
 import { featureMail } from '../../../server/app';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accounts, orders, outbox, sandboxClock } from '../../../server/db/schema';
+import type { AccountView } from '../../../src/contract/account';
 import type { TaxQuote } from '../../../src/contract/checkout';
 import { PRODUCT_ID, PRODUCT_NAME } from '../../../src/domain/product';
 import { SANDBOX_CLOCK_MAX_SECONDS } from '../../../server/payments/sandbox/billing';
@@ -179,6 +180,11 @@ describe.each(DATABASES)('after the purchase, on %s', (kind) => {
     expect(confirmation.html).toContain('<p>Hawaii general excise tax: $47.12/month</p>');
     expect(confirmation.html).toContain('<p>Total charged: $1,047.12/month</p>');
     expect(confirmation.text).not.toContain('$1,000/month, billed monthly');
+
+    // The manage page lists the invoice with the tax in it and the state it is for.
+    const view = (await account(await manageSession(email, /subscription is active/))).json<AccountView>();
+    expect(view.taxState).toBe('HI');
+    expect(view.invoices).toEqual([expect.objectContaining({ amountCents: 104_712, taxCents: 4_712, status: 'paid' })]);
   });
 
   it('loses no mail between commit and send, and retries while the SMTP server is down', async () => {
