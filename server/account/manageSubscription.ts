@@ -48,6 +48,7 @@ export async function accountView(context: OrderContext, order: Order): Promise<
     currentPeriodEnd: details?.currentPeriodEnd ?? null,
     cancelAt: order.cancelAt?.toISOString() ?? null,
     cardLast4: details?.cardLast4 ?? null,
+    taxState: order.taxState,
     invoices: details?.invoices ?? [],
     managedByProvider: context.provider.createPortalSession !== undefined,
     guaranteeEndsAt: order.paidAt ? refundGuaranteeEndsAt(order.paidAt).toISOString() : null,

@@ -6,6 +6,7 @@
 import { formatDollars } from '../../src/domain/pricing';
 import { brand, PRODUCT_NAME } from '../../src/domain/product';
 import { REFUND_GUARANTEE_DAYS } from '../../src/domain/refunds';
+import { taxNameOf } from '../../src/domain/tax';
 import { practiceName } from '../../src/domain/team';
 import { escapeHtml } from '../http/escapeHtml';
 
@@ -13,7 +14,10 @@ import { escapeHtml } from '../http/escapeHtml';
 interface MailContext {
   buyer: { name: string; email: string };
   seats: number;
+  /** The seats' monthly amount before tax, in cents (the order's `amountCents`). */
   monthlyTotalCents: number;
+  /** The monthly tax the buyer confirmed and paid with the first invoice, in cents, and its state; 0 and null untaxed. */
+  tax: { cents: number; state: string | null };
   payload: Record<string, string | number | null>;
   /** `join`: an invitation's link to /join; `team`: the Team section of /account; `newPassword`: a member's link to set one. */
   links: { manage: string; agreement: string; join?: string; team?: string; newPassword?: string };
@@ -59,6 +63,24 @@ function teamBlocks(free: number, team: string): Block[] {
   ];
 }
 
+/**
+ * The confirmation mail's opening: the seats and what they cost. A taxed order names the seats' amount, the tax
+ * of its state and the total charged on lines of their own, as the order summary showed them before the charge
+ * (docs/decisions/0071); an untaxed one says the monthly total in one sentence.
+ */
+function orderBlocks(seats: number, monthlyTotalCents: number, tax: MailContext['tax']): Block[] {
+  const order = `${seatsText(seats)} of ${PRODUCT_NAME}`;
+  if (tax.cents <= 0) return [`Thank you for your order: ${order}, ${formatDollars(monthlyTotalCents)}/month, billed monthly.`];
+  const taxName = taxNameOf(tax.state);
+  const taxLabel = taxName === taxNameOf(null) && tax.state ? `Sales tax (${tax.state})` : taxName;
+  return [
+    `Thank you for your order: ${order}, billed monthly.`,
+    `Seats: ${formatDollars(monthlyTotalCents)}/month`,
+    `${taxLabel}: ${formatDollars(tax.cents)}/month`,
+    `Total charged: ${formatDollars(monthlyTotalCents + tax.cents)}/month`,
+  ];
+}
+
 /** Where the training is signed in to: the training platform, with its address when configured. */
 function signInBlocks(trainingPlatformUrl: string | null): Block[] {
   const where = 'After the agreement, you sign in to the training on the training platform, with your login email and password.';
@@ -66,9 +88,9 @@ function signInBlocks(trainingPlatformUrl: string | null): Block[] {
 }
 
 const TEMPLATES: Record<string, (context: MailContext) => RenderedMail> = {
-  order_confirmation: ({ buyer, seats, monthlyTotalCents, payload, links, trainingPlatformUrl }) =>
+  order_confirmation: ({ buyer, seats, monthlyTotalCents, tax, payload, links, trainingPlatformUrl }) =>
     compose(`Your ${brand.name} subscription is active`, buyer.name, [
-      `Thank you for your order: ${seatsText(seats)} of ${PRODUCT_NAME}, ${formatDollars(monthlyTotalCents)}/month, billed monthly.`,
+      ...orderBlocks(seats, monthlyTotalCents, tax),
       `Your login email is ${buyer.email}. Your password was shown once after payment; if you did not keep it, get new login credentials on your manage page.`,
       'Next step: sign your training agreement.',
       ['Sign the training agreement', links.agreement],

@@ -232,6 +232,7 @@ async function deliver(context: OutboxContext, row: OutboxRow): Promise<Delivery
     buyer,
     seats: order.order.quantity,
     monthlyTotalCents: order.order.amountCents,
+    tax: { cents: order.order.taxCents, state: order.order.taxState },
     payload: { ...row.payload, freeSeats, seatName: seat?.name ?? row.payload.seatName ?? null },
     links: { manage, agreement, join: invitation?.join ?? '', team, newPassword },
     trainingPlatformUrl: config.TRAINING_PLATFORM_URL ?? null,

@@ -32,13 +32,19 @@ export const AccountView = Type.Object({
   cancelAt: Type.Union([Type.String(), Type.Null()]),
   cardLast4: Type.Union([Type.String(), Type.Null()]),
   /**
-   * Paid (or due) in cents; `status` 'paid', 'open', 'uncollectible', 'refunded' or 'partially_refunded', with what
-   * was refunded of it in cents.
+   * The state the subscription is taxed in ('HI'), whose tax the invoices' `taxCents` is (docs/decisions/0070);
+   * null untaxed.
+   */
+  taxState: Type.Union([Type.String(), Type.Null()]),
+  /**
+   * Paid (or due) in cents, tax included, and the tax in it (0 untaxed); `status` 'paid', 'open', 'uncollectible',
+   * 'refunded' or 'partially_refunded', with what was refunded of it in cents.
    */
   invoices: Type.Array(
     Type.Object({
       id: Type.String(),
       amountCents: Type.Integer(),
+      taxCents: Type.Integer({ minimum: 0 }),
       status: Type.String(),
       refundedCents: Type.Integer(),
       date: Type.String(),

@@ -30,6 +30,7 @@ const ACCOUNT: AccountView = {
   currentPeriodEnd: '2026-12-24T09:00:00.000Z',
   cancelAt: null,
   cardLast4: '4242',
+  taxState: null,
   invoices: [],
   managedByProvider: false,
   // Paid on November 20: the guarantee runs until December 20, after the model's clock (November 24).

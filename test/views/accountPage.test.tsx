@@ -20,10 +20,11 @@ const ACCOUNT: AccountView = {
   currentPeriodEnd: '2026-12-24T09:00:00.000Z',
   cancelAt: null,
   cardLast4: '4242',
+  taxState: null,
   invoices: [
-    { id: 'in_1', amountCents: 50_000, status: 'paid', refundedCents: 0, date: '2026-11-24T09:00:00.000Z' },
-    { id: 'in_2', amountCents: 50_000, status: 'refunded', refundedCents: 50_000, date: '2026-12-24T09:00:00.000Z' },
-    { id: 'in_3', amountCents: 25_000, status: 'partially_refunded', refundedCents: 10_000, date: '2026-12-25T09:00:00.000Z' },
+    { id: 'in_1', amountCents: 50_000, taxCents: 0, status: 'paid', refundedCents: 0, date: '2026-11-24T09:00:00.000Z' },
+    { id: 'in_2', amountCents: 50_000, taxCents: 0, status: 'refunded', refundedCents: 50_000, date: '2026-12-24T09:00:00.000Z' },
+    { id: 'in_3', amountCents: 25_000, taxCents: 0, status: 'partially_refunded', refundedCents: 10_000, date: '2026-12-25T09:00:00.000Z' },
   ],
   managedByProvider: false,
   guaranteeEndsAt: '2026-12-24T09:00:00.000Z',
@@ -216,6 +217,31 @@ describe('the manage page', () => {
       'December 24, 2026$500Refunded ($500)',
       'December 25, 2026$250Partly refunded ($100 of $250)',
     ]);
+  });
+
+  it('names the tax of a taxed invoice on a line of its own under its amount, and none for an untaxed one', async () => {
+    const honolulu: AccountView = {
+      ...ACCOUNT,
+      taxState: 'HI',
+      invoices: [
+        { id: 'in_1', amountCents: 52_356, taxCents: 2_356, status: 'paid', refundedCents: 0, date: '2026-11-24T09:00:00.000Z' },
+        { id: 'in_2', amountCents: 25_000, taxCents: 0, status: 'paid', refundedCents: 0, date: '2026-11-25T09:00:00.000Z' },
+      ],
+    };
+    const { machine } = machineWith({ view: async () => honolulu });
+    render(<AccountPage machine={machine} />);
+    await flush();
+    const rows = within(screen.getByRole('table', { name: 'Invoices' }))
+      .getAllByRole('row')
+      .slice(1);
+    expect(rows.map((row) => row.textContent)).toEqual([
+      'November 24, 2026$523.56incl. Hawaii general excise tax $23.56Paid',
+      'November 25, 2026$250Paid',
+    ]);
+    // The tax is a line of its own in the amount's cell, not run into the amount.
+    const taxLine = within(rows[0]!).getByText('incl. Hawaii general excise tax $23.56');
+    expect(taxLine.tagName).toBe('SPAN');
+    expect(getComputedStyle(taxLine).display).toBe('block');
   });
 
   it('confirms a cancellation and its undo in words, with the status in words', async () => {

@@ -8,6 +8,7 @@ import styled from 'styled-components';
 import type { AccountView, SeatChangePreview } from '../../contract/account';
 import { invoiceStatusWords } from '../../domain/invoiceStatus';
 import { formatDollars, monthlyTotalCents, seatLimitNotice } from '../../domain/pricing';
+import { taxNameOf } from '../../domain/tax';
 import { readMaxSeats } from '../../content/checkoutLimits';
 import { formatCardNumber, formatExpiry } from '../../payments/cardValidation';
 import { CopyField } from '../shared/CopyField';
@@ -15,6 +16,7 @@ import { FIELD_LIMITS } from '../shared/fieldLimits';
 import { LimitedInput } from '../shared/LimitedInput';
 import { formText } from '../shared/formText';
 import { Button, Card, Field, Form, SubHeading, Table } from '../shared/panelStyles';
+import { colors } from '../theme';
 import { AccountActor } from './accountActor';
 import { day } from './accountDates';
 import { cancelAndRefundLabel, cancelConfirmationText, refundConfirmationText } from './cancelWords';
@@ -318,7 +320,7 @@ export function CredentialsSection() {
   );
 }
 
-/** The subscription's invoices (none are listed before the first). */
+/** The subscription's invoices (none are listed before the first); an amount with tax names the tax on a line of its own. */
 export function InvoicesSection({ account }: { account: AccountView }) {
   if (account.invoices.length === 0) return null;
   return (
@@ -335,7 +337,10 @@ export function InvoicesSection({ account }: { account: AccountView }) {
           {account.invoices.map((invoice) => (
             <tr key={invoice.id}>
               <td>{day(invoice.date)}</td>
-              <td className="number">{formatDollars(invoice.amountCents)}</td>
+              <td className="number">
+                {formatDollars(invoice.amountCents)}
+                {invoice.taxCents > 0 && <TaxLine>{`incl. ${taxNameOf(account.taxState)} ${formatDollars(invoice.taxCents)}`}</TaxLine>}
+              </td>
               <td>{invoiceStatusWords(invoice)}</td>
             </tr>
           ))}
@@ -418,6 +423,12 @@ const Buttons = styled.div`
   display: flex;
   flex-wrap: wrap;
   gap: 8px;
+`;
+
+/** An invoice's tax, under its amount. */
+const TaxLine = styled.span`
+  display: block;
+  color: ${colors.muted};
 `;
 
 const PastDue = styled.p`

@@ -10,6 +10,9 @@ import { eq, sql } from 'drizzle-orm';
 import { featureMail } from '../../../server/app';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accounts, orders, outbox, sandboxClock } from '../../../server/db/schema';
+import type { AccountView } from '../../../src/contract/account';
+import type { TaxQuote } from '../../../src/contract/checkout';
+import { PRODUCT_ID, PRODUCT_NAME } from '../../../src/domain/product';
 import { SANDBOX_CLOCK_MAX_SECONDS } from '../../../server/payments/sandbox/billing';
 import { deliverDue, smtpMailer, type OutboxContext } from '../../../server/outbox/outboxWorker';
 import { startMailCatcher, type MailCatcher } from '../../support/mailCatcher';
@@ -55,11 +58,26 @@ describe.each(DATABASES)('after the purchase, on %s', (kind) => {
   });
 
   let buyers = 0;
-  /** Buys `quantity` seats with `card` as a new buyer; returns the transaction and the buyer's email. */
-  async function buy(quantity: number, card = '4242 4242 4242 4242') {
+  /**
+   * Buys `quantity` seats with `card` as a new buyer, located first at `postalCode` when given (the location step:
+   * a ZIP that owes tax replaces the subscription with a taxed one); returns the transaction and the buyer's email.
+   */
+  async function buy(quantity: number, card = '4242 4242 4242 4242', postalCode?: string) {
     buyers += 1;
     const email = `buyer${buyers}@example.com`;
-    const session = await openCheckout(server, quantity);
+    const opened = await openCheckout(server, quantity);
+    const located = postalCode
+      ? await server.post('/api/locate-anon-subscription', {
+          subscriptionId: opened.subscriptionId,
+          subscriptionItemId: opened.subscriptionItemId,
+          transactionId: opened.transactionId,
+          productId: PRODUCT_ID,
+          country: 'US',
+          postalCode,
+        })
+      : null;
+    if (located) expect(located.statusCode).toBe(200);
+    const session = located ? { ...opened, ...located.json<TaxQuote>() } : opened;
     const paid = await server.post('/api/sandbox/payment-intents/confirm', {
       ...confirmBody(session.clientSecret, card),
       billingDetails: { name: 'Ada Palmer', email },
@@ -109,7 +127,8 @@ describe.each(DATABASES)('after the purchase, on %s', (kind) => {
     await deliverDue(outboxContext);
     const confirmation = await mail.waitFor(email, /subscription is active/);
     expect(confirmation.text).toContain('3 seats');
-    expect(confirmation.text).toContain('$1,000/month');
+    expect(confirmation.text).toContain(`Thank you for your order: 3 seats of ${PRODUCT_NAME}, $1,000/month, billed monthly.`);
+    expect(confirmation.text).not.toMatch(/tax|Total charged/i);
     expect(confirmation.text).toContain(`Your login email is ${email}`);
     expect(confirmation.text).toMatch(/Sign the training agreement: https:\/\/checkout\.test\/account\?token=[\w-]{43}/);
     expect(confirmation.text).toMatch(/Manage your subscription: https:\/\/checkout\.test\/account\?token=[\w-]{43}/);
@@ -142,6 +161,30 @@ describe.each(DATABASES)('after the purchase, on %s', (kind) => {
     expect(redeemed.json()).toMatchObject({ transactionId, email });
     // Each link works once.
     expect((await server.post('/api/account/session', { token: agreementToken })).statusCode).toBe(401);
+  });
+
+  it('a Honolulu order is confirmed with the seats, Hawaii general excise tax and the total charged on lines of their own', async () => {
+    const { transactionId, email } = await buy(3, undefined, '96813');
+    expect((await server.db.select().from(orders).where(eq(orders.transactionId, transactionId)))[0]).toMatchObject({
+      amountCents: 100_000,
+      taxCents: 4_712,
+      taxState: 'HI',
+    });
+    await deliverDue(outboxContext);
+    const confirmation = await mail.waitFor(email, /subscription is active/);
+    // 4.712 % of $1,000 (docs/decisions/0070), each amount a paragraph of its own in text and HTML.
+    expect(confirmation.text).toContain(`Thank you for your order: 3 seats of ${PRODUCT_NAME}, billed monthly.`);
+    expect(confirmation.text).toContain(
+      '\n\nSeats: $1,000/month\n\nHawaii general excise tax: $47.12/month\n\nTotal charged: $1,047.12/month\n\n',
+    );
+    expect(confirmation.html).toContain('<p>Hawaii general excise tax: $47.12/month</p>');
+    expect(confirmation.html).toContain('<p>Total charged: $1,047.12/month</p>');
+    expect(confirmation.text).not.toContain('$1,000/month, billed monthly');
+
+    // The manage page lists the invoice with the tax in it and the state it is for.
+    const view = (await account(await manageSession(email, /subscription is active/))).json<AccountView>();
+    expect(view.taxState).toBe('HI');
+    expect(view.invoices).toEqual([expect.objectContaining({ amountCents: 104_712, taxCents: 4_712, status: 'paid' })]);
   });
 
   it('loses no mail between commit and send, and retries while the SMTP server is down', async () => {
