@@ -22,19 +22,12 @@ import type {
 } from '../contract/admin';
 import { readJson, requestJson } from './client';
 import { cachedRead, primeCachedRead } from './reads';
+import { queryString } from '../domain/pagePaths';
 
 const FAILED = 'The console could not reach the server. Please try again.';
 
 /** The cache key of the offer's content (src/api/reads.ts). */
 const OFFER_CONTENT = 'offer-content';
-
-/** `?a=1&b=2` for the set values of `query`, or ''. */
-export function queryString(query: Record<string, string | undefined>): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) if (value) params.set(key, value);
-  const text = params.toString();
-  return text ? `?${text}` : '';
-}
 
 export const adminApi = {
   session: () => readJson<OwnerSession>('/api/admin/session', FAILED),

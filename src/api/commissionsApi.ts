@@ -11,7 +11,7 @@ import type {
   PayoutBatch,
   ReferrerCommissionRequest,
 } from '../contract/commissions';
-import { queryString } from './adminApi';
+import { queryString } from '../domain/pagePaths';
 import { readJson, requestJson } from './client';
 
 const FAILED = 'We could not reach the server. Please try again.';

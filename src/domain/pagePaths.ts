@@ -21,3 +21,11 @@ export const PAGE_PATHS = {
 export function isPagePath(path: string): boolean {
   return (Object.values(PAGE_PATHS) as string[]).includes(path) || path.startsWith(`${PAGE_PATHS.admin}/`);
 }
+
+/** `?a=1&b=2` for the set values of `query`, or '': the query of a console page or of a CSV the console links to. */
+export function queryString(query: Record<string, string | undefined>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value) params.set(key, value);
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}

@@ -2,7 +2,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { type FormEvent } from 'react';
 import styled from 'styled-components';
 import { Link } from 'wouter';
-import { queryString } from '../../api/adminApi';
+import { queryString } from '../../domain/pagePaths';
 import type { Dashboard, MrrInterval, SetupStep } from '../../contract/admin';
 import { formatDollars } from '../../domain/pricing';
 import { consoleDashboardMachine } from '../../machines/consoleDashboardMachine';

@@ -2,7 +2,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { type FormEvent } from 'react';
 import styled from 'styled-components';
 import { Link } from 'wouter';
-import { queryString } from '../../api/adminApi';
+import { queryString } from '../../domain/pagePaths';
 import { ORDER_FILTERS, type OrderAction, type OrderFilter, type OrderRow, type OrdersQuery } from '../../contract/admin';
 import { consoleDay, orderStanding, orderStatusWords, STANDING_LABELS } from '../../domain/orderStatus';
 import { invoiceStatusWords } from '../../domain/invoiceStatus';
