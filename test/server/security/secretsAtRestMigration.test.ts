@@ -9,7 +9,7 @@ import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promi
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -124,13 +124,19 @@ describe.each(DATABASES)('migration 0018 on a database holding rows, on %s', (ki
         expiresAt: IN_AN_HOUR(),
       })),
     );
-    await db
-      .insert(orders)
-      .values([
-        orderRow('paid-order', 'pi_paid_secret_abc', new Date()),
-        orderRow('open-order', 'pi_open_secret_def', null),
-        orderRow('sealed-order', sealClientSecret('pi_sealed_secret_ghi'), new Date()),
-      ]);
+    // Written with the columns `orders` had before 0018: the table as the code declares it today has more.
+    for (const row of [
+      orderRow('paid-order', 'pi_paid_secret_abc', new Date()),
+      orderRow('open-order', 'pi_open_secret_def', null),
+      orderRow('sealed-order', sealClientSecret('pi_sealed_secret_ghi'), new Date()),
+    ]) {
+      await db.execute(sql`
+        insert into orders (transaction_id, provider, customer_id, subscription_id, subscription_item_id, client_secret,
+          quantity, amount_cents, status, paid_at, affiliate_id, affiliate_source)
+        values (${row.transactionId}, ${row.provider}, ${row.customerId}, ${row.subscriptionId}, ${row.subscriptionItemId},
+          ${row.clientSecret}, ${row.quantity}, ${row.amountCents}, ${row.status}, ${row.paidAt?.toISOString() ?? null},
+          ${row.affiliateId}, ${row.affiliateSource})`);
+    }
 
     await database.migrate(MIGRATIONS_DIR);
 
