@@ -5,8 +5,10 @@
  *
  * The stand-in implements what the checkout calls (Stripe.js reference): `Stripe(key)`, `elements({ clientSecret })`,
  * `elements.create('payment')` with `mount`, `on('ready' | 'change')`, `update({ readOnly })`, `focus`, `destroy`,
- * and `confirmPayment({ elements, confirmParams, redirect: 'if_required' })`. Its card fields are plain inputs
- * labelled as the sandbox card form's (Card number, Expiration date, Security code, ZIP), so the buyer's steps in
+ * `elements.submit()`, `createConfirmationToken({ elements, params })` (POST /v1/confirmation_tokens, answered with the
+ * token's `payment_method_preview.billing_details.address`) and `confirmPayment({ clientSecret, confirmParams: {
+ * confirmation_token }, redirect: 'if_required' })`. Its card fields are plain inputs
+ * labelled as the sandbox card form's (Card number, Expiration date, Security code, ZIP, Country preset to the US), so the buyer's steps in
  * checkoutFlow.ts fill both. Confirming posts to `api.stripe.com/v1/payment_intents/:id/confirm`, which the test
  * answers by paying the double's PaymentIntent with Stripe's test cards: 4242 succeeds, 0002 declines, 3155 asks for
  * 3-D Secure, which the stand-in completes by the redirect flow (hooks.stripe.com, then the return address with
@@ -19,6 +21,11 @@ import { TEST_SECRET_KEY } from '../server/helpers/stripeDouble';
 /** The stand-in's source. A string, so that the TypeScript runner's helpers stay out of the page. */
 const STRIPE_JS = String.raw`
 (() => {
+  const COUNTRIES = [
+    ['US', 'United States'],
+    ['CA', 'Canada'],
+    ['GB', 'United Kingdom'],
+  ];
   const FIELDS = [
     ['number', 'Card number', 'cc-number', '1234 1234 1234 1234'],
     ['expiry', 'Expiration date', 'cc-exp', 'MM / YY'],
@@ -41,6 +48,16 @@ const STRIPE_JS = String.raw`
         const parent = typeof target === 'string' ? document.querySelector(target) : target;
         root = document.createElement('div');
         root.setAttribute('data-stripe-stand-in', 'payment');
+        // The Payment Element's card tab asks for the country (preset from the buyer's locale) beside the ZIP.
+        const countryId = 'stripe-stand-in-country-' + ++fieldIds;
+        const countryLabel = document.createElement('label');
+        countryLabel.htmlFor = countryId;
+        countryLabel.textContent = 'Country';
+        const country = document.createElement('select');
+        Object.assign(country, { id: countryId, name: 'stripe-country', autocomplete: 'country', disabled: readOnly });
+        for (const [code, name] of COUNTRIES) country.append(new Option(name, code));
+        country.value = 'US';
+        inputs.country = country;
         for (const [name, label, autocomplete, placeholder] of FIELDS) {
           const id = 'stripe-stand-in-' + name + '-' + ++fieldIds;
           const labelElement = document.createElement('label');
@@ -49,7 +66,8 @@ const STRIPE_JS = String.raw`
           const input = document.createElement('input');
           Object.assign(input, { id, name: 'stripe-' + name, autocomplete, placeholder, readOnly });
           input.addEventListener('input', () => {
-            const typed = Object.values(values());
+            const { country: _country, ...typedFields } = values();
+            const typed = Object.values(typedFields);
             emit('change', {
               elementType: 'payment',
               empty: typed.every((value) => value === ''),
@@ -60,6 +78,7 @@ const STRIPE_JS = String.raw`
           inputs[name] = input;
           root.append(labelElement, input);
         }
+        root.append(countryLabel, country);
         message = document.createElement('p');
         root.append(message);
         parent.append(root);
@@ -77,6 +96,7 @@ const STRIPE_JS = String.raw`
         if (changes && 'readOnly' in changes) {
           readOnly = Boolean(changes.readOnly);
           Object.values(inputs).forEach((input) => (input.readOnly = readOnly));
+          inputs.country.disabled = readOnly;
         }
       },
       focus() {
@@ -84,7 +104,7 @@ const STRIPE_JS = String.raw`
       },
       blur() {},
       clear() {
-        Object.values(inputs).forEach((input) => (input.value = ''));
+        Object.values(inputs).forEach((input) => input !== inputs.country && (input.value = ''));
       },
       collapse() {},
       unmount() {
@@ -108,6 +128,7 @@ const STRIPE_JS = String.raw`
     if (card.number.replace(/\D/g, '').length < 15) return 'Your card number is incomplete.';
     if (!/^\d{2} ?\/ ?\d{2}$/.test(card.expiry)) return "Your card's expiration date is incomplete.";
     if (card.cvc.length < 3) return "Your card's security code is incomplete.";
+    if (card.country === 'US' && card.postalCode === '') return 'Your ZIP is incomplete.';
     return null;
   }
 
@@ -123,8 +144,22 @@ const STRIPE_JS = String.raw`
       confirmCardPayment: unused('confirmCardPayment'),
       elements(options) {
         seen.elementsClientSecrets.push(options.clientSecret);
-        const group = { payment: null };
+        const group = { payment: null, submitted: false };
         return {
+          // Stripe.js: checks the Payment Element's fields and shows their errors under them; resolves with
+          // { error } (a validation_error) or {}. Required before createConfirmationToken.
+          async submit() {
+            const element = group.payment;
+            const incomplete = incompleteMessage(element.values());
+            group.submitted = !incomplete;
+            if (incomplete) {
+              element.showError(incomplete);
+              return { error: { type: 'validation_error', message: incomplete } };
+            }
+            element.showError('');
+            return {};
+          },
+          group,
           create(type, elementOptions) {
             if (type !== 'payment') throw new Error('The Stripe.js stand-in has only the Payment Element, not ' + type);
             return createPaymentElement(group, elementOptions);
@@ -136,26 +171,51 @@ const STRIPE_JS = String.raw`
           clientSecret: options.clientSecret,
         };
       },
-      async confirmPayment({ elements, confirmParams, redirect }) {
-        const element = elements.getElement('payment');
-        const card = element.values();
-        const incomplete = incompleteMessage(card);
-        if (incomplete) {
-          element.showError(incomplete);
-          return { error: { type: 'validation_error', message: incomplete } };
+      // Stripe.js: after elements.submit(), turns the Payment Element's card and params into a ConfirmationToken
+      // (POST /v1/confirmation_tokens); resolves with { confirmationToken } or { error }.
+      async createConfirmationToken({ elements, params }) {
+        if (!elements.group.submitted) {
+          throw new Error('elements.submit() must be called before stripe.createConfirmationToken().');
         }
-        element.showError('');
-        const billing = (confirmParams.payment_method_data || {}).billing_details || {};
+        const card = elements.getElement('payment').values();
+        const billing = ((params || {}).payment_method_data || {}).billing_details || {};
         const body = new URLSearchParams({
           key: publishableKey,
-          client_secret: elements.clientSecret,
-          return_url: confirmParams.return_url,
           'payment_method_data[type]': 'card',
           'payment_method_data[card][number]': card.number.replace(/\D/g, ''),
           'payment_method_data[billing_details][name]': billing.name || '',
           'payment_method_data[billing_details][email]': billing.email || '',
+          'payment_method_data[billing_details][address][country]': card.country,
+          'payment_method_data[billing_details][address][postal_code]': card.postalCode,
         });
-        const id = elements.clientSecret.split('_secret_')[0];
+        if (params && params.return_url) body.set('return_url', params.return_url);
+        const response = await fetch('https://api.stripe.com/v1/confirmation_tokens', { method: 'POST', body });
+        const answer = await response.json();
+        return answer.error ? { error: answer.error } : { confirmationToken: answer };
+      },
+      // Stripe.js: confirms the PaymentIntent of clientSecret (or of the elements' client secret) with the
+      // ConfirmationToken in confirmParams, or with the Payment Element's card.
+      async confirmPayment({ elements, clientSecret, confirmParams, redirect }) {
+        const secret = clientSecret || elements.clientSecret;
+        const body = new URLSearchParams({ key: publishableKey, client_secret: secret, return_url: confirmParams.return_url });
+        if (confirmParams.confirmation_token) {
+          body.set('confirmation_token', confirmParams.confirmation_token);
+        } else {
+          const element = elements.getElement('payment');
+          const card = element.values();
+          const incomplete = incompleteMessage(card);
+          if (incomplete) {
+            element.showError(incomplete);
+            return { error: { type: 'validation_error', message: incomplete } };
+          }
+          element.showError('');
+          const billing = (confirmParams.payment_method_data || {}).billing_details || {};
+          body.set('payment_method_data[type]', 'card');
+          body.set('payment_method_data[card][number]', card.number.replace(/\D/g, ''));
+          body.set('payment_method_data[billing_details][name]', billing.name || '');
+          body.set('payment_method_data[billing_details][email]', billing.email || '');
+        }
+        const id = secret.split('_secret_')[0];
         const response = await fetch('https://api.stripe.com/v1/payment_intents/' + id + '/confirm', { method: 'POST', body });
         const answer = await response.json();
         if (answer.error) return { error: answer.error };
@@ -205,12 +265,50 @@ export async function routeStripe(context: BrowserContext, double: StatefulStrip
     route.fulfill({ status: 200, contentType: 'text/javascript', headers: { 'access-control-allow-origin': '*' }, body: STRIPE_JS }),
   );
 
+  // POST /v1/confirmation_tokens: Stripe keeps the card and its billing details under a ctoken_ id and answers
+  // the ConfirmationToken with its payment_method_preview (Stripe API, "The ConfirmationToken object").
+  const confirmationTokens = new Map<string, { number: string; billing: { name: string; email: string } }>();
+  await context.route('https://api.stripe.com/v1/confirmation_tokens', async (route) => {
+    const params = new URLSearchParams(route.request().postData() ?? '');
+    const field = (name: string) => params.get(`payment_method_data[billing_details][${name}]`) ?? '';
+    const number = params.get('payment_method_data[card][number]') ?? '';
+    const id = `ctoken_${confirmationTokens.size + 1}${Date.now().toString(36)}`;
+    const billing = { name: field('name'), email: field('email') };
+    confirmationTokens.set(id, { number, billing });
+    const address = {
+      city: null,
+      country: field('address][country'),
+      line1: null,
+      line2: null,
+      postal_code: field('address][postal_code'),
+      state: null,
+    };
+    return json(route, 200, {
+      id,
+      object: 'confirmation_token',
+      livemode: false,
+      return_url: params.get('return_url'),
+      payment_method_preview: {
+        type: 'card',
+        billing_details: { ...billing, phone: null, address },
+        card: { brand: 'visa', last4: number.slice(-4), country: 'US' },
+      },
+    });
+  });
+
   await context.route('https://api.stripe.com/v1/payment_intents/*/confirm', async (route) => {
     const params = new URLSearchParams(route.request().postData() ?? '');
     const clientSecret = params.get('client_secret') ?? '';
     const id = clientSecret.split('_secret_')[0] ?? '';
-    const number = params.get('payment_method_data[card][number]') ?? '';
-    const billing = {
+    const tokenId = params.get('confirmation_token');
+    const token = tokenId === null ? undefined : confirmationTokens.get(tokenId);
+    if (tokenId !== null && !token) {
+      return json(route, 400, {
+        error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such confirmationtoken: '${tokenId}'` },
+      });
+    }
+    const number = token?.number ?? params.get('payment_method_data[card][number]') ?? '';
+    const billing = token?.billing ?? {
       name: params.get('payment_method_data[billing_details][name]') ?? '',
       email: params.get('payment_method_data[billing_details][email]') ?? '',
     };

@@ -77,6 +77,8 @@ interface Customer {
   /** Credit (negative) or debt in cents, taken into the next invoice (a decrease's proration leaves credit). */
   balance: number;
   metadata: Record<string, string>;
+  /** The buyer's location as the checkout sets it (country and postal code only); null until set. */
+  address: { country: string; postal_code: string | null } | null;
 }
 interface PaymentMethod {
   id: string;
@@ -173,6 +175,30 @@ function stripeError(status: number, type: string, message: string, extra: { cod
   return { status, body: { error: { type, message, ...extra } } };
 }
 
+/**
+ * Where Stripe Tax places a US ZIP, by its first three digits, for the states the tests use (USPS ZIP prefixes:
+ * HI 967–968, AZ 850–865); another valid ZIP is placed in the US with its state unknown to the double.
+ */
+const US_STATE_BY_ZIP_PREFIX: [number, number, string][] = [
+  [967, 968, 'HI'],
+  [850, 865, 'AZ'],
+];
+
+/**
+ * The customer's `tax.location` once its address is set (Stripe API, "The Customer object": tax.location), or null
+ * when Stripe Tax cannot place it: a US address needs a five-digit ZIP. The double has no tax registrations, so
+ * `automatic_tax` is 'not_collecting' and every preview's tax is zero.
+ */
+function taxLocationOf(address: { country: string; postal_code: string | null }): { country: string; state: string | null } | null {
+  if (address.country === '') return null;
+  if (address.country !== 'US') return { country: address.country, state: null };
+  const zip = /^(\d{5})(-\d{4})?$/.exec(address.postal_code ?? '');
+  if (!zip) return null;
+  const prefix = Number(zip[1]!.slice(0, 3));
+  const state = US_STATE_BY_ZIP_PREFIX.find(([from, to]) => prefix >= from && prefix <= to)?.[2] ?? null;
+  return { country: 'US', state };
+}
+
 const missing = (what: string, id: string) =>
   stripeError(404, 'invalid_request_error', `No such ${what}: '${id}'`, { code: 'resource_missing', param: 'id' });
 
@@ -240,7 +266,11 @@ const ALLOWED_PARAMS: Array<[method: string, path: RegExp, params: string[]]> = 
   ['POST', /^\/v1\/billing_portal\/sessions$/, ['customer', 'configuration', 'return_url', ...PORTAL_FLOW]],
   ['POST', /^\/v1\/customers$/, ['metadata[*]', 'email', 'name']],
   ['GET', /^\/v1\/customers\/[^/]+$/, ['expand[]']],
-  ['POST', /^\/v1\/customers\/[^/]+$/, ['email', 'name', 'metadata[*]']],
+  [
+    'POST',
+    /^\/v1\/customers\/[^/]+$/,
+    ['email', 'name', 'metadata[*]', 'address[country]', 'address[postal_code]', 'tax[validate_location]', 'expand[]'],
+  ],
   [
     'POST',
     /^\/v1\/subscriptions$/,
@@ -284,7 +314,9 @@ const ALLOWED_PARAMS: Array<[method: string, path: RegExp, params: string[]]> = 
     [
       'customer',
       'subscription',
+      'automatic_tax[enabled]',
       'subscription_details[items][][id]',
+      'subscription_details[items][][price]',
       'subscription_details[items][][quantity]',
       'subscription_details[proration_behavior]',
       'subscription_details[proration_date]',
@@ -419,6 +451,7 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
     },
     balance: customer.balance,
     metadata: customer.metadata,
+    address: customer.address && { city: null, line1: null, line2: null, state: null, ...customer.address },
   });
   const paymentIntentJson = (intent: PaymentIntent, expand: string[]): Json => {
     const method = intent.payment_method ? paymentMethods.get(intent.payment_method)! : null;
@@ -854,6 +887,7 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
         default_payment_method: null,
         balance: 0,
         metadata: metadataOf(params),
+        address: null,
       };
       customers.set(customer.id, customer);
       return { status: 200, body: customerJson(customer) };
@@ -862,11 +896,35 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
       const customer = customers.get(match[1]!);
       if (!customer) return missing('customer', match[1]!);
       if (method === 'POST') {
+        const address = params.has('address[country]')
+          ? { country: params.get('address[country]') ?? '', postal_code: params.get('address[postal_code]') }
+          : customer.address;
+        // `tax[validate_location]: 'immediately'`: an address Stripe Tax cannot place is refused, nothing saved.
+        if (params.get('tax[validate_location]') === 'immediately' && (!address || !taxLocationOf(address))) {
+          return stripeError(400, 'invalid_request_error', "The customer's location isn't recognized.", {
+            code: 'customer_tax_location_invalid',
+            param: 'address',
+          });
+        }
         customer.email = params.get('email') ?? customer.email;
         customer.name = params.get('name') ?? customer.name;
         customer.metadata = { ...customer.metadata, ...metadataOf(params) };
+        customer.address = address;
       }
-      return { status: 200, body: customerJson(customer) };
+      const body = customerJson(customer);
+      if (!expandsOf(params).includes('tax')) return { status: 200, body };
+      const location = customer.address ? taxLocationOf(customer.address) : null;
+      return {
+        status: 200,
+        body: {
+          ...body,
+          tax: {
+            automatic_tax: location ? 'not_collecting' : 'unrecognized_location',
+            ip_address: null,
+            location: location && { ...location, source: 'billing_address' },
+          },
+        },
+      };
     }
     if (method === 'POST' && path === '/v1/subscriptions') {
       const customerId = params.get('customer') ?? '';
@@ -965,6 +1023,31 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
       return {
         status: 200,
         body: { object: 'list', data: data.map((invoice) => invoiceJson(invoice, itemExpand)), has_more: false, url: path },
+      };
+    }
+    if (method === 'POST' && path === '/v1/invoices/create_preview' && !params.has('subscription')) {
+      // A new subscription's first invoice for a customer (automatic tax on): no registrations, so no tax.
+      const customer = customers.get(params.get('customer') ?? '');
+      if (!customer) return missing('customer', params.get('customer') ?? '');
+      const price = prices.get(params.get('subscription_details[items][0][price]') ?? '');
+      if (!price) return missing('price', params.get('subscription_details[items][0][price]') ?? '');
+      const total = tieredAmount(price, Number(params.get('subscription_details[items][0][quantity]') ?? '1'));
+      return {
+        status: 200,
+        body: {
+          id: `upcoming_in_${randomBytes(6).toString('hex')}`,
+          object: 'invoice',
+          billing_reason: 'upcoming',
+          customer: customer.id,
+          currency: 'usd',
+          subtotal: total,
+          total_excluding_tax: total,
+          total_taxes: [],
+          total,
+          amount_due: total,
+          status: 'draft',
+          automatic_tax: { enabled: params.get('automatic_tax[enabled]') === 'true', status: 'complete' },
+        },
       };
     }
     if (method === 'POST' && path === '/v1/invoices/create_preview') {
@@ -1137,7 +1220,9 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
                 ? ['payment_method', 'latest_charge']
                 : /^\/v1\/disputes\/[^/]+$/.test(path)
                   ? ['charge']
-                  : [];
+                  : /^\/v1\/customers\/[^/]+$/.test(path)
+                    ? ['tax']
+                    : [];
     return expandsOf(params).find((field) => !allowed.includes(field)) ?? null;
   }
 
