@@ -31,12 +31,15 @@ function shortestEventsTo(goal: (snapshot: AnyMachineSnapshot) => boolean): AnyE
 
 const isConfirmation = (event: AnyEventObject) => /^xstate\.done\.actor\.\d+\.checkout\.submitting$/.test(event.type);
 
-/** The same purchase with one refused attempt first: submit, the card is refused, then the purchase goes on. */
+/**
+ * The same purchase with one refused attempt first: submit (the location step, then the card), the card is refused,
+ * then the purchase goes on from the submit again.
+ */
 function withRefusalFirst(events: AnyEventObject[]): AnyEventObject[] {
   const submit = events.findIndex((event) => event.type === 'SUBMITTED');
-  const confirmation = events[submit + 1]!;
-  const refused = { ...confirmation, output: { status: 'failed', message: 'refused' } };
-  return [...events.slice(0, submit), events[submit]!, refused, ...events.slice(submit)];
+  const confirmation = events.findIndex((event, index) => index > submit && isConfirmation(event));
+  const refused = { ...events[confirmation]!, output: { status: 'failed', message: 'refused' } };
+  return [...events.slice(0, confirmation), refused, ...events.slice(submit)];
 }
 
 type CardPlan = 'plain' | 'authentication';
@@ -70,7 +73,7 @@ async function expectSeats(page: Page, seats: number): Promise<void> {
 }
 
 /** Does in the browser what `event` stands for, or waits until the page shows it happened. */
-async function perform(page: Page, plan: BrowserPath, event: AnyEventObject, next: AnyEventObject | undefined, state: AnyMachineSnapshot) {
+async function perform(page: Page, plan: BrowserPath, event: AnyEventObject, later: AnyEventObject[], state: AnyMachineSnapshot) {
   if (event.type === 'PAYMENT_FORM_READY') {
     await page.getByLabel('Card number').waitFor({ timeout: 20_000 });
   } else if (event.type === 'SEAT_ADDED') {
@@ -82,7 +85,9 @@ async function perform(page: Page, plan: BrowserPath, event: AnyEventObject, nex
   } else if (event.type === 'FIELD_CHANGED') {
     await page.getByLabel(FIELD_LABELS[String(event.field)]!).fill(String(event.value));
   } else if (event.type === 'SUBMITTED') {
-    const succeeds = next && isConfirmation(next) && (next as { output?: { status?: string } }).output?.status === 'succeeded';
+    // The card's answer comes after the location step: the first confirmation still to come.
+    const next = later.find(isConfirmation);
+    const succeeds = (next as { output?: { status?: string } } | undefined)?.output?.status === 'succeeded';
     const card = plan.cards === 'authentication' ? TEST_CARDS.requiresAuthentication : succeeds ? TEST_CARDS.succeeds : TEST_CARDS.declined;
     await fillCard(page, card);
     await page.getByRole('button', { name: SUBMIT_LABEL }).click();
@@ -121,7 +126,13 @@ describe('statechart paths in a real browser', () => {
         await openCheckout(page, running.server.baseUrl);
         const steps = replayed.statePath.steps;
         for (const [index, step] of steps.entries()) {
-          await perform(page, plan, step.event, steps[index + 1]?.event, step.state);
+          await perform(
+            page,
+            plan,
+            step.event,
+            steps.slice(index + 1).map((later) => later.event),
+            step.state,
+          );
           // Once the payment is confirmed the page may already have moved on to the success page: the seats are
           // checked there instead.
           const checkoutShown = !step.state.matches('finalizing') && !step.state.matches('success');
