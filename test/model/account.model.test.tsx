@@ -334,13 +334,16 @@ function expectPageShows(page: Page, state: Snapshot, event: AnyEventObject | un
             accessEnds
         : accessEnds,
     );
-  // Within the guarantee the refund is offered in the cancel step and after a cancel; asked for, it is named, and
-  // the cancellation can no longer be undone here.
+  // Within the guarantee the refund is offered in the cancel step and after a cancel (in the provider's portal mode,
+  // where the portal cancels, on its own section); asked for, it is named, and the cancellation can no longer be
+  // undone here.
   const refundDialog = screen.queryByRole('alertdialog', { name: 'Ask for your refund?' });
   expect(refundDialog !== null, 'the refund confirm step').toBe(state.matches({ signedIn: 'confirmingRefund' }));
   if (refundDialog) expect(refundDialog).toHaveAccessibleDescription(/^We refund \$500, everything you paid, to the card you paid with/);
   const offered =
-    !account!.managedByProvider && !!account!.cancelAt && isRefundAskable(account, NOW) && !state.matches({ signedIn: 'confirmingRefund' });
+    (account!.managedByProvider || !!account!.cancelAt) &&
+    isRefundAskable(account, NOW) &&
+    !state.matches({ signedIn: 'confirmingRefund' });
   expect(screen.queryByRole('button', { name: 'Ask for your refund' }) !== null, 'the refund offered').toBe(offered);
   if (account!.refundAsked) {
     expect(screen.getByText(/^You asked for your refund of \$500 on November 24, 2026\./)).toBeInTheDocument();

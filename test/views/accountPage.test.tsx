@@ -3,7 +3,7 @@
  * renders the snapshot and sends events; every change is confirmed in words; new credentials are asked for once
  * more; the typed card leaves the fields; a session that ended asks for a link again.
  */
-import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { fromPromise } from 'xstate';
 import { ApiError } from '../../src/api/client';
@@ -414,6 +414,42 @@ describe('the manage page', () => {
     await flush();
     expect(screen.getByRole('form', { name: 'Email me a link' })).toBeTruthy();
     expect(screen.getByRole('alert').textContent).toMatch(/session has ended/);
+  });
+
+  it("in a provider-managed subscription, the guarantee's refund is asked on the page, once more with the amount; after the guarantee, not offered", async () => {
+    vi.useFakeTimers({ now: Date.parse('2026-12-10T12:00:00.000Z'), toFake: ['Date'] });
+    onTestFinished(() => void vi.useRealTimers());
+    const managed: AccountView = { ...ACCOUNT, managedByProvider: true };
+    const asked: AccountView = {
+      ...managed,
+      cancelAt: ACCOUNT.currentPeriodEnd,
+      refundAsked: { at: '2026-12-10T12:00:00.000Z', amountCents: 65_000 },
+    };
+    const { machine, calls } = machineWith({ view: async () => managed, change: async () => asked });
+    render(<AccountPage machine={machine} />);
+    await flush();
+    expect(screen.getByRole('heading', { name: 'Money-back guarantee' })).toBeInTheDocument();
+    expect(
+      screen.getByText('You are within the 30-day money-back guarantee, until December 24, 2026: you can have $650 back.'),
+    ).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Ask for your refund' }));
+    expect(screen.getByRole('alertdialog', { name: 'Ask for your refund?' })).toHaveAccessibleDescription(
+      "We refund $650, everything you paid, to the card you paid with, under the 30-day money-back guarantee. Your subscription and your team's access end when the refund is made; you get a mail then.",
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Yes, ask for my $650 back' }));
+    await flush();
+    expect(calls.changes).toEqual([{ kind: 'refund', reason: '' }]);
+    expect(screen.getByText(/^You asked for your refund of \$650 on December 10, 2026\./)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Ask for your refund' })).toBeNull();
+
+    cleanup();
+    vi.setSystemTime(Date.parse('2027-01-10T12:00:00.000Z'));
+    const late = machineWith({ view: async () => managed });
+    render(<AccountPage machine={late.machine} />);
+    await flush();
+    expect(screen.getByRole('button', { name: 'Change seats' })).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Money-back guarantee' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Ask for your refund' })).toBeNull();
   });
 
   it('in a provider-managed subscription sends the buyer to the portal the server names', async () => {

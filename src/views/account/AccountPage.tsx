@@ -22,7 +22,15 @@ import { usePageTitle } from '../shared/usePageTitle';
 import { colors } from '../theme';
 import { AccountActor, type AccountLogic } from './accountActor';
 import { day } from './accountDates';
-import { CancelSection, CardSection, CredentialsSection, InvoicesSection, PortalSection, SeatsSection } from './AccountSections';
+import {
+  CancelSection,
+  CardSection,
+  CredentialsSection,
+  InvoicesSection,
+  PortalSection,
+  RefundAskSection,
+  SeatsSection,
+} from './AccountSections';
 import { AccountStatus } from './AccountStatus';
 import { TeamSection } from '../team/TeamSection';
 
@@ -124,7 +132,8 @@ function RequestLink() {
 
 /** The sections a subscription shows, in order: a past-due one leads with the card (the payment to fix). */
 function sectionsFor(account: AccountView): ReactNode[] {
-  if (account.managedByProvider) return account.status === 'cancelled' ? [] : [<PortalSection key="portal" />];
+  if (account.managedByProvider)
+    return account.status === 'cancelled' ? [] : [<PortalSection key="portal" />, <RefundAskSection key="guarantee" account={account} />];
   if (account.status === 'cancelled') return [];
   const cancel = <CancelSection key="cancel" account={account} />;
   const card = <CardSection key="card" account={account} />;

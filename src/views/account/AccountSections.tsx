@@ -53,22 +53,9 @@ export function CancelSection({ account }: { account: AccountView }) {
   return (
     <Section id="cancel-title" title="Cancel">
       {account.refundAsked ? (
-        <p>
-          You asked for your refund of {formatDollars(account.refundAsked.amountCents)} on {day(account.refundAsked.at)}. It goes back to
-          the card you paid with; your subscription ends when it is made, and you get a mail then. Until then you keep access.
-        </p>
+        <RefundAsked asked={account.refundAsked} />
       ) : confirmingRefund ? (
-        <Confirmation
-          question="Ask for your refund?"
-          textId="refund-confirmation-text"
-          text={refundConfirmationText(account)}
-          yes={{
-            label: `Yes, ask for my ${formatDollars(account.refundableCents)} back`,
-            variant: 'danger',
-            onClick: () => actorRef.send({ type: 'REFUND_ASK_CONFIRMED' }),
-          }}
-          no={{ label: 'Not now', onClick: () => actorRef.send({ type: 'REFUND_ASK_ABANDONED' }) }}
-        />
+        <RefundConfirmation account={account} />
       ) : account.cancelAt ? (
         <>
           <p>You keep access until {day(account.cancelAt)} and will not be charged again.</p>
@@ -350,7 +337,69 @@ export function InvoicesSection({ account }: { account: AccountView }) {
   );
 }
 
-/** Stripe mode: every change is made in the provider's portal. */
+/** The guarantee's refund, once asked: what happens next (docs/decisions/0068). */
+function RefundAsked({ asked }: { asked: NonNullable<AccountView['refundAsked']> }) {
+  return (
+    <p>
+      You asked for your refund of {formatDollars(asked.amountCents)} on {day(asked.at)}. It goes back to the card you paid with; your
+      subscription ends when it is made, and you get a mail then. Until then you keep access.
+    </p>
+  );
+}
+
+/** The guarantee's refund asked once more, with the amount that would come back. */
+function RefundConfirmation({ account }: { account: AccountView }) {
+  const actorRef = AccountActor.useActorRef();
+  return (
+    <Confirmation
+      question="Ask for your refund?"
+      textId="refund-confirmation-text"
+      text={refundConfirmationText(account)}
+      yes={{
+        label: `Yes, ask for my ${formatDollars(account.refundableCents)} back`,
+        variant: 'danger',
+        onClick: () => actorRef.send({ type: 'REFUND_ASK_CONFIRMED' }),
+      }}
+      no={{ label: 'Not now', onClick: () => actorRef.send({ type: 'REFUND_ASK_ABANDONED' }) }}
+    />
+  );
+}
+
+/**
+ * Stripe mode: the provider's portal cancels, but the 30-day guarantee's refund is ours to ask for (decision 0068),
+ * so within the guarantee it is offered here; once asked, it says so. Nothing is shown outside the guarantee.
+ */
+export function RefundAskSection({ account }: { account: AccountView }) {
+  const actorRef = AccountActor.useActorRef();
+  const busy = AccountActor.useSelector((snapshot) => snapshot.hasTag('busy'));
+  const confirmingRefund = AccountActor.useSelector((snapshot) => snapshot.matches({ signedIn: 'confirmingRefund' }));
+  // The guarantee is read against the time the page was opened: the server decides at the moment of the ask.
+  const [now] = useState(() => new Date());
+  if (!account.refundAsked && !isRefundAskable(account, now)) return null;
+  return (
+    <Section id="guarantee-title" title="Money-back guarantee">
+      {account.refundAsked ? (
+        <RefundAsked asked={account.refundAsked} />
+      ) : confirmingRefund ? (
+        <RefundConfirmation account={account} />
+      ) : (
+        <>
+          <p>
+            You are within the {REFUND_GUARANTEE_DAYS}-day money-back guarantee, until {day(account.guaranteeEndsAt)}: you can have{' '}
+            {formatDollars(account.refundableCents)} back.
+          </p>
+          <Buttons>
+            <Button type="button" disabled={busy} onClick={() => actorRef.send({ type: 'REFUND_ASK_CLICKED' })}>
+              Ask for your refund
+            </Button>
+          </Buttons>
+        </>
+      )}
+    </Section>
+  );
+}
+
+/** Stripe mode: every change but the guarantee's refund is made in the provider's portal. */
 export function PortalSection() {
   const actorRef = AccountActor.useActorRef();
   const busy = AccountActor.useSelector((snapshot) => snapshot.hasTag('busy'));
