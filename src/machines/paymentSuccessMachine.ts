@@ -72,11 +72,8 @@ export type PaymentSuccessEmitted =
 
 const FIELD_LABELS: Record<CredentialField, 'Email' | 'Password'> = { email: 'Email', password: 'Password' };
 
-/** The credential a copy button copies; '' without credentials (the machine only copies with them). */
-function credentialText(record: PaymentSuccessRecord | null, field: CredentialField): string {
-  const login = record?.loginDetails;
-  return (field === 'email' ? login?.email : login?.password) ?? '';
-}
+/** The credential a copy button copies: the page copies only from a record with credentials (`hasCredentials`). */
+const credentialText = (record: PaymentSuccessRecord | null, field: CredentialField): string => record!.loginDetails![field];
 
 /** What a state says to the page: `loading` the record is being read or finalized; `unreadable` it could not be. */
 type PaymentSuccessTag = 'loading' | 'unreadable';
@@ -113,8 +110,8 @@ export const paymentSuccessMachine = setup({
       return event.output !== null;
     },
     returnedFromRedirect: ({ context }) => context.paymentReturn !== null,
-    // Stryker disable next-line OptionalChaining: the guard runs only in `ready`, which always holds a record
-    hasToken: ({ context }) => typeof context.record?.token === 'string' && context.record.token.length > 0,
+    /** A token to hand on: the guard runs only in `ready`, which always holds a record (its token may be null or ''). */
+    hasToken: ({ context }) => !!context.record!.token,
     hasCredentials: ({ context }) => !!context.record?.loginDetails,
   },
   actions: {
@@ -237,7 +234,8 @@ export const paymentSuccessMachine = setup({
       invoke: {
         id: RESOLVE,
         src: 'resolveSuccessSiteUrl',
-        input: ({ context }) => ({ token: context.record?.token ?? '' }),
+        // Entered only through `hasToken`: the record holds a token.
+        input: ({ context }) => ({ token: context.record!.token! }),
         onDone: { target: 'handedOff', actions: ['clearStoredRecord', 'requestRedirect'] },
         onError: { target: 'ready', actions: 'notifyRedirectFailed' },
       },
