@@ -305,6 +305,7 @@ export const accountMachine = setup({
     notice: null,
     linkSent: null,
     credentials: null,
+    // Stryker disable next-line StringLiteral: every COPY_CLICKED assigns the field before the copy reads it
     copyField: 'email',
     pending: null,
     cancelReason: '',

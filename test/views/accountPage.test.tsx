@@ -10,6 +10,7 @@ import { ApiError } from '../../src/api/client';
 import type { AccountSessionResponse, AccountView, NewCredentials, SeatChangePreview } from '../../src/contract/account';
 import { accountMachine, type PendingChange, type PortalFlow } from '../../src/machines/accountMachine';
 import { AccountPage } from '../../src/views/account/AccountPage';
+import { stubFetch } from './support/fakeFetch';
 
 const ACCOUNT: AccountView = {
   email: 'ada@example.com',
@@ -464,5 +465,116 @@ describe('the manage page', () => {
     await flush();
     expect(calls.changes).toEqual([{ kind: 'portal', flow: 'seats' satisfies PortalFlow }]);
     expect(visited).toEqual(['https://billing.example/p/1']);
+  });
+});
+
+/**
+ * The same page on the chart's own calls (src/api/accountApi.ts) against a stubbed fetch: each of the buyer's steps
+ * sends its own request to server/account/routes/, with what the buyer chose, and nothing else.
+ */
+describe('the manage page through its real client', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  /** The requests the page made to /api/account/* (the team section's own aside), as `METHOD path body`. */
+  const accountRequests = (fetchMock: ReturnType<typeof stubFetch>) =>
+    fetchMock.mock.calls.flatMap(([url, init]) => {
+      const path = new URL(url, 'http://localhost').pathname;
+      if (!path.startsWith('/api/account/') || path.startsWith('/api/account/team')) return [];
+      return [`${init?.method ?? 'GET'} ${path}${typeof init?.body === 'string' ? ` ${init.body}` : ''}`];
+    });
+  const ok = (body: unknown) => () => ({ status: 200, body });
+
+  it("from a mail's link: opens the session with its token, then each change is its own call with what the buyer chose", async () => {
+    vi.useFakeTimers({ now: Date.parse('2026-12-10T12:00:00.000Z'), toFake: ['Date'] });
+    onTestFinished(() => void vi.useRealTimers());
+    const writeText = vi.fn(async (_text: string) => undefined);
+    vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
+    window.history.replaceState(null, '', '/account?token=link-token');
+    const fetchMock = stubFetch({
+      '/api/account/session': ok({ account: ACCOUNT, agreementUrl: null }),
+      '/api/account/cancel': ok({ ...ACCOUNT, cancelAt: ACCOUNT.currentPeriodEnd }),
+      '/api/account/resume': ok(ACCOUNT),
+      '/api/account/seats/preview': ok(previewOf(3, 25_000)),
+      '/api/account/seats': ok({ ...ACCOUNT, seats: 3, monthlyTotalCents: 100_000 }),
+      '/api/account/card': ok({ ...ACCOUNT, seats: 3, monthlyTotalCents: 100_000, cardLast4: '4444' }),
+      '/api/account/credentials': ok({ email: 'ada@example.com', password: 'New-Password-0123' }),
+      '/api/account/sign-out': ok({}),
+      '/api/account/link': ok({ message: 'If that email has a subscription, a link to manage it is on its way.' }),
+    });
+    render(<AccountPage />);
+    await screen.findByRole('heading', { name: 'Your subscription' });
+
+    fireEvent.change(screen.getByLabelText('Why are you leaving? (optional)'), { target: { value: ' Too busy ' } });
+    fireEvent.submit(screen.getByRole('form', { name: 'Cancel subscription' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Yes, cancel my subscription' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Undo cancellation' }));
+    await screen.findByText('Your cancellation is undone: your subscription continues and renews as before.');
+
+    fireEvent.change(screen.getByLabelText('Seats'), { target: { value: '3' } });
+    fireEvent.submit(screen.getByRole('form', { name: 'Change seats' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Pay $250 and change seats' }));
+    await screen.findByText('Your subscription now has 3 seats: $1,000/month. We charged $250 for the rest of this period.');
+
+    const card = within(screen.getByRole('form', { name: 'Update card' }));
+    fireEvent.change(card.getByLabelText('Card number'), { target: { value: '4242424242424242' } });
+    fireEvent.change(card.getByLabelText('Expiration date'), { target: { value: '1230' } });
+    fireEvent.change(card.getByLabelText('Security code'), { target: { value: '123' } });
+    fireEvent.submit(screen.getByRole('form', { name: 'Update card' }));
+    await screen.findByText('Your new card ending in 4444 is saved.');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Get new login credentials' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Yes, replace my password' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Copy password' }));
+    await screen.findByText('Password copied to clipboard.');
+    expect(writeText).toHaveBeenCalledExactlyOnceWith('New-Password-0123');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Sign out' }));
+    fireEvent.change(await screen.findByLabelText('Email Address'), { target: { value: 'ada@example.com' } });
+    fireEvent.submit(screen.getByRole('form', { name: 'Email me a link' }));
+    await screen.findByText('If that email has a subscription, a link to manage it is on its way.');
+
+    expect(accountRequests(fetchMock)).toEqual([
+      'POST /api/account/session {"token":"link-token"}',
+      'POST /api/account/cancel {"reason":"Too busy"}',
+      'POST /api/account/resume {}',
+      'POST /api/account/seats/preview {"quantity":3}',
+      'POST /api/account/seats {"quantity":3,"prorationDate":1795000000}',
+      'POST /api/account/card {"card":{"number":"4242 4242 4242 4242","expMonth":12,"expYear":2030,"cvc":"123","postalCode":""}}',
+      'POST /api/account/credentials {}',
+      'POST /api/account/sign-out',
+      'POST /api/account/link {"email":"ada@example.com"}',
+    ]);
+  });
+
+  it("with this browser's session: reads it, asks for the guarantee's refund in the cancel step, and opens the provider's portal", async () => {
+    vi.useFakeTimers({ now: Date.parse('2026-12-10T12:00:00.000Z'), toFake: ['Date'] });
+    onTestFinished(() => void vi.useRealTimers());
+    const asked: AccountView = {
+      ...ACCOUNT,
+      cancelAt: ACCOUNT.currentPeriodEnd,
+      refundAsked: { at: '2026-12-10T12:00:00.000Z', amountCents: 65_000 },
+    };
+    const fetchMock = stubFetch({
+      '/api/account/session': ok({ account: ACCOUNT }),
+      '/api/account/refund-request': ok(asked),
+    });
+    render(<AccountPage />);
+    await screen.findByRole('heading', { name: 'Your subscription' });
+    fireEvent.change(screen.getByLabelText('Why are you leaving? (optional)'), { target: { value: 'Not for us' } });
+    fireEvent.submit(screen.getByRole('form', { name: 'Cancel subscription' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel and ask for my $650 back' }));
+    await screen.findByText(/^You asked for your refund of \$650\. We mailed you a receipt\./);
+    expect(accountRequests(fetchMock)).toEqual(['GET /api/account/session', 'POST /api/account/refund-request {"reason":"Not for us"}']);
+
+    cleanup();
+    const visited: string[] = [];
+    const portal = stubFetch({
+      '/api/account/session': ok({ account: { ...ACCOUNT, managedByProvider: true } }),
+      '/api/account/portal': ok({ url: 'https://billing.example/p/1' }),
+    });
+    render(<AccountPage redirect={(url) => visited.push(url)} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Change seats' }));
+    await vi.waitFor(() => expect(visited).toEqual(['https://billing.example/p/1']));
+    expect(accountRequests(portal)).toEqual(['GET /api/account/session', 'POST /api/account/portal {"flow":"seats"}']);
   });
 });
