@@ -1,6 +1,6 @@
 /** The manage page's Team section: revoking asked once more in words that fit; a stale email refusal goes. */
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fromPromise } from 'xstate';
 import { ApiError } from '../../src/api/client';
 import type { TeamAccess, TeamChange } from '../../src/api/teamApi';
@@ -8,6 +8,7 @@ import type { TeamSeat, TeamView } from '../../src/contract/team';
 import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH } from '../../src/domain/textLimits';
 import { teamMachine } from '../../src/machines/teamMachine';
 import { TeamSection } from '../../src/views/team/TeamSection';
+import { stubFetch } from './support/fakeFetch';
 
 const seat = (overrides: Partial<TeamSeat>): TeamSeat => ({
   id: '00000000-0000-4000-8000-000000000002',
@@ -118,5 +119,61 @@ describe('the invite form', () => {
     expect(form.queryByText(/characters$/)).toBeNull();
     fireEvent.change(name, { target: { value: 'N'.repeat(NAME_MAX_LENGTH - 20) } });
     expect(form.getByText(`${NAME_MAX_LENGTH - 20} / ${NAME_MAX_LENGTH} characters`)).toBeInTheDocument();
+  });
+});
+
+/**
+ * The section on the chart's own calls (src/api/teamApi.ts) against a stubbed fetch: each change is its own request
+ * to server/seats/routes.ts, with the names and emails as typed but trimmed, and the page's access with every call.
+ */
+describe('the team through its real client', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it("sends each change with the success page's hand-off token, trimmed, and confirms it in words", async () => {
+    const invited = seat({});
+    const ok = () => ({ status: 200, body: teamWith([invited]) });
+    const fetchMock = stubFetch({
+      '/api/account/team': ok,
+      '/api/account/team/invite': ok,
+      [`/api/account/team/${invited.id}/resend`]: ok,
+      [`/api/account/team/${invited.id}/revoke`]: ok,
+      [`/api/account/team/${invited.id}/reassign`]: ok,
+      '/api/account/team/seat-one': ok,
+    });
+    render(<TeamSection access={{ kind: 'token', token: 'handoff-token' }} variant="account" />);
+    const status = async (text: string) => expect(await screen.findByRole('status')).toHaveTextContent(text);
+    const fill = (form: HTMLElement, name: string, email: string) => {
+      fireEvent.change(within(form).getByLabelText('Name'), { target: { value: name } });
+      fireEvent.change(within(form).getByRole('textbox', { name: /^Email/ }), { target: { value: email } });
+      fireEvent.submit(form);
+    };
+
+    fill(await screen.findByRole('form', { name: 'Invite a team member' }), '  Cy Diaz ', 'cy@example.com');
+    await status('Invitation sent.');
+    fireEvent.click(screen.getByRole('button', { name: 'Resend' }));
+    await status('Invitation sent again.');
+    fireEvent.click(screen.getByRole('button', { name: 'Reassign' }));
+    fill(screen.getByRole('form', { name: 'Give seat 2 to someone else' }), ' Dee ', 'dee@example.com');
+    await status('Seat given to someone else; the invitation is on its way.');
+    fireEvent.click(screen.getByRole('button', { name: 'Give my seat to someone else' }));
+    fill(screen.getByRole('form', { name: 'Give seat 1 to someone else' }), ' Olu Manager', 'om@example.com');
+    await status('Seat 1 offered; the invitation is on its way. Your login keeps seat 1 until they accept.');
+    fireEvent.click(screen.getByRole('button', { name: 'Revoke bo@example.com' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Yes, revoke the invitation' }));
+    await status('Invitation revoked: the invitation link stops working.');
+
+    const requests = fetchMock.mock.calls.map(([url, init]) => {
+      const headers = (init?.headers ?? {}) as Record<string, string>;
+      return `${init?.method ?? 'GET'} ${new URL(url, 'http://localhost').pathname} ${typeof init?.body === 'string' ? init.body : '(no body)'} ${headers.Authorization}`;
+    });
+    const path = `/api/account/team/${invited.id}`;
+    expect(requests).toEqual([
+      'GET /api/account/team (no body) Bearer handoff-token',
+      'POST /api/account/team/invite {"email":"cy@example.com","name":"Cy Diaz"} Bearer handoff-token',
+      `POST ${path}/resend {} Bearer handoff-token`,
+      `POST ${path}/reassign {"email":"dee@example.com","name":"Dee"} Bearer handoff-token`,
+      'POST /api/account/team/seat-one {"email":"om@example.com","name":"Olu Manager"} Bearer handoff-token',
+      `POST ${path}/revoke {} Bearer handoff-token`,
+    ]);
   });
 });
