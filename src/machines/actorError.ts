@@ -9,8 +9,8 @@ import type { EventObject } from 'xstate';
 /** An invoked actor's answer: XState sends `xstate.done.actor.<id>` with the actor's output. */
 export type ActorDone<Id extends string, Output> = { type: `xstate.done.actor.${Id}`; output: Output };
 
-/** The failure an error event carries; undefined for any other event. */
-export const failureOf = (event: EventObject): unknown => ('error' in event ? event.error : undefined);
+/** The failure an error event carries; undefined for any other event (it has no `error`). */
+export const failureOf = (event: EventObject): unknown => (event as { error?: unknown }).error;
 
 /**
  * What an invoked actor answered: its done event's `output`, as that actor's answer `T`, for a named action or
