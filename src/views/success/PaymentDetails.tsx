@@ -3,6 +3,7 @@ import type { PaymentSuccessRecord } from '../../api/paymentRecord';
 import { formatDollars } from '../../domain/pricing';
 import { PRODUCT_NAME } from '../../domain/product';
 import { BreakableText } from '../shared/BreakableText';
+import { CallToActionButton } from '../shared/CallToActionButton';
 import { focusOnMount } from '../shared/focusHeading';
 import { colors, radii } from '../theme';
 import { CredentialRow } from './CredentialRow';
@@ -195,20 +196,10 @@ const Action = styled.div`
   gap: 8px;
 `;
 
-const SignButton = styled.button`
+/** Off only while the agreement site's address is read: it says the page is busy. */
+const SignButton = styled(CallToActionButton)`
   width: 100%;
-  padding: 16px 20px;
-  border: none;
-  border-radius: ${radii.medium};
-  background: ${colors.cta};
-  color: #fff;
-  font-size: 1.0625rem;
-  font-weight: 800;
-  cursor: pointer;
 
-  &:hover:not(:disabled) {
-    background: ${colors.ctaDark};
-  }
   &:disabled {
     opacity: 0.6;
     cursor: progress;
