@@ -85,6 +85,20 @@ export const REFUND = {
   refunding: 'Refunding…',
 } as const;
 
+/**
+ * One order in the console: each action the owner runs is confirmed in words once the server has done it, naming the
+ * buyer's email (the console's brief: "each confirmed in words"; decision 0024 for the refund).
+ */
+export const CONSOLE_ORDER = {
+  done: {
+    resend_confirmation: (email: string) => `The confirmation mail is on its way to ${email} again.`,
+    send_sign_in_link: (email: string) => `A sign-in link to the manage page is on its way to ${email}.`,
+    cancel_at_period_end: 'The subscription will end at the end of the paid period; the buyer is mailed.',
+    cancel_now: 'The subscription has ended now.',
+  },
+  refunded: 'The refund is made and the subscription has ended; the buyer is mailed.',
+} as const;
+
 /** The checkout's payment form before it can take a card (spec §2: 'Loading payment form...'). */
 export const PAYMENT_FORM = {
   loading: 'Loading payment form...',
