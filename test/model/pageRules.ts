@@ -64,6 +64,21 @@ export const REFERRERS = {
   sentName: 'Mark Lee',
 } as const;
 
+/**
+ * The console's "Add a referrer" form (docs/decisions/0017): each field refused by name before anything is sent, and
+ * the link held to what the server takes (src/contract/admin.ts: 2 to 40 characters of SLUG_PATTERN).
+ */
+export const REFERRER_FORM = {
+  missing: {
+    displayName: "Enter the name after 'Dr.', e.g. Jane Doe.",
+    slug: 'Enter the link, e.g. jane-doe.',
+    shortLabel: 'Enter the short label, e.g. dr-jane-doe.',
+    quote: 'Enter the quote the offer shows.',
+  },
+  badSlug: 'Use 2 to 40 lower-case letters, digits and single dashes, e.g. jane-doe.',
+  slugLength: { min: 2, max: 40 },
+} as const;
+
 /** The sign-in page (the OpenID Provider's sign-in, docs/decisions/0033, 0039). */
 export const SIGN_IN = {
   heading: 'Sign in to your training',
