@@ -90,7 +90,8 @@ export const commissionsMachine = setup({
       error: null,
       notice: null,
     }),
-    assignDone: assign(({ context }) => ({ notice: context.pending ? NOTICES[context.pending.kind] : null, pending: null })),
+    // Runs only as `changing` ends, which is entered with the change assigned.
+    assignDone: assign(({ context }) => ({ notice: NOTICES[context.pending!.kind], pending: null })),
   },
 }).createMachine({
   id: 'commissions',

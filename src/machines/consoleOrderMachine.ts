@@ -84,9 +84,10 @@ export const consoleOrderMachine = setup({
       error: null,
     }),
     assignDetail: assign(({ event }) => ({ detail: outputOf<OrderDetail>(event), error: null })),
+    // Runs only as `acting` ends, which every path enters with the action assigned.
     assignActionDone: assign(({ context, event }) => {
       const detail = outputOf<OrderDetail>(event);
-      return { detail, notice: context.action ? actionNotice(context.action, detail) : null, action: null };
+      return { detail, notice: actionNotice(context.action!, detail), action: null };
     }),
     assignRefunded: assign({ notice: 'The refund is made and the subscription has ended; the buyer is mailed.' }),
     // The action is read only while it is being confirmed, and each click assigns it anew: a failure leaves it.
@@ -98,7 +99,6 @@ export const consoleOrderMachine = setup({
   initial: 'loading',
   states: {
     loading: {
-      tags: ['busy'],
       invoke: {
         src: 'loadOrder',
         input: ({ context }) => ({ transactionId: context.transactionId }),
@@ -133,7 +133,6 @@ export const consoleOrderMachine = setup({
           },
         },
         acting: {
-          tags: ['busy'],
           invoke: {
             src: 'runAction',
             input: ({ context }) => ({ transactionId: context.transactionId, action: context.action! }),

@@ -58,7 +58,10 @@ export const partnerMachine = setup({
   guards: {
     hasToken: ({ context }) => context.token !== null,
     /** The probe's answer: this browser holds a referrer's session. */
-    sessionFound: ({ event }) => event.type === 'xstate.done.actor.probeSession' && event.output,
+    sessionFound: ({ event }) => {
+      assertEvent(event, 'xstate.done.actor.probeSession');
+      return event.output;
+    },
     /** The referrer's session ended (401): the page asks for a link again. */
     sessionEnded: ({ event }) => {
       const error = failureOf(event);
@@ -71,8 +74,6 @@ export const partnerMachine = setup({
       return { view: event.output, error: null };
     }),
     assignError: assign(({ event }) => ({ error: failureMessage(event) })),
-    forgetSession: assign({ view: null, token: null, copied: false }),
-    forgetToken: assign({ token: null }),
     assignPeriod: assign({
       period: ({ event }) => {
         assertEvent(event, 'PERIOD_CHANGED');
@@ -86,7 +87,8 @@ export const partnerMachine = setup({
       return { linkSent: event.output.message };
     }),
     clearLinkAnswer: assign({ linkSent: null, error: null }),
-    requestCopy: emit(({ context }) => ({ type: 'copyRequested' as const, text: context.view?.link ?? '' })),
+    // The copy button is shown only with the referrer's page, so a view is there.
+    requestCopy: emit(({ context }) => ({ type: 'copyRequested' as const, text: context.view!.link })),
     markCopied: assign({ copied: true }),
   },
 }).createMachine({
@@ -99,7 +101,6 @@ export const partnerMachine = setup({
     },
     // Without a mail's link: is there a session to show? (A visitor without one is asked for a link, no 401.)
     probing: {
-      tags: ['busy'],
       invoke: {
         id: 'probeSession',
         src: 'probeSession',
@@ -108,17 +109,16 @@ export const partnerMachine = setup({
       },
     },
     openingSession: {
-      tags: ['busy'],
       invoke: {
         id: 'openSession',
         src: 'openSession',
-        input: ({ context }) => ({ token: context.token ?? '' }),
-        onDone: { target: 'loading', actions: 'forgetToken' },
+        // Reached only through `hasToken`.
+        input: ({ context }) => ({ token: context.token! }),
+        onDone: 'loading',
         onError: { target: 'signedOut', actions: 'assignError' },
       },
     },
     loading: {
-      tags: ['busy'],
       invoke: {
         id: 'loadView',
         src: 'loadView',
@@ -131,13 +131,13 @@ export const partnerMachine = setup({
       },
     },
     signedOut: {
-      entry: 'forgetSession',
       initial: 'askingForLink',
       states: {
         askingForLink: {
           on: { LINK_REQUESTED: { target: 'requestingLink', actions: 'clearLinkAnswer' } },
         },
         requestingLink: {
+          // The page's one control turned off while a call runs: the link button, so one click asks once.
           tags: ['busy'],
           invoke: {
             id: 'requestLink',
@@ -165,7 +165,6 @@ export const partnerMachine = setup({
           },
         },
         signingOut: {
-          tags: ['busy'],
           invoke: { id: 'signOut', src: 'signOut', onDone: '#partner.signedOut', onError: '#partner.signedOut' },
         },
       },

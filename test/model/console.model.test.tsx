@@ -24,6 +24,7 @@ import { AdminDashboard } from '../../src/views/admin/AdminDashboard';
 import { AdminOrderDetail, AdminOrders } from '../../src/views/admin/AdminOrders';
 import { AdminPage } from '../../src/views/admin/AdminPage';
 import { advance } from '../views/support/timers';
+import { CONSOLE_ORDER } from './pageRules';
 import { chooseCoveringPaths, replayExactly } from './paths';
 import { PendingCalls } from './pendingCalls';
 import { createTimedMachine, expectFullCoverage, ModelCoverage } from './timedModel';
@@ -302,6 +303,8 @@ const orderModel: ConsoleModel = {
       return;
     }
     if (state.matches('loading')) expect(screen.getByText('Loading…')).toBeInTheDocument();
+    // A refund made says so while the order is read again.
+    if (event?.type === 'xstate.done.actor.refund') expect(screen.getByRole('status')).toHaveTextContent(CONSOLE_ORDER.refunded);
     if (!detail || state.matches('loading')) return;
     expect(screen.getByRole('heading', { name: `${ORDER.name} <${ORDER.email}>` })).toBeInTheDocument();
     const order = screen.getByRole('table', { name: 'Order' });
@@ -318,6 +321,7 @@ const orderModel: ConsoleModel = {
     if (event?.type.endsWith('ready.acting') && event.type.startsWith('xstate.done')) {
       expect(screen.getByRole('status')).toHaveTextContent(DONE_WORDS[lastAction]);
     }
+
     if (!isError(event, SIGNED_OUT)) expectError(state);
   },
 };
@@ -390,8 +394,8 @@ const sessionModel: ConsoleModel = {
 
 /** What the owner reads once an action is done (each action confirmed in words). */
 const DONE_WORDS = {
-  resend_confirmation: 'The confirmation mail is on its way to ada@example.com again.',
-  cancel_now: 'The subscription has ended now.',
+  resend_confirmation: CONSOLE_ORDER.done.resend_confirmation('ada@example.com'),
+  cancel_now: CONSOLE_ORDER.done.cancel_now,
 };
 let lastAction: keyof typeof DONE_WORDS = 'resend_confirmation';
 

@@ -64,6 +64,21 @@ export const REFERRERS = {
   sentName: 'Mark Lee',
 } as const;
 
+/**
+ * The console's "Add a referrer" form (docs/decisions/0017): each field refused by name before anything is sent, and
+ * the link held to what the server takes (src/contract/admin.ts: 2 to 40 characters of SLUG_PATTERN).
+ */
+export const REFERRER_FORM = {
+  missing: {
+    displayName: "Enter the name after 'Dr.', e.g. Jane Doe.",
+    slug: 'Enter the link, e.g. jane-doe.',
+    shortLabel: 'Enter the short label, e.g. dr-jane-doe.',
+    quote: 'Enter the quote the offer shows.',
+  },
+  badSlug: 'Use 2 to 40 lower-case letters, digits and single dashes, e.g. jane-doe.',
+  slugLength: { min: 2, max: 40 },
+} as const;
+
 /** The sign-in page (the OpenID Provider's sign-in, docs/decisions/0033, 0039). */
 export const SIGN_IN = {
   heading: 'Sign in to your training',
@@ -83,6 +98,20 @@ export const REFUND = {
   confirm: 'Refund and end the subscription',
   abandon: 'Keep the subscription',
   refunding: 'Refunding…',
+} as const;
+
+/**
+ * One order in the console: each action the owner runs is confirmed in words once the server has done it, naming the
+ * buyer's email (the console's brief: "each confirmed in words"; decision 0024 for the refund).
+ */
+export const CONSOLE_ORDER = {
+  done: {
+    resend_confirmation: (email: string) => `The confirmation mail is on its way to ${email} again.`,
+    send_sign_in_link: (email: string) => `A sign-in link to the manage page is on its way to ${email}.`,
+    cancel_at_period_end: 'The subscription will end at the end of the paid period; the buyer is mailed.',
+    cancel_now: 'The subscription has ended now.',
+  },
+  refunded: 'The refund is made and the subscription has ended; the buyer is mailed.',
 } as const;
 
 /** The checkout's payment form before it can take a card (spec §2: 'Loading payment form...'). */

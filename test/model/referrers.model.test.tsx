@@ -71,6 +71,16 @@ function failureAfter(step: Step | undefined): string | null {
   return failure;
 }
 
+/** The referrer whose edit form the owner opened last and has not closed: Cancel, or a save done, closes it. */
+function editOpenAfter(history: Step[]): string | null {
+  let open: string | null = null;
+  for (const { event } of history) {
+    if (event.type === 'EDIT') open = String(event.id);
+    else if (event.type === 'EDIT_CANCELLED' || /^xstate\.done\.actor\.\d+\.referrers\.saving$/.test(event.type)) open = null;
+  }
+  return open;
+}
+
 describePageModel({
   name: 'referrers',
   machine: referrersMachine,
@@ -163,6 +173,21 @@ describePageModel({
       expect(within(table).queryByText(REFERRERS.copied)).toBeNull();
     if (/^xstate\.done\.actor\.\d+\.referrers\.copying$/.test(step?.event.type ?? ''))
       expect(within(table).getByText(REFERRERS.copied)).toBeInTheDocument();
+    // The edit form is open for the referrer whose Edit was pressed last, until Cancel or a save is done.
+    const open = editOpenAfter(history);
+    const forms = within(table).queryAllByRole('form', { name: /^Edit Dr\. / });
+    expect(forms.map((form) => form.getAttribute('aria-label'))).toEqual(
+      open === null ? [] : [`Edit Dr. ${referrers.find((each) => each.id === open)!.displayName}`],
+    );
+    // A save done shows the referrer as the server answered it.
+    if (/^xstate\.done\.actor\.\d+\.referrers\.saving$/.test(step?.event.type ?? '')) {
+      const saved = (step!.event as unknown as { output: Referrer }).output;
+      const row = within(table)
+        .getAllByRole('row')
+        .find((each) => each.textContent?.includes(`Dr. ${saved.displayName}`));
+      expect(row, `the row of Dr. ${saved.displayName}`).toBeDefined();
+      expect(within(row!).getByRole('button', { name: saved.status === 'active' ? 'Disable' : 'Enable' })).toBeInTheDocument();
+    }
     const toggles = within(table).queryAllByRole('button', { name: /^(Disable|Enable)$/ });
     for (const toggle of toggles) expect(toggle).toHaveProperty('disabled', !state.matches('ready'));
     const alerts = screen.queryAllByRole('alert').filter((alert) => !alert.id.endsWith('-error') && !alert.closest('form'));

@@ -12,6 +12,7 @@ import { referrerDisplayName, slugFromName } from '../../src/domain/referrerName
 import { bodyOf, contentErrors, draftOf, offerContentMachine } from '../../src/machines/offerContentMachine';
 import { referrerFormErrors } from '../../src/machines/referrerFormMachine';
 import { mailLinkHref } from '../../src/views/admin/mailText';
+import { REFERRER_FORM } from '../model/pageRules';
 
 describe("a referrer's name and link", () => {
   it.each([
@@ -47,6 +48,18 @@ describe("a referrer's name and link", () => {
       quote: expect.any(String),
     });
     expect(referrerFormErrors({ slug: 'mark-lee', displayName: 'Dr. Mark Lee', shortLabel: 'dr-lee', quote: 'Q' })).toEqual({});
+  });
+
+  it("names each missing field in the form's words, and takes a link of 2 to 40 characters only", () => {
+    expect(referrerFormErrors({ slug: ' ', displayName: '', shortLabel: '', quote: ' ' })).toEqual(REFERRER_FORM.missing);
+    const withSlug = (slug: string) => referrerFormErrors({ slug, displayName: 'Mark Lee', shortLabel: 'dr-lee', quote: 'Q' });
+    const { min, max } = REFERRER_FORM.slugLength;
+    expect(withSlug('a'.repeat(min - 1))).toEqual({ slug: REFERRER_FORM.badSlug });
+    expect(withSlug('a'.repeat(min))).toEqual({});
+    expect(withSlug('a'.repeat(max))).toEqual({});
+    expect(withSlug('a'.repeat(max + 1))).toEqual({ slug: REFERRER_FORM.badSlug });
+    expect(withSlug('jane--doe')).toEqual({ slug: REFERRER_FORM.badSlug });
+    expect(withSlug(' jane-doe ')).toEqual({});
   });
 });
 

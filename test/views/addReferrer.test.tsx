@@ -7,6 +7,7 @@
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AddReferrer } from '../../src/views/admin/AdminReferrers';
+import { REFERRER_FORM } from '../model/pageRules';
 import { stubFetch, type FakeRoute } from './support/fakeFetch';
 
 function showForm(create: FakeRoute) {
@@ -41,6 +42,27 @@ describe('adding a referrer in the console', () => {
     expect(await screen.findByRole('status')).toHaveTextContent('Added Dr. Jane Doe');
     expect(sent()).toEqual([{ displayName: 'Jane Doe', slug: 'jane-doe', shortLabel: 'dr-jane', quote: 'Worth every minute.' }]);
     expect(onAdded).toHaveBeenCalledTimes(1);
+    // The confirmation goes as the owner starts the next one.
+    fireEvent.change(screen.getByLabelText("Name (after 'Dr.')", { exact: false }), { target: { value: 'M' } });
+    expect(screen.queryByRole('status')).toBeNull();
+  });
+
+  it('fills the link in from the name until the owner edits it, and names each missing field', () => {
+    showForm(() => ({ status: 500, body: { error: 'Not expected.' } }));
+    const name = screen.getByLabelText("Name (after 'Dr.')", { exact: false });
+    const link = screen.getByLabelText('Link (/r/…)', { exact: false });
+    fireEvent.submit(screen.getByRole('form', { name: 'Add a referrer' }));
+    for (const words of Object.values(REFERRER_FORM.missing)) expect(screen.getByText(words)).toBeInTheDocument();
+    // The name fills the link in, and takes the link's message with its own.
+    fireEvent.change(name, { target: { value: 'Dr. Jane Doe' } });
+    expect(link).toHaveValue('jane-doe');
+    expect(screen.queryByText(REFERRER_FORM.missing.displayName)).toBeNull();
+    expect(screen.queryByText(REFERRER_FORM.missing.slug)).toBeNull();
+    expect(screen.getByText(REFERRER_FORM.missing.quote)).toBeInTheDocument();
+    // Once the owner typed a link, the name leaves it.
+    fireEvent.change(link, { target: { value: 'dr-jane' } });
+    fireEvent.change(name, { target: { value: 'Jane Doe-Smith' } });
+    expect(link).toHaveValue('dr-jane');
   });
 
   it("puts a taken link's refusal under the link, and any other refusal above the button, in the server's words", async () => {

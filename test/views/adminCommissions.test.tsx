@@ -92,6 +92,8 @@ describe("the console's commissions", () => {
     const minimum = screen.getByLabelText('Minimum payable balance ($)');
     fireEvent.change(minimum, { target: { value: '75.50' } });
     fireEvent.blur(minimum);
+    // While the overview is read again, no change can be asked for.
+    expect(screen.getByRole('button', { name: 'Create payout batch' })).toBeDisabled();
     await waitFor(() => expect(reads().map((request) => request.url)).toContain('/api/admin/commissions?minimumCents=7550'));
     fireEvent.click(await screen.findByRole('button', { name: 'Create payout batch' }));
     await expectDone(DONE.createBatch);
@@ -149,6 +151,8 @@ describe("the console's commissions", () => {
       '/api/admin/commissions/batches': () => ({ status: 409, body: { error: 'No referrer has a payable balance of $50.00 or more.' } }),
     });
     fireEvent.click(await screen.findByRole('button', { name: 'Create payout batch' }));
+    // One change at a time: the buttons are off until the server answers.
+    expect(screen.getByRole('button', { name: 'Create payout batch' })).toBeDisabled();
     expect(await screen.findByRole('alert')).toHaveTextContent('No referrer has a payable balance of $50.00 or more.');
     expect(screen.getByRole('status')).toBeEmptyDOMElement();
     expect(screen.getByRole('button', { name: 'Create payout batch' })).toBeEnabled();

@@ -3,10 +3,11 @@
  * checkouts" toggle sent to the server and carried into the CSV link, the note that unpaid checkouts are left out,
  * and an order's page titled by its buyer, its id still shown.
  */
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { OrderDetail, OrderRow } from '../../src/contract/admin';
 import { AdminOrderDetail, AdminOrders, orderTitle } from '../../src/views/admin/AdminOrders';
+import { CONSOLE_ORDER, REFUND } from '../model/pageRules';
 import { stubFetch } from './support/fakeFetch';
 
 const ORDER: OrderRow = {
@@ -142,5 +143,54 @@ describe("the console's Orders screen", () => {
       { action: 'send_sign_in_link' },
       { action: 'cancel_at_period_end' },
     ]);
+  });
+
+  it('names the buyer in words when the order has no email on record', async () => {
+    const noEmail: OrderDetail = { ...DETAIL, order: { ...ORDER, email: null } };
+    fetchMock = stubFetch({
+      '/api/admin/orders/txn_grace': () => ({ status: 200, body: noEmail }),
+      '/api/admin/orders/txn_grace/actions': () => ({ status: 200, body: noEmail }),
+    });
+    render(<AdminOrderDetail transactionId="txn_grace" onUnauthorised={() => undefined} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Re-send the confirmation mail' }));
+    expect(await screen.findByRole('status')).toHaveTextContent(CONSOLE_ORDER.done.resend_confirmation('the buyer'));
+  });
+
+  it('shows the order once it can be read after a refusal, without the refusal', async () => {
+    let reads = 0;
+    fetchMock = stubFetch({
+      '/api/admin/orders/txn_grace': () =>
+        ++reads === 1 ? { status: 404, body: { error: 'No order txn_grace.' } } : { status: 200, body: DETAIL },
+    });
+    render(<AdminOrderDetail transactionId="txn_grace" onUnauthorised={() => undefined} />);
+    expect(await screen.findByRole('alert')).toHaveTextContent('No order txn_grace.');
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Grace Hopper <grace@example.com>' })).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('refunds this order at its own address, says so, and reads the order again', async () => {
+    const paidAt = new Date(Date.now() - 2 * 86_400_000).toISOString();
+    const paid: OrderDetail = {
+      ...DETAIL,
+      order: { ...ORDER, paidAt },
+      invoices: [{ id: 'in_1', amountCents: 50_000, status: 'paid', refundedCents: 0, date: paidAt }],
+    };
+    const refunds: unknown[] = [];
+    fetchMock = stubFetch({
+      '/api/admin/orders/txn_grace': () => ({ status: 200, body: paid }),
+      '/api/admin/orders/txn_grace/refund': (body) => {
+        refunds.push(body);
+        return { status: 200, body: paid };
+      },
+    });
+    render(<AdminOrderDetail transactionId="txn_grace" onUnauthorised={() => undefined} />);
+    fireEvent.click(await screen.findByRole('button', { name: REFUND.refund }));
+    fireEvent.click(await screen.findByRole('button', { name: REFUND.confirm }));
+    expect(await screen.findByText(CONSOLE_ORDER.refunded)).toBeInTheDocument();
+    expect(refunds).toHaveLength(1);
+    await waitFor(() =>
+      expect(requested()).toEqual(['/api/admin/orders/txn_grace', '/api/admin/orders/txn_grace/refund', '/api/admin/orders/txn_grace']),
+    );
   });
 });

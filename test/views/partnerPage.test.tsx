@@ -145,9 +145,13 @@ describe("the referrer's page", () => {
           : { status: 400, body: { error: 'That is not an email address.' } },
     });
     const email = await screen.findByLabelText('Your email');
+    const button = screen.getByRole('button', { name: 'Email me a sign-in link' });
     fireEvent.change(email, { target: { value: 'jane@' } });
     fireEvent.submit(email.closest('form')!);
+    // While the link is asked for, the button is off: one click, one request.
+    expect(button).toBeDisabled();
     expect(await screen.findByRole('alert')).toHaveTextContent('That is not an email address.');
+    expect(button).toBeEnabled();
     fireEvent.change(email, { target: { value: '  jane@example.com ' } });
     fireEvent.submit(email.closest('form')!);
     // Asking again clears the refusal at once, before the server answers.
