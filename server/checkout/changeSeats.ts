@@ -77,7 +77,7 @@ interface Replacement {
  * that owes tax; architecture.md "stripe"), under the order's seat-change lease, and moves the order onto it.
  * Refusals as changeSeats's.
  */
-export async function replaceUnpaidSubscription(context: OrderContext, order: Order, replacement: Replacement): Promise<Order> {
+async function replaceUnpaidSubscription(context: OrderContext, order: Order, replacement: Replacement): Promise<Order> {
   return underSeatChangeLease(context, order, (leased, attempt) => replaceLeased(context, leased, attempt, replacement));
 }
 
