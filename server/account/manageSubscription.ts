@@ -45,6 +45,7 @@ export async function accountView(context: OrderContext, order: Order): Promise<
     status: order.status,
     seats: order.quantity,
     monthlyTotalCents: order.amountCents,
+    monthlyTaxCents: order.taxCents,
     currentPeriodEnd: details?.currentPeriodEnd ?? null,
     cancelAt: order.cancelAt?.toISOString() ?? null,
     cardLast4: details?.cardLast4 ?? null,

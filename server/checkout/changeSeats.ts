@@ -77,54 +77,76 @@ interface Replacement {
  * that owes tax; architecture.md "stripe"), under the order's seat-change lease, and moves the order onto it.
  * Refusals as changeSeats's.
  */
-export async function replaceUnpaidSubscription(context: OrderContext, order: Order, replacement: Replacement): Promise<Order> {
-  const { db, provider, log } = context;
+async function replaceUnpaidSubscription(context: OrderContext, order: Order, replacement: Replacement): Promise<Order> {
+  return underSeatChangeLease(context, order, (leased, attempt) => replaceLeased(context, leased, attempt, replacement));
+}
+
+/**
+ * Runs `step` holding the order's seat-change lease (one change of the order's subscription at a time, decision
+ * 0009), with the order as read when the lease was taken and the lease's attempt id; gives the lease back after,
+ * whatever `step` did. The location step decides under it too, so it never decides on a subscription a seat change
+ * is replacing. Refuses as takeLease when the lease is held or the order moved on.
+ */
+export async function underSeatChangeLease<T>(
+  context: OrderContext,
+  order: Order,
+  step: (leased: Order, attempt: string) => Promise<T>,
+): Promise<T> {
   const attempt = randomUUID();
   const leased = await takeLease(context, order, attempt);
-  const { transactionId, subscriptionId: oldSubscriptionId } = leased;
   try {
-    // A card may have just paid the current subscription (finalize not called yet): never replace a paid one.
-    const payment = await callProvider(log, 'retrieve subscription payment', () => provider.retrieveSubscriptionPayment(oldSubscriptionId));
-    if (payment?.firstInvoice?.state === 'paid') refuse('order_paid');
-    const referrer = await referrerSlugOf(context.db, leased.referrerId);
-    const created = await callProvider(log, 'create replacement subscription', () =>
-      provider.createSubscription({
-        transactionId,
-        customerId: leased.customerId,
-        quantity: replacement.quantity,
-        automaticTax: replacement.automaticTax,
-        referrer,
-        idempotencyKey: `${transactionId}:subscription:${attempt}`,
-      }),
-    );
-    let cancelled: 'cancelled' | 'paid';
-    try {
-      cancelled = await provider.cancelUnpaidSubscription(oldSubscriptionId, `${transactionId}:cancel:${oldSubscriptionId}:${attempt}`);
-    } catch (error) {
-      log.error({ err: error, step: 'cancel replaced subscription' }, 'Payment provider call failed');
-      await dropUnused(context, transactionId, created.subscriptionId, attempt);
-      refuse('provider_unavailable');
-    }
-    if (cancelled === 'paid') {
-      await dropUnused(context, transactionId, created.subscriptionId, attempt);
-      refuse('order_paid');
-    }
-    const moved = await moveOnto(context, leased, attempt, replacement, created);
-    if (moved) return moved;
-    await dropUnused(context, transactionId, created.subscriptionId, attempt);
-    const current = await findOrder(db, transactionId);
-    if (current) assertOpen(current);
-    refuse('checkout_changed');
+    return await step(leased, attempt);
   } finally {
-    await releaseLease(context, transactionId, attempt);
+    await releaseLease(context, leased.transactionId, attempt);
   }
+}
+
+/**
+ * The replacement itself, for the holder of the lease (`attempt`): create the new subscription, cancel the old one
+ * only if unpaid, move the order onto the new one under its row lock. Refusals as changeSeats's.
+ */
+export async function replaceLeased(context: OrderContext, leased: Order, attempt: string, replacement: Replacement): Promise<Order> {
+  const { db, provider, log } = context;
+  const { transactionId, subscriptionId: oldSubscriptionId } = leased;
+  // A card may have just paid the current subscription (finalize not called yet): never replace a paid one.
+  const payment = await callProvider(log, 'retrieve subscription payment', () => provider.retrieveSubscriptionPayment(oldSubscriptionId));
+  if (payment?.firstInvoice?.state === 'paid') refuse('order_paid');
+  const referrer = await referrerSlugOf(context.db, leased.referrerId);
+  const created = await callProvider(log, 'create replacement subscription', () =>
+    provider.createSubscription({
+      transactionId,
+      customerId: leased.customerId,
+      quantity: replacement.quantity,
+      automaticTax: replacement.automaticTax,
+      referrer,
+      idempotencyKey: `${transactionId}:subscription:${attempt}`,
+    }),
+  );
+  let cancelled: 'cancelled' | 'paid';
+  try {
+    cancelled = await provider.cancelUnpaidSubscription(oldSubscriptionId, `${transactionId}:cancel:${oldSubscriptionId}:${attempt}`);
+  } catch (error) {
+    log.error({ err: error, step: 'cancel replaced subscription' }, 'Payment provider call failed');
+    await dropUnused(context, transactionId, created.subscriptionId, attempt);
+    refuse('provider_unavailable');
+  }
+  if (cancelled === 'paid') {
+    await dropUnused(context, transactionId, created.subscriptionId, attempt);
+    refuse('order_paid');
+  }
+  const moved = await moveOnto(context, leased, attempt, replacement, created);
+  if (moved) return moved;
+  await dropUnused(context, transactionId, created.subscriptionId, attempt);
+  const current = await findOrder(db, transactionId);
+  if (current) assertOpen(current);
+  refuse('checkout_changed');
 }
 
 /**
  * Whether `subscriptionId` is one the order had before a seat change replaced it: not the current one, and the
  * provider reports it on the order's customer with the order's transactionId in its metadata.
  */
-async function isReplacedSubscriptionOf({ provider, log }: OrderContext, order: Order, subscriptionId: string): Promise<boolean> {
+export async function isReplacedSubscriptionOf({ provider, log }: OrderContext, order: Order, subscriptionId: string): Promise<boolean> {
   if (subscriptionId === order.subscriptionId) return false;
   const payment = await callProvider(log, 'retrieve subscription payment', () => provider.retrieveSubscriptionPayment(subscriptionId));
   return payment?.transactionId === order.transactionId && payment.customerId === order.customerId;

@@ -2,7 +2,7 @@
  * The location step (docs/decisions/0071): on submit, before anything is charged, the page sends where the buyer
  * is (the card form's country and ZIP). The customer's address is set and the provider places it for tax; where
  * it owes tax, the unpaid subscription is replaced by one taxed for it (the seat change's replace path,
- * ./changeSeats.ts), and the page shows the tax and the new monthly total for the buyer to confirm. Where it owes
+ * ./changeSeats.ts, under the seat change's lease from placing to deciding), and the page shows the tax and the new monthly total for the buyer to confirm. Where it owes
  * none, the session stays as it is (or, if it was taxed for an earlier location, is replaced by an untaxed one).
  */
 import type { LocationErrorResponse, TaxQuote } from '../../src/contract/checkout';
@@ -10,7 +10,7 @@ import { monthlyTotalCents } from '../../src/domain/pricing';
 import { normalizeTaxLocation, TAX_LOCATION_MESSAGES, taxLocationRefusal, type TaxLocation } from '../../src/domain/tax';
 import { and, eq } from 'drizzle-orm';
 import { orders } from '../db/schema';
-import { assertOpen, replaceUnpaidSubscription } from './changeSeats';
+import { assertOpen, isReplacedSubscriptionOf, replaceLeased, underSeatChangeLease } from './changeSeats';
 import { findOrder, type Order, type OrderContext } from './order';
 import { outcomeOf, refuse, type Outcome } from './outcome';
 import { callProvider } from './providerCall';
@@ -40,31 +40,50 @@ async function locateOrRefuse(context: OrderContext, input: LocateInput): Promis
   if (refusal) return { kind: 'refused', refusal: { error: refusal.message, field: refusal.field } };
   const location = normalizeTaxLocation(input);
   const order = await findOrder(db, input.transactionId);
-  if (!order || order.subscriptionId !== input.subscriptionId || order.subscriptionItemId !== input.subscriptionItemId) {
-    refuse('unknown_checkout');
-  }
+  if (!order) refuse('unknown_checkout');
+  const current = order.subscriptionId === input.subscriptionId && order.subscriptionItemId === input.subscriptionItemId;
+  // As a seat change's: a subscription the order had before a replacement is 'checkout_changed', any other unknown.
+  if (!current && !(await isReplacedSubscriptionOf(context, order, input.subscriptionId))) refuse('unknown_checkout');
   assertOpen(order);
-  const key = `${order.transactionId}:location:${order.revision}:${location.country}:${location.postalCode}`;
-  const placement = await callProvider(log, 'set customer location', () => provider.setCustomerLocation(order.customerId, location, key));
-  if (placement.kind === 'not_placeable') {
-    return { kind: 'refused', refusal: { error: TAX_LOCATION_MESSAGES.notPlaceable, field: 'postalCode' } };
-  }
-  const preview = await callProvider(log, 'preview tax', () => provider.previewTax(order.customerId, order.quantity));
-  const owesTax = preview.taxCents > 0;
-  const tax = { state: placement.state, ...location };
-  const taxedAsQuoted = order.taxState === placement.state && order.taxCents === preview.taxCents;
-  if (owesTax ? taxedAsQuoted : order.taxState === null)
-    return { kind: 'quoted', quote: quoteOf(await recordLocation(context, order, location)) };
-  const moved = await replaceUnpaidSubscription(context, order, { quantity: order.quantity, automaticTax: owesTax, tax });
-  return { kind: 'quoted', quote: quoteOf(moved) };
+  if (!current) refuse('checkout_changed');
+  // Placed, previewed and decided under the seat change's lease: a seat change (or another location) meanwhile is
+  // refused, so the decision is never made on seats or a subscription that are being replaced, nor on an address
+  // another request just set.
+  return underSeatChangeLease(context, order, async (leased, attempt): Promise<Located> => {
+    const key = `${leased.transactionId}:location:${leased.revision}:${location.country}:${location.postalCode}`;
+    const placement = await callProvider(log, 'set customer location', () =>
+      provider.setCustomerLocation(leased.customerId, location, key),
+    );
+    if (placement.kind === 'not_placeable') {
+      return { kind: 'refused', refusal: { error: TAX_LOCATION_MESSAGES.notPlaceable, field: 'postalCode' } };
+    }
+    const preview = await callProvider(log, 'preview tax', () => provider.previewTax(leased.customerId, leased.quantity));
+    const owesTax = preview.taxCents > 0;
+    const tax = { state: placement.state, ...location };
+    const taxedAsQuoted = leased.taxState === placement.state && leased.taxCents === preview.taxCents;
+    if (owesTax ? taxedAsQuoted : leased.taxState === null)
+      return { kind: 'quoted', quote: quoteOf(await recordLocation(context, leased, attempt, location)) };
+    const moved = await replaceLeased(context, leased, attempt, { quantity: leased.quantity, automaticTax: owesTax, tax });
+    return { kind: 'quoted', quote: quoteOf(moved) };
+  });
 }
 
-/** Writes the location on the order when it needs no new subscription; answers the order as it now is. */
-async function recordLocation({ db }: OrderContext, order: Order, location: TaxLocation): Promise<Order> {
+/**
+ * Writes the location on the order when it needs no new subscription, while `attempt` holds the seat change's
+ * lease; answers the order as it now is.
+ */
+async function recordLocation({ db }: OrderContext, order: Order, attempt: string, location: TaxLocation): Promise<Order> {
   const [updated] = await db
     .update(orders)
     .set({ taxCountry: location.country, taxPostalCode: location.postalCode, updatedAt: new Date() })
-    .where(and(eq(orders.transactionId, order.transactionId), eq(orders.subscriptionId, order.subscriptionId), eq(orders.status, 'open')))
+    .where(
+      and(
+        eq(orders.transactionId, order.transactionId),
+        eq(orders.subscriptionId, order.subscriptionId),
+        eq(orders.status, 'open'),
+        eq(orders.seatChangeAttempt, attempt),
+      ),
+    )
     .returning();
   if (!updated) refuse('checkout_changed');
   return updated;

@@ -19,10 +19,12 @@ type Order = typeof orders.$inferSelect;
 /** An order's event the buyer and the agreement site hear about: its kind, and what its mail or webhook says. */
 export type OrderEvent =
   | { kind: 'activated'; transactionId: string }
-  | { kind: 'renewal_paid'; transactionId: string; invoiceId: string; amountCents: number; recovered: boolean }
-  | { kind: 'payment_failed'; transactionId: string; invoiceId: string; amountCents: number }
-  | { kind: 'proration_paid'; transactionId: string; invoiceId: string; amountCents: number; seats: number }
-  | { kind: 'seats_changed'; transactionId: string; changeId: string; from: number; to: number; amountCents: number }
+  // Amounts in cents: `amountCents` what was paid or due, tax included, `taxCents` the tax in it; for a seat change
+  // the new monthly amount before tax and its monthly tax.
+  | { kind: 'renewal_paid'; transactionId: string; invoiceId: string; amountCents: number; taxCents: number; recovered: boolean }
+  | { kind: 'payment_failed'; transactionId: string; invoiceId: string; amountCents: number; taxCents: number }
+  | { kind: 'proration_paid'; transactionId: string; invoiceId: string; amountCents: number; taxCents: number; seats: number }
+  | { kind: 'seats_changed'; transactionId: string; changeId: string; from: number; to: number; amountCents: number; taxCents: number }
   | { kind: 'cancel_scheduled'; transactionId: string; changeId: string; cancelAt: string }
   | { kind: 'cancel_undone'; transactionId: string; changeId: string; undoneAt: string }
   | { kind: 'cancelled'; transactionId: string; cancelledAt: string }

@@ -15,6 +15,8 @@
  * - renewal paid: an `invoice_paid` event for a paid renewal → receipt.
  * - proration paid: an `invoice_paid` event for a seat increase's proration invoice → receipt (decision 0045).
  * - seats: the quantity differs → the order's seats and monthly total, mail and webhook.
+ * - monthly tax: the provider's tax on the next month differs from the order's (seats changed, a rate changed) →
+ *   the order's `taxCents`, which the manage page, the console and the mails show beside the seats' amount.
  * - cancel scheduled (Stripe `cancel_at`, or `cancel_at_period_end`) or undone → mail (and a funnel event, so the
  *   console counts a cancellation when it is asked for, not only when it takes effect).
  * - refunded: a refund event whose payment reports more refunded than the order knew → 'refunded' mail and webhook;
@@ -42,13 +44,16 @@ type EndReason = 'cancelled_at_period_end' | 'unpaid' | 'refunded' | 'deleted' |
 interface LifecycleChanges {
   ended?: { reason: EndReason };
   status?: 'paid' | 'past_due';
-  failedInvoice?: { invoiceId: string; amountCents: number };
+  /** `amountCents` what was due, tax included; `taxCents` the tax in it. */
+  failedInvoice?: { invoiceId: string; amountCents: number; taxCents: number };
   /** `amountCents` is what was paid (Stripe's `amount_paid`); `paymentId` the payment a refund or dispute will name. */
   /** `amountCents` what was paid, tax included; `taxCents` the tax in it (commissions are on the rest). */
   paidRenewal?: { invoiceId: string; paymentId: string | null; amountCents: number; taxCents: number; recovered: boolean };
   /** A seat increase's proration invoice, paid for `seats` (the seats change with it). */
   paidProration?: { invoiceId: string; paymentId: string | null; amountCents: number; taxCents: number; seats: number };
   seats?: { from: number; to: number };
+  /** The monthly tax at the subscription's seats now, in cents, when it differs from the order's. */
+  monthlyTaxCents?: number;
   /** A cancellation scheduled for this date, or undone (null). */
   cancelAt?: Date | null;
   /** The buyer's reason for the scheduled cancellation: given on /account (the event's), or in the provider's page. */
@@ -97,7 +102,7 @@ export function lifecycleChanges(
   const invoice = life.latestInvoice;
   if ((payment.state === 'past_due' || payment.state === 'paused') && order.status === 'paid') {
     changes.status = 'past_due';
-    if (invoice) changes.failedInvoice = { invoiceId: invoice.invoiceId, amountCents: invoice.amountDueCents };
+    if (invoice) changes.failedInvoice = { invoiceId: invoice.invoiceId, amountCents: invoice.amountDueCents, taxCents: invoice.taxCents };
   } else if (payment.state === 'active' && order.status === 'past_due') {
     changes.status = 'paid';
     if (invoice?.state === 'paid') changes.paidRenewal = paidRenewalOf(invoice, true);
@@ -108,6 +113,7 @@ export function lifecycleChanges(
     changes.paidProration = { invoiceId, paymentId, amountCents: amountPaidCents, taxCents, seats: payment.quantity };
   }
   if (payment.quantity !== order.quantity) changes.seats = { from: order.quantity, to: payment.quantity };
+  if (life.monthlyTaxCents !== order.taxCents) changes.monthlyTaxCents = life.monthlyTaxCents;
   const cancelAt = life.cancelAt ? new Date(life.cancelAt) : null;
   if (cancelAt && cancelAt.getTime() !== order.cancelAt?.getTime()) {
     changes.cancelAt = cancelAt;
@@ -162,6 +168,7 @@ export async function applyLifecycleChanges(
       ...(changes.status ? { status: changes.status, pastDueSince: changes.status === 'past_due' ? now : null } : {}),
       ...(changes.ended ? { status: 'cancelled' as const, cancelledAt: now } : {}),
       ...(changes.seats ? { quantity: changes.seats.to, amountCents: monthlyTotalCents(changes.seats.to) } : {}),
+      ...(changes.monthlyTaxCents !== undefined ? { taxCents: changes.monthlyTaxCents } : {}),
       ...(changes.cancelAt !== undefined
         ? { cancelAt: changes.cancelAt, cancellationReason: changes.cancelAt ? (changes.cancelReason ?? null) : null }
         : {}),
@@ -235,6 +242,7 @@ export async function applyLifecycleChanges(
       changeId: changeKey,
       ...changes.seats,
       amountCents: monthlyTotalCents(changes.seats.to),
+      taxCents: changes.monthlyTaxCents ?? order.taxCents,
     });
   }
   if (changes.cancelAt) {

@@ -29,7 +29,8 @@ export const orders = pgTable(
     amountCents: integer('amount_cents').notNull(),
     /**
      * The monthly tax the page showed and the buyer confirmed, in cents (0 untaxed): finalize requires the first
-     * invoice's tax to be exactly this (docs/decisions/0071).
+     * invoice's tax to be exactly this (docs/decisions/0071). After the purchase the lifecycle keeps it the monthly
+     * tax at the order's seats now, as `amountCents` (./subscriptionLifecycle.ts).
      */
     taxCents: integer('tax_cents').notNull().default(0),
     /** The registered state the order is taxed for ('HI', 'AZ'); null untaxed. */

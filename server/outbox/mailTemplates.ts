@@ -6,7 +6,7 @@
 import { formatDollars } from '../../src/domain/pricing';
 import { brand, PRODUCT_NAME } from '../../src/domain/product';
 import { REFUND_GUARANTEE_DAYS } from '../../src/domain/refunds';
-import { taxNameOf } from '../../src/domain/tax';
+import { taxLabelOf } from '../../src/domain/tax';
 import { practiceName } from '../../src/domain/team';
 import { escapeHtml } from '../http/escapeHtml';
 
@@ -16,7 +16,7 @@ interface MailContext {
   seats: number;
   /** The seats' monthly amount before tax, in cents (the order's `amountCents`). */
   monthlyTotalCents: number;
-  /** The monthly tax the buyer confirmed and paid with the first invoice, in cents, and its state; 0 and null untaxed. */
+  /** The order's monthly tax at its seats now, in cents (the first invoice's until a seat change), and its state; 0 and null untaxed. */
   tax: { cents: number; state: string | null };
   payload: Record<string, string | number | null>;
   /** `join`: an invitation's link to /join; `team`: the Team section of /account; `newPassword`: a member's link to set one. */
@@ -64,6 +64,21 @@ function teamBlocks(free: number, team: string): Block[] {
 }
 
 /**
+ * An amount with tax in it, on lines of their own: the seats' part, the state's tax and the total, in the words of
+ * the confirmation mail (docs/decisions/0071), `per` after each amount ('/month' for a monthly amount, '' for one
+ * charge). Cents in, dollars out. None for an untaxed amount: its sentence says it.
+ */
+function taxedBlocks(seatsCents: number, tax: { cents: number; state: string | null }, per: string, total = 'Total charged'): Block[] {
+  if (tax.cents <= 0) return [];
+  const taxLabel = taxLabelOf(tax.state);
+  return [
+    `Seats: ${formatDollars(seatsCents)}${per}`,
+    `${taxLabel}: ${formatDollars(tax.cents)}${per}`,
+    `${total}: ${formatDollars(seatsCents + tax.cents)}${per}`,
+  ];
+}
+
+/**
  * The confirmation mail's opening: the seats and what they cost. A taxed order names the seats' amount, the tax
  * of its state and the total charged on lines of their own, as the order summary showed them before the charge
  * (docs/decisions/0071); an untaxed one says the monthly total in one sentence.
@@ -71,14 +86,22 @@ function teamBlocks(free: number, team: string): Block[] {
 function orderBlocks(seats: number, monthlyTotalCents: number, tax: MailContext['tax']): Block[] {
   const order = `${seatsText(seats)} of ${PRODUCT_NAME}`;
   if (tax.cents <= 0) return [`Thank you for your order: ${order}, ${formatDollars(monthlyTotalCents)}/month, billed monthly.`];
-  const taxName = taxNameOf(tax.state);
-  const taxLabel = taxName === taxNameOf(null) && tax.state ? `Sales tax (${tax.state})` : taxName;
-  return [
-    `Thank you for your order: ${order}, billed monthly.`,
-    `Seats: ${formatDollars(monthlyTotalCents)}/month`,
-    `${taxLabel}: ${formatDollars(tax.cents)}/month`,
-    `Total charged: ${formatDollars(monthlyTotalCents + tax.cents)}/month`,
-  ];
+  return [`Thank you for your order: ${order}, billed monthly.`, ...taxedBlocks(monthlyTotalCents, tax, '/month')];
+}
+
+/**
+ * The tax of the amount an event's mail states (its payload's `taxCents`, in `amountCents`), in the order's state;
+ * 0 for a row written without it.
+ */
+function payloadTax(payload: MailContext['payload'], tax: MailContext['tax']): { cents: number; state: string | null } {
+  const cents = Number(payload.taxCents ?? 0);
+  return { cents: Number.isInteger(cents) && cents > 0 ? cents : 0, state: tax.state };
+}
+
+/** An amount that includes tax (`amountCents`) as its own lines: the seats' part, the tax, the total. */
+function chargeBlocks(payload: MailContext['payload'], tax: MailContext['tax'], total?: string): Block[] {
+  const charged = payloadTax(payload, tax);
+  return taxedBlocks(Number(payload.amountCents) - charged.cents, charged, '', total);
 }
 
 /** Where the training is signed in to: the training platform, with its address when configured. */
@@ -99,29 +122,37 @@ const TEMPLATES: Record<string, (context: MailContext) => RenderedMail> = {
       ['Manage your subscription', links.manage],
       ...teamBlocks(Number(payload.freeSeats ?? 0), links.team ?? links.manage),
     ]),
-  renewal_receipt: ({ buyer, seats, payload, links }) =>
+  renewal_receipt: ({ buyer, seats, tax, payload, links }) =>
     compose(`Receipt: ${brand.name}, ${formatDollars(Number(payload.amountCents))}`, buyer.name, [
       `We charged ${formatDollars(Number(payload.amountCents))} for another month of ${PRODUCT_NAME} (${seatsText(seats)}).`,
+      ...chargeBlocks(payload, tax),
       ...(payload.recovered ? ['Your subscription is active again. Thank you for updating your payment.'] : []),
       ['Manage your subscription', links.manage],
     ]),
-  proration_receipt: ({ buyer, payload, links }) =>
+  proration_receipt: ({ buyer, tax, payload, links }) =>
     compose(`Receipt: ${brand.name}, ${formatDollars(Number(payload.amountCents))}`, buyer.name, [
       `We charged ${formatDollars(Number(payload.amountCents))} for your new seats for the rest of this month (${seatsText(Number(payload.seats))} now).`,
+      ...chargeBlocks(payload, tax),
       'From your next renewal the monthly total covers every seat.',
       ['Manage your subscription', links.manage],
     ]),
-  payment_failed: ({ buyer, payload, links }) =>
+  payment_failed: ({ buyer, tax, payload, links }) =>
     compose(`Action needed: your ${brand.name} payment failed`, buyer.name, [
       `We could not charge ${formatDollars(Number(payload.amountCents))} for your ${PRODUCT_NAME} subscription. Your subscription is past due.`,
+      ...chargeBlocks(payload, tax, 'Total due'),
       'Please update your card; we will charge it again right away.',
       ['Update your card', links.manage],
     ]),
-  seats_changed: ({ buyer, payload, links }) =>
-    compose(`Your ${brand.name} seats changed`, buyer.name, [
-      `Your subscription changed from ${seatsText(Number(payload.from))} to ${seatsText(Number(payload.to))}: ${formatDollars(Number(payload.amountCents))}/month from now on.`,
+  seats_changed: ({ buyer, tax, payload, links }) => {
+    // The payload's amount is the new seats' monthly amount before tax; its monthly tax beside it.
+    const monthlyTax = payloadTax(payload, tax);
+    const monthly = Number(payload.amountCents) + monthlyTax.cents;
+    return compose(`Your ${brand.name} seats changed`, buyer.name, [
+      `Your subscription changed from ${seatsText(Number(payload.from))} to ${seatsText(Number(payload.to))}: ${formatDollars(monthly)}/month from now on.`,
+      ...taxedBlocks(Number(payload.amountCents), monthlyTax, '/month'),
       ['Manage your subscription', links.manage],
-    ]),
+    ]);
+  },
   cancellation_confirmed: ({ buyer, payload, links }) =>
     compose(`Your ${brand.name} subscription is cancelled`, buyer.name, [
       `Your subscription is cancelled and ends on ${dateOf(payload.cancelAt)}. You keep access until then and will not be charged again.`,

@@ -200,6 +200,9 @@ async function deliver(context: OutboxContext, row: OutboxRow): Promise<Delivery
         email: buyer.email,
         seats: order.order.quantity,
         monthlyTotalCents: order.order.amountCents,
+        // Tax apart, beside the amount before it (docs/operations.md, "The agreement site's webhooks").
+        monthlyTaxCents: order.order.taxCents,
+        taxState: order.order.taxState,
         status: order.order.status,
         ...row.payload,
       },

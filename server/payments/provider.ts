@@ -122,6 +122,12 @@ export interface SubscriptionPayment {
      * Customer Portal: `cancellation_details.comment`, else its `feedback` in words); null or absent when none.
      */
     cancellationReason?: string | null;
+    /**
+     * The tax of the subscription's next monthly invoice at its current seats, in cents: what the buyer pays each
+     * month beside the seats (Stripe: `total_taxes` of `invoices.createPreview` for the subscription, asked only of
+     * a live subscription with `automatic_tax.enabled`; the sandbox: its rate on the seats). 0 untaxed.
+     */
+    monthlyTaxCents: number;
     latestInvoice: {
       invoiceId: string;
       state: InvoiceState;
@@ -230,12 +236,16 @@ export function paidInvoiceStatus(amountCents: number, refundedCents: number): L
  */
 export interface SeatChangePreview {
   quantity: number;
-  /** Charged now if the buyer confirms (0 when nothing is due, e.g. the free second seat or a decrease). */
+  /** Charged now if the buyer confirms, tax included (0 when nothing is due, e.g. the free second seat or a decrease). */
   amountDueNowCents: number;
+  /** The tax in `amountDueNowCents` (docs/decisions/0072: a proration is taxed on its own amount); 0 untaxed. */
+  taxDueNowCents: number;
   /** Taken off the next invoice (a decrease's unused time); 0 for an increase. */
   creditCents: number;
-  /** The monthly total for `quantity` seats from the next renewal. */
+  /** The monthly total for `quantity` seats from the next renewal, before tax. */
   monthlyTotalCents: number;
+  /** The monthly tax on it from the next renewal (the subscription's rate on the seats); 0 untaxed. */
+  monthlyTaxCents: number;
   /** ISO 8601: the next renewal; null when unknown. */
   nextChargeDate: string | null;
   /** Unix seconds the proration was computed at (Stripe's `proration_date`): `changeSeats` charges it as quoted. */

@@ -25,7 +25,10 @@ export const AccountView = Type.Object({
   /** The order's status: 'paid' (active), 'past_due', or 'cancelled'. */
   status: Type.String(),
   seats: Type.Integer(),
+  /** The seats' monthly amount before tax, in cents. */
   monthlyTotalCents: Type.Integer(),
+  /** The monthly tax on it for `seats` (the state's, `taxState`), in cents; 0 untaxed. Each month charges both. */
+  monthlyTaxCents: Type.Integer({ minimum: 0 }),
   /** The end of the paid period: the next charge, or the day a scheduled cancellation takes effect. */
   currentPeriodEnd: Type.Union([Type.String(), Type.Null()]),
   /** Set when the buyer cancelled: the day the subscription ends. */
@@ -119,11 +122,16 @@ export type SeatsRequest = Static<ReturnType<typeof SeatsRequest>>;
  */
 export const SeatChangePreview = Type.Object({
   quantity: Type.Integer(),
-  /** Charged at once when the buyer confirms (the rest of this period for the seats added). */
+  /** Charged at once when the buyer confirms (the rest of this period for the seats added), tax included. */
   amountDueNowCents: Type.Integer(),
+  /** The tax in `amountDueNowCents` (0 untaxed), shown on its own line before the buyer confirms. */
+  taxDueNowCents: Type.Integer({ minimum: 0 }),
   /** Taken off the next invoice (the unused time of seats taken away). */
   creditCents: Type.Integer(),
+  /** The monthly total for `quantity` seats from the next renewal, before tax. */
   monthlyTotalCents: Type.Integer(),
+  /** The monthly tax on it (the account's `taxState`); 0 untaxed. */
+  monthlyTaxCents: Type.Integer({ minimum: 0 }),
   nextChargeDate: Type.Union([Type.String(), Type.Null()]),
   /** Unix seconds the amount was prorated at; sent back on confirming, so the charge is the amount shown. */
   prorationDate: Type.Integer(),

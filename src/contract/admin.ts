@@ -186,7 +186,10 @@ export type FunnelEventRow = Static<typeof FunnelEventRow>;
 /** An invoice in cents: `status` 'paid', 'open', 'uncollectible', 'refunded' or 'partially_refunded', with what was refunded of it. */
 export const OrderInvoice = Type.Object({
   id: Type.String(),
+  /** Paid (or due), tax included, in cents. */
   amountCents: Type.Integer(),
+  /** The tax in `amountCents`, in cents (0 untaxed): the console shows it apart. */
+  taxCents: Type.Integer({ minimum: 0 }),
   status: Type.String(),
   refundedCents: Type.Integer(),
   date: Type.String(),

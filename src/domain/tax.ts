@@ -51,6 +51,15 @@ export function taxNameOf(state: string | null): string {
 }
 
 /**
+ * The tax's name where a line of its own names it (a receipt, the manage page): the state's tax
+ * ('Hawaii general excise tax'), 'Sales tax (CA)' for a state we hold no name of, 'Sales tax' without a state.
+ */
+export function taxLabelOf(state: string | null): string {
+  if (state !== null && state in TAX_NAMES) return TAX_NAMES[state as TaxState];
+  return state ? `Sales tax (${state})` : 'Sales tax';
+}
+
+/**
  * The defaults (decision 0070): Hawaii's 4 % general excise tax with the 0.5 % county surcharge every county levies,
  * passed on at the Department of Taxation's maximum pass-on rate 4.712 % (4.5 % ÷ 95.5 %); Arizona's transaction
  * privilege tax does not reach a live, virtual training service, so its rate is 0 until the owner says otherwise.

@@ -19,6 +19,7 @@ import { ApiError } from '../api/client';
 import { copyText } from '../browser/clipboard';
 import type { AccountSessionResponse, AccountView, CardRequest, NewCredentials, SeatChangePreview } from '../contract/account';
 import { formatDollars } from '../domain/pricing';
+import { taxLabelOf } from '../domain/tax';
 import { isRefundAskable } from '../domain/refunds';
 import { failureOf } from './actorError';
 import { failureMessage } from './failureMessage';
@@ -127,6 +128,12 @@ function chargedText(preview: SeatChangePreview | null): string {
   return '';
 }
 
+/** The monthly total the buyer pays, with its tax named when there is tax: '$1,047.12/month with Hawaii general excise tax'. */
+function monthlyText(view: AccountView): string {
+  const total = `${formatDollars(view.monthlyTotalCents + view.monthlyTaxCents)}/month`;
+  return view.monthlyTaxCents > 0 ? `${total} with ${taxLabelOf(view.taxState)}` : total;
+}
+
 /** The confirmation of a change the server answered with `view` (`preview`: what a seat change was shown to cost). */
 function noticeOf(change: PendingChange, view: AccountView, preview: SeatChangePreview | null): string {
   switch (change.kind) {
@@ -140,7 +147,7 @@ function noticeOf(change: PendingChange, view: AccountView, preview: SeatChangeP
         'It goes back to the card you paid with, and you get a mail when it is made; your subscription is cancelled meanwhile.'
       );
     case 'seats':
-      return `Your subscription now has ${seatsText(view.seats)}: ${formatDollars(view.monthlyTotalCents)}/month.${chargedText(preview)}`;
+      return `Your subscription now has ${seatsText(view.seats)}: ${monthlyText(view)}.${chargedText(preview)}`;
     case 'card':
       return view.status === 'past_due'
         ? `Your new card ending in ${view.cardLast4 ?? '—'} is saved, but the open payment did not go through. Please try another card.`

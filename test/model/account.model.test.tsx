@@ -27,6 +27,7 @@ const ACCOUNT: AccountView = {
   status: 'paid',
   seats: 1,
   monthlyTotalCents: 50_000,
+  monthlyTaxCents: 0,
   currentPeriodEnd: '2026-12-24T09:00:00.000Z',
   cancelAt: null,
   cardLast4: '4242',
@@ -76,8 +77,10 @@ function previewOf(quantity: number): SeatChangePreview {
   return {
     quantity,
     amountDueNowCents: more ? 25_000 : 0,
+    taxDueNowCents: 0,
     creditCents: more ? 0 : 16_667,
     monthlyTotalCents: more ? 100_000 : 50_000,
+    monthlyTaxCents: 0,
     nextChargeDate: '2026-12-24T09:00:00.000Z',
     prorationDate: 1_795_000_000,
   };

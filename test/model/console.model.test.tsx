@@ -65,7 +65,7 @@ const CANCELLING: OrderRow = {
 const DETAIL: OrderDetail = {
   order: ORDER,
   events: [{ type: 'paid', occurredAt: iso(3), detail: { seats: 3, amountCents: 100_000 } }],
-  invoices: [{ id: 'in_model', amountCents: 100_000, status: 'paid', refundedCents: 0, date: iso(3) }],
+  invoices: [{ id: 'in_model', amountCents: 100_000, taxCents: 0, status: 'paid', refundedCents: 0, date: iso(3) }],
   seats: [],
   buyerAgreementSignedAt: null,
   commissions: [],

@@ -10,6 +10,7 @@ import { ApiError } from '../../src/api/client';
 import type { AccountSessionResponse, AccountView, NewCredentials, SeatChangePreview } from '../../src/contract/account';
 import { accountMachine, type PendingChange, type PortalFlow } from '../../src/machines/accountMachine';
 import { AccountPage } from '../../src/views/account/AccountPage';
+import { taxCents } from '../../src/domain/tax';
 import { stubFetch } from './support/fakeFetch';
 
 const ACCOUNT: AccountView = {
@@ -18,6 +19,7 @@ const ACCOUNT: AccountView = {
   status: 'paid',
   seats: 1,
   monthlyTotalCents: 50_000,
+  monthlyTaxCents: 0,
   currentPeriodEnd: '2026-12-24T09:00:00.000Z',
   cancelAt: null,
   cardLast4: '4242',
@@ -77,8 +79,10 @@ const flush = () => act(async () => undefined);
 const previewOf = (quantity: number, dueNowCents: number, creditCents = 0): SeatChangePreview => ({
   quantity,
   amountDueNowCents: dueNowCents,
+  taxDueNowCents: 0,
   creditCents,
   monthlyTotalCents: quantity <= 2 ? 50_000 : (quantity - 1) * 50_000,
+  monthlyTaxCents: 0,
   nextChargeDate: '2026-12-24T09:00:00.000Z',
   prorationDate: 1_795_000_000,
 });
@@ -121,6 +125,53 @@ describe('the manage page', () => {
         .getByText('Your subscription now has 3 seats: $1,000/month. We charged $250 for the rest of this period.')
         .getAttribute('role'),
     ).toBe('status');
+  });
+
+  it('a taxed subscription: the monthly total with its tax apart, the seat quote with the tax now and each month, confirmed with tax', async () => {
+    // Honolulu at 4.712 % (decision 0070): the fixture's amounts from the same rule the server uses.
+    const rate = 47_120;
+    const taxed: AccountView = { ...ACCOUNT, taxState: 'HI', monthlyTaxCents: taxCents(50_000, rate) };
+    const prorationCents = 25_000;
+    const quote: SeatChangePreview = {
+      ...previewOf(3, prorationCents + taxCents(prorationCents, rate)),
+      taxDueNowCents: taxCents(prorationCents, rate),
+      monthlyTaxCents: taxCents(100_000, rate),
+    };
+    const after: AccountView = { ...taxed, seats: 3, monthlyTotalCents: 100_000, monthlyTaxCents: taxCents(100_000, rate) };
+    const { machine, calls } = machineWith({ view: async () => taxed, preview: async () => quote, change: async () => after });
+    render(<AccountPage machine={machine} />);
+    await flush();
+    const monthly = screen.getByRole('row', { name: /Monthly total/ });
+    expect(monthly.textContent).toBe('Monthly total$523.56/monthSeats $500 · Hawaii general excise tax $23.56');
+    const taxLine = within(monthly).getByText('Seats $500 · Hawaii general excise tax $23.56');
+    expect(getComputedStyle(taxLine).display).toBe('block');
+    expect(screen.getByText('$523.56/month with Hawaii general excise tax now.')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Seats'), { target: { value: '3' } });
+    expect(
+      screen.getByText(
+        'New monthly total: $1,000/month plus Hawaii general excise tax (now $523.56/month with Hawaii general excise tax). ' +
+          'Seats added are charged now for the rest of this period; you see the amount and its tax before you confirm.',
+      ),
+    ).toBeTruthy();
+    fireEvent.submit(screen.getByRole('form', { name: 'Change seats' }));
+    await flush();
+    expect(calls.changes).toEqual([]);
+    expect(screen.getByRole('group', { name: 'Confirm seat change' }).textContent).toBe(
+      'Change to 3 seats: $261.78 (incl. Hawaii general excise tax $11.78) is charged now to your card ending in 4242 for the rest of ' +
+        'this period, then $1,047.12/month (seats $1,000 + Hawaii general excise tax $47.12) from December 24, 2026.' +
+        'Pay $261.78 and change seats Keep my seats',
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Pay $261.78 and change seats' }));
+    await flush();
+    expect(calls.changes).toEqual([{ kind: 'seats', quantity: 3, prorationDate: 1_795_000_000 }]);
+    expect(
+      screen.getByText(
+        'Your subscription now has 3 seats: $1,047.12/month with Hawaii general excise tax. We charged $261.78 for the rest of this period.',
+      ),
+    ).toHaveAttribute('role', 'status');
+    expect(screen.getByRole('row', { name: /Monthly total/ }).textContent).toBe(
+      'Monthly total$1,047.12/monthSeats $1,000 · Hawaii general excise tax $47.12',
+    );
   });
 
   it('refuses more seats than the server sells at the field, in words, and asks nothing', async () => {

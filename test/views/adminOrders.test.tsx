@@ -3,7 +3,7 @@
  * checkouts" toggle sent to the server and carried into the CSV link, the note that unpaid checkouts are left out,
  * and an order's page titled by its buyer, its id still shown.
  */
-import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { OrderDetail, OrderRow } from '../../src/contract/admin';
 import { AdminOrderDetail, AdminOrders, orderTitle } from '../../src/views/admin/AdminOrders';
@@ -87,7 +87,7 @@ describe("the console's Orders screen", () => {
         body: {
           ...DETAIL,
           order: asked,
-          invoices: [{ id: 'in_1', amountCents: 50_000, status: 'paid', refundedCents: 0, date: paidAt }],
+          invoices: [{ id: 'in_1', amountCents: 50_000, taxCents: 0, status: 'paid', refundedCents: 0, date: paidAt }],
         } satisfies OrderDetail,
       }),
     });
@@ -101,6 +101,35 @@ describe("the console's Orders screen", () => {
     );
     expect(screen.getByText('The buyer asked for $500 back under the 30-day guarantee: that amount is filled in.')).toBeInTheDocument();
     expect(screen.getByRole('textbox', { name: /Amount in dollars/ })).toHaveValue('500.00');
+  });
+
+  it("lists a taxed order's invoices with the tax in each apart, and a dash where there is none", async () => {
+    fetchMock = stubFetch({
+      '/api/admin/orders/txn_grace': () => ({
+        status: 200,
+        body: {
+          ...DETAIL,
+          invoices: [
+            { id: 'in_renewal', amountCents: 52_356, taxCents: 2_356, status: 'paid', refundedCents: 0, date: '2026-12-20T10:01:00.000Z' },
+            { id: 'in_credit', amountCents: 0, taxCents: 0, status: 'paid', refundedCents: 0, date: '2026-12-01T10:01:00.000Z' },
+          ],
+        } satisfies OrderDetail,
+      }),
+    });
+    render(<AdminOrderDetail transactionId="txn_grace" onUnauthorised={() => undefined} />);
+    const table = await screen.findByRole('table', { name: 'Invoices' });
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent),
+    ).toEqual(['Date', 'Amount', 'Tax', 'Status', 'Invoice']);
+    const [taxed, untaxed] = within(table).getAllByRole('row').slice(1);
+    expect(
+      within(taxed!)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent),
+    ).toEqual([expect.any(String), '$523.56', '$23.56', 'Paid', 'in_renewal']);
+    expect(within(untaxed!).getAllByRole('cell')[2]).toHaveTextContent('—');
   });
 
   it('names a checkout without a buyer for what it is', () => {

@@ -181,6 +181,8 @@ export function createSandboxProvider(db: Database, registrations: readonly TaxR
         lifecycle: {
           currentPeriodEnd: row.currentPeriodEnd?.toISOString() ?? null,
           cancelAt: row.cancelAtPeriodEnd && row.currentPeriodEnd ? row.currentPeriodEnd.toISOString() : null,
+          // The monthly amount due is the seats and their tax (a seat change keeps it so, ./seatChanges.ts).
+          monthlyTaxCents: row.amountDueCents - monthlyTotalCents(row.quantity),
           // A renewal's payment is its invoice (the sandbox refunds and disputes it by that id), the first's its PaymentIntent.
           latestInvoice: renewal
             ? {

@@ -66,20 +66,28 @@ export async function previewSandboxSeatChange(db: Database, subscriptionId: str
   const [row] = await db.select().from(sandboxSubscriptions).where(eq(sandboxSubscriptions.id, subscriptionId));
   if (!changeable(row)) return null;
   const proration = (await prorationAt(db, row, quantity))!;
-  return previewOf(quantity, proration, row.currentPeriodEnd.toISOString());
+  return previewOf(quantity, proration, row.currentPeriodEnd.toISOString(), row.taxRateMillionths);
 }
 
-/** A preview from a proration: the charge now, or the credit for the next invoice. */
+/**
+ * A preview from a proration: the charge now with its tax, or the credit for the next invoice, and the new monthly
+ * total with its tax, at the subscription's rate (`rateMillionths`, 0 untaxed), as changeSandboxSeats charges them.
+ */
 function previewOf(
   quantity: number,
   proration: Pick<Proration, 'netCents'> & { atSeconds: number },
   nextChargeDate: string | null,
+  rateMillionths: number,
 ): SeatChangePreview {
+  const dueNowCents = Math.max(0, proration.netCents);
+  const taxDueNowCents = taxCents(dueNowCents, rateMillionths);
   return {
     quantity,
-    amountDueNowCents: Math.max(0, proration.netCents),
+    amountDueNowCents: dueNowCents + taxDueNowCents,
+    taxDueNowCents,
     creditCents: Math.max(0, -proration.netCents),
     monthlyTotalCents: monthlyTotalCents(quantity),
+    monthlyTaxCents: taxCents(monthlyTotalCents(quantity), rateMillionths),
     nextChargeDate,
     prorationDate: proration.atSeconds,
   };

@@ -400,6 +400,7 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
       if (quantity === undefined) throw new StripeProviderError('unexpected', action);
       const invoice = expandedInvoice(subscription, action);
       const currentPeriodEnd = periodEndOf(subscription.items.data[0]?.current_period_end);
+      const monthlyTaxCents = await monthlyTaxOf(subscription);
       return {
         subscriptionId: subscription.id,
         customerId: idOf(subscription.customer),
@@ -420,6 +421,7 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
           currentPeriodEnd,
           cancelAt: cancelAtOf(subscription),
           cancellationReason: cancellationReasonOf(subscription),
+          monthlyTaxCents,
           latestInvoice: invoice && {
             invoiceId: invoice.id,
             state: invoiceStateOf(invoice.status),
@@ -668,11 +670,27 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
           { idempotencyKey },
         ),
       );
+      const monthlyKey = requireIdempotencyKey(`${transactionId}:monthly-tax:${randomUUID()}`.slice(0, IDEMPOTENCY_KEY_MAX));
+      const monthly = current.automatic_tax?.enabled
+        ? await call(action, () =>
+            stripe.invoices.createPreview(
+              {
+                customer: idOf(current.customer),
+                subscription: subscriptionId,
+                subscription_details: { items: [{ id: item.id, quantity }], proration_behavior: 'none' },
+              },
+              { idempotencyKey: monthlyKey },
+            ),
+          )
+        : null;
       return {
         quantity,
         amountDueNowCents: Math.max(0, preview.total),
+        taxDueNowCents: preview.total > 0 ? taxOf(preview) : 0,
         creditCents: Math.max(0, -preview.total),
         monthlyTotalCents: monthlyTotalCents(quantity),
+        // The next month's invoice at the new seats, previewed without the proration: its tax is Stripe Tax's.
+        monthlyTaxCents: monthly ? taxOf(monthly) : 0,
         nextChargeDate: periodEndOf(item.current_period_end),
         // The time Stripe prorated at (its clock); confirming sends it back as `proration_date`.
         prorationDate: preview.parent?.subscription_details?.subscription_proration_date ?? Math.floor(Date.now() / 1000),
@@ -818,6 +836,22 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
    * reference, "Pay an invoice"). A declined card is not a failure here: Stripe sends `invoice.payment_failed`.
    * Answers the ids of the invoices paid.
    */
+  /**
+   * The tax of a live, taxed subscription's next monthly invoice at its current seats, in cents (Stripe API
+   * reference, "Create a preview invoice" for the subscription: its `total_taxes`); 0 for one untaxed, unpaid or
+   * ended, without asking Stripe.
+   */
+  async function monthlyTaxOf(subscription: Stripe.Subscription): Promise<number> {
+    const live = subscription.status === 'active' || subscription.status === 'past_due' || subscription.status === 'trialing';
+    if (!live || !subscription.automatic_tax?.enabled) return 0;
+    const owner = subscription.metadata.transactionId || subscription.id;
+    const idempotencyKey = requireIdempotencyKey(`${owner}:monthly-tax:${randomUUID()}`.slice(0, IDEMPOTENCY_KEY_MAX));
+    const preview = await call('preview monthly tax', () =>
+      stripe.invoices.createPreview({ customer: idOf(subscription.customer), subscription: subscription.id }, { idempotencyKey }),
+    );
+    return taxOf(preview);
+  }
+
   async function payOpenInvoices(subscriptionId: string, keyPrefix: string): Promise<string[]> {
     const action = 'pay open invoice';
     const open = await call(action, () => stripe.invoices.list({ subscription: subscriptionId, status: 'open', limit: 10 }));

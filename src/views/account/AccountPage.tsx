@@ -9,7 +9,6 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import styled from 'styled-components';
 import type { AccountView } from '../../contract/account';
-import { formatDollars } from '../../domain/pricing';
 import { accountMachine } from '../../machines/accountMachine';
 import { BreakableText } from '../shared/BreakableText';
 import { focusOnMount } from '../shared/focusHeading';
@@ -27,6 +26,7 @@ import {
   CardSection,
   CredentialsSection,
   InvoicesSection,
+  MonthlyTotal,
   PortalSection,
   RefundAskSection,
   SeatsSection,
@@ -176,7 +176,9 @@ function Subscription({ account }: { account: AccountView }) {
             </tr>
             <tr>
               <th>Monthly total</th>
-              <td>{formatDollars(account.monthlyTotalCents)}/month</td>
+              <td>
+                <MonthlyTotal account={account} />
+              </td>
             </tr>
             <tr>
               <th>{account.cancelAt ? 'Ends on' : 'Next charge'}</th>

@@ -8,7 +8,7 @@ import styled from 'styled-components';
 import type { AccountView, SeatChangePreview } from '../../contract/account';
 import { invoiceStatusWords } from '../../domain/invoiceStatus';
 import { formatDollars, monthlyTotalCents, seatLimitNotice } from '../../domain/pricing';
-import { taxNameOf } from '../../domain/tax';
+import { taxLabelOf } from '../../domain/tax';
 import { readMaxSeats } from '../../content/checkoutLimits';
 import { formatCardNumber, formatExpiry } from '../../payments/cardValidation';
 import { CopyField } from '../shared/CopyField';
@@ -147,11 +147,7 @@ export function SeatsSection({ account }: { account: AccountView }) {
               {seatLimitNotice(maxSeats)}
             </p>
           )}
-          <p aria-live="polite">
-            {seats === account.seats
-              ? `${formatDollars(account.monthlyTotalCents)}/month now.`
-              : `New monthly total: ${formatDollars(monthlyTotalCents(seats))}/month (now ${formatDollars(account.monthlyTotalCents)}). Seats added are charged now for the rest of this period; you see the amount before you confirm.`}
-          </p>
+          <p aria-live="polite">{seatsEstimate(account, seats)}</p>
           <Button type="submit" $variant="primary" disabled={busy || seats === account.seats || overLimit}>
             Change seats
           </Button>
@@ -161,13 +157,50 @@ export function SeatsSection({ account }: { account: AccountView }) {
   );
 }
 
-/** What the asked-for seats cost now, with the confirm and keep buttons. */
+/**
+ * The monthly total as the buyer pays it: the seats' amount, or with tax the total and, under it, the seats and
+ * the state's tax apart (as the confirmation mail says them).
+ */
+export function MonthlyTotal({ account }: { account: AccountView }) {
+  if (account.monthlyTaxCents <= 0) return <>{formatDollars(account.monthlyTotalCents)}/month</>;
+  return (
+    <>
+      {formatDollars(account.monthlyTotalCents + account.monthlyTaxCents)}/month
+      <TaxLine>{`Seats ${formatDollars(account.monthlyTotalCents)} · ${taxLabelOf(account.taxState)} ${formatDollars(account.monthlyTaxCents)}`}</TaxLine>
+    </>
+  );
+}
+
+/**
+ * What the typed seat count would cost each month, before the server's quote: the seats' amount (the page does
+ * not know the tax of a new count; the quote names it before anything is charged).
+ */
+function seatsEstimate(account: AccountView, seats: number): string {
+  const taxed = account.monthlyTaxCents > 0;
+  const label = taxLabelOf(account.taxState);
+  const now = taxed
+    ? `${formatDollars(account.monthlyTotalCents + account.monthlyTaxCents)}/month with ${label}`
+    : formatDollars(account.monthlyTotalCents);
+  if (seats === account.seats) return taxed ? `${now} now.` : `${now}/month now.`;
+  const tax = taxed ? ` plus ${label}` : '';
+  const shown = taxed ? 'the amount and its tax' : 'the amount';
+  return `New monthly total: ${formatDollars(monthlyTotalCents(seats))}/month${tax} (now ${now}). Seats added are charged now for the rest of this period; you see ${shown} before you confirm.`;
+}
+
+/** What the asked-for seats cost now and each month, tax apart when there is tax, with the confirm and keep buttons. */
 function SeatsConfirmation({ account, preview }: { account: AccountView; preview: SeatChangePreview }) {
   const actorRef = AccountActor.useActorRef();
   const card = account.cardLast4 ? `your card ending in ${account.cardLast4}` : 'your card on file';
-  const then = `then ${formatDollars(preview.monthlyTotalCents)}/month from ${day(preview.nextChargeDate)}`;
+  const label = taxLabelOf(account.taxState);
+  const monthly = preview.monthlyTotalCents + preview.monthlyTaxCents;
+  const monthlyParts =
+    preview.monthlyTaxCents > 0
+      ? ` (seats ${formatDollars(preview.monthlyTotalCents)} + ${label} ${formatDollars(preview.monthlyTaxCents)})`
+      : '';
+  const then = `then ${formatDollars(monthly)}/month${monthlyParts} from ${day(preview.nextChargeDate)}`;
+  const nowTax = preview.taxDueNowCents > 0 ? ` (incl. ${label} ${formatDollars(preview.taxDueNowCents)})` : '';
   const cost = preview.amountDueNowCents
-    ? `${formatDollars(preview.amountDueNowCents)} is charged now to ${card} for the rest of this period, ${then}.`
+    ? `${formatDollars(preview.amountDueNowCents)}${nowTax} is charged now to ${card} for the rest of this period, ${then}.`
     : preview.creditCents
       ? `${formatDollars(preview.creditCents)} for the unused time comes off your next invoice, ${then}.`
       : `Nothing is charged now, ${then}.`;
@@ -326,7 +359,7 @@ export function InvoicesSection({ account }: { account: AccountView }) {
               <td>{day(invoice.date)}</td>
               <td className="number">
                 {formatDollars(invoice.amountCents)}
-                {invoice.taxCents > 0 && <TaxLine>{`incl. ${taxNameOf(account.taxState)} ${formatDollars(invoice.taxCents)}`}</TaxLine>}
+                {invoice.taxCents > 0 && <TaxLine>{`incl. ${taxLabelOf(account.taxState)} ${formatDollars(invoice.taxCents)}`}</TaxLine>}
               </td>
               <td>{invoiceStatusWords(invoice)}</td>
             </tr>

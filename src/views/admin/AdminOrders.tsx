@@ -427,6 +427,7 @@ export function AdminOrderDetail({
                 <tr>
                   <th>Date</th>
                   <th className="number">Amount</th>
+                  <th className="number">Tax</th>
                   <th>Status</th>
                   <th>Invoice</th>
                 </tr>
@@ -437,6 +438,10 @@ export function AdminOrderDetail({
                     <td data-label="Date">{consoleDay(invoice.date)}</td>
                     <td data-label="Amount" className="number">
                       {formatDollars(invoice.amountCents)}
+                    </td>
+                    {/* The tax in the amount, apart: what the owner owes the state out of it. */}
+                    <td data-label="Tax" className="number">
+                      {invoice.taxCents > 0 ? formatDollars(invoice.taxCents) : '—'}
                     </td>
                     <td data-label="Status">{invoiceStatusWords(invoice)}</td>
                     <td data-label="Invoice">{invoice.id}</td>

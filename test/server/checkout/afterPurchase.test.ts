@@ -10,7 +10,9 @@ import { eq, sql } from 'drizzle-orm';
 import { featureMail } from '../../../server/app';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accounts, orders, outbox, sandboxClock } from '../../../server/db/schema';
-import type { AccountView } from '../../../src/contract/account';
+import type { AccountView, SeatChangePreview } from '../../../src/contract/account';
+import { formatDollars } from '../../../src/domain/pricing';
+import { DEFAULT_TAX_REGISTRATIONS, taxCents } from '../../../src/domain/tax';
 import type { TaxQuote } from '../../../src/contract/checkout';
 import { PRODUCT_ID, PRODUCT_NAME } from '../../../src/domain/product';
 import { SANDBOX_CLOCK_MAX_SECONDS } from '../../../server/payments/sandbox/billing';
@@ -181,10 +183,98 @@ describe.each(DATABASES)('after the purchase, on %s', (kind) => {
     expect(confirmation.html).toContain('<p>Total charged: $1,047.12/month</p>');
     expect(confirmation.text).not.toContain('$1,000/month, billed monthly');
 
-    // The manage page lists the invoice with the tax in it and the state it is for.
+    // The manage page lists the invoice with the tax in it and the state it is for, and the monthly tax apart.
     const view = (await account(await manageSession(email, /subscription is active/))).json<AccountView>();
-    expect(view.taxState).toBe('HI');
+    expect(view).toMatchObject({ taxState: 'HI', monthlyTotalCents: 100_000, monthlyTaxCents: 4_712 });
     expect(view.invoices).toEqual([expect.objectContaining({ amountCents: 104_712, taxCents: 4_712, status: 'paid' })]);
+    // The agreement site hears the amount before tax and the tax beside it.
+    expect(
+      receiver.webhooks.find((hook) => hook.type === 'subscription.activated' && hook.data.transactionId === transactionId)?.data,
+    ).toMatchObject({ monthlyTotalCents: 100_000, monthlyTaxCents: 4_712, taxState: 'HI' });
+  });
+
+  it("a Honolulu buyer's seat change is quoted and charged with its tax; its receipts and webhook name the tax apart", async () => {
+    const rate = DEFAULT_TAX_REGISTRATIONS.find((each) => each.state === 'HI')!.rateMillionths;
+    const { email, transactionId } = await buy(1, undefined, '96813');
+    const cookie = await manageSession(email, /subscription is active/);
+    expect((await account(cookie)).json<AccountView>()).toMatchObject({
+      monthlyTotalCents: 50_000,
+      monthlyTaxCents: taxCents(50_000, rate),
+      taxState: 'HI',
+    });
+    expect((await advance(10)).statusCode).toBe(200);
+
+    // The quote names the tax of the charge now and of the new month before anything is charged.
+    const quoted = await act('/api/account/seats/preview', cookie, { quantity: 3 });
+    expect(quoted.statusCode, quoted.body).toBe(200);
+    const quote = quoted.json<SeatChangePreview>();
+    expect(quote).toMatchObject({ quantity: 3, monthlyTotalCents: 100_000, monthlyTaxCents: taxCents(100_000, rate), creditCents: 0 });
+    const seatsNowCents = quote.amountDueNowCents - quote.taxDueNowCents;
+    expect(seatsNowCents).toBeGreaterThan(0);
+    expect(quote.taxDueNowCents).toBe(taxCents(seatsNowCents, rate));
+    expect(quote.taxDueNowCents).toBeGreaterThan(0);
+
+    // Charged as quoted, tax and all; the order's monthly tax follows its seats.
+    const changed = await act('/api/account/seats', cookie, { quantity: 3, prorationDate: quote.prorationDate });
+    expect(changed.statusCode, changed.body).toBe(200);
+    const view = changed.json<AccountView>();
+    expect(view).toMatchObject({ seats: 3, monthlyTotalCents: 100_000, monthlyTaxCents: taxCents(100_000, rate) });
+    expect(view.invoices).toContainEqual(
+      expect.objectContaining({ amountCents: quote.amountDueNowCents, taxCents: quote.taxDueNowCents, status: 'paid' }),
+    );
+    expect((await server.db.select().from(orders).where(eq(orders.transactionId, transactionId)))[0]).toMatchObject({
+      quantity: 3,
+      amountCents: 100_000,
+      taxCents: taxCents(100_000, rate),
+    });
+
+    await deliverDue(outboxContext);
+    const monthly = formatDollars(100_000 + taxCents(100_000, rate));
+    const seatsMail = await mail.waitFor(email, /seats changed/);
+    expect(seatsMail.text).toContain(`from 1 seat to 3 seats: ${monthly}/month from now on.`);
+    expect(seatsMail.text).toContain(
+      `\n\nSeats: $1,000/month\n\nHawaii general excise tax: ${formatDollars(taxCents(100_000, rate))}/month\n\nTotal charged: ${monthly}/month\n\n`,
+    );
+    const receipt = await mail.waitFor(email, /Receipt/);
+    expect(receipt.text).toContain(`We charged ${formatDollars(quote.amountDueNowCents)} for your new seats`);
+    expect(receipt.text).toContain(
+      `\n\nSeats: ${formatDollars(seatsNowCents)}\n\nHawaii general excise tax: ${formatDollars(quote.taxDueNowCents)}\n\n` +
+        `Total charged: ${formatDollars(quote.amountDueNowCents)}\n\n`,
+    );
+    expect(
+      receiver.webhooks.find((hook) => hook.type === 'subscription.seats_changed' && hook.data.transactionId === transactionId)?.data,
+    ).toMatchObject({
+      from: 1,
+      to: 3,
+      amountCents: 100_000,
+      taxCents: taxCents(100_000, rate),
+      monthlyTotalCents: 100_000,
+      monthlyTaxCents: taxCents(100_000, rate),
+      taxState: 'HI',
+    });
+
+    // The next month renews at the seats' total and its tax, and its receipt says both.
+    expect((await advance(25)).statusCode).toBe(200);
+    await deliverDue(outboxContext);
+    const renewal = await mail.waitFor(email, new RegExp(`Receipt: .*${monthly.replace(/[$.]/g, '\\$&')}`));
+    expect(renewal.text).toContain(`We charged ${monthly} for another month`);
+    expect(renewal.text).toContain(
+      `\n\nSeats: $1,000\n\nHawaii general excise tax: ${formatDollars(taxCents(100_000, rate))}\n\nTotal charged: ${monthly}\n\n`,
+    );
+  });
+
+  it("a Honolulu buyer's failed renewal names the tax in what could not be charged, in the mail and the webhook", async () => {
+    const { email, transactionId } = await buy(1, '4000 0000 0000 0341', '96813');
+    await manageSession(email, /subscription is active/);
+    expect((await advance(31)).json().renewals).toBeGreaterThanOrEqual(1);
+    expect(await statusOf(transactionId)).toBe('past_due');
+    await deliverDue(outboxContext);
+    const failed = await mail.waitFor(email, /payment failed/);
+    expect(failed.text).toContain('We could not charge $523.56 for your');
+    expect(failed.text).toContain('\n\nSeats: $500\n\nHawaii general excise tax: $23.56\n\nTotal due: $523.56\n\n');
+    expect(
+      receiver.webhooks.find((hook) => hook.type === 'subscription.past_due' && hook.data.transactionId === transactionId)?.data,
+    ).toMatchObject({ amountCents: 52_356, taxCents: 2_356, monthlyTotalCents: 50_000, monthlyTaxCents: 2_356, taxState: 'HI' });
   });
 
   it('loses no mail between commit and send, and retries while the SMTP server is down', async () => {

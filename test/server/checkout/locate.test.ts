@@ -1,12 +1,15 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SubscriptionSession, TaxQuote } from '../../../src/contract/checkout';
+import type { SubscriptionSession, TaxQuote, UpdateIntentResponse } from '../../../src/contract/checkout';
 import { PRODUCT_ID } from '../../../src/domain/product';
-import { TAX_LOCATION_MESSAGES } from '../../../src/domain/tax';
-import { orders, sandboxInvoices, sandboxSubscriptions } from '../../../server/db/schema';
+import { monthlyTotalCents } from '../../../src/domain/pricing';
+import { DEFAULT_TAX_REGISTRATIONS, placeZip, TAX_LOCATION_MESSAGES, taxCents } from '../../../src/domain/tax';
+import { orders, sandboxCustomers, sandboxInvoices, sandboxSubscriptions } from '../../../server/db/schema';
 import { DATABASES, finalize, openCheckout, payWithCard, startTestServer, updateBody, type TestServer } from '../helper';
 
 const LOCATE = '/api/locate-anon-subscription';
+/** Hawaii's rate, the sandbox's default (docs/decisions/0070). */
+const HI_RATE = DEFAULT_TAX_REGISTRATIONS.find((each) => each.state === 'HI')!.rateMillionths;
 const UPDATE = '/api/update-anon-subscription-intent';
 
 function locateBody(
@@ -114,6 +117,94 @@ describe.each(DATABASES)('POST /api/locate-anon-subscription on %s (the sandbox,
     expect(response.statusCode).toBe(422);
     expect(response.json()).toEqual({ error, field });
     expect(await orderRow(session.transactionId)).toMatchObject({ subscriptionId: session.subscriptionId, taxCountry: null, taxCents: 0 });
+  });
+
+  /**
+   * The order is consistent after any mix of seat changes and location steps: one live subscription, the order's;
+   * its seats, tax and amount due the order's; the tax the one its recorded ZIP owes (placed as the provider placed
+   * the customer's address); and each answer that names the live subscription quoting its amounts.
+   */
+  async function expectConsistent(transactionId: string, answers: { subscriptionId: string; taxCents: number; subtotalCents?: number }[]) {
+    const order = (await orderRow(transactionId))!;
+    const live = (await server.db.select().from(sandboxSubscriptions).where(eq(sandboxSubscriptions.transactionId, transactionId))).filter(
+      (row) => row.status !== 'canceled',
+    );
+    expect(live.map((row) => row.id)).toEqual([order.subscriptionId]);
+    const [subscription] = live;
+    const owed = order.taxPostalCode && placeZip(order.taxPostalCode) === 'HI' ? 'HI' : null;
+    expect(order.taxState).toBe(owed);
+    expect(order.taxCents).toBe(owed ? taxCents(monthlyTotalCents(order.quantity), HI_RATE) : 0);
+    expect(subscription).toMatchObject({
+      quantity: order.quantity,
+      automaticTax: owed !== null,
+      taxCents: order.taxCents,
+      amountDueCents: monthlyTotalCents(order.quantity) + order.taxCents,
+    });
+    const [customer] = await server.db.select().from(sandboxCustomers).where(eq(sandboxCustomers.id, order.customerId));
+    expect(customer!.addressPostalCode).toBe(order.taxPostalCode);
+    const current = answers.filter((answer) => answer.subscriptionId === order.subscriptionId);
+    expect(current.length).toBeGreaterThan(0);
+    for (const answer of current) {
+      expect(answer.taxCents).toBe(order.taxCents);
+      if (answer.subtotalCents !== undefined) expect(answer.subtotalCents).toBe(monthlyTotalCents(order.quantity));
+    }
+  }
+
+  /** A call's answer when it succeeded; a refusal must be the 409 of a change under way or a checkout that moved. */
+  async function answered<T>(response: { statusCode: number; json: <U>() => U; body: string }): Promise<T[]> {
+    if (response.statusCode === 200) return [response.json<T>()];
+    expect(response.statusCode, response.body).toBe(409);
+    return [];
+  }
+
+  it('a seat change then the location step, and the location step then a seat change, end on one taxed subscription', async () => {
+    const first = await openCheckout(server, 1);
+    const changed = (await server.post(UPDATE, updateBody(first, 3))).json<UpdateIntentResponse>();
+    const located = (await server.post(LOCATE, locateBody({ ...first, ...changed }, '96813'))).json<TaxQuote>();
+    expect(located).toMatchObject({ subtotalCents: 100_000, taxCents: taxCents(100_000, HI_RATE), taxState: 'HI' });
+    await expectConsistent(first.transactionId, [located]);
+
+    const second = await openCheckout(server, 1);
+    const taxed = (await server.post(LOCATE, locateBody(second, '96813'))).json<TaxQuote>();
+    const moved = (await server.post(UPDATE, updateBody({ ...second, ...taxed }, 3))).json<UpdateIntentResponse>();
+    expect(moved.taxCents).toBe(taxCents(100_000, HI_RATE));
+    await expectConsistent(second.transactionId, [taxed, moved]);
+  });
+
+  it('a seat change and the location step at once, on the same order: one wins or both in turn, the order consistent', async () => {
+    for (const postalCode of ['96813', '10001', '96813']) {
+      const session = await openCheckout(server, 1);
+      const [change, locate] = await Promise.all([
+        server.post(UPDATE, updateBody(session, 3)),
+        server.post(LOCATE, locateBody(session, postalCode)),
+      ]);
+      const answers = [...(await answered<UpdateIntentResponse>(change)), ...(await answered<TaxQuote>(locate))];
+      expect(answers.length).toBeGreaterThan(0);
+      await expectConsistent(session.transactionId, answers);
+    }
+    // Already taxed: the same location again and a seat change at once.
+    const session = await openCheckout(server, 1);
+    const taxed = (await server.post(LOCATE, locateBody(session, '96813'))).json<TaxQuote>();
+    const ids = { ...session, ...taxed };
+    const [change, locate] = await Promise.all([server.post(UPDATE, updateBody(ids, 3)), server.post(LOCATE, locateBody(ids, '96813'))]);
+    await expectConsistent(session.transactionId, [
+      taxed,
+      ...(await answered<UpdateIntentResponse>(change)),
+      ...(await answered<TaxQuote>(locate)),
+    ]);
+  });
+
+  it('two location steps at once (Honolulu and New York): the address, the tax and the subscription agree', async () => {
+    for (const [a, b] of [
+      ['96813', '10001'],
+      ['10001', '96813'],
+    ] as const) {
+      const session = await openCheckout(server, 1);
+      const [first, second] = await Promise.all([server.post(LOCATE, locateBody(session, a)), server.post(LOCATE, locateBody(session, b))]);
+      const answers = [...(await answered<TaxQuote>(first)), ...(await answered<TaxQuote>(second))];
+      expect(answers.length).toBeGreaterThan(0);
+      await expectConsistent(session.transactionId, answers);
+    }
   });
 
   it('answers 404 for ids that are not the checkout current ones, 409 once it is paid', async () => {

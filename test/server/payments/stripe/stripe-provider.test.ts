@@ -375,6 +375,8 @@ describe('retrieveSubscriptionPayment', () => {
         currentPeriodEnd: new Date(1769904001 * 1000).toISOString(),
         cancelAt: null,
         cancellationReason: null,
+        // Unpaid: no month's tax is asked of Stripe.
+        monthlyTaxCents: 0,
         latestInvoice: {
           invoiceId: 'in_TestFirst0001',
           state: 'open',
@@ -488,8 +490,10 @@ describe('seat changes after the purchase (docs/decisions/0045)', () => {
     await expect(provider().previewSeatChange('sub_TestChiro0001', 4)).resolves.toEqual({
       quantity: 4,
       amountDueNowCents: 25_000,
+      taxDueNowCents: 0,
       creditCents: 0,
       monthlyTotalCents: 150_000,
+      monthlyTaxCents: 0,
       nextChargeDate: new Date(1769904001 * 1000).toISOString(),
       prorationDate: 1_768_000_000,
     });
@@ -499,6 +503,39 @@ describe('seat changes after the purchase (docs/decisions/0045)', () => {
       'subscription_details[items][0][id]': 'si_TestSeats0001',
       'subscription_details[items][0][quantity]': '4',
       'subscription_details[proration_behavior]': 'always_invoice',
+    });
+  });
+
+  it('a taxed subscription: the tax in the charge now, and the new month’s tax from a preview without proration', async () => {
+    const taxed = { ...fixture<Record<string, unknown>>('subscription-active'), automatic_tax: { enabled: true, liability: null } };
+    const withTax = (total: number, tax: number) => ({
+      ...fixture<Record<string, unknown>>('invoice-preview'),
+      total: total + tax,
+      total_excluding_tax: total,
+      total_taxes: [
+        { amount: tax, tax_behavior: 'exclusive', taxability_reason: 'standard_rated', taxable_amount: total, type: 'tax_rate_details' },
+      ],
+    });
+    stripe
+      .on('GET', SUBSCRIPTION, 200, taxed)
+      .on('POST', '/v1/invoices/create_preview', 200, withTax(25_000, 1_178))
+      .on('POST', '/v1/invoices/create_preview', 200, withTax(150_000, 7_068));
+
+    await expect(provider().previewSeatChange('sub_TestChiro0001', 4)).resolves.toMatchObject({
+      quantity: 4,
+      amountDueNowCents: 26_178,
+      taxDueNowCents: 1_178,
+      creditCents: 0,
+      monthlyTotalCents: 150_000,
+      monthlyTaxCents: 7_068,
+    });
+    // The second preview is the next month at the new seats: no proration in it.
+    expect(Object.fromEntries(stripe.requests[2]!.params)).toEqual({
+      customer: 'cus_TestChiro0001',
+      subscription: 'sub_TestChiro0001',
+      'subscription_details[items][0][id]': 'si_TestSeats0001',
+      'subscription_details[items][0][quantity]': '4',
+      'subscription_details[proration_behavior]': 'none',
     });
   });
 
