@@ -3,7 +3,7 @@
  * SHA-256 stored. A link is used once: the first use marks it, on the database clock, before it is expired.
  */
 import { randomUUID } from 'node:crypto';
-import { and, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { Database, Transaction } from '../db/client';
 import { accountLinks, accounts, handoffTokens, orders, outbox } from '../db/schema';
 import { newHandoffToken, hashHandoffToken } from '../security/handoffToken';
@@ -90,4 +90,13 @@ export async function issueAgreementHandoff(db: Database, transactionId: string,
   const { token, tokenHash } = newHandoffToken();
   await db.insert(handoffTokens).values({ tokenHash, transactionId, expiresAt: sql`now() + make_interval(mins => ${minutes})` });
   return token;
+}
+
+/** The retention sweep's part: deletes links to the manage page expired for more than a day. Returns how many. */
+export async function deleteExpiredAccountLinks(tx: Transaction): Promise<number> {
+  const deleted = await tx
+    .delete(accountLinks)
+    .where(lt(accountLinks.expiresAt, sql`now() - interval '1 day'`))
+    .returning({ tokenHash: accountLinks.tokenHash });
+  return deleted.length;
 }

@@ -5,7 +5,7 @@
 import type { OrderListener } from '../checkout';
 import type { OutboxMailParts } from '../outbox';
 import { bookEarned, bookLifecycleCommissions } from './ledger';
-import { deliverPartnerMail } from './partnerMail';
+import { deleteExpiredPartnerLinks, deliverPartnerMail } from './partnerMail';
 
 export { requestPartnerLink, usePartnerLink } from './partnerMail';
 export { createPayoutBatch, findPayoutBatch, listPayoutBatches, markBatchPaid, referrerBalances, voidBatch } from './payouts';
@@ -13,11 +13,15 @@ export { ruleFor, setRule } from './rules';
 export { entryJson, orderCommissions, readLedger, totalsOf } from './statements';
 export { batchJson, commissionsOverview, genericPayoutCsv, paypalPayoutsCsv, setReferrerCommission } from './views';
 
-/** What the ledger hears: the first payment earns; later money (renewals, refunds, disputes) is booked or settled. */
+/**
+ * What the ledger hears: the first payment earns; later money (renewals, refunds, disputes) is booked or settled.
+ * Its part of the retention sweep: the referrers' spent sign-in links.
+ */
 export function commissionsListener(): OrderListener {
   return {
     firstPaid: (tx, { order, invoice, clock }) => bookEarned(tx, order, invoice, clock),
     moneyChanged: (tx, { order, changes, clock, changeId }) => bookLifecycleCommissions(tx, order, changes, clock, changeId),
+    sweepExpired: async (tx) => ({ partnerLinks: await deleteExpiredPartnerLinks(tx) }),
   };
 }
 

@@ -8,9 +8,9 @@
  * the same either way).
  */
 import { randomUUID } from 'node:crypto';
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import { formatCents, shortName } from '../../src/domain/commissions';
-import type { Database } from '../db/client';
+import type { Database, Transaction } from '../db/client';
 import { orders, outbox, partnerLinks, referrers } from '../db/schema';
 import { compose, type FeatureMailContext, type FeatureMailDelivery, type FeatureMailRow } from '../outbox';
 import { hashHandoffToken, newHandoffToken } from '../security/handoffToken';
@@ -119,4 +119,13 @@ async function earnedMail(db: Database, site: string, name: string, payload: Rec
     `It is held for the buyer's 30-day money-back guarantee and payable from ${payable}.`,
     ['Open your partner page', `${site}/partner`],
   ]);
+}
+
+/** The retention sweep's part: deletes sign-in links to /partner expired for more than a day. Returns how many. */
+export async function deleteExpiredPartnerLinks(tx: Transaction): Promise<number> {
+  const deleted = await tx
+    .delete(partnerLinks)
+    .where(lt(partnerLinks.expiresAt, sql`now() - interval '1 day'`))
+    .returning({ tokenHash: partnerLinks.tokenHash });
+  return deleted.length;
 }

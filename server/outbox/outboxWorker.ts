@@ -13,11 +13,11 @@
  * claimed seat gets a "set a new password" link minted here, anyone else the 'account_link' mail. What the mail reads
  * of the account, the team, the sign-in and the referrers' commissions, they hand in (./mailParts.ts).
  */
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer from 'nodemailer';
 import type { Config } from '../config';
-import type { Database } from '../db/client';
+import type { Database, Transaction } from '../db/client';
 import { accounts, orders, outbox } from '../db/schema';
 import type { OutboxMailParts } from './mailParts';
 import { renderMail } from './mailTemplates';
@@ -288,4 +288,21 @@ export function startOutboxWorker(context: OutboxContext, intervalMs: number): {
       await running;
     },
   };
+}
+
+/**
+ * The retention sweep's part: deletes rows sent, dropped or given up more than `retentionDays` days ago; pending
+ * and held mail is kept whatever its age. Returns how many went.
+ */
+export async function deleteSettledOutboxRows(tx: Transaction, retentionDays: number): Promise<number> {
+  const deleted = await tx
+    .delete(outbox)
+    .where(
+      and(
+        inArray(outbox.status, ['sent', 'dropped', 'failed']),
+        lt(outbox.createdAt, sql`now() - make_interval(days => ${retentionDays})`),
+      ),
+    )
+    .returning({ id: outbox.id });
+  return deleted.length;
 }

@@ -9,8 +9,8 @@
 import { createHash, hkdfSync } from 'node:crypto';
 import { createChallenge, extractParams, verifySolution } from 'altcha-lib';
 import type { Challenge } from 'altcha-lib/types';
-import { sql } from 'drizzle-orm';
-import type { Database } from '../db/client';
+import { lt, sql } from 'drizzle-orm';
+import type { Database, Transaction } from '../db/client';
 import { addressDeclines } from '../db/schema';
 
 /** How long a challenge may be solved and used, ms. */
@@ -68,4 +68,13 @@ export async function challengeRequired(db: Database, address: string, threshold
     .from(addressDeclines)
     .where(sql`${addressDeclines.address} = ${address} and ${addressDeclines.windowStartedAt} >= now() - interval '1 hour'`);
   return (row?.declines ?? 0) >= threshold;
+}
+
+/** The retention sweep's part: deletes counts whose hour is long over (a day). Returns how many. */
+export async function deleteOldDeclineCounts(tx: Transaction): Promise<number> {
+  const deleted = await tx
+    .delete(addressDeclines)
+    .where(lt(addressDeclines.windowStartedAt, sql`now() - interval '1 day'`))
+    .returning({ address: addressDeclines.address });
+  return deleted.length;
 }
