@@ -1,7 +1,4 @@
-/**
- * The checkout funnel: the server appends an event in the transaction of the change it describes. Never from a client
- * beacon.
- */
+/** The funnel: appended in the transaction of the change it describes, never from a client beacon. */
 import { lt, sql } from 'drizzle-orm';
 import type { Database, Transaction } from '../db/client';
 import { funnelEvents, type FunnelEventType } from '../db/schema';

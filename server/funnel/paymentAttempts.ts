@@ -1,7 +1,4 @@
-/**
- * A card step's funnel events where the provider sees it (the sandbox; Stripe confirms in the browser):
- * 'payment_submitted', and 'payment_failed' with its code when refused.
- */
+/** A card step's funnel events, where the provider sees it (Stripe confirms in the browser). */
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client';

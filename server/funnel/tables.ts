@@ -22,10 +22,7 @@ export const FUNNEL_EVENT_TYPES = [
 
 export type FunnelEventType = (typeof FUNNEL_EVENT_TYPES)[number];
 
-/**
- * Kept FUNNEL_RETENTION_DAYS; `transactionId` is no foreign key, so an abandoned order's events outlive its row
- * (docs/decisions/0018).
- */
+/** `transactionId` is no foreign key: events outlive an abandoned order (docs/decisions/0018). */
 export const funnelEvents = pgTable(
   'funnel_events',
   {
