@@ -1,7 +1,4 @@
-/**
- * A paid order keeps its client secret only as a SHA-256 (docs/decisions/0052); a redirect return proves it against
- * the hash.
- */
+/** A paid order keeps its client secret only as a SHA-256 (docs/decisions/0052). */
 import { createHash } from 'node:crypto';
 import { secretsMatch } from './secretCompare';
 

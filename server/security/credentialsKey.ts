@@ -1,7 +1,4 @@
-/**
- * The credentials key (docs/decisions/0008): CREDENTIALS_KEY (required with DATABASE_URL); else one generated once
- * into DATA_DIR/credentials.key (0600) beside the data it protects; for `memory://`, one per process.
- */
+/** CREDENTIALS_KEY, else one generated into DATA_DIR (0600), else per process (docs/decisions/0008). */
 import { hkdfSync, randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -1,7 +1,4 @@
-/**
- * The buyer's generated password (spec §6): 20 CSPRNG letters and digits, about 119 bits, so a cheap argon2id
- * suffices (docs/decisions/0010); a chosen one gets OWASP's cost.
- */
+/** Generated passwords carry about 119 bits, so a cheap argon2id suffices (spec §6; docs/decisions/0010). */
 import { hash, type Algorithm } from '@node-rs/argon2';
 import { randomAlphanumeric } from './randomText';
 
