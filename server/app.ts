@@ -129,8 +129,8 @@ function trustProxyOption(trust: Config['TRUST_PROXY']): false | string[] | ((ad
 /**
  * What the later features hear of the lifecycle's changes (server/checkout/orderListeners.ts), each in the
  * lifecycle's transaction, in this order: the outbox's mail and webhooks, the team (a revoked seat's sign-ins
- * ended by the sign-in's step), the referrer's commission, the buyer's sign-in link; and the sign-in's part of the retention sweep. Given to the app and to whatever runs the
- * lifecycle outside it (the reconciliation script).
+ * ended by the sign-in's step), the referrer's commission, the buyer's sign-in link; and each one's part of the
+ * retention sweep. Given to the app and to whatever runs the lifecycle outside it (the reconciliation script).
  */
 export function featureListeners(config: Config): OrderListeners {
   return orderListeners([

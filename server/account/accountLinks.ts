@@ -1,14 +1,13 @@
 /**
- * Single-use links into the buyer's manage page (table account_links): 32 random bytes as base64url, only their
- * SHA-256 stored. A link is used once: the first use marks it, on the database clock, before it is expired.
+ * Single-use links into the manage page: 32 random bytes, only their SHA-256 stored, used once on the database clock
+ * before they expire.
  */
 import { randomUUID } from 'node:crypto';
-import { and, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { Database, Transaction } from '../db/client';
 import { accountLinks, accounts, handoffTokens, orders, outbox } from '../db/schema';
 import { newHandoffToken, hashHandoffToken } from '../security/handoffToken';
 
-/** Issues a link for `transactionId` valid `minutes`; returns the token for the URL. */
 export async function issueAccountLink(
   db: Database | Transaction,
   transactionId: string,
@@ -20,7 +19,7 @@ export async function issueAccountLink(
   return token;
 }
 
-/** Uses `token`: its order and purpose, or null when it is unknown, expired or already used. */
+/** Null when unknown, expired or used. */
 export async function useAccountLink(
   db: Database,
   token: string,
@@ -34,10 +33,8 @@ export async function useAccountLink(
 }
 
 /**
- * Queues the mail with a link to the manage page for `email` (POST /api/account/link). The same work whatever the
- * email (no enumeration by timing): one outbox row, topic 'account_link', the email in its payload and
- * no order yet; the outbox worker resolves it at send time (newestSubscriptionOf) and drops the row, unmailed, for
- * an email with no subscription.
+ * The same work whatever the email (no enumeration by timing): one outbox row, resolved at send time, dropped
+ * unmailed for an email with no subscription.
  */
 export async function requestAccountLink(db: Database, email: string): Promise<void> {
   await db.insert(outbox).values({
@@ -49,10 +46,7 @@ export async function requestAccountLink(db: Database, email: string): Promise<v
   });
 }
 
-/**
- * The newest subscription (paid, past due or ended) whose login email is `email`, compared case-insensitively:
- * its transactionId, or null when the email has none.
- */
+/** Paid, past due or ended; `email` case-insensitive. */
 export async function newestSubscriptionOf(db: Database, email: string): Promise<string | null> {
   const [latest] = await db
     .select({ transactionId: orders.transactionId })
@@ -64,13 +58,12 @@ export async function newestSubscriptionOf(db: Database, email: string): Promise
   return latest?.transactionId ?? null;
 }
 
-/** How often finalize may mail an order's sign-in link: once an hour, however often it is repeated. */
+/** However often finalize is repeated. */
 const SIGN_IN_LINK_EVERY_MS = 3_600_000;
 
 /**
- * Queues the sign-in link mail (`account_link`, to the order's login email) for an order whose finalize answered
- * no credentials (docs/decisions/0026). At most one per order per clock hour: repeated finalizes do not flood the
- * buyer's inbox. `now` in ms since the epoch.
+ * For a finalize that answered no credentials (docs/decisions/0026), at most once per order per clock hour. `now` in
+ * ms.
  */
 export async function mailSignInLink(db: Database | Transaction, transactionId: string, now: number = Date.now()): Promise<void> {
   await db
@@ -85,9 +78,18 @@ export async function mailSignInLink(db: Database | Transaction, transactionId: 
     .onConflictDoNothing({ target: outbox.dedupeKey });
 }
 
-/** A fresh hand-off token for the order, valid `minutes` (the agreement link of a mail); returns the token. */
+/** The agreement link of a mail. */
 export async function issueAgreementHandoff(db: Database, transactionId: string, minutes: number): Promise<string> {
   const { token, tokenHash } = newHandoffToken();
   await db.insert(handoffTokens).values({ tokenHash, transactionId, expiresAt: sql`now() + make_interval(mins => ${minutes})` });
   return token;
+}
+
+/** The retention sweep's part: links expired for more than a day. Returns how many. */
+export async function deleteExpiredAccountLinks(tx: Transaction): Promise<number> {
+  const deleted = await tx
+    .delete(accountLinks)
+    .where(lt(accountLinks.expiresAt, sql`now() - interval '1 day'`))
+    .returning({ tokenHash: accountLinks.tokenHash });
+  return deleted.length;
 }

@@ -1,14 +1,12 @@
 /**
- * The checkout's notice before a second purchase (docs/decisions/0031): does `email` already have an
- * active subscription? Answered only from what the asking browser already holds: the manage page's session, or
- * the ids of the purchase it finalized (src/api/pendingPayment.ts). An email alone is never looked up, so the
- * answer tells a stranger nothing the checkout did not (the same `false`, after the same work, whether or not the
- * email has bought).
+ * The checkout's notice before a second purchase (docs/decisions/0031), answered only from what the browser holds
+ * (the session, or the ids of the purchase it finalized): an email alone is never looked up, so a stranger learns
+ * nothing.
  */
 import type { Database } from '../db/client';
 import { findOrder, isPaidOrder, type Order } from '../checkout';
 
-/** The ids of a purchase this browser finalized: both must match one order. */
+/** Both must match one order. */
 interface PurchaseProof {
   transactionId: string;
   customerId: string;
@@ -16,10 +14,7 @@ interface PurchaseProof {
 
 const sameEmail = (a: string | null, b: string) => !!a && a.trim().toLowerCase() === b.trim().toLowerCase();
 
-/**
- * True when an order this browser proves it holds (`signedIn`, the manage page's session order, or `purchase`)
- * is the buyer's at `email` and is paid or past due (not cancelled, not open).
- */
+/** Paid or past due. */
 export async function provenActiveSubscription(
   db: Database,
   email: string,

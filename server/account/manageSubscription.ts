@@ -1,9 +1,6 @@
 /**
- * What the buyer does with a paid subscription on the manage page (/account): cancel at the end of the paid
- * period and undo, ask for the guarantee's refund, change seats, put on a new card, new login credentials. Each change asks the provider through
- * the PaymentProvider interface, then runs the provider's answer through the one lifecycle
- * (server/checkout/applyPaymentEvent.ts → subscriptionLifecycle.ts), which updates the order under its row lock with
- * its mail and webhook. Nothing here knows which provider it is.
+ * What the buyer changes on /account, through the PaymentProvider interface, the answer run through the one lifecycle
+ * (server/checkout/applyPaymentEvent.ts) under the order's row lock. Nothing here knows which provider it is.
  */
 import { randomUUID } from 'node:crypto';
 import { and, eq, isNull, sql } from 'drizzle-orm';
@@ -18,24 +15,22 @@ import type { OperationResult, SeatChangePreview } from '../payments';
 import { generatePassword, hashPassword } from '../security/password';
 import { seatsInUse, seatsInUseMessage } from '../seats';
 
-/** Why a manage-page change was refused: the route maps each to a status and a message. */
+/** The route maps each to a status and a message. */
 export type ManageRefusal =
-  /** The subscription ended (or the provider refuses the change in its state). */
+  /** Or the provider refuses the change in its state. */
   | 'ended'
-  /** Seats change only while the subscription is active and paid up. */
   | 'not_paid_up'
-  /** Fewer seats than the people on the team: revoke someone first. */
+  /** Revoke someone first. */
   | 'seats_in_use'
   | 'card_declined'
   | 'card_invalid'
-  /** The card on file refused a seat increase's charge: the seats are as they were. */
+  /** The seats are as they were. */
   | 'seats_payment_declined'
-  /** The amount the buyer confirmed was quoted too long ago (src/domain/proration.ts): preview again. */
+  /** src/domain/proration.ts: preview again. */
   | 'seats_quote_expired';
 
 export type ManageResult = { ok: true; order: Order } | { ok: false; refusal: ManageRefusal; message?: string };
 
-/** The subscription as the manage page shows it; the provider's card and invoices when it has them. */
 export async function accountView(context: OrderContext, order: Order): Promise<AccountView> {
   const [account] = await context.db.select().from(accounts).where(eq(accounts.transactionId, order.transactionId));
   const details = isPaidOrder(order) || order.status === 'cancelled' ? await subscriptionDetails(context, order) : null;
@@ -61,7 +56,7 @@ export async function accountView(context: OrderContext, order: Order): Promise<
   };
 }
 
-/** The provider's details; null when it cannot be read now (the page then shows '—'). */
+/** Null when it cannot be read now (the page shows '—'). */
 async function subscriptionDetails(context: OrderContext, order: Order) {
   try {
     return await context.provider.retrieveSubscriptionDetails(order.subscriptionId);
@@ -71,7 +66,6 @@ async function subscriptionDetails(context: OrderContext, order: Order) {
   }
 }
 
-/** Runs the provider's answer through the lifecycle and answers the order as it now is. */
 async function settle(
   context: OrderContext,
   order: Order,
@@ -95,28 +89,24 @@ async function settle(
 
 const changeKey = (order: Order, change: string) => `${order.transactionId}:${change}:${randomUUID()}`;
 
-/** Cancels at the end of the paid period, with the buyer's reason (trimmed, optional). */
 export async function cancelAtPeriodEnd(context: OrderContext, order: Order, reason: string | undefined): Promise<ManageResult> {
   if (!isPaidOrder(order)) return { ok: false, refusal: 'ended' };
   const result = await context.provider.scheduleCancel(order.subscriptionId, changeKey(order, 'cancel'));
   return settle(context, order, result, 'ended', reason?.trim() || undefined);
 }
 
-/** Undoes a scheduled cancellation; an order with none is answered as it is. */
 export async function undoCancellation(context: OrderContext, order: Order): Promise<ManageResult> {
   if (!isPaidOrder(order)) return { ok: false, refusal: 'ended' };
   if (!order.cancelAt) return { ok: true, order };
   return settle(context, order, await context.provider.undoCancel(order.subscriptionId, changeKey(order, 'undo-cancel')), 'ended');
 }
 
-/** The answer to a refund ask: the order, or why not (`unreadable`: the provider could not be asked for the payments now). */
+/** `unreadable`: the provider could not be asked now. */
 export type RefundAskOutcome = { ok: true; order: Order } | { ok: false; refusal: RefundAskRefusal | 'unreadable' };
 
 /**
- * The buyer asks for the guarantee's refund (docs/decisions/0068), with their reason: within the guarantee and
- * with money left to refund, the subscription is cancelled at the end of the period first (a renewal must not
- * charge while the owner refunds), then the ask is recorded and mailed (server/checkout/refundAsk.ts). A repeat
- * answers the first ask. Refused before anything changes after the guarantee or with nothing to refund.
+ * docs/decisions/0068: within the guarantee the subscription is cancelled at the period's end first (no renewal may
+ * charge while the owner refunds), then the ask is recorded and mailed. A repeat answers the first ask.
  */
 export async function askForRefund(
   context: OrderContext,
@@ -139,7 +129,7 @@ export async function askForRefund(
   return recordRefundAsk(context, { transactionId: order.transactionId, refundableCents: refundable, reason: said, now });
 }
 
-/** Why `quantity` seats cannot be asked for now; null when they can (the seat floors of decision 0032). */
+/** The seat floors of docs/decisions/0032. */
 async function seatsRefusal(context: OrderContext, order: Order, quantity: number): Promise<Exclude<ManageResult, { ok: true }> | null> {
   if (order.status !== 'paid') return { ok: false, refusal: 'not_paid_up' };
   const inUse = await seatsInUse(context.db, order.transactionId);
@@ -147,10 +137,7 @@ async function seatsRefusal(context: OrderContext, order: Order, quantity: numbe
   return null;
 }
 
-/**
- * What changing to `quantity` seats would cost now (decision 0045), for the buyer to confirm first: the charge due at
- * once for more seats, or the credit fewer seats leave for the next invoice.
- */
+/** docs/decisions/0045: the charge due now for more seats, or the credit fewer leave. */
 export async function previewSeats(
   context: OrderContext,
   order: Order,
@@ -163,9 +150,8 @@ export async function previewSeats(
 }
 
 /**
- * Changes the seats: more seats are charged at once for the rest of the period and added only once paid (a declined
- * card changes nothing: 'seats_payment_declined'); fewer seats leave a credit for the next invoice (decision 0045).
- * `prorationDate` (Unix seconds, the preview's) charges the amount the buyer was shown; an old one is refused.
+ * More seats are charged now and added only once paid; fewer leave a credit (docs/decisions/0045). `prorationDate`
+ * (Unix s, the preview's) charges the amount shown; an old one is refused.
  */
 export async function changeSeats(context: OrderContext, order: Order, quantity: number, prorationDate?: number): Promise<ManageResult> {
   if (order.status === 'paid' && order.quantity === quantity) return { ok: true, order };
@@ -179,7 +165,6 @@ export async function changeSeats(context: OrderContext, order: Order, quantity:
   );
 }
 
-/** A new card, or where the provider collects it (`redirect`). */
 export async function replaceCard(
   context: OrderContext,
   order: Order,
@@ -207,9 +192,8 @@ export async function replaceCard(
 }
 
 /**
- * New login credentials for the order's account: a new generated password (shown once), whose hash replaces
- * the old one, so the old password stops working; any unredeemed hand-off token is revoked with it.
- * Returns the login email and the password, or undefined when the order has no account.
+ * The old password stops working and any unredeemed hand-off token is revoked. Undefined when the order has no
+ * account.
  */
 export async function issueNewPassword(db: Database, transactionId: string): Promise<{ email: string; password: string } | undefined> {
   const password = generatePassword();

@@ -1,11 +1,10 @@
-/** The console's CSV exports (server/http/csv.ts: formulas escaped, money in dollars as numbers). */
 import type { OrderRow, PeriodFigures } from '../../src/contract/admin';
 import { orderStatusWords } from '../../src/domain/orderStatus';
 import { csvOf, usd } from '../http/csv';
 
 export { csvHeaders } from '../http/csv';
 
-/** Orders as CSV, one line each: the stored status and, after the first columns, the status in words (src/domain/orderStatus.ts). */
+/** The status in words after the first columns (src/domain/orderStatus.ts). */
 export function ordersCsv(rows: OrderRow[]): string {
   return csvOf([
     [
@@ -53,7 +52,6 @@ export function ordersCsv(rows: OrderRow[]): string {
   ]);
 }
 
-/** The dashboard's funnel by referrer as CSV, one line per referrer, with the period on each. */
 export function referrerReportCsv(figures: PeriodFigures): string {
   return csvOf([
     ['referrer', 'name', 'page_views', 'checkouts_opened', 'payments_submitted', 'paid_orders', 'paid_seats', 'mrr_usd', 'from', 'to'],

@@ -1,7 +1,6 @@
 /**
- * The outbox's mails as the console shows them (/admin → Mail): the newest first, a held one (no SMTP_URL) with
- * its rendered text, links' tokens `[hidden]` (server/outbox/outboxWorker.ts), so the owner can read what would
- * have gone out; and the owner's re-send of a held or failed mail.
+ * The outbox's mails as /admin → Mail shows them: a held one with its text, tokens `[hidden]`, so the owner reads
+ * what would have gone out; and the re-send.
  */
 import { and, desc, eq, ilike, inArray, sql } from 'drizzle-orm';
 import type { OutboxMail } from '../../src/contract/admin';
@@ -9,18 +8,13 @@ import type { Database } from '../db/client';
 import { orders, outbox, referrers } from '../db/schema';
 import { containing } from './likePattern';
 
-/** Mails the console lists at most. */
 const MAIL_LIST_LIMIT = 200;
 
-/**
- * Whom a mail goes to: the held text's To, the email a link was asked for, the invited team member, the referrer a
- * payout mail is for, else the order's email (the buyer).
- */
+/** The held text's To, the email a link was asked for, the invitee, the referrer, else the buyer. */
 const recipient = sql<
   string | null
 >`coalesce(${outbox.rendered}->>'to', ${outbox.payload}->>'email', ${outbox.payload}->>'seatEmail', ${referrers.email}, ${orders.email})`;
 
-/** The mails matching `where`, newest first, with their recipients. */
 function selectMails(db: Database) {
   return db
     .select({ row: outbox, recipient })
@@ -30,10 +24,7 @@ function selectMails(db: Database) {
     .$dynamic();
 }
 
-/**
- * The newest MAIL_LIST_LIMIT mails of the outbox, newest first (times in ISO 8601); with `to`, only those whose
- * recipient contains it (any case).
- */
+/** With `to`, only recipients containing it (any case). */
 export async function listMails(db: Database, { to }: { to?: string } = {}): Promise<OutboxMail[]> {
   const search = to?.trim();
   const rows = await selectMails(db)
@@ -59,9 +50,8 @@ function mailOf(row: typeof outbox.$inferSelect, recipient: string | null): Outb
 }
 
 /**
- * Re-queues mail `id` if it is held or failed: pending again, due now, attempts from 0, its held text cleared, so
- * the worker renders it afresh with freshly minted links. Answers the mail as it now is, or why not: 'unknown'
- * (no such mail), 'not_resendable' (pending, sent or dropped).
+ * Pending again, due now, held text cleared, so the worker mints fresh links. 'not_resendable': pending, sent or
+ * dropped.
  */
 export async function requeueMail(db: Database, id: number): Promise<OutboxMail | 'unknown' | 'not_resendable'> {
   const [requeued] = await db

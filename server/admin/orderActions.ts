@@ -1,9 +1,6 @@
 /**
- * What the owner does to one order from the console, besides the refund (server/checkout/refundOrder.ts):
- * re-send the order's confirmation mail, mail the buyer a sign-in link to /account, cancel at the end of the paid
- * period or now. Mail goes through the outbox; a cancellation asks the provider through the PaymentProvider
- * interface and runs its answer through the one lifecycle (server/checkout/applyPaymentEvent.ts), as the buyer's
- * own cancellation on /account does (server/account/manageSubscription.ts).
+ * The owner's actions on one order besides the refund: re-send the confirmation, a sign-in link, cancel. A
+ * cancellation runs through the one lifecycle, as the buyer's on /account does.
  */
 import { randomUUID } from 'node:crypto';
 import type { OrderAction } from '../../src/contract/admin';
@@ -12,14 +9,11 @@ import { outbox } from '../db/schema';
 import { applyPaymentEvents } from '../checkout';
 import { findOrder, isPaidOrder, type OrderContext } from '../checkout';
 
-/** Why an action was refused: the route maps each to a status and a message. */
 export type OrderActionRefusal = 'unknown_order' | 'not_paid' | 'ended';
 
 /**
- * Runs `action` on the order of `transactionId`. Mails are queued (the caller nudges the outbox); a cancellation
- * is done when this resolves. A repeated re-send queues another mail (the owner asked twice).
- * @returns ok, or why not: an unknown order, an order never paid (no mail to re-send, no account), or a
- * subscription that has already ended (nothing to cancel). @throws on provider or database failure.
+ * Mails are queued (the caller nudges the outbox); a repeated re-send queues another. @throws on provider or database
+ * failure.
  */
 export async function runOrderAction(
   context: OrderContext,

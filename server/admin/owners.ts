@@ -1,8 +1,4 @@
-/**
- * The business owner's console accounts: an email and a human-chosen password, kept as an argon2id hash with
- * OWASP's parameters for interactive logins (19 MiB, 2 passes, 1 lane; OWASP Password Storage Cheat Sheet).
- * Created with `npm run owner:create` (scripts/owner-create.ts).
- */
+/** The owners' console accounts (`npm run owner:create`): a chosen password as argon2id with OWASP's parameters. */
 import { verify } from '@node-rs/argon2';
 import { eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
@@ -11,19 +7,17 @@ import { endOwnerSessions } from '../sessions/sessions';
 import { hashChosenPassword } from '../security/password';
 import { normalEmail } from '../signIn';
 
-/** A password shorter than this is refused (NIST SP 800-63B: at least 8; we ask for more of an owner). */
+/** NIST SP 800-63B asks at least 8; we ask more of an owner. */
 const MIN_OWNER_PASSWORD_LENGTH = 12;
 
-/** Verified against for an unknown email, so a sign-in takes as long whether or not the email exists. */
+/** Verified against for an unknown email, so a sign-in takes as long either way. */
 let decoyHash: Promise<string> | undefined;
 
-/** Why an owner could not be created. */
 export class OwnerInputError extends Error {}
 
 /**
- * Creates the owner `email` with `password`, or sets a new password when that owner exists; a new password ends
- * every console session of that owner (whoever knew the old one is signed out).
- * @throws OwnerInputError for an email without '@' or a password shorter than MIN_OWNER_PASSWORD_LENGTH.
+ * A new password ends the owner's console sessions. @throws OwnerInputError for an email without '@' or a short
+ * password.
  */
 export async function saveOwner(db: Database, email: string, password: string): Promise<'created' | 'updated'> {
   const address = normalEmail(email);
@@ -44,7 +38,7 @@ export async function saveOwner(db: Database, email: string, password: string): 
   return 'created';
 }
 
-/** The owner whose email and password these are, or null (same work either way). */
+/** Null; the same work either way. */
 export async function verifyOwner(db: Database, email: string, password: string): Promise<{ id: string; email: string } | null> {
   const [owner] = await db
     .select()
@@ -59,7 +53,6 @@ export async function verifyOwner(db: Database, email: string, password: string)
   return valid ? { id: owner.id, email: owner.email } : null;
 }
 
-/** The email of owner `id`, or undefined when there is no such owner. */
 export async function ownerEmail(db: Database, id: string): Promise<string | undefined> {
   const [owner] = await db.select({ email: owners.email }).from(owners).where(eq(owners.id, id));
   return owner?.email;

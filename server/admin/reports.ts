@@ -1,7 +1,6 @@
 /**
- * What the owner's console reads: orders with their referrer, an order's funnel timeline, and the business over a
- * period (money in integer cents; periods are whole UTC days, `from` to `to` inclusive). Conversion counts come
- * from funnel events (kept FUNNEL_RETENTION_DAYS, longer than abandoned orders); money from paid orders.
+ * What the console reads: orders, an order's timeline, the business over a period (cents; whole UTC days, inclusive).
+ * Conversion counts from funnel events, money from paid orders.
  */
 import { and, asc, desc, eq, gt, gte, ilike, isNotNull, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import type {
@@ -23,14 +22,11 @@ import { orderCommissions } from '../commissions';
 import { containing } from './likePattern';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** A checkout opened this long ago without a paid order counts as abandoned (24 hours). */
 const ABANDONED_AFTER_MS = 24 * 60 * 60 * 1000;
-/** The period when the console names none: the last 30 days, today included. */
 const DEFAULT_PERIOD_DAYS = 30;
-/** Orders the list shows at most (the CSV export has them all). */
+/** The CSV export has them all. */
 const LIST_LIMIT = 500;
 
-/** A period of whole UTC days: `start` inclusive, `end` exclusive. */
 interface Period {
   start: Date;
   end: Date;
@@ -38,10 +34,7 @@ interface Period {
 
 const isoDay = (date: Date) => date.toISOString().slice(0, 10);
 
-/**
- * The period from `from` to `to` (YYYY-MM-DD, inclusive; either may be missing).
- * @throws RangeError when `to` is before `from`.
- */
+/** YYYY-MM-DD, inclusive, either missing. @throws RangeError when `to` is before `from`. */
 export function periodOf(query: { from?: string; to?: string }, now = new Date()): Period {
   const end = query.to ? new Date(Date.parse(`${query.to}T00:00:00Z`) + DAY_MS) : new Date(Date.parse(`${isoDay(now)}T00:00:00Z`) + DAY_MS);
   const start = query.from ? new Date(`${query.from}T00:00:00Z`) : new Date(end.getTime() - DEFAULT_PERIOD_DAYS * DAY_MS);
@@ -50,7 +43,6 @@ export function periodOf(query: { from?: string; to?: string }, now = new Date()
   return { start, end };
 }
 
-/** An open dispute of the order's payments (server/checkout/disputes.ts). */
 const hasOpenDispute = sql`exists (select 1 from ${orderDisputes} as open_dispute where open_dispute.transaction_id = ${orders.transactionId} and open_dispute.outcome = 'open')`;
 
 const orderColumns = {
@@ -98,7 +90,6 @@ function orderRow({ order, referrer, disputed, disputeDueBy }: OrderWithReferrer
   };
 }
 
-/** A payment of the order failed (in `period`, when given). */
 function hadFailedPayment(period: Period | undefined): SQL {
   const within = period
     ? sql` and failed_event.occurred_at >= ${period.start.toISOString()}::timestamptz and failed_event.occurred_at < ${period.end.toISOString()}::timestamptz`
@@ -106,7 +97,7 @@ function hadFailedPayment(period: Period | undefined): SQL {
   return sql`exists (select 1 from ${funnelEvents} as failed_event where failed_event.transaction_id = ${orders.transactionId} and failed_event.type = 'payment_failed'${within})`;
 }
 
-/** Each filter in SQL; the standings mirror src/domain/orderStatus.ts orderStanding (test/server/admin/consoleOrders.test.ts). */
+// The standings mirror src/domain/orderStatus.ts orderStanding (test/server/admin/consoleOrders.test.ts).
 function statusFilter(status: OrderFilter, period: Period | undefined): SQL | undefined {
   const undisputed = sql`not ${hasOpenDispute}`;
   switch (status) {
@@ -135,22 +126,18 @@ function orderFilter(query: OrdersQuery): SQL | undefined {
   const conditions: (SQL | undefined)[] = [];
   const period = query.from || query.to ? periodOf(query) : undefined;
   if (query.status) conditions.push(statusFilter(query.status, period));
-  // An unfiltered list leaves out checkouts never paid unless the owner asks: abandoned ones would crowd it.
+  // Abandoned checkouts would crowd an unfiltered list.
   if (!query.status && query.unpaid !== 'shown') conditions.push(ne(orders.status, 'open'));
   const buyer = query.buyer?.trim();
   if (buyer) conditions.push(or(ilike(orders.email, containing(buyer)), ilike(orders.name, containing(buyer))));
   if (query.referrer === 'none') conditions.push(isNull(orders.referrerId));
   else if (query.referrer) conditions.push(eq(orders.referrerId, query.referrer));
-  // For failed payments the period is the failures' (the dashboard's link); otherwise the days the orders opened.
+  // For failed payments the period is the failures' (the dashboard's link).
   if (period && query.status !== 'payment_failed') conditions.push(gte(orders.createdAt, period.start), lt(orders.createdAt, period.end));
   return and(...conditions);
 }
 
-/**
- * Orders matching `query` (OrdersQuery: without a status, checkouts never paid only when `unpaid` is 'shown';
- * `buyer` part of the email or name, any case, taken literally), newest first (at most LIST_LIMIT unless `all`).
- * @throws RangeError for a period that ends before it starts.
- */
+/** Newest first, at most LIST_LIMIT unless `all`. @throws RangeError for a period that ends before it starts. */
 export async function listOrders(db: Database, query: OrdersQuery, all = false): Promise<OrderRow[]> {
   const rows = await db
     .select(orderColumns)
@@ -162,11 +149,7 @@ export async function listOrders(db: Database, query: OrdersQuery, all = false):
   return rows.map(orderRow);
 }
 
-/**
- * The order of `transactionId` with its funnel events, oldest first, and its invoices as the payment provider
- * reports them, newest first (null when the provider cannot be asked now; none before the first payment);
- * undefined when there is no such order.
- */
+/** Invoices null when the provider cannot be asked now; undefined for no such order. */
 export async function orderDetail(
   context: Pick<OrderContext, 'db' | 'provider' | 'log'>,
   transactionId: string,
@@ -193,7 +176,6 @@ export async function orderDetail(
   };
 }
 
-/** When the order's buyer signed the training agreement, by the agreement site's report; null while pending or unpaid. */
 async function buyerAgreementSignedAt(db: Database, transactionId: string): Promise<Date | null> {
   const [account] = await db
     .select({ signedAt: accounts.agreementSignedAt })
@@ -212,7 +194,6 @@ async function invoicesOf(context: Pick<OrderContext, 'provider' | 'log'>, order
   }
 }
 
-/** An order active at `end`: paid before it and not cancelled before it. */
 const activeAt = (end: Date) => and(lt(orders.paidAt, end), or(isNull(orders.cancelledAt), gte(orders.cancelledAt, end)));
 
 const countOf = (condition: SQL) => sql<number>`(count(*) filter (where ${condition}))::int`;
@@ -220,7 +201,6 @@ const distinctOrdersOf = (type: string) =>
   sql<number>`(count(distinct ${funnelEvents.transactionId}) filter (where ${funnelEvents.type} = ${type}))::int`;
 const eventCents = sql`coalesce((${funnelEvents.detail} ->> 'amountCents')::int, 0)`;
 
-/** The ends (exclusive instants) of the chart's points over `period`: each day, week (from `start`) or calendar month, and the period's end. */
 export function mrrPointEnds(period: Period, interval: MrrInterval): Date[] {
   const ends: Date[] = [];
   let cursor = period.start;
@@ -235,10 +215,7 @@ export function mrrPointEnds(period: Period, interval: MrrInterval): Date[] {
   return ends;
 }
 
-/**
- * The MRR at the end of each day, week or month of `period`: the monthly totals (as they are now) of the orders
- * paid before that instant and not ended by it. Each point is dated by its last day (YYYY-MM-DD).
- */
+/** Monthly totals as they are now, of orders paid before each point and not ended by it. */
 async function mrrSeries(db: Database, period: Period, interval: MrrInterval): Promise<MrrPoint[]> {
   const paid = await db
     .select({ paidAt: orders.paidAt, cancelledAt: orders.cancelledAt, amountCents: orders.amountCents })
@@ -252,11 +229,7 @@ async function mrrSeries(db: Database, period: Period, interval: MrrInterval): P
   }));
 }
 
-/**
- * The dashboard's figures over `period` (definitions: src/contract/admin.ts Dashboard, and the console's captions):
- * each referrer's funnel (every referrer, and visits without one) and the totals, summed from the same two grouped
- * reads (one of orders, one of funnel events), and the MRR chart's points by `interval`.
- */
+/** Definitions: src/contract/admin.ts Dashboard. The funnel and totals come from the same two grouped reads. */
 export async function dashboard(db: Database, period: Period, interval: MrrInterval = 'day', now = new Date()): Promise<PeriodFigures> {
   const inPeriod = (column: typeof orders.paidAt | typeof orders.cancelledAt | typeof funnelEvents.occurredAt) =>
     and(gte(column, period.start), lt(column, period.end))!;

@@ -1,8 +1,4 @@
-/**
- * What the owner has still to set up (src/contract/admin.ts SETUP_STEPS), read afresh for each dashboard: the
- * default referrer (DEFAULT_REFERRER_SLUG) still named as seeded, "Sample" (src/domain/offerReferrer.ts), no
- * testimonials, the offer's content never saved (the built-in guarantee). Each step is gone once done.
- */
+/** What the owner has still to set up (src/contract/admin.ts SETUP_STEPS), read afresh for each dashboard. */
 import type { SetupStep } from '../../src/contract/admin';
 import { sampleReferrer } from '../../src/domain/offerReferrer';
 import type { Config } from '../config';
@@ -10,7 +6,6 @@ import type { Database } from '../db/client';
 import { offerContentSaved, readOfferContent } from '../content';
 import { findActiveReferrer } from '../referrals';
 
-/** The steps left, in the order to do them; empty when everything is set up. */
 export async function setupLeft(db: Database, config: Pick<Config, 'DEFAULT_REFERRER_SLUG'>): Promise<SetupStep[]> {
   const [referrer, content, saved] = await Promise.all([
     findActiveReferrer(db, config.DEFAULT_REFERRER_SLUG),

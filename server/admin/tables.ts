@@ -1,11 +1,7 @@
-/**
- * The owner's console accounts (docs/decisions/0018-owner-console.md).
- * Gathered by server/db/schema.ts; migrations come from there.
- */
 import { sql } from 'drizzle-orm';
 import { pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
-/** The business owner's console accounts (`npm run owner:create`); the password as an argon2id hash. */
+/** docs/decisions/0018 */
 export const owners = pgTable('owners', {
   id: uuid('id')
     .primaryKey()

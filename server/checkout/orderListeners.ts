@@ -3,7 +3,7 @@
  * checkout names each change it makes (paid, renewed, seats changed, cancelled, refunded, disputed, ended) and
  * knows no feature that reacts to it: the outbox, commissions, seats and the account each hand their listener in
  * when the app is put together (server/app.ts), a parameter, not a registration order. The retention sweep asks
- * them the same way for what each keeps past its time (the sign-in's expired records).
+ * them the same way for what each keeps past its time (sent mail, spent links, the sign-in's expired records).
  *
  * An announcement is made inside the transaction that makes the change, and each listener runs in it, one after
  * another in the order they were given: what a listener writes commits with the change, and its error rolls the
@@ -80,12 +80,17 @@ export interface OrderAnnouncements {
   signInLinkWanted: { transactionId: string };
 }
 
+/** How long the retention sweep keeps what is done with (RETENTION_DAYS, or a script's own). */
+export interface RetentionPeriod {
+  retentionDays: number;
+}
+
 /**
  * What a later feature deletes of its own in the retention sweep (./retention.ts), in the sweep's transaction: rows
- * deleted, by the name the sweep's report gives them (the sign-in's expired records: `oidcRecords`).
+ * deleted, by the name the sweep's report gives them (`oidcRecords`, `outbox`, `accountLinks`, `partnerLinks`).
  * @throws to roll the whole sweep back.
  */
-export type ExpiredRecordsSweep = (tx: Transaction) => Promise<Record<string, number>>;
+export type ExpiredRecordsSweep = (tx: Transaction, period: RetentionPeriod) => Promise<Record<string, number>>;
 
 /**
  * What a feature hears: a listener for any announcements it cares about, and its part of the retention sweep.
@@ -109,7 +114,7 @@ export interface OrderListeners {
    * Runs every feature's part of the retention sweep in `tx`, one after another: the rows each deleted, by name.
    * @throws the first part's error (the sweep rolls back).
    */
-  sweepExpired(tx: Transaction): Promise<Record<string, number>>;
+  sweepExpired(tx: Transaction, period: RetentionPeriod): Promise<Record<string, number>>;
 }
 
 /** The listeners of `features`, each announcement heard in the order the features are given. */
@@ -121,9 +126,9 @@ export function orderListeners(features: OrderListener[]): OrderListeners {
         await heard[kind]?.(tx, announcement);
       }
     },
-    async sweepExpired(tx) {
+    async sweepExpired(tx, period) {
       const deleted: Record<string, number> = {};
-      for (const feature of features) Object.assign(deleted, await feature.sweepExpired?.(tx));
+      for (const feature of features) Object.assign(deleted, await feature.sweepExpired?.(tx, period));
       return deleted;
     },
   };

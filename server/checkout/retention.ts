@@ -3,19 +3,23 @@
  * age, still reports them unpaid (the provider deletes its own records: PaymentProvider.deleteAbandonedRecords),
  * and so are processed webhook event ids older than that (Stripe retries an event for at most 3 days, so a
  * replay of an older one cannot arrive). Paid and cancelled orders are kept: they are the business's records.
- * Stripe's own unpaid objects expire by themselves after 23 hours. Sent mail and webhooks, spent links to the
- * manage page, ended sessions (console and manage page) and old funnel events (FUNNEL_RETENTION_DAYS) go too, and
- * what later features keep past its time, each deleting its own (the sign-in's expired records: OrderListener's
- * `sweepExpired`, docs/decisions/0061).
+ * Stripe's own unpaid objects expire by themselves after 23 hours. Ended sessions and old funnel events
+ * (FUNNEL_RETENTION_DAYS) go too; each later feature deletes its own through its `sweepExpired` part
+ * (docs/decisions/0066): the outbox's sent mail, the account's and the referrers' spent links, the sign-in's
+ * expired records.
  */
-import { and, eq, inArray, lt, notExists, sql } from 'drizzle-orm';
+import { and, eq, lt, notExists, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import type { OrderListeners } from './orderListeners';
 import { deleteExpiredFunnelEvents } from '../funnel';
 import { deleteEndedSessions } from '../sessions/sessions';
-import { accountLinks, addressDeclines, orderRefunds, orders, outbox, partnerLinks, webhookEvents } from '../db/schema';
+import { deleteOldDeclineCounts } from '../security/confirmationChallenge';
+import { orderRefunds, orders, webhookEvents } from '../db/schema';
 
-/** What one retention run deleted, in rows; later features' parts under their own names (`oidcRecords`). */
+/**
+ * What one retention run deleted, in rows; later features' parts under their own names (`outbox`, `accountLinks`,
+ * `partnerLinks`, `oidcRecords`).
+ */
 export interface RetentionReport extends Record<string, number> {
   abandonedOrders: number;
   webhookEvents: number;
@@ -25,12 +29,6 @@ export interface RetentionReport extends Record<string, number> {
   funnelEvents: number;
   /** Sessions of owners and buyers that have ended (server/sessions/sessions.ts). */
   sessions: number;
-  /** Outbox rows sent, dropped or given up longer than RETENTION_DAYS ago; pending and held ones are kept. */
-  outbox: number;
-  /** Links to the manage page expired for more than a day. */
-  accountLinks: number;
-  /** Sign-in links to a referrer's page (/partner) expired for more than a day. */
-  partnerLinks: number;
 }
 
 /**
@@ -66,35 +64,13 @@ export async function deleteExpiredRecords(
       )
       .returning({ transactionId: orders.transactionId });
     const events = await tx.delete(webhookEvents).where(lt(webhookEvents.receivedAt, cutoff)).returning({ eventId: webhookEvents.eventId });
-    const declines = await tx
-      .delete(addressDeclines)
-      .where(lt(addressDeclines.windowStartedAt, sql`now() - interval '1 day'`))
-      .returning({ address: addressDeclines.address });
     return {
       abandonedOrders: deletedOrders.length,
       webhookEvents: events.length,
-      addressDeclines: declines.length,
+      addressDeclines: await deleteOldDeclineCounts(tx),
       funnelEvents: await deleteExpiredFunnelEvents(tx, funnelRetentionDays),
       sessions: await deleteEndedSessions(tx),
-      outbox: (
-        await tx
-          .delete(outbox)
-          .where(and(inArray(outbox.status, ['sent', 'dropped', 'failed']), lt(outbox.createdAt, cutoff)))
-          .returning({ id: outbox.id })
-      ).length,
-      accountLinks: (
-        await tx
-          .delete(accountLinks)
-          .where(lt(accountLinks.expiresAt, sql`now() - interval '1 day'`))
-          .returning({ tokenHash: accountLinks.tokenHash })
-      ).length,
-      partnerLinks: (
-        await tx
-          .delete(partnerLinks)
-          .where(lt(partnerLinks.expiresAt, sql`now() - interval '1 day'`))
-          .returning({ tokenHash: partnerLinks.tokenHash })
-      ).length,
-      ...(await listeners?.sweepExpired(tx)),
+      ...(await listeners?.sweepExpired(tx, { retentionDays })),
     };
   });
 }

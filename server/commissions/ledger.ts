@@ -1,17 +1,10 @@
 /**
- * The commission ledger's bookings (docs/decisions/0035), heard from the one lifecycle's announcements in the same
- * transaction as the change that causes them (./index.ts): the first payment at completion, each paid renewal,
- * refunds and disputes.
- *
- * - Earned: one entry per paid invoice of an order with a referrer, keyed `earned:{invoiceId}` (a replay books
- *   nothing), by the referrer's rule in force (./rules.ts), rounded half up per invoice (src/domain/commissions.ts).
- *   A buyer whose email is the referrer's earns the referrer nothing: the entry is booked at 0 and flagged.
- * - Money going back: the share of a payment refunded, or disputed and not won, is taken back from the entry that
- *   payment earned (keyed by the payment Stripe's refunds and disputes name): a 'reversal' while the entry is in
- *   no payout batch (held or payable), a 'clawback' (counted against the next payout) once it is in one. A failed
- *   refund or a won dispute gives it back the same way, with the opposite sign.
- * - A cancellation, now or at the period's end, without money going back reverses nothing: the buyer paid.
- * Entries are append-only integer cents; nothing is ever updated (a database trigger refuses it).
+ * The ledger's bookings (docs/decisions/0035), in the transaction of the change that causes them. Earned: one entry
+ * per paid invoice, keyed `earned:{invoiceId}` (a replay books nothing), by the rule in force, rounded half up; a
+ * self-referral books 0, flagged. Money going back takes back its share: a 'reversal' while the entry is in no payout
+ * batch, a 'clawback' against the next payout once it is; a failed refund or won dispute gives back with the opposite
+ * sign. A cancellation without money going back reverses nothing: the buyer paid. Append-only cents (a trigger
+ * refuses updates).
  */
 import type { SQL } from 'drizzle-orm';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
@@ -20,12 +13,10 @@ import type { Transaction } from '../db/client';
 import { commissionEntries, orderDisputes, orderRefunds, outbox, payoutBatchEntries, payoutBatches, referrers } from '../db/schema';
 import { ruleFor } from './rules';
 
-/** The billing clock's now (the provider's `clock`, else the database's). */
 export const billingNow = (clock: SQL | undefined): SQL => clock ?? sql`now()`;
 
 type Entry = typeof commissionEntries.$inferSelect;
 
-/** The paid order an entry is booked for. */
 interface OrderForCommission {
   transactionId: string;
   referrerId: string | null;
@@ -33,24 +24,20 @@ interface OrderForCommission {
   quantity: number;
 }
 
-/** One paid invoice: the provider's ids, its paid amount in cents and its seats. */
 interface PaidInvoice {
   invoiceId: string;
-  /** The payment a refund of it will name (Stripe: the PaymentIntent; sandbox: the PaymentIntent or the invoice). */
+  /** Stripe: the PaymentIntent; sandbox: the PaymentIntent or the invoice. */
   paymentId: string | null;
   amountCents: number;
   seats: number;
   /**
-   * A seat increase's proration (decision 0045): a share of the month already counted, so it does not start a
-   * month of the rule, and a flat per-seat rule earns on it nothing (the renewal pays the new seats' month).
+   * docs/decisions/0045: a share of a month already counted, so it starts no month of the rule, and a flat per-seat
+   * rule earns nothing on it.
    */
   proration?: boolean;
 }
 
-/**
- * Books the commission earned on `invoice` of `order` (nothing without a referrer; once per invoice).
- * @throws database errors (the caller's transaction rolls back with it).
- */
+/** Nothing without a referrer; once per invoice. @throws database errors (the caller's transaction rolls back). */
 export async function bookEarned(tx: Transaction, order: OrderForCommission, invoice: PaidInvoice, clock: SQL | undefined): Promise<void> {
   if (!order.referrerId) return;
   const [referrer] = await tx
@@ -99,7 +86,7 @@ export async function bookEarned(tx: Transaction, order: OrderForCommission, inv
     })
     .onConflictDoNothing({ target: commissionEntries.entryKey })
     .returning({ earnedAt: commissionEntries.earnedAt });
-  // The referrer hears of each commission as it is earned, with the day it becomes payable (./partnerMail.ts).
+  // The referrer hears of each commission as it is earned.
   if (booked && amountCents > 0 && referrer.email && referrer.status === 'active') {
     await tx
       .insert(outbox)
@@ -120,27 +107,21 @@ export async function bookEarned(tx: Transaction, order: OrderForCommission, inv
   }
 }
 
-/** How a proration's entry reads (and is told from a month's). */
+/** It tells a proration's entry from a month's. */
 const PRORATION_NOTE = ', seats added';
 
-/** What the lifecycle changed that concerns commissions (a subset of its LifecycleChanges). */
 interface CommissionChanges {
-  /** What was paid, tax included, and the tax in it: commissions are on the amount before tax (decision 0071). */
+  /** Commissions are on the amount before tax (docs/decisions/0071). */
   paidRenewal?: { invoiceId: string; paymentId: string | null; amountCents: number; taxCents?: number };
-  /** A seat increase's proration invoice: earns like any paid invoice, not a month of its own (decision 0045). */
   paidProration?: { invoiceId: string; paymentId: string | null; amountCents: number; taxCents?: number; seats: number };
   seats?: { to: number };
-  /** Payments whose money went back or came back (a refund, a failed refund, a dispute opened, won or lost). */
   moneyMoved?: { paymentId: string; why: string }[];
 }
 
 /**
- * Books what the one lifecycle's `changes` to `order` mean for its referrer's commission: a paid renewal earns
- * (on what was paid, keyed by the payment a refund or dispute will name); a payment whose money went back (a
- * refund, a dispute) or came back (a failed refund, a won dispute) has its commission brought in line with what
- * the buyer kept of it. A cancellation without money going back reverses nothing (docs/decisions/0035).
- * `changeKey` names the change (the provider's event), so each booking's key is unique. Within the caller's
- * transaction, under the order's row lock.
+ * A paid renewal earns; a payment whose money went back or came back has its commission brought in line with what the
+ * buyer kept. `changeKey` (the provider's event) keeps each booking's key unique. Under the order's row lock, in the
+ * caller's transaction.
  */
 export async function bookLifecycleCommissions(
   tx: Transaction,
@@ -171,12 +152,7 @@ export async function bookLifecycleCommissions(
   for (const moved of changes.moneyMoved ?? []) await settlePayment(tx, order.transactionId, moved.paymentId, moved.why, changeKey, clock);
 }
 
-/**
- * Brings the commission earned on `paymentId` in line with what the buyer kept of it: the share of the payment
- * refunded (order_refunds) or disputed and not won (order_disputes) is taken back; what a failed refund or a won
- * dispute gave back is booked back, as an entry of the same kind with the opposite sign. Nothing for a payment
- * that earned nothing or that no entry names (a warning for the caller's log is not needed: the ledger has none).
- */
+/** Nothing for a payment that earned nothing or that no entry names. */
 async function settlePayment(
   tx: Transaction,
   transactionId: string,
@@ -186,7 +162,7 @@ async function settlePayment(
   clock: SQL | undefined,
 ): Promise<void> {
   const earned = await earnedWithTaken(tx, transactionId);
-  // Entries booked before renewals carried their PaymentIntent name the invoice instead.
+  // Entries booked before renewals carried their PaymentIntent name the invoice.
   const target = earned.find(({ entry }) => entry.paymentId === paymentId) ?? earned.find(({ entry }) => entry.invoiceId === paymentId);
   if (!target || target.entry.amountCents === 0) return;
   const [refunded] = await tx
@@ -210,7 +186,7 @@ async function settlePayment(
   await takeBack(tx, target.entry, cents, why, `${target.entry.invoiceId}:${changeKey}`, clock);
 }
 
-/** The earned entries of an order, newest first, with what reversals already took back of each (cents > 0). */
+/** cents > 0 */
 async function earnedWithTaken(tx: Transaction, transactionId: string): Promise<{ entry: Entry; takenCents: number }[]> {
   const rows = await tx
     .select()
@@ -222,7 +198,6 @@ async function earnedWithTaken(tx: Transaction, transactionId: string): Promise<
   return rows.filter((row) => row.kind === 'earned').map((entry) => ({ entry, takenCents: taken.get(entry.id) ?? 0 }));
 }
 
-/** The status of the live payout batch holding entry `entryId`, or null. */
 async function liveBatchOf(tx: Transaction, entryId: number): Promise<'created' | 'paid' | null> {
   const [row] = await tx
     .select({ status: payoutBatches.status })
@@ -238,11 +213,7 @@ async function liveBatchOf(tx: Transaction, entryId: number): Promise<'created' 
   return row?.status === 'created' || row?.status === 'paid' ? row.status : null;
 }
 
-/**
- * Books an entry of -`cents` against `entry`: a 'reversal' while the entry is in no payout batch, a 'clawback'
- * (counted against the next payout) once it is. A negative `cents` gives back what was taken (a failed refund, a
- * won dispute), with the same kinds and the opposite sign.
- */
+/** A negative `cents` gives back what was taken, with the same kinds. */
 async function takeBack(tx: Transaction, entry: Entry, cents: number, why: string, key: string, clock: SQL | undefined): Promise<void> {
   const kind = (await liveBatchOf(tx, entry.id)) ? 'clawback' : 'reversal';
   const label = kind === 'clawback' ? 'Clawback' : 'Reversal';

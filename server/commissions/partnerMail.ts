@@ -1,21 +1,17 @@
 /**
- * The referrer's mails: the welcome when the owner gives them an email ('partner_welcome', with a sign-in link),
- * each commission earned with the day it becomes payable ('partner_commission_earned'),
- * the single-use sign-in link to /partner ('partner_link') and the payout notice ('partner_payout_paid'), queued in the outbox and sent by its worker (server/outbox/outboxWorker.ts hands each
- * 'partner_' row here: ./index.ts commissionsMail). Links are minted at send time, as for the buyer's: 32 random bytes, only their
- * SHA-256 stored (partner_links), used once before they expire. A requested link carries the email it was asked
- * for and is resolved here: to the active referrer with that email, or 'dropped', unmailed (the request answers
- * the same either way).
+ * The referrer's mails through the outbox: the welcome, each commission earned, the sign-in link to /partner, the
+ * payout notice. Links are minted at send time (32 random bytes, SHA-256 kept, single use); a requested link is
+ * resolved here to the active referrer with that email, or 'dropped' (the request answers the same either way).
  */
 import { randomUUID } from 'node:crypto';
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import { formatCents, shortName } from '../../src/domain/commissions';
-import type { Database } from '../db/client';
+import type { Database, Transaction } from '../db/client';
 import { orders, outbox, partnerLinks, referrers } from '../db/schema';
 import { compose, type FeatureMailContext, type FeatureMailDelivery, type FeatureMailRow } from '../outbox';
 import { hashHandoffToken, newHandoffToken } from '../security/handoffToken';
 
-/** Queues a sign-in link to /partner for `email` (POST /api/partner/link): the same work whatever the email. */
+/** The same work whatever the email. */
 export async function requestPartnerLink(db: Database, email: string): Promise<void> {
   await db.insert(outbox).values({
     kind: 'mail',
@@ -26,7 +22,7 @@ export async function requestPartnerLink(db: Database, email: string): Promise<v
   });
 }
 
-/** Uses `token`: the referrer it signs in, or null when it is unknown, expired or used. */
+/** Null when unknown, expired or used. */
 export async function usePartnerLink(db: Database, token: string): Promise<string | null> {
   const [used] = await db
     .update(partnerLinks)
@@ -36,10 +32,7 @@ export async function usePartnerLink(db: Database, token: string): Promise<strin
   return used?.referrerId ?? null;
 }
 
-/**
- * Sends (or holds, or drops) the partner mail of outbox row `row`.
- * @throws Error for a row naming no referrer, and mailer errors (the worker retries).
- */
+/** @throws Error for a row naming no referrer, and mailer errors (the worker retries). */
 export async function deliverPartnerMail(
   { db, config, mailer, site, log }: FeatureMailContext,
   row: FeatureMailRow,
@@ -97,11 +90,10 @@ export async function deliverPartnerMail(
   if (!mailer) return { status: 'held', rendered: { to: referrer.email, subject: mail.subject, text: mail.text } };
   await mailer.send({ to: referrer.email, ...mail });
   log.info({ outboxId: row.id, topic: row.topic }, 'Mail sent');
-  // The worker keeps the text for the console with each link's token hidden (server/outbox/outboxWorker.ts).
   return { status: 'sent', rendered: { to: referrer.email, subject: mail.subject, text: mail.text } };
 }
 
-/** The mail of one commission earned: the practice (first name and initial), what it paid, and when it is payable. */
+/** The practice by first name and initial. */
 async function earnedMail(db: Database, site: string, name: string, payload: Record<string, string | number | null>) {
   const [order] =
     typeof payload.transactionId === 'string'
@@ -119,4 +111,13 @@ async function earnedMail(db: Database, site: string, name: string, payload: Rec
     `It is held for the buyer's 30-day money-back guarantee and payable from ${payable}.`,
     ['Open your partner page', `${site}/partner`],
   ]);
+}
+
+/** The retention sweep's part: links expired for more than a day. Returns how many. */
+export async function deleteExpiredPartnerLinks(tx: Transaction): Promise<number> {
+  const deleted = await tx
+    .delete(partnerLinks)
+    .where(lt(partnerLinks.expiresAt, sql`now() - interval '1 day'`))
+    .returning({ tokenHash: partnerLinks.tokenHash });
+  return deleted.length;
 }

@@ -1,15 +1,13 @@
 /**
- * Payouts (docs/decisions/0035): the payable balance per referrer, payout batches that lock the payable
- * entries in (an entry is in at most one live batch: the unique partial index payout_batch_entries_one_live_idx,
- * so two batches created at once cannot both take it: the second is refused), marked paid with a reference (each
- * referrer gets a mail through the outbox) or voided (the entries are payable again). Money in integer cents.
+ * Payouts (docs/decisions/0035): batches lock the payable entries in, an entry in at most one live batch (a unique
+ * partial index, so of two batches created at once the second is refused), then paid with a reference (each referrer
+ * mailed) or voided. Cents.
  */
 import { and, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { commissionEntries, outbox, payoutBatchEntries, payoutBatches, referrers } from '../db/schema';
 import { readLedger, totalsOf, type CommissionTotals, type LedgerLine } from './statements';
 
-/** One referrer's commission: who, their totals, and whether they can be paid (an email to pay to). */
 interface ReferrerBalance {
   referrerId: string;
   slug: string;
@@ -18,7 +16,6 @@ interface ReferrerBalance {
   totals: CommissionTotals;
 }
 
-/** Every referrer with their commission totals, by display name. */
 export async function referrerBalances(db: Database, clock: SQL | undefined): Promise<ReferrerBalance[]> {
   const [all, lines] = await Promise.all([db.select().from(referrers).orderBy(referrers.displayName), readLedger(db, clock)]);
   return all.map((referrer) => ({
@@ -30,7 +27,7 @@ export async function referrerBalances(db: Database, clock: SQL | undefined): Pr
   }));
 }
 
-/** The entries a payout would take for one referrer: released earned entries, their reversals, open clawbacks. */
+/** Released earned entries, their reversals, open clawbacks. */
 function payableLines(lines: LedgerLine[]): LedgerLine[] {
   const payableEarned = new Set(
     lines.filter((line) => line.kind === 'earned' && line.state === 'payable' && line.netCents !== 0).map((line) => line.id),
@@ -44,13 +41,11 @@ function payableLines(lines: LedgerLine[]): LedgerLine[] {
   );
 }
 
-/** Why no batch was created. */
 type BatchRefusal = 'nothing_payable' | 'taken';
 
 /**
- * Creates a payout batch of every referrer whose payable balance is at least `minimumCents` and who has an email
- * to be paid at, for owner `ownerId`. Refuses 'nothing_payable' when none qualifies, 'taken' when another batch
- * created at the same time took some of the entries (nothing is created then).
+ * Every referrer with at least `minimumCents` payable and an email. Refuses 'taken' when a concurrent batch took some
+ * entries (nothing created).
  */
 export async function createPayoutBatch(
   db: Database,
@@ -80,7 +75,7 @@ export async function createPayoutBatch(
   }
 }
 
-/** True for PostgreSQL's unique_violation (23505), as pg or PGlite raise it, or wrapped by Drizzle. */
+/** pg, PGlite or wrapped by Drizzle. */
 function isUniqueViolation(error: unknown): boolean {
   for (let current: unknown = error; current && typeof current === 'object'; current = (current as { cause?: unknown }).cause) {
     if ((current as { code?: unknown }).code === '23505') return true;
@@ -88,7 +83,6 @@ function isUniqueViolation(error: unknown): boolean {
   return false;
 }
 
-/** One referrer's line of a batch: whom to pay, how much (cents), and how many entries. */
 export interface BatchPayee {
   referrerId: string;
   slug: string;
@@ -98,7 +92,6 @@ export interface BatchPayee {
   entries: number;
 }
 
-/** A payout batch with its payees. */
 export interface PayoutBatch {
   id: number;
   status: 'created' | 'paid' | 'voided';
@@ -110,7 +103,7 @@ export interface PayoutBatch {
   payees: BatchPayee[];
 }
 
-/** The batches, newest first (with `referrerId`: only those paying that referrer, and only their line). */
+/** With `referrerId`, only the batches paying them, and only their line. */
 export async function listPayoutBatches(db: Database, { referrerId }: { referrerId?: string } = {}): Promise<PayoutBatch[]> {
   const batches = await db.select().from(payoutBatches).orderBy(desc(payoutBatches.id));
   if (batches.length === 0) return [];
@@ -167,15 +160,11 @@ export async function listPayoutBatches(db: Database, { referrerId }: { referrer
   });
 }
 
-/** One batch, or undefined. */
 export async function findPayoutBatch(db: Database, batchId: number): Promise<PayoutBatch | undefined> {
   return (await listPayoutBatches(db)).find((batch) => batch.id === batchId);
 }
 
-/**
- * Marks batch `batchId` paid with `reference` and queues each payee's 'payout_paid' mail. Refuses a batch that is
- * not 'created' (already paid or voided): false.
- */
+/** Queues each payee's mail. False unless the batch is 'created'. */
 export async function markBatchPaid(db: Database, batchId: number, reference: string): Promise<boolean> {
   const batch = await findPayoutBatch(db, batchId);
   if (!batch) return false;
@@ -199,7 +188,7 @@ export async function markBatchPaid(db: Database, batchId: number, reference: st
   });
 }
 
-/** Voids batch `batchId` while it is 'created': its entries are payable again. False when it is not. */
+/** Its entries are payable again. False unless the batch is 'created'. */
 export async function voidBatch(db: Database, batchId: number): Promise<boolean> {
   return db.transaction(async (tx) => {
     const [voided] = await tx

@@ -1,9 +1,7 @@
 /**
- * The ledger read back (docs/decisions/0035): each entry with its derived state, and the totals per
- * referrer. States are never stored: an earned entry is held within the refund guarantee of `earnedAt` on the
- * billing clock, then payable; 'in_payout' or 'paid' by the live payout batch it is in; 'reversed' when
- * reversals took all of it. A reversal nets into its earned entry; a clawback stands alone and counts against the
- * next payout. Money in integer cents.
+ * The ledger read back (docs/decisions/0035). States are derived, never stored: an earned entry is held within the
+ * refund guarantee on the billing clock, then payable, in a batch, paid, or 'reversed' when reversals took all of it.
+ * A clawback stands alone against the next payout. Cents.
  */
 import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { LedgerEntry } from '../../src/contract/commissions';
@@ -12,7 +10,6 @@ import type { Database, Transaction } from '../db/client';
 import { commissionEntries, payoutBatchEntries, payoutBatches } from '../db/schema';
 import { billingNow } from './ledger';
 
-/** One ledger entry as the screens show it. */
 export interface LedgerLine {
   id: number;
   kind: 'earned' | 'reversal' | 'clawback';
@@ -21,28 +18,24 @@ export interface LedgerLine {
   invoiceId: string;
   invoiceCents: number;
   seats: number;
-  /** The entry's own amount (negative for reversals and clawbacks). */
+  /** Negative for reversals and clawbacks. */
   amountCents: number;
-  /** An earned entry's amount less its reversals; the amount itself for the other kinds. */
+  /** Less its reversals, for an earned entry. */
   netCents: number;
   ruleText: string;
   selfReferral: boolean;
   earnedAt: Date;
-  /** The entry's state; a reversal's is 'reversed' unless it went into a payout with its entry. */
+  /** A reversal's is 'reversed' unless it went into a payout with its entry. */
   state: CommissionState;
-  /** The live payout batch holding it, or null. */
   batchId: number | null;
-  /** The earned entry a reversal or clawback takes back. */
   reverses: number | null;
 }
 
-/** The billing clock's now, read from the database. */
 async function readBillingNow(db: Database | Transaction, clock: SQL | undefined): Promise<Date> {
   const [row] = await db.select({ now: sql<string>`(${billingNow(clock)})::text` }).from(sql`(select 1) as one`);
   return new Date(row!.now);
 }
 
-/** The entries matching `where` (by referrer or order), oldest first, with their derived states. */
 export async function readLedger(
   db: Database | Transaction,
   clock: SQL | undefined,
@@ -99,18 +92,16 @@ export async function readLedger(
   });
 }
 
-/** A referrer's commission totals, in cents. */
 export interface CommissionTotals {
   held: number;
-  /** Payable now: released earned entries net of reversals, less clawbacks not yet paid out. */
+  /** Released earned entries net of reversals, less unpaid clawbacks. */
   payable: number;
   inPayout: number;
   paid: number;
-  /** Taken back by reversals and clawbacks (a positive number). */
+  /** A positive number. */
   reversed: number;
 }
 
-/** The totals of `lines` (one referrer's). */
 export function totalsOf(lines: LedgerLine[]): CommissionTotals {
   const totals: CommissionTotals = { held: 0, payable: 0, inPayout: 0, paid: 0, reversed: 0 };
   for (const line of lines) {
@@ -125,7 +116,6 @@ export function totalsOf(lines: LedgerLine[]): CommissionTotals {
   return totals;
 }
 
-/** A ledger line as the API answers it. */
 export function entryJson(line: LedgerLine): LedgerEntry {
   return {
     id: line.id,
@@ -141,7 +131,6 @@ export function entryJson(line: LedgerLine): LedgerEntry {
   };
 }
 
-/** The ledger entries of order `transactionId`, oldest first. */
 export async function orderCommissions(db: Database, clock: SQL | undefined, transactionId: string): Promise<LedgerEntry[]> {
   return (await readLedger(db, clock, { transactionId })).map(entryJson);
 }

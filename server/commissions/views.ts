@@ -1,8 +1,4 @@
-/**
- * What the console's commission screens read: the overview (rules, balances per referrer, batches) and a batch's
- * CSV files (PayPal Payouts' bulk file and a generic one). A referrer's own page is the partner's
- * (server/partner/partnerView.ts). Money in integer cents; CSV amounts in dollars.
- */
+/** The console's commission screens: the overview and a batch's CSV files. Cents; CSV in dollars. */
 import { eq, type SQL } from 'drizzle-orm';
 import type { CommissionsOverview, PayoutBatch as PayoutBatchJson, ReferrerCommissionRequest } from '../../src/contract/commissions';
 import type { Database } from '../db/client';
@@ -13,12 +9,10 @@ import { defaultRule, ruleFor, setRule } from './rules';
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 
-/** A batch as the API answers it. */
 export function batchJson(batch: PayoutBatch): PayoutBatchJson {
   return { ...batch, createdAt: batch.createdAt.toISOString(), paidAt: iso(batch.paidAt), voidedAt: iso(batch.voidedAt) };
 }
 
-/** The console's commissions screen. */
 export async function commissionsOverview(db: Database, clock: SQL | undefined, minimumCents: number): Promise<CommissionsOverview> {
   const balances = await referrerBalances(db, clock);
   const rules = await Promise.all(balances.map((balance) => ruleFor(db, balance.referrerId)));
@@ -34,10 +28,7 @@ export async function commissionsOverview(db: Database, clock: SQL | undefined, 
   };
 }
 
-/**
- * Sets referrer `referrerId`'s email and/or rule (a new rule version; null: back to the default), for owner
- * `ownerId`. False when there is no such referrer.
- */
+/** `rule` null: back to the default. False for no such referrer. */
 export async function setReferrerCommission(
   db: Database,
   referrerId: string,
@@ -53,9 +44,8 @@ export async function setReferrerCommission(
 }
 
 /**
- * Sets referrer `referrerId`'s email and, when it is one they did not have and they are active, queues their welcome
- * to the partner page in the same transaction (./partnerMail.ts, 'partner_welcome'; once per referrer and address):
- * otherwise a referrer learns of /partner only if someone tells them.
+ * A new address of an active referrer queues their welcome in the same transaction: otherwise they learn of /partner
+ * only if someone tells them.
  */
 async function setReferrerEmail(db: Database, referrerId: string, email: string | null): Promise<void> {
   await db.transaction(async (tx) => {
@@ -78,8 +68,8 @@ async function setReferrerEmail(db: Database, referrerId: string, email: string 
 }
 
 /**
- * A batch as PayPal Payouts' bulk CSV (PayPal, "Send payouts from Payouts Web": no header; recipient email, amount,
- * currency, customer id of at most 30 characters without spaces, note to the recipient, wallet 'PAYPAL').
+ * PayPal, "Send payouts from Payouts Web": no header; email, amount, currency, a customer id of at most 30 characters
+ * without spaces, note, 'PAYPAL'.
  */
 export function paypalPayoutsCsv(batch: PayoutBatch): string {
   return csvOf(
@@ -94,7 +84,6 @@ export function paypalPayoutsCsv(batch: PayoutBatch): string {
   );
 }
 
-/** A batch as a generic CSV with a header: one line per referrer. */
 export function genericPayoutCsv(batch: PayoutBatch): string {
   return csvOf([
     ['batch', 'referrer', 'name', 'email', 'amount_usd', 'entries', 'status', 'reference', 'created_at'],

@@ -1,16 +1,13 @@
 /**
- * PGlite is one process's database: two processes on one DATA_DIR each keep their own copy in memory and
- * overwrite each other's writes on disk. The first process takes `DATA_DIR/server.lock` (created exclusively,
- * holding its pid); a second one refuses to start with a message naming the holder. A lock left by a process
- * that no longer runs (kill -9, power loss) is taken over.
+ * PGlite is one process's database: two on one DATA_DIR overwrite each other's writes. The first takes
+ * `DATA_DIR/server.lock` (exclusive, its pid); a second refuses to start naming the holder; a dead holder's lock is
+ * taken over.
  */
 import { open, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 
-/** The lock file's name inside DATA_DIR. */
 export const DATA_DIR_LOCK_FILE = 'server.lock';
 
-/** Another live process holds DATA_DIR. */
 export class DataDirLockedError extends Error {
   override name = 'DataDirLockedError';
   constructor(
@@ -34,10 +31,7 @@ function isRunning(pid: number): boolean {
   }
 }
 
-/**
- * Takes the lock on `dataDir` for this process and returns the function that gives it back.
- * @throws DataDirLockedError when a running process holds it; file-system errors otherwise.
- */
+/** @throws DataDirLockedError when a running process holds it; file-system errors otherwise. */
 export async function lockDataDir(dataDir: string, pid: number = process.pid): Promise<() => Promise<void>> {
   const path = join(dataDir, DATA_DIR_LOCK_FILE);
   for (let attempt = 0; attempt < 2; attempt += 1) {

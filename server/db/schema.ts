@@ -1,8 +1,4 @@
-/**
- * The database schema (Drizzle, PostgreSQL dialect), one for PGlite and PostgreSQL alike: each feature keeps its
- * tables in its own tables.ts; this file only gathers them, for the client and for drizzle-kit, which generates
- * the migrations into server/db/migrations (`npm run db:generate`).
- */
+/** Gathers every feature's tables.ts for the client and drizzle-kit (`npm run db:generate`). */
 export * from '../referrals/tables';
 export * from '../checkout/tables';
 export * from '../funnel/tables';

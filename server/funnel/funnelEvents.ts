@@ -1,24 +1,16 @@
-/**
- * The checkout funnel (server/db/schema.ts funnelEvents): the server appends an event when something happens,
- * in the same transaction as the change it describes where there is one. Never written from a client beacon.
- */
+/** The funnel: appended in the transaction of the change it describes, never from a client beacon. */
 import { lt, sql } from 'drizzle-orm';
 import type { Database, Transaction } from '../db/client';
 import { funnelEvents, type FunnelEventType } from '../db/schema';
 
-/** One funnel event: its type, the order and referrer it belongs to (either may be null), and details. */
 interface FunnelEvent {
   type: FunnelEventType;
   transactionId?: string | null;
   referrerId?: string | null;
-  /** Seats for seats_changed, `declineCode` for payment_failed. */
   detail?: Record<string, string | number>;
 }
 
-/**
- * Appends `event`.
- * @throws database errors: inside a transaction, the change it describes is rolled back with it.
- */
+/** @throws database errors: inside a transaction, the change rolls back with it. */
 export async function recordFunnelEvent(db: Database | Transaction, event: FunnelEvent): Promise<void> {
   await db.insert(funnelEvents).values({
     type: event.type,
@@ -28,10 +20,7 @@ export async function recordFunnelEvent(db: Database | Transaction, event: Funne
   });
 }
 
-/**
- * Appends `event` outside any transaction and logs instead of throwing: a funnel figure is never worth failing
- * the buyer's request for.
- */
+/** Outside any transaction, logging instead of throwing: a funnel figure is never worth failing a request for. */
 export async function recordFunnelEventSafely(
   db: Database,
   event: FunnelEvent,
@@ -42,7 +31,6 @@ export async function recordFunnelEventSafely(
   );
 }
 
-/** Deletes funnel events older than `retentionDays` days; returns how many. */
 export async function deleteExpiredFunnelEvents(db: Database | Transaction, retentionDays: number): Promise<number> {
   const deleted = await db
     .delete(funnelEvents)

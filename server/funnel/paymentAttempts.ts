@@ -1,22 +1,16 @@
-/**
- * The funnel events of a buyer's card steps, for any provider that sees them (the sandbox does; with Stripe the
- * card is confirmed in the browser): each confirmation is 'payment_submitted'; a refusal (a decline, a failed
- * authentication, too many attempts) is also 'payment_failed' with its code.
- */
+/** A card step's funnel events, where the provider sees it (Stripe confirms in the browser). */
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client';
 import { orders } from '../db/schema';
 import { recordFunnelEventSafely } from './funnelEvents';
 
-/** One card step of the checkout `transactionId`: submitted, and refused with `declineCode` when it was. */
 interface PaymentAttempt {
   step: 'confirmation' | 'authentication';
-  /** Stripe's decline_code for a declined card, else the error code; absent when the step was not refused. */
+  /** Stripe's decline_code, else the error code. */
   declineCode?: string;
 }
 
-/** Records what `attempt` means for the funnel of the order `transactionId`; never throws. */
 export async function recordPaymentAttempt(
   db: Database,
   transactionId: string,

@@ -1,11 +1,6 @@
-/**
- * The funnel's events: what the console's dashboard counts (docs/decisions/0018-owner-console.md).
- * Gathered by server/db/schema.ts; migrations come from there.
- */
 import { bigserial, index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { referrers } from '../referrals/tables';
 
-/** The kinds of funnel event the server records (issue: referrers and the owner's console). */
 export const FUNNEL_EVENT_TYPES = [
   'page_view',
   'checkout_opened',
@@ -27,10 +22,7 @@ export const FUNNEL_EVENT_TYPES = [
 
 export type FunnelEventType = (typeof FUNNEL_EVENT_TYPES)[number];
 
-/**
- * The checkout funnel, append-only, written by the server as things happen (never from a client beacon). Kept
- * FUNNEL_RETENTION_DAYS; `transactionId` is not a foreign key, so an abandoned order's events outlive its row.
- */
+/** `transactionId` is no foreign key: events outlive an abandoned order (docs/decisions/0018). */
 export const funnelEvents = pgTable(
   'funnel_events',
   {
@@ -40,8 +32,8 @@ export const funnelEvents = pgTable(
     transactionId: text('transaction_id'),
     referrerId: uuid('referrer_id').references(() => referrers.id),
     /**
-     * Event details: seats for seats_changed, the provider's decline code for payment_failed, amountCents for paid,
-     * renewal_paid and proration_paid (with the invoice, booked once) and refunded, the reason for cancel_scheduled (the buyer's, when given) and cancelled.
+     * seats_changed: seats; payment_failed: decline code; paid, renewal_paid, proration_paid, refunded: amountCents;
+     * cancel_scheduled, cancelled: the reason.
      */
     detail: jsonb('detail').$type<Record<string, string | number>>(),
   },

@@ -1,8 +1,6 @@
 /**
- * The hand-off to the agreement site (architecture.md), its two calls under the API's rate limit: POST
- * /api/handoff/redeem (its one trade of a person's hand-off token, with a login hint for the training platform's
- * sign-in when OIDC is on, docs/decisions/0034) and POST /api/agreement/signed (its report of a signed agreement,
- * docs/decisions/0063). Registered whether or not the sign-in is: the hint is only added to the answer.
+ * The agreement site's two calls (architecture.md; docs/decisions/0034, 0063), under the API's rate limit. Registered
+ * with or without the sign-in: OIDC only adds a login hint to the redemption.
  */
 import type { FastifyInstance } from 'fastify';
 import type { OrderServices } from '../checkout';
@@ -10,7 +8,6 @@ import { countAgainstApiLimit } from '../http/apiLimit';
 import { agreementSignedRoute } from './routes/agreementSigned';
 import { handoffRedeemRoute } from './routes/handoffRedeem';
 
-/** Registers the agreement site's calls. */
 export async function handoffPlugin(app: FastifyInstance, services: OrderServices): Promise<void> {
   countAgainstApiLimit(app);
   await app.register(handoffRedeemRoute, services);

@@ -1,8 +1,6 @@
 /**
- * The agreement site reports a person's signed training agreement (POST /api/agreement/signed,
- * docs/decisions/0063): the buyer (their account) or a team member who claimed a seat (their seat row) gets the
- * time of the first report. A repeat changes nothing and answers the same time: the agreement site may send a
- * report again until it has our answer.
+ * The agreement site reports a person's signed agreement (docs/decisions/0063): the first report's time is kept; a
+ * repeat answers the same time, as the site may resend until it has our answer.
  */
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { AgreementSignedResponse } from '../../src/contract/agreement';
@@ -11,9 +9,8 @@ import { accounts, orders, seats } from '../db/schema';
 import { seatOneGivenAway } from '../seats';
 
 /**
- * Records that the person with `email` (compared case-insensitively) on order `transactionId` signed: a claimed
- * seat's member first, else the buyer while they hold seat 1 (docs/decisions/0038). Null when no one with that
- * email holds a seat on a paid order of that id (unknown order, unknown or revoked person, a buyer who gave seat 1 away).
+ * `email` case-insensitive; a claimed seat's member first, else the buyer while they hold seat 1
+ * (docs/decisions/0038). Null when no one with that email holds a seat on that paid order.
  */
 export async function recordAgreementSigned(
   db: Database,

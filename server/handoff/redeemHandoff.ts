@@ -1,8 +1,6 @@
 /**
- * The agreement site trades a hand-off token for the person (the buyer, or a team member who claimed a seat) and
- * their order, once (architecture.md, POST
- * /api/handoff/redeem). One guarded UPDATE marks the token redeemed only if it is unredeemed, unrevoked and
- * unexpired on the database clock, so two concurrent redemptions cannot both succeed.
+ * The agreement site trades a hand-off token for the person and their order, once (architecture.md): one guarded
+ * UPDATE on the database clock, so two concurrent redemptions cannot both succeed.
  */
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { HandoffRedemption } from '../../src/contract/handoff';
@@ -14,11 +12,9 @@ import { hashHandoffToken } from '../security/handoffToken';
 import { claimedSeat, seatOneGivenAway } from '../seats';
 
 /**
- * Redeems `token`: the answer for the agreement site and the id of the person it belongs to (the buyer's account
- * id, or the member's seat id: server/signIn/people.ts); null when it is unknown, expired, revoked or already redeemed,
- * or when it is the buyer's and seat 1 is held by someone the buyer gave it to. In the same transaction the
- * encrypted copies of the order's password and token are wiped (docs/decisions/0008): from now on only their
- * hashes exist, and finalize answers 'already complete'.
+ * Null when unknown, expired, revoked, redeemed, or the buyer's while seat 1 is given away. The order's encrypted
+ * password and token are wiped in the same transaction (docs/decisions/0008): finalize then answers 'already
+ * complete'.
  */
 export async function redeemHandoff(db: Database, token: string): Promise<{ redemption: HandoffRedemption; personId: string } | null> {
   return db.transaction(async (tx) => redeemIn(tx, token));
@@ -34,8 +30,7 @@ async function redeemIn(db: Transaction, token: string): Promise<{ redemption: H
         isNull(handoffTokens.redeemedAt),
         isNull(handoffTokens.revokedAt),
         gt(handoffTokens.expiresAt, sql`now()`),
-        // A buyer's token hands off seat 1 only while the buyer holds it (docs/decisions/0038): once someone the
-        // buyer gave seat 1 to has claimed it, the buyer's token is refused and stays unused.
+        // docs/decisions/0038: once the member given seat 1 has claimed it, the buyer's token is refused.
         sql`(${handoffTokens.seatId} is not null or not ${seatOneGivenAway(handoffTokens.transactionId)})`,
       ),
     )

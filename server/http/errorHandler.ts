@@ -1,8 +1,7 @@
 /**
- * Every error leaves as `{ "error": "…" }` (architecture.md). Client mistakes (schema, malformed JSON, wrong
- * content type) are 400 with a message in words (./validationWords.ts) and never a 500 (a malformed id in the path is 404: it names nothing); a payment provider's failure a route did not
- * handle itself (a Customer Portal session Stripe refused) is 502 with the provider error's browser-safe message;
- * anything unexpected is logged and answered 500 'Internal server error' without details.
+ * Every error leaves as `{ "error": "…" }` (architecture.md): client mistakes are 400 in words
+ * (./validationWords.ts), never 500; an id in the path that fails its schema is 404; an unhandled provider failure is
+ * 502 with its browser-safe message; anything else is logged and answered 500 without details.
  */
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { HttpError, ProviderFailure } from './httpError';
@@ -16,10 +15,8 @@ const CLIENT_ERROR_MESSAGES: Record<string, { status: number; message: string }>
   FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, message: 'The request body is too large.' },
 };
 
-/** The answer to a path whose id parameter fails its route's schema (a NUL, a malformed UUID). */
 const NO_SUCH_THING = 'Not found: nothing here has that id.';
 
-/** Installs the error handler that turns every thrown error into a status and `{ error }`. */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler<FastifyError | HttpError>((error, request, reply) => {
     if (error instanceof HttpError) return reply.code(error.statusCode).send({ error: error.message });
@@ -28,7 +25,6 @@ export function installErrorHandler(app: FastifyInstance): void {
       return reply.code(502).send({ error: error.message });
     }
     if ('validation' in error && error.validation) {
-      // A path whose id is not one of ours names nothing: the same 404 as an id that is well formed but unknown.
       if (error.validationContext === 'params') return reply.code(404).send({ error: NO_SUCH_THING });
       return reply.code(400).send({ error: describeValidation(error.validation) });
     }

@@ -1,4 +1,4 @@
-/** `text` safe as HTML text or a double- or single-quoted attribute value: & < > " ' become entities. */
+/** For HTML text and quoted attribute values. */
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
 }

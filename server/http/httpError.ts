@@ -1,7 +1,4 @@
-/**
- * An error the client is meant to see: its status and `{ "error": message }` (architecture.md: "JSON in and out,
- * `{ "error": "…" }` with a 4xx/5xx status"). Anything else thrown becomes a logged 500.
- */
+/** An error the client is meant to see: its status and `{ "error": message }` (architecture.md). */
 export class HttpError extends Error {
   override name = 'HttpError';
   constructor(
@@ -12,15 +9,12 @@ export class HttpError extends Error {
   }
 }
 
-/**
- * A payment provider's failure, whatever the provider (its adapter's error extends this): the client gets 502 and
- * the message, the log line gets `logFields` too (what the adapter was doing, the provider's own trace).
- */
+/** A payment provider's failure: the client gets 502 and the message, the log `logFields` too. */
 export abstract class ProviderFailure extends Error {
   abstract readonly logFields: Record<string, unknown>;
 }
 
-/** The messages the checkout calls answer with, in one place so tests and clients can rely on them. */
+// One place, so tests and clients can rely on them.
 export const CHECKOUT_ERRORS = {
   unknownProduct: 'Unknown product.',
   unknownCheckout: 'Unknown checkout',
@@ -36,7 +30,7 @@ export const CHECKOUT_ERRORS = {
   buyerUnknown: 'The payment carries no billing name and email. Please contact support.',
 } as const;
 
-/** The messages of POST /api/stripe/webhook (Stripe shows them in the endpoint's delivery log). */
+/** Stripe shows them in the endpoint's delivery log. */
 export const WEBHOOK_ERRORS = {
   badSignature: 'Webhook signature verification failed.',
   malformedEvent: 'The webhook body is not a well-formed event.',

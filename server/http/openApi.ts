@@ -1,12 +1,11 @@
 /**
- * GET /api/openapi.json: the wire contract (src/contract/) as an OpenAPI 3.1 document, built by @fastify/swagger
- * from the schemas the routes validate with, for the agreement-site integrator and anyone calling the API.
- * Only /api routes and /healthz are listed; the built page's routes are not part of the contract.
+ * GET /api/openapi.json: the wire contract (src/contract/) as OpenAPI 3.1, built by @fastify/swagger from the routes'
+ * schemas; /api routes and /healthz only.
  */
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 
-/** Registers the document builder; call before any route is added, so every route is seen. */
+/** Before any route is added, so every route is seen. */
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
     openapi: {

@@ -1,14 +1,8 @@
 /**
- * Security headers (@fastify/helmet), minimal for the payment provider in use:
- * - Content-Security-Policy: our own scripts (and the built pages' one inline loader, allowed by its SHA-256:
- *   `inlineScriptHashes`), inline styles for styled-components, data: images, and the hosts the
- *   provider's browser library needs (PaymentProvider.pageHosts: Stripe.js's, Stripe docs "Content Security
- *   Policy"). The sandbox needs no outside host at all.
- *   `upgrade-insecure-requests` only when the public address is https, so a plain-http local run keeps loading
- *   its own assets.
- * - `X-Frame-Options: DENY`, matching `frame-ancestors 'none'`: the checkout is never framed.
- * - `Permissions-Policy`: no camera, microphone, geolocation, USB or sensors; the Payment Request API only for
- *   the provider's frames (Stripe's), for nobody in the sandbox.
+ * Security headers (@fastify/helmet), minimal for the provider in use: a CSP of our scripts (the pages' one inline
+ * loader by its SHA-256), inline styles for styled-components and the provider's hosts (Stripe docs, "Content
+ * Security Policy"; none for the sandbox); `upgrade-insecure-requests` only behind https; never framed; the Payment
+ * Request API only for the provider's frames.
  */
 import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
@@ -16,7 +10,6 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** Hosts the checkout page loads scripts and frames from, calls, and lets use the Payment Request API. */
 export interface PageHosts {
   script: readonly string[];
   frame: readonly string[];
@@ -26,7 +19,6 @@ export interface PageHosts {
 
 const NO_HOSTS: PageHosts = { script: [], frame: [], connect: [], payment: [] };
 
-/** The Permissions-Policy value for the provider's `hosts`. */
 function permissionsPolicy(hosts: PageHosts): string {
   const payment = `payment=(${hosts.payment.map((host) => `"${host}"`).join(' ')})`;
   return ['camera=()', 'microphone=()', 'geolocation=()', 'usb=()', 'accelerometer=()', 'gyroscope=()', 'magnetometer=()', payment].join(
@@ -35,10 +27,8 @@ function permissionsPolicy(hosts: PageHosts): string {
 }
 
 /**
- * The CSP sources (`'sha256-…'`, base64) of the inline scripts in the built, prerendered pages (`distDir`/index.html,
- * written by scripts/prerender.ts; every prerendered page carries the same): the loader that requests the entry
- * module after the first paint. None without a build. JSON data blocks (`<script type="application/json">`) are
- * not scripts to the CSP.
+ * The CSP sources of the prerendered pages' inline loader (scripts/prerender.ts); none without a build. JSON data
+ * blocks are not scripts to the CSP.
  */
 export function inlineScriptHashes(distDir: string | undefined): string[] {
   const file = distDir ? join(distDir, 'index.html') : undefined;
@@ -52,15 +42,11 @@ export function inlineScriptHashes(distDir: string | undefined): string[] {
 }
 
 interface SecurityHeaderOptions {
-  /** PUBLIC_URL when set. */
   publicUrl: string | undefined;
-  /** What the payment provider's browser library loads and talks to; none for the sandbox. */
   providerHosts: PageHosts | undefined;
-  /** CSP sources for the built pages' inline scripts (`inlineScriptHashes`). */
   inlineScripts?: string[];
 }
 
-/** Registers the headers on `app` for every response. */
 export async function registerSecurityHeaders(
   app: FastifyInstance,
   { publicUrl, providerHosts, inlineScripts = [] }: SecurityHeaderOptions,

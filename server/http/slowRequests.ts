@@ -1,15 +1,12 @@
 /**
- * A bound on how long a client may take to send a request. Node's `requestTimeout` (set in server/app.ts) only
- * covers the time until the request reaches Fastify, headers included; a body trickled in afterwards is not
- * bounded by it (checked: a bare `http` server keeps such a connection open). This hook gives every request
- * `timeoutMs` from its arrival until its body is parsed; a request still receiving then is answered
- * 408 `{ "error": … }` with `Connection: close`, and its socket is closed.
+ * A bound on how long a client may take to send a request: Node's `requestTimeout` stops at the headers, and a body
+ * trickled in afterwards is not bounded (checked). A request still receiving after `timeoutMs` is answered 408 and
+ * its socket closed.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 const SLOW_REQUEST_ERROR = 'The request took too long to arrive.';
 
-/** Installs the bound on `app` (every route, the webhook included). */
 export function boundRequestArrival(app: FastifyInstance, timeoutMs: number): void {
   const timers = new WeakMap<FastifyRequest, NodeJS.Timeout>();
   const clear = (request: FastifyRequest) => {

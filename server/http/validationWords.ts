@@ -1,13 +1,11 @@
 /**
- * A refused request's schema error in words a person understands: the field by the name the page shows it under,
- * the rule as a sentence ("Seats must be at most 100."), never a validator's path ("body/quantity must be <= 100").
- * Money limits read in dollars, basis points as a percentage.
+ * A refused request's schema error in words a person understands: the field by the page's name for it, the rule as a
+ * sentence ("Seats must be at most 100."), money in dollars, basis points as a percentage.
  */
 import type { FastifySchemaValidationError } from 'fastify';
 import { formatDollars } from '../../src/domain/pricing';
 import { PLAIN_TEXT_PATTERN } from '../../src/contract/fields';
 
-/** The names the pages give the fields the API takes; any other field reads as its own name in words. */
 const FIELD_LABELS: Readonly<Record<string, string>> = {
   quantity: 'Seats',
   seats: 'Seats',
@@ -24,7 +22,6 @@ const FIELD_LABELS: Readonly<Record<string, string>> = {
   unpaid: 'Unpaid checkouts',
 };
 
-/** `amountCents` → "Amount" (the unit shows in the limit); `affiliate_source` → "Affiliate source". */
 function inWords(field: string): string {
   const words = field
     .replace(/(.)(Cents|BasisPoints)$/, '$1')
@@ -35,7 +32,7 @@ function inWords(field: string): string {
   return words ? words[0]!.toUpperCase() + words.slice(1) : 'This field';
 }
 
-/** The last named segment of an Ajv instance path (`/card/expMonth` → `expMonth`; `/testimonials/0/name` → `name`). */
+/** `/testimonials/0/name` → `name` */
 function fieldOf(instancePath: string): string | null {
   const named = instancePath.split('/').filter((segment) => segment !== '' && !/^\d+$/.test(segment));
   return named.at(-1) ?? null;
@@ -43,7 +40,6 @@ function fieldOf(instancePath: string): string | null {
 
 const labelOf = (field: string | null) => (field ? (FIELD_LABELS[field] ?? inWords(field)) : 'The request');
 
-/** A limit in the field's unit: dollars for `…Cents`, a percentage for `…BasisPoints`, else the number. */
 function limitOf(field: string | null, limit: unknown): string {
   if (typeof limit !== 'number') return String(limit);
   if (field?.endsWith('Cents') && Number.isInteger(limit)) return formatDollars(limit);
@@ -60,7 +56,6 @@ const TYPE_WORDS: Readonly<Record<string, string>> = {
   object: 'a set of fields',
 };
 
-/** One Ajv error as a sentence. */
 function sentenceOf(error: FastifySchemaValidationError): string {
   const params = error.params;
   if (error.keyword === 'required') {
@@ -106,10 +101,7 @@ function sentenceOf(error: FastifySchemaValidationError): string {
   }
 }
 
-/**
- * The first schema error of a refused request, in words. A union's own error ("must match a schema in anyOf")
- * says less than the branch errors Ajv reports before it, so the first of those is used.
- */
+/** A union's own error says less than the branch errors Ajv reports before it, so the first of those is used. */
 export function describeValidation(errors: readonly FastifySchemaValidationError[]): string {
   const telling = errors.find((error) => error.keyword !== 'anyOf' && error.keyword !== 'oneOf' && error.keyword !== 'if');
   const first = telling ?? errors[0];

@@ -1,7 +1,6 @@
 /**
- * Every mail the checkout sends, in one place, as plain text and HTML (issue: after the purchase). Money arrives
- * in integer cents and is shown in dollars; names come from the product (src/domain/product.ts). No mail ever
- * carries a password: the buyer's was shown once, and the manage page issues new ones.
+ * Every mail, as text and HTML. Money arrives in cents, shown in dollars. No mail ever carries a password: the
+ * buyer's was shown once.
  */
 import { formatDollars } from '../../src/domain/pricing';
 import { brand, PRODUCT_NAME } from '../../src/domain/product';
@@ -10,18 +9,16 @@ import { taxLabelOf } from '../../src/domain/tax';
 import { practiceName } from '../../src/domain/team';
 import { escapeHtml } from '../http/escapeHtml';
 
-/** What a template fills in: the order as it is now, the event's details, and the links minted for this mail. */
 interface MailContext {
   buyer: { name: string; email: string };
   seats: number;
-  /** The seats' monthly amount before tax, in cents (the order's `amountCents`). */
+  /** Before tax, in cents. */
   monthlyTotalCents: number;
-  /** The order's monthly tax at its seats now, in cents (the first invoice's until a seat change), and its state; 0 and null untaxed. */
+  /** The monthly tax at the seats now (the first invoice's until a seat change), in cents; 0 and null untaxed. */
   tax: { cents: number; state: string | null };
   payload: Record<string, string | number | null>;
-  /** `join`: an invitation's link to /join; `team`: the Team section of /account; `newPassword`: a member's link to set one. */
   links: { manage: string; agreement: string; join?: string; team?: string; newPassword?: string };
-  /** Where people sign in to the training (TRAINING_PLATFORM_URL), or null when it is not configured. */
+  /** TRAINING_PLATFORM_URL, or null. */
   trainingPlatformUrl: string | null;
 }
 
@@ -36,10 +33,8 @@ const dateOf = (iso: unknown) =>
 
 const seatsText = (seats: number) => `${seats} ${seats === 1 ? 'seat' : 'seats'}`;
 
-/** A paragraph, or a link as [label, url]. */
 type Block = string | [label: string, url: string];
 
-/** A mail of `blocks` under 'Hello {greetingName},', with the product's footer, as text and HTML. */
 export function compose(subject: string, greetingName: string, blocks: Block[]): RenderedMail {
   const hello = `Hello ${greetingName},`;
   const footer = `${brand.name} · ${PRODUCT_NAME}`;
@@ -54,7 +49,6 @@ export function compose(subject: string, greetingName: string, blocks: Block[]):
   return { subject, text, html: `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#0f172a">${html}</body></html>` };
 }
 
-/** The confirmation mail's lines about seats waiting to be assigned (none for a single seat). */
 function teamBlocks(free: number, team: string): Block[] {
   if (free <= 0) return [];
   return [
@@ -64,9 +58,8 @@ function teamBlocks(free: number, team: string): Block[] {
 }
 
 /**
- * An amount with tax in it, on lines of their own: the seats' part, the state's tax and the total, in the words of
- * the confirmation mail (docs/decisions/0071), `per` after each amount ('/month' for a monthly amount, '' for one
- * charge). Cents in, dollars out. None for an untaxed amount: its sentence says it.
+ * An amount with tax in it on lines of its own (seats, the state's tax, total), as the summary showed them before the
+ * charge (docs/decisions/0071); `per` is '/month' or '' for one charge. None when untaxed.
  */
 function taxedBlocks(seatsCents: number, tax: { cents: number; state: string | null }, per: string, total = 'Total charged'): Block[] {
   if (tax.cents <= 0) return [];
@@ -79,9 +72,7 @@ function taxedBlocks(seatsCents: number, tax: { cents: number; state: string | n
 }
 
 /**
- * The confirmation mail's opening: the seats and what they cost. A taxed order names the seats' amount, the tax
- * of its state and the total charged on lines of their own, as the order summary showed them before the charge
- * (docs/decisions/0071); an untaxed one says the monthly total in one sentence.
+ * The confirmation mail's opening: a taxed order's amounts on lines of their own, an untaxed one in one sentence.
  */
 function orderBlocks(seats: number, monthlyTotalCents: number, tax: MailContext['tax']): Block[] {
   const order = `${seatsText(seats)} of ${PRODUCT_NAME}`;
@@ -104,7 +95,6 @@ function chargeBlocks(payload: MailContext['payload'], tax: MailContext['tax'], 
   return taxedBlocks(Number(payload.amountCents) - charged.cents, charged, '', total);
 }
 
-/** Where the training is signed in to: the training platform, with its address when configured. */
 function signInBlocks(trainingPlatformUrl: string | null): Block[] {
   const where = 'After the agreement, you sign in to the training on the training platform, with your login email and password.';
   return trainingPlatformUrl ? [where, ['Go to the training platform', trainingPlatformUrl]] : [where];
@@ -207,10 +197,7 @@ const TEMPLATES: Record<string, (context: MailContext) => RenderedMail> = {
     ]),
 };
 
-/**
- * The mail of `topic` for `context`.
- * @throws Error for a topic with no template (an outbox row written by a newer version).
- */
+/** @throws Error for a topic with no template (a row written by a newer version). */
 export function renderMail(topic: string, context: MailContext): RenderedMail {
   const template = TEMPLATES[topic];
   if (!template) throw new Error(`No mail template '${topic}'`);

@@ -1,16 +1,12 @@
 /**
- * What happens to a paid order that the buyer and the agreement site hear about (issue: after the purchase). Each
- * event is raised inside the transaction that makes the change; it writes its mail and, when
- * SUCCESS_SITE_WEBHOOK_URL is set, its webhook to the outbox (./outboxWorker.ts sends them). One outbox row per
- * event: `dedupeKey` names the event, so raising it again (a repeated payment event, a retried request) adds
- * nothing.
+ * An order's events the buyer and the agreement site hear of, raised in the transaction of the change: its mail and,
+ * with SUCCESS_SITE_WEBHOOK_URL, its webhook. `dedupeKey` names the event, so raising it again adds nothing.
  */
 import type { OrderEvent } from '../checkout';
 import type { Config } from '../config';
 import type { Transaction } from '../db/client';
 import { outbox } from '../db/schema';
 
-/** The mail template each event sends (server/outbox/mailTemplates.ts), if any. */
 const MAIL: Record<OrderEvent['kind'], string | null> = {
   activated: 'order_confirmation',
   renewal_paid: 'renewal_receipt',
@@ -24,7 +20,6 @@ const MAIL: Record<OrderEvent['kind'], string | null> = {
   refund_asked: 'refund_asked',
 };
 
-/** The webhook type each event sends to the agreement site, if any. */
 const WEBHOOK: Record<OrderEvent['kind'], string | null> = {
   activated: 'subscription.activated',
   renewal_paid: null,
@@ -38,10 +33,7 @@ const WEBHOOK: Record<OrderEvent['kind'], string | null> = {
   refund_asked: null,
 };
 
-/**
- * The part of the event that tells one occurrence from another of the same kind: the invoice for a renewal or a
- * failed charge, the provider event for a change (so a second cancellation after an undo mails again).
- */
+/** The invoice, or the provider event for a change (so a second cancellation after an undo mails again). */
 function occurrence(event: OrderEvent): string {
   switch (event.kind) {
     case 'activated':
@@ -60,10 +52,7 @@ function occurrence(event: OrderEvent): string {
   }
 }
 
-/**
- * Writes `event`'s mail and webhook to the outbox in `tx`.
- * @throws database errors: the change it belongs to is rolled back with it.
- */
+/** @throws database errors: the change rolls back with it. */
 export async function raiseOrderEvent(tx: Transaction, config: Pick<Config, 'SUCCESS_SITE_WEBHOOK_URL'>, event: OrderEvent): Promise<void> {
   const { kind, transactionId, ...details } = event;
   const payload = { event: kind, ...details } as Record<string, string | number | null>;

@@ -1,23 +1,15 @@
 /**
- * Sends what the outbox holds (issue: after the purchase, "email that cannot be lost"). A run claims due rows
- * (FOR UPDATE SKIP LOCKED, so several processes never claim the same row; the claim is a 60 s lease, so a row
- * claimed by a process that crashed before sending is sent by the next run), renders and sends each outside the
- * transaction, and marks it sent, or schedules a retry with exponential backoff (30 s doubling, at most an hour;
- * 'failed' after MAX_ATTEMPTS). Delivery is at least once: a crash between sending and marking sends again.
- * A mail's links are minted here, at send time, and go only into the mail; the log names a mail by topic,
- * recipient and outbox id, never its text. Without SMTP_URL no link is minted: the mail is rendered
- * into the row with `[hidden]` for each token and 'held' (the console re-queues it once SMTP is set); a sent mail's
- * text is kept the same way, tokens hidden, so the console can open it. A requested
- * link ('account_link' with the email in its payload) is resolved here: to the email's newest subscription, or
- * 'dropped', unmailed, for an email with none. So is "Forgot your password?" ('password_link'): a member with a live
- * claimed seat gets a "set a new password" link minted here, anyone else the 'account_link' mail. What the mail reads
- * of the account, the team, the sign-in and the referrers' commissions, they hand in (./mailParts.ts).
+ * Sends what the outbox holds, at least once: a run claims due rows (FOR UPDATE SKIP LOCKED, a 60 s lease so a
+ * crashed process's rows go next run), sends outside the transaction, then marks them sent or retries with backoff
+ * (30 s doubling, at most an hour). Links are minted at send time and go only into the mail; without SMTP_URL none is
+ * minted and the mail is 'held', its tokens `[hidden]`. A requested link resolves here to the email's newest
+ * subscription, or 'dropped'.
  */
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer from 'nodemailer';
 import type { Config } from '../config';
-import type { Database } from '../db/client';
+import type { Database, Transaction } from '../db/client';
 import { accounts, orders, outbox } from '../db/schema';
 import type { OutboxMailParts } from './mailParts';
 import { renderMail } from './mailTemplates';
@@ -25,18 +17,16 @@ import { OWNER_MAIL_PREFIX, renderOwnerMail } from './ownerMail';
 import { postWebhook } from './webhooks';
 import { SEAT_INVITATION } from './seatEvents';
 
-/** Attempts before a row is given up as 'failed'. */
 const MAX_ATTEMPTS = 10;
 const CLAIM_SECONDS = 60;
 const FIRST_RETRY_SECONDS = 30;
 const LONGEST_RETRY_SECONDS = 60 * 60;
 
-/** Sends one mail. */
 export interface Mailer {
   send(mail: { to: string; subject: string; text: string; html: string }): Promise<void>;
 }
 
-/** A Mailer over SMTP with nodemailer (`SMTP_URL`, From `MAIL_FROM`). */
+/** `SMTP_URL`, From `MAIL_FROM` */
 export function smtpMailer(url: string, from: string): Mailer {
   const transport = nodemailer.createTransport(url);
   return {
@@ -52,34 +42,27 @@ export interface OutboxContext {
   log: FastifyBaseLogger;
   /** Null without SMTP_URL: mails are held. */
   mailer: Mailer | null;
-  /** What the mail reads of other features (server/app.ts featureMail). */
   mail: OutboxMailParts;
 }
 
 type OutboxRow = typeof outbox.$inferSelect;
 
-/** What one run did, in rows. */
 interface OutboxReport {
   sent: number;
   held: number;
-  /** Requested links to an email with no subscription: nothing mailed. */
   dropped: number;
   retried: number;
   failed: number;
 }
 
-/** What a held mail shows in place of each link's token. */
 const HIDDEN_TOKEN = '[hidden]';
 
-/** The site's own address for links in mails: PUBLIC_URL, else this server on localhost. */
 function siteUrl(config: Pick<Config, 'PUBLIC_URL' | 'PORT'>): string {
   return (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
 }
 
-/** Seconds before attempt `attempts + 1`. */
 const backoffSeconds = (attempts: number) => Math.min(FIRST_RETRY_SECONDS * 2 ** (attempts - 1), LONGEST_RETRY_SECONDS);
 
-/** Claims up to `limit` due rows and sends them. */
 export async function deliverDue(context: OutboxContext, limit = 20): Promise<OutboxReport> {
   const { db } = context;
   const claimed = await db.transaction(async (tx) => {
@@ -142,18 +125,14 @@ export async function deliverDue(context: OutboxContext, limit = 20): Promise<Ou
   return report;
 }
 
-/** A link's token in a mail's text: every mail link carries its single-use token as `?token=` (base64url). */
+/** Every mail link carries its single-use token as `?token=`. */
 const LINK_TOKEN = /([?&]token=)[A-Za-z0-9_-]+/g;
 
-/**
- * A mail's text as the outbox keeps it for the console (/admin → Mail, held and sent alike): each link's token
- * `[hidden]`, so the table holds no live link (test/server/security/secretsAtRest.test.ts).
- */
+/** So the table holds no live link (test/server/security/secretsAtRest.test.ts). */
 function withTokensHidden(mail: { to: string; subject: string; text: string }): { to: string; subject: string; text: string } {
   return { ...mail, text: mail.text.replace(LINK_TOKEN, `$1${HIDDEN_TOKEN}`) };
 }
 
-/** How one row went: its new status, the order a requested link resolved to, the mail's text (tokens hidden when kept). */
 interface Delivery {
   status: 'sent' | 'held' | 'dropped';
   transactionId?: string;
@@ -164,7 +143,6 @@ async function deliver(context: OutboxContext, row: OutboxRow): Promise<Delivery
   const { db, config, log, mail: parts } = context;
   if (row.topic.startsWith(parts.referrerMail.topicPrefix)) return parts.referrerMail.deliver({ ...context, site: siteUrl(config) }, row);
   if (row.topic.startsWith(OWNER_MAIL_PREFIX)) return deliverOwnerMail(context, row);
-  // "Forgot your password?": a member's own mail, or the /account link request for anyone else.
   const { passwordLinks } = parts;
   const member = row.topic === passwordLinks.requestTopic ? await passwordLinks.whomFor(db, String(row.payload.email ?? '')) : null;
   const topic = member === 'account_link' ? 'account_link' : member ? passwordLinks.memberTopic : row.topic;
@@ -211,24 +189,21 @@ async function deliver(context: OutboxContext, row: OutboxRow): Promise<Delivery
     return { status: 'sent' };
   }
   if (!buyer.email) throw new Error(`Order ${transactionId} has no email yet`);
-  // A requested link lives ACCOUNT_LINK_MINUTES; the links of other mails CONFIRMATION_LINK_DAYS. A held mail
-  // gets none: a link minted for it would sit in the row, readable, for as long as it lives.
+  // A held mail gets no link: one minted for it would sit readable in the row for as long as it lives.
   const minutes = topic === 'account_link' ? config.ACCOUNT_LINK_MINUTES : config.CONFIRMATION_LINK_DAYS * 24 * 60;
   const site = siteUrl(config);
   const link = async (purpose: 'manage' | 'agreement') =>
     `${site}/account?token=${context.mailer ? await parts.manageLinks.issue(db, transactionId, purpose, minutes) : HIDDEN_TOKEN}`;
-  // An invitation goes to the invitee, with its own link to /join.
   const invitation =
     row.topic === SEAT_INVITATION ? await parts.invitations.invitationOf(db, row.payload, site, context.mailer !== null) : null;
   if (invitation === 'gone') return { status: 'dropped' };
-  // A member's "set a new password" link, to the member.
   const newPasswordToken = seat ? (context.mailer ? await passwordLinks.mint(db, seat.seatId) : HIDDEN_TOKEN) : null;
   if (seat && newPasswordToken === null) return { status: 'dropped' };
   const newPassword = newPasswordToken ? `${site}/sign-in/new-password?token=${newPasswordToken}` : '';
   const to = seat?.email ?? invitation?.to ?? buyer.email;
   const manage = invitation || seat ? '' : await link('manage');
   const agreement = topic === 'order_confirmation' ? await link('agreement') : manage;
-  // The confirmation's link to the Team section is a link of its own (each works once).
+  // Each link works once, so the Team section's is a link of its own.
   const freeSeats = topic === 'order_confirmation' ? await parts.invitations.freeSeatsOf(db, order.order) : 0;
   const team = freeSeats > 0 ? `${await link('manage')}#team` : `${manage}#team`;
   const mail = renderMail(topic, {
@@ -249,7 +224,7 @@ async function deliver(context: OutboxContext, row: OutboxRow): Promise<Delivery
   return { status: 'sent', ...resolved, rendered: { to, subject: mail.subject, text: mail.text } };
 }
 
-/** An owner mail (./ownerMail.ts) to every owner; dropped when there is none, held without SMTP_URL. */
+/** Dropped when there is no owner, held without SMTP_URL. */
 async function deliverOwnerMail(context: OutboxContext, row: OutboxRow): Promise<Delivery> {
   const mail = await renderOwnerMail(context.db, siteUrl(context.config), row);
   if (!mail) {
@@ -265,7 +240,7 @@ async function deliverOwnerMail(context: OutboxContext, row: OutboxRow): Promise
   return { status: 'sent', rendered: { to: mail.to, subject: mail.subject, text: mail.text } };
 }
 
-/** Runs deliverDue every `intervalMs` (and when nudged); returns a function that stops it after the current run. */
+/** Also when nudged; the returned function stops it after the current run. */
 export function startOutboxWorker(context: OutboxContext, intervalMs: number): { stop(): Promise<void>; nudge(): void } {
   let running: Promise<unknown> = Promise.resolve();
   let stopped = false;
@@ -291,4 +266,21 @@ export function startOutboxWorker(context: OutboxContext, intervalMs: number): {
       await running;
     },
   };
+}
+
+/**
+ * The retention sweep's part: rows sent, dropped or given up more than `retentionDays` days ago; pending and held
+ * mail stays. Returns how many.
+ */
+export async function deleteSettledOutboxRows(tx: Transaction, retentionDays: number): Promise<number> {
+  const deleted = await tx
+    .delete(outbox)
+    .where(
+      and(
+        inArray(outbox.status, ['sent', 'dropped', 'failed']),
+        lt(outbox.createdAt, sql`now() - make_interval(days => ${retentionDays})`),
+      ),
+    )
+    .returning({ id: outbox.id });
+  return deleted.length;
 }

@@ -1,9 +1,7 @@
 /**
- * Mail to the business's owners (every console owner), through the one outbox: what needs their attention at once
- * about money after the first payment. A dispute opened (with its evidence deadline: Stripe's Dashboard takes the
- * evidence), won or lost; a refund that failed (the buyer did not get the money back); a buyer's ask for the guarantee's
- * refund (docs/decisions/0068: the owner makes it). One row per occurrence:
- * `dedupeKey` names it, so a repeated provider event mails once. Money arrives in integer cents.
+ * Mail to every owner of what needs them at once: a dispute (its evidence deadline), a failed refund, a buyer's ask
+ * for the guarantee's refund (docs/decisions/0068). `dedupeKey` names each occurrence, so a repeated provider event
+ * mails once. Cents.
  */
 import { asc, eq } from 'drizzle-orm';
 import { formatDollars } from '../../src/domain/pricing';
@@ -13,12 +11,9 @@ import type { Database, Transaction } from '../db/client';
 import { orders, outbox, owners } from '../db/schema';
 import { compose } from './mailTemplates';
 
-/** Outbox topics of owner mail start with this. */
 export const OWNER_MAIL_PREFIX = 'owner_';
 
-/**
- * Writes `event`'s mail to the outbox in `tx`. @throws database errors: the change it belongs to rolls back with it.
- */
+/** @throws database errors: the change rolls back with it. */
 export async function raiseOwnerMail(tx: Transaction, event: OwnerNotice): Promise<void> {
   const { kind, transactionId, changeId, ...details } = event;
   await tx
@@ -38,10 +33,7 @@ const dateTimeOf = (iso: unknown) =>
     ? new Date(iso).toLocaleString('en-US', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }) + ' UTC'
     : 'no deadline given';
 
-/**
- * The owner mail of outbox row `row`, addressed to every owner; null when there is no owner to send it to.
- * @throws Error when the row names no order.
- */
+/** Null when there is no owner. @throws Error when the row names no order. */
 export async function renderOwnerMail(
   db: Database,
   site: string,

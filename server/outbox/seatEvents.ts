@@ -1,8 +1,6 @@
 /**
- * What happens to a seat that its person, the buyer and the agreement site hear about, raised inside
- * the transaction that makes the change, like ./orderEvents.ts: the invitation mail (to the invitee; its link is
- * minted when sent), the buyer's mail when seats are suspended, and the signed webhooks `seat.invited`,
- * `seat.claimed`, `seat.revoked` (when SUCCESS_SITE_WEBHOOK_URL is set). One outbox row per event (`dedupeKey`).
+ * A seat's events, as ./orderEvents.ts: the invitation (its link minted when sent), the buyer's mail when seats are
+ * suspended, and the `seat.*` webhooks. One row per event (`dedupeKey`).
  */
 import type { Config } from '../config';
 import type { Transaction } from '../db/client';
@@ -10,7 +8,7 @@ import { outbox, type seats } from '../db/schema';
 
 type SeatRow = typeof seats.$inferSelect;
 
-/** The mail topic of an invitation (server/outbox/mailTemplates.ts); its row's payload names the seat. */
+/** Its row's payload names the seat. */
 export const SEAT_INVITATION = 'seat_invitation';
 
 type SeatEvent =
@@ -20,15 +18,12 @@ type SeatEvent =
   | { kind: 'revoked'; seat: SeatRow; reason: 'buyer' | 'reassigned' | 'subscription_ended' }
   | { kind: 'suspended'; transactionId: string; changeId: string; names: string; count: number };
 
-/** The seat's part of a webhook or mail payload (flat: the outbox payload holds strings and numbers). */
+/** Flat: the outbox payload holds strings and numbers. */
 function seatPayload(seat: SeatRow) {
   return { seatId: seat.id, seatNumber: seat.seatNumber, seatEmail: seat.email, seatName: seat.name, role: 'member' };
 }
 
-/**
- * Writes `event`'s mail and webhook rows to the outbox in `tx`.
- * @throws database errors: the change it belongs to is rolled back with it.
- */
+/** @throws database errors: the change rolls back with it. */
 export async function raiseSeatEvent(tx: Transaction, config: Pick<Config, 'SUCCESS_SITE_WEBHOOK_URL'>, event: SeatEvent): Promise<void> {
   const rows: (typeof outbox.$inferInsert)[] = [];
   const webhook = (topic: string, key: string, payload: Record<string, string | number | null>, transactionId: string) => {

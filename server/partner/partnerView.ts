@@ -1,8 +1,6 @@
 /**
- * A referrer's own page (their link and its QR code, their funnel over a period, their commission, practices and
- * payouts: nothing of another referrer) and their ledger as CSV. It reads the console's figures and the
- * commissions' ledger, so it lives here, after both (architecture.md, feature order 5). Money in integer cents;
- * CSV amounts in dollars.
+ * A referrer's own page and their ledger as CSV, nothing of another referrer. It reads the console's figures and the
+ * ledger, so it comes after both (architecture.md, feature order 5).
  */
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import QRCode from 'qrcode';
@@ -18,10 +16,7 @@ import { csvOf, usd } from '../http/csv';
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 
-/**
- * Referrer `referrerId`'s own page: `site` is the address their link starts with; `query` the funnel's period.
- * Undefined for an unknown referrer. @throws RangeError for a period that ends before it starts.
- */
+/** Undefined for an unknown referrer. @throws RangeError for a period that ends before it starts. */
 export async function partnerView(
   db: Database,
   clock: SQL | undefined,
@@ -77,7 +72,6 @@ export async function partnerView(
   };
 }
 
-/** A referrer's own ledger as CSV (their page's download). */
 export async function partnerLedgerCsv(db: Database, clock: SQL | undefined, referrerId: string): Promise<string> {
   const lines = await readLedger(db, clock, { referrerId });
   const names = new Map(

@@ -1,11 +1,6 @@
 /**
- * The referrer's own page API, /api/partner/*: POST /link emails a single-use sign-in link to the
- * referrer with that email (the same answer and the same queued work for any email, rate-limited); POST /session
- * opens a session with its token (server/sessions/, kind 'referrer', cookie for /api/partner only), GET /session
- * says whether this browser holds one (the page's first question, 200 either way); GET /api/partner
- * is their page over a period; GET /ledger.csv their own ledger; POST /sign-out ends the session. Every read is of
- * the signed-in referrer only: no route takes another referrer's id. A cross-site state-changing request never
- * gets here (server/sessions/sameOrigin.ts).
+ * The referrer's page API, /api/partner/*: a single-use sign-in link by mail (the same answer for any email), a
+ * session (server/sessions/, kind 'referrer'), their page, their ledger. No route takes another referrer's id.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
@@ -23,7 +18,6 @@ const LINK_SENT = 'If that email belongs to a referrer, a sign-in link is on its
 const SIGN_IN = 'Please sign in with the link we email you.';
 const errors = { '4xx': ErrorResponse };
 
-/** Registers /api/partner/*. */
 export async function partnerRoutes(
   app: FastifyInstance,
   { db, config, provider, nudgeOutbox }: OrderServices & { nudgeOutbox: () => void },

@@ -1,10 +1,7 @@
 /**
- * The offer page with its referrer (docs/decisions/0017-referral-attribution.md) and the owner's content
- * (testimonials, guarantee: docs/decisions/0030). The build leaves placeholders where the referrer's name and quote,
- * each testimonial's fields and the guarantee go (scripts/prerender.ts); each page the server sends has them
- * replaced, HTML-escaped, a testimonial slot without a testimonial (and the section, without any) `hidden`, and
- * carries the same referrer and content as JSON in `<script id="offer-referrer">` and `<script id="offer-content">`
- * for a page the browser draws, so nothing else ever flashes. Each (page, referrer, content) is rendered and
+ * The offer page with its referrer and the owner's content (docs/decisions/0017, 0030): the build's placeholders
+ * (scripts/prerender.ts) are replaced, HTML-escaped, an empty testimonial slot `hidden`, and the same data goes in as
+ * JSON for the page the browser draws, so nothing else ever flashes. Each (page, referrer, content) is rendered and
  * compressed once.
  */
 import { Negotiator } from '@fastify/accept-negotiator';
@@ -25,25 +22,22 @@ import { CHECKOUT_LIMITS_ELEMENT_ID } from '../../src/domain/pricing';
 import { escapeHtml } from '../http/escapeHtml';
 import type { Offer, OfferPages, PageLimits, PageName } from '../http/staticSite';
 
-/** Where the page's referrer JSON goes: before `</head>`. */
 const HEAD_END = '</head>';
-/** Rendered pages kept; beyond this the oldest is dropped. */
+/** Beyond this the oldest is dropped. */
 const CACHE_ENTRIES = 256;
 
-/** JSON safe inside a `<script>` element: `<` never appears raw, so `</script>` cannot end it. */
+/** `<` never appears raw, so `</script>` cannot end it. */
 const scriptJson = (value: unknown) =>
   JSON.stringify(value)
     .replace(/</g, '\\u003c')
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029');
 
-/** `<script id type="application/json">` carrying `value`. */
 const jsonElement = (id: string, value: unknown) => `<script id="${id}" type="application/json">${scriptJson(value)}</script>`;
 
 /**
- * The page `template` with `offer` in it. Every fill is a function replacement: a replacement string would read
- * `$&`, `` $` ``, `$'`, `$1` or `$$` in a referrer's text as patterns and copy parts of the template into the page.
- * `limitsElement` is the page limits' element, the same for every page (made once by loadOfferPages).
+ * Every fill is a function replacement: a replacement string would read `$&` or `$1` in a referrer's text as
+ * patterns.
  */
 function fillTemplate(template: string, { referrer, content }: Offer, limitsElement: string, join?: JoinAnswer): string {
   const json =
@@ -70,7 +64,6 @@ function fillTemplate(template: string, { referrer, content }: Offer, limitsElem
   return page.replace(HEAD_END, () => `${json}${HEAD_END}`);
 }
 
-/** `template` (a join page) with the answer's fields, or its problem, in place of the placeholders, HTML-escaped. */
 function fillJoinAnswer(template: string, join: JoinAnswer): string {
   if ('problem' in join) return template.replaceAll(JOIN_PLACEHOLDERS.problem, () => escapeHtml(join.problem));
   let page = template;
@@ -79,7 +72,6 @@ function fillJoinAnswer(template: string, join: JoinAnswer): string {
   return page;
 }
 
-/** The encodings a page is sent in besides as it is. */
 type Encoding = 'br' | 'gzip';
 
 interface RenderedPage {
@@ -88,10 +80,6 @@ interface RenderedPage {
   gzip: Buffer;
 }
 
-/**
- * Reads the page templates from `distDir` once; a page the build did not prerender is the shell. Every page carries
- * `limits` as JSON in `<script id="checkout-limits">`.
- */
 export function loadOfferPages(distDir: string, shellFile: string, limits: PageLimits): OfferPages {
   const limitsElement = jsonElement(CHECKOUT_LIMITS_ELEMENT_ID, limits);
   const read = (file: string) => readFileSync(join(distDir, file), 'utf8');
@@ -111,7 +99,6 @@ export function loadOfferPages(distDir: string, shellFile: string, limits: PageL
     : undefined;
   const cache = new Map<string, RenderedPage>();
   const encodings = new Negotiator({ supportedValues: ['br', 'gzip'] });
-  /** `identity` in `encoding` (brotli or gzip, at the levels a page is worth), or as it is. */
   const encode = (identity: Buffer, encoding: Encoding | null): Buffer =>
     encoding === 'br'
       ? brotliCompressSync(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } })
@@ -131,9 +118,7 @@ export function loadOfferPages(distDir: string, shellFile: string, limits: PageL
     cache.set(key, rendered);
     return rendered;
   };
-  /** A rendered page's copy in an encoding. */
   const cached = (rendered: RenderedPage) => (encoding: Encoding | null) => (encoding ? rendered[encoding] : rendered.identity);
-  /** Sends the page `body` gives in the encoding the request accepts. */
   const sendPage = (
     request: FastifyRequest,
     reply: FastifyReply,

@@ -1,20 +1,18 @@
 /**
- * The referral cookie (docs/decisions/0017-referral-attribution.md): `referral=<slug>.<first touch, Unix
- * seconds>`, signed by @fastify/cookie, httpOnly, SameSite=Lax, Max-Age the attribution window. The server
- * checks the time itself, so a cookie kept past its Max-Age attributes nothing.
+ * The referral cookie (docs/decisions/0017): `referral=<slug>.<first touch, Unix s>`, signed, httpOnly, SameSite=Lax.
+ * The server checks the time itself, so a cookie kept past its Max-Age attributes nothing.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 const COOKIE = 'referral';
 const DAY_SECONDS = 24 * 60 * 60;
 
-/** A referral read from the cookie: the referrer's slug and when the visitor first followed the link. */
 interface Referral {
   slug: string;
   touchedAt: Date;
 }
 
-/** The visitor's referral within the last `windowDays` days, or undefined (none, forged, or expired). */
+/** Undefined when none, forged or expired. */
 export function readReferral(request: FastifyRequest, windowDays: number, now = Date.now()): Referral | undefined {
   const raw = request.cookies[COOKIE];
   if (!raw) return undefined;
@@ -27,7 +25,6 @@ export function readReferral(request: FastifyRequest, windowDays: number, now = 
   return { slug: match[1]!, touchedAt: new Date(touchedAtSeconds * 1000) };
 }
 
-/** Sets the cookie for a first touch of `slug`'s link now; it lasts `windowDays` days. */
 export function writeReferral(reply: FastifyReply, slug: string, windowDays: number, secure: boolean, now = Date.now()): void {
   reply.setCookie(COOKIE, `${slug}.${Math.floor(now / 1000)}`, {
     signed: true,

@@ -1,23 +1,17 @@
-/**
- * Referrers as data (docs/decisions/0017-referral-attribution.md): who the offer page names, looked up by the
- * slug of their link; seeded on first start with the sample referrer of src/domain/offerReferrer.ts so a fresh
- * `npm start` shows an offer.
- */
+/** Referrers as data (docs/decisions/0017), seeded with the sample referrer so a fresh `npm start` shows an offer. */
 import { asc, eq, sql } from 'drizzle-orm';
 import type { CreateReferrerRequest, OfferReferrer, Referrer, UpdateReferrerRequest } from '../../src/contract/admin';
 import { sampleReferrer } from '../../src/domain/offerReferrer';
 import type { Database } from '../db/client';
 import { referrers } from '../db/schema';
 
-/** One row of `referrers`. */
 export type ReferrerRow = typeof referrers.$inferSelect;
 
-/** The sample referrer's slug (the default DEFAULT_REFERRER_SLUG). */
 const SAMPLE_SLUG = 'sample';
 
 /**
- * Inserts the sample referrer when the table is empty (first start). Several processes starting together insert
- * it once (the slug is unique). Referrers are never deleted, so an owner's edits are never undone.
+ * On first start; processes starting together insert it once (the slug is unique). Referrers are never deleted, so an
+ * owner's edits are never undone.
  */
 export async function seedReferrers(db: Database): Promise<void> {
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(referrers);
@@ -28,42 +22,38 @@ export async function seedReferrers(db: Database): Promise<void> {
     .onConflictDoNothing();
 }
 
-/** The active referrer of `slug`, or undefined when there is none or it is disabled. */
 export async function findActiveReferrer(db: Database, slug: string): Promise<ReferrerRow | undefined> {
   const [row] = await db.select().from(referrers).where(eq(referrers.slug, slug));
   return row?.status === 'active' ? row : undefined;
 }
 
-/** The slug of referrer `id`, or undefined for none (provider metadata names referrers by slug). */
+/** Provider metadata names referrers by slug. */
 export async function referrerSlugOf(db: Database, id: string | null): Promise<string | undefined> {
   if (!id) return undefined;
   const [row] = await db.select({ slug: referrers.slug }).from(referrers).where(eq(referrers.id, id));
   return row?.slug;
 }
 
-/** What the offer page shows for `row`; the compiled-in sample when no active referrer applies. */
 export function offerReferrerOf(row: ReferrerRow | undefined): OfferReferrer {
   if (!row) return { name: sampleReferrer.name, shortLabel: sampleReferrer.shortLabel, quote: sampleReferrer.quote };
   return { name: row.displayName, shortLabel: row.shortLabel, quote: row.quote };
 }
 
-/** Every referrer, oldest first. */
 export function listReferrers(db: Database): Promise<ReferrerRow[]> {
   return db.select().from(referrers).orderBy(asc(referrers.createdAt), asc(referrers.slug));
 }
 
-/** A referrer row as the console API answers it (times in ISO 8601). */
 export function referrerJson(row: ReferrerRow): Referrer {
   return { ...row, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() };
 }
 
-/** Adds the referrer `values`; undefined when its slug is taken (nothing changes). */
+/** Undefined when the slug is taken. */
 export async function createReferrer(db: Database, values: CreateReferrerRequest): Promise<ReferrerRow | undefined> {
   const [created] = await db.insert(referrers).values(values).onConflictDoNothing({ target: referrers.slug }).returning();
   return created;
 }
 
-/** Edits, disables or enables referrer `id`; undefined when there is no such referrer (or `id` is no UUID). */
+/** Undefined for no such referrer (or an `id` that is no UUID). */
 export async function updateReferrer(db: Database, id: string, changes: UpdateReferrerRequest): Promise<ReferrerRow | undefined> {
   if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
   const [updated] = await db

@@ -1,4 +1,3 @@
-/** GET /r/:slug, a referrer's link: records the first-touch referral cookie and sends the visitor to `/` (server/referrals/). */
 import type { FastifyInstance } from 'fastify';
 import type { ReferralLinks } from './referralLinks';
 

@@ -1,11 +1,8 @@
 /**
- * Claiming a seat on /join: the invitation mail carries a single-use link valid 7 days, minted when the
- * mail is sent (mintInvitationLink; only its SHA-256 is kept, on the seat; a new mail replaces it). The invitee
- * looks at the invitation (peekInvitation), then claims it (claimSeat): one guarded UPDATE turns the seat from
- * 'invited' to 'claimed' only while the link is live, so of two browsers claiming at once exactly one wins; the
- * other, and every later use, answers 'claimed'. The claimed seat gets a generated password (argon2id, as the
- * buyer's: server/security/password.ts), shown once, and its own hand-off token for the agreement site. Claiming
- * seat 1, given by the buyer (docs/decisions/0038), also ends the buyer's sign-ins to the training platform.
+ * Claiming a seat on /join: the invitation's single-use link (7 days, SHA-256 kept, a new mail replaces it); one
+ * guarded UPDATE claims it while live, so of two browsers exactly one wins and every later use answers 'claimed'. The
+ * seat gets a generated password, shown once, and its own hand-off token. Claiming seat 1 ends the buyer's training
+ * sign-ins (docs/decisions/0038).
  */
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { JoinInvitation } from '../../src/contract/team';
@@ -19,13 +16,10 @@ import { raiseSeatEvent } from '../outbox';
 import type { Config } from '../config';
 import type { EndSignIns } from './seats';
 
-/** Why a link cannot be used: unknown (or replaced by a newer mail), expired, already claimed, revoked/suspended. */
+/** 'unknown' includes a link replaced by a newer mail. */
 export type LinkProblem = 'unknown' | 'expired' | 'claimed' | 'revoked';
 
-/**
- * A new link token for invited seat `seatId`, replacing the previous one, valid INVITATION_LINK_DAYS from now; null
- * when the seat is no longer waiting to be claimed (revoked or claimed before the mail went out).
- */
+/** Null when the seat is no longer waiting to be claimed. */
 export async function mintInvitationLink(db: Database, seatId: string): Promise<string | null> {
   const { token, tokenHash } = newHandoffToken();
   const [seat] = await db
@@ -36,7 +30,6 @@ export async function mintInvitationLink(db: Database, seatId: string): Promise<
   return seat ? token : null;
 }
 
-/** What a link's token finds: the seat, or why not. */
 async function seatOfLink(db: Database, token: string) {
   const [row] = await db
     .select({ seat: seats, buyer: accounts, live: sql<boolean>`${seats.claimExpiresAt} > now()` })
@@ -54,7 +47,7 @@ function problemOf(row: Awaited<ReturnType<typeof seatOfLink>>): LinkProblem | n
   return null;
 }
 
-/** The invitation behind `token`, for /join to show before accepting, or why it cannot be used. Changes nothing. */
+/** For /join to show before accepting; changes nothing. */
 export async function peekInvitation(db: Database, token: string): Promise<JoinInvitation | { problem: LinkProblem }> {
   const row = await seatOfLink(db, token);
   const problem = problemOf(row);
@@ -69,7 +62,6 @@ export async function peekInvitation(db: Database, token: string): Promise<JoinI
   };
 }
 
-/** A claimed seat's login, shown once, and its hand-off token. */
 interface ClaimedSeat {
   transactionId: string;
   seatId: string;
@@ -80,10 +72,7 @@ interface ClaimedSeat {
   handoffToken: string;
 }
 
-/**
- * Claims the seat behind `token` once (see the module comment); raises `seat.claimed`.
- * Returns the login, or the problem: a second claim of a claimed seat answers 'claimed'.
- */
+/** Raises `seat.claimed`; a second claim answers 'claimed'. */
 export async function claimSeat(
   db: Database,
   config: Pick<Config, 'SUCCESS_SITE_WEBHOOK_URL' | 'HANDOFF_TTL_MINUTES'>,
@@ -114,8 +103,7 @@ export async function claimSeat(
       expiresAt: sql`now() + make_interval(mins => ${config.HANDOFF_TTL_MINUTES})`,
     });
     await raiseSeatEvent(tx, config, { kind: 'claimed', seat });
-    // Seat 1 claimed: the buyer's login holds no seat from now on (docs/decisions/0038), so the buyer's sign-ins
-    // to the training platform end; the buyer's manage-page sessions go on.
+    // docs/decisions/0038: the buyer's login holds no seat now; their manage-page sessions go on.
     if (seat.seatNumber === 1) {
       const [buyer] = await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.transactionId, seat.transactionId));
       if (buyer) await endSignIns(tx, buyer.id);

@@ -1,6 +1,6 @@
 /**
- * The buyer's team and the invitee's join, /api/account/team/* and /api/join/* (./routes.ts), under the API's rate
- * limit; and what the /join page shows for its link (`joinPageAnswers`, given to the site by server/app.ts).
+ * The team and the invitee's join (/api/account/team/*, /api/join/*) under the API's rate limit, and what the /join
+ * page shows.
  */
 import type { FastifyInstance } from 'fastify';
 import type { OrderListener, OrderServices } from '../checkout';
@@ -16,22 +16,16 @@ export { joinPageAnswers } from './routes';
 export { seatsInUse, seatsInUseMessage, seatsOf, seatView } from './seats';
 
 /**
- * What the team hears: the subscription ended or its seats changed (./seats.ts, applySeatLifecycle); a revoked
- * seat's sign-ins end with `endSignIns`, which the sign-in hands in.
+ * The team follows the subscription; a revoked seat's sign-ins end through `endSignIns`, which the sign-in hands in.
  */
 export function seatsListener(config: Pick<Config, 'SUCCESS_SITE_WEBHOOK_URL'>, endSignIns: EndSignIns): OrderListener {
   return { teamChanged: (tx, change) => applySeatLifecycle(tx, { config, endSignIns }, change) };
 }
 
-/** The team's mail: an invitation's recipient and /join link, minted when it is sent, and an order's free seats. */
 export function seatsMail(): Pick<OutboxMailParts, 'invitations'> {
   return { invitations: { invitationOf, freeSeatsOf } };
 }
 
-/**
- * Registers the team's and the join page's calls; `nudgeOutbox` sends an invitation now, `endSignIns` (the
- * sign-in's) ends a person's sign-ins when their seat is revoked or seat 1 is claimed.
- */
 export async function seatsPlugin(
   app: FastifyInstance,
   options: OrderServices & { nudgeOutbox: () => void; endSignIns: EndSignIns },

@@ -1,7 +1,6 @@
 /**
- * What the outbox worker (server/outbox/outboxWorker.ts, given it by ./index.ts seatsMail) needs for the team's mails: an invitation's recipient
- * and its /join link, minted at send time (server/seats/claim.ts), and an order's free seats for the
- * confirmation mail.
+ * What the outbox's mail reads of the team (handed in by ./index.ts seatsMail): an invitation's /join link, minted at
+ * send time, and an order's free seats.
  */
 import { and, eq, gt, isNull, ne } from 'drizzle-orm';
 import type { Database } from '../db/client';
@@ -9,10 +8,7 @@ import { seats } from '../db/schema';
 import type { Order } from '../checkout';
 import { mintInvitationLink } from './claim';
 
-/**
- * The invitation of the seat `payload.seatId`: to whom, and the link (`[hidden]` in place of the token when
- * `mint` is false: a held mail gets no live link). 'gone' when the seat is no longer waiting to be claimed.
- */
+/** `[hidden]` for the token when `mint` is false: a held mail gets no live link. 'gone' when the seat waits no more. */
 export async function invitationOf(
   db: Database,
   payload: Record<string, string | number | null>,
@@ -30,7 +26,6 @@ export async function invitationOf(
   return { to: seat.email, join: `${site}/join?token=${token}` };
 }
 
-/** Seats of `order` waiting to be assigned (2…quantity not held by a live, unsuspended seat). */
 export async function freeSeatsOf(db: Database, order: Pick<Order, 'transactionId' | 'quantity'>): Promise<number> {
   const live = await db
     .select({ id: seats.id })

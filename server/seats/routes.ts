@@ -1,11 +1,7 @@
 /**
- * The buyer's team (steps in server/seats/): GET /api/account/team, POST /api/account/team/invite,
- * POST /api/account/team/seat-one (give seat 1, the buyer's own, to someone else: docs/decisions/0038), and
- * per seat …/team/{seatId}/resend, /revoke, /reassign (revoking the seat-1 person gives seat 1 back to the buyer), with the manage page's session or the success page's
- * hand-off token (`Authorization: Bearer …`, server/seats/teamAccess.ts); and the invitee's POST
- * /api/join/invitation (look) and /api/join/claim (accept, once). Invitations (invite, resend, reassign) are
- * limited to INVITES_PER_ORDER_PER_HOUR per order and INVITES_PER_ADDRESS_PER_HOUR per client address
- * (@fastify/rate-limit, Redis-shared when REDIS_URL is set). Every refusal is a 4xx `{ error }` and changes nothing.
+ * The buyer's team (docs/decisions/0032, 0038), with the manage page's session or the success page's hand-off token,
+ * and the invitee's /api/join calls. Invitations are limited per order and per address (Redis-shared with REDIS_URL).
+ * Every refusal is a 4xx `{ error }` and changes nothing.
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -31,14 +27,13 @@ import {
 import { orderOfBuyerToken } from './teamAccess';
 import { buyerSessionRules, sessionKeeper, SIGN_IN_AGAIN } from '../sessions/sessions';
 
-/** Invitations one order may send per hour. */
 const INVITES_PER_ORDER_PER_HOUR = 20;
-/** Invitations one client address may send per hour (and, counted apart, uses of invitation links on /join). */
+/** Uses of invitation links on /join are counted apart, to the same number. */
 const INVITES_PER_ADDRESS_PER_HOUR = 60;
 
 const errors = { '4xx': TeamError, '5xx': ErrorResponse };
 
-/** Each refusal's status and message; `field` when it belongs under the email field. */
+/** `field` when it belongs under the email field. */
 const REFUSALS: Record<SeatRefusal, { status: number; error: string; field?: 'email' }> = {
   ended: { status: 409, error: 'This subscription is not active: seats cannot be given now.' },
   no_free_seat: { status: 409, error: 'Every seat is taken. Add a seat or revoke one first.' },
@@ -51,7 +46,6 @@ const REFUSALS: Record<SeatRefusal, { status: number; error: string; field?: 'em
   seat_one_given: { status: 409, error: 'Seat 1 is already given to someone. Take it back or reassign it first.' },
 };
 
-/** What /join says for a link that cannot be used. */
 const LINK_PROBLEMS: Record<LinkProblem, { status: number; error: string }> = {
   unknown: {
     status: 410,
@@ -62,21 +56,16 @@ const LINK_PROBLEMS: Record<LinkProblem, { status: number; error: string }> = {
   revoked: { status: 410, error: 'This invitation was withdrawn. Ask the person who invited you.' },
 };
 
-/** What /join says when one address opened more invitation links in an hour than INVITES_PER_ADDRESS_PER_HOUR. */
-/** The success page's access after the agreement site redeemed its hand-off token (docs/decisions/0053). */
+/** docs/decisions/0053 */
 const TOKEN_REDEEMED =
   'Your agreement is signed, so this page no longer manages your team. Manage it from your account page, /account: we email you a sign-in link.';
 
 const TOO_MANY_LINKS = 'Too many invitation links were opened from your address. Please wait an hour and try again.';
-/** What /join says when the invitation could not be looked up (the database did not answer). */
 const LOOKUP_FAILED = 'We could not open your invitation just now. Please reload this page in a minute.';
 
 /**
- * What the /join page shows for the request's `?token=` (src/domain/joinPage.ts), for the server to fill into the
- * prerendered page: the invitation, or the words POST /api/join/invitation would answer. Counts each lookup
- * against the client address (INVITES_PER_ADDRESS_PER_HOUR, as that call; `limiter` is the API's
- * @fastify/rate-limit instance, Redis-shared when REDIS_URL is set). Never throws: a failed lookup is a problem to
- * show.
+ * The /join page's answer for `?token=` (src/domain/joinPage.ts), counted against the address as POST
+ * /api/join/invitation. Never throws: a failed lookup is a problem to show.
  */
 export function joinPageAnswers(limiter: FastifyInstance, db: Database): (request: FastifyRequest) => Promise<JoinAnswer> {
   const perAddress = limiter.createRateLimit({ max: INVITES_PER_ADDRESS_PER_HOUR, timeWindow: 60 * 60 * 1000 });
@@ -95,22 +84,19 @@ export function joinPageAnswers(limiter: FastifyInstance, db: Database): (reques
   };
 }
 
-/** Sends `result`'s refusal, or returns its seat. */
 function refuse(reply: FastifyReply, refusal: SeatRefusal) {
   const { status, ...body } = REFUSALS[refusal];
   return reply.code(status).send(body);
 }
 
-/** Registers the team's routes. */
 export async function teamRoutes(
   app: FastifyInstance,
   services: OrderServices & { nudgeOutbox: () => void; endSignIns: EndSignIns },
 ): Promise<void> {
   const { db, config, endSignIns } = services;
-  // The manage page's session (the one buyer session, server/sessions/) opens the team too.
   const buyerSessions = sessionKeeper(db, config, buyerSessionRules(config));
 
-  /** The order the request may manage: the session's, else the bearer hand-off token's. @throws HttpError 401. */
+  /** @throws HttpError 401. */
   const teamOrder = async (request: FastifyRequest): Promise<Order> => {
     const session = await buyerSessions.current(request);
     const bearer = /^Bearer (.{1,128})$/.exec(request.headers.authorization ?? '')?.[1];
@@ -122,7 +108,7 @@ export async function teamRoutes(
     return order;
   };
 
-  // Per order: keyed by the order, counted only once the request is authorized (a stranger cannot use it up).
+  // Keyed by the order, counted only once authorized: a stranger cannot use it up.
   const orderKeys = new WeakMap<FastifyRequest, string>();
   const perOrder = app.createRateLimit({
     max: INVITES_PER_ORDER_PER_HOUR,
@@ -138,7 +124,6 @@ export async function teamRoutes(
       throw new HttpError(429, `Too many invitations for this order. Please wait an hour and try again.`);
   };
 
-  /** Answers the team after a change (the outbox sends its mail now). */
   const answer = async (reply: FastifyReply, order: Order, result: SeatResult) => {
     if (!result.ok) return refuse(reply, result.refusal);
     services.nudgeOutbox();

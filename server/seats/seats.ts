@@ -1,15 +1,8 @@
 /**
- * The buyer's team (the rules: docs/decisions/0032-seat-rules.md). An order has as many seats as its
- * subscription's quantity: seat 1 is the buyer's (`accounts`), every other seat is empty or given to one person
- * (a row of `seats`): invited → claimed, either → revoked (the seat is free again), and suspended while the
- * provider's quantity is below the people on the order. Seats are ours; the quantity is the provider's.
- * The buyer may give seat 1 itself to someone else (a row of `seats` with seat number 1, docs/decisions/0038): once
- * claimed, that person's login holds seat 1 and the buyer's holds none, but the buyer still manages everything.
- * Seat 1 is never free, never counted among the free seats, and never suspended.
- *
- * Every change runs in one transaction under the order's row lock (SELECT … FOR UPDATE), so two invitations for
- * the last free seat cannot both win, and writes its mail and the agreement site's webhook to the outbox in the
- * same transaction (server/outbox/seatEvents.ts). A refusal changes nothing.
+ * The buyer's team (docs/decisions/0032, 0038): seat 1 is the buyer's unless given away, every other seat is empty or
+ * one person's (invited → claimed, either → revoked), suspended while the provider's quantity is below the people.
+ * Seats are ours; the quantity is the provider's. Each change runs under the order's row lock, so two invitations
+ * cannot both take the last seat, and writes its mail and webhook in the same transaction. A refusal changes nothing.
  */
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
@@ -22,58 +15,44 @@ import { accounts, handoffTokens, orders, seats } from '../db/schema';
 import { isPaidOrder, type Order, type OrderAnnouncements } from '../checkout';
 import { raiseSeatEvent } from '../outbox';
 
-/** One row of `seats`. */
 export type Seat = typeof seats.$inferSelect;
 
-/** Why a team change was refused; the route maps each to a status and a message. */
+/** The route maps each to a status and a message. */
 export type SeatRefusal =
-  /** The subscription has ended or is not paid up. */
   | 'ended'
-  /** Every seat is given (or the order has one seat). */
+  /** Or the order has one seat. */
   | 'no_free_seat'
   | 'email_invalid'
-  /** A name of spaces only. */
   | 'name_required'
-  /** The buyer's own login email. */
   | 'buyer_email'
-  /** Someone on the order already has this email. */
   | 'email_taken'
-  /** No such seat on this order (or it was revoked). */
+  /** Or it was revoked. */
   | 'not_found'
-  /** A resend for a seat that is not waiting to be claimed. */
   | 'not_invited'
-  /** Seat 1 is already given to someone (invited or claimed): take it back or reassign it. */
+  /** Invited or claimed: take it back or reassign it. */
   | 'seat_one_given';
 
 export type SeatResult = { ok: true; seat: Seat } | { ok: false; refusal: SeatRefusal };
 
-/**
- * Ends every sign-in of person `personId` (a seat's id, or the buyer's account id) to the training platform in `tx`:
- * the sign-in hands it in (server/signIn/index.ts, endPersonSignIns), so the team, before it in the feature
- * order, does not import it.
- */
+/** Handed in by the sign-in (server/signIn/index.ts), which comes later in the feature order. */
 export type EndSignIns = (tx: Transaction, personId: string) => Promise<unknown>;
 
-/** What a change to the team is made with: the webhook's settings and how a person's sign-ins end. */
 interface TeamServices {
   config: Pick<Config, 'SUCCESS_SITE_WEBHOOK_URL'>;
   endSignIns: EndSignIns;
 }
 
-/** Who is acting on the team: the order's buyer (their login email is recorded as `invitedBy`). */
 interface TeamChange extends TeamServices {
   order: Order;
 }
 
-/** True for a seat that holds its number and counts as in use: invited or claimed, not suspended. */
+/** Invited or claimed, not suspended. */
 const inUse = (seat: Pick<Seat, 'status' | 'suspendedAt'>) => seat.status !== 'revoked' && seat.suspendedAt === null;
 
-/** The order's seats given to someone (any state), oldest invitation first. */
 export async function seatsOf(db: Database | Transaction, transactionId: string): Promise<Seat[]> {
   return db.select().from(seats).where(eq(seats.transactionId, transactionId)).orderBy(asc(seats.invitedAt), asc(seats.id));
 }
 
-/** A seat as the buyer and the console see it. */
 export function seatView(seat: Seat): TeamSeat {
   return {
     id: seat.id,
@@ -88,7 +67,6 @@ export function seatView(seat: Seat): TeamSeat {
   };
 }
 
-/** The order's team as the success page and the manage page show it: live seats, and how many are free. */
 export async function teamView(db: Database, order: Order): Promise<TeamView> {
   const [account] = await db.select().from(accounts).where(eq(accounts.transactionId, order.transactionId));
   const all = await seatsOf(db, order.transactionId);
@@ -106,15 +84,13 @@ export async function teamView(db: Database, order: Order): Promise<TeamView> {
   };
 }
 
-/** Live seats in use from number 2 on (seat 1, whoever holds it, is not one of the seats to give). */
+/** Seat 1, whoever holds it, is not one of the seats to give. */
 const inUseBeyondOne = (live: Seat[]) => live.filter((seat) => inUse(seat) && seat.seatNumber > 1);
 
-/** Seats 2…quantity not held by a live, unsuspended seat. */
 function freeSeats(quantity: number, live: Seat[]): number {
   return Math.max(0, quantity - 1 - inUseBeyondOne(live).length);
 }
 
-/** The lowest seat number from 2 that no seat in use holds (quantity is not checked here). */
 function lowestFreeNumber(live: Seat[]): number {
   const taken = new Set(live.filter(inUse).map((seat) => seat.seatNumber));
   let number = 2;
@@ -122,19 +98,17 @@ function lowestFreeNumber(live: Seat[]): number {
   return number;
 }
 
-/** Locks and re-reads the order in `tx` (the team's changes run one at a time per order). */
+/** The team's changes run one at a time per order. */
 async function lockOrder(tx: Transaction, transactionId: string): Promise<Order | undefined> {
   const [order] = await tx.select().from(orders).where(eq(orders.transactionId, transactionId)).for('update');
   return order;
 }
 
-/** The buyer's login email (case as entered). */
 async function buyerEmail(tx: Transaction, order: Order): Promise<string> {
   const [account] = await tx.select({ email: accounts.email }).from(accounts).where(eq(accounts.transactionId, order.transactionId));
   return account?.email ?? order.email ?? '';
 }
 
-/** Why `email` cannot be invited to `order` (given its live seats), or null. */
 function emailRefusal(email: string, buyer: string, live: Seat[]): SeatRefusal | null {
   if (!EMAIL_PATTERN.test(email)) return 'email_invalid';
   const lower = email.toLowerCase();
@@ -143,11 +117,7 @@ function emailRefusal(email: string, buyer: string, live: Seat[]): SeatRefusal |
   return null;
 }
 
-/**
- * Invites `person` (email and name, trimmed) to the lowest free seat of the order: a row 'invited', the
- * invitation mail (its single-use link is minted when the mail is sent) and `seat.invited`.
- * Refusals: ended, no_free_seat, email_invalid, name_required, buyer_email, email_taken.
- */
+/** Refusals: ended, no_free_seat, email_invalid, name_required, buyer_email, email_taken. */
 export async function inviteToSeat(db: Database, change: TeamChange, person: { email: string; name: string }): Promise<SeatResult> {
   return invite(db, change, person, (order, live) =>
     freeSeats(order.quantity, live) === 0 ? { refusal: 'no_free_seat' } : { seatNumber: lowestFreeNumber(live) },
@@ -155,19 +125,13 @@ export async function inviteToSeat(db: Database, change: TeamChange, person: { e
 }
 
 /**
- * Gives seat 1, the buyer's own, to `person` (email and name, trimmed; docs/decisions/0038): a row 'invited' with
- * seat number 1, the same invitation mail and `seat.invited` as any seat. The buyer's login keeps seat 1 until the
- * invitee claims it (server/signIn/people.ts); the buyer manages the subscription and the team throughout.
+ * docs/decisions/0038: the buyer's login keeps seat 1 until the invitee claims it; the buyer manages throughout.
  * Refusals: ended, seat_one_given, email_invalid, name_required, buyer_email, email_taken.
  */
 export async function giveSeatOne(db: Database, change: TeamChange, person: { email: string; name: string }): Promise<SeatResult> {
   return invite(db, change, person, (_order, live) => (seatOneGiven(live) ? { refusal: 'seat_one_given' } : { seatNumber: 1 }));
 }
 
-/**
- * The one invitation step of `inviteToSeat` and `giveSeatOne`, under the order's row lock: the order still paid,
- * the person's name and email accepted, then `seatFor` picks the seat's number from the live seats (or refuses).
- */
 async function invite(
   db: Database,
   change: TeamChange,
@@ -203,7 +167,7 @@ async function insertInvitation(
   return seat;
 }
 
-/** The order's live seat `seatId`, or undefined (also for a malformed id: seat ids are UUIDs). */
+/** Undefined also for a malformed id. */
 async function liveSeat(tx: Transaction, transactionId: string, seatId: string): Promise<Seat | undefined> {
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(seatId)) return undefined;
   const [seat] = await tx
@@ -213,10 +177,7 @@ async function liveSeat(tx: Transaction, transactionId: string, seatId: string):
   return seat;
 }
 
-/**
- * Sends the invitation again (a new link; the previous one stops working when the new mail is sent).
- * Refusals: ended, not_found, not_invited (already claimed).
- */
+/** The previous link stops working when the new mail is sent. Refusals: ended, not_found, not_invited. */
 export async function resendInvitation(db: Database, change: TeamChange, seatId: string): Promise<SeatResult> {
   return db.transaction(async (tx) => {
     const order = await lockOrder(tx, change.order.transactionId);
@@ -229,10 +190,7 @@ export async function resendInvitation(db: Database, change: TeamChange, seatId:
   });
 }
 
-/**
- * Ends seat `seatId`'s access at once and frees it: status 'revoked', password hash and invitation link wiped,
- * its unredeemed hand-off tokens revoked, `seat.revoked` raised. Refusal: not_found. Allowed on an ended order.
- */
+/** At once: password, links and hand-off tokens void. Refusal: not_found. Allowed on an ended order. */
 export async function revokeSeat(db: Database, change: TeamChange, seatId: string): Promise<SeatResult> {
   return db.transaction(async (tx) => {
     const order = await lockOrder(tx, change.order.transactionId);
@@ -243,11 +201,7 @@ export async function revokeSeat(db: Database, change: TeamChange, seatId: strin
   });
 }
 
-/**
- * Revokes `seat` in `tx` (its order locked by the caller): its password, links and hand-off tokens void, its
- * sign-ins to the training platform ended; `reason` goes into the webhook.
- * @throws database errors.
- */
+/** @throws database errors. */
 async function revokeIn(
   tx: Transaction,
   { config, endSignIns }: TeamServices,
@@ -271,17 +225,13 @@ async function revokeIn(
     .set({ revokedAt: sql`now()`, tokenCiphertext: null })
     .where(and(eq(handoffTokens.seatId, seat.id), isNull(handoffTokens.redeemedAt), isNull(handoffTokens.revokedAt)));
   if (!revoked) throw new Error(`Seat ${seat.id} vanished`);
-  // Signed out of the training platform too: its next check of this person finds no session or grant.
+  // The training platform's next check of this person finds no session or grant.
   await endSignIns(tx, seat.id);
   await raiseSeatEvent(tx, config, { kind: 'revoked', seat: revoked, reason });
   return revoked;
 }
 
-/**
- * Gives seat `seatId` to someone else: the current person is revoked (as revokeSeat) and `person` invited to the
- * same seat number, in one transaction. Refusals: ended, not_found, email_invalid, name_required, buyer_email,
- * email_taken.
- */
+/** In one transaction. Refusals: ended, not_found, email_invalid, name_required, buyer_email, email_taken. */
 export async function reassignSeat(
   db: Database,
   change: TeamChange,
@@ -303,7 +253,7 @@ export async function reassignSeat(
   });
 }
 
-/** Live seats in use on the order (invited or claimed, not suspended): what the manage page may not go below. */
+/** What the manage page may not go below. */
 export async function seatsInUse(db: Database, transactionId: string): Promise<number> {
   const [row] = await db
     .select({ n: sql<number>`count(*)::int` })
@@ -313,11 +263,9 @@ export async function seatsInUse(db: Database, transactionId: string): Promise<n
 }
 
 /**
- * The team follows the subscription (the lifecycle's 'teamChanged', server/checkout/orderListeners.ts, heard in its
- * transaction, the order locked): the subscription ended → every live seat revoked (`seat.revoked` each); the quantity fell below the
- * people on the order → the latest-invited seats in use suspended (the buyer is mailed); the quantity rose → the
- * earliest-suspended seats restored, each to the lowest free number, as far as seats allow.
- * @throws database errors: the lifecycle's transaction is rolled back with everything it raised.
+ * The team follows the subscription, in the lifecycle's transaction: ended → every live seat revoked; fewer seats
+ * than people → the latest-invited suspended (the buyer is mailed); more → the earliest-suspended restored. @throws
+ * database errors: the lifecycle rolls back.
  */
 export async function applySeatLifecycle(
   tx: Transaction,
@@ -332,7 +280,7 @@ export async function applySeatLifecycle(
     return;
   }
   if (!changedSeats) return;
-  // Seat 1 (the buyer's, or given by the buyer) outlives any quantity: only seats 2 and on are suspended.
+  // Seat 1 outlives any quantity.
   const capacity = changedSeats.to - 1;
   const using = inUseBeyondOne(live);
   if (using.length > capacity) {
@@ -366,7 +314,6 @@ export async function applySeatLifecycle(
   }
 }
 
-/** The manage page's refusal when the buyer asks for fewer seats than `inUse` (the buyer's own included). */
 export function seatsInUseMessage(inUse: number): string {
   return `${inUse} people use seats on this subscription (you and ${inUse - 1} invited or joined). Revoke a seat in Your team before going below ${inUse} seats.`;
 }

@@ -1,34 +1,22 @@
 /**
- * Encryption at rest of the credentials a finalize hands out (the generated password and the hand-off token),
- * so that a repeated finalize answers the same ones while the hand-off token is live (docs/decisions/0008).
- * AES-256-GCM from node:crypto (NIST SP 800-38D): a fresh 96-bit IV per value, a 128-bit tag, and the order's
- * transactionId as additional authenticated data, so a ciphertext copied onto another order does not decrypt.
- *
- * Stored form: `v1.` + base64url(iv ‖ ciphertext ‖ tag).
+ * The finalize's credentials encrypted at rest, so a repeated finalize answers the same ones (docs/decisions/0008):
+ * AES-256-GCM (NIST SP 800-38D), a fresh 96-bit IV, the order's transactionId as associated data so a ciphertext
+ * copied onto another order does not decrypt. Stored as `v1.` + base64url(iv ‖ ciphertext ‖ tag).
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
 const VERSION = 'v1.';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
-/** AES-256: a 32-byte key. */
 export const CREDENTIALS_KEY_BYTES = 32;
 
-/** Encrypts and decrypts short secrets bound to one order. */
 export interface CredentialsCipher {
-  /** Encrypts `plaintext` for the order `transactionId`; returns the stored form. */
   encrypt(plaintext: string, transactionId: string): string;
-  /**
-   * Decrypts a stored value of the order `transactionId`.
-   * @throws Error when the value is malformed, was made with another key or belongs to another order.
-   */
+  /** @throws Error when the value is malformed, of another key or of another order. */
   decrypt(stored: string, transactionId: string): string;
 }
 
-/**
- * A cipher with `key` (32 bytes).
- * @throws RangeError when the key is not 32 bytes long.
- */
+/** @throws RangeError when the key is not 32 bytes long. */
 export function createCredentialsCipher(key: Buffer): CredentialsCipher {
   if (key.length !== CREDENTIALS_KEY_BYTES) {
     throw new RangeError(`The credentials key must be ${CREDENTIALS_KEY_BYTES} bytes, got ${key.length}`);
@@ -53,10 +41,7 @@ export function createCredentialsCipher(key: Buffer): CredentialsCipher {
   };
 }
 
-/**
- * Reads CREDENTIALS_KEY: 64 hexadecimal digits, or 32 bytes in base64 / base64url.
- * @returns the key, or null when `text` is neither.
- */
+/** CREDENTIALS_KEY: 64 hex digits, or 32 bytes in base64(url); null otherwise. */
 export function parseCredentialsKey(text: string): Buffer | null {
   const trimmed = text.trim();
   if (/^[0-9a-fA-F]{64}$/.test(trimmed)) return Buffer.from(trimmed, 'hex');

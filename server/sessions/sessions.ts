@@ -1,9 +1,7 @@
 /**
- * One session mechanism for owners (/admin), buyers (/account) and referrers (/partner), server-side and revocable
- * (docs/decisions/0022-one-session-mechanism.md). The cookie carries a random 256-bit id; the `sessions` table
- * holds only its SHA-256, with who is signed in, when, and when the session ends. A session ends after its idle
- * lifetime without use, or its absolute lifetime after sign-in however much it is used (OWASP Session Management
- * Cheat Sheet); deleting its row ends it at once, on every server process.
+ * One session mechanism for owners, buyers and referrers, server-side and revocable (docs/decisions/0022). The cookie
+ * holds a random 256-bit id, the table only its SHA-256. A session ends after its idle lifetime or its absolute one
+ * (OWASP Session Management Cheat Sheet); deleting its row ends it everywhere.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, lt, ne, sql } from 'drizzle-orm';
@@ -14,40 +12,30 @@ import { sessions } from '../db/schema';
 
 type SessionKind = 'owner' | 'buyer' | 'referrer';
 
-/** How one kind of session behaves. */
 interface SessionRules {
   kind: SessionKind;
   cookieName: string;
-  /** The cookie's Path: the only API it is sent to (e.g. '/api/admin'). */
   path: string;
-  /** Ends a session not used for this long (ms). */
   idleMs: number;
-  /** Ends a session this long after sign-in, used or not (ms). */
+  /** From sign-in, used or not. */
   maxMs: number;
 }
 
-/** A signed-in session: who (ownerId or transactionId) and the SHA-256 of its id (hex). */
 export interface SignedIn {
   subject: string;
   idHash: string;
 }
 
-/** Reads, opens and ends the sessions of one kind. */
 export interface SessionKeeper {
-  /**
-   * The request's live session, or null (no cookie, unknown id, idle or absolute lifetime over). Using it moves
-   * its idle end on. Read once per request, however often asked.
-   */
+  /** The live session or null; using it moves its idle end on. Read once per request. */
   current(request: FastifyRequest): Promise<SignedIn | null>;
-  /** Signs `subject` in: ends the request's previous session, stores a fresh id (no fixation) and sets the cookie. */
+  /** Ends the request's previous session (no fixation), stores a fresh id, sets the cookie. */
   open(request: FastifyRequest, reply: FastifyReply, subject: string): Promise<SignedIn>;
-  /** Signs out: deletes the request's session on the server and clears the cookie. */
   close(request: FastifyRequest, reply: FastifyReply): Promise<void>;
 }
 
 const HOUR_MS = 60 * 60 * 1000;
 
-/** The owner console's sessions: OWNER_SESSION_HOURS idle, OWNER_SESSION_MAX_HOURS absolute. */
 export const ownerSessionRules = (config: Config): SessionRules => ({
   kind: 'owner',
   cookieName: 'owner_session',
@@ -56,10 +44,8 @@ export const ownerSessionRules = (config: Config): SessionRules => ({
   maxMs: config.OWNER_SESSION_MAX_HOURS * HOUR_MS,
 });
 
-/** The 401 of a buyer's ended (or never opened) session: the manage page's and the team's. */
 export const SIGN_IN_AGAIN = 'Your session has ended. Please ask for a new link.';
 
-/** The manage page's sessions: an hour idle, ACCOUNT_SESSION_MAX_HOURS absolute. */
 export const buyerSessionRules = (config: Config): SessionRules => ({
   kind: 'buyer',
   cookieName: 'account_session',
@@ -68,7 +54,6 @@ export const buyerSessionRules = (config: Config): SessionRules => ({
   maxMs: config.ACCOUNT_SESSION_MAX_HOURS * HOUR_MS,
 });
 
-/** A referrer's own page (/partner): like the manage page's, an hour idle, ACCOUNT_SESSION_MAX_HOURS absolute. */
 export const referrerSessionRules = (config: Config): SessionRules => ({
   kind: 'referrer',
   cookieName: 'partner_session',
@@ -77,19 +62,14 @@ export const referrerSessionRules = (config: Config): SessionRules => ({
   maxMs: config.ACCOUNT_SESSION_MAX_HOURS * HOUR_MS,
 });
 
-/** The SHA-256 (hex) under which a session id is stored. */
 const sessionIdHash = (sessionId: string) => createHash('sha256').update(sessionId).digest('hex');
 
-/**
- * Whether a cookie gets `Secure`: when PUBLIC_URL is https, or the request came over https through a proxy that
- * TRUST_PROXY believes (without one, request.protocol is the socket's, and a client-written header is ignored).
- */
+/** `Secure` when PUBLIC_URL is https, or the request came over https through a proxy TRUST_PROXY believes. */
 function secureCookie(config: Config, request: FastifyRequest): boolean {
   if (config.PUBLIC_URL?.startsWith('https:')) return true;
   return config.TRUST_PROXY !== false && request.protocol === 'https';
 }
 
-/** The sessions of `rules.kind` on `db`, with their cookie. */
 export function sessionKeeper(db: Database, config: Config, rules: SessionRules): SessionKeeper {
   const read = new WeakMap<FastifyRequest, Promise<SignedIn | null>>();
   const cookieOptions = (request: FastifyRequest) => ({
@@ -165,10 +145,7 @@ export function sessionKeeper(db: Database, config: Config, rules: SessionRules)
   };
 }
 
-/**
- * Ends the buyer sessions of order `transactionId` but `except` (a session's idHash: the one that asked for the
- * change). Called whenever the order's credentials change. Returns how many ended.
- */
+/** Ends the order's buyer sessions but `except` (the one that changed the credentials). Returns how many. */
 export async function endBuyerSessions(
   db: Database | Transaction,
   transactionId: string,
@@ -181,7 +158,7 @@ export async function endBuyerSessions(
   return ended.length;
 }
 
-/** Ends every console session of owner `ownerId` (a new password). Returns how many ended. */
+/** Ends every console session of owner `ownerId` (a new password). Returns how many. */
 export async function endOwnerSessions(db: Database | Transaction, ownerId: string): Promise<number> {
   const ended = await db
     .delete(sessions)
@@ -190,7 +167,7 @@ export async function endOwnerSessions(db: Database | Transaction, ownerId: stri
   return ended.length;
 }
 
-/** Deletes the sessions that have ended (the retention sweep). Returns how many. */
+/** The retention sweep's part: deletes ended sessions. Returns how many. */
 export async function deleteEndedSessions(db: Database | Transaction): Promise<number> {
   const ended = await db.delete(sessions).where(lt(sessions.expiresAt, new Date())).returning({ idHash: sessions.idHash });
   return ended.length;

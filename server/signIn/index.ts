@@ -1,6 +1,6 @@
 /**
- * The training platform's sign-in, when a client is configured (docs/decisions/0033): the OpenID Provider under
- * /oidc, our /sign-in page's calls and a member's new password (./routes/), all under the API's rate limit.
+ * The training platform's sign-in when a client is configured (docs/decisions/0033): the OpenID Provider under /oidc,
+ * /sign-in's calls, a member's new password; under the API's rate limit.
  */
 import { hkdfSync } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
@@ -20,26 +20,19 @@ import { signInRoute } from './routes/signIn';
 interface SignInOptions {
   config: Config;
   db: Database;
-  /** Wakes the outbox worker, so a password link goes out now. */
   nudgeOutbox: () => void;
-  /** The app's cookie secret: the provider's cookie keys derive from it, so every process reads every other's. */
+  /** The provider's cookie keys derive from it, so every process reads every other's. */
   cookieSecret: string;
-  /** The provider's signing keys (server/signIn/oidcKeys.ts loads them). Default: a fresh key, for one process. */
+  /** Default: a fresh key, for one process. */
   oidcJwks?: PrivateJwks;
 }
 
-/**
- * What the sign-in keeps past its time: the OpenID Provider's sessions, codes, tokens and grants past their expiry,
- * deleted by the retention sweep (server/checkout/retention.ts), with or without OIDC_CLIENT_ID.
- */
+/** Its part of the retention sweep, with or without OIDC_CLIENT_ID: the provider's expired records. */
 export function signInListener(): OrderListener {
   return { sweepExpired: async (tx) => ({ oidcRecords: await deleteExpiredOidcRecords(tx) }) };
 }
 
-/**
- * "Forgot your password?" as the outbox sends it (./newPassword.ts): whom a request is for, and a member's "set a
- * new password" link, minted when it is sent.
- */
+/** "Forgot your password?" as the outbox sends it: a member's link is minted when sent. */
 export function signInMail(): Pick<OutboxMailParts, 'passwordLinks'> {
   return {
     passwordLinks: {
@@ -51,7 +44,6 @@ export function signInMail(): Pick<OutboxMailParts, 'passwordLinks'> {
   };
 }
 
-/** Registers the sign-in, or nothing when OIDC_CLIENT_ID is not set. */
 export async function signInPlugin(
   app: FastifyInstance,
   { config, db, nudgeOutbox, cookieSecret, oidcJwks }: SignInOptions,

@@ -1,12 +1,10 @@
-/** The OpenID Provider's private signing keys as OIDC_JWKS gives them (read by server/config.ts; ./oidcKeys.ts). */
 import type { JsonWebKey } from 'node:crypto';
 
-/** A private JSON Web Key Set: at least one key, each with its key type and private part (`d`). */
 export interface PrivateJwks {
   keys: JsonWebKey[];
 }
 
-/** Parses `text` as a private JWK Set; null when it is not JSON, has no keys, or a key lacks `kty` or `d`. */
+/** Null when not JSON, no keys, or a key without `kty` or `d`. */
 export function parseJwks(text: string): PrivateJwks | null {
   let value: unknown;
   try {

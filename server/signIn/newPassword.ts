@@ -1,13 +1,8 @@
 /**
- * "Forgot your password?" on /sign-in for everyone (docs/decisions/0039). A request is one outbox row
- * whatever the email (requestPasswordLink: the same answer and the same work for a buyer, a member and an unknown
- * email); the outbox worker decides at send time whom it is for (passwordLinkOf): a team member with a live
- * claimed seat gets a "set a new password" link, minted then (mintNewPasswordLink: 32 random bytes, only the SHA-256
- * kept on the seat, NEW_PASSWORD_LINK_MINUTES, a newer link voids the older); anyone else goes on as the /account
- * link request (the buyer's mail, or nothing for an email with no subscription). The member opens the link on
- * /sign-in/new-password, which looks at it (peekNewPasswordLink) and sets the password (setNewPassword): one guarded
- * UPDATE spends the link and stores the argon2id hash (OWASP's parameters), and every sign-in of that person to the
- * training platform ends with it, in one transaction.
+ * "Forgot your password?" for everyone (docs/decisions/0039). A request is one outbox row whatever the email (no
+ * enumeration); at send time a member with a live seat gets a link (SHA-256 kept, NEW_PASSWORD_LINK_MINUTES, a newer
+ * voids the older), anyone else goes on as the /account link request. Setting the password spends the link and ends
+ * the person's sign-ins, in one transaction.
  */
 import { randomUUID } from 'node:crypto';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
@@ -19,18 +14,14 @@ import { hashChosenPassword } from '../security/password';
 import { endPersonSignIns } from './oidcStore';
 import { findPersonByEmail } from './people';
 
-/** The outbox topic of a "Forgot your password?" request; its payload holds the email as typed. */
+/** Its payload holds the email as typed. */
 export const PASSWORD_LINK_REQUEST = 'password_link';
-/** The mail topic a member's request becomes (server/outbox/mailTemplates.ts). */
 export const MEMBER_NEW_PASSWORD = 'member_new_password';
 
-/** Why a link cannot set a password: unknown (or replaced by a newer one), expired, already used, or the seat is gone. */
+/** 'unknown' includes a link replaced by a newer one. */
 export type NewPasswordLinkProblem = 'unknown' | 'expired' | 'used' | 'revoked';
 
-/**
- * Queues the answer to "Forgot your password?" for `email`: one outbox row, no order yet, resolved when sent.
- * The same work for every email (no enumeration by timing).
- */
+/** The same work for every email (no enumeration by timing). */
 export async function requestPasswordLink(db: Database, email: string): Promise<void> {
   await db.insert(outbox).values({
     kind: 'mail',
@@ -42,8 +33,7 @@ export async function requestPasswordLink(db: Database, email: string): Promise<
 }
 
 /**
- * Whom a request for `email` is for, at send time: a member with a live claimed seat (the seat, for its own mail),
- * or 'account_link' (buyers, and the emails with no login, which the /account link request drops unmailed).
+ * A member with a live claimed seat, or 'account_link' (buyers, and emails with no login, which that request drops).
  */
 export async function passwordLinkOf(
   db: Database,
@@ -54,10 +44,7 @@ export async function passwordLinkOf(
   return { seatId: person.personId, email: person.email, name: person.name, transactionId: person.orderId };
 }
 
-/**
- * A new "set a new password" token for claimed, unsuspended seat `seatId`, replacing any earlier one, valid
- * NEW_PASSWORD_LINK_MINUTES from now; null when the seat holds no login any more.
- */
+/** Null when the seat holds no login any more. */
 export async function mintNewPasswordLink(db: Database, seatId: string): Promise<string | null> {
   const { token, tokenHash } = newHandoffToken();
   const [seat] = await db
@@ -68,7 +55,6 @@ export async function mintNewPasswordLink(db: Database, seatId: string): Promise
   return seat ? token : null;
 }
 
-/** The seat a link's token names and whether the link is live, or undefined. */
 async function seatOfLink(db: Database, token: string) {
   const [row] = await db
     .select({ seat: seats, live: sql<boolean>`coalesce(${seats.resetExpiresAt} > now(), false)` })
@@ -85,7 +71,7 @@ function problemOf(row: Awaited<ReturnType<typeof seatOfLink>>): NewPasswordLink
   return null;
 }
 
-/** The email whose password the link behind `token` sets (for the page and the password manager), or why not. Changes nothing. */
+/** For the page and the password manager; changes nothing. */
 export async function peekNewPasswordLink(db: Database, token: string): Promise<{ email: string } | { problem: NewPasswordLinkProblem }> {
   const row = await seatOfLink(db, token);
   const problem = problemOf(row);
@@ -94,12 +80,9 @@ export async function peekNewPasswordLink(db: Database, token: string): Promise<
 }
 
 /**
- * Sets `password` as the new password of the member behind `token`, once: checks the rules
- * (src/domain/newPassword.ts) against the seat's email, hashes with OWASP's argon2id parameters, then in one
- * transaction spends the link and stores the hash with a guarded UPDATE (of two submissions one wins) and ends
- * every OpenID session and grant of the person (endPersonSignIns) and their unused login hints. The hand-off token
- * the claim gave stays as decision 0026 says (docs/decisions/0039). Returns the person's id, the link's problem, or
- * the rule the password breaks (`weak`, in words); nothing changes unless it is the id.
+ * Checks the rules (src/domain/newPassword.ts), hashes with OWASP's parameters, then in one transaction spends the
+ * link by a guarded UPDATE (one of two submissions wins) and ends the person's sign-ins and login hints. Returns the
+ * person's id, else the problem; nothing changes then.
  */
 export async function setNewPassword(
   db: Database,

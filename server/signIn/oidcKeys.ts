@@ -1,9 +1,6 @@
 /**
- * The OpenID Provider's signing keys (docs/decisions/0033): OIDC_JWKS when set (required with DATABASE_URL, checked
- * by server/config.ts, so every process signs with the same keys); otherwise, for the embedded database, an RSA key
- * generated once into `DATA_DIR/oidc-jwks.json` (mode 0600) beside the data, like the credentials key
- * (server/security/credentialsKey.ts); for an in-memory database (`memory://`), a key that lives as long as the
- * process.
+ * The provider's signing keys (docs/decisions/0033): OIDC_JWKS (required with DATABASE_URL, so every process signs
+ * alike); else an RSA key generated once into DATA_DIR/oidc-jwks.json (0600); for `memory://`, one per process.
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -12,21 +9,16 @@ import { join } from 'node:path';
 import type { Config } from '../config';
 import { parseJwks, type PrivateJwks } from './jwks';
 
-/** The file the embedded default keeps its generated keys in, inside DATA_DIR. */
 const JWKS_FILE = 'oidc-jwks.json';
 
-/** A fresh RS256 signing key set (RSA 2048, a random `kid`): what OpenID Connect requires every provider to offer. */
+/** RS256, which OpenID Connect requires every provider to offer. */
 export function generateJwks(): PrivateJwks {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const jwk = privateKey.export({ format: 'jwk' });
   return { keys: [{ ...jwk, kid: randomBytes(8).toString('hex'), alg: 'RS256', use: 'sig' }] };
 }
 
-/**
- * The signing keys for `config`.
- * @throws Error when OIDC_JWKS is missing with DATABASE_URL (config validation normally catches this first), or
- *   when DATA_DIR/oidc-jwks.json exists but does not hold a private key set.
- */
+/** @throws Error when OIDC_JWKS is missing with DATABASE_URL, or DATA_DIR/oidc-jwks.json holds no private key set. */
 export async function loadOidcJwks(config: Pick<Config, 'OIDC_JWKS' | 'DATABASE_URL' | 'DATA_DIR'>): Promise<PrivateJwks> {
   if (config.OIDC_JWKS) return config.OIDC_JWKS;
   if (config.DATABASE_URL) throw new Error('OIDC_JWKS is required when DATABASE_URL is set');
@@ -34,7 +26,7 @@ export async function loadOidcJwks(config: Pick<Config, 'OIDC_JWKS' | 'DATABASE_
   const path = join(config.DATA_DIR, JWKS_FILE);
   if (!existsSync(path)) {
     try {
-      // 'wx': only the first start writes it; a second process racing this one reads it.
+      // 'wx': only the first start writes it; a process racing this one reads it.
       await writeFile(path, `${JSON.stringify(generateJwks())}\n`, { flag: 'wx', mode: 0o600 });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;

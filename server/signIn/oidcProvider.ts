@@ -1,12 +1,8 @@
 /**
- * This product as the OpenID Provider of the training platform (docs/decisions/0033), on oidc-provider
- * (panva, OpenID Certified): discovery at `/.well-known/openid-configuration`, its endpoints under `/oidc`
- * (authorization, token, JWKS, userinfo), the authorization code flow with PKCE required, scopes
- * `openid email profile access`, the `access` claims (`order`, `seat`, `role`, `status`, `agreement`) in the id token. The one
- * client is the platform, registered by configuration (OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, OIDC_REDIRECT_URIS);
- * consent is implicit for it (first party). The login prompt is our page `/sign-in` (server/signIn/routes/signIn.ts);
- * everything the provider keeps is in our database (./oidcStore.ts). oidc-provider is a Koa app: Fastify hands it
- * the raw request under `/oidc`, unparsed.
+ * This product as the training platform's OpenID Provider (docs/decisions/0033), on oidc-provider (OpenID Certified):
+ * code flow with PKCE, scopes `openid email profile access`, the access claims in the id token, one first-party
+ * client from configuration (implicit consent), `/sign-in` as its login prompt, its records in our database. A Koa
+ * app: Fastify hands it the raw request under `/oidc`.
  */
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -19,22 +15,17 @@ import { oidcStore } from './oidcStore';
 import type { PrivateJwks } from './jwks';
 import { findPersonById, maySignIn, type Person } from './people';
 
-/** Where the provider's endpoints are mounted. */
 const OIDC_PREFIX = '/oidc';
 
-/** The sign-in page (the provider's login prompt); the interaction's uid goes in its query. */
+/** The interaction's uid goes in its query. */
 const SIGN_IN_PAGE = '/sign-in';
 
-/** Where a sign-in carrying a one-time login hint goes instead of the page (server/signIn/routes/signIn.ts). */
 export const HINT_ROUTE = '/sign-in/hint';
 
-/** The provider's resume endpoint, `/auth/{interaction uid}` under the mount path. */
 const RESUME_PATH = /^\/auth\/[^/]+\/?$/;
 
-/** The scopes the platform may ask for; `access` carries the claims of the person's access. */
 const SCOPES = ['openid', 'email', 'profile', 'access'];
 
-/** The claims each scope releases. */
 const CLAIMS = {
   openid: ['sub'],
   email: ['email', 'email_verified'],
@@ -42,7 +33,6 @@ const CLAIMS = {
   access: ['order', 'seat', 'role', 'status', 'agreement'],
 };
 
-/** What the id token and userinfo say about `person`. */
 function claimsOf(person: Person) {
   return {
     sub: person.personId,
@@ -53,18 +43,17 @@ function claimsOf(person: Person) {
     seat: person.seatNumber,
     role: person.role,
     status: person.status,
-    // 'pending' until the agreement site reports the signature (docs/decisions/0063): the platform holds the
-    // training until then (spec §1: the agreement is signed before the platform is used).
+    // The platform holds the training until the agreement is signed (spec §1; docs/decisions/0063).
     agreement: person.agreement,
   };
 }
 
-/** The public base address: PUBLIC_URL, else this machine on PORT (a local run). No trailing slash. */
+/** No trailing slash. */
 function oidcIssuer(config: Pick<Config, 'PUBLIC_URL' | 'PORT'>): string {
   return (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
 }
 
-/** A plain error page (no outside fonts or inline script, so it passes our Content-Security-Policy). */
+/** No outside fonts or inline script, so it passes our CSP. */
 function renderError(ctx: KoaContextWithOIDC, out: { error?: string; error_description?: string }): void {
   ctx.type = 'html';
   ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign-in problem</title></head><body><main><h1>This sign-in could not go on</h1><p>${escapeHtml(
@@ -76,11 +65,9 @@ interface ProviderOptions {
   config: Config;
   db: Database;
   jwks: PrivateJwks;
-  /** Keys the provider signs its cookies with (the same in every process). */
   cookieKeys: string[];
 }
 
-/** The provider for `config` (OIDC_CLIENT_ID and its secret and redirect URIs set). */
 export function createOidcProvider({ config, db, jwks, cookieKeys }: ProviderOptions): Provider {
   if (!config.OIDC_CLIENT_ID || !config.OIDC_CLIENT_SECRET || !config.OIDC_REDIRECT_URIS) {
     throw new Error('OIDC needs OIDC_CLIENT_ID, OIDC_CLIENT_SECRET and OIDC_REDIRECT_URIS');
@@ -103,18 +90,17 @@ export function createOidcProvider({ config, db, jwks, cookieKeys }: ProviderOpt
     cookies: { keys: cookieKeys, long: { signed: true, secure }, short: { signed: true, secure } },
     scopes: SCOPES,
     claims: CLAIMS,
-    // The access claims go in the id token itself, which is all many platforms read.
+    // Many platforms read only the id token.
     conformIdTokenClaims: false,
     responseTypes: ['code'],
     pkce: { required: () => true },
     features: { devInteractions: { enabled: false } },
-    // A one-time login hint (./loginHints.ts) goes to the route that uses it; every other sign-in to the page.
     interactions: {
       url: (_ctx, interaction) =>
         `${looksLikeLoginHint(interaction.params.login_hint) ? HINT_ROUTE : SIGN_IN_PAGE}?interaction=${encodeURIComponent(interaction.uid)}`,
     },
-    // Refused people (seat revoked, subscription ended) have no account: their codes and tokens stop working
-    // (the token endpoint answers invalid_grant), and a sign-in session of theirs sends the platform access_denied.
+    // Refused people have no account: their tokens stop working (invalid_grant) and their sign-in sends the platform
+    // access_denied.
     async findAccount(ctx, sub) {
       const person = await findPersonById(db, sub);
       if (person && maySignIn(person)) return { accountId: sub, claims: () => claimsOf(person) };
@@ -123,7 +109,7 @@ export function createOidcProvider({ config, db, jwks, cookieKeys }: ProviderOpt
       }
       return undefined;
     },
-    // Consent is implicit for the one first-party client: the grant covers whatever of our scopes it asks for.
+    // Consent is implicit for the one first-party client.
     async loadExistingGrant(ctx) {
       const { client, session, params, provider, result } = ctx.oidc;
       if (!client || !session?.accountId) return undefined;
@@ -147,10 +133,9 @@ export function createOidcProvider({ config, db, jwks, cookieKeys }: ProviderOpt
     },
   };
   const provider = new Provider(oidcIssuer(config), configuration);
-  // Koa reads the protocol, host and address from X-Forwarded-*, which mountOidcProvider writes itself.
+  // mountOidcProvider writes X-Forwarded-* itself.
   provider.proxy = true;
-  // The resume endpoint reads everything from the stored interaction, nothing from its query; oidc-provider 8's
-  // error handler fails (a server_error) on a resume whose query names our client, so the query is dropped.
+  // oidc-provider 8's error handler fails on a resume whose query names our client; the resume reads nothing from it.
   provider.use(async (ctx, next) => {
     if (RESUME_PATH.test(ctx.path)) ctx.querystring = '';
     await next();
@@ -159,9 +144,8 @@ export function createOidcProvider({ config, db, jwks, cookieKeys }: ProviderOpt
 }
 
 /**
- * `request`'s raw request as the provider must see it: the addresses it builds (its endpoints, its cookies' Secure)
- * are PUBLIC_URL's, else what Fastify made of the request under TRUST_PROXY; whatever X-Forwarded-* the client sent
- * is replaced, never believed (the provider reads them: `provider.proxy`).
+ * The addresses the provider builds are PUBLIC_URL's, else Fastify's under TRUST_PROXY; a client's X-Forwarded-* is
+ * replaced, never believed.
  */
 export function providerRequest(request: FastifyRequest, config: Pick<Config, 'PUBLIC_URL'>): IncomingMessage {
   const publicUrl = config.PUBLIC_URL ? new URL(config.PUBLIC_URL) : undefined;
@@ -172,13 +156,12 @@ export function providerRequest(request: FastifyRequest, config: Pick<Config, 'P
 }
 
 /**
- * Mounts `provider` on `app`: `/oidc/*` and `/.well-known/openid-configuration` go to its Koa callback with the
- * raw request (its body unread: the provider parses its own forms), mount path `/oidc`. Behind a TLS proxy with an
- * https PUBLIC_URL the provider sees https (its cookies are Secure) whether or not TRUST_PROXY is set.
+ * The body unread: the provider parses its own forms. Behind a TLS proxy with an https PUBLIC_URL its cookies are
+ * Secure whatever TRUST_PROXY says.
  */
 export async function mountOidcProvider(app: FastifyInstance, provider: Provider, config: Config): Promise<void> {
   const callback = provider.callback();
-  // oidc-provider answers its own unexpected failures (`server_error`) and only emits them: they are ours to log.
+  // It answers its own failures and only emits them: ours to log.
   provider.on('server_error', (ctx: KoaContextWithOIDC, error: Error) => {
     app.log.error({ err: error, route: ctx.oidc?.route }, 'The sign-in provider failed');
   });

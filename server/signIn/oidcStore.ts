@@ -1,17 +1,8 @@
 /**
- * oidc-provider's storage adapter on our database (table oidc_records): one row per stored model instance
- * (Session, Interaction, Grant, AuthorizationCode, AccessToken, RefreshToken, …), so every server process sees the
- * same sessions and codes, on PGlite and PostgreSQL alike. The adapter contract is oidc-provider's
- * (`lib/adapters/memory_adapter.js` is its reference): `find` answers nothing past the expiry, `consume` marks a
- * code used (a second exchange of it then revokes its grant), `revokeByGrantId` deletes a grant's codes and tokens.
- * Expired rows are deleted by the retention sweep (`deleteExpiredOidcRecords`).
- *
- * A row is keyed by the SHA-256 of its id, never the id, and its payload keeps no copy of it (`jti`): a session
- * cookie's value, an interaction's, an authorization code and an access token are bearer credentials, and a read of
- * the database or a backup must not yield one that works (docs/decisions/0052). Every look-up hashes the id first.
- * A grant's id is kept as it is: it opens nothing by itself, and its codes and tokens name it (`grant_id`). A
- * payload that PostgreSQL's jsonb cannot hold (a NUL or a lone surrogate in a parameter the client sent) is refused
- * as the client's `invalid_request`, not a server error.
+ * oidc-provider's storage adapter on table oidc_records, shared by every process (contract: its `memory_adapter.js`).
+ * A row is keyed by the SHA-256 of its id and keeps no copy of it: sessions, codes and tokens are bearer credentials
+ * a database read must not yield (docs/decisions/0052); a grant's id opens nothing and is kept as is. A payload jsonb
+ * cannot hold is the client's `invalid_request`, not a 500.
  */
 import { and, eq, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
@@ -20,13 +11,11 @@ import { oidcRecords } from '../db/schema';
 import { hashHandoffToken } from '../security/handoffToken';
 import { PLAIN_TEXT_PATTERN } from '../../src/contract/fields';
 
-/** Models whose id is itself the credential (everything but the grant); stored by its SHA-256. */
 const keptAsIs = (model: string) => model === 'Grant';
 
-/** Text PostgreSQL's jsonb keeps: no NUL, no UTF-16 surrogate without its pair (the contract's rule for client text). */
+/** The contract's rule for client text: no NUL, no lone surrogate. */
 const STORABLE = new RegExp(PLAIN_TEXT_PATTERN, 'u');
 
-/** Whether any string (key or value) in `value` is text jsonb refuses. */
 function holdsUnstorableText(value: unknown): boolean {
   if (typeof value === 'string') return !STORABLE.test(value);
   if (Array.isArray(value)) return value.some(holdsUnstorableText);
@@ -36,18 +25,14 @@ function holdsUnstorableText(value: unknown): boolean {
   return false;
 }
 
-/** The stored payload, with `consumed` (epoch seconds) when the row was consumed. */
 type Row = { payload: Record<string, unknown>; consumedAt: Date | null };
 
 const live = sql`(${oidcRecords.expiresAt} is null or ${oidcRecords.expiresAt} > now())`;
 
-/** Where an interaction's own id stood in its `returnTo` (the provider's resume address ends with it). */
+/** The provider's resume address ends with the interaction's id. */
 const ID_IN_ADDRESS = ':uid';
 
-/**
- * `payload` without the credentials it carries: its own id (`jti`, and inside an interaction's `returnTo`) and an
- * interaction's copy of its session's cookie value (`session.cookie`, which oidc-provider keeps but never reads).
- */
+/** Without its own id and an interaction's copy of its session's cookie (which oidc-provider never reads). */
 function withoutCredentials(id: string, payload: AdapterPayload): Record<string, unknown> {
   const { jti: _jti, ...rest } = payload;
   const stored: Record<string, unknown> = { ...rest };
@@ -59,7 +44,6 @@ function withoutCredentials(id: string, payload: AdapterPayload): Record<string,
   return stored;
 }
 
-/** The stored row as oidc-provider wrote it: with `id` when the row was found by it (its hash was kept instead). */
 function toPayload(row: Row | undefined, id?: string): AdapterPayload | undefined {
   if (!row) return undefined;
   const payload = { ...(row.payload as AdapterPayload) };
@@ -70,7 +54,6 @@ function toPayload(row: Row | undefined, id?: string): AdapterPayload | undefine
   return row.consumedAt ? { ...payload, consumed: Math.floor(row.consumedAt.getTime() / 1000) } : payload;
 }
 
-/** The adapter for oidc-provider's model `model` (its `adapter` option calls this once per model). */
 export function oidcStore(db: Database, model: string): Adapter {
   const select = (condition: SQL) =>
     db
@@ -79,7 +62,6 @@ export function oidcStore(db: Database, model: string): Adapter {
       .where(and(eq(oidcRecords.model, model), condition, live))
       .limit(1);
   const hashed = !keptAsIs(model);
-  /** The row's key for `id`. */
   const key = (id: string) => (hashed ? hashHandoffToken(id) : id);
   return {
     async upsert(id, payload, expiresIn) {
@@ -126,7 +108,7 @@ export function oidcStore(db: Database, model: string): Adapter {
   };
 }
 
-/** Deletes the rows whose expiry has passed; returns how many (the retention sweep, ./index.ts signInListener). */
+/** The retention sweep's part (./index.ts). Returns how many. */
 export async function deleteExpiredOidcRecords(db: Database | Transaction): Promise<number> {
   const deleted = await db
     .delete(oidcRecords)
@@ -136,8 +118,8 @@ export async function deleteExpiredOidcRecords(db: Database | Transaction): Prom
 }
 
 /**
- * Ends every sign-in session and grant of person `accountId` (their codes and tokens with the grants): a password
- * change or a revoked seat signs the person out of the training platform's next sign-in. Returns the rows deleted.
+ * Ends a person's sign-in sessions and grants with their codes and tokens: a password change or a revoked seat.
+ * Returns the rows deleted.
  */
 export async function endPersonSignIns(db: Database | Transaction, accountId: string): Promise<number> {
   const deleted = await db

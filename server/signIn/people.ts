@@ -1,38 +1,31 @@
 /**
- * The people who can sign in to the training platform, read in this one place: the sign-in route,
- * the OpenID Provider's account lookup, the hand-off and the "forgot your password" path read them through these
- * functions only. A person is an order's buyer (table accounts, one per paid order, seat 1, role 'buyer') or a team
- * member who claimed a seat (table seats, role 'member'); a revoked, suspended or unclaimed seat holds no login.
- * A buyer who gave seat 1 to someone who claimed it (docs/decisions/0038) holds no seat: that buyer comes back
- * `revoked` (no training sign-in) while seat 1 is the member's; managing the subscription never reads this file.
+ * The people who can sign in to the training platform, read in this one place: an order's buyer (accounts, seat 1) or
+ * a member who claimed a seat. A buyer who gave seat 1 away comes back `revoked` (docs/decisions/0038); managing the
+ * subscription never reads this file.
  */
 import { desc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { accounts, orders, seats } from '../db/schema';
 import { seatOneGivenAway } from '../seats';
-/** The access a person's subscription gives: 'active' (paid up), 'past_due' (a renewal unpaid), 'cancelled'. */
 export type AccessStatus = 'active' | 'past_due' | 'cancelled';
 
-/** A person who may have a login: who they are, their password's argon2id hash (null before credentials are issued), their access. */
+/** `passwordHash` is null before credentials are issued. */
 export interface Person {
-  /** Stable id: the OpenID `sub`. */
+  /** The OpenID `sub`. */
   personId: string;
   email: string;
   name: string;
   passwordHash: string | null;
   /** The order's transactionId. */
   orderId: string;
-  /** 1-based seat of the order; the buyer holds seat 1. */
   seatNumber: number;
   role: 'buyer' | 'member';
   status: AccessStatus;
-  /** The person holds no seat: a member's seat taken back, or a buyer's seat 1 given to someone who claimed it. */
   revoked: boolean;
-  /** Whether the agreement site reported this person's training agreement signed (docs/decisions/0063). */
   agreement: AgreementStatus;
 }
 
-/** A person's training agreement: 'signed' once the agreement site reported it, else 'pending' (spec §1). */
+/** Spec §1: signed before the platform is used (docs/decisions/0063). */
 export type AgreementStatus = 'signed' | 'pending';
 
 const agreementOf = (signedAt: Date | null): AgreementStatus => (signedAt ? 'signed' : 'pending');
@@ -46,7 +39,6 @@ const buyerColumns = {
   passwordHash: accounts.passwordHash,
   orderId: orders.transactionId,
   orderStatus: orders.status,
-  /** Seat 1 is held by someone the buyer gave it to (a claimed, unsuspended seat numbered 1). */
   seatOneGiven: seatOneGivenAway(accounts.transactionId),
   agreementSignedAt: accounts.agreementSignedAt,
 };
@@ -84,7 +76,6 @@ interface MemberRow extends PersonRow {
   suspendedAt: Date | null;
 }
 
-/** The buyer: seat 1, unless it was given to someone who claimed it (then `revoked`: no seat, no training sign-in). */
 function buyerPerson(row: BuyerRow): Person | null {
   const status = ORDER_STATUS_ACCESS[row.orderStatus];
   if (!status) return null;
@@ -92,7 +83,7 @@ function buyerPerson(row: BuyerRow): Person | null {
   return { ...person, seatNumber: 1, role: 'buyer', status, revoked: Boolean(seatOneGiven), agreement: agreementOf(agreementSignedAt) };
 }
 
-/** A seat's holder: only a claimed seat that is not suspended keeps its password hash. */
+/** Only a claimed, unsuspended seat keeps its password hash. */
 function memberPerson(row: MemberRow): Person | null {
   const status = ORDER_STATUS_ACCESS[row.orderStatus];
   if (!status) return null;
@@ -112,10 +103,8 @@ function memberPerson(row: MemberRow): Person | null {
 }
 
 /**
- * The person whose login email is `email` (compared case-insensitively, trimmed), or null. When an email holds
- * several logins, the newest paid order's buyer who holds seat 1 and whose subscription has not ended wins (the
- * login the newest success page showed), then the newest claimed seat, then a buyer without a seat (ended, or seat
- * 1 given away), then the newest seat of any state (revoked).
+ * `email` trimmed, case-insensitive. Of several logins: the newest paid order's buyer holding seat 1 and live (the
+ * login the newest success page showed), then the newest claimed seat, then a buyer without a seat, then any seat.
  */
 export async function findPersonByEmail(db: Database, email: string): Promise<Person | null> {
   const lower = email.trim().toLowerCase();
@@ -145,7 +134,7 @@ export async function findPersonByEmail(db: Database, email: string): Promise<Pe
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The person with id `personId` (an OpenID `sub`: a buyer's account id or a member's seat id), or null (unknown, or not a uuid). */
+/** Null when unknown or not a uuid. */
 export async function findPersonById(db: Database, personId: string): Promise<Person | null> {
   if (!UUID.test(personId)) return null;
   const [buyer] = await db
@@ -164,7 +153,7 @@ export async function findPersonById(db: Database, personId: string): Promise<Pe
   return member ? memberPerson(member) : null;
 }
 
-/** The buyer of order `orderId` (its account, seat 1), or null before the order is paid. */
+/** Null before the order is paid. */
 export async function findBuyerOfOrder(db: Database, orderId: string): Promise<Person | null> {
   const [row] = await db
     .select(buyerColumns)
@@ -175,7 +164,7 @@ export async function findBuyerOfOrder(db: Database, orderId: string): Promise<P
   return row ? buyerPerson(row) : null;
 }
 
-/** True when `person` may sign in: not revoked, the subscription not ended (past due may: the platform decides by the status claim). */
+/** Past due may: the platform decides by the status claim. */
 export function maySignIn(person: Person): boolean {
   return !person.revoked && person.status !== 'cancelled' && person.passwordHash !== null;
 }

@@ -8,6 +8,7 @@ import type { Transaction } from '../../server/db/client';
 
 /** The listeners never touch the transaction here: they only record what they were told. */
 const tx = {} as Transaction;
+const period = { retentionDays: 30 };
 
 describe('orderListeners', () => {
   it('announces to the features that listen, one after another in the order given', async () => {
@@ -28,8 +29,16 @@ describe('orderListeners', () => {
       {},
       { sweepExpired: async () => ({ partnerLinks: 2 }) },
     ]);
-    expect(await listeners.sweepExpired(tx)).toEqual({ oidcRecords: 3, partnerLinks: 2 });
+    expect(await listeners.sweepExpired(tx, period)).toEqual({ oidcRecords: 3, partnerLinks: 2 });
     expect(heard).toEqual([]);
+  });
+
+  it("hands each part the sweep's retention period", async () => {
+    const listeners = orderListeners([
+      { sweepExpired: async (_tx, { retentionDays }) => ({ outbox: retentionDays }) },
+      { sweepExpired: async (_tx, { retentionDays }) => ({ accountLinks: retentionDays + 1 }) },
+    ]);
+    expect(await listeners.sweepExpired(tx, { retentionDays: 7 })).toEqual({ outbox: 7, accountLinks: 8 });
   });
 
   it("lets a part's error through, so the sweep's transaction rolls back", async () => {
@@ -40,10 +49,10 @@ describe('orderListeners', () => {
         },
       },
     ]);
-    await expect(listeners.sweepExpired(tx)).rejects.toThrow('database gone');
+    await expect(listeners.sweepExpired(tx, period)).rejects.toThrow('database gone');
   });
 
   it('sweeps nothing when no feature has a part', async () => {
-    expect(await orderListeners([]).sweepExpired(tx)).toEqual({});
+    expect(await orderListeners([]).sweepExpired(tx, period)).toEqual({});
   });
 });

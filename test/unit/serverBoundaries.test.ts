@@ -113,6 +113,75 @@ const AGAINST_THE_ORDER: string[] = [];
  */
 const SIDE_DOORS: string[] = [];
 
+/**
+ * The tables a feature reads or writes that another feature's tables.ts defines, through server/db/schema.ts, as
+ * `feature → table`, each with its reason. What a feature deletes of its own goes through its part of the retention
+ * sweep (docs/decisions/0066). Each of these reads or writes another's rows in the same transaction as its own
+ * change; moving one behind the owner's step takes it off this list. A new one fails.
+ */
+const FOREIGN_TABLES: Record<string, string> = {
+  'account → accounts': "the manage page reads and changes the order's credentials",
+  'account → handoffTokens': "a manage link mints the order's agreement hand-off, and new credentials re-key it",
+  'account → orders': 'a sign-in link is for the newest subscription of an email',
+  'account → outbox': 'a sign-in link is mailed in the transaction that mints it',
+  'admin → accounts': "the console's order shows the buyer's sign-in state",
+  'admin → funnelEvents': "the dashboard's funnel",
+  'admin → orderDisputes': "the dashboard's and the orders' open disputes",
+  'admin → orders': "the console's orders, reports and mail list",
+  'admin → outbox': "the console's mail list, a held mail re-sent, an owner's action mailed with it",
+  'admin → referrers': "the reports and the mail list name each order's referrer",
+  'admin → seats': "the dashboard's seats",
+  'checkout → funnelEvents': "the first payment's funnel event, once, with the order's change",
+  'checkout → handoffTokens': "the agreement hand-off minted with the completed order (the finalize's answer)",
+  'commissions → orderDisputes': "a dispute's outcome settles the commission it touches",
+  'commissions → orderRefunds': "a refund's share of the commission",
+  'commissions → orders': "the referrer's mail names the order",
+  'commissions → outbox': "the referrer's and the owners' mail, written with the ledger's change",
+  'commissions → referrers': "the referrer's email, name and rule",
+  'funnel → orders': "a payment attempt's funnel event names the order's referrer",
+  'handoff → accounts': 'the hand-off redeems the credentials and records the signed agreement',
+  'handoff → handoffTokens': "the token's one trade",
+  'handoff → orders': 'the order a hand-off or an agreement is for',
+  'handoff → seats': "a member's signed agreement",
+  'outbox → accounts': "a mail's recipient is the buyer of the order",
+  'outbox → orders': "a mail's order: its buyer, seats and amounts",
+  'outbox → owners': "the owners' mail goes to every owner",
+  'outbox → seats': "a seat's row type for its invitation event",
+  'partner → orders': "the referrer's page lists the orders they referred",
+  'partner → referrers': "the referrer's page",
+  'seats → accounts': "seat 1 is the buyer's, with the order's credentials",
+  'seats → orders': "the team's seats follow the order's paid seats",
+  'signIn → accounts': "a buyer signs in with the order's credentials",
+  'signIn → orders': 'only a live subscription signs in',
+  'signIn → outbox': "a member's new-password link is mailed when asked for",
+  'signIn → seats': "a member signs in with their claimed seat's password",
+};
+
+/** Each table's feature: the folder of the tables.ts that exports it. */
+function tableOwners(files: ServerFile[]): Map<string, string> {
+  const owners = new Map<string, string>();
+  for (const file of files.filter((candidate) => candidate.path.endsWith('/tables.ts'))) {
+    for (const [, name] of file.source.matchAll(/^export (?:const|type|interface|function|enum) (\w+)/gm)) {
+      owners.set(name!, folderOf(file.path)!);
+    }
+  }
+  return owners;
+}
+
+/** The names `file` imports from server/db/schema.ts (`*` for the whole module). */
+function schemaImports(file: ServerFile): string[] {
+  const source = ts.createSourceFile(file.path, file.source, ts.ScriptTarget.Latest);
+  return source.statements.flatMap((statement) => {
+    if (!ts.isImportDeclaration(statement) && !ts.isExportDeclaration(statement)) return [];
+    const specifier = statement.moduleSpecifier;
+    if (!specifier || !ts.isStringLiteral(specifier) || !specifier.text.startsWith('.')) return [];
+    if (relative(REPO_ROOT, resolveRelative(join(REPO_ROOT, file.path), specifier.text)) !== 'server/db/schema.ts') return [];
+    const bindings = ts.isImportDeclaration(statement) ? statement.importClause?.namedBindings : statement.exportClause;
+    if (!bindings || !(ts.isNamedImports(bindings) || ts.isNamedExports(bindings))) return ['*'];
+    return bindings.elements.map((element) => (element.propertyName ?? element.name).text);
+  });
+}
+
 /** The folder right under server/ that holds `path` (`server/seats/claim.ts` → `seats`); none for server/app.ts. */
 function folderOf(path: string): string | undefined {
   const parts = path.split('/');
@@ -234,5 +303,20 @@ describe('server/ boundaries', () => {
     const { unlisted, stale } = compareWithList(groupByEdge(against), AGAINST_THE_ORDER);
     expect(unlisted, 'a folder imports one later in FOLDER_ORDER: this closes a cycle between features').toEqual([]);
     expect(stale, 'these edges are gone: take them off AGAINST_THE_ORDER').toEqual([]);
+  });
+  it('lets a feature take from server/db/schema.ts only its own tables, but for the listed ones', () => {
+    const owners = tableOwners(serverFiles);
+    const foreign = serverFiles
+      .filter((file) => folderOf(file.path) !== undefined && folderOf(file.path) !== 'db')
+      .flatMap((file) =>
+        schemaImports(file)
+          .filter((name) => owners.get(name) !== folderOf(file.path))
+          .map((name) => ({ edge: `${folderOf(file.path)} → ${name}`, use: `${file.path} imports ${name}` })),
+      );
+    const found = new Map<string, string[]>();
+    for (const { edge, use } of foreign) found.set(edge, [...(found.get(edge) ?? []), use]);
+    const { unlisted, stale } = compareWithList(found, Object.keys(FOREIGN_TABLES));
+    expect(unlisted, "ask the table's feature through its index.ts (or hand the step in, docs/decisions/0066)").toEqual([]);
+    expect(stale, "these tables are only their own feature's now: take them off FOREIGN_TABLES").toEqual([]);
   });
 });

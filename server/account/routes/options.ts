@@ -1,20 +1,17 @@
-/** What the manage page's route files share (./index.ts makes it): the services, the buyer's sessions, the signed-in order. */
 import type { FastifyRequest } from 'fastify';
 import { HttpError } from '../../http/httpError';
 import { findOrder, type Order, type OrderServices } from '../../checkout';
 import { buyerSessionRules, sessionKeeper, SIGN_IN_AGAIN, type SessionKeeper } from '../../sessions/sessions';
 
 export interface AccountRouteOptions extends OrderServices {
-  /** Sends the outbox now (a link or a change's mail should not wait for the next run). */
+  /** A link or a change's mail should not wait for the next run. */
   nudgeOutbox: () => void;
   buyerSessions: SessionKeeper;
-  /** The signed-in buyer's order. @throws HttpError 401 without a live session (or for an unpaid order). */
+  /** @throws HttpError 401 without a live session (or for an unpaid order). */
   sessionOrder: (request: FastifyRequest) => Promise<Order>;
-  /** The signed-in buyer's order, or null without a live session (or for an unpaid order). */
   signedInOrder: (request: FastifyRequest) => Promise<Order | null>;
 }
 
-/** The options for `services`: a session keeper with the buyers' lifetimes, and the signed-in order's lookup. */
 export function accountRouteOptions(services: OrderServices & { nudgeOutbox: () => void }): AccountRouteOptions {
   const buyerSessions = sessionKeeper(services.db, services.config, buyerSessionRules(services.config));
   const signedInOrder = async (request: FastifyRequest): Promise<Order | null> => {

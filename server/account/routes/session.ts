@@ -1,11 +1,7 @@
 /**
- * The manage page's session: POST /api/account/link emails a single-use link (rate-limited; the same answer and
- * the same queued work whether or not the email has a subscription); POST /api/account/session opens a session
- * with its token (the page POSTs it, so a mail scanner's GET uses nothing) and, for an agreement link, says where
- * to hand the buyer on; GET /api/account/session is the page's first question (the subscription, or null without
- * a session: 200 either way); GET /api/account is the subscription as the page shows it (401 without a session);
- * POST /api/account/sign-out ends the session on the server; POST /api/account/subscription-check tells the
- * checkout whether an email this browser proves it holds already has an active subscription (decision 0031).
+ * The manage page's session: a single-use link by mail (the same answer whatever the email); the page POSTs its
+ * token, so a mail scanner's GET uses nothing; GET /api/account/session answers 200 either way; /subscription-check
+ * tells the checkout about an email this browser proves it holds (docs/decisions/0031).
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
@@ -32,7 +28,6 @@ import type { AccountRouteOptions } from './options';
 const LINK_SENT = 'If that email has a subscription, a link to manage it is on its way. It works once, for a limited time.';
 const errors = { '4xx': ErrorResponse, '5xx': ErrorResponse };
 
-/** Registers the link, session, view and sign-out routes. */
 export async function accountSessionRoutes(
   app: FastifyInstance,
   { buyerSessions, sessionOrder, signedInOrder, nudgeOutbox, ...services }: AccountRouteOptions,
@@ -99,7 +94,7 @@ export async function accountSessionRoutes(
         body: SubscriptionCheckRequest,
         response: { 200: SubscriptionCheckResponse, ...errors },
       },
-      // Asked by the checkout as the buyer types: limited like opening a checkout.
+      // Asked as the buyer types: limited like opening a checkout.
       config: { rateLimit: { max: config.CHECKOUTS_PER_HOUR, timeWindow: '1 hour' } },
     },
     async (request): Promise<SubscriptionCheckResponse> => ({

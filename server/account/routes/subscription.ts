@@ -1,10 +1,4 @@
-/**
- * What the buyer changes on the manage page, each a step of server/account/manageSubscription.ts through the
- * provider interface, then answered with the page's view: POST /api/account/credentials (new login credentials; the
- * old password, the order's other sessions and the buyer's sign-ins to the training platform end), /cancel (at the end of the paid period, with a reason) and
- * /resume (undo), /refund-request (the guarantee's refund asked for; the owner makes it), /seats, /card (a refused card changes nothing), and /portal (a provider with a hosted portal:
- * a session on the matching flow).
- */
+/** The buyer's changes on /account, each a step of ../manageSubscription.ts, answered with the page's view. */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import {
@@ -40,7 +34,6 @@ import type { AccountRouteOptions } from './options';
 
 const error4xx = { '4xx': ErrorResponse, '5xx': ErrorResponse };
 
-/** The status and message of each refused manage-page change. */
 function replyTo(result: ManageResult): Order {
   if (result.ok) return result.order;
   switch (result.refusal) {
@@ -61,7 +54,7 @@ function replyTo(result: ManageResult): Order {
   }
 }
 
-/** Each refused refund ask, in words (docs/decisions/0068). */
+/** docs/decisions/0068 */
 const REFUND_ASK_REFUSED: Record<Exclude<RefundAskOutcome, { ok: true }>['refusal'], string> = {
   ended: 'This subscription has ended, so there is no refund to ask for here.',
   window_closed: `The ${REFUND_GUARANTEE_DAYS}-day money-back guarantee has ended for this subscription, so a refund cannot be asked for here.`,
@@ -69,11 +62,10 @@ const REFUND_ASK_REFUSED: Record<Exclude<RefundAskOutcome, { ok: true }>['refusa
   unreadable: 'We could not read your payments just now, so nothing was asked. Please try again in a minute.',
 };
 
-/** A seat increase whose charge the card on file refused (decision 0045). */
+/** docs/decisions/0045 */
 const SEATS_DECLINED =
   'Your card was declined, so your seats were not changed and nothing was charged. Please put on a new card and try again.';
 
-/** Registers the subscription's change routes. */
 export async function accountSubscriptionRoutes(
   app: FastifyInstance,
   { buyerSessions, sessionOrder, nudgeOutbox, ...services }: AccountRouteOptions,
@@ -81,7 +73,7 @@ export async function accountSubscriptionRoutes(
   const { db, config, provider } = services;
   const view = (request: FastifyRequest, order: Order) => accountView({ ...services, log: request.log }, order);
   const context = (request: FastifyRequest) => ({ ...services, log: request.log });
-  /** Where the provider's own pages return the buyer: the manage page at PUBLIC_URL, else this request's site. */
+  /** The manage page at PUBLIC_URL, else this request's site. */
   const manageUrl = (request: FastifyRequest) =>
     new URL('/account', config.PUBLIC_URL ?? `${request.protocol}://${request.host}`).toString();
 
@@ -98,10 +90,9 @@ export async function accountSubscriptionRoutes(
       if (!isPaidOrder(order)) throw new HttpError(409, 'This subscription has ended.');
       const issued = await issueNewPassword(db, order.transactionId);
       if (!issued) throw new HttpError(409, 'This order has no login yet.');
-      // The old password's sessions end with it (other devices sign in again); this one goes on.
+      // Other devices sign in again; this one goes on.
       const current = await buyerSessions.current(request);
       await endBuyerSessions(db, order.transactionId, { except: current?.idHash });
-      // So do the buyer's sign-ins to the training platform (server/signIn/oidcStore.ts).
       const buyer = await findBuyerOfOrder(db, order.transactionId);
       if (buyer) await endPersonSignIns(db, buyer.personId);
       request.log.info({ transactionId: order.transactionId }, 'New login credentials issued from the manage page');

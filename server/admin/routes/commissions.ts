@@ -1,8 +1,4 @@
-/**
- * The console's commissions (docs/decisions/0035; server/commissions/): the overview (default rule, each
- * referrer's rule and balances, the payout batches), the default rule, a referrer's email and rule, a payout batch
- * (create, PayPal and generic CSV, mark paid with a reference, void), an order's ledger entries. Signed in.
- */
+/** The console's commissions (docs/decisions/0035). Signed in. */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import {
@@ -33,7 +29,6 @@ const MinimumQuery = Type.Object(
   { additionalProperties: false },
 );
 
-/** Registers /api/admin/commissions/* and /api/admin/orders/:transactionId/commissions. */
 export async function adminCommissionRoutes(
   app: FastifyInstance,
   {

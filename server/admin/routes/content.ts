@@ -1,11 +1,9 @@
-/** The console's offer content: the testimonials and the guarantee the page shows (server/content/offerContent.ts). */
 import type { FastifyInstance } from 'fastify';
 import { OfferContentBody } from '../../../src/contract/admin';
 import { ErrorResponse } from '../../../src/contract/checkout';
 import { readOfferContent, saveOfferContent } from '../../content';
 import type { Database } from '../../db/client';
 
-/** Registers GET and PUT /api/admin/content (signed in); a bad body is 400 `{ error }` and changes nothing. */
 export async function adminContentRoutes(app: FastifyInstance, { db }: { db: Database }): Promise<void> {
   app.get(
     '/api/admin/content',

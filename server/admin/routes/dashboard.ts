@@ -1,4 +1,3 @@
-/** The console's dashboard: revenue, orders and the funnel by referrer over a period, and that report as CSV. */
 import type { FastifyInstance } from 'fastify';
 import { Dashboard, DashboardQuery, PeriodQuery } from '../../../src/contract/admin';
 import { ErrorResponse } from '../../../src/contract/checkout';
@@ -11,10 +10,6 @@ import { setupLeft } from '../setup';
 import type { PaymentProvider } from '../../payments';
 import { periodChecked } from './periodChecked';
 
-/**
- * Registers GET /api/admin/dashboard (with each referrer's commission owed and paid, and what is left to set up)
- * and /api/admin/referrers/report.csv (signed in).
- */
 export async function adminDashboardRoutes(
   app: FastifyInstance,
   { db, provider, config }: { db: Database; provider: PaymentProvider; config: Pick<Config, 'DEFAULT_REFERRER_SLUG'> },

@@ -1,8 +1,6 @@
 /**
- * The owner's console API, /api/admin/* (docs/decisions/0018-owner-console.md), one file per resource: the
- * session (sign-in, sign-out, who), orders, referrers, mail (and its re-send), the dashboard, the offer's content. Every route but sign-in and sign-out
- * answers 401 `{ error }` without a signed-in owner who still exists. Sessions: server/sessions/ (decision 0022);
- * a cross-site state-changing request never gets here (server/sessions/sameOrigin.ts).
+ * The owner's console API (docs/decisions/0018), one file per resource. Every route but sign-in and sign-out answers
+ * 401 without a signed-in owner who still exists.
  */
 import type { FastifyInstance } from 'fastify';
 import type { OrderServices } from '../../checkout';
@@ -16,7 +14,6 @@ import { adminReferrerRoutes } from './referrers';
 import { adminRefundRoutes } from './refunds';
 import { adminSessionRoutes, signedInOwner } from './session';
 
-/** Registers /api/admin/*; `nudgeOutbox` sends the outbox now (a re-sent mail). */
 export async function adminRoutes(
   app: FastifyInstance,
   { nudgeOutbox, ...services }: OrderServices & { nudgeOutbox: () => void },

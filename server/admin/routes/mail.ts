@@ -1,4 +1,3 @@
-/** The console's view of the outbox's mails and the re-send of a held or failed one (server/admin/mail.ts). */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { MailList, MailQuery, OutboxMail } from '../../../src/contract/admin';
@@ -8,7 +7,7 @@ import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import { HttpError } from '../../http/httpError';
 
-/** Registers GET /api/admin/mail (with `delivery`: 'held' without SMTP_URL, so the console can say so) and POST /api/admin/mail/:id/resend (signed in). */
+/** `delivery` is 'held' without SMTP_URL, so the console can say so. */
 export async function adminMailRoutes(
   app: FastifyInstance,
   { db, config, nudgeOutbox }: { db: Database; config: Pick<Config, 'SMTP_URL'>; nudgeOutbox: () => void },

@@ -1,7 +1,3 @@
-/**
- * The console's orders: the list (filtered by status, referrer, period), its CSV, one order with its funnel events
- * and invoices, and the owner's actions on it (re-send the confirmation, a sign-in link, cancel).
- */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { OrderActionRequest, OrderDetail, OrderRow, OrdersQuery } from '../../../src/contract/admin';
@@ -20,10 +16,6 @@ const REFUSALS: Record<OrderActionRefusal, [status: number, message: string]> = 
   ended: [409, 'This subscription has already ended.'],
 };
 
-/**
- * Registers GET /api/admin/orders, /api/admin/orders.csv, /api/admin/orders/:transactionId and
- * POST /api/admin/orders/:transactionId/actions (signed in); `nudgeOutbox` sends queued mail now.
- */
 export async function adminOrderRoutes(
   app: FastifyInstance,
   { nudgeOutbox, ...services }: OrderServices & { nudgeOutbox: () => void },

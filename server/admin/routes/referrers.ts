@@ -1,7 +1,4 @@
-/**
- * The console's referrers: the list, add one, edit, disable or enable one (server/referrals/referrers.ts). A name
- * typed with a leading "Dr." is stored without it, so the page never reads "Dr. Dr. …".
- */
+/** The console's referrers. A leading "Dr." is stored without it, so the page never reads "Dr. Dr. …". */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { CreateReferrerRequest, Referrer, UpdateReferrerRequest } from '../../../src/contract/admin';
@@ -13,18 +10,14 @@ import { referrerDisplayName } from '../../../src/domain/referrerNames';
 import { HttpError } from '../../http/httpError';
 import { createReferrer, listReferrers, referrerJson, updateReferrer } from '../../referrals';
 
-/** The name as stored: without a leading "Dr." (src/domain/referrerNames.ts); 400 when nothing else is left. */
+/** 400 when nothing else is left. */
 function displayNameOf(typed: string): string {
   const name = referrerDisplayName(typed);
   if (!name) throw new HttpError(400, "Enter the referrer's name after 'Dr.', e.g. Jane Doe.");
   return name;
 }
 
-/**
- * Registers GET and POST /api/admin/referrers and PATCH /api/admin/referrers/:id (signed in). The default referrer
- * (DEFAULT_REFERRER_SLUG, named for visitors without a link) is not disabled: the offer would fall back to the
- * seeded placeholder (docs/decisions/0062).
- */
+/** The default referrer is not disabled: the offer would fall back to the seeded placeholder (docs/decisions/0062). */
 export async function adminReferrerRoutes(
   app: FastifyInstance,
   { db, config }: { db: Database; config: Pick<Config, 'DEFAULT_REFERRER_SLUG'> },

@@ -1,7 +1,6 @@
 /**
- * POST /api/admin/orders/:transactionId/refund (signed in): the owner refunds an order (server/checkout/refundOrder.ts:
- * everything within the 30-day guarantee, a named amount after it; the subscription ends at once). Answers the
- * order as it now is; a refusal is a 4xx `{ error }` and changes nothing.
+ * The owner refunds an order (server/checkout/refundOrder.ts): everything within the guarantee, a named amount after
+ * it. A refusal is a 4xx and changes nothing.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { OrderDetail, RefundRequest } from '../../../src/contract/admin';
@@ -22,7 +21,6 @@ const REFUSALS: Record<RefundRefusal, [status: number, message: string]> = {
   key_reused: [409, 'This refund was asked for another amount: ask for the new amount as a new refund.'],
 };
 
-/** Registers the refund route; `ownerOf` answers the signed-in owner (the preHandler already checked one is). */
 export async function adminRefundRoutes(
   app: FastifyInstance,
   { ownerOf, ...services }: OrderServices & { ownerOf: (request: FastifyRequest) => Promise<{ id: string }> },

@@ -1,9 +1,4 @@
-/**
- * The console's session: sign in with an owner's email and password (argon2id, server/admin/owners.ts),
- * rate-limited per address and throttled per owner email (server/signIn/signInThrottle.ts); sign out; who is
- * signed in. Sessions are the one mechanism of server/sessions/
- * (docs/decisions/0022): a fresh id at sign-in, deleted on the server at sign-out.
- */
+/** The console's session (docs/decisions/0022), rate-limited per address and throttled per owner email. */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { OwnerSession, SignInRequest } from '../../../src/contract/admin';
@@ -25,10 +20,7 @@ const SIGN_IN_REFUSED = 'Wrong email or password.';
 const SIGN_IN_REQUIRED = 'Please sign in to the console.';
 const SIGN_IN_THROTTLED = 'Too many failed sign-ins to this account. Please wait 15 minutes and try again.';
 
-/**
- * The signed-in owner of `request` who still exists.
- * @throws HttpError 401 without a live session or when the owner is gone.
- */
+/** @throws HttpError 401 without a live session or when the owner is gone. */
 export async function signedInOwner(
   db: Database,
   ownerSessions: SessionKeeper,
@@ -40,7 +32,6 @@ export async function signedInOwner(
   return { id: session.subject, email };
 }
 
-/** Registers POST /api/admin/sign-in, POST /api/admin/sign-out and GET /api/admin/session. */
 export async function adminSessionRoutes(app: FastifyInstance, { db, config, ownerSessions }: SessionRoutesOptions): Promise<void> {
   const throttle = ownerSignInThrottle(app, config.OWNER_SIGN_IN_FAILURES_PER_15_MINUTES);
   app.post<{ Body: SignInRequest }>(

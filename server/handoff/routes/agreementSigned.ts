@@ -1,10 +1,7 @@
 /**
- * POST /api/agreement/signed: the agreement site reports that a person signed the training agreement
- * (docs/decisions/0063). It signs the raw body as we sign our webhooks to it, with the same shared secret
- * (SUCCESS_SITE_WEBHOOK_SECRET): `Checkout-Signature: t=<Unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`.
- * 503 when no secret is configured; 401 a missing or wrong signature, or one more than 300 s from our clock (a
- * replayed report); 404 no one with that email holds a seat on that paid order; 200 with the recorded time, the
- * same for a repeat. From then on the person's id token and userinfo say `agreement: "signed"`.
+ * POST /api/agreement/signed (docs/decisions/0063), signed as our webhooks are (server/security/webhookSignature.ts).
+ * 503 without a secret; 401 a missing, wrong or stale signature; 404 no such seat holder on that paid order; 200 with
+ * the recorded time, the same for a repeat.
  */
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { AgreementSignedRequest, AgreementSignedResponse } from '../../../src/contract/agreement';
@@ -30,11 +27,10 @@ const schema = {
   response: { 200: AgreementSignedResponse, '4xx': ErrorResponse, '5xx': ErrorResponse },
 };
 
-/** The body as it arrived, kept for the signature (the parser below reads it as text). */
 const rawBodies = new WeakMap<FastifyRequest, string>();
 
 export const agreementSignedRoute: FastifyPluginAsync<OrderServices> = async (app, { config, db }) => {
-  // This plugin's own JSON parser (Fastify encapsulates it): the signature is over the exact bytes sent.
+  // Its own JSON parser (encapsulated): the signature is over the exact bytes sent.
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = String(body);

@@ -1,8 +1,7 @@
 /**
- * POST /api/handoff/redeem: the agreement site, holding HANDOFF_API_KEY as a bearer key, trades a person's
- * hand-off token (the buyer's, or a team member's) for the person and the order, once (architecture.md). 401 wrong key; 503 when no key is configured;
- * 410 for an unknown, expired, revoked or used token. With OIDC on, the answer carries a one-time login hint for the
- * training platform's sign-in (docs/decisions/0034).
+ * POST /api/handoff/redeem with HANDOFF_API_KEY as a bearer key (architecture.md): 401 wrong key, 503 none
+ * configured, 410 an unknown, expired, revoked or used token. With OIDC on, a one-time login hint too
+ * (docs/decisions/0034).
  */
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { HttpError } from '../../http/httpError';
@@ -27,10 +26,7 @@ const schema = {
 };
 
 export const handoffRedeemRoute: FastifyPluginAsync<OrderServices> = async (app, { config, db }) => {
-  /**
-   * Runs after the rate limit (an onRequest hook) and before the body is read: a caller without the key is
-   * limited like any other and learns nothing about the body's shape.
-   */
+  /** After the rate limit, before the body is read: a caller without the key learns nothing about its shape. */
   const requireApiKey = async (request: FastifyRequest) => {
     const expected = config.HANDOFF_API_KEY;
     if (!expected) throw new HttpError(503, HANDOFF_ERRORS.notConfigured);

@@ -1,7 +1,6 @@
 /**
- * GET /api/config: what the browser may know about this server's set-up (src/contract/checkout.ts PublicConfig).
- * The checkout page asks for it once per load with `?page=/`: that request is the funnel's 'page_view', keyed by
- * the visitor's referrer (a page view needs the page's script to run, so crawlers of the HTML count for nothing).
+ * GET /api/config (src/contract/checkout.ts PublicConfig). The checkout page asks once per load with `?page=/`: that
+ * is the funnel's 'page_view', so crawlers of the HTML count for nothing.
  */
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
@@ -13,7 +12,6 @@ const ConfigQuery = Type.Object({ page: Type.Optional(Type.String({ maxLength: 2
 
 interface PublicConfigOptions {
   config: Config;
-  /** Records a view of the checkout page for the request's referrer (the funnel's 'page_view'). */
   recordPageView: (request: FastifyRequest) => Promise<void>;
 }
 

@@ -1,18 +1,9 @@
 /**
- * The Stripe payment provider: PaymentProvider (provider.ts) over the official SDK.
- *
- * Flow (Stripe docs, "Build a subscriptions integration"): a Customer per checkout, then a Subscription created
- * with `payment_behavior: 'default_incomplete'`, so its first invoice is finalized unpaid and its PaymentIntent
- * waits for the browser to confirm it with `latest_invoice.confirmation_secret.client_secret` (API
- * 2025-03-31.basil and later; `latest_invoice.payment_intent` no longer exists). The invoice's `payments` list
- * names that PaymentIntent.
- *
- * Every POST carries the caller's idempotency key (Stripe docs, "Idempotent requests"). The one DELETE,
- * cancel, does not: Stripe says keys on GET and DELETE "have no effect", and cancelling twice is already safe
- * here because a missing or cancelled subscription counts as cancelled. Before cancelling, the open first invoice
- * is voided, which Stripe refuses for a paid one: that is how a paid subscription is never cancelled.
- *
- * Errors: Stripe's are rethrown as StripeProviderError (stripeErrors.ts), whose message is safe for the browser.
+ * The Stripe provider over the official SDK (Stripe docs, "Build a subscriptions integration"): a Customer per
+ * checkout, a Subscription with `payment_behavior: 'default_incomplete'` whose first invoice's `confirmation_secret`
+ * the browser confirms (API 2025-03-31.basil). Every POST carries the caller's idempotency key; the one DELETE cannot
+ * (keys there "have no effect") and needs none: the open first invoice is voided first, which Stripe refuses for a
+ * paid one, so a paid subscription is never cancelled.
  */
 import { randomUUID } from 'node:crypto';
 import type Stripe from 'stripe';
@@ -39,18 +30,16 @@ import { createStripeClient } from './client';
 import { isCardDecline, isResourceMissing, isTaxLocationInvalid, StripeProviderError, toProviderError } from './errors';
 import { PORTAL_CONFIGURATION_METADATA } from './setup';
 
-/** What the Stripe provider needs; plain values, so it does not depend on the server's Config. */
+/** Plain values, so it does not depend on the server's Config. */
 interface StripeProviderOptions {
   secretKey: string;
-  /** Another API address (stripe-mock, a test double), e.g. http://127.0.0.1:12111. */
   apiBase?: string;
-  /** Lookup key of the monthly Price created by `npm run stripe:setup`. */
   priceLookupKey: string;
-  /** The webhook endpoint's signing secret (`whsec_…`); without it POST /api/stripe/webhook is not registered. */
+  /** Without it POST /api/stripe/webhook is not registered. */
   webhookSecret?: string;
 }
 
-/** Where Stripe.js loads from and talks to (Stripe docs, "Content Security Policy"). */
+/** Stripe docs, "Content Security Policy". */
 const STRIPE_PAGE_HOSTS = {
   script: ['https://js.stripe.com', 'https://*.js.stripe.com'],
   frame: ['https://js.stripe.com', 'https://*.js.stripe.com', 'https://hooks.stripe.com'],
@@ -58,14 +47,14 @@ const STRIPE_PAGE_HOSTS = {
   payment: ['https://js.stripe.com'],
 } as const;
 
-/** Stripe keeps metadata values up to 500 characters (Stripe docs, "Metadata"). */
+/** Stripe docs, "Metadata". */
 const METADATA_VALUE_MAX = 500;
-/** Stripe accepts idempotency keys up to 255 characters (Stripe docs, "Idempotent requests"). */
+/** Stripe docs, "Idempotent requests". */
 const IDEMPOTENCY_KEY_MAX = 255;
 
 const SUBSCRIPTION_STATES: Record<string, SubscriptionState> = {
   incomplete: 'incomplete',
-  // Never paid within 23 hours: ended, as a cancelled one is (nothing can pay it any more).
+  // Never paid within 23 hours: nothing can pay it any more.
   incomplete_expired: 'canceled',
   active: 'active',
   past_due: 'past_due',
@@ -82,20 +71,16 @@ const INVOICE_STATES: Record<string, InvoiceState> = {
   uncollectible: 'uncollectible',
 };
 
-/** Maps Stripe's subscription status onto ours (`incomplete_expired` is 'canceled'); `trialing`, … are 'not_supported'. */
 export function subscriptionStateOf(status: string): SubscriptionState {
   return SUBSCRIPTION_STATES[status] ?? 'not_supported';
 }
 
-/** Maps Stripe's invoice status onto ours; null or unknown is 'not_supported'. */
 export function invoiceStateOf(status: string | null): InvoiceState {
   return (status && INVOICE_STATES[status]) || 'not_supported';
 }
 
 /**
- * A metadata value Stripe keeps: at most 500 characters, counted in code points so a cut never splits a
- * surrogate pair, and without lone surrogates, which stripe-node cannot form-encode (`encodeURIComponent`
- * throws URIError).
+ * Cut by code points, so no surrogate pair splits, and without lone surrogates, which stripe-node cannot form-encode.
  */
 function metadataValue(value: string): string {
   return Array.from(value.replace(/[\uD800-\uDFFF]/gu, ''))
@@ -103,7 +88,7 @@ function metadataValue(value: string): string {
     .join('');
 }
 
-/** @throws RangeError when the key is empty or longer than Stripe allows: a bug in the caller. */
+/** @throws RangeError when the key is empty or too long: a bug in the caller. */
 function requireIdempotencyKey(key: string): string {
   if (key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX) {
     throw new RangeError(`Idempotency key must be 1 to ${IDEMPOTENCY_KEY_MAX} characters, got ${key.length}`);
@@ -112,16 +97,14 @@ function requireIdempotencyKey(key: string): string {
 }
 
 /**
- * When the subscription is scheduled to end, ISO 8601, or null. Flexible billing mode (API 2025-09-30.clover and
- * later) records a cancel at period end from the Customer Portal as `cancel_at` with `cancel_at_period_end`
- * false; older subscriptions set `cancel_at_period_end` (and `cancel_at`, the period's end). Either counts.
+ * Flexible billing mode (API 2025-09-30.clover) records the Customer Portal's cancel at period end as `cancel_at`
+ * only; older subscriptions set `cancel_at_period_end`. Either counts.
  */
 function cancelAtOf(subscription: Stripe.Subscription): string | null {
   if (typeof subscription.cancel_at === 'number') return new Date(subscription.cancel_at * 1000).toISOString();
   return subscription.cancel_at_period_end ? periodEndOf(subscription.items.data[0]?.current_period_end) : null;
 }
 
-/** A Unix time in seconds as ISO 8601, or null. */
 function periodEndOf(seconds: number | undefined): string | null {
   return typeof seconds === 'number' ? new Date(seconds * 1000).toISOString() : null;
 }
@@ -130,12 +113,10 @@ function idOf(value: string | { id: string }): string {
   return typeof value === 'string' ? value : value.id;
 }
 
-/** The PaymentIntent id inside a client secret: `pi_123_secret_456` → `pi_123`. */
 function paymentIntentIdFromClientSecret(clientSecret: string): string | null {
   return /^(pi_[A-Za-z0-9]+)_secret_/.exec(clientSecret)?.[1] ?? null;
 }
 
-/** The first invoice's PaymentIntent: the default payment in `invoice.payments`, else the one in its secret. */
 function paymentIntentIdOf(invoice: Stripe.Invoice, clientSecret: string): string | null {
   const payments = invoice.payments?.data ?? [];
   const payment = payments.find((p) => p.is_default) ?? payments[0];
@@ -143,7 +124,6 @@ function paymentIntentIdOf(invoice: Stripe.Invoice, clientSecret: string): strin
   return intent ? idOf(intent) : paymentIntentIdFromClientSecret(clientSecret);
 }
 
-/** The PaymentIntent that paid `invoice` (its `payments` list, expanded), or null. */
 function paidPaymentIntentOf(invoice: Stripe.Invoice): string | null {
   const payments = invoice.payments?.data ?? [];
   const payment = payments.find((p) => p.status === 'paid') ?? payments.find((p) => p.is_default) ?? payments[0];
@@ -151,12 +131,12 @@ function paidPaymentIntentOf(invoice: Stripe.Invoice): string | null {
   return intent ? idOf(intent) : null;
 }
 
-/** An invoice's tax, in cents: the sum of its `total_taxes` (exclusive taxes, as the Price's `tax_behavior`). */
+/** Exclusive taxes, as the Price's `tax_behavior`. */
 function taxOf(invoice: Stripe.Invoice): number {
   return (invoice.total_taxes ?? []).reduce((sum, tax) => sum + tax.amount, 0);
 }
 
-/** An invoice's total before tax, in cents (`total_excluding_tax`; the total when Stripe leaves it null). */
+/** The total when Stripe leaves it null. */
 function totalExcludingTaxOf(invoice: Stripe.Invoice): number {
   return invoice.total_excluding_tax ?? invoice.total - taxOf(invoice);
 }
@@ -169,14 +149,14 @@ function expandedInvoice(subscription: Stripe.Subscription, action: string): Str
 }
 
 /**
- * Creates the Stripe provider. The client is made at once; nothing is sent to Stripe until a method is called.
- * @throws Error when the secret key is empty or `apiBase` is not a bare http(s) origin.
+ * Nothing is sent to Stripe until a method is called. @throws Error when the secret key is empty or `apiBase` is not
+ * a bare http(s) origin.
  */
 export function createStripeProvider(options: StripeProviderOptions): PaymentProvider {
   const stripe = createStripeClient({ secretKey: options.secretKey, apiBase: options.apiBase });
   let priceId: string | undefined;
 
-  /** The monthly Price's id, looked up by its lookup key once and then kept for the life of the process. */
+  /** Looked up once, kept for the life of the process. */
   async function monthlyPriceId(): Promise<string> {
     if (priceId) return priceId;
     const prices = await stripe.prices.list({ lookup_keys: [options.priceLookupKey], active: true, limit: 1 });
@@ -195,7 +175,6 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
 
   let portalConfigurationId: string | undefined;
 
-  /** The manage page's Customer Portal configuration (made by `npm run stripe:setup`), found once by its metadata. */
   async function portalConfiguration(): Promise<string> {
     if (portalConfigurationId) return portalConfigurationId;
     const configurations = await stripe.billingPortal.configurations.list({ active: true, limit: 100 });
@@ -275,8 +254,8 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
             customer: input.customerId,
             items: [{ price: await monthlyPriceId(), quantity: input.quantity }],
             payment_behavior: 'default_incomplete',
-            // Explicit either way: a subscription is taxed only once the buyer's location placed the customer
-            // (setCustomerLocation), else Stripe could not finalize its first invoice (docs/decisions/0071).
+            // Taxed only once setCustomerLocation placed the customer, else Stripe could not finalize the first
+            // invoice (docs/decisions/0071).
             automatic_tax: { enabled: input.automaticTax ?? false },
             payment_settings: { save_default_payment_method: 'on_subscription', payment_method_types: ['card'] },
             metadata: {
@@ -289,8 +268,7 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
         ),
       );
       if (subscription.status !== 'incomplete') {
-        // Paid or active without the buyer's card (a credit balance, a coupon, a Price changed in the Dashboard):
-        // never hand out a session for it. Cancel it, best effort, and refuse.
+        // Paid without the buyer's card (a credit balance, a coupon): never hand out a session for it.
         await stripe.subscriptions.cancel(subscription.id).catch(() => undefined);
         throw new StripeProviderError(
           'unexpected',
@@ -314,9 +292,8 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
     },
 
     /**
-     * Sets the customer's address and has Stripe Tax place it at once (`tax.validate_location: 'immediately'`:
-     * an address it cannot place is refused with `customer_tax_location_invalid`); reads the placed state from
-     * `tax.location` (Stripe docs, "Collect customer addresses").
+     * `tax.validate_location: 'immediately'`: an address Stripe Tax cannot place is refused (Stripe docs, "Collect
+     * customer addresses").
      */
     async setCustomerLocation(customerId, location, idempotencyKey) {
       let customer: Stripe.Customer;
@@ -337,7 +314,6 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
       return { kind: 'placed', state: customer.tax?.location?.state ?? null };
     },
 
-    /** The first invoice a taxed subscription would have (`invoices.createPreview`, automatic tax on). */
     async previewTax(customerId, quantity) {
       const preview = await call('preview tax', async () =>
         stripe.invoices.createPreview({
@@ -350,10 +326,8 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
     },
 
     /**
-     * Voids the subscription's open first invoice, then cancels the subscription (Stripe API reference, "Void an
-     * invoice": only an open invoice can be voided, so a paid one refuses; voiding cancels its PaymentIntent, so
-     * the old client secret can no longer pay). A paid first invoice answers 'paid' and changes nothing; a
-     * subscription Stripe no longer knows, or one already canceled, answers 'cancelled'.
+     * Voiding cancels the PaymentIntent, so the old client secret can no longer pay (Stripe API reference, "Void an
+     * invoice").
      */
     async cancelUnpaidSubscription(subscriptionId: string, idempotencyKey: string) {
       const action = 'cancel unpaid subscription';
@@ -372,7 +346,7 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
         try {
           await stripe.invoices.voidInvoice(invoice.id, {}, { idempotencyKey: requireIdempotencyKey(`${key}:void`) });
         } catch (error) {
-          // Refused: the card may have paid it a moment ago. Read it again to tell.
+          // The card may have paid it a moment ago: read it again to tell.
           const current = await call(action, () => stripe.invoices.retrieve(invoice.id));
           if (current.status === 'paid') return 'paid';
           if (current.status !== 'void') throw toProviderError(error, action);
@@ -381,7 +355,7 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
       try {
         await stripe.subscriptions.cancel(subscriptionId);
       } catch (error) {
-        // A canceled subscription is gone as far as the API is concerned: 404 resource_missing is the outcome we want.
+        // 404 resource_missing: already gone, the outcome we want.
         if (!isResourceMissing(error)) throw toProviderError(error, action);
       }
       return 'cancelled';
@@ -406,7 +380,6 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
         customerId: idOf(subscription.customer),
         quantity,
         state: subscriptionStateOf(subscription.status),
-        // For an unpaid (`incomplete`) subscription the latest invoice is its first one.
         firstInvoice: invoice && {
           invoiceId: invoice.id,
           state: invoiceStateOf(invoice.status),
@@ -417,7 +390,7 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
         },
         transactionId: subscription.metadata.transactionId || null,
         lifecycle: {
-          // Since API version 2025-03-31.basil the period lives on the subscription item.
+          // Since API 2025-03-31.basil the period lives on the subscription item.
           currentPeriodEnd,
           cancelAt: cancelAtOf(subscription),
           cancellationReason: cancellationReasonOf(subscription),
@@ -436,11 +409,7 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
       };
     },
 
-    /**
-     * Retrieves the PaymentIntent with its payment method expanded and reads `billing_details.name` and `.email`
-     * (Stripe API reference, "Retrieve a PaymentIntent" and "The PaymentMethod object"). Since API
-     * 2025-03-31.basil a PaymentIntent no longer names its invoice, so the caller maps the id to its order.
-     */
+    /** Since API 2025-03-31.basil a PaymentIntent no longer names its invoice: the caller maps the id to its order. */
     async retrievePaymentBuyer(paymentIntentId: string): Promise<PaymentBuyer | null> {
       const action = 'retrieve payment intent';
       let intent: Stripe.PaymentIntent;
@@ -457,12 +426,9 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
     },
 
     /**
-     * Reads the customer's `invoice_settings.default_payment_method` now (events arrive out of order) and clears
-     * `default_payment_method` on each of the customer's live subscriptions that has another one, so the
-     * customer's default is charged (Stripe API reference, "The Subscription object": the subscription's default
-     * takes precedence over the customer's). Then a past-due (or `unpaid`) subscription's open invoices are paid at
-     * once with it (`invoices.pay`) rather than waiting for Smart Retries; a decline is left to its
-     * `invoice.payment_failed` event. Nothing changes while the customer has no default.
+     * Read now (events arrive out of order); a subscription's own default takes precedence over the customer's, so it
+     * is cleared (Stripe, "The Subscription object"). A past-due subscription's open invoices are paid at once rather
+     * than by Smart Retries; a decline is left to its event.
      */
     async syncDefaultPaymentMethod(customerId: string, idempotencyKey: string) {
       const action = 'sync default payment method';
@@ -503,7 +469,7 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
 
     ...(options.webhookSecret ? { webhookRoutes: webhookRoutes(options.webhookSecret) } : {}),
 
-    /** The next charge date and the subscription's last invoices (for the console); the card is on the Customer Portal. */
+    /** The card is on the Customer Portal. */
     async retrieveSubscriptionDetails(subscriptionId: string) {
       const payment = await this.retrieveSubscriptionPayment(subscriptionId);
       if (!payment) return null;
@@ -526,7 +492,6 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
           });
           continue;
         }
-        // Refunds are made on the invoice's PaymentIntent (its charge), not on the invoice.
         const intentId = invoice.amount_paid > 0 ? paymentIntentIdOf(invoice, '') : null;
         const refunded = intentId ? await this.retrieveRefundedPayment(intentId) : null;
         const refundedCents = Math.min(invoice.amount_paid, refunded?.refundedCents ?? 0);
@@ -546,7 +511,7 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
       return updateSubscription(subscriptionId, 'schedule cancel', { cancel_at_period_end: true }, idempotencyKey);
     },
 
-    /** Cancels the subscription now (no proration, no refund); a subscription already ended is refused. */
+    /** No proration, no refund. */
     async endNow(subscriptionId: string, idempotencyKey: string) {
       const current = await call('end now', () => stripe.subscriptions.retrieve(subscriptionId));
       const transactionId = current.metadata.transactionId;
@@ -566,7 +531,6 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
       return { ok: true as const, events: [event] };
     },
 
-    /** Clears the scheduled end, whichever way it was set (`cancel_at` in flexible billing mode, or at period end). */
     async undoCancel(subscriptionId: string, idempotencyKey: string) {
       const current = await call('undo cancel', () => stripe.subscriptions.retrieve(subscriptionId));
       const params: Stripe.SubscriptionUpdateParams = current.cancel_at_period_end ? { cancel_at_period_end: false } : { cancel_at: '' };
@@ -574,14 +538,10 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
     },
 
     /**
-     * New quantity on the subscription item, its proration invoiced and charged at once
-     * (`proration_behavior: 'always_invoice'`), as a pending update (`payment_behavior: 'pending_if_incomplete'`):
-     * Stripe applies the quantity only once the proration invoice is paid (Stripe docs, "Pending updates"). When the
-     * card declines (or asks for authentication) the answer carries `pending_update`; its open invoice is voided, which
-     * discards the pending update, so nothing is charged later for seats the buyer was told were not added.
-     * `prorationDate` (the preview's) is Stripe's `proration_date`, so the invoice is the one previewed ("Prorations"):
-     * a fresh preview first reads Stripe's time now (its `subscription_proration_date`), and a quote from the future
-     * or older than SEAT_QUOTE_SECONDS answers 'quote_expired' (a later date would charge less).
+     * A pending update (Stripe docs, "Pending updates"): the quantity applies only once the proration invoice is
+     * paid. On a decline its open invoice is voided, discarding the update, so nothing is charged later for seats the
+     * buyer was told were not added. `prorationDate` is Stripe's `proration_date`; a quote from the future or older
+     * than SEAT_QUOTE_SECONDS is 'quote_expired' (a later date would charge less).
      */
     async changeSeats(subscriptionId: string, quantity: number, idempotencyKey: string, prorationDate?: number) {
       if (!isValidSeatCount(quantity)) throw new RangeError(`Seat count must be an integer ≥ 1, got ${quantity}`);
@@ -629,7 +589,7 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
         providerType: 'customer.subscription.updated',
         ...subject,
       };
-      // The proration invoice paid with the change: its own event, keyed by the invoice, books its receipt and commission.
+      // Its own event, keyed by the invoice, books its receipt and commission.
       const paid = invoice?.billing_reason === 'subscription_update' && invoice.status === 'paid' ? invoice : null;
       const events: PaymentEvent[] = paid
         ? [{ eventId: `stripe:${paid.id}:paid`, kind: 'invoice_paid', providerType: 'invoice.paid', ...subject }, updatedEvent]
@@ -637,11 +597,7 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
       return { ok: true as const, events };
     },
 
-    /**
-     * The proration invoice `changeSeats` would make now (Stripe API reference, "Create a preview invoice":
-     * `subscription_details.items` with `proration_behavior: 'always_invoice'` previews the invoice charged at once):
-     * its total is due now when positive, a credit for the next invoice when negative.
-     */
+    /** Stripe, "Create a preview invoice": positive is due now, negative a credit for the next invoice. */
     async previewSeatChange(subscriptionId: string, quantity: number) {
       if (!isValidSeatCount(quantity)) throw new RangeError(`Seat count must be an integer ≥ 1, got ${quantity}`);
       const action = 'preview seat change';
@@ -655,7 +611,7 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
       const item = current.items.data[0];
       const transactionId = current.metadata.transactionId;
       if (!item || !transactionId || current.status !== 'active') return null;
-      // A preview changes nothing; its key is ours all the same, so the SDK's retries of this request reuse it.
+      // Our key all the same, so the SDK's retries reuse it.
       const idempotencyKey = requireIdempotencyKey(`${transactionId}:seat-preview:${randomUUID()}`.slice(0, IDEMPOTENCY_KEY_MAX));
       const preview = await call(action, () =>
         stripe.invoices.createPreview(
@@ -692,12 +648,11 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
         // The next month's invoice at the new seats, previewed without the proration: its tax is Stripe Tax's.
         monthlyTaxCents: monthly ? taxOf(monthly) : 0,
         nextChargeDate: periodEndOf(item.current_period_end),
-        // The time Stripe prorated at (its clock); confirming sends it back as `proration_date`.
+        // Stripe's clock; confirming sends it back as `proration_date`.
         prorationDate: preview.parent?.subscription_details?.subscription_proration_date ?? Math.floor(Date.now() / 1000),
       };
     },
 
-    /** Stripe collects the card on the Customer Portal's payment method page. */
     async replaceCard({ customerId, subscriptionId, returnUrl, idempotencyKey }) {
       const url = await this.createPortalSession!({ customerId, subscriptionId, flow: 'card', returnUrl, idempotencyKey });
       return { kind: 'redirect' as const, url };

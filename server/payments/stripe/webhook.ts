@@ -1,43 +1,31 @@
 /**
- * Stripe webhook events: verified by signature, then read into our PaymentEvent (provider.ts). Following
- * stripe-samples/accept-a-payment (style.md): the raw body is verified first, only an allow-list of types is
- * handled, and an object without our transactionId metadata is not ours.
- *
- * Shapes (API 2025-03-31.basil and later, so the pinned version too): an invoice names its subscription and a
- * snapshot of that subscription's metadata under `parent.subscription_details` (Stripe changelog, "Invoicing
- * resources now specify how they were generated"; `invoice.subscription` is gone). A subscription event carries
- * the subscription itself, with its `metadata`.
+ * Stripe webhook events, verified by signature and read into our PaymentEvent, as stripe-samples/accept-a-payment
+ * does (style.md): raw body first, an allow-list of types, an object without our transactionId is not ours. Since API
+ * 2025-03-31.basil an invoice names its subscription under `parent.subscription_details` (Stripe changelog).
  */
 import Stripe from 'stripe';
 import type { PaymentEvent } from '../provider';
 
-/** The Stripe event types the webhook acts on, each mapped to our kind; any other type is acknowledged and ignored. */
+/** Any other type is acknowledged and ignored. */
 const HANDLED_STRIPE_EVENTS = {
   'invoice.paid': 'invoice_paid',
   'invoice.payment_failed': 'invoice_payment_failed',
-  // A renewal whose card asks for authentication (3-D Secure) is unpaid like a failed one: the same mail, past due.
+  // A renewal asking for 3-D Secure is unpaid like a failed one.
   'invoice.payment_action_required': 'invoice_payment_failed',
   'customer.subscription.updated': 'subscription_updated',
   'customer.subscription.deleted': 'subscription_deleted',
 } as const satisfies Record<string, PaymentEvent['kind']>;
 
 /**
- * The event after which the subscriptions' payment method is brought in line with the customer's default: the
- * Customer Portal's card update sets the customer's `invoice_settings.default_payment_method` (stripe.ts,
- * `syncDefaultPaymentMethod`). Not a PaymentEvent: the order does not change.
+ * The Customer Portal's card update: the subscriptions' payment method follows the customer's default. The order does
+ * not change.
  */
 const DEFAULT_PAYMENT_METHOD_EVENT = 'customer.updated';
 
-/**
- * A refund, from our console (refunds.create) or from Stripe's Dashboard: the charge names its customer and
- * PaymentIntent but not our transactionId, so the order is found by its customer (one per checkout).
- */
+/** The charge names its customer, not our transactionId: the order is found by its customer (one per checkout). */
 const REFUND_EVENT = 'charge.refunded';
 
-/**
- * A dispute (chargeback) opened, changed, closed, or its funds withdrawn or reinstated (Stripe docs, "Disputes"):
- * each is read the same way, by re-fetching the dispute (events arrive out of order).
- */
+/** Stripe docs, "Disputes": each is read by re-fetching the dispute (events arrive out of order). */
 const DISPUTE_EVENTS = [
   'charge.dispute.created',
   'charge.dispute.updated',
@@ -46,13 +34,10 @@ const DISPUTE_EVENTS = [
   'charge.dispute.funds_reinstated',
 ];
 
-/**
- * A refund that failed after it was made (the card closed): `refund.failed`, or `charge.refund.updated` with the
- * refund's status `failed`. The charge's refunded amount goes down by it; its payment is read again.
- */
+/** The card closed after the refund: the charge's refunded amount goes down; its payment is read again. */
 const REFUND_UPDATE_EVENTS = ['refund.failed', 'charge.refund.updated'];
 
-/** Every event type the webhook endpoint subscribes to (`npm run stripe:setup`). */
+/** `npm run stripe:setup` */
 export const STRIPE_WEBHOOK_EVENTS: string[] = [
   ...Object.keys(HANDLED_STRIPE_EVENTS),
   DEFAULT_PAYMENT_METHOD_EVENT,
@@ -61,20 +46,16 @@ export const STRIPE_WEBHOOK_EVENTS: string[] = [
   ...REFUND_UPDATE_EVENTS,
 ];
 
-/** Stripe's dispute ids (`du_…`, and `dp_…` for some payment methods); anything else is never sent to Stripe. */
+/** `du_…`, and `dp_…` for some payment methods; anything else is never sent to Stripe. */
 const DISPUTE_ID = /^(du|dp)_[A-Za-z0-9]{1,250}$/;
 
-/** A `charge.dispute.*` event's dispute id; null for any other event or a dispute without a Stripe-shaped id. */
 export function readDisputeEvent(event: Stripe.Event): { disputeId: string } | null {
   if (!DISPUTE_EVENTS.includes(event.type)) return null;
   const disputeId = idOf(recordOf(recordOf(event.data)?.object)?.id);
   return disputeId && DISPUTE_ID.test(disputeId) ? { disputeId } : null;
 }
 
-/**
- * A failed refund's PaymentIntent: `refund.failed`, or `charge.refund.updated` whose refund is now `failed`
- * (other updates change no money); null otherwise.
- */
+/** Other updates change no money. */
 export function readFailedRefund(event: Stripe.Event): { paymentIntentId: string } | null {
   if (!REFUND_UPDATE_EVENTS.includes(event.type)) return null;
   const refund = recordOf(recordOf(event.data)?.object);
@@ -83,7 +64,6 @@ export function readFailedRefund(event: Stripe.Event): { paymentIntentId: string
   return paymentIntentId ? { paymentIntentId } : null;
 }
 
-/** A `charge.refunded` event's customer and PaymentIntent; null for any other event or a charge without them. */
 export function readRefundedCharge(event: Stripe.Event): { customerId: string; paymentIntentId: string } | null {
   if (event.type !== REFUND_EVENT) return null;
   const charge = recordOf(recordOf(event.data)?.object);
@@ -92,32 +72,23 @@ export function readRefundedCharge(event: Stripe.Event): { customerId: string; p
   return customerId && paymentIntentId ? { customerId, paymentIntentId } : null;
 }
 
-/** The signature header is missing, does not match the secret, is older than the tolerance, or the body is not JSON. */
 export class WebhookSignatureError extends Error {
   override readonly name = 'WebhookSignatureError';
 }
 
-/** A signed body that is not an event: not an object, or without a plain `id`, a plain `type` or a `data.object`. */
 export class MalformedWebhookEventError extends Error {
   override readonly name = 'MalformedWebhookEventError';
 }
 
-/** Stripe's ids are short; anything longer is not one (and could not be a key of webhook_events' index). */
+/** Anything longer is no Stripe id, and could not be a key of webhook_events' index. */
 const MAX_ID_LENGTH = 255;
 
-/**
- * An id or event type we may read, log and store: 1 to MAX_ID_LENGTH characters, no control character
- * (PostgreSQL refuses NUL in text) and no lone surrogate (not valid Unicode).
- */
+/** No control character (PostgreSQL refuses NUL) and no lone surrogate. */
 function isPlainId(value: unknown): value is string {
   return typeof value === 'string' && value.length <= MAX_ID_LENGTH && /^[^\p{Cc}\p{Cs}]+$/u.test(value);
 }
 
-/**
- * Checks the shape every later step relies on: an object whose `id` and `type` are plain ids (isPlainId), whose
- * `data.object` is an object, and whose `api_version`, when present, is a string or null.
- * @throws MalformedWebhookEventError naming the first field that is not.
- */
+/** @throws MalformedWebhookEventError naming the first field that is not what every later step relies on. */
 function assertEventShape(event: unknown): asserts event is Stripe.Event {
   const record = recordOf(event);
   if (!record) throw new MalformedWebhookEventError('The event is not an object');
@@ -131,11 +102,8 @@ function assertEventShape(event: unknown): asserts event is Stripe.Event {
 }
 
 /**
- * Verifies `rawBody` against the `Stripe-Signature` header with the endpoint's signing secret, allowing Stripe's
- * default 300 s between signing and now (stripe-node `webhooks.constructEvent`; Stripe docs, "Check the webhook
- * signatures"), and returns the event once its shape is checked (assertEventShape).
- * @throws WebhookSignatureError when the header is missing or repeated, or verification or parsing fails.
- * @throws MalformedWebhookEventError when the signed body is not an event we can read.
+ * Stripe's default 300 s tolerance (Stripe docs, "Check the webhook signatures"). @throws WebhookSignatureError when
+ * the header is missing, repeated or wrong; MalformedWebhookEventError when the body is no event we can read.
  */
 export function verifyStripeEvent(
   rawBody: Buffer | undefined,
@@ -150,7 +118,7 @@ export function verifyStripeEvent(
   } catch {
     throw new WebhookSignatureError('Invalid Stripe-Signature header');
   }
-  // constructEvent bounds the signature's age only; a timestamp from the future is as suspect as a stale one.
+  // constructEvent bounds the age only; a timestamp from the future is as suspect.
   const signedAt = Number(/(?:^|,)t=(\d+)/.exec(signature)?.[1]);
   if (!Number.isFinite(signedAt) || signedAt - Math.floor(now / 1000) > SIGNATURE_TOLERANCE_SECONDS) {
     throw new WebhookSignatureError('Stripe-Signature timestamp is in the future');
@@ -159,7 +127,7 @@ export function verifyStripeEvent(
   return event;
 }
 
-/** Stripe's default tolerance between signing and verifying, in seconds, applied both ways. */
+/** Seconds, both ways. */
 const SIGNATURE_TOLERANCE_SECONDS = 300;
 
 type UnknownRecord = Record<string, unknown>;
@@ -168,7 +136,6 @@ function recordOf(value: unknown): UnknownRecord | null {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as UnknownRecord) : null;
 }
 
-/** An id given as a string or as an expanded object with a string `id`, if a plain one (isPlainId); null otherwise. */
 function idOf(value: unknown): string | null {
   if (isPlainId(value)) return value;
   const id = recordOf(value)?.id;
@@ -181,10 +148,8 @@ function transactionIdIn(metadata: unknown): string | null {
 }
 
 /**
- * The subscription and our transactionId an event is about; null when the object is not one of ours or not the
- * shape we read. Invoices carry them under `parent.subscription_details` since API 2025-03-31.basil, and at the
- * top level (`subscription`, `subscription_details.metadata`) before: both are read, so an endpoint still on an
- * older API version does not silently ignore every payment.
+ * Read both where API 2025-03-31.basil puts them and where older versions did, so an endpoint on an older version
+ * does not silently ignore every payment.
  */
 function subjectOf(event: Stripe.Event): { subscriptionId: string; transactionId: string } | null {
   const object = recordOf(recordOf(event.data)?.object);
@@ -203,11 +168,7 @@ function subjectOf(event: Stripe.Event): { subscriptionId: string; transactionId
   return subscriptionId && transactionId ? { subscriptionId, transactionId } : null;
 }
 
-/**
- * Reads a verified event: `{ event }` for an allow-listed type about one of our subscriptions, else why it is
- * ignored ('unhandled_type', or 'not_ours' when the object is missing, malformed, has no subscription or no
- * transactionId metadata). Never throws for a signed event, so Stripe is never answered 500 for its shape.
- */
+/** Never throws for a signed event, so Stripe is never answered 500 for its shape. */
 export function readStripeEvent(event: Stripe.Event): { event: PaymentEvent } | { ignored: 'unhandled_type' | 'not_ours' } {
   const kind = Object.hasOwn(HANDLED_STRIPE_EVENTS, event.type)
     ? (HANDLED_STRIPE_EVENTS as Record<string, PaymentEvent['kind']>)[event.type]
@@ -218,11 +179,7 @@ export function readStripeEvent(event: Stripe.Event): { event: PaymentEvent } | 
   return { event: { eventId: event.id, kind, providerType: event.type, ...subject } };
 }
 
-/**
- * The customer whose default payment method an event changed: a `customer.updated` about one of our customers
- * (transactionId metadata) whose `previous_attributes.invoice_settings` names `default_payment_method`; null for
- * any other event.
- */
+/** A `customer.updated` whose `previous_attributes.invoice_settings` names `default_payment_method`. */
 export function readDefaultPaymentMethodChange(event: Stripe.Event): { customerId: string } | null {
   if (event.type !== DEFAULT_PAYMENT_METHOD_EVENT) return null;
   const data = recordOf(event.data);

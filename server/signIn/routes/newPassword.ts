@@ -1,12 +1,7 @@
 /**
- * "Forgot your password?" for everyone who signs in on /sign-in (docs/decisions/0039):
- * POST /sign-in/forgot queues the answer for an email (../newPassword.ts: a member's "set a new password"
- * link, a buyer's /account link, nothing for anyone else) and answers 202 with the same words in every case;
- * rate-limited per address (ACCOUNT_LINKS_PER_15_MINUTES) and per email (LINKS_PER_EMAIL_PER_15_MINUTES, counted
- * by the sign-in's throttle, server/signIn/signInThrottle.ts, known and unknown emails alike), 429 past either. POST /sign-in/new-password/check tells the page
- * whose password a link sets; POST /sign-in/new-password sets it (400 a password the rules refuse, 410 a link that
- * is unknown, expired, used or whose seat was taken back; both change nothing). Under /sign-in, so the one Origin
- * check (server/sessions/sameOrigin.ts) covers them.
+ * "Forgot your password?" on /sign-in (docs/decisions/0039): POST /sign-in/forgot answers 202 with the same words for
+ * every email, limited per address and per email (429 past either); /sign-in/new-password/check and
+ * /sign-in/new-password (400 a refused password, 410 a dead link). Under /sign-in, so the Origin check covers them.
  */
 import type { FastifyInstance } from 'fastify';
 import { ErrorResponse } from '../../../src/contract/checkout';
@@ -24,7 +19,6 @@ import type { Database } from '../../db/client';
 import { HttpError } from '../../http/httpError';
 import { peekNewPasswordLink, requestPasswordLink, setNewPassword, type NewPasswordLinkProblem } from '../newPassword';
 
-/** The words of the answers. */
 export const NEW_PASSWORD_TEXT = {
   linkSent:
     'If that email has a login, a link is on its way: team members get one to set a new password, the buyer one to the manage page. It works once, for a limited time.',
@@ -32,7 +26,7 @@ export const NEW_PASSWORD_TEXT = {
   set: 'Your new password is set, and you were signed out everywhere. Go back to the training platform and sign in with it.',
 } as const;
 
-/** Why a link cannot be used, in words, each offering the way on. */
+/** Each offers the way on. */
 export const LINK_PROBLEMS: Record<NewPasswordLinkProblem, string> = {
   unknown: 'This link is not valid, or a newer one replaced it. Please use the newest mail, or ask for a new link.',
   expired: 'This link has expired: it works for one hour. Please ask for a new one.',
@@ -43,16 +37,15 @@ export const LINK_PROBLEMS: Record<NewPasswordLinkProblem, string> = {
 interface NewPasswordRouteOptions {
   config: Config;
   db: Database;
-  /** Wakes the outbox worker, so the mail goes out now. */
   nudgeOutbox: () => void;
 }
 
 const errors = { '4xx': ErrorResponse };
 
-/** Link requests one email may cause in 15 minutes, from any address: enough to retry, too few to flood an inbox. */
+/** Enough to retry, too few to flood an inbox. */
 export const LINKS_PER_EMAIL_PER_15_MINUTES = 3;
 
-/** Registers the three routes (needs the rate-limit plugin on `app` or a parent). */
+/** Needs the rate-limit plugin on `app` or a parent. */
 export async function newPasswordRoutes(app: FastifyInstance, { config, db, nudgeOutbox }: NewPasswordRouteOptions): Promise<void> {
   const perEmail = ownerSignInThrottle(app, LINKS_PER_EMAIL_PER_15_MINUTES, 'password-link');
   const perAddress = { rateLimit: { max: config.ACCOUNT_LINKS_PER_15_MINUTES, timeWindow: '15 minutes' } };
@@ -69,7 +62,7 @@ export async function newPasswordRoutes(app: FastifyInstance, { config, db, nudg
     },
     async (request, reply) => {
       const { email } = request.body;
-      // Every request counts against the email (a null result is counted), known or not.
+      // Known or not, every email counts (a null result too).
       const queued = await perEmail(request, email, async () => {
         await requestPasswordLink(db, email);
         return null;

@@ -1,13 +1,8 @@
 /**
- * POST /sign-in/password: the sign-in page (/sign-in, the OpenID Provider's login prompt) sends the email and
- * password; a right one finishes the provider's login interaction and answers where the browser goes on
- * (server/signIn/oidcProvider.ts). Its path is under /sign-in because the provider's interaction cookie is scoped
- * to the page's path. Rate-limited per address (SIGN_INS_PER_15_MINUTES) and throttled per email
- * (SIGN_IN_FAILURES_PER_15_MINUTES, server/signIn/signInThrottle.ts); an unknown email gets the same answer, after
- * the same work, as a wrong password (server/signIn/verifySignIn.ts). 401 wrong email or password, 403 a login whose
- * seat was revoked or subscription ended, 410 no sign-in in progress (expired, or not started by this browser),
- * 429 throttled. GET /sign-in/hint uses a one-time login hint instead of the password. GET /sign-in/interaction
- * tells the page, as it loads, whether the sign-in its address names is still live in this browser.
+ * POST /sign-in/password, the provider's login prompt; under /sign-in because the interaction cookie is scoped to the
+ * page. An unknown email gets a wrong password's answer after the same work (./verifySignIn.ts): 401; 403 a revoked
+ * seat or ended subscription; 410 no sign-in in progress; 429 throttled. GET /sign-in/hint uses a login hint instead;
+ * GET /sign-in/interaction says whether the sign-in is still live.
  */
 import type { FastifyInstance } from 'fastify';
 import type Provider from 'oidc-provider';
@@ -27,7 +22,6 @@ import { HINT_ROUTE, providerRequest } from '../oidcProvider';
 import { findPersonById, maySignIn } from '../people';
 import { verifySignIn } from '../verifySignIn';
 
-/** The answers the page shows. */
 export const SIGN_IN_ERRORS = {
   wrong: 'The email or password is not right.',
   noAccess:
@@ -42,7 +36,7 @@ interface SignInRouteOptions {
   provider: Provider;
 }
 
-/** Registers POST /sign-in/password (needs the rate-limit plugin on `app` or a parent). */
+/** Needs the rate-limit plugin on `app` or a parent. */
 export async function signInRoute(app: FastifyInstance, { config, db, provider }: SignInRouteOptions): Promise<void> {
   const throttle = ownerSignInThrottle(app, config.SIGN_IN_FAILURES_PER_15_MINUTES, 'person');
   app.post<{ Body: PasswordSignInRequest; Reply: PasswordSignInResponse }>(
@@ -80,8 +74,7 @@ export async function signInRoute(app: FastifyInstance, { config, db, provider }
     },
   );
 
-  // The page's first question when its address names a sign-in: is it still this browser's, waiting for a password?
-  // Answered 200 either way, so an expired one is said at once, before a password is typed (not as a 410 after).
+  // Answered 200 either way, so an expired sign-in is said before a password is typed.
   app.get<{ Querystring: SignInInteractionQuery; Reply: SignInInteractionResponse }>(
     '/sign-in/interaction',
     {
@@ -97,9 +90,7 @@ export async function signInRoute(app: FastifyInstance, { config, db, provider }
     },
   );
 
-  // A sign-in whose login_hint is one of our one-time hints (docs/decisions/0034): used once, it signs the person in
-  // without the password; an unknown, used or expired one ends the sign-in with login_required, and the platform
-  // starts it again without the hint (the password page).
+  // docs/decisions/0034: a dead hint ends the sign-in with login_required, and the platform starts again without it.
   app.get(
     HINT_ROUTE,
     { schema: { hide: true }, config: { rateLimit: { max: config.SIGN_INS_PER_15_MINUTES, timeWindow: '15 minutes' } } },

@@ -349,7 +349,7 @@ describe.each(DATABASES)('commissions on %s', (kind) => {
       { tokenHash: 'partner-old', referrerId: ids.jane!, expiresAt: new Date(Date.now() - 2 * 24 * 60 * 60 * 1000) },
       { tokenHash: 'partner-live', referrerId: ids.jane!, expiresAt: new Date(Date.now() + 60_000) },
     ]);
-    expect((await deleteExpiredRecords(server.db, 30)).partnerLinks).toBe(1);
+    expect((await deleteExpiredRecords(server.db, 30, 30, server.context().listeners)).partnerLinks).toBe(1);
     const left = await server.db.select().from(partnerLinks);
     expect(left.map((row) => row.tokenHash)).toContain('partner-live');
     expect(left.map((row) => row.tokenHash)).not.toContain('partner-old');
