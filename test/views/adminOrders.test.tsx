@@ -203,7 +203,7 @@ describe("the console's Orders screen", () => {
     const paid: OrderDetail = {
       ...DETAIL,
       order: { ...ORDER, paidAt },
-      invoices: [{ id: 'in_1', amountCents: 50_000, status: 'paid', refundedCents: 0, date: paidAt }],
+      invoices: [{ id: 'in_1', amountCents: 50_000, taxCents: 0, status: 'paid', refundedCents: 0, date: paidAt }],
     };
     const refunds: unknown[] = [];
     fetchMock = stubFetch({
