@@ -166,8 +166,13 @@ export interface PortalSessionInput {
 export interface RefundedPayment {
   /** The provider's payment that was refunded (Stripe: the PaymentIntent; sandbox: the invoice). */
   paymentId: string;
-  /** Paid on that payment, in cents. */
+  /** Paid on that payment, in cents, tax included. */
   amountCents: number;
+  /**
+   * The tax in `amountCents`, in cents (0 untaxed): a refund returns its share of it (src/domain/tax.ts
+   * refundedTaxCents; Stripe: the invoice's `total_taxes`).
+   */
+  taxCents: number;
   /** Refunded on that payment so far (all its refunds together), in cents. */
   refundedCents: number;
   /** A dispute holds its money (open or lost): it cannot be refunded (Stripe: `charge_disputed`). */

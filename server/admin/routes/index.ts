@@ -1,6 +1,6 @@
 /**
  * The owner's console API, /api/admin/* (docs/decisions/0018-owner-console.md), one file per resource: the
- * session (sign-in, sign-out, who), orders, referrers, mail (and its re-send), the dashboard, the offer's content. Every route but sign-in and sign-out
+ * session (sign-in, sign-out, who), orders, referrers, mail (and its re-send), the dashboard, the offer's content, the tax report. Every route but sign-in and sign-out
  * answers 401 `{ error }` without a signed-in owner who still exists. Sessions: server/sessions/ (decision 0022);
  * a cross-site state-changing request never gets here (server/sessions/sameOrigin.ts).
  */
@@ -15,6 +15,7 @@ import { adminOrderRoutes } from './orders';
 import { adminReferrerRoutes } from './referrers';
 import { adminRefundRoutes } from './refunds';
 import { adminSessionRoutes, signedInOwner } from './session';
+import { adminTaxRoutes } from './tax';
 
 /** Registers /api/admin/*; `nudgeOutbox` sends the outbox now (a re-sent mail). */
 export async function adminRoutes(
@@ -34,6 +35,7 @@ export async function adminRoutes(
     await owned.register(adminMailRoutes, { db, config, nudgeOutbox });
     await owned.register(adminDashboardRoutes, { db, provider: services.provider, config });
     await owned.register(adminContentRoutes, { db });
+    await owned.register(adminTaxRoutes, { db });
     await owned.register(adminCommissionRoutes, {
       ...services,
       nudgeOutbox,
