@@ -33,6 +33,7 @@ import { referralLinks, referralsPlugin, siteReferrals } from './referrals';
 import { joinPageAnswers, seatsListener, seatsMail, seatsPlugin } from './seats';
 import type { CredentialsCipher } from './security/credentialsCipher';
 import { refuseCrossSiteRequests } from './sessions/sameOrigin';
+import { taxListener } from './tax';
 import { endPersonSignIns, signInListener, signInMail, signInPlugin } from './signIn';
 import type { PrivateJwks } from './signIn/jwks';
 
@@ -137,6 +138,7 @@ export function featureListeners(config: Config): OrderListeners {
     outboxListener(config),
     seatsListener(config, endPersonSignIns),
     commissionsListener(),
+    taxListener(),
     accountListener(),
     signInListener(),
   ]);

@@ -79,6 +79,7 @@ export const EVENT_GLOSSARY: Record<string, string> = {
   RETRY: 'The person pressed the try-again button after a screen could not be loaded.',
   RETRY_CLICKED: "The owner pressed the console screen's try-again button after it could not be loaded.",
   PERIOD_CHOSEN: "The console's dashboard: the owner chose another period (From/To).",
+  MONTHS_CHOSEN: "The console's tax report: the owner chose other months (From/To).",
   INTERVAL_CHOSEN: "The console's dashboard: the owner grouped the MRR chart by day, week or month.",
   FILTER_SUBMITTED: "The console's orders: the owner applied a filter.",
   ACTION_CLICKED: "One order in the console: the owner pressed one of the order's actions (re-send the mail, mail a sign-in link, cancel).",

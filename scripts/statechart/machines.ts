@@ -11,6 +11,7 @@ import { consoleDashboardMachine } from '../../src/machines/consoleDashboardMach
 import { consoleOrderMachine } from '../../src/machines/consoleOrderMachine';
 import { consoleOrdersMachine } from '../../src/machines/consoleOrdersMachine';
 import { consoleSessionMachine } from '../../src/machines/consoleSessionMachine';
+import { consoleTaxMachine } from '../../src/machines/consoleTaxMachine';
 import { existingSubscriptionMachine } from '../../src/machines/existingSubscriptionMachine';
 import { joinMachine } from '../../src/machines/joinMachine';
 import { mailMachine } from '../../src/machines/mailMachine';
@@ -60,6 +61,7 @@ export const DRAWN_MACHINES: readonly DrawnMachine[] = [
   drawn("The console's referrers (/admin/referrers)", 'referrersMachine.ts', referrersMachine),
   drawn('Adding a referrer (/admin/referrers)', 'referrerFormMachine.ts', referrerFormMachine),
   drawn("The console's commissions (/admin/commissions)", 'commissionsMachine.ts', commissionsMachine),
+  drawn("The console's tax report (/admin/tax)", 'consoleTaxMachine.ts', consoleTaxMachine),
   drawn("The offer's content (/admin/content)", 'offerContentMachine.ts', offerContentMachine),
   drawn("The console's mail (/admin/mail)", 'mailMachine.ts', mailMachine),
 ];

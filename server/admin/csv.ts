@@ -1,4 +1,4 @@
-import type { OrderRow, PeriodFigures } from '../../src/contract/admin';
+import type { OrderRow, PeriodFigures, TaxReport } from '../../src/contract/admin';
 import { orderStatusWords } from '../../src/domain/orderStatus';
 import { csvOf, usd } from '../http/csv';
 
@@ -67,5 +67,28 @@ export function referrerReportCsv(figures: PeriodFigures): string {
       figures.from,
       figures.to,
     ]),
+  ]);
+}
+
+/**
+ * The tax report as CSV (docs/decisions/0074): a line per state and month, then a line per state for the whole
+ * period (its month column `total`), money in dollars.
+ */
+export function taxReportCsv(report: TaxReport): string {
+  const line = (row: TaxReport['rows'][number], month: string) => [
+    row.state,
+    month,
+    usd(row.salesCents),
+    usd(row.salesRefundedCents),
+    usd(row.taxCollectedCents),
+    usd(row.taxRefundedCents),
+    usd(row.netTaxCents),
+    row.payments,
+    row.refunds,
+  ];
+  return csvOf([
+    ['state', 'month', 'sales_usd', 'sales_refunded_usd', 'tax_collected_usd', 'tax_refunded_usd', 'net_tax_usd', 'payments', 'refunds'],
+    ...report.rows.map((row) => line(row, row.month)),
+    ...report.totals.map((row) => line(row, 'total')),
   ]);
 }

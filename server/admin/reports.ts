@@ -15,7 +15,7 @@ import type {
   ReferrerFunnel,
 } from '../../src/contract/admin';
 import type { Database } from '../db/client';
-import { accounts, funnelEvents, orderDisputes, orders, referrers, seats } from '../db/schema';
+import { accounts, funnelEvents, orderDisputes, orderRefunds, orders, referrers, seats } from '../db/schema';
 import type { Order, OrderContext } from '../checkout';
 import { seatsOf, seatView } from '../seats';
 import { orderCommissions } from '../commissions';
@@ -52,6 +52,7 @@ const orderColumns = {
   disputeDueBy: sql<
     string | null
   >`(select min(due.evidence_due_by)::text from ${orderDisputes} as due where due.transaction_id = ${orders.transactionId} and due.outcome = 'open')`,
+  refundedTaxCents: sql<number>`(select coalesce(sum(refund.tax_cents), 0)::int from ${orderRefunds} as refund where refund.transaction_id = ${orders.transactionId})`,
 };
 
 type OrderWithReferrer = {
@@ -59,9 +60,10 @@ type OrderWithReferrer = {
   referrer: { id: string; slug: string; displayName: string } | null;
   disputed: boolean;
   disputeDueBy: string | null;
+  refundedTaxCents: number;
 };
 
-function orderRow({ order, referrer, disputed, disputeDueBy }: OrderWithReferrer): OrderRow {
+function orderRow({ order, referrer, disputed, disputeDueBy, refundedTaxCents }: OrderWithReferrer): OrderRow {
   return {
     transactionId: order.transactionId,
     status: order.status,
@@ -81,6 +83,7 @@ function orderRow({ order, referrer, disputed, disputeDueBy }: OrderWithReferrer
     cancellationReason: order.cancellationReason,
     pastDueSince: order.pastDueSince?.toISOString() ?? null,
     refundedCents: order.refundedCents,
+    refundedTaxCents,
     refundAsked:
       order.refundAskedAt && order.refundAskedCents !== null
         ? { at: order.refundAskedAt.toISOString(), amountCents: order.refundAskedCents }

@@ -165,7 +165,8 @@ async function markPaid(tx: Transaction, order: Order, buyer: { email: string; n
     type: 'paid',
     transactionId: order.transactionId,
     referrerId: order.referrerId,
-    detail: { seats: paid.quantity, amountCents: paid.amountCents },
+    // What was charged, tax included, as renewals' and refunds' events say it: money collected adds them up.
+    detail: { seats: paid.quantity, amountCents: paid.amountCents + paid.taxCents },
   });
   return paid;
 }

@@ -17,6 +17,7 @@ export { isPaidOrder, type Order, type OrderServices } from './order';
 export { recordRefundAsk, type RefundAskRefusal } from './refundAsk';
 export {
   orderListeners,
+  type MoneyChanges,
   type OrderAnnouncements,
   type OrderEvent,
   type OrderListener,

@@ -57,8 +57,9 @@ export interface PaidInvoice {
 
 /** What the lifecycle changed on a paid order, as far as money and seats go (a part of its LifecycleChanges). */
 export interface MoneyChanges {
-  paidRenewal?: { invoiceId: string; paymentId: string | null; amountCents: number };
-  paidProration?: { invoiceId: string; paymentId: string | null; amountCents: number; seats: number };
+  /** `amountCents` what was paid, tax included; `taxCents` the tax in it. */
+  paidRenewal?: { invoiceId: string; paymentId: string | null; amountCents: number; taxCents: number };
+  paidProration?: { invoiceId: string; paymentId: string | null; amountCents: number; taxCents: number; seats: number };
   seats?: { from: number; to: number };
   /** Payments whose money went back or came back (a refund, a failed refund, a dispute opened, won or lost). */
   moneyMoved: { paymentId: string; why: string }[];

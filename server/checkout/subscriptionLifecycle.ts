@@ -29,6 +29,7 @@
  */
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { formatDollars, monthlyTotalCents } from '../../src/domain/pricing';
+import { refundedTaxCents } from '../../src/domain/tax';
 import type { Transaction } from '../db/client';
 import { funnelEvents, orderRefunds, orders } from '../db/schema';
 import { applyDisputeChange, disputeWords, type DisputeChange } from './disputes';
@@ -58,9 +59,13 @@ interface LifecycleChanges {
   cancelAt?: Date | null;
   /** The buyer's reason for the scheduled cancellation: given on /account (the event's), or in the provider's page. */
   cancelReason?: string;
-  refund?: { paymentId: string; refundedCents: number; addedCents: number };
+  /**
+   * `refundedCents` refunded on the payment so far, `taxRefundedCents` the tax share of it (src/domain/tax.ts
+   * refundedTaxCents, docs/decisions/0074); `addedCents` what this change refunded.
+   */
+  refund?: { paymentId: string; refundedCents: number; taxRefundedCents: number; addedCents: number };
   /** A refund that failed: its payment reports less refunded than the order knew; the difference comes back. */
-  refundFailed?: { paymentId: string; refundedCents: number; givenBackCents: number };
+  refundFailed?: { paymentId: string; refundedCents: number; taxRefundedCents: number; givenBackCents: number };
   /** A dispute opened, or its status, deadline or outcome changed (./disputes.ts). */
   dispute?: DisputeChange;
 }
@@ -83,12 +88,14 @@ export function lifecycleChanges(
     changes.refund = {
       paymentId: refunded.paymentId,
       refundedCents: refunded.refundedCents,
+      taxRefundedCents: taxShareOf(refunded),
       addedCents: refunded.refundedCents - knownRefundedCents,
     };
   } else if (refunded && refunded.refundedCents < knownRefundedCents) {
     changes.refundFailed = {
       paymentId: refunded.paymentId,
       refundedCents: refunded.refundedCents,
+      taxRefundedCents: taxShareOf(refunded),
       givenBackCents: knownRefundedCents - refunded.refundedCents,
     };
   }
@@ -122,6 +129,11 @@ export function lifecycleChanges(
   }
   if (!cancelAt && order.cancelAt) changes.cancelAt = null;
   return changes;
+}
+
+/** The tax share of what the payment has refunded so far, in cents (0 for an untaxed payment). */
+function taxShareOf(refunded: RefundedPayment): number {
+  return refundedTaxCents(refunded.refundedCents, refunded.amountCents, refunded.taxCents);
 }
 
 type LatestInvoice = NonNullable<SubscriptionPayment['lifecycle']['latestInvoice']>;
@@ -177,11 +189,14 @@ export async function applyLifecycleChanges(
     })
     .where(eq(orders.transactionId, transactionId));
   if (changes.refund) {
-    const { paymentId, refundedCents, addedCents } = changes.refund;
+    const { paymentId, refundedCents, taxRefundedCents: taxCents, addedCents } = changes.refund;
     await tx
       .insert(orderRefunds)
-      .values({ transactionId, paymentId, refundedCents })
-      .onConflictDoUpdate({ target: [orderRefunds.transactionId, orderRefunds.paymentId], set: { refundedCents, updatedAt: now } });
+      .values({ transactionId, paymentId, refundedCents, taxCents })
+      .onConflictDoUpdate({
+        target: [orderRefunds.transactionId, orderRefunds.paymentId],
+        set: { refundedCents, taxCents, updatedAt: now },
+      });
     await recordFunnelEvent(tx, { type: 'refunded', transactionId, referrerId, detail: { amountCents: addedCents } });
     const subscription = changes.ended || order.status === 'cancelled' ? 'ended' : 'continues';
     await listeners.announce(tx, 'orderEvent', {
@@ -193,14 +208,14 @@ export async function applyLifecycleChanges(
     });
   }
   if (changes.refundFailed) {
-    const { paymentId, refundedCents, givenBackCents } = changes.refundFailed;
+    const { paymentId, refundedCents, taxRefundedCents: taxCents, givenBackCents } = changes.refundFailed;
     await tx
       .update(orders)
       .set({ refundedCents: sql`greatest(${orders.refundedCents} - ${givenBackCents}, 0)`, updatedAt: now })
       .where(eq(orders.transactionId, transactionId));
     await tx
       .update(orderRefunds)
-      .set({ refundedCents, updatedAt: now })
+      .set({ refundedCents, taxCents, updatedAt: now })
       .where(and(eq(orderRefunds.transactionId, transactionId), eq(orderRefunds.paymentId, paymentId)));
     await recordFunnelEvent(tx, { type: 'refund_failed', transactionId, referrerId, detail: { amountCents: givenBackCents } });
     await listeners.announce(tx, 'ownerNotice', { kind: 'refund_failed', transactionId, changeId: changeKey, amountCents: givenBackCents });

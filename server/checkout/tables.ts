@@ -140,7 +140,13 @@ export const orderRefunds = pgTable(
       .references(() => orders.transactionId),
     /** The provider's payment (Stripe: the PaymentIntent; sandbox: the invoice). */
     paymentId: text('payment_id').notNull(),
+    /** Refunded on the payment so far, in cents, tax included. */
     refundedCents: integer('refunded_cents').notNull(),
+    /**
+     * The tax share of `refundedCents`, in cents: the payment's tax in proportion to the part refunded, all of it
+     * once the whole payment is (docs/decisions/0074); 0 for an untaxed payment. The rest is before tax.
+     */
+    taxCents: integer('tax_cents').notNull().default(0),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [primaryKey({ columns: [table.transactionId, table.paymentId] })],

@@ -165,8 +165,10 @@ async function settlePayment(
   // Entries booked before renewals carried their PaymentIntent name the invoice.
   const target = earned.find(({ entry }) => entry.paymentId === paymentId) ?? earned.find(({ entry }) => entry.invoiceId === paymentId);
   if (!target || target.entry.amountCents === 0) return;
+  // The commission is on the amount before tax (decision 0071), so only the part of a refund before tax takes it
+  // back: the tax share went back to the buyer, not out of the seats' price (docs/decisions/0074).
   const [refunded] = await tx
-    .select({ cents: orderRefunds.refundedCents })
+    .select({ cents: sql<number>`${orderRefunds.refundedCents} - ${orderRefunds.taxCents}` })
     .from(orderRefunds)
     .where(and(eq(orderRefunds.transactionId, transactionId), eq(orderRefunds.paymentId, paymentId)));
   const [disputed] = await tx

@@ -12,3 +12,4 @@ export * from '../account/tables';
 export * from '../signIn/tables';
 export * from '../content/tables';
 export * from '../commissions/tables';
+export * from '../tax/tables';

@@ -132,7 +132,10 @@ export interface PortalSessionInput {
 export interface RefundedPayment {
   /** Stripe: the PaymentIntent; sandbox: the invoice. */
   paymentId: string;
+  /** Tax included. */
   amountCents: number;
+  /** The tax in `amountCents` (0 untaxed): a refund returns its share (src/domain/tax.ts refundedTaxCents). */
+  taxCents: number;
   /** All its refunds together. */
   refundedCents: number;
   /** Open or lost (Stripe: `charge_disputed`). */

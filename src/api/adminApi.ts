@@ -18,6 +18,8 @@ import type {
   Referrer,
   RefundRequest,
   SignInRequest,
+  TaxQuery,
+  TaxReport,
   UpdateReferrerRequest,
 } from '../contract/admin';
 import { readJson, requestJson } from './client';
@@ -52,4 +54,5 @@ export const adminApi = {
   orderAction: (transactionId: string, action: OrderAction) =>
     requestJson<OrderDetail>('POST', `/api/admin/orders/${encodeURIComponent(transactionId)}/actions`, { action }, FAILED),
   dashboard: (query: DashboardQuery) => readJson<Dashboard>(`/api/admin/dashboard${queryString(query)}`, FAILED),
+  tax: (query: TaxQuery) => readJson<TaxReport>(`/api/admin/tax${queryString(query)}`, FAILED),
 };

@@ -145,6 +145,8 @@ export const OrderRow = Type.Object({
   pastDueSince: Type.Union([Type.String(), Type.Null()]),
   /** Refunded to the buyer so far, in cents (0 when nothing was). */
   refundedCents: Type.Integer(),
+  /** The tax share of `refundedCents`, in cents (docs/decisions/0074); 0 (or absent) untaxed. */
+  refundedTaxCents: Type.Optional(Type.Integer()),
   /**
    * The buyer's ask on /account for the guarantee's refund (docs/decisions/0068): when, and what would have come
    * back then, in cents; null (or absent) when they never asked. The owner makes the refund.
@@ -359,3 +361,41 @@ export const OfferContentBody = Type.Object(
   { additionalProperties: false },
 );
 export type OfferContentBody = Static<typeof OfferContentBody>;
+
+/**
+ * Query of GET /api/admin/tax (and tax.csv): the months to report, `from` to `to` inclusive, each YYYY-MM (UTC);
+ * default: the twelve months to this one. A month that is not one, or `to` before `from`, is refused in words.
+ */
+export const TaxQuery = Type.Object(
+  { from: Type.Optional(Type.String({ maxLength: 20 })), to: Type.Optional(Type.String({ maxLength: 20 })) },
+  { additionalProperties: false },
+);
+export type TaxQuery = Static<typeof TaxQuery>;
+
+/**
+ * The tax of one state over a month (or, in `totals`, the whole period), in cents (docs/decisions/0074): sales
+ * before tax and the tax collected on the payments in it; the part before tax and the tax share of the refunds in
+ * it (positive amounts taken back); the net tax (collected less refunded); how many payments and refunds.
+ */
+export const TaxReportRow = Type.Object({
+  state: Type.String(),
+  /** YYYY-MM; the period's `from`–`to` in `totals`. */
+  month: Type.String(),
+  salesCents: Type.Integer(),
+  salesRefundedCents: Type.Integer(),
+  taxCollectedCents: Type.Integer(),
+  taxRefundedCents: Type.Integer(),
+  netTaxCents: Type.Integer(),
+  payments: Type.Integer(),
+  refunds: Type.Integer(),
+});
+export type TaxReportRow = Static<typeof TaxReportRow>;
+
+/** GET /api/admin/tax: the months reported, a row per state and month with money in it (oldest first), the totals per state. */
+export const TaxReport = Type.Object({
+  from: Type.String(),
+  to: Type.String(),
+  rows: Type.Array(TaxReportRow),
+  totals: Type.Array(TaxReportRow),
+});
+export type TaxReport = Static<typeof TaxReport>;

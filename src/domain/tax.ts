@@ -127,6 +127,27 @@ export function taxCents(amountCents: number, rateMillionths: number): number {
   return Math.floor((scaled + 500_000) / 1_000_000);
 }
 
+/**
+ * The tax a refund returns: its share of the payment's tax, in proportion to the part of the payment refunded,
+ * `refundedCents × taxCents ÷ paidCents` rounded half up to the cent (decision 0072's rule); the whole tax once the
+ * whole payment is refunded. Stripe Tax splits a refund the same way, "in proportion to the refunded amount … based
+ * on the original tax rate" (Stripe docs, "Refunds and credit notes"; docs/decisions/0074). All amounts in cents;
+ * `paidCents` is what was charged, tax included.
+ * @throws RangeError when an amount is not a non-negative integer, or the tax is more than was paid.
+ */
+export function refundedTaxCents(refundedCents: number, paidCents: number, taxCentsPaid: number): number {
+  for (const [name, cents] of [
+    ['Refund', refundedCents],
+    ['Payment', paidCents],
+    ['Tax', taxCentsPaid],
+  ] as const)
+    if (!Number.isInteger(cents) || cents < 0) throw new RangeError(`${name} must be non-negative integer cents, got ${cents}`);
+  if (taxCentsPaid > paidCents) throw new RangeError(`Tax ${taxCentsPaid} is more than the payment ${paidCents}`);
+  if (refundedCents >= paidCents) return taxCentsPaid;
+  // Half up in integers: floor((2 × refund × tax + paid) ÷ (2 × paid)).
+  return Math.floor((2 * refundedCents * taxCentsPaid + paidCents) / (2 * paidCents));
+}
+
 /** A rate in millionths as a percentage for people: 47 120 → '4.712%'. */
 export function formatTaxRate(rateMillionths: number): string {
   return `${Number((rateMillionths / 10_000).toFixed(4))}%`;

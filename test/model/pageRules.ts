@@ -120,3 +120,16 @@ export const PAYMENT_FORM = {
   /** In place of the form when the server could not be reached for its configuration (the product's words). */
   configUnreachable: 'Failed to load checkout configuration',
 } as const;
+
+/**
+ * The console's Tax screen (docs/decisions/0074: the report for filing, per state and month; amounts in dollars;
+ * a CSV of the same months).
+ */
+export const TAX = {
+  none: (from: string, to: string) => `No taxed payment or refund from ${from} to ${to}: nothing to file for these months.`,
+  byMonth: (from: string, to: string) => `Tax by state and month, ${from} to ${to}`,
+  byState: (from: string, to: string) => `Tax by state, ${from} to ${to}`,
+  csvLink: 'Download the report as CSV',
+  csvHref: (from: string, to: string) => `/api/admin/tax.csv?from=${from}&to=${to}`,
+  tryAgain: 'Try again',
+} as const;

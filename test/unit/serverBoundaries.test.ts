@@ -92,6 +92,7 @@ const FOLDER_ORDER = [
   'checkout',
   'outbox',
   'commissions',
+  'tax',
   'seats',
   'signIn',
   'handoff',

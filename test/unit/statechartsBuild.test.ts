@@ -53,7 +53,7 @@ describe('the statecharts build', () => {
 
   it('every statechart in src/machines builds (one machine a file, named after it)', () => {
     // One machine a file: twenty-one charts today; a file added or lost changes the count on purpose.
-    expect(Object.keys(CHARTS)).toHaveLength(21);
+    expect(Object.keys(CHARTS)).toHaveLength(22);
   });
 
   it.each(Object.keys(CHARTS).map((path) => [path.split('/').at(-1)!.replace('.ts', ''), path] as const))(

@@ -6,6 +6,7 @@ import {
   formatTaxRate,
   normalizeTaxLocation,
   placeZip,
+  refundedTaxCents,
   TAX_LOCATION_MESSAGES,
   taxCents,
   taxLocationRefusal,
@@ -99,5 +100,51 @@ describe('where a location is', () => {
 
   it('keeps the five digits of a ZIP+4 and upper-cases the country', () => {
     expect(normalizeTaxLocation({ country: 'us', postalCode: '96813-1234' })).toEqual({ country: 'US', postalCode: '96813' });
+  });
+});
+
+describe('refundedTaxCents (decision 0074: the tax share of a refund, half up; all of it on a full refund)', () => {
+  it.each([
+    // $1,047.12 paid with $47.12 tax.
+    [10_001, 104_712, 4_712, 450], // 450.04…
+    [26_178, 52_356, 2_356, 1_178], // exactly half
+    [104_712, 104_712, 4_712, 4_712],
+    [200_000, 104_712, 4_712, 4_712], // more than was paid: still the whole tax
+    [0, 52_356, 2_356, 0],
+    [10_000, 50_000, 0, 0], // untaxed
+    // Exactly half a cent goes up, just under goes down: 1 × 1 ÷ 2 = 0.5; 1 × 1 ÷ 3 = 0.33.
+    [1, 2, 1, 1],
+    [1, 3, 1, 0],
+  ])('%i cents refunded of %i paid with %i tax returns %i cents of tax', (refunded, paid, tax, share) => {
+    expect(refundedTaxCents(refunded, paid, tax)).toBe(share);
+  });
+
+  it('is within half a cent of the exact share, never more than the tax, and grows with the refund', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 10_000_000 }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (paid, taxPart, refundPart) => {
+          const tax = Math.floor(paid * taxPart * 0.5);
+          const refunded = Math.floor(paid * refundPart);
+          const share = refundedTaxCents(refunded, paid, tax);
+          expect(Math.abs(share - (refunded * tax) / paid)).toBeLessThanOrEqual(0.5);
+          expect(share).toBeGreaterThanOrEqual(0);
+          expect(share).toBeLessThanOrEqual(tax);
+          expect(refundedTaxCents(Math.min(refunded + 1, paid), paid, tax)).toBeGreaterThanOrEqual(share);
+        },
+      ),
+    );
+  });
+
+  it.each([
+    [-1, 100, 10],
+    [1.5, 100, 10],
+    [1, -100, 0],
+    [1, 100, -1],
+    [1, 100, 101],
+  ])('refuses %s refunded of %s paid with %s tax', (refunded, paid, tax) => {
+    expect(() => refundedTaxCents(refunded, paid, tax)).toThrow(RangeError);
   });
 });

@@ -132,6 +132,21 @@ describe("the console's Orders screen", () => {
     expect(within(untaxed!).getAllByRole('cell')[2]).toHaveTextContent('—');
   });
 
+  it("names a taxed order's refund with its split, and an untaxed one's as the amount alone", async () => {
+    for (const [refunded, words] of [
+      [{ refundedCents: 26_178, refundedTaxCents: 1_178 }, '$261.78: $250 before tax and $11.78 tax'],
+      [{ refundedCents: 50_000, refundedTaxCents: 0 }, '$500'],
+    ] as const) {
+      fetchMock = stubFetch({
+        '/api/admin/orders/txn_grace': () => ({ status: 200, body: { ...DETAIL, order: { ...ORDER, status: 'cancelled', ...refunded } } }),
+      });
+      const page = render(<AdminOrderDetail transactionId="txn_grace" onUnauthorised={() => undefined} />);
+      const row = (await screen.findByRole('rowheader', { name: 'Refunded' })).closest('tr')!;
+      expect(row.querySelector('td')).toHaveTextContent(new RegExp(`^${words.replace(/[$.]/g, '\\$&')}$`));
+      page.unmount();
+    }
+  });
+
   it('names a checkout without a buyer for what it is', () => {
     expect(orderTitle({ name: null, email: null })).toBe('Unpaid checkout (no buyer given)');
     expect(orderTitle({ name: null, email: 'grace@example.com' })).toBe('grace@example.com');

@@ -1,6 +1,6 @@
 /**
- * The owner's console API (docs/decisions/0018), one file per resource. Every route but sign-in and sign-out answers
- * 401 without a signed-in owner who still exists.
+ * The owner's console API (docs/decisions/0018), one file per resource, the tax report among them. Every route but
+ * sign-in and sign-out answers 401 without a signed-in owner who still exists.
  */
 import type { FastifyInstance } from 'fastify';
 import type { OrderServices } from '../../checkout';
@@ -13,6 +13,7 @@ import { adminOrderRoutes } from './orders';
 import { adminReferrerRoutes } from './referrers';
 import { adminRefundRoutes } from './refunds';
 import { adminSessionRoutes, signedInOwner } from './session';
+import { adminTaxRoutes } from './tax';
 
 export async function adminRoutes(
   app: FastifyInstance,
@@ -31,6 +32,7 @@ export async function adminRoutes(
     await owned.register(adminMailRoutes, { db, config, nudgeOutbox });
     await owned.register(adminDashboardRoutes, { db, provider: services.provider, config });
     await owned.register(adminContentRoutes, { db });
+    await owned.register(adminTaxRoutes, { db });
     await owned.register(adminCommissionRoutes, {
       ...services,
       nudgeOutbox,

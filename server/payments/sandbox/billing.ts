@@ -335,12 +335,15 @@ export async function failSandboxRefunds(db: Database): Promise<PaymentEvent[]> 
 /** A payment the sandbox took (`paymentId`: PaymentIntent or renewal invoice) and its refunds; null when unknown. */
 export async function sandboxRefundedPayment(db: Database, paymentId: string): Promise<RefundedPayment | null> {
   const [first] = await db
-    .select({ amountCents: sandboxSubscriptions.amountPaidCents })
+    .select({ amountCents: sandboxSubscriptions.amountPaidCents, taxCents: sandboxSubscriptions.taxCents })
     .from(sandboxSubscriptions)
     .where(eq(sandboxSubscriptions.paymentIntentId, paymentId));
   const [renewal] = first
     ? []
-    : await db.select({ amountCents: sandboxInvoices.amountCents }).from(sandboxInvoices).where(eq(sandboxInvoices.id, paymentId));
+    : await db
+        .select({ amountCents: sandboxInvoices.amountCents, taxCents: sandboxInvoices.taxCents })
+        .from(sandboxInvoices)
+        .where(eq(sandboxInvoices.id, paymentId));
   const paid = first ?? renewal;
   if (!paid) return null;
   const [refunded] = await db
@@ -351,7 +354,13 @@ export async function sandboxRefundedPayment(db: Database, paymentId: string): P
     .select({ id: sandboxDisputes.id })
     .from(sandboxDisputes)
     .where(and(eq(sandboxDisputes.paymentId, paymentId), ne(sandboxDisputes.status, 'won')));
-  return { paymentId, amountCents: paid.amountCents, refundedCents: refunded?.cents ?? 0, disputeHolds: holding !== undefined };
+  return {
+    paymentId,
+    amountCents: paid.amountCents,
+    taxCents: paid.taxCents,
+    refundedCents: refunded?.cents ?? 0,
+    disputeHolds: holding !== undefined,
+  };
 }
 
 export type SubscriptionRow = typeof sandboxSubscriptions.$inferSelect;

@@ -763,7 +763,8 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
     },
 
     /**
-     * The PaymentIntent's amount received, what its charge has refunded (`latest_charge.amount_refunded`), and
+     * The PaymentIntent's amount received, the tax in it (its invoice's, found through "List all payments for an
+     * invoice" by `payment.payment_intent`), what its charge has refunded (`latest_charge.amount_refunded`), and
      * whether a dispute holds its money: on a `disputed` charge, a dispute under which Stripe says it cannot be
      * refunded (`is_charge_refundable` false: a chargeback open or lost; a refund is refused `charge_disputed`),
      * unless won (the money came back). Stripe API reference, "The Dispute object", "List all disputes".
@@ -782,7 +783,19 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
         const disputes = await call('retrieve refunded payment', () => stripe.disputes.list({ payment_intent: intent.id, limit: 10 }));
         disputeHolds = disputes.data.some((dispute) => !dispute.is_charge_refundable && dispute.status !== 'won');
       }
-      return { paymentId: intent.id, amountCents: intent.amount_received, refundedCents: charge?.amount_refunded ?? 0, disputeHolds };
+      // The tax in the payment is its invoice's (`total_taxes`): Stripe Tax splits a refund in proportion to it.
+      const paidInvoices = await call('retrieve refunded payment', () =>
+        stripe.invoicePayments.list({ payment: { type: 'payment_intent', payment_intent: intent.id }, expand: ['data.invoice'], limit: 1 }),
+      );
+      const invoice = paidInvoices.data[0]?.invoice;
+      const taxCents = invoice && typeof invoice !== 'string' && !invoice.deleted ? taxOf(invoice) : 0;
+      return {
+        paymentId: intent.id,
+        amountCents: intent.amount_received,
+        taxCents,
+        refundedCents: charge?.amount_refunded ?? 0,
+        disputeHolds,
+      };
     },
   };
 

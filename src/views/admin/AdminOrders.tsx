@@ -354,7 +354,7 @@ export function AdminOrderDetail({
             </tr>
             <tr>
               <th scope="row">Refunded</th>
-              <td>{order.refundedCents > 0 ? formatDollars(order.refundedCents) : '—'}</td>
+              <td>{refundedWords(order)}</td>
             </tr>
             {order.refundAsked && (
               <tr>
@@ -522,3 +522,13 @@ const Actions = styled.div`
   flex-wrap: wrap;
   gap: 8px;
 `;
+
+/**
+ * What was refunded, and of a taxed order's refund its split: '$261.78: $250.00 before tax and $11.78 tax'
+ * (docs/decisions/0074); '—' when nothing was.
+ */
+function refundedWords({ refundedCents, refundedTaxCents = 0 }: OrderRow): string {
+  if (refundedCents <= 0) return '—';
+  if (refundedTaxCents <= 0) return formatDollars(refundedCents);
+  return `${formatDollars(refundedCents)}: ${formatDollars(refundedCents - refundedTaxCents)} before tax and ${formatDollars(refundedTaxCents)} tax`;
+}

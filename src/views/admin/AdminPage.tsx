@@ -1,7 +1,7 @@
 /**
  * The owner's console at /admin (a chunk of its own, src/pageChunks.ts; its routes are nested under /admin):
  * sign-in, then the dashboard (/admin), orders (/admin/orders, /admin/orders/{transactionId}; the address's query
- * is the list's filter), cancellations (/admin/cancellations), referrers (/admin/referrers), the offer's content (/admin/content), commissions (/admin/commissions), and the outbox's mail
+ * is the list's filter), cancellations (/admin/cancellations), referrers (/admin/referrers), the offer's content (/admin/content), commissions (/admin/commissions), the tax report (/admin/tax), and the outbox's mail
  * (/admin/mail). The session, the dashboard, the orders and an order are statecharts
  * (src/machines/console*Machine.ts). Every figure comes from /api/admin/* (server/admin/routes/); a 401 from any
  * of them sends SESSION_ENDED, and the sign-in form shows again.
@@ -20,6 +20,7 @@ import { AdminOrderDetail, AdminOrders, ordersQueryOf } from './AdminOrders';
 import { AdminMail } from './AdminMail';
 import { AdminReferrers } from './AdminReferrers';
 import { AdminSignIn } from './AdminSignIn';
+import { AdminTax } from './AdminTax';
 import { Button, Page } from '../shared/panelStyles';
 
 /** The console; tests pass `consoleSessionMachine.provide({ actors: … })` as `logic`. */
@@ -53,6 +54,7 @@ export function AdminPage({ logic = consoleSessionMachine }: { logic?: typeof co
           <Link href="/content">Content</Link>
           <Link href="/mail">Mail</Link>
           <Link href="/commissions">Commissions</Link>
+          <Link href="/tax">Tax</Link>
         </Nav>
         <Who>
           <OwnerEmail>{owner.email}</OwnerEmail>
@@ -83,6 +85,9 @@ export function AdminPage({ logic = consoleSessionMachine }: { logic?: typeof co
           </Route>
           <Route path="/mail">
             <AdminMail onUnauthorised={signedOut} />
+          </Route>
+          <Route path="/tax">
+            <AdminTax onUnauthorised={signedOut} />
           </Route>
           <Route>
             <AdminDashboard onUnauthorised={signedOut} />

@@ -19,6 +19,8 @@ import fc from 'fast-check';
 import type Stripe from 'stripe';
 import { BUILT_IN_RULE, commissionCents, refundedShareCents } from '../../../src/domain/commissions';
 import { monthlyTotalCents } from '../../../src/domain/pricing';
+import { PRODUCT_ID } from '../../../src/domain/product';
+import { refundedTaxCents } from '../../../src/domain/tax';
 import type { FinalizeResponse, SubscriptionSession } from '../../../src/contract/checkout';
 import { changeSeats, cancelAtPeriodEnd, replaceCard, undoCancellation } from '../../../server/account/manageSubscription';
 import { runOrderAction } from '../../../server/admin/orderActions';
@@ -32,6 +34,7 @@ import {
   sandboxInvoices,
   sandboxRefunds,
   sandboxSubscriptions,
+  taxRecords,
 } from '../../../server/db/schema';
 import { applyPaymentEvent, applyPaymentEvents } from '../../../server/checkout/applyPaymentEvent';
 import { findOrder, type Order } from '../../../server/checkout/order';
@@ -87,6 +90,11 @@ const ALL_INVARIANTS = [
   'state-agrees',
   /** After `unpaid`, an order and its provider subscription end together, or recover together. */
   'unpaid-settles',
+  /**
+   * The tax recorded for the order (tax_records) is the tax the provider charged less the tax share of what it
+   * refunded (src/domain/tax.ts refundedTaxCents, docs/decisions/0074), never below 0; each refund keeps its share.
+   */
+  'tax',
 ] as const;
 type InvariantName = (typeof ALL_INVARIANTS)[number];
 
@@ -186,9 +194,12 @@ interface FirstPayment {
   seats: number;
   failsLater: boolean;
   disputed: boolean;
+  /** The buyer is in Honolulu: the order is taxed (the sandbox; the Stripe double taxes nothing). */
+  taxed: boolean;
 }
 export const firstPayment: fc.Arbitrary<FirstPayment> = fc.record({
   seats: fc.integer({ min: 1, max: 5 }),
+  taxed: fc.boolean(),
   failsLater: fc.boolean(),
   disputed: fc.nat(5).map((draw) => DISPUTES_ON && draw === 0),
 });
@@ -200,7 +211,9 @@ interface ProviderPayment {
   /** What a refund or dispute names: the PaymentIntent (Stripe; the sandbox's first payment) or the sandbox's invoice. */
   paymentId: string;
   invoiceId: string;
+  /** Paid, tax included; `taxCents` the tax in it. */
   amountCents: number;
+  taxCents: number;
   refundedCents: number;
   disputeLostCents: number;
 }
@@ -313,6 +326,20 @@ async function finalizeOrder(server: TestServer, session: SubscriptionSession): 
     throw new Error(`finalize answered ${finalized.statusCode}: ${finalized.body}`);
 }
 
+/** The location step with a Honolulu ZIP (decision 0071): the order's session replaced by a taxed one. */
+async function locateInHonolulu(server: TestServer, session: SubscriptionSession): Promise<SubscriptionSession> {
+  const located = await server.post('/api/locate-anon-subscription', {
+    subscriptionId: session.subscriptionId,
+    subscriptionItemId: session.subscriptionItemId,
+    transactionId: session.transactionId,
+    productId: PRODUCT_ID,
+    country: 'US',
+    postalCode: '96813',
+  });
+  if (located.statusCode !== 200) throw new Error(`locate answered ${located.statusCode}: ${located.body}`);
+  return { ...session, ...located.json<Partial<SubscriptionSession>>() };
+}
+
 // --- The sandbox ---
 
 /**
@@ -379,7 +406,8 @@ export function sandboxDriver(server: TestServer, recorder: ReturnType<typeof sa
       // Each sequence starts the clock at today: thousands of sequences would otherwise carry it past its horizon
       // (SANDBOX_CLOCK_MAX_SECONDS); the sequences before are retired, so nothing of theirs runs again.
       await db.update(sandboxClock).set({ offsetSeconds: 0 });
-      const session = await openReferredCheckout(server, first.seats);
+      const opened = await openReferredCheckout(server, first.seats);
+      const session = first.taxed ? await locateInHonolulu(server, opened) : opened;
       const card = first.disputed ? '4000 0000 0000 0259' : first.failsLater ? '4000 0000 0000 0341' : TEST_CARDS.succeeds;
       const paid = await server.post('/api/sandbox/payment-intents/confirm', confirmBody(session.clientSecret, card, BUYER));
       if (paid.statusCode !== 200) throw new Error(`payment answered ${paid.statusCode}: ${paid.body}`);
@@ -444,8 +472,18 @@ export function sandboxDriver(server: TestServer, recorder: ReturnType<typeof sa
           .filter((dispute) => dispute.paymentId === paymentId && dispute.status !== 'won')
           .reduce((sum, dispute) => sum + dispute.amountCents, 0);
       const payments: ProviderPayment[] = [
-        { paymentId: subscription.paymentIntentId, invoiceId: firstInvoiceId(subscription.id), amountCents: subscription.amountPaidCents },
-        ...renewals.map((invoice) => ({ paymentId: invoice.id, invoiceId: invoice.id, amountCents: invoice.amountCents })),
+        {
+          paymentId: subscription.paymentIntentId,
+          invoiceId: firstInvoiceId(subscription.id),
+          amountCents: subscription.amountPaidCents,
+          taxCents: subscription.taxCents,
+        },
+        ...renewals.map((invoice) => ({
+          paymentId: invoice.id,
+          invoiceId: invoice.id,
+          amountCents: invoice.amountCents,
+          taxCents: invoice.taxCents,
+        })),
       ]
         // A renewal the seats' credit paid in full charged nothing: no payment.
         .filter((payment) => payment.amountCents > 0)
@@ -595,6 +633,7 @@ export function stripeDriver(server: TestServer, stripe: StatefulStripe): Provid
           paymentId: intentId,
           invoiceId: invoice.id,
           amountCents: invoice.amount_paid,
+          taxCents: (invoice.total_taxes ?? []).reduce((sum, tax) => sum + tax.amount, 0),
           refundedCents: charge?.amount_refunded ?? 0,
           disputeLostCents: await lostToDisputes(intentId),
         });
@@ -619,6 +658,10 @@ interface AppView {
   /** The console's money collected for the order: its paid, renewal_paid and proration_paid events less refunds. */
   collectedCents: number;
   refundsByPayment: Map<string, number>;
+  /** The tax share each refunded payment's refunds returned, as the order records it (order_refunds), in cents. */
+  refundTaxByPayment: Map<string, number>;
+  /** The tax recorded for the order (the sum of its tax_records), in cents. */
+  taxRecordedCents: number;
   /** What the order records the bank holding, by payment: open and lost disputes, in cents. */
   disputedByPayment: Map<string, number>;
   commissions: (typeof commissionEntries.$inferSelect)[];
@@ -644,10 +687,16 @@ async function appView(server: TestServer, transactionId: string): Promise<AppVi
     .from(commissionEntries)
     .where(eq(commissionEntries.transactionId, transactionId))
     .orderBy(asc(commissionEntries.id));
+  const [tax] = await server.db
+    .select({ cents: sql<number>`coalesce(sum(${taxRecords.taxCents}), 0)::int` })
+    .from(taxRecords)
+    .where(eq(taxRecords.transactionId, transactionId));
   return {
     order,
     collectedCents,
     refundsByPayment: new Map(refunds.map((refund) => [refund.paymentId, refund.refundedCents])),
+    refundTaxByPayment: new Map(refunds.map((refund) => [refund.paymentId, refund.taxCents])),
+    taxRecordedCents: tax?.cents ?? 0,
     disputedByPayment,
     commissions,
   };
@@ -702,8 +751,11 @@ function brokenInvariants(truth: ProviderTruth, view: AppView, model: Model): { 
   if (earned.length !== truth.payments.length) fail('commission', `${truth.payments.length} payments, ${earned.length} commissions earned`);
   truth.payments.forEach((payment, index) => {
     const entry = earned.find((each) => each.paymentId === payment.paymentId || each.invoiceId === payment.invoiceId);
-    const rule = commissionCents(BUILT_IN_RULE, payment.amountCents, 0, index + 1);
-    const kept = rule - refundedShareCents(rule, payment.amountCents, payment.refundedCents + payment.disputeLostCents);
+    // Commissions are on the amount before tax, and a refund takes back only on its part before tax (decision 0074).
+    const beforeTax = payment.amountCents - payment.taxCents;
+    const refundedBeforeTax = payment.refundedCents - refundedTaxCents(payment.refundedCents, payment.amountCents, payment.taxCents);
+    const rule = commissionCents(BUILT_IN_RULE, beforeTax, 0, index + 1);
+    const kept = rule - refundedShareCents(rule, beforeTax, refundedBeforeTax + payment.disputeLostCents);
     if (!entry) return fail('commission', `payment ${payment.paymentId} (${payment.amountCents}) earned nothing`);
     const net =
       entry.amountCents +
@@ -714,6 +766,17 @@ function brokenInvariants(truth: ProviderTruth, view: AppView, model: Model): { 
         `payment ${payment.paymentId} (${payment.amountCents}, ${payment.refundedCents} refunded): earned ${entry.amountCents} kept ${net}, the rule says ${rule} kept ${kept}`,
       );
   });
+
+  // Tax: charged less the refunds' shares, as recorded, never below 0; each refund keeps its share.
+  const taxCharged = order.taxState === null ? 0 : sum((payment) => payment.taxCents);
+  const taxReturned = sum((payment) => refundedTaxCents(payment.refundedCents, payment.amountCents, payment.taxCents));
+  if (view.taxRecordedCents !== taxCharged - taxReturned || view.taxRecordedCents < 0)
+    fail('tax', `the provider charged ${taxCharged} tax and returned ${taxReturned}, the record holds ${view.taxRecordedCents}`);
+  for (const payment of truth.payments) {
+    const share = refundedTaxCents(payment.refundedCents, payment.amountCents, payment.taxCents);
+    const kept = view.refundTaxByPayment.get(payment.paymentId) ?? 0;
+    if (kept !== share) fail('tax', `payment ${payment.paymentId}: its refunds return ${share} tax, the order's refund keeps ${kept}`);
+  }
 
   const live = order.status === 'paid' || order.status === 'past_due';
   // Compared by what the seats cost: the second seat is free (src/domain/pricing.ts), so 1 → 2 charges nothing.

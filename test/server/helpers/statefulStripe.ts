@@ -1124,6 +1124,22 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
       if (!intent) return missing('payment_intent', match[1]!);
       return { status: 200, body: paymentIntentJson(intent, expand) };
     }
+    if (method === 'GET' && path === '/v1/invoice_payments') {
+      // "List all payments for an invoice", here by the payment (`payment[payment_intent]`), its invoice expandable.
+      const intentId = params.get('payment[payment_intent]');
+      const invoiceExpand = expandsOf(params).includes('data.invoice');
+      const data = [...invoices.values()]
+        .filter((invoice) => invoice.payment_intent === intentId)
+        .map((invoice) => ({
+          id: `inpay_${invoice.id.slice(3)}`,
+          object: 'invoice_payment',
+          invoice: invoiceExpand ? invoiceJson(invoice, []) : invoice.id,
+          is_default: true,
+          status: intents.get(invoice.payment_intent)?.status === 'succeeded' ? 'paid' : 'open',
+          payment: { type: 'payment_intent', payment_intent: invoice.payment_intent },
+        }));
+      return { status: 200, body: { object: 'list', data, has_more: false, url: path } };
+    }
     if (method === 'GET' && path === '/v1/refunds') {
       const intentId = params.get('payment_intent');
       const chargeId = params.get('charge');
@@ -1222,7 +1238,9 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
                   ? ['charge']
                   : /^\/v1\/customers\/[^/]+$/.test(path)
                     ? ['tax']
-                    : [];
+                    : path === '/v1/invoice_payments'
+                      ? ['data.invoice']
+                      : [];
     return expandsOf(params).find((field) => !allowed.includes(field)) ?? null;
   }
 

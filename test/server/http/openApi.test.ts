@@ -81,6 +81,8 @@ describe('GET /api/openapi.json', () => {
       '/api/admin/session',
       '/api/admin/sign-in',
       '/api/admin/sign-out',
+      '/api/admin/tax',
+      '/api/admin/tax.csv',
       '/api/agreement/signed',
       '/api/config',
       '/api/create-anon-subscription-intent',

@@ -700,6 +700,26 @@ describe('disputes and refunds (docs/decisions/0041, 0042), from recorded Stripe
     ...fixture('payment-intent-succeeded'),
     latest_charge: { ...(fixture('dispute').charge as Record<string, unknown>), disputed },
   });
+  /** "List all payments for an invoice" by the PaymentIntent: its invoice, expanded, with `taxCents` of tax. */
+  const invoicePaymentsOf = (taxCents: number) => ({
+    object: 'list',
+    url: '/v1/invoice_payments',
+    has_more: false,
+    data: [
+      {
+        id: 'inpay_1TestPayment0001',
+        object: 'invoice_payment',
+        invoice: {
+          id: 'in_1TestInvoice0001',
+          object: 'invoice',
+          total: 100_000,
+          total_excluding_tax: 100_000 - taxCents,
+          total_taxes: taxCents > 0 ? [{ amount: taxCents, tax_behavior: 'exclusive', taxability_reason: 'standard_rated' }] : [],
+        },
+        payment: { type: 'payment_intent', payment_intent: 'pi_3TestIntent0001' },
+      },
+    ],
+  });
 
   it('reads a dispute with its charge: the PaymentIntent, the customer, the amount and the evidence deadline', async () => {
     stripe.on('GET', '/v1/disputes/du_1TestDispute0001', 200, dispute());
@@ -740,26 +760,50 @@ describe('disputes and refunds (docs/decisions/0041, 0042), from recorded Stripe
       ['won', false, false],
       ['warning_needs_response', true, false],
     ] as const) {
-      stripe.on('GET', '/v1/payment_intents/pi_3TestIntent0001', 200, disputedIntent(true)).on('GET', '/v1/disputes', 200, {
-        object: 'list',
-        url: '/v1/disputes',
-        has_more: false,
-        data: [dispute({ status, is_charge_refundable: refundable, charge: 'ch_3TestCharge0001' })],
-      });
+      stripe
+        .on('GET', '/v1/payment_intents/pi_3TestIntent0001', 200, disputedIntent(true))
+        .on('GET', '/v1/disputes', 200, {
+          object: 'list',
+          url: '/v1/disputes',
+          has_more: false,
+          data: [dispute({ status, is_charge_refundable: refundable, charge: 'ch_3TestCharge0001' })],
+        })
+        .on('GET', '/v1/invoice_payments', 200, invoicePaymentsOf(0));
       expect(await provider().retrieveRefundedPayment('pi_3TestIntent0001')).toEqual({
         paymentId: 'pi_3TestIntent0001',
         amountCents: 100_000,
+        taxCents: 0,
         refundedCents: 0,
         disputeHolds: holds,
       });
-      expect(stripe.requests.at(-1)!.params.get('payment_intent')).toBe('pi_3TestIntent0001');
+      expect(stripe.requests.at(-2)!.params.get('payment_intent')).toBe('pi_3TestIntent0001');
     }
   });
 
   it('a charge never disputed asks for no disputes', async () => {
-    stripe.on('GET', '/v1/payment_intents/pi_3TestIntent0001', 200, disputedIntent(false));
+    stripe
+      .on('GET', '/v1/payment_intents/pi_3TestIntent0001', 200, disputedIntent(false))
+      .on('GET', '/v1/invoice_payments', 200, invoicePaymentsOf(0));
     expect(await provider().retrieveRefundedPayment('pi_3TestIntent0001')).toMatchObject({ disputeHolds: false });
-    expect(stripe.requests.map((request) => request.path)).toEqual(['/v1/payment_intents/pi_3TestIntent0001']);
+    expect(stripe.requests.map((request) => request.path)).toEqual(['/v1/payment_intents/pi_3TestIntent0001', '/v1/invoice_payments']);
+  });
+
+  it("reads a refunded payment's tax from its invoice's total_taxes, found by its PaymentIntent (a refund returns its share)", async () => {
+    stripe
+      .on('GET', '/v1/payment_intents/pi_3TestIntent0001', 200, disputedIntent(false))
+      .on('GET', '/v1/invoice_payments', 200, invoicePaymentsOf(4_712));
+    expect(await provider().retrieveRefundedPayment('pi_3TestIntent0001')).toMatchObject({ amountCents: 100_000, taxCents: 4_712 });
+    const asked = stripe.requests.at(-1)!.params;
+    expect(asked.get('payment[type]')).toBe('payment_intent');
+    expect(asked.get('payment[payment_intent]')).toBe('pi_3TestIntent0001');
+    expect(asked.get('expand[0]')).toBe('data.invoice');
+  });
+
+  it('a payment no invoice names has no tax', async () => {
+    stripe
+      .on('GET', '/v1/payment_intents/pi_3TestIntent0001', 200, disputedIntent(false))
+      .on('GET', '/v1/invoice_payments', 200, { object: 'list', url: '/v1/invoice_payments', has_more: false, data: [] });
+    expect(await provider().retrieveRefundedPayment('pi_3TestIntent0001')).toMatchObject({ taxCents: 0 });
   });
 
   it('reads a failed refund’s PaymentIntent from refund.failed and from charge.refund.updated once it failed', () => {
