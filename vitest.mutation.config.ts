@@ -11,10 +11,19 @@ import MutationSequencer from './test/setup/mutationSequencer';
  */
 const only = process.env.MUTATION_TEST_FILES?.split(',').filter(Boolean);
 
+/**
+ * Every test's limit in a mutation run. Mutation runs share this 2-core machine with other runs: at load average
+ * 20–25 (2026-11-27) the first test of a checkout view file, which pays the page's imports, took 37 s, past the
+ * views' 30 s, and failed Stryker's first (unmutated) run. A mutant that hangs is still stopped by Stryker's own
+ * timeout (`timeoutMS` over the dry run's time, stryker.config.mjs).
+ */
+const MUTATION_TEST_TIMEOUT_MS = 120_000;
+
 export default defineConfig({
   plugins: [react()],
   test: {
     projects: PROJECTS.filter((project) => ['unit', 'views', 'model'].includes(project.test.name))
+      .map((project) => ({ ...project, test: { ...project.test, testTimeout: MUTATION_TEST_TIMEOUT_MS } }))
       .map((project) =>
         only
           ? { ...project, test: { ...project.test, include: only.filter((file) => file.startsWith(`test/${project.test.name}/`)) } }

@@ -165,6 +165,20 @@ function errorMessage(error: unknown): string {
   return error instanceof Error && error.message ? error.message : DEFAULT_PAYMENT_ERROR;
 }
 
+/**
+ * The seat edits of a checkout waiting for the buyer (`idle`, and `confirmingTax` before the total with tax is
+ * confirmed): '+', '−' or a typed count go to `pendingSeats`, committed 2000 ms after the last edit (spec §4); a
+ * refused edit stays where it is, with why at the field. One definition, so both states take seat edits alike.
+ */
+const seatEditsToPendingSeats = {
+  SEAT_ADDED: [{ guard: 'canAddSeat', target: 'pendingSeats', actions: ['addSeat', 'celebrateAtTwoSeats'] }, { actions: 'noteSeatLimit' }],
+  SEAT_REMOVED: { guard: 'canRemoveSeat', target: 'pendingSeats', actions: ['removeSeat', 'celebrateAtTwoSeats'] },
+  SEATS_TYPED: [
+    { guard: 'typedSeatsAccepted', target: 'pendingSeats', actions: ['assignTypedSeats', 'celebrateAtTwoSeats'] },
+    { actions: 'refuseTypedSeats' },
+  ],
+} as const;
+
 export const checkoutMachine = setup({
   // Stryker disable next-line ObjectLiteral: TypeScript only, XState ignores `types` at run time
   types: {
@@ -505,16 +519,7 @@ export const checkoutMachine = setup({
     },
     idle: {
       on: {
-        SEAT_ADDED: [
-          { guard: 'canAddSeat', target: 'pendingSeats', actions: ['addSeat', 'celebrateAtTwoSeats'] },
-          { actions: 'noteSeatLimit' },
-        ],
-        SEAT_REMOVED: { guard: 'canRemoveSeat', target: 'pendingSeats', actions: ['removeSeat', 'celebrateAtTwoSeats'] },
-        // A typed count is committed as the buttons' are: 2000 ms after the last edit (spec §4).
-        SEATS_TYPED: [
-          { guard: 'typedSeatsAccepted', target: 'pendingSeats', actions: ['assignTypedSeats', 'celebrateAtTwoSeats'] },
-          { actions: 'refuseTypedSeats' },
-        ],
+        ...seatEditsToPendingSeats,
         // Until the payment form is ready the submit button is off and SUBMITTED is ignored.
         SUBMITTED: [
           { guard: and(['paymentFormReady', 'formInvalid']), actions: ['assignFieldErrors', 'requestFocusOnFirstError'] },
@@ -555,15 +560,7 @@ export const checkoutMachine = setup({
       on: {
         TAX_CONFIRMED: { target: 'submitting', actions: ['rememberPendingPayment', 'storePendingPayment'] },
         TAX_DECLINED: { target: 'idle' },
-        SEAT_ADDED: [
-          { guard: 'canAddSeat', target: 'pendingSeats', actions: ['addSeat', 'celebrateAtTwoSeats'] },
-          { actions: 'noteSeatLimit' },
-        ],
-        SEAT_REMOVED: { guard: 'canRemoveSeat', target: 'pendingSeats', actions: ['removeSeat', 'celebrateAtTwoSeats'] },
-        SEATS_TYPED: [
-          { guard: 'typedSeatsAccepted', target: 'pendingSeats', actions: ['assignTypedSeats', 'celebrateAtTwoSeats'] },
-          { actions: 'refuseTypedSeats' },
-        ],
+        ...seatEditsToPendingSeats,
       },
     },
     /**

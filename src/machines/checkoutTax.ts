@@ -3,7 +3,7 @@
  * country and ZIP from the card form, send them, and say what came of it in the statechart's terms. Money in cents.
  */
 import { ApiError } from '../api/apiError';
-import type { LocateRequest, SubscriptionSession, TaxQuote } from '../contract/checkout';
+import type { LocateRequest, LocationErrorResponse, SubscriptionSession, TaxQuote } from '../contract/checkout';
 import { PRODUCT_ID } from '../domain/product';
 import type { TaxLocationRefusal } from '../domain/tax';
 import type { BillingDetails, PaymentGateway } from '../payments/gateway';
@@ -60,8 +60,8 @@ export async function locateBuyer(input: LocateActorInput, send: (body: LocateRe
   }
 }
 
+/** The 422's body names the card form's field it refuses (LocationErrorResponse); any other answer names none. */
 function refusalOf(error: ApiError): TaxLocationRefusal | null {
-  const body = error.body;
-  const field = body && typeof body === 'object' && 'field' in body ? body.field : null;
+  const field = (error.body as Partial<LocationErrorResponse> | null | undefined)?.field;
   return field === 'country' || field === 'postalCode' ? { field, message: error.message } : null;
 }

@@ -92,6 +92,8 @@ function failureAfter(step: Step | undefined, refusedByForm: boolean): string | 
 }
 
 let lastSaveRequests = 0;
+/** "Saved" shows from the server's yes to a save until the next change (decision 0030), and at no other time. */
+let savedShown = false;
 
 describePageModel({
   name: 'offerContent',
@@ -119,6 +121,7 @@ describePageModel({
   render() {
     onUnauthorised = vi.fn();
     lastSaveRequests = 0;
+    savedShown = false;
     render(<AdminContent onUnauthorised={onUnauthorised} />);
   },
   act(event) {
@@ -176,7 +179,9 @@ describePageModel({
         guarantee: SAVED_CONTENT.guarantee,
       });
     }
-    if (step?.event.type.endsWith('CHANGED')) expect(screen.getByRole('status')).toBeEmptyDOMElement();
+    if (savedNow) savedShown = true;
+    else if (step?.event.type.endsWith('CHANGED')) savedShown = false;
+    expect(screen.getByRole('status').textContent, '"Saved"').toBe(savedShown ? CONTENT.saved : '');
     const formAlert = screen.queryAllByRole('alert').filter((alert) => !alert.id.endsWith('-error'));
     expect(formAlert.map((alert) => alert.textContent)).toEqual(failure ? [failure] : []);
   },
