@@ -1,15 +1,6 @@
 /**
- * Writes the record of tax collected (./tables.ts, docs/decisions/0074) from what the one lifecycle announces, in
- * its transaction and under the order's row lock (server/checkout/orderListeners.ts, decision 0061):
- *
- * - the first payment, each paid renewal and each paid proration of a taxed order: its amount before tax and its
- *   tax, keyed by the provider's invoice, so a repeated event records once;
- * - a payment whose money went back or came back (a refund, a failed refund): the record is brought in line with
- *   the refund's split the checkout keeps (order_refunds: refunded and its tax share, src/domain/tax.ts
- *   refundedTaxCents), one row of the difference, keyed by the payment and the provider's event. A dispute moves no
- *   tax: its money is the card network's to settle, not a refund.
- *
- * An untaxed order (no tax state) records nothing: the report is of the states the owner files in.
+ * Writes the record of tax collected (docs/decisions/0074) in the lifecycle's transaction, under the order's row
+ * lock (decision 0061). A dispute moves no tax: its money is the card network's to settle, not a refund.
  */
 import { and, eq, or, sql, type SQL } from 'drizzle-orm';
 import type { MoneyChanges, OrderAnnouncements } from '../checkout';
@@ -18,13 +9,10 @@ import { orderRefunds, taxRecords } from '../db/schema';
 
 type Order = OrderAnnouncements['firstPaid']['order'];
 
-/** The provider's billing clock's now (the sandbox's clock), else the database's. */
+/** The provider's billing clock (the sandbox's), else the database's. */
 const nowOn = (clock: SQL | undefined): SQL => clock ?? sql`now()`;
 
-/**
- * Records a paid invoice of a taxed `order`: `amountCents` before tax and `taxCents`, in cents.
- * @throws database errors (the lifecycle's change rolls back with it).
- */
+/** Amounts in cents, `amountCents` before tax. @throws database errors (the lifecycle's change rolls back). */
 async function recordPayment(
   tx: Transaction,
   order: Order,
@@ -48,16 +36,12 @@ async function recordPayment(
     .onConflictDoNothing({ target: taxRecords.recordKey });
 }
 
-/** The first payment: `invoice.amountCents` is before tax; its tax is the order's confirmed tax (decision 0071). */
+/** `invoice.amountCents` is before tax; its tax is the order's confirmed tax (decision 0071). */
 export function recordFirstPayment(tx: Transaction, { order, invoice, clock }: OrderAnnouncements['firstPaid']): Promise<void> {
   return recordPayment(tx, order, { ...invoice, taxCents: order.taxCents }, clock);
 }
 
-/**
- * A renewal or proration paid (what was paid, tax included, less its tax), and the refunds' splits of every
- * payment whose money moved, keyed by `changeId` (the provider's event).
- * @throws database errors.
- */
+/** A paid renewal's or proration's amount includes its tax. @throws database errors. */
 export async function recordMoneyChanged(
   tx: Transaction,
   { order, changes, clock, changeId }: OrderAnnouncements['moneyChanged'],
@@ -68,11 +52,7 @@ export async function recordMoneyChanged(
   for (const moved of changes.moneyMoved) await settleRefunds(tx, order, moved, changeId, clock);
 }
 
-/**
- * Brings the refund rows of `moved.paymentId` in line with the split the checkout recorded for it: a row of the
- * difference (negative while refunds grow, positive when a failed refund gives back), none when nothing differs or
- * the payment was never recorded (an untaxed order).
- */
+/** Writes the difference to the checkout's refund split (order_refunds), so a repeated event adds nothing. */
 async function settleRefunds(
   tx: Transaction,
   order: Order,
@@ -88,7 +68,7 @@ async function settleRefunds(
       and(
         eq(taxRecords.transactionId, transactionId),
         eq(taxRecords.kind, 'payment'),
-        // Entries of payments recorded before a renewal carried its PaymentIntent name the invoice instead.
+        // A renewal recorded without its PaymentIntent names the invoice as its payment.
         or(eq(taxRecords.paymentId, moved.paymentId), eq(taxRecords.invoiceId, moved.paymentId)),
       ),
     )

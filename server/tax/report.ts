@@ -1,14 +1,10 @@
-/**
- * The tax report the owner files from (docs/decisions/0074): the record of tax collected (./tables.ts) summed per
- * registered state and UTC month, in cents. A payment counts in the month it was paid, a refund in the month it was
- * made (a return's refunds reduce the period they happen in).
- */
+/** The tax report (docs/decisions/0074), per state and UTC month, in cents; a refund counts in its own month. */
 import { and, gte, lt, sql } from 'drizzle-orm';
 import type { TaxReport, TaxReportRow } from '../../src/contract/admin';
 import type { Database } from '../db/client';
 import { taxRecords } from '../db/schema';
 
-/** The months a report covers: `from` to `to` inclusive (YYYY-MM), and the instants they span [start, end). */
+/** `from`..`to` inclusive (YYYY-MM); `start`..`end` half-open. */
 interface TaxReportPeriod {
   from: string;
   to: string;
@@ -18,24 +14,16 @@ interface TaxReportPeriod {
 
 const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/;
 
-/** Months shown by default: the twelve to this one. */
 const DEFAULT_MONTHS = 12;
 
-/** YYYY-MM of `date` (UTC). */
 const monthOf = (date: Date) => date.toISOString().slice(0, 7);
 
-/** The first instant of `month` (YYYY-MM) plus `add` months, UTC. */
 function monthStart(month: string, add = 0): Date {
   const [year, number] = month.split('-').map(Number) as [number, number];
   return new Date(Date.UTC(year, number - 1 + add, 1));
 }
 
-/**
- * The period of `query` (`from`, `to` as YYYY-MM; either may be missing: `to` this month, `from` eleven months
- * before `to`).
- * @throws RangeError in words the owner reads (the console's route answers 400 with them): a month not written
- * YYYY-MM with a real month, or `to` before `from`.
- */
+/** @throws RangeError in words the owner reads (the route answers 400 with them). */
 export function taxPeriodOf(query: { from?: string; to?: string }, now = new Date()): TaxReportPeriod {
   for (const [name, month] of [
     ['From', query.from],
@@ -50,10 +38,7 @@ export function taxPeriodOf(query: { from?: string; to?: string }, now = new Dat
   return { from, to, start: monthStart(from), end: monthStart(to, 1) };
 }
 
-/**
- * The report over `period`: a row per state and month with money in it (by state, oldest month first), and a
- * total per state. @throws database errors.
- */
+/** @throws database errors. */
 export async function taxReport(db: Database, period: TaxReportPeriod): Promise<TaxReport> {
   const month = sql<string>`to_char(${taxRecords.occurredAt} at time zone 'UTC', 'YYYY-MM')`;
   const isPayment = sql`${taxRecords.kind} = 'payment'`;
