@@ -1,21 +1,6 @@
 /**
- * What a payment event does to its order (architecture.md, "The server owns an order's completion"; handlers
- * re-fetch the object, since events repeat and arrive out of order; docs/decisions/0005). One code path for every
- * provider: Stripe's verified webhooks, the sandbox's accepted confirmation, and the reconciliation sweep
- * (./reconcileOrders.ts), which asks the same question without an event.
- *
- * The event only says which subscription to look at. Its effect follows the subscription as the provider
- * reports it now (retrieveSubscriptionPayment), for the order's current subscription only:
- * - `invoice_paid`: subscription active and first invoice paid in full for the order's seats (verifiedPayment)
- *   → completeOrder without credentials: the order is marked paid and its one account is created, so a closed
- *   tab loses no order; then the buyer is recorded on the provider's customer.
- * - `invoice_paid` or `subscription_deleted` on an open order whose first invoice was paid and whose subscription
- *   is now canceled → the order is cancelled.
- * - `invoice_payment_failed`, `subscription_updated` on an unpaid order → logged; nothing changes. A replaced
- *   (seat change) subscription never touches the order.
- * - Any event on a paid (past-due, or ended) order's current subscription → the one lifecycle
- *   (./subscriptionLifecycle.ts), under the order's row lock: past due, recovered, a renewal paid, seats changed,
- *   a cancellation scheduled or undone, ended, refunded, each with its mail and webhook.
+ * What a payment event does to its order. Events repeat and arrive out of order, so the effect follows the
+ * subscription as the provider reports it now, not the event (docs/decisions/0005).
  *
  * Each event id is recorded in webhook_events in the same transaction as its effect, so a repeat is processed
  * once, and a failure before the commit leaves it unrecorded for the provider to retry.
@@ -35,27 +20,19 @@ import { recordFunnelEvent } from '../funnel';
 import { recordBuyerOnCustomer } from './recordBuyer';
 import { applyLifecycleChanges, changesAnything, knownRefundedCents, lifecycleChanges } from './subscriptionLifecycle';
 
-/**
- * - `processed`: handled and recorded; `effect` says what changed ('none' when the order already was right).
- * - `duplicate`: this event id was processed before; nothing was done.
- * - `ignored`: not recorded, nothing done: the order is not in this database.
- */
+/** `ignored`: not recorded, since the order is not in this database. */
 interface PaymentEventResult {
   outcome: 'processed' | 'duplicate' | 'ignored';
   effect: PaymentEffect;
 }
 
-/** What an event (or the sweep) changed on the order. */
 export type PaymentEffect = 'completed' | 'cancelled' | 'none';
 
 type Plan = { kind: 'none' } | { kind: 'complete'; buyer: Buyer; verified: VerifiedPayment } | { kind: 'cancel'; subscriptionId: string };
 
 const NOTHING: Plan = { kind: 'none' };
 
-/**
- * Applies `event` to its order. Refuses with 'provider_unavailable' when the provider cannot be asked (the event
- * stays unrecorded, so the provider retries it); database errors propagate (also retried).
- */
+/** Refuses with 'provider_unavailable' (the event stays unrecorded, so the provider retries); database errors propagate. */
 export function applyPaymentEvent(context: OrderContext, event: PaymentEvent): Promise<Outcome<PaymentEventResult>> {
   return outcomeOf(() => apply(context, event));
 }
@@ -93,12 +70,7 @@ async function apply(context: OrderContext, event: PaymentEvent): Promise<Paymen
   return result;
 }
 
-/**
- * Applies each of `events` in order: what an after-purchase operation answered (a cancellation, a seat change, a
- * card that paid a renewal, a refund).
- * @throws Error when one is refused (the provider could not be asked): the provider made the change; its webhook,
- * or the next event, brings the order in line.
- */
+/** @throws Error when one is refused; the provider's webhook, or the next event, brings the order in line. */
 export async function applyPaymentEvents(context: OrderContext, events: PaymentEvent[]): Promise<void> {
   for (const event of events) {
     const applied = await applyPaymentEvent(context, event);
@@ -106,10 +78,8 @@ export async function applyPaymentEvents(context: OrderContext, events: PaymentE
   }
 }
 
-/** A provider notice about something of no order of ours: acknowledged, nothing changes. */
 const IGNORED: Outcome<PaymentEventResult> = { ok: true, value: { outcome: 'ignored', effect: 'none' } };
 
-/** A notice the provider sent by payment, customer or dispute, run through the one lifecycle as `order`'s event. */
 function applyToOrderOf(
   context: OrderContext,
   order: Order,
@@ -118,11 +88,7 @@ function applyToOrderOf(
   return applyPaymentEvent(context, { ...event, subscriptionId: order.subscriptionId, transactionId: order.transactionId });
 }
 
-/**
- * A refund the provider reports by customer and payment (Stripe's `charge.refunded`, from our console or its
- * Dashboard): the order of that customer, then the one lifecycle as for any event. 'ignored' when no order of
- * ours has that customer.
- */
+/** Stripe's `charge.refunded` (from our console or its Dashboard) names the customer, not the order. */
 async function applyRefundNotice(
   context: OrderContext,
   notice: { eventId: string; providerType: string; customerId: string; paymentId: string },
@@ -136,11 +102,7 @@ async function applyRefundNotice(
   return applyToOrderOf(context, order, { eventId, kind: 'payment_refunded', providerType, paymentId });
 }
 
-/**
- * A refund that failed (Stripe's `refund.failed`, `charge.refund.updated`): the order whose refunds name the
- * payment (or whose first payment it is), then the one lifecycle, which reads the payment again and gives back
- * what the refund took. 'ignored', with one warning line, when no order of ours has that payment.
- */
+/** Stripe's `refund.failed`, `charge.refund.updated`: the lifecycle reads the payment again and gives back what the refund took. */
 async function applyFailedRefundNotice(
   context: OrderContext,
   notice: { eventId: string; providerType: string; paymentId: string },
@@ -163,11 +125,7 @@ async function applyFailedRefundNotice(
   return applyToOrderOf(context, order, { ...notice, kind: 'payment_refunded' });
 }
 
-/**
- * A dispute the provider reports (Stripe's `charge.dispute.*`): read now, its order found by the disputed
- * payment's customer (one per checkout), then the one lifecycle as for any event. 'ignored', with one warning
- * line, when the provider does not know the dispute or no order of ours has its customer.
- */
+/** Stripe's `charge.dispute.*`: the order is found by the disputed payment's customer (one per checkout). */
 async function applyDisputeNotice(
   context: OrderContext,
   notice: { eventId: string; providerType: string; disputeId: string },
@@ -189,10 +147,7 @@ async function applyDisputeNotice(
   return applyToOrderOf(context, order, { ...notice, kind: 'payment_disputed' });
 }
 
-/**
- * After the purchase: reads the subscription (and a refunded payment) as the provider reports it now, then, in one
- * transaction under the order's row lock, records the event and applies what the one lifecycle finds changed.
- */
+/** Provider reads first, outside the transaction; then the event and its changes under the order's row lock. */
 async function applyToPaidOrder(
   context: OrderContext,
   log: FastifyBaseLogger,
@@ -234,16 +189,13 @@ async function applyToPaidOrder(
   });
 }
 
-/**
- * True when the provider's subscription must be ended with the order (docs/decisions/0040): it is `unpaid` (Stripe
- * keeps an unpaid subscription open, which is not an end), or a dispute of its payment was lost.
- */
+/** Stripe keeps an `unpaid` subscription open, which is not an end (docs/decisions/0040); nor is a lost dispute. */
 function mustEnd(payment: SubscriptionPayment, dispute: ProviderDispute | null): boolean {
   const live = payment.state === 'active' || payment.state === 'past_due' || payment.state === 'unpaid' || payment.state === 'paused';
   return live && (payment.state === 'unpaid' || dispute?.outcome === 'lost');
 }
 
-/** Records the event's id in `tx`; false when it was recorded before (a repeat). */
+/** False when recorded before (a repeat). */
 async function recordEvent(tx: Transaction, event: PaymentEvent): Promise<boolean> {
   const recorded = await tx
     .insert(webhookEvents)
@@ -254,9 +206,8 @@ async function recordEvent(tx: Transaction, event: PaymentEvent): Promise<boolea
 }
 
 /**
- * What an `invoice_paid` event would do to `order` now, without an event to record: the reconciliation sweep's
- * step. Refuses with 'provider_unavailable' when the provider cannot be asked (the sweep tries again next time);
- * a failure of the first read propagates.
+ * The reconciliation sweep's step: what `invoice_paid` would do, with no event to record. Refuses with
+ * 'provider_unavailable' (the sweep tries again); a failure of the first read propagates.
  */
 export function settleWithProvider(context: OrderContext, order: Order): Promise<Outcome<PaymentEffect>> {
   return outcomeOf(() => settle(context, order));
@@ -277,7 +228,7 @@ async function wasRecorded({ db }: OrderContext, eventId: string): Promise<boole
   return rows.length > 0;
 }
 
-/** Decides the effect from the provider's current view of the subscription; reads only, writes nothing. */
+/** Reads only, writes nothing. */
 async function planFor(context: OrderContext, log: FastifyBaseLogger, order: Order, event: PaymentEvent): Promise<Plan> {
   if (event.kind === 'invoice_payment_failed') {
     log.warn({ orderStatus: order.status }, 'A payment attempt failed; the order is unchanged');
@@ -336,7 +287,7 @@ async function planFromPayment(
   return { kind: 'complete', buyer, verified };
 }
 
-/** Runs a provider read; a failure is logged and refuses with 'provider_unavailable' (the event is retried). */
+/** A failure refuses with 'provider_unavailable', so the event is retried. */
 async function askProvider<T>(log: FastifyBaseLogger, read: () => Promise<T>): Promise<T> {
   try {
     return await read();
@@ -398,10 +349,6 @@ async function carryOut(
   }
 }
 
-/**
- * The one lifecycle as the providers' routes reach it (server/payments/provider.ts, PaymentEventRunner): each
- * event or notice on `services`, with the request's logger.
- */
 export function paymentEventRunner(services: OrderServices): PaymentEventRunner {
   const on = (log: FastifyBaseLogger): OrderContext => ({ ...services, log });
   return {

@@ -1,19 +1,8 @@
 /**
- * Call 2 (spec §7, update-anon-subscription-intent): changes an open checkout's seat count. Like Stripe, an
- * incomplete subscription cannot change its quantity (architecture.md, "stripe"), so a change creates a new
- * subscription on the same customer, cancels the old one, and moves the order onto the new one.
- *
- * One change per order at a time (docs/decisions/0009): the change first takes the order's seat-change lease
- * (a guarded UPDATE; a crashed process's lease expires), and another change meanwhile is refused with 409. The
- * replacement is created under an idempotency key of this attempt, so a retry of one request reuses it and a
- * new attempt never does. The old subscription is cancelled only if unpaid: the provider voids its open first
- * invoice first, and refuses ('paid') when the card has just paid it. The move onto the new subscription happens
- * under the order's row lock, the same lock completeOrder takes, and only if this attempt still holds the lease.
- *
- * Every id of the call is checked before any answer tells one order from another: the ids must be the
- * order's current subscription and item, or a subscription the provider reports as this order's (a tab left on a
- * replaced one, answered 'checkout_changed'); any other combination is 'unknown_checkout', as for an unknown order,
- * so a bare transactionId learns nothing (not even that the order was paid).
+ * Call 2 (spec §7): an incomplete Stripe subscription cannot change its quantity, so a seat change creates a new
+ * subscription, cancels the old one (only if unpaid), and moves the order onto it. One change per order at a time,
+ * under a lease (docs/decisions/0009). Ids that are not the order's answer 'unknown_checkout', so a bare
+ * transactionId learns nothing.
  */
 import { randomUUID } from 'node:crypto';
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
@@ -31,21 +20,13 @@ interface ChangeSeatsInput {
   transactionId: string;
   subscriptionId: string;
   subscriptionItemId: string;
-  /** New seat count, an integer from 1 to MAX_SEATS (checked by the route schema). */
   quantity: number;
 }
 
-/** How long a seat change may hold the order: longer than its three provider calls with the SDK's retries. */
+/** Longer than its three provider calls with the SDK's retries. */
 const LEASE_SECONDS = 120;
 
-/**
- * Moves the checkout to `quantity` seats and answers the (possibly new) subscription's ids and client secret.
- * Same quantity → the current session, unchanged. Refusals: 'unknown_checkout' (no such order, or ids that are
- * not its own); 'order_paid' or 'order_cancelled'; 'checkout_changed' (the ids are a replaced subscription of the
- * order, or another change won);
- * 'seats_being_updated' (another change is in progress); 'order_paid' also when the card paid the old
- * subscription meanwhile; 'provider_unavailable' (the order stays on its old subscription).
- */
+/** Refuses 'unknown_checkout', 'order_paid', 'order_cancelled', 'checkout_changed', 'seats_being_updated', 'provider_unavailable'. */
 export function changeSeats(context: OrderContext, input: ChangeSeatsInput): Promise<Outcome<UpdateIntentResponse>> {
   return outcomeOf(() => replaceSubscription(context, input));
 }
@@ -64,29 +45,17 @@ async function replaceSubscription(context: OrderContext, input: ChangeSeatsInpu
   return sessionOf(moved);
 }
 
-/** What the replacement subscription is: its seats, and whether it is taxed for the customer's placed location. */
 interface Replacement {
   quantity: number;
   automaticTax: boolean;
-  /** The state it is taxed for (with automaticTax), and the location the page sent, written to the order with it. */
   tax?: { state: string | null; country: string; postalCode: string };
 }
 
-/**
- * Replaces the open order's unpaid subscription with a new one made to `replacement` (a seat change, a location
- * that owes tax; architecture.md "stripe"), under the order's seat-change lease, and moves the order onto it.
- * Refusals as changeSeats's.
- */
 async function replaceUnpaidSubscription(context: OrderContext, order: Order, replacement: Replacement): Promise<Order> {
   return underSeatChangeLease(context, order, (leased, attempt) => replaceLeased(context, leased, attempt, replacement));
 }
 
-/**
- * Runs `step` holding the order's seat-change lease (one change of the order's subscription at a time, decision
- * 0009), with the order as read when the lease was taken and the lease's attempt id; gives the lease back after,
- * whatever `step` did. The location step decides under it too, so it never decides on a subscription a seat change
- * is replacing. Refuses as takeLease when the lease is held or the order moved on.
- */
+/** The location step decides under the lease too, so it never decides on a subscription being replaced. */
 export async function underSeatChangeLease<T>(
   context: OrderContext,
   order: Order,
@@ -101,10 +70,6 @@ export async function underSeatChangeLease<T>(
   }
 }
 
-/**
- * The replacement itself, for the holder of the lease (`attempt`): create the new subscription, cancel the old one
- * only if unpaid, move the order onto the new one under its row lock. Refusals as changeSeats's.
- */
 export async function replaceLeased(context: OrderContext, leased: Order, attempt: string, replacement: Replacement): Promise<Order> {
   const { db, provider, log } = context;
   const { transactionId, subscriptionId: oldSubscriptionId } = leased;
@@ -142,21 +107,12 @@ export async function replaceLeased(context: OrderContext, leased: Order, attemp
   refuse('checkout_changed');
 }
 
-/**
- * Whether `subscriptionId` is one the order had before a seat change replaced it: not the current one, and the
- * provider reports it on the order's customer with the order's transactionId in its metadata.
- */
 export async function isReplacedSubscriptionOf({ provider, log }: OrderContext, order: Order, subscriptionId: string): Promise<boolean> {
   if (subscriptionId === order.subscriptionId) return false;
   const payment = await callProvider(log, 'retrieve subscription payment', () => provider.retrieveSubscriptionPayment(subscriptionId));
   return payment?.transactionId === order.transactionId && payment.customerId === order.customerId;
 }
 
-/**
- * Takes the order's seat-change lease for `attempt`, only while the order is open, still on the subscription the
- * buyer changes, and no other change holds an unexpired lease.
- * Refuses when it cannot be taken, with the reason read back from the order.
- */
 async function takeLease({ db }: OrderContext, order: Order, attempt: string): Promise<Order> {
   const [leased] = await db
     .update(orders)
@@ -177,10 +133,7 @@ async function takeLease({ db }: OrderContext, order: Order, attempt: string): P
   refuse('seats_being_updated');
 }
 
-/**
- * Moves the order onto `created` under its row lock, if it is still open, on the old subscription and ours; the
- * order's tax becomes the new first invoice's.
- */
+/** Under the order's row lock, the same lock completeOrder takes. */
 async function moveOnto(
   { db }: OrderContext,
   order: Order,
@@ -223,7 +176,7 @@ async function moveOnto(
   });
 }
 
-/** Gives the lease back if `attempt` still holds it (the move already cleared it on success). */
+/** The move already cleared it on success. */
 async function releaseLease({ db, log }: OrderContext, transactionId: string, attempt: string): Promise<void> {
   await db
     .update(orders)
@@ -246,7 +199,7 @@ function sessionOf(order: Order): UpdateIntentResponse {
   };
 }
 
-/** Cancels a replacement this attempt created but did not use; a failure is logged (it expires unpaid). */
+/** A failure is logged (it expires unpaid). */
 async function dropUnused(context: OrderContext, transactionId: string, subscriptionId: string, attempt: string): Promise<void> {
   await context.provider
     .cancelUnpaidSubscription(subscriptionId, `${transactionId}:cancel:${subscriptionId}:${attempt}`)

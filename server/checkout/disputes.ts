@@ -1,14 +1,7 @@
 /**
- * Disputes (chargebacks) of an order's payments, in the one lifecycle (./subscriptionLifecycle.ts): the provider's
- * dispute as it is now (events repeat and arrive out of order: `charge.dispute.closed` may come before
- * `.funds_withdrawn`) is compared with the order's record of it (order_disputes), and only what differs is applied.
- *
- * - Opened: recorded with its evidence deadline; the owner is mailed at once; the disputed payment's commission is
- *   taken back (the money is gone while the dispute is open). Seats stay while it is open (docs/decisions/0041).
- * - Won: the money came back: the commission is given back; the owner is mailed.
- * - Lost: the owner is mailed; the caller ends the subscription (the provider's cancel, then the order ended and
- *   its seats revoked through the lifecycle).
- * Money in integer cents.
+ * Disputes (chargebacks): the provider's dispute as it is now is compared with order_disputes, since events arrive
+ * out of order (`charge.dispute.closed` may come before `.funds_withdrawn`). Seats stay while a dispute is open
+ * (docs/decisions/0041). Money in cents.
  */
 import { eq } from 'drizzle-orm';
 import type { Transaction } from '../db/client';
@@ -17,7 +10,6 @@ import { orderDisputes } from '../db/schema';
 import { recordFunnelEvent } from '../funnel';
 import type { ProviderDispute } from '../payments';
 
-/** What changed about one dispute. `moneyMoved`: the disputed money went (opened) or came back (won). */
 export interface DisputeChange {
   dispute: ProviderDispute;
   kind: 'opened' | 'updated' | 'won' | 'lost';
@@ -26,17 +18,12 @@ export interface DisputeChange {
 
 type KnownDispute = typeof orderDisputes.$inferSelect;
 
-/** The order's record of `disputeId`, or null. */
 export async function knownDispute(tx: Transaction, disputeId: string): Promise<KnownDispute | null> {
   const [row] = await tx.select().from(orderDisputes).where(eq(orderDisputes.disputeId, disputeId));
   return row ?? null;
 }
 
-/**
- * What differs between the order's record (`known`, null when first heard of) and the provider's dispute. Pure.
- * A dispute first heard of already closed counts as opened and closed at once: its money went and, if won, came
- * back (net nothing); if lost, it stays gone.
- */
+/** Pure. A dispute first heard of already closed counts as opened and closed at once. */
 export function disputeChangeOf(known: KnownDispute | null, dispute: ProviderDispute): DisputeChange | null {
   if (!known) {
     if (dispute.outcome === 'open') return { dispute, kind: 'opened', moneyMoved: true };
@@ -58,17 +45,13 @@ export function disputeChangeOf(known: KnownDispute | null, dispute: ProviderDis
   return null;
 }
 
-/** The commission entry's words for a dispute's change. */
 export function disputeWords(change: DisputeChange): string {
   if (change.kind === 'won') return `dispute ${change.dispute.disputeId} won`;
   if (change.kind === 'lost') return `dispute ${change.dispute.disputeId} lost`;
   return `dispute ${change.dispute.disputeId} of ${change.dispute.amountCents} cents`;
 }
 
-/**
- * Records `change` for `order` in `tx`: the order_disputes row, a funnel event, and the owners' notice to
- * `listeners` (their mail: one per dispute and outcome, however often the event arrives). The commission is booked by the lifecycle's caller.
- */
+/** The owners' mail is one per dispute and outcome, however often the event arrives. */
 export async function applyDisputeChange(
   tx: Transaction,
   listeners: OrderListeners,

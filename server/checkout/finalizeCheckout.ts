@@ -1,12 +1,7 @@
 /**
- * Call 3 (spec §7, finalize-anon-subscription; spec §6 "generated credentials"): after the card payment, checks
- * with the provider that the subscription is active and its first invoice paid in full for the order's seats,
- * completes the order (./completeOrder.ts, which re-checks under the order's lock) and hands the buyer a password
- * and a hand-off token. Credentials are handed out once, to the checkout that paid
- * (docs/decisions/0026-credentials-handed-out-once.md): only to the order's buyer (the body's email must be the
- * one the payment recorded), and a repeat answers the same password and token only while the first token is live
- * (docs/decisions/0008). After that the order's success is answered without credentials, and a sign-in link to
- * /account is mailed to the buyer.
+ * Call 3 (spec §7; spec §6 "generated credentials"): checks the payment with the provider, completes the order
+ * and hands the buyer credentials, once and only to the order's buyer (docs/decisions/0026, 0008); after that, a
+ * sign-in link is mailed instead.
  */
 import type { FinalizeResponse } from '../../src/contract/checkout';
 import { monthlyTotalCents } from '../../src/domain/pricing';
@@ -25,27 +20,16 @@ interface FinalizeInput {
   transactionId: string;
   subscriptionId: string;
   customerId: string;
-  /** Trimmed and matching EMAIL_PATTERN (checked by the route). */
   email: string;
-  /** Trimmed, 1–200 characters (checked by the route). */
   name: string;
 }
 
-/**
- * Finalizes the checkout and answers `{ success: true, token, loginDetails, signInLinkEmailed: false }`, or after
- * the first hand-off window `{ success: true, token: null, loginDetails: null, signInLinkEmailed: true }` with the
- * sign-in link mail queued. Refusals: 'unknown_checkout' (no order with these ids); 'payment_incomplete' (nothing
- * written); 'buyer_mismatch' (the email is not the buyer's; nothing written); 'order_cancelled';
- * 'checkout_changed' (moved since the payment was checked); 'provider_unavailable'.
- */
+/** Refuses 'unknown_checkout', 'payment_incomplete', 'buyer_mismatch', 'order_cancelled', 'checkout_changed', 'provider_unavailable'. */
 export function finalizeCheckout(context: OrderContext, input: FinalizeInput): Promise<Outcome<FinalizeResponse>> {
   return outcomeOf(() => finalizeOrRefuse(context, input));
 }
 
-/**
- * finalizeCheckout's steps; refuses inside an outcomeOf. The redirect return passes `paymentBuyer`, the buyer it
- * already read from the payment and matched the email against; otherwise it is read here.
- */
+/** The redirect return passes the `paymentBuyer` it already matched the email against. */
 export async function finalizeOrRefuse(context: OrderContext, input: FinalizeInput, paymentBuyer?: Buyer): Promise<FinalizeResponse> {
   const { config, db, provider, log, cipher } = context;
   const order = await findOrder(db, input.transactionId);
@@ -57,8 +41,7 @@ export async function finalizeOrRefuse(context: OrderContext, input: FinalizeInp
   );
   const verified = verifiedPayment(order, payment);
   if (!verified) refuse('payment_incomplete');
-  // The buyer is who the payment recorded (the order's details, else the card confirmation's billing details);
-  // completeOrder checks the order's again under its lock. Without either, the first finalize names the buyer.
+  // completeOrder checks the order's buyer again under its lock.
   const buyer = paymentBuyer ?? (await callProvider(log, 'retrieve payment buyer', () => buyerOfOrder(context, order)));
   if (buyer && !sameEmail(buyer.email, input.email)) refuse('buyer_mismatch');
 
@@ -110,10 +93,8 @@ export async function finalizeOrRefuse(context: OrderContext, input: FinalizeInp
 }
 
 /**
- * True when `payment` is this order's subscription and its first invoice is paid: state 'paid' in 'usd', for the
- * order's seat count, its total before tax (Stripe `total_excluding_tax`) equal to monthlyTotalCents(order.quantity)
- * (the server is the price authority), its tax equal to the tax the page showed (the order's `taxCents`), and the
- * amount paid the two together (docs/decisions/0071). Says nothing about whether the subscription is still running.
+ * Amounts in cents: the total before tax (Stripe `total_excluding_tax`) must be the server's price, the tax the
+ * one the page showed (docs/decisions/0071). Says nothing about whether the subscription still runs.
  */
 export function isFirstInvoicePaid(order: Order, payment: SubscriptionPayment | null): boolean {
   const invoice = payment?.firstInvoice;
@@ -131,11 +112,7 @@ export function isFirstInvoicePaid(order: Order, payment: SubscriptionPayment | 
   );
 }
 
-/**
- * What finalize and payment events require before completing an order: the first invoice paid in full
- * (isFirstInvoicePaid) and the subscription `active` (a cancelled one was paid once and would never renew).
- * Returns what was verified, for completeOrder to re-check under the order's lock; null when not paid in full.
- */
+/** Also `active`: a cancelled subscription was paid once and would never renew. completeOrder re-checks under the lock. */
 export function verifiedPayment(order: Order, payment: SubscriptionPayment | null): VerifiedPayment | null {
   const invoice = payment?.firstInvoice;
   if (!payment || !invoice || payment.state !== 'active' || !isFirstInvoicePaid(order, payment)) return null;

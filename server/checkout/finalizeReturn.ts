@@ -1,10 +1,6 @@
 /**
- * Finalize after a redirect return (docs/decisions/0005-orders-survive-closed-tabs.md): 3-D
- * Secure sent the buyer away and back to /payment-success with `payment_intent` and
- * `payment_intent_client_secret` in the address, and the page holds no stored record. The order is found by its
- * current PaymentIntent; the client secret stored for it and the buyer's email (from the page's pending-payment
- * record) must both match, the buyer's name and email come from the payment's billing details, and the same
- * finalize logic as call 3 runs (./finalizeCheckout.ts).
+ * Finalize after a 3-D Secure redirect return (docs/decisions/0005-orders-survive-closed-tabs.md): the page holds
+ * no stored record, so the order is found by its PaymentIntent.
  */
 import type { FinalizeReturnRequest, FinalizeReturnResponse } from '../../src/contract/checkout';
 import { centsToDollars } from '../../src/domain/pricing';
@@ -15,11 +11,7 @@ import { outcomeOf, refuse, type Outcome } from './outcome';
 import { buyerOfOrder, sameEmail } from './paymentBuyer';
 import { callProvider } from './providerCall';
 
-/**
- * Finalizes the order paid by `paymentIntentId` and answers the finalize response with the record's fields.
- * Refusals: 'unknown_checkout' (no order has this PaymentIntent, or the client secret or the email differs);
- * 'buyer_unknown' (the payment carries no usable billing name and email); and finalizeCheckout's.
- */
+/** Refuses 'unknown_checkout', 'buyer_unknown', and as finalizeCheckout. */
 export function finalizeReturn(context: OrderContext, input: FinalizeReturnRequest): Promise<Outcome<FinalizeReturnResponse>> {
   return outcomeOf(() => finalizeReturnOrRefuse(context, input));
 }

@@ -1,7 +1,4 @@
-/**
- * The checkout's calls (spec §7), all under the API's rate limit: POST /api/create-anon-subscription-intent,
- * /api/update-anon-subscription-intent, /api/finalize-anon-subscription and /api/finalize-from-payment-intent (after a 3-D Secure return).
- */
+/** The checkout's calls (spec §7), all under the API's rate limit. */
 import type { FastifyInstance } from 'fastify';
 import { countAgainstApiLimit } from '../http/apiLimit';
 import type { ReferralLinks } from '../referrals';

@@ -1,9 +1,6 @@
 /**
- * The location step (docs/decisions/0071): on submit, before anything is charged, the page sends where the buyer
- * is (the card form's country and ZIP). The customer's address is set and the provider places it for tax; where
- * it owes tax, the unpaid subscription is replaced by one taxed for it (the seat change's replace path,
- * ./changeSeats.ts, under the seat change's lease from placing to deciding), and the page shows the tax and the new monthly total for the buyer to confirm. Where it owes
- * none, the session stays as it is (or, if it was taxed for an earlier location, is replaced by an untaxed one).
+ * The location step (docs/decisions/0071): before anything is charged, where the location owes tax the unpaid
+ * subscription is replaced by one taxed for it, for the buyer to confirm the new total.
  */
 import type { LocationErrorResponse, TaxQuote } from '../../src/contract/checkout';
 import { monthlyTotalCents } from '../../src/domain/pricing';
@@ -21,15 +18,9 @@ interface LocateInput extends TaxLocation {
   subscriptionItemId: string;
 }
 
-/** The location step's answer: the quote, or the location refused with the card form's field to say it at. */
 type Located = { kind: 'quoted'; quote: TaxQuote } | { kind: 'refused'; refusal: LocationErrorResponse };
 
-/**
- * Places the buyer and answers the checkout's session and monthly amounts for the location, in cents. Refused
- * locations (a country not sold to, a ZIP that is not one, one the provider cannot place) change nothing.
- * Refusals: 'unknown_checkout' (ids not the order's current ones), 'order_paid', 'order_cancelled',
- * 'checkout_changed', 'seats_being_updated', 'provider_unavailable'.
- */
+/** Amounts in cents. Refused locations change nothing. Refusals as changeSeats's. */
 export function locateBuyer(context: OrderContext, input: LocateInput): Promise<Outcome<Located>> {
   return outcomeOf(() => locateOrRefuse(context, input));
 }
@@ -42,13 +33,10 @@ async function locateOrRefuse(context: OrderContext, input: LocateInput): Promis
   const order = await findOrder(db, input.transactionId);
   if (!order) refuse('unknown_checkout');
   const current = order.subscriptionId === input.subscriptionId && order.subscriptionItemId === input.subscriptionItemId;
-  // As a seat change's: a subscription the order had before a replacement is 'checkout_changed', any other unknown.
   if (!current && !(await isReplacedSubscriptionOf(context, order, input.subscriptionId))) refuse('unknown_checkout');
   assertOpen(order);
   if (!current) refuse('checkout_changed');
-  // Placed, previewed and decided under the seat change's lease: a seat change (or another location) meanwhile is
-  // refused, so the decision is never made on seats or a subscription that are being replaced, nor on an address
-  // another request just set.
+  // Under the seat change's lease, so the decision is never made on a subscription or address being replaced.
   return underSeatChangeLease(context, order, async (leased, attempt): Promise<Located> => {
     const key = `${leased.transactionId}:location:${leased.revision}:${location.country}:${location.postalCode}`;
     const placement = await callProvider(log, 'set customer location', () =>
@@ -68,10 +56,6 @@ async function locateOrRefuse(context: OrderContext, input: LocateInput): Promis
   });
 }
 
-/**
- * Writes the location on the order when it needs no new subscription, while `attempt` holds the seat change's
- * lease; answers the order as it now is.
- */
 async function recordLocation({ db }: OrderContext, order: Order, attempt: string, location: TaxLocation): Promise<Order> {
   const [updated] = await db
     .update(orders)

@@ -1,7 +1,6 @@
 /**
- * Call 1 (spec §7, create-anon-subscription-intent): opens a checkout for `quantity` seats. The provider's
- * customer and unpaid subscription are created first, the order row last, so a provider failure leaves nothing
- * half-written; the order row and its 'checkout_opened' funnel event are written together. The amount is the server's: monthlyTotalCents(quantity) (src/domain/pricing.ts), in cents.
+ * Call 1 (spec §7): the provider's customer and subscription are created first, the order row last, so a provider
+ * failure leaves nothing half-written. Amounts in cents, priced by the server.
  */
 import { randomUUID } from 'node:crypto';
 import type { SubscriptionSession } from '../../src/contract/checkout';
@@ -13,20 +12,14 @@ import { outcomeOf, type Outcome } from './outcome';
 import { callProvider } from './providerCall';
 
 interface OpenCheckoutInput {
-  /** Seats, an integer from 1 to MAX_SEATS (checked by the route schema). */
   quantity: number;
-  /** What the page sent (spec §3), recorded as sent. */
+  /** Spec §3, recorded as sent. */
   affiliateId: string;
   affiliateSource: string;
-  /** The referrer the server attributed the visit to (its referral cookie), or null. */
   referrer: { id: string; slug: string } | null;
 }
 
-/**
- * Creates the customer (key `${transactionId}:customer`), the subscription (`${transactionId}:subscription:0`)
- * and the order row; returns the session the page confirms its payment with.
- * Refuses with 'provider_unavailable' when the provider fails (no order row is written).
- */
+/** Refuses 'provider_unavailable' (no order row is written). */
 export function openCheckout(context: OrderContext, input: OpenCheckoutInput): Promise<Outcome<SubscriptionSession>> {
   return outcomeOf(() => open(context, input));
 }

@@ -1,17 +1,8 @@
 /**
- * The reconciliation sweep (architecture.md, "The server owns an order's completion"): asks the provider about
- * orders still 'open' and completes those whose subscription is paid, through the same step as a payment event
- * (settleWithProvider). It catches what no event delivered: a process that died between taking the payment and
- * completing the order, a webhook endpoint that was down for longer than Stripe retries. It also wipes the
- * encrypted credentials whose hand-off token is spent (docs/decisions/0008), and deletes checkouts abandoned
- * longer than RETENTION_DAYS (./retention.ts).
- *
- * Runs at start and every RECONCILE_INTERVAL_SECONDS (startReconciliation), and once from `npm run reconcile`.
- * Each run reads at most `batchSize` open orders, least recently checked first, created within `maxAgeHours`:
- * Stripe expires an unpaid `default_incomplete` subscription after 23 hours, so older open orders are rarely paid.
- * Rarely is not never (a completion that failed for days: a wrong webhook secret, an amount that did not match),
- * so before retention deletes an open order the sweep asks the provider once more (askBeforeDeleting); one found
- * paid then is completed and logged as an alert.
+ * The reconciliation sweep: completes open orders whose subscription is paid but whose event never arrived (a
+ * process died, a webhook endpoint was down longer than Stripe retries). Stripe expires an unpaid
+ * `default_incomplete` subscription after 23 hours, hence `maxAgeHours`; before retention deletes an open order,
+ * the provider is asked once more (askBeforeDeleting).
  */
 import { and, asc, eq, gt, inArray, lt, or, isNull, sql } from 'drizzle-orm';
 import { orders } from '../db/schema';
@@ -20,29 +11,24 @@ import { wipeSpentCredentials } from './completeOrder';
 import type { OrderContext } from './order';
 import { deleteExpiredRecords, type RetentionReport } from './retention';
 
-/** What one sweep did: orders asked about, completed, cancelled, failed (provider or database error), wiped. */
 interface ReconcileReport {
   checked: number;
   completed: number;
   cancelled: number;
   failed: number;
   wipedCredentials: number;
-  /** Abandoned checkouts and old event ids deleted past RETENTION_DAYS (./retention.ts). */
   deleted: RetentionReport;
-  /** The provider's own records of abandoned checkouts it deleted, by table. */
   deletedByProvider: Record<string, number>;
-  /** Open orders past RETENTION_DAYS asked about before deletion; those found paid are in `completed` too. */
   askedBeforeDeleting: number;
 }
 
 interface ReconcileOptions {
-  /** Most open orders asked about in one run. */
   batchSize?: number;
-  /** Open orders older than this are no longer asked about (hours). */
+  /** Hours. */
   maxAgeHours?: number;
 }
 
-/** Runs one sweep. Never throws for one order's failure (logged, counted in `failed`); database errors of the read propagate. */
+/** Never throws for one order's failure (counted in `failed`); database errors of the read propagate. */
 export async function reconcileOrders(
   context: OrderContext,
   { batchSize = 100, maxAgeHours = 24 }: ReconcileOptions = {},
@@ -108,12 +94,7 @@ export async function reconcileOrders(
   return report;
 }
 
-/**
- * Asks the provider about open orders past RETENTION_DAYS not yet asked since (at most `batchSize` a run), and
- * marks each asked (retention deletes only those). One found paid is completed and logged as an error: no event
- * completed it for longer than the retention period. One the provider cannot be asked about now is left unmarked,
- * so it is kept and asked again next run.
- */
+/** One found paid is logged as an error; one the provider cannot be asked about stays unmarked, so it is kept. */
 async function askBeforeDeleting(context: OrderContext, report: ReconcileReport, batchSize: number): Promise<void> {
   const { db, log } = context;
   const days = context.config.RETENTION_DAYS;
@@ -149,10 +130,7 @@ async function askBeforeDeleting(context: OrderContext, report: ReconcileReport,
   }
 }
 
-/**
- * Runs reconcileOrders now and then every `intervalMs`, one run at a time; returns a function that stops it and
- * waits for a run in progress. A failed run is logged and the schedule goes on.
- */
+/** One run at a time; the returned function stops it and waits for a run in progress. A failed run is logged. */
 export function startReconciliation(context: OrderContext, intervalMs: number): () => Promise<void> {
   let running: Promise<void> = Promise.resolve();
   let stopped = false;

@@ -1,8 +1,6 @@
 /**
- * Records the buyer's email and name on the provider's customer once an order is complete, whichever path
- * completed it (finalize, a payment event, the sweep), so the provider's receipts and payment emails reach the
- * buyer. The details are the account's (first recorded), and the idempotency key is the order's, so every path
- * sends the same request and a repeat replays it.
+ * Puts the buyer on the provider's customer so its receipts reach them. The idempotency key is the order's, so
+ * every completion path sends the same request.
  */
 import type { Order, OrderContext } from './order';
 

@@ -1,31 +1,22 @@
 /**
- * The buyer asks for the guarantee's refund on /account (docs/decisions/0068): the offer's money-back guarantee
- * and 30-day AI Challenge (spec §9 FAQ) let the buyer have everything back within REFUND_GUARANTEE_DAYS of the first
- * payment. The ask is recorded on the order once, with what would come back then; the owners are mailed and the
- * buyer gets a receipt (both through the one outbox, announced as the lifecycle announces its changes). The refund
- * itself stays the owner's act from the console (./refundOrder.ts, docs/decisions/0042): the ask moves no money.
+ * The buyer asks for the guarantee's refund on /account (docs/decisions/0068). The ask moves no money: the refund
+ * stays the owner's act from the console (docs/decisions/0042).
  */
 import { eq, sql } from 'drizzle-orm';
 import { isWithinRefundGuarantee } from '../../src/domain/refunds';
 import { orders } from '../db/schema';
 import { isPaidOrder, type Order, type OrderContext } from './order';
 
-/** Why an ask was refused; the manage page's route answers each in words. */
 export type RefundAskRefusal =
-  /** No subscription the buyer still holds (never paid, or ended). */
   | 'ended'
   /** More than REFUND_GUARANTEE_DAYS after the first payment. */
   | 'window_closed'
-  /** Everything paid was already refunded (or nothing was paid). */
   | 'nothing_refundable';
 
 type RefundAskResult = { ok: true; order: Order } | { ok: false; refusal: RefundAskRefusal };
 
 /**
- * Records that the buyer of `transactionId` asks for the guarantee's refund of `refundableCents` (what is left to
- * refund of their payments now, in cents, as the provider counts it: src/domain/refunds.ts refundableCents), with
- * their `reason`. The first ask stands: a repeat (a retry, a second tab) answers the order as it is and mails
- * nothing again. Owners and buyer are mailed in the same transaction as the record.
+ * `refundableCents` in cents, as the provider counts it. The first ask stands: a repeat mails nothing again.
  * @throws database errors (nothing is recorded, nothing mailed).
  */
 export async function recordRefundAsk(

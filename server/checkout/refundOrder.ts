@@ -1,14 +1,6 @@
 /**
- * The owner refunds an order from the console. The offer promises a money-back guarantee
- * and a 30-day AI Challenge: within REFUND_GUARANTEE_DAYS of the first payment the owner refunds everything paid
- * (or a part of it); after that only a part, named in cents, never more than was paid and not yet refunded.
- * Either way the subscription ends at once (PaymentProvider.refund with `endNow`), and the provider's answer runs
- * through the one lifecycle (./applyPaymentEvent.ts → ./subscriptionLifecycle.ts): the order 'cancelled' with
- * its refunded amount, the buyer's mail, the agreement site's `subscription.refunded` webhook, a 'refunded' funnel
- * event. One refund at a time per order: a second request while one runs is refused (a unique partial index on
- * refund_requests), so two clicks cannot refund twice. A retry of the same refund (the console sends its
- * `requestKey` again after a failure) runs under the same request, so the provider's idempotency key is the same
- * and nothing is refunded twice.
+ * The owner refunds an order from the console: everything within REFUND_GUARANTEE_DAYS of the first payment, after
+ * that only a named part. The subscription ends at once; the provider's answer runs through the one lifecycle.
  */
 import { and, eq, sql } from 'drizzle-orm';
 import { isWithinRefundGuarantee } from '../../src/domain/refunds';
@@ -16,27 +8,20 @@ import { refundRequests } from '../db/schema';
 import { applyPaymentEvents } from './applyPaymentEvent';
 import { findOrder, type Order, type OrderContext } from './order';
 
-/** Why a refund was refused; the console's route maps each to a status and a message. */
 export type RefundRefusal =
   | 'unknown_order'
-  /** The order was never paid: there is nothing to refund. */
   | 'not_paid'
   /** After the guarantee window a refund names its amount. */
   | 'amount_required'
-  /** More than was paid and not yet refunded (or not a positive number of cents). */
   | 'amount_too_high'
-  /** Another refund of this order is running. */
   | 'in_progress'
-  /** The request's key was used for a refund of another amount. */
   | 'key_reused';
 
 type RefundResult = { ok: true; order: Order } | { ok: false; refusal: RefundRefusal };
 
 /**
- * Refunds `amountCents` of the order `transactionId` (undefined: everything left, within the guarantee window)
- * and ends its subscription, for the owner `ownerId`.
- * @throws provider and database errors: the request is marked failed, nothing is recorded on the order (a
- * refund the provider did make reaches the order through its webhook, or the next refund's idempotent repeat).
+ * `amountCents` undefined: everything left. @throws provider and database errors: the request is marked failed; a
+ * refund the provider did make reaches the order through its webhook.
  */
 export async function refundOrder(
   context: OrderContext,
@@ -84,11 +69,7 @@ export async function refundOrder(
   }
 }
 
-/**
- * The request row this refund runs under. A new key (or none) is a new request. The same key again is the same
- * request: after a failure it runs again under its own row (so the provider sees the same idempotency key and
- * refunds nothing twice); after a success it is done. One pending request per order (a unique partial index).
- */
+/** The same key after a failure runs under its own row, so the provider sees the same idempotency key. */
 async function openRequest(
   context: OrderContext,
   input: { transactionId: string; amountCents: number; ownerId: string; requestKey?: string },
@@ -111,7 +92,6 @@ async function openRequest(
           .returning({ id: refundRequests.id });
         return again ? { id: again.id, done: false } : { refusal: 'in_progress' };
       } catch {
-        // Another request of this order is pending (the one-pending index).
         return { refusal: 'in_progress' };
       }
     }

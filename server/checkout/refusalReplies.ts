@@ -1,7 +1,4 @@
-/**
- * How the checkout calls answer an order step's refusal (server/checkout/outcome.ts): a status and the message the
- * buyer is shown (spec §7: the page shows the server's `error` text).
- */
+/** Spec §7: the page shows the server's `error` text. */
 import type { Outcome, Refusal } from './outcome';
 import { CHECKOUT_ERRORS, HttpError } from '../http/httpError';
 
@@ -17,10 +14,7 @@ const REFUSAL_REPLIES: Readonly<Record<Refusal, { status: number; message: strin
   provider_unavailable: { status: 502, message: CHECKOUT_ERRORS.providerUnavailable },
 };
 
-/**
- * The value of a successful outcome, for the route to answer with 200.
- * @throws HttpError with the refusal's status and message.
- */
+/** @throws HttpError with the refusal's status and message. */
 export function replyWith<T>(outcome: Outcome<T>): T {
   if (outcome.ok) return outcome.value;
   const { status, message } = REFUSAL_REPLIES[outcome.refusal];

@@ -1,12 +1,7 @@
 /**
- * Bounded storage: checkouts abandoned longer than RETENTION_DAYS are deleted once the provider, asked after that
- * age, still reports them unpaid (the provider deletes its own records: PaymentProvider.deleteAbandonedRecords),
- * and so are processed webhook event ids older than that (Stripe retries an event for at most 3 days, so a
- * replay of an older one cannot arrive). Paid and cancelled orders are kept: they are the business's records.
- * Stripe's own unpaid objects expire by themselves after 23 hours. Ended sessions and old funnel events
- * (FUNNEL_RETENTION_DAYS) go too; each later feature deletes its own through its `sweepExpired` part
- * (docs/decisions/0066): the outbox's sent mail, the account's and the referrers' spent links, the sign-in's
- * expired records.
+ * Bounded storage (docs/decisions/0066): abandoned checkouts past RETENTION_DAYS the provider still reports unpaid,
+ * and webhook event ids older than that (Stripe retries an event for at most 3 days). Paid and cancelled orders are
+ * the business's records and are kept.
  */
 import { and, eq, lt, notExists, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
@@ -16,27 +11,17 @@ import { deleteEndedSessions } from '../sessions/sessions';
 import { deleteOldDeclineCounts } from '../security/confirmationChallenge';
 import { orderRefunds, orders, webhookEvents } from '../db/schema';
 
-/**
- * What one retention run deleted, in rows; later features' parts under their own names (`outbox`, `accountLinks`,
- * `partnerLinks`, `oidcRecords`).
- */
+/** Rows deleted. */
 export interface RetentionReport extends Record<string, number> {
   abandonedOrders: number;
   webhookEvents: number;
-  /** Per-address refusal counts whose hour is long over (they only matter within it). */
+  /** They only matter within their hour. */
   addressDeclines: number;
-  /** Funnel events older than FUNNEL_RETENTION_DAYS. */
   funnelEvents: number;
-  /** Sessions of owners and buyers that have ended (server/sessions/sessions.ts). */
   sessions: number;
 }
 
-/**
- * Deletes what is older than `retentionDays` days and no longer needed, funnel events older than
- * `funnelRetentionDays` (default: kept as long as abandoned checkouts), and what the features of `listeners` sweep
- * (none when left out), in one transaction.
- * @throws database errors (nothing is deleted then).
- */
+/** In one transaction. @throws database errors (nothing is deleted then). */
 export async function deleteExpiredRecords(
   db: Database,
   retentionDays: number,
@@ -45,8 +30,7 @@ export async function deleteExpiredRecords(
 ): Promise<RetentionReport> {
   const cutoff = sql`now() - make_interval(days => ${retentionDays})`;
   return db.transaction(async (tx) => {
-    // Only an open order the sweep asked the provider about after it passed the cutoff, and found unpaid
-    // (./reconcileOrders.ts askBeforeDeleting): a payment that no event reached is never deleted with its order.
+    // Only one asked about after the cutoff and found unpaid: a payment no event reached is never deleted.
     const deletedOrders = await tx
       .delete(orders)
       .where(

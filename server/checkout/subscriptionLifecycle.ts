@@ -1,31 +1,11 @@
 /**
- * The one lifecycle of a paid subscription: the only code that turns a provider's
- * report about a paid order's subscription into the order's state, its funnel events and its outbox rows (mail,
- * the agreement site's webhooks). Stripe's webhooks, the sandbox's billing clock and the after-purchase operations
- * of the manage page and the console all reach it through applyPaymentEvent (./applyPaymentEvent.ts).
+ * The one lifecycle of a paid subscription: the only code that turns the provider's report into the order's state,
+ * funnel events and outbox rows. It compares the subscription as the provider reports it now with the order read
+ * under its row lock, so two racing events change the order once.
  *
- * The report is the subscription as the provider describes it now (SubscriptionPayment), not the event's copy:
- * events repeat and arrive out of order. `lifecycleChanges` compares it with the order, read under its row lock,
- * so two events racing each other change the order once: the second finds nothing left to change.
- *
- * What is compared (each change with its funnel event and outbox rows):
- * - ended: the subscription is canceled (or `unpaid`: retries exhausted) → 'cancelled', webhook.
- * - past due: the subscription is past due (or paused) on a paid order → 'past_due', 'payment failed' mail and webhook.
- * - recovered: active again on a past-due order → 'paid', receipt when the open renewal was paid.
- * - renewal paid: an `invoice_paid` event for a paid renewal → receipt.
- * - proration paid: an `invoice_paid` event for a seat increase's proration invoice → receipt (decision 0045).
- * - seats: the quantity differs → the order's seats and monthly total, mail and webhook.
- * - monthly tax: the provider's tax on the next month differs from the order's (seats changed, a rate changed) →
- *   the order's `taxCents`, which the manage page, the console and the mails show beside the seats' amount.
- * - cancel scheduled (Stripe `cancel_at`, or `cancel_at_period_end`) or undone → mail (and a funnel event, so the
- *   console counts a cancellation when it is asked for, not only when it takes effect).
- * - refunded: a refund event whose payment reports more refunded than the order knew → 'refunded' mail and webhook;
- *   less (a refund failed) → the difference back on the order and its commission, the owner's mail.
- * - disputed: a dispute opened, changed or closed (./disputes.ts) → recorded, the owner's mail, the payment's
- *   commission taken back (given back when won). A lost dispute's subscription is ended by the caller.
- * Commissions move only with money (server/commissions/ledger.ts hears 'moneyChanged'): a cancellation without a refund reverses nothing.
- * Outbox rows are keyed by the provider event (renewals and failures by their invoice), so every cancellation,
- * undo and seat change mails once, however often the same event arrives.
+ * Outbox rows are keyed by the provider event (renewals and failures by their invoice), so each change mails once,
+ * however often the same event arrives. Commissions move only with money: a cancellation without a refund reverses
+ * nothing.
  */
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { formatDollars, monthlyTotalCents } from '../../src/domain/pricing';
@@ -38,43 +18,29 @@ import type { PaymentEvent, RefundedPayment, SubscriptionPayment } from '../paym
 import type { Order } from './order';
 import type { OrderListeners } from './orderListeners';
 
-/** Why an order ended, for the funnel and the console. */
 type EndReason = 'cancelled_at_period_end' | 'unpaid' | 'refunded' | 'deleted' | 'dispute_lost';
 
-/** What the provider's report changes on a paid (or past-due, or ended and now refunded) order. */
 interface LifecycleChanges {
   ended?: { reason: EndReason };
   status?: 'paid' | 'past_due';
-  /** `amountCents` what was due, tax included; `taxCents` the tax in it. */
+  /** Cents, tax included. */
   failedInvoice?: { invoiceId: string; amountCents: number; taxCents: number };
-  /** `amountCents` is what was paid (Stripe's `amount_paid`); `paymentId` the payment a refund or dispute will name. */
-  /** `amountCents` what was paid, tax included; `taxCents` the tax in it (commissions are on the rest). */
+  /** `amountCents` is Stripe's `amount_paid`, tax included (commissions are on the rest). */
   paidRenewal?: { invoiceId: string; paymentId: string | null; amountCents: number; taxCents: number; recovered: boolean };
-  /** A seat increase's proration invoice, paid for `seats` (the seats change with it). */
+  /** See docs/decisions/0045. */
   paidProration?: { invoiceId: string; paymentId: string | null; amountCents: number; taxCents: number; seats: number };
   seats?: { from: number; to: number };
-  /** The monthly tax at the subscription's seats now, in cents, when it differs from the order's. */
+  /** Cents. */
   monthlyTaxCents?: number;
-  /** A cancellation scheduled for this date, or undone (null). */
   cancelAt?: Date | null;
-  /** The buyer's reason for the scheduled cancellation: given on /account (the event's), or in the provider's page. */
   cancelReason?: string;
-  /**
-   * `refundedCents` refunded on the payment so far, `taxRefundedCents` the tax share of it (src/domain/tax.ts
-   * refundedTaxCents, docs/decisions/0074); `addedCents` what this change refunded.
-   */
+  /** Cents, so far on the payment; the tax share follows docs/decisions/0074. */
   refund?: { paymentId: string; refundedCents: number; taxRefundedCents: number; addedCents: number };
-  /** A refund that failed: its payment reports less refunded than the order knew; the difference comes back. */
   refundFailed?: { paymentId: string; refundedCents: number; taxRefundedCents: number; givenBackCents: number };
-  /** A dispute opened, or its status, deadline or outcome changed (./disputes.ts). */
   dispute?: DisputeChange;
 }
 
-/**
- * Compares the order (read under its row lock) with the provider's report. Pure.
- * @param refunded the refunded payment a `payment_refunded` event names, as the provider reports it now.
- * @param knownRefundedCents what the order already recorded as refunded on that payment, in cents.
- */
+/** Pure. `knownRefundedCents` in cents. */
 export function lifecycleChanges(
   order: Order,
   payment: SubscriptionPayment,
@@ -131,7 +97,7 @@ export function lifecycleChanges(
   return changes;
 }
 
-/** The tax share of what the payment has refunded so far, in cents (0 for an untaxed payment). */
+/** Cents. */
 function taxShareOf(refunded: RefundedPayment): number {
   return refundedTaxCents(refunded.refundedCents, refunded.amountCents, refunded.taxCents);
 }
@@ -157,11 +123,8 @@ function endReason(order: Order, payment: SubscriptionPayment, event: PaymentEve
 }
 
 /**
- * Applies `changes` to the locked `order` inside `tx`, with their funnel events, and announces each to `listeners`
- * in `tx` (./orderListeners.ts: the outbox's mail and webhooks, the team, the referrer's commission); the event's
- * id keys the announcements of changes that have no invoice of their own; `clock` is the provider's billing clock
- * (the referrer's commission on a renewal or refund is booked on it).
- * @throws database errors and listeners' errors: the caller's transaction is rolled back with everything they wrote.
+ * Announces in `tx`; `clock` is the provider's billing clock, on which commissions are booked.
+ * @throws database errors and listeners' errors: the caller's transaction rolls back with everything they wrote.
  */
 export async function applyLifecycleChanges(
   tx: Transaction,
@@ -243,7 +206,6 @@ export async function applyLifecycleChanges(
     await listeners.announce(tx, 'orderEvent', { kind: 'renewal_paid', transactionId, ...changes.paidRenewal });
   }
   if (changes.paidProration) {
-    // A seat increase's proration invoice is money collected too, once per invoice.
     const { invoiceId, amountCents } = changes.paidProration;
     if (!(await invoiceBooked(tx, transactionId, 'proration_paid', invoiceId)))
       await recordFunnelEvent(tx, { type: 'proration_paid', transactionId, referrerId, detail: { amountCents, invoice: invoiceId } });
@@ -297,10 +259,7 @@ export async function applyLifecycleChanges(
   });
 }
 
-/**
- * Whether the order's paid `invoiceId` is already in money collected (its `type` funnel event). Read under the
- * order's row lock, so two reports of one invoice cannot both miss it.
- */
+/** Read under the order's row lock, so two reports of one invoice cannot both miss it. */
 async function invoiceBooked(
   tx: Transaction,
   transactionId: string,
@@ -321,7 +280,7 @@ async function invoiceBooked(
   return row !== undefined;
 }
 
-/** What the order already recorded as refunded on `paymentId`, in cents (0 when nothing was). */
+/** Cents. */
 export async function knownRefundedCents(tx: Transaction, transactionId: string, paymentId: string | undefined): Promise<number> {
   if (!paymentId) return 0;
   const [row] = await tx
@@ -331,7 +290,6 @@ export async function knownRefundedCents(tx: Transaction, transactionId: string,
   return row?.refundedCents ?? 0;
 }
 
-/** True when anything changes. */
 export function changesAnything(changes: LifecycleChanges): boolean {
   return Object.keys(changes).length > 0;
 }

@@ -1,7 +1,6 @@
 /**
- * POST /api/create-anon-subscription-intent: call 1 of spec §7 (logic in server/checkout/openCheckout.ts). The
- * order's referrer is resolved here from the visitor's referral cookie, not from the body's affiliate_id, which
- * is recorded as sent (docs/decisions/0017-referral-attribution.md).
+ * POST /api/create-anon-subscription-intent (spec §7 call 1). The referrer comes from the referral cookie, not the
+ * body's affiliate_id (docs/decisions/0017-referral-attribution.md).
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { CreateIntentRequest, ErrorResponse, SubscriptionSession } from '../../../src/contract/checkout';

@@ -14,7 +14,6 @@ const schema = {
   response: { 200: FinalizeResponse, '4xx': ErrorResponse },
 };
 
-/** Wakes the outbox worker (a sign-in link mail was queued). */
 export interface OutboxNudge {
   nudgeOutbox: () => void;
 }

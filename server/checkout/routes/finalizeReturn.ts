@@ -1,8 +1,4 @@
-/**
- * POST /api/finalize-from-payment-intent: the payment-success page finalizes after a 3-D Secure redirect
- * return, from the address's `payment_intent` and `payment_intent_client_secret` and the buyer's email (logic in
- * server/checkout/finalizeReturn.ts). Answers FinalizeReturnResponse, or `{ error }` with 400 for a malformed body.
- */
+/** POST /api/finalize-from-payment-intent: finalize after a 3-D Secure redirect return. */
 import type { FastifyPluginAsync } from 'fastify';
 import { ErrorResponse, FinalizeReturnRequest, FinalizeReturnResponse } from '../../../src/contract/checkout';
 import { finalizeReturn } from '../finalizeReturn';

@@ -1,7 +1,4 @@
-/**
- * POST /api/locate-anon-subscription: the location step before the card is charged (logic in
- * server/checkout/locateBuyer.ts; docs/decisions/0071). A refused location is 422 with the card form's field.
- */
+/** POST /api/locate-anon-subscription (docs/decisions/0071): a refused location is 422 with the card form's field. */
 import type { FastifyPluginAsync } from 'fastify';
 import { ErrorResponse, LocateRequest, LocationErrorResponse, TaxQuote } from '../../../src/contract/checkout';
 import { PRODUCT_ID } from '../../../src/domain/product';
