@@ -1,9 +1,4 @@
-/**
- * The HTTP server (architecture.md, "Layout"): what every request shares (logs, limits on bodies and time, errors,
- * security headers, the cross-site refusal, cookies, the API's per-address rate limit), then one plugin per
- * feature, each exported from its folder's index.ts and registered in one list, in any order. Tests drive it
- * through `inject()`; server/main.ts makes it listen.
- */
+/** The HTTP server: what every request shares, then one plugin per feature, in any order. */
 import { randomBytes } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
@@ -41,39 +36,25 @@ interface AppOptions {
   config: Config;
   db: Database;
   provider: PaymentProvider;
-  /** Encrypts issued credentials until the hand-off (server/security/credentialsKey.ts makes its key). */
   cipher: CredentialsCipher;
-  /** Hear what the subscription lifecycle changes (featureListeners, the default). */
   listeners?: OrderListeners;
-  /**
-   * Signs the sandbox's proof-of-work challenges; every process must have the same (server/main.ts derives it
-   * from CREDENTIALS_KEY). Default: a random key, for a single process.
-   */
+  /** Every process must have the same (server/main.ts derives it). Default: random, for a single process. */
   challengeKey?: string;
-  /**
-   * Signs the referral cookie; every process must have the same (server/main.ts derives it from CREDENTIALS_KEY).
-   * Default: a random key, for a single process.
-   */
+  /** As challengeKey. */
   cookieSecret?: string;
-  /**
-   * The OpenID Provider's signing keys when OIDC is on (server/signIn/oidcKeys.ts loads them; server/main.ts).
-   * Default: a fresh key, for a single process.
-   */
+  /** Default: a fresh key, for a single process. */
   oidcJwks?: PrivateJwks;
-  /** Sends the outbox now (server/outbox/outboxWorker.ts); tests without a worker leave it out. */
+  /** Tests without a worker leave it out. */
   nudgeOutbox?: () => void;
-  /** Folder of the built SPA (dist/); without it only /api and /healthz are served. */
+  /** Without it only /api and /healthz are served. */
   distDir?: string;
-  /** Where log lines go instead of standard output (tests read them). */
+  /** Tests read them. */
   logStream?: { write(line: string): void };
-  /** Told of every route as it is registered (Fastify's onRoute hook): the fuzz test sends to each. */
+  /** The fuzz test sends to each. */
   onRoute?: (route: RouteOptions) => void;
 }
 
-/**
- * Fields whose values never reach a log line, wherever a log object carries them: client secrets, passwords,
- * hand-off tokens, credentials headers (pino `redact`). Bodies are not logged at all.
- */
+/** Bodies are not logged at all. */
 const REDACTED_LOG_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
@@ -83,10 +64,7 @@ const REDACTED_LOG_PATHS = [
   '*.token',
 ];
 
-/**
- * What a request looks like in the logs: method, path and route, never the query string (a 3-D Secure return
- * carries `payment_intent_client_secret` in it, and query strings may carry names and emails), nor headers.
- */
+/** Never the query string: a 3-D Secure return carries `payment_intent_client_secret` in it. */
 function serializeRequest(request: FastifyRequest) {
   return {
     method: request.method,
@@ -96,19 +74,15 @@ function serializeRequest(request: FastifyRequest) {
   };
 }
 
-/** Bodies are small JSON objects; anything larger is refused with 413 (the Stripe webhook allows 1 MiB). */
+/** Larger is refused with 413 (the Stripe webhook allows 1 MiB). */
 const BODY_LIMIT_BYTES = 16 * 1024;
 
-/** A socket with no traffic for this long is closed (Node's `server.timeout`), whatever it is doing. */
 const CONNECTION_TIMEOUT_MS = 60_000;
 
-/** How often Node checks requests against REQUEST_TIMEOUT_SECONDS (its default, 30 s, would let them run on). */
+/** Node's default, 30 s, would let requests run on. */
 const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
 
-/**
- * A Redis client for shared limits (ioredis), closed with the app. Settings per @fastify/rate-limit's advice: a
- * short connect timeout and one retry, so a Redis outage costs a request milliseconds, not seconds.
- */
+/** A short connect timeout and one retry, so a Redis outage costs a request milliseconds (@fastify/rate-limit's advice). */
 function connectRedis(url: string, app: FastifyInstance): Redis {
   const redis = new Redis(url, { connectTimeout: 500, maxRetriesPerRequest: 1 });
   redis.on('error', (error) => app.log.error({ err: error }, 'Redis error; rate limits are not shared until it is back'));
@@ -118,21 +92,13 @@ function connectRedis(url: string, app: FastifyInstance): Redis {
   return redis;
 }
 
-/**
- * Fastify's `trustProxy` for TRUST_PROXY: a hop count trusts that many proxies nearest to the server (proxy-addr's
- * `(address, hop) => hop < count`, what Fastify does for a number), an address list trusts those proxies only.
- */
+/** A hop count trusts that many proxies nearest the server, as Fastify does for a number. */
 function trustProxyOption(trust: Config['TRUST_PROXY']): false | string[] | ((address: string, hop: number) => boolean) {
   if (typeof trust === 'number') return (_address, hop) => hop < trust;
   return trust;
 }
 
-/**
- * What the later features hear of the lifecycle's changes (server/checkout/orderListeners.ts), each in the
- * lifecycle's transaction, in this order: the outbox's mail and webhooks, the team (a revoked seat's sign-ins
- * ended by the sign-in's step), the referrer's commission, the buyer's sign-in link; and each one's part of the
- * retention sweep. Given to the app and to whatever runs the lifecycle outside it (the reconciliation script).
- */
+/** Each runs in the lifecycle's transaction, in this order. */
 export function featureListeners(config: Config): OrderListeners {
   return orderListeners([
     outboxListener(config),
@@ -144,15 +110,10 @@ export function featureListeners(config: Config): OrderListeners {
   ]);
 }
 
-/**
- * What the outbox's mail reads of the features it writes about (server/outbox/mailParts.ts): the account's links, the
- * team's invitations, the sign-in's password links, the referrer's mail. Given to the outbox worker (server/main.ts).
- */
 export function featureMail(): OutboxMailParts {
   return { ...accountMail(), ...seatsMail(), ...signInMail(), ...commissionsMail() };
 }
 
-/** Builds the Fastify app; call `listen()` or `inject()` on it, and `close()` when done. */
 export async function buildApp({
   config,
   db,
@@ -170,7 +131,6 @@ export async function buildApp({
   const app = Fastify({
     logger: {
       level: config.LOG_LEVEL,
-      // Request bodies hold emails and are never logged; the request serializer drops query strings and headers.
       redact: REDACTED_LOG_PATHS,
       serializers: { req: serializeRequest },
       ...(logStream ? { stream: logStream } : {}),
@@ -181,12 +141,10 @@ export async function buildApp({
     requestTimeout: config.REQUEST_TIMEOUT_SECONDS * 1000,
     connectionTimeout: CONNECTION_TIMEOUT_MS,
     http: { connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS },
-    // Strict bodies: no type coercion ("3" stays a string), unknown properties fail instead of being removed.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false } },
   });
   if (onRoute) app.addHook('onRoute', onRoute);
   app.removeContentTypeParser('text/plain');
-  // Node bounds the headers; the body's arrival is bounded by our own hook.
   app.server.headersTimeout = Math.min(app.server.headersTimeout, config.REQUEST_TIMEOUT_SECONDS * 1000);
   boundRequestArrival(app, config.REQUEST_TIMEOUT_SECONDS * 1000);
   installErrorHandler(app);
@@ -197,14 +155,12 @@ export async function buildApp({
     inlineScripts: inlineScriptHashes(distDir),
   });
 
-  // Before any route, and before the not-found answer (a spelling no route takes is refused the same way): a
-  // state-changing request from another site to a signed-in API or the sign-in page is refused.
+  // Before the not-found answer, so a spelling no route takes is refused the same way.
   refuseCrossSiteRequests(app, config);
   const secret = cookieSecret ?? randomBytes(32).toString('hex');
   await app.register(fastifyCookie, { secret });
   const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL, app) : undefined;
-  // One per-address limit for every API call, whichever feature answers it: each feature counts its API routes
-  // against this one store (server/http/apiLimit.ts); pages, /healthz and the Stripe webhook are not counted.
+  // One per-address store for every API call; pages, /healthz and the Stripe webhook are not counted.
   await app.register(rateLimit, {
     global: false,
     max: config.RATE_LIMIT_PER_MINUTE,
@@ -215,7 +171,6 @@ export async function buildApp({
   });
 
   const webhookStatus: WebhookStatus = {};
-  // What features give each other, made once and handed to every feature's plugin: no plugin waits for another.
   const services = { config, db, provider, cipher, listeners };
   const referrals = referralLinks(db, config);
   const house = {
@@ -232,7 +187,7 @@ export async function buildApp({
     recordPageView: pageViewRecorder(db, referrals),
     contentOf: pageContentOf(db),
     joinAnswerOf: joinPageAnswers(app, db),
-    // The team ends a person's sign-ins through the sign-in's own step (it comes later in the feature order).
+    // The sign-in comes later in the feature order.
     endSignIns: endPersonSignIns,
   };
   const features: FastifyPluginAsync<typeof house>[] = [

@@ -1,7 +1,6 @@
 /**
- * The server's configuration: the environment, read once at start and validated by one schema
- * (architecture.md, "Configuration"; style.md: no `?? ''` fallbacks). A bad value stops the process with a
- * message naming the variable. `.env.example` lists every variable with what it does.
+ * The environment, read once at start and validated by one schema; a bad value stops the process naming the
+ * variable. `.env.example` says what each variable does.
  */
 import { isIP } from 'node:net';
 import { z } from 'zod';
@@ -33,7 +32,7 @@ const oneOf = <const T extends readonly [string, ...string[]]>(values: T, fallba
 
 const withPrefix = (prefix: string) => optionalText.pipe(z.string().startsWith(prefix, `must start with "${prefix}"`).optional());
 
-/** 'HI=47120,AZ=0' as registrations; null when a part is not a registered state with a rate up to 100 %, or repeats one. */
+/** Null when a part is not a registered state with a rate up to 100 %, or repeats one. */
 function parseTaxRegistrations(text: string): TaxRegistration[] | null {
   const registrations: TaxRegistration[] = [];
   for (const part of text.split(',').map((piece) => piece.trim())) {
@@ -45,7 +44,7 @@ function parseTaxRegistrations(text: string): TaxRegistration[] | null {
   return registrations;
 }
 
-/** An IPv4 or IPv6 address, optionally with a /prefix length (what Fastify's trustProxy accepts). */
+/** What Fastify's trustProxy accepts. */
 function isAddressOrRange(text: string): boolean {
   const [address, prefix, ...rest] = text.split('/');
   if (!address || rest.length > 0) return false;
@@ -60,7 +59,6 @@ const envSchema = z
   .object({
     PORT: integerInRange(0, 65_535, 3000),
     HOST: optionalText.pipe(z.string().default('0.0.0.0')),
-    /** PGlite data folder, used when DATABASE_URL is not set. 'memory://' keeps the data in memory. */
     DATA_DIR: optionalText.pipe(z.string().default('./data')),
     DATABASE_URL: optionalText.pipe(
       z.url({ protocol: /^postgres(ql)?$/, message: 'must be a postgres:// or postgresql:// URL' }).optional(),
@@ -69,10 +67,7 @@ const envSchema = z
     MAX_SEATS: integerInRange(1, 10_000, DEFAULT_MAX_SEATS),
     HANDOFF_API_KEY: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     HANDOFF_TTL_MINUTES: integerInRange(1, 7 * 24 * 60, 30),
-    /**
-     * 32-byte key (64 hex digits, or base64) that encrypts issued credentials until the hand-off; required with
-     * DATABASE_URL, generated into DATA_DIR for the embedded database (server/security/credentialsKey.ts).
-     */
+    /** Required with DATABASE_URL; generated into DATA_DIR for the embedded database (server/security/credentialsKey.ts). */
     CREDENTIALS_KEY: optionalText.pipe(
       z
         .string()
@@ -83,20 +78,13 @@ const envSchema = z
         })
         .optional(),
     ),
-    /** Seconds a client has to send a whole request (headers and body); slower ones are answered 408 and closed. */
+    /** Seconds, headers and body; slower requests are answered 408. */
     REQUEST_TIMEOUT_SECONDS: integerInRange(1, 600, 30),
-    /** Days an abandoned checkout (and a processed webhook event id) is kept before the sweep deletes it. */
+    /** Days. */
     RETENTION_DAYS: integerInRange(1, 3650, 30),
-    /**
-     * '1' registers POST /api/sandbox/clock/advance (tests, demos): it moves the billing clock of every sandbox
-     * order, so it is off unless asked for. Ignored with Stripe.
-     */
+    /** Off unless asked for: it moves the billing clock of every sandbox order. */
     SANDBOX_CLOCK: oneOf(['0', '1'], '0').transform((value) => value === '1'),
-    /**
-     * The sandbox's tax registrations and rates, in millionths of the amount, comma-separated: 'HI=47120,AZ=0'
-     * (the default, docs/decisions/0070). A state left out is not registered: its buyers pay no tax. Ignored with
-     * Stripe, whose registrations are the owner's, in its Dashboard.
-     */
+    /** Millionths of the amount (docs/decisions/0070); with Stripe the registrations are the owner's, in its Dashboard. */
     SANDBOX_TAX_RATES: optionalText.pipe(
       z
         .string()
@@ -109,65 +97,46 @@ const envSchema = z
           return registrations ?? z.NEVER;
         }),
     ),
-    /** Seconds between reconciliation sweeps (open orders the provider reports paid are completed). */
+    /** Seconds. */
     RECONCILE_INTERVAL_SECONDS: integerInRange(10, 24 * 60 * 60, 300),
-    /** Days a referral link's cookie attributes a visitor to its referrer (first touch wins within the window). */
+    /** Days; first touch wins within the window. */
     REFERRAL_WINDOW_DAYS: integerInRange(1, 3650, 60),
-    /** The referrer the offer names for a visit without a referral link (seeded as 'sample' on first start). */
     DEFAULT_REFERRER_SLUG: optionalText.pipe(z.string().default('sample')),
-    /** Days funnel events are kept for the owner's console before the sweep deletes them. */
+    /** Days. */
     FUNNEL_RETENTION_DAYS: integerInRange(1, 3650, 400),
-    /** Hours an owner's console session lasts without use. */
+    /** Hours. */
     OWNER_SESSION_HOURS: integerInRange(1, 24 * 30, 12),
-    /** Hours an owner's console session lasts from sign-in however much it is used (server/sessions/sessions.ts). */
+    /** Hours. */
     OWNER_SESSION_MAX_HOURS: integerInRange(1, 24 * 90, 24),
-    /** Sign-in attempts to the owner's console one client address may make per 15 minutes. */
+    /** Per 15 minutes. */
     SIGN_INS_PER_15_MINUTES: integerInRange(1, 1_000_000, 10),
-    /**
-     * Failed sign-ins to the console per owner email per 15 minutes, from any addresses; past it even the right
-     * password is refused until the window ends (server/signIn/signInThrottle.ts).
-     */
+    /** Per owner email per 15 minutes: past it even the right password is refused until the window ends. */
     OWNER_SIGN_IN_FAILURES_PER_15_MINUTES: integerInRange(1, 1_000_000, 10),
-    /** Where mail goes out (smtp:// or smtps://, with user:password@ if the server needs it); unset: mails are held. */
     SMTP_URL: optionalText.pipe(z.url({ protocol: /^smtps?$/, message: 'must be an smtp:// or smtps:// URL' }).optional()),
-    /** The From of every mail. */
     MAIL_FROM: optionalText.pipe(z.string().default('Chiro AI Academy <no-reply@localhost>')),
-    /** The agreement site's endpoint for signed subscription webhooks; unset: none are sent. */
     SUCCESS_SITE_WEBHOOK_URL: optionalText.pipe(absoluteUrl.optional()),
-    /** The HMAC-SHA256 key the webhooks are signed with (at least 32 characters; required with the URL). */
     SUCCESS_SITE_WEBHOOK_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
-    /** Seconds between outbox runs (mails and webhooks due are sent; new ones are also sent at once). */
+    /** Seconds. */
     OUTBOX_INTERVAL_SECONDS: integerInRange(1, 3600, 5),
-    /** Minutes a requested link to the manage page (/account) stays valid. */
+    /** Minutes. */
     ACCOUNT_LINK_MINUTES: integerInRange(1, 24 * 60, 15),
-    /** Days the links in the order confirmation mail stay valid (each works once). */
+    /** Days. */
     CONFIRMATION_LINK_DAYS: integerInRange(1, 90, 7),
-    /** Links to /account requested per address per 15 minutes. */
+    /** Per 15 minutes. */
     ACCOUNT_LINKS_PER_15_MINUTES: integerInRange(1, 1_000_000, 5),
-    /** Hours a manage-page session lasts from sign-in however much it is used (idle: an hour). */
+    /** Hours. */
     ACCOUNT_SESSION_MAX_HOURS: integerInRange(1, 24 * 30, 12),
-    /**
-     * The training platform's address that starts its sign-in (it then sends the person to /sign-in through our
-     * OpenID Provider); unset: the pages and mails name the platform without a link.
-     */
     TRAINING_PLATFORM_URL: optionalText.pipe(absoluteUrl.optional()),
     SUCCESS_SITE_URL: optionalText.pipe(absoluteUrl.default('https://agreement.example.com')),
     SUCCESS_SITE_LOCAL_URL: optionalText.pipe(absoluteUrl.default('http://localhost:5174')),
     RATE_LIMIT_PER_MINUTE: integerInRange(1, 1_000_000, 300),
-    /** Checkouts (call 1) one client address may open per hour; a buyer opens one per visit. Bounds card testing. */
+    /** Per hour; bounds card testing. */
     CHECKOUTS_PER_HOUR: integerInRange(1, 1_000_000, 30),
-    /** Sandbox card confirmations (and authentications) one client address may send per minute. */
+    /** Per minute. */
     CONFIRMATIONS_PER_MINUTE: integerInRange(1, 1_000_000, 10),
-    /**
-     * Refused card confirmations one client address may have in an hour before each further confirmation must
-     * carry a solved proof-of-work challenge (server/security/confirmationChallenge.ts). Bounds card testing.
-     */
+    /** Per hour, before each further confirmation needs a proof-of-work (bounds card testing). */
     DECLINES_BEFORE_CHALLENGE: integerInRange(1, 1_000_000, 3),
-    /**
-     * Which X-Forwarded-For hops to believe (Fastify `trustProxy`): 'false', the number of proxies in front (1 for
-     * one load balancer), or their addresses / CIDR ranges, comma-separated. Never 'true': that believes whatever
-     * address the client writes first, so every request could claim a fresh address past the rate limits.
-     */
+    /** Never 'true': that believes whatever address the client writes first, past the rate limits. */
     TRUST_PROXY: optionalText.pipe(
       z
         .string()
@@ -188,16 +157,10 @@ const envSchema = z
           return z.NEVER;
         }),
     ),
-    /** Redis for limits shared by several server processes (redis://host:port/db); without it, per process. */
     REDIS_URL: optionalText.pipe(z.url({ protocol: /^rediss?$/, message: 'must be a redis:// or rediss:// URL' }).optional()),
-    /** Prefix of this deployment's Redis keys, so several deployments (or test runs) can share one Redis. */
     REDIS_KEY_PREFIX: optionalText.pipe(z.string().max(64).default('checkout:')),
     LOG_LEVEL: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
-    /**
-     * The training platform as the one client of this product's OpenID Provider (server/signIn/oidcProvider.ts);
-     * OIDC is off while OIDC_CLIENT_ID is unset. The secret is at least 32 characters; the redirect URIs are
-     * absolute http(s) URLs, comma-separated.
-     */
+    /** OIDC is off while OIDC_CLIENT_ID is unset (server/signIn/oidcProvider.ts). */
     OIDC_CLIENT_ID: optionalText,
     OIDC_CLIENT_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     OIDC_REDIRECT_URIS: optionalText.pipe(
@@ -214,11 +177,7 @@ const envSchema = z
         })
         .optional(),
     ),
-    /**
-     * The OpenID Provider's private signing keys as a JWK Set (JSON, `{"keys":[…]}`, each with its private part);
-     * required with DATABASE_URL when OIDC is on, generated into DATA_DIR for the embedded database
-     * (server/signIn/oidcKeys.ts).
-     */
+    /** Required with DATABASE_URL when OIDC is on; generated into DATA_DIR for the embedded database. */
     OIDC_JWKS: optionalText.pipe(
       z
         .string()
@@ -229,10 +188,7 @@ const envSchema = z
         })
         .optional(),
     ),
-    /**
-     * Failed sign-ins to /sign-in per email per 15 minutes, from any addresses; past it even the right password
-     * waits for the window (the per-address limit is SIGN_INS_PER_15_MINUTES).
-     */
+    /** Per email per 15 minutes, from any addresses: past it even the right password waits for the window. */
     SIGN_IN_FAILURES_PER_15_MINUTES: integerInRange(1, 1_000_000, 10),
     STRIPE_SECRET_KEY: withPrefix('sk_'),
     STRIPE_PUBLISHABLE_KEY: withPrefix('pk_'),
@@ -261,10 +217,9 @@ const envSchema = z
     }
   });
 
-/** The validated configuration. Ports, seats, minutes and limits are integers. */
+/** Ports, seats, minutes and limits are integers. */
 export type Config = z.output<typeof envSchema>;
 
-/** Raised when the environment is invalid; the message names every bad variable. */
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
@@ -272,17 +227,14 @@ export class ConfigError extends Error {
   }
 }
 
-/**
- * Reads and validates the server's variables from `env`.
- * @throws ConfigError naming each variable with a bad value (e.g. "MAX_SEATS must be at least 1").
- */
+/** @throws ConfigError naming each variable with a bad value (e.g. "MAX_SEATS must be at least 1"). */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const result = envSchema.safeParse(env);
   if (result.success) return result.data;
   throw new ConfigError(result.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`));
 }
 
-/** Which payment provider the configuration selects: Stripe when its secret key is set, else the sandbox. */
+/** Stripe when its secret key is set, else the sandbox. */
 export function paymentProviderName(config: Config): 'sandbox' | 'stripe' {
   return config.STRIPE_SECRET_KEY ? 'stripe' : 'sandbox';
 }

@@ -1,8 +1,4 @@
-/**
- * Starts the checkout server: configuration → database (migrated, the sample referrer seeded) → payment provider and credentials key →
- * HTTP app → reconciliation sweep (server/checkout/reconcileOrders.ts) → listen on HOST:PORT. Stops cleanly on SIGINT/SIGTERM (in-flight requests finish, then the database closes).
- * Run with `npm start` (builds the SPA and bundles the server into build/server first) or `tsx server/main.ts`.
- */
+/** Starts the server; on SIGINT/SIGTERM in-flight requests finish, then the database closes. */
 import { existsSync } from 'node:fs';
 import type { FastifyBaseLogger } from 'fastify';
 import { buildApp, featureListeners, featureMail } from './app';
@@ -57,12 +53,11 @@ async function main(): Promise<void> {
     log = app.log;
     if (!hasDist) app.log.warn(`No built SPA in ${DIST_DIR}: run \`npm run build\`; serving /api only`);
 
-    // Open orders the provider reports paid are completed now and every RECONCILE_INTERVAL_SECONDS.
     const stopReconciliation = startReconciliation(
       { config, db: database.db, provider, cipher, listeners, log: app.log.child({ task: 'reconcile' }) },
       config.RECONCILE_INTERVAL_SECONDS * 1000,
     );
-    // Mails and webhooks: sent now and every OUTBOX_INTERVAL_SECONDS; held in the outbox without SMTP_URL.
+    // Held in the outbox without SMTP_URL.
     outboxWorker = startOutboxWorker(
       {
         db: database.db,
