@@ -1,11 +1,6 @@
 /**
- * The sandbox's billing after the first payment, so the whole life of a subscription runs offline as it would at
- * Stripe: a clock that tests can move forward (`POST /api/sandbox/clock/advance`, with SANDBOX_CLOCK=1), a monthly period, renewals
- * charged to the card on file (4000 0000 0000 0341 pays the first invoice and declines every later charge, as
- * Stripe's "decline after attaching" card), past-due retries on each clock advance, the end of the subscription
- * after RENEWAL_ATTEMPTS failed charges, cancellation at period end and its undo, and a card update that charges
- * the open invoice at once, and refunds against its payments. What happens is answered as PaymentEvents, the same
- * Stripe's webhooks become, for the one lifecycle (server/checkout/subscriptionLifecycle.ts). Money in integer cents.
+ * The sandbox's billing after the first payment, on a clock tests can move, so a subscription's whole life runs
+ * offline as at Stripe; answered as PaymentEvents for the one lifecycle. Money in integer cents.
  */
 import { and, asc, desc, eq, inArray, lte, ne, sql } from 'drizzle-orm';
 import type { Database, Transaction } from '../../db/client';
@@ -16,7 +11,6 @@ import { paidInvoiceStatus, type ListedInvoice } from '../provider';
 import type { OperationRefusal, OperationResult, PaymentEvent, RefundedPayment, SubscriptionDetails } from '../provider';
 import type { TestCardBehaviour } from './cards';
 
-/** The sandbox clock: the database's now() plus the offset tests moved it by. */
 export const SANDBOX_NOW = sql`(now() + make_interval(secs => coalesce((select ${sandboxClock.offsetSeconds} from ${sandboxClock} where ${sandboxClock.id} = 1), 0)))`;
 
 /** Charges of one renewal before the subscription ends unpaid (Stripe's default Smart Retries: a few tries). */
@@ -145,7 +139,6 @@ export async function sandboxSubscriptionDetails(db: Database, subscriptionId: s
   };
 }
 
-/** The id of a subscription's first invoice (the sandbox keeps it on the subscription row). */
 export const firstInvoiceId = (subscriptionId: string) => subscriptionId.replace(/^sub_/, 'in_');
 
 /** The newest invoice of a subscription after the first (a renewal or a seat increase's proration), or undefined. */
@@ -161,10 +154,7 @@ export async function latestRenewalInvoice(db: Database, subscriptionId: string)
 
 export const refused = (refusal: OperationRefusal): OperationResult => ({ ok: false, refusal });
 
-/**
- * Sets (`cancel`) or clears cancellation at the end of the paid period of an active or past-due subscription, as
- * Stripe's `cancel_at_period_end`. Refuses an unknown, unpaid or ended subscription.
- */
+/** Sets or clears Stripe's `cancel_at_period_end`; refuses an unknown, unpaid or ended subscription. */
 export async function setSandboxCancelAtPeriodEnd(
   db: Database,
   subscriptionId: string,
@@ -295,11 +285,7 @@ export async function refundSandboxPayments(
   });
 }
 
-/**
- * Fails every refund made of a payment by Stripe's 4000 0000 0000 5126 card, which takes a refund and then sends it
- * back ("Testing": asynchronous refund failure; Stripe's `refund.failed` some time later): the billing clock is the
- * sandbox's "later". The money stays with the business. Answers the failures' events, for the one lifecycle.
- */
+/** Fails the refunds of card 4000 0000 0000 5126 (Stripe "Testing": asynchronous refund failure) on the billing clock. */
 export async function failSandboxRefunds(db: Database): Promise<PaymentEvent[]> {
   const failed = await db
     .update(sandboxRefunds)
@@ -399,11 +385,7 @@ async function chargeOpenInvoice(tx: Transaction, row: SubscriptionRow): Promise
   return sandboxEvent.paymentFailed(subject, invoice.id, attempts);
 }
 
-/**
- * Renews every subscription whose period has ended on the sandbox clock: ends it when cancelled at period end,
- * charges a new month otherwise (past due when the card declines), and retries an open renewal. Answers the
- * payment events of what happened, for the lifecycle.
- */
+/** Renews, retries or ends every subscription whose period has ended on the sandbox clock; answers the events. */
 export async function renewDueSandboxSubscriptions(db: Database): Promise<PaymentEvent[]> {
   const due = await db
     .select({ id: sandboxSubscriptions.id })

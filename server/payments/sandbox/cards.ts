@@ -12,7 +12,6 @@ export type { SandboxCard };
 export type TestCardBehaviour =
   'succeeds' | 'declined' | 'insufficient_funds' | 'requires_authentication' | 'fails_later' | 'disputed' | 'refund_fails';
 
-/** The test cards the sandbox accepts; every other number is refused. */
 const TEST_CARDS: Readonly<Record<string, TestCardBehaviour>> = {
   '4242424242424242': 'succeeds',
   '4000000000000002': 'declined',
@@ -38,10 +37,7 @@ export const TEST_CARDS_ONLY = 'Sandbox mode accepts test cards only.';
 
 type CardCheck = { ok: true; behaviour: TestCardBehaviour; last4: string } | { ok: false; message: string };
 
-/**
- * Checks `card` with the card form's rules (src/domain/cardRules.ts), then looks it up among TEST_CARDS.
- * Returns the behaviour and the last four digits, or the message to show the buyer.
- */
+/** The card's behaviour and last four digits, or the message to show the buyer. */
 export function checkSandboxCard(card: SandboxCard, now: Date = new Date()): CardCheck {
   const number = card.number.replace(/ /g, '');
   const message = cardNumberError(number) ?? expiryError(card.expMonth, card.expYear, now) ?? cvcError(card.cvc);

@@ -1,11 +1,6 @@
 /**
- * The sandbox's disputes, as Stripe's test card 4000 0000 0000 0259 behaves (Stripe docs, "Testing": "the charge
- * succeeds, then a dispute opens"): once a payment with it succeeds, a dispute of the whole amount opens
- * (`needs_response`, reason `fraudulent`, evidence due in 7 days on the sandbox's billing clock). The owner, or a
- * test, closes it won or lost (POST /api/sandbox/disputes/:id/close, ./routes.ts), as Stripe's Dashboard evidence
- * flow and the bank's decision would; one still open when the clock passes its evidence deadline is lost, as a
- * dispute answered with no evidence is (Stripe docs, "Respond to disputes"). Each change is answered as a
- * `payment_disputed` event for the one lifecycle.
+ * Disputes as Stripe's test card 4000 0000 0000 0259 makes them (Stripe docs, "Testing"); one past its evidence
+ * deadline is lost, as one answered with no evidence is (Stripe docs, "Respond to disputes").
  */
 import { and, eq, lte, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';

@@ -1,22 +1,7 @@
 /**
- * The sandbox's own routes, one Fastify plugin (PaymentProvider.routes), registered under the API's rate limit
- * when the sandbox is the provider (server/app.ts), and what they tell the order steps:
- * - POST /api/sandbox/payment-intents/confirm: the sandbox card form confirms its PaymentIntent with a test card
- *   (rules in ./cards.ts and ./intents.ts). 200 succeeded / requires_action; 402 declined; 400 bad card; 404
- *   unknown. 428 with a proof-of-work challenge once the client address has too many refusals this hour
- *   (server/security/confirmationChallenge.ts); the card form solves it and sends the card again with the solution.
- * - POST /api/sandbox/payment-intents/authenticate: the buyer completes or fails the authentication challenge (test
- *   card 4000 0025 0000 3155); only for an intent in requires_action, a failure sends it back to
- *   requires_payment_method.
- * - POST /api/sandbox/clock/advance `{ days }`: moves the sandbox clock forward and runs its renewals, so tests and
- *   demos see a subscription's months in seconds. It changes the billing of every order, so it exists only when
- *   SANDBOX_CLOCK=1 (tests, demos); otherwise it answers 404 like any unknown path.
- * - POST /api/sandbox/disputes/:disputeId/close `{ outcome }`: the bank decides a dispute the disputing test card
- *   (4000 0000 0000 0259) opened, won or lost (./disputes.ts); 404 unknown, 409 already closed.
- * An accepted payment is the sandbox's `invoice.paid`: it runs through the same code path as Stripe's events
- * (server/checkout/applyPaymentEvent.ts) before the answer, so the order is paid and its account exists even if the
- * tab closes right after the charge; its event id is the PaymentIntent's, so a repeated confirmation counts once.
- * Each confirmation of a checkout's intent is a 'payment_submitted' funnel event, each refusal also 'payment_failed'.
+ * The sandbox's routes (PaymentProvider.routes). The clock route changes every order's billing, so it exists only
+ * with SANDBOX_CLOCK=1. An accepted payment is applied as `invoice.paid` before the answer, so the order is paid
+ * even if the tab closes; its event id is the PaymentIntent's, so a repeated confirmation counts once.
  */
 import type { FastifyBaseLogger, FastifyPluginAsync, FastifyReply } from 'fastify';
 import { Type } from 'typebox';

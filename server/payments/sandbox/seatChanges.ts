@@ -1,9 +1,6 @@
 /**
- * Seat changes after the purchase in the sandbox, as Stripe makes them with `proration_behavior: 'always_invoice'`
- * and `payment_behavior: 'pending_if_incomplete'` (docs/decisions/0045): an increase is prorated by the seconds
- * left in the period on the sandbox clock (src/domain/proration.ts) and charged at once to the card on file; the
- * seats change only when that charge succeeds. A declining card (4000 0000 0000 0341 after the first payment)
- * changes nothing. A decrease takes effect at once and its unused time is a credit taken off the next renewal.
+ * Seat changes as Stripe's `always_invoice` + `pending_if_incomplete` make them (docs/decisions/0045): an increase
+ * changes the seats only once its proration is paid; a decrease is a credit off the next renewal.
  */
 import { and, eq, sql } from 'drizzle-orm';
 import { monthlyTotalCents } from '../../../src/domain/pricing';
@@ -69,10 +66,7 @@ export async function previewSandboxSeatChange(db: Database, subscriptionId: str
   return previewOf(quantity, proration, row.currentPeriodEnd.toISOString(), row.taxRateMillionths);
 }
 
-/**
- * A preview from a proration: the charge now with its tax, or the credit for the next invoice, and the new monthly
- * total with its tax, at the subscription's rate (`rateMillionths`, 0 untaxed), as changeSandboxSeats charges them.
- */
+/** A preview from a proration, taxed at `rateMillionths` (0 untaxed), as changeSandboxSeats charges it. */
 function previewOf(
   quantity: number,
   proration: Pick<Proration, 'netCents'> & { atSeconds: number },
@@ -94,11 +88,8 @@ function previewOf(
 }
 
 /**
- * Moves an active subscription to `quantity` seats, under its row lock. An increase that costs something is charged
- * at once as a proration invoice (`subscription_update`) and the seats change with it; a declined charge answers
- * 'payment_declined' and changes nothing. Prorated at `prorationDate` (a preview's quote), else now; a quote that
- * no longer holds answers 'quote_expired'. Answers the proration invoice's `invoice_paid` event, or the
- * subscription's update for a change that charged nothing.
+ * Moves an active subscription to `quantity` seats under its row lock; 'payment_declined' or 'quote_expired'
+ * change nothing.
  */
 export async function changeSandboxSeats(
   db: Database,

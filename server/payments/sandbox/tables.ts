@@ -4,10 +4,7 @@
  */
 import { boolean, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
-/**
- * The sandbox provider's own records (customers, subscriptions and their first invoice's PaymentIntent),
- * kept in the same database so any server process can serve any call.
- */
+/** Kept in the shared database so any server process can serve any call. */
 export const sandboxCustomers = pgTable('sandbox_customers', {
   id: text('id').primaryKey(),
   /** Idempotency key the customer was created with: a repeat returns this row. */
@@ -37,7 +34,6 @@ export const sandboxSubscriptions = pgTable('sandbox_subscriptions', {
   amountDueCents: integer('amount_due_cents').notNull(),
   /** Stripe's `automatic_tax.enabled`: every invoice taxed at the rate of `taxState` (docs/decisions/0070). */
   automaticTax: boolean('automatic_tax').notNull().default(false),
-  /** The registered state the subscription is taxed for; null untaxed. */
   taxState: text('tax_state'),
   /** The rate it is taxed at, in millionths, fixed when created (renewals and prorations use it). */
   taxRateMillionths: integer('tax_rate_millionths').notNull().default(0),
@@ -49,7 +45,6 @@ export const sandboxSubscriptions = pgTable('sandbox_subscriptions', {
     .default('incomplete'),
   paymentIntentId: text('payment_intent_id').notNull().unique(),
   clientSecret: text('client_secret').notNull().unique(),
-  /** Stripe's PaymentIntent statuses that the sandbox uses. */
   paymentStatus: text('payment_status', { enum: ['requires_payment_method', 'requires_action', 'succeeded', 'canceled'] })
     .notNull()
     .default('requires_payment_method'),
@@ -106,7 +101,6 @@ export const sandboxRefunds = pgTable('sandbox_refunds', {
   subscriptionId: text('subscription_id')
     .notNull()
     .references(() => sandboxSubscriptions.id),
-  /** The refunded payment: the first invoice's PaymentIntent id, or a renewal's invoice id. */
   paymentId: text('payment_id').notNull(),
   amountCents: integer('amount_cents').notNull(),
   /** Idempotency key of the refund call (with the payment): a repeat returns the row it made. */
@@ -118,11 +112,7 @@ export const sandboxRefunds = pgTable('sandbox_refunds', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
-/**
- * The sandbox's disputes, as Stripe's test card 4000 0000 0000 0259 makes them: the payment succeeds, then a
- * dispute opens on it (`needs_response`, evidence due in 7 days on the billing clock); the console's sandbox
- * controls or POST /api/sandbox/disputes/:id/close close it won or lost.
- */
+/** Disputes opened by Stripe's test card 4000 0000 0000 0259 (./disputes.ts). */
 export const sandboxDisputes = pgTable('sandbox_disputes', {
   id: text('id').primaryKey(),
   subscriptionId: text('subscription_id')
