@@ -1,17 +1,12 @@
 /**
- * Find-or-create of the Stripe catalogue (stripeCatalogue.ts): the logic behind `npm run stripe:setup`, kept
- * apart from the script so tests can drive it with any Stripe client.
- *
- * Safe to run again and again: the Price is looked up by its lookup key first and the Product by its fixed id,
- * and each is created only when missing. An existing Price is never changed (Stripe Prices are immutable in
- * amount); when it differs from the pricing rule, a warning says so and how to replace it.
+ * `npm run stripe:setup`'s find-or-create, apart from the script so tests can drive it with any Stripe client.
+ * Safe to rerun; an existing Price is never changed (Stripe Prices are immutable in amount), only warned about.
  */
 import { randomUUID } from 'node:crypto';
 import type Stripe from 'stripe';
 import { priceCreateParams, priceDifferences, productCreateParams, STRIPE_PRODUCT_ID, STRIPE_TAX_CODE } from './catalogue';
 import { isResourceMissing } from './errors';
 
-/** What setup found or made. */
 interface CatalogueSetup {
   productId: string;
   priceId: string;
@@ -25,7 +20,6 @@ function idOf(value: string | { id: string }): string {
   return typeof value === 'string' ? value : value.id;
 }
 
-/** Finds the Product by its fixed id, or creates it. */
 async function ensureProduct(stripe: Stripe, warnings: string[]): Promise<{ productId: string; created: boolean }> {
   try {
     const product = await stripe.products.retrieve(STRIPE_PRODUCT_ID);
@@ -43,10 +37,7 @@ async function ensureProduct(stripe: Stripe, warnings: string[]): Promise<{ prod
 }
 
 /**
- * Makes sure the Product and the monthly graduated Price with `lookupKey` exist.
- * - An active Price with the key: nothing is created; its tiers are checked against the pricing rule.
- * - No active Price: the Product is found or created, then the Price is created. When an archived Price still
- *   holds the key, the new Price takes it over (`transfer_lookup_key`).
+ * Makes sure the Product and the monthly Price with `lookupKey` exist; a new Price takes the key from an archived one.
  * @throws the Stripe SDK's errors unchanged (this runs in a terminal, for an operator).
  */
 export async function ensureStripeCatalogue(stripe: Stripe, lookupKey: string): Promise<CatalogueSetup> {
@@ -73,7 +64,6 @@ export async function ensureStripeCatalogue(stripe: Stripe, lookupKey: string): 
   return { productId, priceId: price.id, createdProduct, createdPrice: true, warnings };
 }
 
-/** What setup found or made of the webhook endpoint. */
 interface WebhookEndpointSetup {
   endpointId: string;
   /** 'created' (its signing secret is in `secret`, shown once), 'updated' (events set), or 'unchanged'. */
@@ -84,12 +74,8 @@ interface WebhookEndpointSetup {
 }
 
 /**
- * Makes sure a webhook endpoint at `url` receives exactly `events`, built for `apiVersion` (Stripe API reference,
- * "Webhook endpoints": `api_version` can only be set when an endpoint is created).
- * - An endpoint at `url` with that API version: its enabled events are set to `events` when they differ.
- * - None, or only ones with another API version: a new endpoint is created (its secret is returned, once); an
- *   endpoint left on another version is named in a warning, to delete once STRIPE_WEBHOOK_SECRET is switched.
- * @throws the Stripe SDK's errors unchanged (this runs in a terminal, for an operator).
+ * Makes sure an endpoint at `url` receives exactly `events` on `apiVersion`, creating one when needed (Stripe API
+ * reference, "Webhook endpoints": `api_version` is set only at creation). @throws the Stripe SDK's errors unchanged.
  */
 export async function ensureWebhookEndpoint(
   stripe: Stripe,
@@ -135,13 +121,9 @@ const SEAT_PRORATION = 'always_invoice';
 export const PORTAL_CONFIGURATION_METADATA = { referral_checkout: 'manage-page' } as const;
 
 /**
- * Makes sure a Customer Portal configuration for the manage page exists (Stripe API reference, "Customer portal
- * configuration"): cancellation at the end of the period with a reason, quantity updates on the monthly Price
- * (the proration invoiced and charged at once, `always_invoice`: docs/decisions/0045) from 1 to `maxSeats` seats (`products[].adjustable_quantity`, the same bounds as the checkout's
- * MAX_SEATS), payment-method updates and invoice history. Found by its metadata; created once, so a configuration
- * made before `adjustable_quantity` was set keeps Stripe's default bounds until it is deactivated in the Dashboard.
- * One made with another proration behaviour is updated to `always_invoice` ('updated').
- * @throws the Stripe SDK's errors unchanged (this runs in a terminal, for an operator).
+ * Makes sure the manage page's Customer Portal configuration exists, found by its metadata (Stripe API reference,
+ * "Customer portal configuration"); seats prorate with `always_invoice` (docs/decisions/0045).
+ * @throws the Stripe SDK's errors unchanged.
  */
 export async function ensurePortalConfiguration(
   stripe: Stripe,

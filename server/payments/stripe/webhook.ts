@@ -16,10 +16,7 @@ const HANDLED_STRIPE_EVENTS = {
   'customer.subscription.deleted': 'subscription_deleted',
 } as const satisfies Record<string, PaymentEvent['kind']>;
 
-/**
- * The Customer Portal's card update: the subscriptions' payment method follows the customer's default. The order does
- * not change.
- */
+/** The Customer Portal's card update: the subscriptions follow the customer's default; the order does not change. */
 const DEFAULT_PAYMENT_METHOD_EVENT = 'customer.updated';
 
 /** The charge names its customer, not our transactionId: the order is found by its customer (one per checkout). */
@@ -147,10 +144,7 @@ function transactionIdIn(metadata: unknown): string | null {
   return isPlainId(value) ? value : null;
 }
 
-/**
- * Read both where API 2025-03-31.basil puts them and where older versions did, so an endpoint on an older version
- * does not silently ignore every payment.
- */
+/** Both where 2025-03-31.basil puts them and where older versions did, so an older endpoint ignores no payment. */
 function subjectOf(event: Stripe.Event): { subscriptionId: string; transactionId: string } | null {
   const object = recordOf(recordOf(event.data)?.object);
   if (!object) return null;

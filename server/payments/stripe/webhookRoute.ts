@@ -1,16 +1,8 @@
 /**
- * POST /api/stripe/webhook (architecture.md), the Stripe provider's route (PaymentProvider.routes). This plugin alone
- * reads the raw body: it replaces the JSON parser, in its own encapsulated context, with one that hands the
- * handler the bytes as a Buffer, since the signature is computed over the exact bytes Stripe sent.
- *
- * The `Stripe-Signature` header is verified first (server/payments/stripe/webhook.ts); a missing or bad one is
- * 400 `{ error }` with no effect, and so is a signed body that is not an event we can read (not an object, an id
- * with a control character, no `data.object`), each logged once as a warning and never a 500. A `customer.updated` that changed one of our customers' default payment method
- * makes their subscriptions charge it (the provider's syncDefaultPaymentMethod). Allow-listed events about our
- * subscriptions go to applyPaymentEvent; anything else is acknowledged with 200 and ignored. 500 only for our own transient failures, so Stripe retries them
- * (Stripe docs, "Receive Stripe events in your webhook endpoint": any non-2xx answer is retried).
- *
- * Outside the per-IP rate limit: Stripe delivers from a handful of addresses, and a forged request costs one HMAC.
+ * POST /api/stripe/webhook. This plugin alone reads the raw body, since the signature covers Stripe's exact bytes.
+ * A bad signature or unreadable event is 400; 500 only for our own transient failures, so Stripe retries (Stripe
+ * docs, "Receive Stripe events in your webhook endpoint"). Outside the per-IP rate limit: Stripe delivers from a
+ * handful of addresses, and a forged request costs one HMAC.
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { HttpError, WEBHOOK_ERRORS } from '../../http/httpError';
