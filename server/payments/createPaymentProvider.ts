@@ -1,17 +1,10 @@
-/**
- * Chooses this process's payment provider (architecture.md, "Payment providers"): the offline sandbox unless
- * STRIPE_SECRET_KEY is set, then Stripe (server/payments/stripe/provider.ts). The Stripe SDK is loaded only then, so the
- * sandbox starts without it.
- */
+/** The Stripe SDK is loaded only when STRIPE_SECRET_KEY is set, so the offline sandbox starts without it. */
 import { paymentProviderName, type Config } from '../config';
 import type { Database } from '../db/client';
 import type { PaymentProvider } from './provider';
 import { createSandboxProvider } from './sandbox/provider';
 
-/**
- * The provider the configuration selects; the sandbox keeps its records in `db`.
- * @throws Error when the Stripe settings cannot make a client (see createStripeProvider).
- */
+/** @throws Error when the Stripe settings cannot make a client (see createStripeProvider). */
 export async function createPaymentProvider(config: Config, db: Database): Promise<PaymentProvider> {
   if (paymentProviderName(config) === 'sandbox' || !config.STRIPE_SECRET_KEY) return createSandboxProvider(db, config.SANDBOX_TAX_RATES);
   const { createStripeProvider } = await import('./stripe/provider');

@@ -1,12 +1,8 @@
-/**
- * The running provider's own routes: the sandbox's card form and clock under the API's rate limit, Stripe's webhook
- * outside it (its raw body, its own limit). Which provider runs is the provider's business (./provider.ts).
- */
+/** Stripe's webhook stays outside the API's rate limit: its raw body, its own limit. */
 import type { FastifyInstance } from 'fastify';
 import { countAgainstApiLimit } from '../http/apiLimit';
 import type { ProviderRouteOptions } from './provider';
 
-/** Registers the provider's routes, if it has any. */
 export async function paymentsPlugin(app: FastifyInstance, options: ProviderRouteOptions): Promise<void> {
   const { routes, webhookRoutes } = options.provider;
   if (routes) {

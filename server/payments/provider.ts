@@ -15,10 +15,7 @@ import type { CredentialsCipher } from '../security/credentialsCipher';
 
 export type ProviderName = 'sandbox' | 'stripe';
 
-/**
- * Anything unmapped is 'not_supported', never a crash; service stops in `unpaid` and `paused` (Stripe docs,
- * "Subscription statuses").
- */
+/** Anything unmapped is 'not_supported'; service stops in `unpaid` and `paused` (Stripe, "Subscription statuses"). */
 export type SubscriptionState = 'incomplete' | 'active' | 'past_due' | 'unpaid' | 'paused' | 'canceled' | 'not_supported';
 
 export type InvoiceState = 'draft' | 'open' | 'paid' | 'void' | 'uncollectible' | 'not_supported';
@@ -27,7 +24,6 @@ export interface CreateCustomerInput {
   transactionId: string;
   affiliateId: string;
   affiliateSource: string;
-  /** Omitted for a visit without a link. */
   referrer?: string;
   idempotencyKey: string;
 }
@@ -36,9 +32,7 @@ export interface CreateSubscriptionInput {
   transactionId: string;
   customerId: string;
   quantity: number;
-  /**
-   * Stripe `automatic_tax`, the Price `tax_behavior: 'exclusive'`; only once setCustomerLocation placed the customer.
-   */
+  /** Stripe `automatic_tax`, the Price `tax_behavior: 'exclusive'`; only once setCustomerLocation placed the customer. */
   automaticTax?: boolean;
   referrer?: string;
   idempotencyKey: string;
@@ -47,9 +41,7 @@ export interface CreateSubscriptionInput {
 export interface CreatedSubscription {
   subscriptionId: string;
   subscriptionItemId: string;
-  /** A PaymentIntent client secret. */
   clientSecret: string;
-  /** Maps redirect returns. */
   paymentIntentId: string | null;
   /** Stripe `total_excluding_tax` */
   subtotalCents: number;
@@ -83,20 +75,12 @@ export interface SubscriptionPayment {
   transactionId: string | null;
   /** After the purchase; the one lifecycle compares it with the order. */
   lifecycle: {
-    /** Null before the first payment. */
     currentPeriodEnd: string | null;
-    /**
-     * Stripe's `cancel_at` when set (the Customer Portal in flexible billing mode sets only it), else the period's
-     * end with `cancel_at_period_end`.
-     */
+    /** Stripe's `cancel_at` (the Portal in flexible billing mode sets only it), else the period's end. */
     cancelAt: string | null;
     /** Stripe's Customer Portal: `cancellation_details.comment`, else its `feedback` in words. */
     cancellationReason?: string | null;
-    /**
-     * The tax of the subscription's next monthly invoice at its current seats, in cents: what the buyer pays each
-     * month beside the seats (Stripe: `total_taxes` of `invoices.createPreview` for the subscription, asked only of
-     * a live subscription with `automatic_tax.enabled`; the sandbox: its rate on the seats). 0 untaxed.
-     */
+    /** The next monthly invoice's tax at the current seats, in cents (Stripe: `invoices.createPreview`); 0 untaxed. */
     monthlyTaxCents: number;
     latestInvoice: {
       invoiceId: string;
@@ -136,7 +120,6 @@ export interface RefundedPayment {
   amountCents: number;
   /** The tax in `amountCents` (0 untaxed): a refund returns its share (src/domain/tax.ts refundedTaxCents). */
   taxCents: number;
-  /** All its refunds together. */
   refundedCents: number;
   /** Open or lost (Stripe: `charge_disputed`). */
   disputeHolds: boolean;
@@ -146,7 +129,6 @@ export interface RefundedPayment {
 export interface ProviderDispute {
   disputeId: string;
   paymentId: string;
-  /** To find the order. */
   customerId: string | null;
   amountCents: number;
   status: string;
@@ -157,7 +139,6 @@ export interface ProviderDispute {
   evidenceDueBy: string | null;
 }
 
-/** Null where the provider's portal shows it. */
 export interface SubscriptionDetails {
   currentPeriodEnd: string | null;
   cardLast4: string | null;
@@ -204,7 +185,6 @@ export type CardReplacement =
   | { kind: 'declined'; message: string }
   | { kind: 'invalid'; message: string }
   | { kind: 'not_allowed' }
-  /** Stripe's Customer Portal. */
   | { kind: 'redirect'; url: string };
 
 export type OperationRefusal =
@@ -240,7 +220,6 @@ export interface PaymentProvider {
 
   retrieveSubscriptionDetails(subscriptionId: string): Promise<SubscriptionDetails | null>;
   scheduleCancel(subscriptionId: string, idempotencyKey: string): Promise<OperationResult>;
-  /** The console's "Cancel now", without a refund. */
   endNow(subscriptionId: string, idempotencyKey: string): Promise<OperationResult>;
   undoCancel(subscriptionId: string, idempotencyKey: string): Promise<OperationResult>;
   /**
@@ -258,17 +237,10 @@ export interface PaymentProvider {
   retrieveDispute(disputeId: string): Promise<ProviderDispute | null>;
   /** Stripe only (`flow_data` deep links); the sandbox's manage page does the same itself. */
   createPortalSession?(input: PortalSessionInput): Promise<string>;
-  /**
-   * After the Customer Portal's card update, clears each subscription's own default payment method, which would take
-   * precedence. Stripe only.
-   */
+  /** Clears each subscription's own default payment method, which would outrank the customer's. Stripe only. */
   syncDefaultPaymentMethod?(customerId: string, idempotencyKey: string): Promise<number>;
-  /**
-   * For records kept on the billing clock (a commission's hold): the sandbox's test clock; absent: now() (Stripe
-   * bills on real time).
-   */
+  /** The sandbox's test clock, for records kept on the billing clock; absent: now() (Stripe bills on real time). */
   readonly clock?: SQL;
-  /** For the CSP. */
   readonly pageHosts?: PageHosts;
   /** Under the API's per-address rate limit. */
   routes?: FastifyPluginAsync<ProviderRouteOptions>;
@@ -281,10 +253,7 @@ export interface PaymentProvider {
 /** Not ok when refused: the event stays unrecorded and the provider delivers it again. */
 export type PaymentEventHandled = { ok: true; value: { outcome: 'processed' | 'duplicate' | 'ignored' } } | { ok: false };
 
-/**
- * The one lifecycle, handed in by the app so a provider knows no feature; database errors propagate (the provider
- * retries).
- */
+/** The one lifecycle, handed in so a provider knows no feature; database errors propagate (the provider retries). */
 export interface PaymentEventRunner {
   event(log: FastifyBaseLogger, event: PaymentEvent): Promise<PaymentEventHandled>;
   /** @throws on the first refused. */
@@ -306,10 +275,8 @@ export interface ProviderRouteOptions {
   provider: PaymentProvider;
   cipher: CredentialsCipher;
   paymentEvents: PaymentEventRunner;
-  /** The same in every process. */
   challengeKey: string;
   nudgeOutbox: () => void;
-  /** GET /healthz shows it. */
   webhookStatus: WebhookStatus;
 }
 
@@ -330,12 +297,8 @@ export interface RefundInput {
   idempotencyKey: string;
 }
 
-/**
- * A provider event in our terms. Handlers re-fetch the subscription instead of trusting the event's copy: events
- * repeat and arrive out of order.
- */
+/** Handlers re-fetch the subscription instead of trusting the event's copy: events repeat and arrive out of order. */
 export interface PaymentEvent {
-  /** Recorded so a repeat is processed once. */
   eventId: string;
   kind:
     'invoice_paid' | 'invoice_payment_failed' | 'subscription_updated' | 'subscription_deleted' | 'payment_refunded' | 'payment_disputed';
