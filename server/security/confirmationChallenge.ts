@@ -1,8 +1,4 @@
-/**
- * The proof-of-work challenge that slows card testing (ALTCHA, offline; docs/decisions/0015): past
- * DECLINES_BEFORE_CHALLENGE refusals from an address within an hour, its sandbox confirmations must carry a solved
- * challenge, bound to one PaymentIntent. A browser solves it in about 0.1 s, without a click.
- */
+/** A proof of work against card testing (ALTCHA, offline; docs/decisions/0015); a browser solves it in about 0.1 s. */
 import { createHash, hkdfSync } from 'node:crypto';
 import { createChallenge, extractParams, verifySolution } from 'altcha-lib';
 import type { Challenge } from 'altcha-lib/types';

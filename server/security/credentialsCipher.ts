@@ -1,7 +1,6 @@
 /**
- * The finalize's credentials encrypted at rest, so a repeated finalize answers the same ones (docs/decisions/0008):
- * AES-256-GCM (NIST SP 800-38D), a fresh 96-bit IV, the order's transactionId as associated data so a ciphertext
- * copied onto another order does not decrypt. Stored as `v1.` + base64url(iv ‖ ciphertext ‖ tag).
+ * AES-256-GCM (NIST SP 800-38D; docs/decisions/0008); the transactionId as associated data, so a ciphertext copied
+ * onto another order does not decrypt. Stored as `v1.` + base64url(iv ‖ ciphertext ‖ tag).
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 

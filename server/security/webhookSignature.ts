@@ -1,7 +1,4 @@
-/**
- * The `Checkout-Signature` scheme, both ways with the agreement site (docs/decisions/0063): `t=<Unix s>,v1=<hex
- * HMAC-SHA256 of "<t>.<body>">` with SUCCESS_SITE_WEBHOOK_SECRET, as Stripe's `Stripe-Signature`.
- */
+/** `Checkout-Signature` (docs/decisions/0063): `t=<Unix s>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, as Stripe's. */
 import { createHmac } from 'node:crypto';
 import { secretsMatch } from './secretCompare';
 
