@@ -21,10 +21,7 @@ const disputeEvent = (row: { id: string; subscriptionId: string }, transactionId
   disputeId: row.id,
 });
 
-/**
- * Opens a dispute of the first payment of `subscriptionId` when its card is the disputing test card; answers its
- * event, or none (another card, or a dispute already open for that payment).
- */
+/** Opens a dispute of the first payment when its card is the disputing test card; at most one per payment. */
 export async function openSandboxDisputeIfAny(db: Database, subscriptionId: string): Promise<PaymentEvent[]> {
   const [row] = await db.select().from(sandboxSubscriptions).where(eq(sandboxSubscriptions.id, subscriptionId));
   if (!row || row.cardBehaviour !== 'disputed' || row.amountPaidCents === 0) return [];
@@ -45,10 +42,7 @@ export async function openSandboxDisputeIfAny(db: Database, subscriptionId: stri
   return [disputeEvent(dispute!, row.transactionId, 'created')];
 }
 
-/**
- * Closes an open dispute `won` or `lost`. Answers its event; 'unknown' for no such dispute, 'closed' for one
- * already closed (nothing changes).
- */
+/** 'unknown' for no such dispute, 'closed' for one already closed (nothing changes). */
 export async function closeSandboxDispute(
   db: Database,
   disputeId: string,
@@ -70,10 +64,7 @@ export async function closeSandboxDispute(
   return { ok: true, event: disputeEvent(closed, subscription!.transactionId, 'closed') };
 }
 
-/**
- * Closes `lost` every open dispute whose evidence deadline the sandbox clock has passed (no evidence was sent:
- * the sandbox has no evidence form). Answers their events, oldest first.
- */
+/** Closes `lost` every open dispute past its evidence deadline: the sandbox has no evidence form. */
 export async function closeOverdueSandboxDisputes(db: Database): Promise<PaymentEvent[]> {
   const overdue = await db
     .select({ id: sandboxDisputes.id })

@@ -1,9 +1,6 @@
 /**
- * The sandbox PaymentIntent's life (Stripe's statuses): requires_payment_method → succeeded, or →
- * requires_action → succeeded / back to requires_payment_method; canceled when its subscription is replaced.
- * Every change is one UPDATE guarded by the status it leaves, so concurrent confirmations cannot pay twice.
- * A checkout's refused confirmations are capped (MAX_FAILED_ATTEMPTS); then its intent is closed.
- * Paying marks the subscription active with amount_paid = amount_due (integer cents).
+ * The sandbox PaymentIntent's life, in Stripe's statuses. Every change is one UPDATE guarded by the status it
+ * leaves, so concurrent confirmations cannot pay twice. Integer cents.
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
@@ -43,10 +40,7 @@ const paidIntentColumns = {
   transactionId: sandboxSubscriptions.transactionId,
 };
 
-/**
- * Refused confirmations one checkout may have (all its subscriptions together, so a seat change does not reset
- * the count); then its intent is closed and the buyer must start a new checkout. Bounds card testing.
- */
+/** Bounds card testing; counted over all the checkout's subscriptions, so a seat change does not reset it. */
 const MAX_FAILED_ATTEMPTS = 3;
 
 /** The refused confirmations of the checkout the updated row belongs to (SQL, for UPDATE … WHERE). */
@@ -58,11 +52,7 @@ const payable = and(
   sql`${checkoutFailedAttempts} < ${MAX_FAILED_ATTEMPTS}`,
 );
 
-/**
- * Confirms the intent behind `clientSecret` with a test card of `behaviour` ending in `last4`, paid by
- * `billing` (kept with an accepted card, as Stripe keeps them on the payment method; cleared by a decline).
- * An intent that already succeeded answers succeeded again (idempotent); a cancelled one is not payable.
- */
+/** Idempotent: an intent that already succeeded answers succeeded again; a cancelled one is not payable. */
 export async function confirmSandboxIntent(
   db: Database,
   clientSecret: string,
@@ -131,10 +121,7 @@ async function closeAfterTooManyFailures(db: Database, transactionId: string): P
     );
 }
 
-/**
- * Completes or fails the authentication challenge of an intent in requires_action. Failing sends it back to
- * requires_payment_method, so the buyer can pay with another card; completing a succeeded one is idempotent.
- */
+/** A failed authentication goes back to requires_payment_method, so the buyer can try another card. */
 export async function authenticateSandboxIntent(
   db: Database,
   clientSecret: string,
@@ -192,7 +179,6 @@ async function settledOutcome(db: Database, clientSecret: string): Promise<Inten
   return failedAttempts >= MAX_FAILED_ATTEMPTS ? { kind: 'too_many_failures' } : { kind: 'not_payable' };
 }
 
-/** The checkout (our transactionId) whose intent has `clientSecret`, or undefined. */
 export async function transactionOfClientSecret(db: Database, clientSecret: string): Promise<string | undefined> {
   const [row] = await db
     .select({ transactionId: sandboxSubscriptions.transactionId })

@@ -1,10 +1,4 @@
-/**
- * The sandbox payment provider (architecture.md, "Payment providers"): the Stripe flow, offline, kept in the
- * sandbox_* tables so that any server process can serve any call. Ids look like Stripe's with a sandbox marker
- * (cus_sbx_…, sub_sbx_…, si_sbx_…, pi_sbx_…). The buyer pays through the sandbox's own routes (./routes.ts, rules
- * in ./intents.ts); after the purchase its billing (./billing.ts) renews, retries, cancels and refunds as Stripe
- * would, and answers PaymentEvents for the one lifecycle. Money is integer cents.
- */
+/** The Stripe flow, offline, in the sandbox_* tables so any server process can serve any call. Integer cents. */
 import { and, eq, ne, sql } from 'drizzle-orm';
 import { monthlyTotalCents } from '../../../src/domain/pricing';
 import { normalizeTaxLocation, placeZip, taxCents, type TaxRegistration } from '../../../src/domain/tax';
@@ -35,10 +29,7 @@ class SandboxError extends Error {
 
 const sandboxId = (prefix: string) => `${prefix}_sbx_${randomAlphanumeric(16)}`;
 
-/**
- * The sandbox provider on `db`, taxing for the owner's `registrations` (SANDBOX_TAX_RATES, docs/decisions/0070) as
- * Stripe Tax would for the registrations in its Dashboard.
- */
+/** Taxes for the owner's `registrations` (SANDBOX_TAX_RATES, docs/decisions/0070) as Stripe Tax would. */
 export function createSandboxProvider(db: Database, registrations: readonly TaxRegistration[]): PaymentProvider {
   /** The rate for a customer placed in `state`, in millionths; 0 where the business is not registered. */
   const rateIn = (state: string | null) => registrations.find((registration) => registration.state === state)?.rateMillionths ?? 0;
@@ -140,11 +131,7 @@ export function createSandboxProvider(db: Database, registrations: readonly TaxR
       return { subtotalCents, taxCents: taxCents(subtotalCents, rateMillionths) };
     },
 
-    /**
-     * Cancels an unpaid subscription and its PaymentIntent in one guarded UPDATE, so a confirmation racing it
-     * either pays first (then 'paid', nothing cancelled) or finds the intent cancelled. A cancelled or unknown
-     * subscription answers 'cancelled', as at Stripe.
-     */
+    /** One guarded UPDATE, so a racing confirmation either pays first ('paid') or finds the intent cancelled. */
     async cancelUnpaidSubscription(subscriptionId) {
       const cancelled = await db
         .update(sandboxSubscriptions)
@@ -208,7 +195,6 @@ export function createSandboxProvider(db: Database, registrations: readonly TaxR
       };
     },
 
-    /** The billing details stored by the last accepted sandbox confirmation of this PaymentIntent. */
     async retrievePaymentBuyer(paymentIntentId) {
       const [row] = await db
         .select({ name: sandboxSubscriptions.billingName, email: sandboxSubscriptions.billingEmail })
@@ -236,10 +222,7 @@ export function createSandboxProvider(db: Database, registrations: readonly TaxR
       changeSandboxSeats(db, subscriptionId, quantity, idempotencyKey, prorationDate),
     previewSeatChange: (subscriptionId, quantity) => previewSandboxSeatChange(db, subscriptionId, quantity),
 
-    /**
-     * Verifies the test card as Stripe verifies a card it saves (a SetupIntent): one that declines is refused and
-     * nothing changes; one that needs authentication is taken as authenticated. Then an unpaid renewal is charged.
-     */
+    /** Verifies the card as Stripe's SetupIntent would (a decline changes nothing), then charges an unpaid renewal. */
     async replaceCard({ subscriptionId, card }) {
       if (!card) return { kind: 'invalid', message: 'Please enter your card.' };
       const checked = checkSandboxCard(card);
@@ -256,10 +239,7 @@ export function createSandboxProvider(db: Database, registrations: readonly TaxR
     retrieveRefundedPayment: (paymentId) => sandboxRefundedPayment(db, paymentId),
     retrieveDispute: (disputeId) => sandboxDispute(db, disputeId),
 
-    /**
-     * Deletes the sandbox's records of checkouts that no longer have an order and were created more than
-     * `retentionDays` ago, unless paid (a payment without its order is kept for an operator to see).
-     */
+    /** A paid checkout without its order is kept, for an operator to see. */
     async deleteAbandonedRecords(retentionDays) {
       const cutoff = sql`now() - make_interval(days => ${retentionDays})`;
       return db.transaction(async (tx) => {

@@ -127,11 +127,7 @@ export const sandboxRoutes: FastifyPluginAsync<ProviderRouteOptions> = async (
 /** What a card step and the sandbox's clock work with: the database, the request's logger, the one lifecycle. */
 type SandboxContext = Pick<ProviderRouteOptions, 'db' | 'paymentEvents'> & { log: FastifyBaseLogger };
 
-/**
- * What a card step means for the order: its funnel events, and for an accepted payment the sandbox's
- * `invoice.paid`. Never throws: the payment is taken whatever happens here, so a failure is logged and left to the
- * reconciliation sweep (server/checkout/reconcileOrders.ts).
- */
+/** Never throws: the payment is taken whatever happens here, so a failure is left to server/checkout/reconcileOrders.ts. */
 async function settleAttempt(
   context: SandboxContext,
   clientSecret: string,
@@ -167,10 +163,7 @@ async function settleAttempt(
   await applySandboxEvents(context, disputes);
 }
 
-/**
- * Applies what the sandbox did (a payment, renewals, retries, endings), in order. Never throws: the sandbox already
- * did it; a failure is logged (the next event or the sweep catches up).
- */
+/** Never throws: the sandbox already did it; the next event or the sweep catches up. */
 async function applySandboxEvents(context: SandboxContext, events: PaymentEvent[]): Promise<void> {
   for (const event of events) {
     try {

@@ -1,7 +1,4 @@
-/**
- * The sandbox provider's own records: what Stripe would keep (docs/decisions/0020-sandbox-billing-clock.md).
- * Gathered by server/db/schema.ts; migrations come from there.
- */
+/** What Stripe would keep (docs/decisions/0020-sandbox-billing-clock.md); migrations come from server/db/schema.ts. */
 import { boolean, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 /** Kept in the shared database so any server process can serve any call. */
@@ -73,7 +70,6 @@ export const sandboxClock = pgTable('sandbox_clock', {
   offsetSeconds: integer('offset_seconds').notNull().default(0),
 });
 
-/** The sandbox's invoices after the first: one per renewal, paid or not, and one per paid seat increase. */
 export const sandboxInvoices = pgTable('sandbox_invoices', {
   id: text('id').primaryKey(),
   subscriptionId: text('subscription_id')
@@ -95,7 +91,6 @@ export const sandboxInvoices = pgTable('sandbox_invoices', {
   paidAt: timestamp('paid_at', { withTimezone: true }),
 });
 
-/** The sandbox's refunds, against its payments (the first invoice's PaymentIntent, or a renewal invoice). */
 export const sandboxRefunds = pgTable('sandbox_refunds', {
   id: text('id').primaryKey(),
   subscriptionId: text('subscription_id')
@@ -118,7 +113,6 @@ export const sandboxDisputes = pgTable('sandbox_disputes', {
   subscriptionId: text('subscription_id')
     .notNull()
     .references(() => sandboxSubscriptions.id),
-  /** The disputed payment: the first invoice's PaymentIntent id, or a renewal's invoice id. */
   paymentId: text('payment_id').notNull(),
   amountCents: integer('amount_cents').notNull(),
   status: text('status', { enum: ['needs_response', 'won', 'lost'] }).notNull(),

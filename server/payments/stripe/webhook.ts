@@ -1,8 +1,4 @@
-/**
- * Stripe webhook events, verified by signature and read into our PaymentEvent, as stripe-samples/accept-a-payment
- * does (style.md): raw body first, an allow-list of types, an object without our transactionId is not ours. Since API
- * 2025-03-31.basil an invoice names its subscription under `parent.subscription_details` (Stripe changelog).
- */
+/** As stripe-samples/accept-a-payment (style.md): raw body first, an allow-list of types, only objects of ours. */
 import Stripe from 'stripe';
 import type { PaymentEvent } from '../provider';
 
