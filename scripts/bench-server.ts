@@ -7,7 +7,7 @@
  * - cold start (spawn → /healthz answering) and idle RSS of the bundled server (build/server/main.js).
  *
  * Needs `npm run build:server` first (the npm script does it) and PostgreSQL on 127.0.0.1:5432 (trust auth).
- * Targets (issue "Holds under attack…"): create on PostgreSQL ≥ 25 % of the bare route and p99 ≤ 100 ms at
+ * Targets: create on PostgreSQL ≥ 25 % of the bare route and p99 ≤ 100 ms at
  * 500 req/s offered; PGlite ≥ 200 req/s; cold start ≤ 3 s; idle RSS ≤ 150 MiB on PostgreSQL.
  */
 import { spawn, type ChildProcess } from 'node:child_process';

@@ -3,7 +3,7 @@ export const PAGE_PATHS = {
   checkout: '/',
   index: '/index',
   paymentSuccess: '/payment-success',
-  /** The buyer's manage page (issue: after the purchase). */
+  /** The buyer's manage page. */
   account: '/account',
   /** The referrer's own page. */
   partner: '/partner',

@@ -1,5 +1,5 @@
 /**
- * After the purchase in a real browser (issue: after the purchase), with a real SMTP server catching the mails
+ * After the purchase in a real browser, with a real SMTP server catching the mails
  * and a real HTTP server receiving the agreement site's webhooks: the confirmation mail's manage link → cancel in
  * one click → 'Cancelled at period end' and a mail → undo; above the seat limit refused at the field; seats 1 → 3
  * from the manage page; cancel and ask for the guarantee's refund → its receipt; axe finds no violation at 375 and

@@ -1,5 +1,5 @@
 /**
- * Referrers and the owner's console in a real browser (issue: referrers and the owner's console, "Done when"):
+ * Referrers and the owner's console in a real browser:
  * the owner is created with `npm run owner:create`'s script, signs in at /admin and adds a referrer; a buyer
  * opens that referrer's link in another browser, sees 'For Friends of Dr. {name} Only' in the page as served,
  * and buys 3 seats with 4242; the console shows the order under that referrer at $1,000/month and the funnel.

@@ -86,7 +86,7 @@ function previewOf(quantity: number): SeatChangePreview {
   };
 }
 
-/** The confirmation each change must show, from the issue: 'confirms every change'. */
+/** The confirmation each change must show: the manage page confirms every change it makes. */
 const CONFIRMATIONS: Record<PendingChange['kind'], RegExp | null> = {
   cancel: /^Your subscription is cancelled\. You keep access until December 24, 2026/,
   resume: /^Your cancellation is undone/,

@@ -1,5 +1,5 @@
 /**
- * The owner's console API (issue: referrers and the owner's console; docs/decisions/0018): nothing without a
+ * The owner's console API (docs/decisions/0018): nothing without a
  * session, sign-in and sign-out, cross-site refusal, referrers, and the figures from a fixture of orders and
  * funnel events with known revenue and conversion. On PGlite and PostgreSQL.
  */

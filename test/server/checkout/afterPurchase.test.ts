@@ -1,5 +1,5 @@
 /**
- * After the purchase (issue: email, one-click cancel, seats, card and failed payments), against real parts: a
+ * After the purchase (mail, one-click cancel, seats, card and failed payments), against real parts: a
  * real SMTP server receives the mails (test/support/mailCatcher.ts), a real HTTP server the agreement site's
  * webhooks. The outbox: one row per event, nothing lost between commit and send, retries while SMTP is down.
  * The manage page's API: magic links, cancel and undo, new credentials, seats, card; renewals on the sandbox

@@ -1,5 +1,5 @@
 /**
- * Referral links and attribution (issue: referrers and the owner's console; docs/decisions/0017): the link's
+ * Referral links and attribution (docs/decisions/0017): the link's
  * cookie, its window, first touch, unknown and disabled slugs, the order's referrer resolved by the server
  * (never the body's affiliate_id), the provider's metadata, the referrer rendered into the page, and the funnel
  * events each step writes. On PGlite and PostgreSQL.
