@@ -8,8 +8,9 @@ import { formatDollars } from '../../domain/pricing';
 import { consoleDashboardMachine } from '../../machines/consoleDashboardMachine';
 import { colors, radii } from '../theme';
 import { formText } from '../shared/formText';
-import { Button, Card, ErrorText, Field, Form, Heading, Muted, StackedTable, SubHeading, Table } from '../shared/panelStyles';
+import { Button, Card, Field, Form, Heading, Muted, StackedTable, SubHeading, Table } from '../shared/panelStyles';
 import { MrrChart } from './MrrChart';
+import { ReadFailure } from './ReadFailure';
 import { ScrollRegion } from './ScrollRegion';
 import { useSessionEnded } from './useSessionEnded';
 
@@ -61,16 +62,7 @@ export function AdminDashboard({
         </Form>
         <Muted>Whole days in UTC, both included.</Muted>
       </Card>
-      {error && (
-        <ErrorText role="alert">
-          {error}{' '}
-          {failed && (
-            <Button type="button" onClick={() => actorRef.send({ type: 'RETRY_CLICKED' })}>
-              Try again
-            </Button>
-          )}
-        </ErrorText>
-      )}
+      {error && <ReadFailure error={error} onRetry={failed ? () => actorRef.send({ type: 'RETRY_CLICKED' }) : undefined} />}
       {busy && !data && <p aria-busy="true">Loading…</p>}
       {data && (
         <div aria-busy={busy}>

@@ -17,6 +17,7 @@ import { eventWords } from './eventWords';
 import { OrderCommissions } from './OrderCommissions';
 import { OrderSeats } from './OrderSeats';
 import { RefundPanel } from './RefundPanel';
+import { ReadFailure } from './ReadFailure';
 import { ScrollRegion } from './ScrollRegion';
 import { useSessionEnded } from './useSessionEnded';
 
@@ -149,16 +150,7 @@ export function AdminOrders({
           </Button>
         </Form>
       </Card>
-      {error && (
-        <ErrorText role="alert">
-          {error}{' '}
-          {failed && (
-            <Button type="button" onClick={() => actorRef.send({ type: 'RETRY_CLICKED' })}>
-              Try again
-            </Button>
-          )}
-        </ErrorText>
-      )}
+      {error && <ReadFailure error={error} onRetry={failed ? () => actorRef.send({ type: 'RETRY_CLICKED' }) : undefined} />}
       <Card aria-busy={busy}>
         <ScrollRegion label={cancellations ? 'Cancellations' : 'Orders'}>
           <StackedTable aria-label={cancellations ? 'Cancellations' : 'Orders'}>
@@ -253,15 +245,7 @@ export function AdminOrderDetail({
   const state = useSelector(actorRef, (snapshot) => snapshot.value);
   const refund = useSelector(actorRef, (snapshot) => snapshot.children.refund);
   useSessionEnded(actorRef, onUnauthorised);
-  if (state === 'failed')
-    return (
-      <ErrorText role="alert">
-        {error}{' '}
-        <Button type="button" onClick={() => actorRef.send({ type: 'RETRY_CLICKED' })}>
-          Try again
-        </Button>
-      </ErrorText>
-    );
+  if (state === 'failed') return <ReadFailure error={error ?? ''} onRetry={() => actorRef.send({ type: 'RETRY_CLICKED' })} />;
   if (!detail) return <p aria-busy="true">Loading…</p>;
   const { order, events, invoices } = detail;
   const standing = orderStanding(order);

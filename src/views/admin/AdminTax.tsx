@@ -6,7 +6,8 @@ import { formatDollars } from '../../domain/pricing';
 import { taxNameOf } from '../../domain/tax';
 import { consoleTaxMachine } from '../../machines/consoleTaxMachine';
 import { formText } from '../shared/formText';
-import { Button, Card, ErrorText, Field, Form, Heading, Muted, StackedTable, SubHeading } from '../shared/panelStyles';
+import { Button, Card, Field, Form, Heading, Muted, StackedTable, SubHeading } from '../shared/panelStyles';
+import { ReadFailure } from './ReadFailure';
 import { ScrollRegion } from './ScrollRegion';
 import { useSessionEnded } from './useSessionEnded';
 
@@ -45,16 +46,7 @@ export function AdminTax({ onUnauthorised, logic = consoleTaxMachine }: { onUnau
         </Form>
         <Muted>Whole months in UTC, both included. A payment counts in the month it was paid, a refund in the month it was made.</Muted>
       </Card>
-      {error && (
-        <ErrorText role="alert">
-          {error}{' '}
-          {failed && (
-            <Button type="button" onClick={() => actorRef.send({ type: 'RETRY_CLICKED' })}>
-              Try again
-            </Button>
-          )}
-        </ErrorText>
-      )}
+      {error && <ReadFailure error={error} onRetry={failed ? () => actorRef.send({ type: 'RETRY_CLICKED' }) : undefined} />}
       {busy && !report && <p aria-busy="true">Loading…</p>}
       {report && (
         <div aria-busy={busy}>
