@@ -7,6 +7,7 @@ import type { Database, Transaction } from '../../db/client';
 import { sandboxClock, sandboxDisputes, sandboxInvoices, sandboxRefunds, sandboxSubscriptions } from '../../db/schema';
 import { randomAlphanumeric } from '../../security/randomText';
 import { monthlyTotalCents } from '../../../src/domain/pricing';
+import { taxCents } from '../../../src/domain/tax';
 import { paidInvoiceStatus, type ListedInvoice } from '../provider';
 import type { OperationRefusal, OperationResult, PaymentEvent, RefundedPayment, SubscriptionDetails } from '../provider';
 import type { TestCardBehaviour } from './cards';
@@ -404,16 +405,19 @@ export async function renewDueSandboxSubscriptions(db: Database): Promise<Paymen
       if (row.status === 'past_due') return chargeOpenInvoice(tx, row);
       const periodEnd = sql`${row.currentPeriodEnd.toISOString()}::timestamptz + interval '1 month'`;
       const invoiceId = newInvoiceId();
-      // Credit from seats taken away comes off this invoice first (Stripe applies the customer's balance).
-      const creditUsed = Math.min(row.creditCents, row.amountDueCents);
-      const amountCents = row.amountDueCents - creditUsed;
+      // Credit from seats taken away comes off this invoice first (Stripe applies the customer's balance). The
+      // credit is before tax and carries its tax with it, as Stripe's credit line does: the month is taxed on the
+      // seats less the credit, so a buyer is never taxed twice on the month a decrease handed back.
+      const seatsCents = monthlyTotalCents(row.quantity);
+      const creditUsed = Math.min(row.creditCents, seatsCents);
+      const invoiceTaxCents = taxCents(seatsCents - creditUsed, row.taxRateMillionths);
+      const amountCents = seatsCents - creditUsed + invoiceTaxCents;
       const paid = amountCents === 0 || charges(row);
       await tx.insert(sandboxInvoices).values({
         id: invoiceId,
         subscriptionId: id,
         amountCents,
-        // The month's tax on the seats (a credit is money already taxed, so it comes off the total).
-        taxCents: Math.min(row.amountDueCents - monthlyTotalCents(row.quantity), amountCents),
+        taxCents: invoiceTaxCents,
         status: paid ? 'paid' : 'open',
         periodStart: row.currentPeriodEnd,
         periodEnd,

@@ -1,9 +1,10 @@
 /**
  * The record of tax collected (server/tax/, docs/decisions/0074) in the sandbox, on PGlite and PostgreSQL: a Honolulu
  * order's first payment, its renewal and a seat increase's proration each recorded once with the amount before tax
- * and the tax; refunds, partial and full, returning the tax share (half up, the whole tax on a full refund), kept
- * with the refund's split and the commission taken back on the part before tax; a failed refund giving the tax back;
- * a repeated event recording nothing twice; an untaxed order recording nothing.
+ * and the tax; a renewal after a seat decrease taxed on what the credit leaves; refunds, partial and full, returning
+ * the tax share (half up, the whole tax on a full refund), kept with the refund's split and the commission taken back
+ * on the part before tax; a failed refund giving the tax back; a repeated event recording nothing twice; an untaxed
+ * order recording nothing.
  */
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -133,6 +134,27 @@ describe.each(DATABASES)('the record of tax collected, in the sandbox on %s', (k
     const before = proration!.amountCents - proration!.taxCents;
     expect(records[1]).toMatchObject({ kind: 'payment', invoiceId: proration!.id, amountCents: before, taxCents: proration!.taxCents });
     expect(records[1]!.taxCents).toBe(taxCents(before, HI_RATE));
+  });
+
+  it('a seat decrease’s credit comes off the next month before tax: the renewal is taxed on what is left to pay', async () => {
+    const order = await buy(4); // $1,500.00 a month
+    const token = await issueAccountLink(server.db, order.transactionId, 'manage', 15);
+    const signedIn = await server.post('/api/account/session', { token });
+    const cookie = `account_session=${signedIn.cookies.find((each) => each.name === 'account_session')!.value}`;
+    const preview = (await server.post('/api/account/seats/preview', { quantity: 3 }, { cookie })).json<SeatChangePreview>();
+    expect(preview.creditCents).toBeGreaterThan(0);
+    const changed = await server.post('/api/account/seats', { quantity: 3, prorationDate: preview.prorationDate }, { cookie });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect((await server.post('/api/sandbox/clock/advance', { days: 32 })).statusCode).toBe(200);
+    const [renewal] = await server.db
+      .select()
+      .from(sandboxInvoices)
+      .where(and(eq(sandboxInvoices.subscriptionId, order.subscriptionId), eq(sandboxInvoices.billingReason, 'subscription_cycle')));
+    // Three seats are $1,000.00; the credit is money the first payment already paid tax on, so none is charged on it again.
+    const before = 100_000 - preview.creditCents;
+    expect(renewal).toMatchObject({ amountCents: before + taxCents(before, HI_RATE), taxCents: taxCents(before, HI_RATE) });
+    const records = await recordsOf(order.transactionId);
+    expect(records[1]).toMatchObject({ kind: 'payment', invoiceId: renewal!.id, amountCents: before, taxCents: taxCents(before, HI_RATE) });
   });
 
   it('a partial refund returns the tax share, kept with the refund; the rest refunded returns the whole tax', async () => {
