@@ -113,14 +113,26 @@ export async function startServerOnPostgres(env: Record<string, string> = {}): P
 /** Uncaught exceptions of the pages of the test that is running, each with the page's address. */
 const pageErrors: string[] = [];
 
+/** The contexts open now, so a failed test can say what each page showed. */
+const openContexts = new Set<BrowserContext>();
+
 // A page that threw fails its test, even when the test's own steps went through (a failed focus is not seen).
-afterEach(() => {
+// A test that failed prints each open page's address and words: a locator's timeout says only what it did not find.
+afterEach(async (context) => {
+  if (context.task.result?.state === 'fail') {
+    for (const page of [...openContexts].flatMap((each) => each.pages())) {
+      const text = await page.evaluate(() => document.body?.innerText ?? '').catch((error: Error) => `(unreadable: ${error.message})`);
+      console.error(`After the failure, ${page.url()} showed:\n${text.slice(0, 2000)}`);
+    }
+  }
   const thrown = pageErrors.splice(0);
   if (thrown.length > 0) throw new Error(`The page threw ${thrown.length} uncaught error(s):\n${thrown.join('\n')}`);
 });
 
 /** Records every uncaught exception of `context`'s pages (Playwright's `weberror`) for the afterEach above. */
 function failOnPageErrors(context: BrowserContext): BrowserContext {
+  openContexts.add(context);
+  context.on('close', () => openContexts.delete(context));
   context.on('weberror', (webError) => {
     const error = webError.error();
     pageErrors.push(`${webError.page()?.url() ?? 'a page'}: ${error.stack ?? error.message}`);
