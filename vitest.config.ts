@@ -4,7 +4,7 @@ import react from '@vitejs/plugin-react';
 /**
  * Test layers (docs/testing.md): unit (pure logic), views and model (the statecharts driving the real views in
  * jsdom), server (Fastify through inject() on PGlite and PostgreSQL) and e2e (Debian's Chromium against the real
- * server; needs `npm run build` first, which `npm test` does).
+ * server as it ships; needs `npm run build` and `npm run build:server` first, which `npm test` runs).
  */
 /**
  * Timeouts sized to measured cost, not to an idle machine: on this 2-core machine with the server suite and

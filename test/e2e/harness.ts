@@ -1,7 +1,7 @@
 /**
- * End-to-end harness: starts the real server (`tsx server/main.ts`, sandbox provider, a fresh PGlite folder) on a
- * free port, and Debian's Chromium through playwright-core. Needs `npm run build` first (dist/), which `npm test`
- * does.
+ * End-to-end harness: starts the server as `npm start` runs it (`build/server/main.js`, sandbox provider, a fresh
+ * PGlite folder) on a free port, and Debian's Chromium through playwright-core. Needs `npm run build` and
+ * `npm run build:server` first (dist/, build/server/), which `npm test` runs.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -23,14 +23,18 @@ export interface RunningServer {
   output(): string;
 }
 
+/** The server as it ships: what `npm start` runs. */
+const SERVER_BUILD = 'build/server/main.js';
+
 /** Starts the checkout server with the sandbox provider and an empty embedded database. */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   if (!existsSync('dist/index.html')) throw new Error('dist/ is missing: run `npm run build` first');
+  if (!existsSync(SERVER_BUILD)) throw new Error(`${SERVER_BUILD} is missing: run \`npm run build:server\` first`);
   // A test that must know the address before the server starts (an OpenID issuer) passes its own PORT.
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'checkout-e2e-'));
   let log = '';
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, [SERVER_BUILD], {
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '/root',
@@ -45,7 +49,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   child.stdout?.on('data', (chunk) => (log += String(chunk)));
   child.stderr?.on('data', (chunk) => (log += String(chunk)));
   const baseUrl = `http://127.0.0.1:${port}`;
-  // Within the e2e hook timeout (120 s): the server compiles its TypeScript as it starts, a minute on a loaded machine.
+  // Within the e2e hook timeout (120 s): on a loaded machine a start has taken most of a minute.
   const deadline = Date.now() + 110_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`Server exited with ${child.exitCode}:\n${log}`);
