@@ -53,15 +53,13 @@ const coverage = createCheckoutCoverage();
 const replay = (events: AnyEventObject[]) => replayExactly(model as never, events, MODEL_INPUT);
 
 const shortestPaths = chooseCoveringPaths(
-  shortestPathCandidates(model as never, (snapshot) => checkoutEvents(snapshot as never)).map(replay),
+  shortestPathCandidates(model as never, (snapshot) => checkoutEvents(snapshot as never), MODEL_INPUT),
   (path) => coverage.keysOf(path.statePath.steps.map((step) => step.state)),
 );
 // A page that opens with a payment this browser started earlier: the resume model, walked until a checkout opens.
 const resumeModel = createCheckoutTestModel(RESUME_SCOPE, serializeCheckout, MODEL_RESUME_INPUT);
 const resumePaths = chooseCoveringPaths(
-  shortestPathCandidates(resumeModel as never, (snapshot) => checkoutEvents(snapshot as never, RESUME_SCOPE)).map((events) =>
-    replayExactly(resumeModel as never, events, MODEL_RESUME_INPUT),
-  ),
+  shortestPathCandidates(resumeModel as never, (snapshot) => checkoutEvents(snapshot as never, RESUME_SCOPE), MODEL_RESUME_INPUT),
   (path) => coverage.keysOf(path.statePath.steps.map((step) => step.state)),
 );
 const simplePaths = boundedSimplePaths(createCheckoutTestModel(SIMPLE_PATH_SCOPE) as never, (snapshot) => snapshot.matches('success'), {

@@ -90,22 +90,33 @@ export function chooseCoveringPaths<T>(candidates: T[], keysOf: (candidate: T) =
 }
 
 /**
- * Event sequences of the shortest path to every model state, plus each of those extended by every event the
- * model offers at its end (which reaches the transitions a shortest path never needs, like a self-transition).
+ * The shortest path to every model state, plus each of those extended by every event the model offers at its end
+ * (which reaches the transitions a shortest path never needs, like a self-transition), each replayed exactly.
+ * A path's extensions take one transition from its replayed end, not a replay from the start: the checkout's
+ * model offers thousands of them, and the logic's transition is pure, so the steps are the same.
  */
 export function shortestPathCandidates(
   model: AnyTestModel,
   eventsAt: (snapshot: AnyMachineSnapshot) => AnyEventObject[],
   input?: unknown,
-): AnyEventObject[][] {
+): ReplayedPath[] {
   // An `input: undefined` would override the input the model was built with.
   const shortest = model.getShortestPaths({ allowDuplicatePaths: true, ...(input === undefined ? {} : { input }) });
-  const candidates: AnyEventObject[][] = [];
+  const logic = model.testLogic as unknown as AnyStateMachine;
+  const candidates: ReplayedPath[] = [];
   for (const path of shortest) {
     // @xstate/graph starts every shortest path with the start itself (xstate.init): not an event to replay.
     const events = path.steps.map((step) => step.event).filter((event) => event.type !== 'xstate.init');
-    candidates.push(events);
-    for (const next of eventsAt(path.state)) candidates.push([...events, next]);
+    const base = replayExactly(model, events, input);
+    candidates.push(base);
+    for (const next of eventsAt(path.state)) {
+      const state = logic.transition(base.statePath.state, next, null as never) as AnyMachineSnapshot;
+      const steps = [...base.statePath.steps, { event: next, state }];
+      candidates.push({
+        description: base.statePath.steps.length > 0 ? `${base.description} → ${describeEvent(next)}` : describeEvent(next),
+        statePath: { state, steps, weight: steps.length },
+      });
+    }
   }
   return candidates;
 }
@@ -186,7 +197,7 @@ export function coveringPaths(
     stateMatcher: (snapshot, key) => (snapshot as AnyMachineSnapshot).matches(key),
     ...(serializeState ? { serializeState: serializeState as never } : {}),
   }) as unknown as AnyTestModel;
-  const candidates = shortestPathCandidates(model, eventsAt, input).map((events) => replayExactly(model, events, input));
+  const candidates = shortestPathCandidates(model, eventsAt, input);
   // Every answer the model offers is given at least once (a refusal and a failure take the same transition but
   // must each show their own words), besides every state and transition.
   const paths = chooseCoveringPaths(candidates, (path) => {

@@ -12,7 +12,7 @@ import { ApiError } from '../../src/api/client';
 import type { CreateReferrerRequest, Referrer } from '../../src/contract/admin';
 import { referrerFormMachine, type ReferrerField } from '../../src/machines/referrerFormMachine';
 import { AddReferrer } from '../../src/views/admin/AdminReferrers';
-import { chooseCoveringPaths, replayExactly, shortestPathCandidates } from './paths';
+import { chooseCoveringPaths, shortestPathCandidates } from './paths';
 import { PendingCalls } from './pendingCalls';
 import { createTimedMachine, expectFullCoverage, ModelCoverage } from './timedModel';
 
@@ -86,9 +86,7 @@ const model = new TestModel(timedMachine as never, {
 const paths = [
   ...model.getShortestPaths().map((path) => ({ ...path, steps: path.steps.filter((step) => step.event.type !== 'xstate.init') })),
   ...chooseCoveringPaths(
-    shortestPathCandidates(model as never, (snapshot) => modelEvents(snapshot as Snapshot)).map((events) =>
-      replayExactly(model as never, events, undefined),
-    ),
+    shortestPathCandidates(model as never, (snapshot) => modelEvents(snapshot as Snapshot)),
     (path) => coverage.keysOf(path.statePath.steps.map((step) => step.state)),
   ).map((path) => ({ description: path.description, steps: path.statePath.steps })),
 ];
