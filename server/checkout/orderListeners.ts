@@ -18,7 +18,15 @@ export type OrderEvent =
   | { kind: 'cancel_scheduled'; transactionId: string; changeId: string; cancelAt: string }
   | { kind: 'cancel_undone'; transactionId: string; changeId: string; undoneAt: string }
   | { kind: 'cancelled'; transactionId: string; cancelledAt: string }
-  | { kind: 'refunded'; transactionId: string; changeId: string; amountCents: number; subscription: 'ended' | 'continues' }
+  // This refund's amount, tax included, and its tax share (docs/decisions/0074).
+  | {
+      kind: 'refunded';
+      transactionId: string;
+      changeId: string;
+      amountCents: number;
+      taxCents: number;
+      subscription: 'ended' | 'continues';
+    }
   | { kind: 'refund_asked'; transactionId: string; amountCents: number };
 
 /** `changeId` tells one occurrence from another. */

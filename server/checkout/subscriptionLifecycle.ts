@@ -34,8 +34,11 @@ interface LifecycleChanges {
   monthlyTaxCents?: number;
   cancelAt?: Date | null;
   cancelReason?: string;
-  /** Cents, so far on the payment; the tax share follows docs/decisions/0074. */
-  refund?: { paymentId: string; refundedCents: number; taxRefundedCents: number; addedCents: number };
+  /**
+   * Cents: `refundedCents` and its `taxRefundedCents` so far on the payment, `addedCents` and its `taxAddedCents` by
+   * this refund; the tax share follows docs/decisions/0074.
+   */
+  refund?: { paymentId: string; refundedCents: number; taxRefundedCents: number; addedCents: number; taxAddedCents: number };
   refundFailed?: { paymentId: string; refundedCents: number; taxRefundedCents: number; givenBackCents: number };
   dispute?: DisputeChange;
 }
@@ -51,11 +54,14 @@ export function lifecycleChanges(
 ): LifecycleChanges {
   const changes: LifecycleChanges = {};
   if (refunded && refunded.refundedCents > knownRefundedCents) {
+    const taxRefunded = taxShareOf(refunded);
     changes.refund = {
       paymentId: refunded.paymentId,
       refundedCents: refunded.refundedCents,
-      taxRefundedCents: taxShareOf(refunded),
+      taxRefundedCents: taxRefunded,
       addedCents: refunded.refundedCents - knownRefundedCents,
+      // The share is taken on the payment's refunds so far, so refunds in parts add up to its whole tax.
+      taxAddedCents: taxRefunded - taxShareOf({ ...refunded, refundedCents: knownRefundedCents }),
     };
   } else if (refunded && refunded.refundedCents < knownRefundedCents) {
     changes.refundFailed = {
@@ -152,7 +158,7 @@ export async function applyLifecycleChanges(
     })
     .where(eq(orders.transactionId, transactionId));
   if (changes.refund) {
-    const { paymentId, refundedCents, taxRefundedCents: taxCents, addedCents } = changes.refund;
+    const { paymentId, refundedCents, taxRefundedCents: taxCents, addedCents, taxAddedCents } = changes.refund;
     await tx
       .insert(orderRefunds)
       .values({ transactionId, paymentId, refundedCents, taxCents })
@@ -167,6 +173,7 @@ export async function applyLifecycleChanges(
       transactionId,
       changeId: changeKey,
       amountCents: addedCents,
+      taxCents: taxAddedCents,
       subscription,
     });
   }

@@ -54,6 +54,8 @@ async function redeemIn(db: Transaction, token: string): Promise<{ redemption: H
     seatNumber: member?.seatNumber ?? 1,
     seats: row.order.quantity,
     monthlyTotalCents: row.order.amountCents,
+    monthlyTaxCents: row.order.taxCents,
+    taxState: row.order.taxState,
     productPurchased: PRODUCT_NAME,
     paidAt: row.order.paidAt.toISOString(),
   };

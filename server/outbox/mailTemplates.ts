@@ -155,9 +155,11 @@ const TEMPLATES: Record<string, (context: MailContext) => RenderedMail> = {
       ['Manage your subscription', links.manage],
       'If you did not ask for it, you can ignore this mail.',
     ]),
-  refund_issued: ({ buyer, payload }) =>
+  refund_issued: ({ buyer, tax, payload }) =>
     compose(`Your ${brand.name} refund`, buyer.name, [
       `We refunded ${formatDollars(Number(payload.amountCents))} to your card. It usually shows on your statement within 5 to 10 business days.`,
+      // A taxed payment's refund returns its tax share (docs/decisions/0074): split as the charge was.
+      ...chargeBlocks(payload, tax, 'Total refunded'),
       payload.subscription === 'ended'
         ? 'Your subscription has ended and you will not be charged again.'
         : 'Your subscription continues as before.',

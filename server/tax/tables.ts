@@ -3,8 +3,9 @@ import { index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { orders } from '../checkout/tables';
 
 /**
- * Append-only, in cents; a refund's row is negative, a failed refund's positive. `recordKey` holds the provider's
- * ids, so a webhook delivered twice records once.
+ * Append-only, in cents: a filing record, so a trigger refuses UPDATE and DELETE (migration 0024); a correction is a
+ * row of its own. A refund's row is negative, a failed refund's positive. `recordKey` holds the provider's ids, so a
+ * webhook delivered twice records once.
  */
 export const taxRecords = pgTable(
   'tax_records',

@@ -20,7 +20,12 @@ export const HandoffRedemption = Type.Object({
   role: Type.Union([Type.Literal('buyer'), Type.Literal('member')]),
   seatNumber: Type.Integer({ minimum: 1 }),
   seats: Type.Integer(),
+  /** The seats' monthly amount before tax, in cents, as the webhooks carry it. */
   monthlyTotalCents: Type.Integer(),
+  /** The monthly tax on it at the seats now, in cents, owed to `taxState`; 0 untaxed (docs/decisions/0076). */
+  monthlyTaxCents: Type.Integer({ minimum: 0 }),
+  /** The state the tax is owed to ('HI'); null untaxed. */
+  taxState: Type.Union([Type.String(), Type.Null()]),
   productPurchased: Type.String(),
   paidAt: Type.String({ format: 'date-time' }),
   /**

@@ -7,6 +7,8 @@
 import { eq } from 'drizzle-orm';
 import { featureMail } from '../../../server/app';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TaxQuote } from '../../../src/contract/checkout';
+import { PRODUCT_ID } from '../../../src/domain/product';
 import { saveOwner } from '../../../server/admin/owners';
 import { funnelEvents, orders, outbox, refundRequests, sandboxRefunds, sandboxSubscriptions } from '../../../server/db/schema';
 import { deliverDue, smtpMailer, type OutboxContext } from '../../../server/outbox/outboxWorker';
@@ -49,10 +51,23 @@ describe.each(DATABASES)('console refunds on %s', (kind) => {
   });
 
   let buyers = 0;
-  async function buy(quantity: number, card?: string) {
+  /** Pays for `quantity` seats with `card`, located first at `postalCode` when given (a Honolulu ZIP owes tax). */
+  async function buy(quantity: number, card?: string, postalCode?: string) {
     buyers += 1;
     const email = `refund-buyer${buyers}@example.com`;
-    const session = await openCheckout(server, quantity);
+    const opened = await openCheckout(server, quantity);
+    const located = postalCode
+      ? await server.post('/api/locate-anon-subscription', {
+          subscriptionId: opened.subscriptionId,
+          subscriptionItemId: opened.subscriptionItemId,
+          transactionId: opened.transactionId,
+          productId: PRODUCT_ID,
+          country: 'US',
+          postalCode,
+        })
+      : null;
+    if (located) expect(located.statusCode, located.body).toBe(200);
+    const session = located ? { ...opened, ...located.json<TaxQuote>() } : opened;
     const paid = await server.post('/api/sandbox/payment-intents/confirm', {
       ...confirmBody(session.clientSecret, card),
       billingDetails: { name: 'Ada Palmer', email },
@@ -107,6 +122,42 @@ describe.each(DATABASES)('console refunds on %s', (kind) => {
       { error: 'That is more than is left to refund: what was paid, less refunds and any payment a dispute holds.' },
     ]);
     expect((await orderOf(transactionId)).refundedCents).toBe(100_000);
+  });
+
+  it("a Honolulu buyer's refund mail splits the amount as the confirmation does: the seats' part, Hawaii general excise tax, the total", async () => {
+    const { transactionId, email } = await buy(1, undefined, '96813'); // $500 + $23.56
+    const mailsTo = async () => {
+      await deliverDue(outboxContext);
+      await mail.waitFor(email, /refund$/);
+      return mail.mails.filter((each) => each.to.includes(email) && / refund$/.test(each.subject));
+    };
+    // Half, named: 26178 × 2356 ÷ 52356 = 1178.0…: $11.78 of it is tax, $250 before tax.
+    expect((await refund(transactionId, { amountCents: 26_178 })).statusCode).toBe(200);
+    const [half] = await mailsTo();
+    expect(half!.text).toContain('We refunded $261.78 to your card.');
+    expect(half!.text).toContain('\n\nSeats: $250\n\nHawaii general excise tax: $11.78\n\nTotal refunded: $261.78\n\n');
+    expect(half!.html).toContain('<p>Hawaii general excise tax: $11.78</p>');
+
+    // The rest, everything the guarantee gives back: the tax not yet returned, so the two add up to the whole tax.
+    expect((await refund(transactionId)).statusCode).toBe(200);
+    await deliverDue(outboxContext);
+    await expect.poll(async () => (await mailsTo()).length).toBe(2);
+    const rest = (await mailsTo()).find((each) => each !== half)!;
+    expect(rest.text).toContain('\n\nSeats: $250\n\nHawaii general excise tax: $11.78\n\nTotal refunded: $261.78\n\n');
+    const refunded = receiver.webhooks.filter((hook) => hook.type === 'subscription.refunded' && hook.data.transactionId === transactionId);
+    expect(refunded.map((hook) => [hook.data.amountCents, hook.data.taxCents, hook.data.taxState])).toEqual([
+      [26_178, 1_178, 'HI'],
+      [26_178, 1_178, 'HI'],
+    ]);
+  });
+
+  it('an untaxed refund mail names the amount alone', async () => {
+    const { transactionId, email } = await buy(1);
+    expect((await refund(transactionId, { amountCents: 10_000 })).statusCode).toBe(200);
+    await deliverDue(outboxContext);
+    const received = await mail.waitFor(email, /refund$/);
+    expect(received.text).toContain('We refunded $100 to your card.');
+    expect(received.text).not.toMatch(/tax|Seats:|Total refunded/);
   });
 
   it('after 30 days refunds only a named amount, never more than is left, and the renewals count as paid', async () => {

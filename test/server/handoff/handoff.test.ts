@@ -1,9 +1,20 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PRODUCT_NAME } from '../../../src/domain/product';
+import type { FinalizeResponse, TaxQuote } from '../../../src/contract/checkout';
+import { PRODUCT_ID, PRODUCT_NAME } from '../../../src/domain/product';
 import { handoffTokens } from '../../../server/db/schema';
 import { hashHandoffToken } from '../../../server/security/handoffToken';
-import { completePurchase, DATABASES, HANDOFF_KEY, startTestServer, type TestServer } from '../helper';
+import {
+  completePurchase,
+  DATABASES,
+  finalize,
+  handedOut,
+  HANDOFF_KEY,
+  openCheckout,
+  payWithCard,
+  startTestServer,
+  type TestServer,
+} from '../helper';
 
 const REDEEM = '/api/handoff/redeem';
 const UNUSABLE = { error: 'This hand-off token is invalid, expired or already used.' };
@@ -29,12 +40,35 @@ describe.each(DATABASES)('POST /api/handoff/redeem on %s', (kind) => {
       seatNumber: 1,
       seats: 4,
       monthlyTotalCents: 150_000,
+      monthlyTaxCents: 0,
+      taxState: null,
       productPurchased: PRODUCT_NAME,
       paidAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     });
     const second = await redeem(finalized.token);
     expect(second.statusCode).toBe(410);
     expect(second.json()).toEqual(UNUSABLE);
+  });
+
+  it('answers a Honolulu order with its monthly amount before tax, its Hawaii tax and the state apart', async () => {
+    const opened = await openCheckout(server, 3);
+    const located = await server.post('/api/locate-anon-subscription', {
+      subscriptionId: opened.subscriptionId,
+      subscriptionItemId: opened.subscriptionItemId,
+      transactionId: opened.transactionId,
+      productId: PRODUCT_ID,
+      country: 'US',
+      postalCode: '96813',
+    });
+    expect(located.statusCode, located.body).toBe(200);
+    const session = { ...opened, ...located.json<TaxQuote>() };
+    expect((await payWithCard(server, session.clientSecret)).statusCode).toBe(200);
+    const finalized = await finalize(server, session);
+    expect(finalized.statusCode, finalized.body).toBe(200);
+    const redeemed = await redeem(handedOut(finalized.json<FinalizeResponse>()).token);
+    expect(redeemed.statusCode).toBe(200);
+    // 4.712 % of $1,000 (docs/decisions/0070), as the webhooks and the manage page say it.
+    expect(redeemed.json()).toMatchObject({ seats: 3, monthlyTotalCents: 100_000, monthlyTaxCents: 4_712, taxState: 'HI' });
   });
 
   it('redeems once when two redemptions race', async () => {

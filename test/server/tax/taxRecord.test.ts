@@ -4,7 +4,7 @@
  * and the tax; a renewal after a seat decrease taxed on what the credit leaves; refunds, partial and full, returning
  * the tax share (half up, the whole tax on a full refund), kept with the refund's split and the commission taken back
  * on the part before tax; a failed refund giving the tax back; a repeated event recording nothing twice; an untaxed
- * order recording nothing.
+ * order recording nothing; the database refusing to change or delete a record (migration 0024).
  */
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -217,6 +217,19 @@ describe.each(DATABASES)('the record of tax collected, in the sandbox on %s', (k
       ['refund', -50_000, -2_356],
       ['refund', 50_000, 2_356],
     ]);
+  });
+
+  it('refuses to change or delete a record: a filing record is only added to', async () => {
+    const order = await buy(1);
+    const mine = eq(taxRecords.transactionId, order.transactionId);
+    const refusal = (query: PromiseLike<unknown>) =>
+      Promise.resolve(query).then(
+        () => 'done',
+        (error: unknown) => String(error instanceof Error && error.cause instanceof Error ? error.cause.message : error),
+      );
+    expect(await refusal(server.db.update(taxRecords).set({ taxCents: 0 }).where(mine))).toMatch(/tax_records is append-only/);
+    expect(await refusal(server.db.delete(taxRecords).where(mine))).toMatch(/tax_records is append-only/);
+    expect(await recordsOf(order.transactionId)).toEqual([expect.objectContaining({ amountCents: 50_000, taxCents: 2_356 })]);
   });
 
   it('an untaxed order (New York, Arizona at rate 0) records nothing, whatever it is paid or refunded', async () => {
