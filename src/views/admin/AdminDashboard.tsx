@@ -10,7 +10,7 @@ import { colors, radii } from '../theme';
 import { formText } from '../shared/formText';
 import { Button, Card, Field, Form, Heading, Muted, StackedTable, SubHeading, Table } from '../shared/panelStyles';
 import { MrrChart } from './MrrChart';
-import { ReadFailure } from './ReadFailure';
+import { ReadFailure } from '../shared/ReadFailure';
 import { ScrollRegion } from './ScrollRegion';
 import { useSessionEnded } from './useSessionEnded';
 

@@ -17,7 +17,7 @@ import { eventWords } from './eventWords';
 import { OrderCommissions } from './OrderCommissions';
 import { OrderSeats } from './OrderSeats';
 import { RefundPanel } from './RefundPanel';
-import { ReadFailure } from './ReadFailure';
+import { ReadFailure } from '../shared/ReadFailure';
 import { ScrollRegion } from './ScrollRegion';
 import { useSessionEnded } from './useSessionEnded';
 

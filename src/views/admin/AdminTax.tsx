@@ -7,7 +7,7 @@ import { taxNameOf } from '../../domain/tax';
 import { consoleTaxMachine } from '../../machines/consoleTaxMachine';
 import { formText } from '../shared/formText';
 import { Button, Card, Field, Form, Heading, Muted, StackedTable, SubHeading } from '../shared/panelStyles';
-import { ReadFailure } from './ReadFailure';
+import { ReadFailure } from '../shared/ReadFailure';
 import { ScrollRegion } from './ScrollRegion';
 import { useSessionEnded } from './useSessionEnded';
 

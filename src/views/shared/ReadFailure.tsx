@@ -1,6 +1,6 @@
-import { Button, ErrorText } from '../shared/panelStyles';
+import { Button, ErrorText } from './panelStyles';
 
-/** A console screen's failed read: the server's words, and "Try again" when the screen may read again. */
+/** A page's failed read (a console screen, the partner page): the server's words, and "Try again" when it may read again. */
 export function ReadFailure({ error, onRetry }: { error: string; onRetry?: () => void }) {
   return (
     <ErrorText role="alert">
