@@ -4,7 +4,8 @@
  * visits, checkouts, practices, seats, revenue; commission held / payable / paid / reversed; practices; payouts),
  * reloaded when the period changes; copy the link; sign out. Without a link it first asks whether this browser holds
  * a session (a 200 either way), so a visitor's page logs no refused call. The calls are invoked actors (src/api/commissionsApi.ts);
- * copying is an emitted `copyRequested` the page carries out. A session that ended (401) asks for a link again.
+ * copying is an emitted `copyRequested` the page carries out. A session that ended (401) asks for a link again; a
+ * first read that failed otherwise says why and reads again when asked.
  */
 import { assertEvent, assign, emit, fromPromise, setup } from 'xstate';
 import { failureOf, type ActorDone } from './actorError';
@@ -32,6 +33,7 @@ type PartnerEvent =
   | { type: 'PERIOD_CHANGED'; from?: string; to?: string }
   | { type: 'COPY_CLICKED' }
   | { type: 'SIGN_OUT_CLICKED' }
+  | { type: 'RETRY_CLICKED' }
   | ActorDone<'probeSession', boolean>
   | ActorDone<'loadView', PartnerView>
   | ActorDone<'requestLink', { message: string }>;
@@ -57,6 +59,8 @@ export const partnerMachine = setup({
   },
   guards: {
     hasToken: ({ context }) => context.token !== null,
+    /** The referrer's page was read before: a later read that fails keeps it on screen. */
+    hasView: ({ context }) => context.view !== null,
     /** The probe's answer: this browser holds a referrer's session. */
     sessionFound: ({ event }) => {
       assertEvent(event, 'xstate.done.actor.probeSession');
@@ -126,9 +130,14 @@ export const partnerMachine = setup({
         onDone: { target: 'signedIn', actions: 'assignView' },
         onError: [
           { guard: 'sessionEnded', target: 'signedOut' },
-          { target: 'signedIn', actions: 'assignError' },
+          { guard: 'hasView', target: 'signedIn', actions: 'assignError' },
+          { target: 'unavailable', actions: 'assignError' },
         ],
       },
+    },
+    // The first read failed: nothing to show but why, and a way to read again.
+    unavailable: {
+      on: { RETRY_CLICKED: 'loading' },
     },
     signedOut: {
       initial: 'askingForLink',

@@ -116,9 +116,10 @@ describe('model paths of the commission statecharts', () => {
       { type: 'PERIOD_CHANGED', from: '2026-01-01', to: '2026-01-31' },
       { type: 'COPY_CLICKED' },
       { type: 'SIGN_OUT_CLICKED' },
+      { type: 'RETRY_CLICKED' },
     ];
     // The page's buttons (period, copy, sign out) are shown only with the referrer's page: a first read that failed
-    // leaves none of them.
+    // leaves none of them, only "Try again".
     const onPage = new Set(['PERIOD_CHANGED', 'COPY_CLICKED', 'SIGN_OUT_CLICKED']);
     const eventsAt = (snapshot: AnyMachineSnapshot) =>
       offered(events)(snapshot).filter((event) => !onPage.has(event.type) || (snapshot.context as { view: unknown }).view !== null);

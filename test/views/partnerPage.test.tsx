@@ -196,4 +196,20 @@ describe("the referrer's page", () => {
     fireEvent.click(within(period).getByRole('button', { name: 'Show' }));
     await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
   });
+
+  it('says why when the first read fails, not "Loading…" for ever, and reads again on "Try again"', async () => {
+    let reads = 0;
+    showPartnerPage('/partner', {
+      '/api/partner/session': () => ({ status: 200, body: { signedIn: true } }),
+      '/api/partner': () =>
+        // A refusal is not read again by itself (src/api/reads.ts retries only the network and 5xx).
+        ++reads === 1 ? { status: 403, body: { error: 'Your partner page is closed for now.' } } : { status: 200, body: VIEW },
+    });
+    expect(await screen.findByRole('alert')).toHaveTextContent('Your partner page is closed for now.');
+    expect(screen.queryByText('Loading your partner page…')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('heading', { name: 'Dr. Jane Doe, your referrals' })).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(reads).toBe(2);
+  });
 });

@@ -17,6 +17,7 @@ import { partnerMachine } from '../../machines/partnerMachine';
 import { Button, Card, ErrorText, Field, Form, Heading, Muted, Page, SubHeading, Table } from '../shared/panelStyles';
 import { FIELD_LIMITS } from '../shared/fieldLimits';
 import { LimitedInput } from '../shared/LimitedInput';
+import { ReadFailure } from '../shared/ReadFailure';
 import { usePageTitle } from '../shared/usePageTitle';
 import { commissionLines } from './commissionLines';
 
@@ -63,6 +64,15 @@ export function PartnerPage({ machine = partnerMachine }: { machine?: typeof par
             </Button>
           </Form>
         )}
+      </Page>
+    );
+  }
+  if (snapshot.matches('unavailable')) {
+    return (
+      <Page as="main">
+        <Heading>Your partner page</Heading>
+        {/* The failed read that led here set the error. */}
+        <ReadFailure error={error!} onRetry={() => send({ type: 'RETRY_CLICKED' })} />
       </Page>
     );
   }
