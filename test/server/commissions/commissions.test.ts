@@ -146,6 +146,20 @@ describe.each(DATABASES)('commissions on %s', (kind) => {
     ]);
   });
 
+  it('the ledger refuses to change or delete an entry: a correction is a new entry that reverses it', async () => {
+    const mine = eq(commissionEntries.transactionId, first.transactionId);
+    const refusal = (query: PromiseLike<unknown>) =>
+      Promise.resolve(query).then(
+        () => 'done',
+        (error: unknown) => String(error instanceof Error && error.cause instanceof Error ? error.cause.message : error),
+      );
+    expect(await refusal(server.db.update(commissionEntries).set({ amountCents: 0 }).where(mine))).toMatch(
+      /commission_entries is append-only/,
+    );
+    expect(await refusal(server.db.delete(commissionEntries).where(mine))).toMatch(/commission_entries is append-only/);
+    expect(await entriesOf(first.transactionId)).toEqual([expect.objectContaining({ kind: 'earned', amountCents: 20_000 })]);
+  });
+
   it('a referrer is welcomed to their partner page when the owner gives them an email, once per address', async () => {
     await deliverDue(outboxContext);
     const welcome = await mail.waitFor(BOB, /^Your referrals and commissions, on your partner page$/);
