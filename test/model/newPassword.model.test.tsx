@@ -16,6 +16,8 @@ import { NEW_PASSWORD_HINT } from '../../src/domain/newPassword';
 import { newPasswordMachine } from '../../src/machines/newPasswordMachine';
 import { NewPasswordPage } from '../../src/views/newPassword/NewPasswordPage';
 import { advance } from '../views/support/timers';
+import { NEW_PASSWORD } from './pageRules';
+import { replayExactly } from './paths';
 import { PendingCalls } from './pendingCalls';
 import { createTimedMachine, expectFullCoverage, ModelCoverage } from './timedModel';
 
@@ -28,6 +30,7 @@ const EXPIRED = new ApiError('This link has expired: it works for one hour. Plea
 const USED = new ApiError('This link was already used to set a password.', 410);
 const SERVER_RULE = new ApiError('Please choose a password that is not your email address.', 400);
 const OFFLINE = new ApiError('We could not reach the server. Please try again.', 0);
+const SERVER_DOWN = new ApiError('Something went wrong on our side. Please try again.', 500);
 const WEAK = 'too short';
 const STRONG = 'correct horse battery staple';
 
@@ -39,7 +42,7 @@ function events(snapshot: Snapshot): AnyEventObject[] {
     const done = (output?: unknown) => ({ type: `xstate.done.actor.${id}`, output, actorId: id });
     const error = (failure: unknown) => ({ type: `xstate.error.actor.${id}`, error: failure, actorId: id });
     if (id.endsWith('newPassword.checking')) list.push(done(LINK), error(EXPIRED));
-    if (id.endsWith('newPassword.saving')) list.push(done(SET), error(SERVER_RULE), error(USED), error(OFFLINE));
+    if (id.endsWith('newPassword.saving')) list.push(done(SET), error(SERVER_RULE), error(USED), error(OFFLINE), error(SERVER_DOWN));
     if (id.endsWith('newPassword.requestingLink')) list.push(done(SENT), error(OFFLINE));
   }
   if (snapshot.matches('choosing'))
@@ -60,7 +63,26 @@ const dropStart = <T extends { steps: Array<{ event: AnyEventObject }> }>(path: 
   ...path,
   steps: path.steps.filter((step) => step.event.type !== 'xstate.init'),
 });
-const paths = [...model.getShortestPaths({ input: WITH_TOKEN }), ...model.getSimplePaths({ input: WITH_TOKEN })].map(dropStart);
+/**
+ * Each answer to a strong password, by rule (NEW_PASSWORD): a failure that leaves the form as it was is a state the
+ * generated paths have already seen, so they need not take it, and the rule would go unchecked.
+ */
+const rulePaths = [SERVER_RULE, USED, OFFLINE, SERVER_DOWN].map((failure) => {
+  const { description, statePath } = replayExactly(
+    model as never,
+    [
+      { type: 'xstate.done.actor.0.newPassword.checking', output: LINK, actorId: '0.newPassword.checking' },
+      { type: 'PASSWORD_SUBMITTED', password: STRONG },
+      { type: 'xstate.error.actor.0.newPassword.saving', error: failure, actorId: '0.newPassword.saving' },
+    ],
+    WITH_TOKEN,
+  );
+  return { description: `rule: ${description}`, steps: statePath.steps };
+});
+const paths = [
+  ...[...model.getShortestPaths({ input: WITH_TOKEN }), ...model.getSimplePaths({ input: WITH_TOKEN })].map(dropStart),
+  ...rulePaths,
+];
 
 const ACTORS: Record<string, 'check' | 'set' | 'request'> = {
   'newPassword.checking': 'check',
@@ -125,6 +147,32 @@ function expectShows(state: AnyMachineSnapshot) {
   }
 }
 
+/**
+ * What the page must show after `event`, by the page's rules (pageRules.ts), not by the chart: a saving call's
+ * refusal or failure where NEW_PASSWORD puts it, and no refusal left once a strong password is sent.
+ */
+function expectRuleHolds(event: AnyEventObject) {
+  if (event.type === 'PASSWORD_SUBMITTED' && event.password === STRONG) {
+    expect(screen.queryAllByRole('alert')).toEqual([]);
+    return;
+  }
+  if (!/^xstate\.error\.actor\..*newPassword\.saving$/.test(event.type)) return;
+  const failure = event.error as ApiError;
+  if (NEW_PASSWORD.linkRefused(failure.status)) {
+    expect(heading(NEW_PASSWORD.unusableHeading)).toHaveFocus();
+    expect(screen.getAllByRole('alert')[0]).toHaveTextContent(failure.message);
+    return;
+  }
+  expect(heading(NEW_PASSWORD.formHeading)).toBeInTheDocument();
+  const field = screen.getByLabelText('New password');
+  if (NEW_PASSWORD.passwordRefused(failure.status)) {
+    expect(field).toHaveAccessibleDescription(`${NEW_PASSWORD_HINT} ${failure.message}`);
+  } else {
+    expect(field).not.toHaveAttribute('aria-invalid');
+    expect(screen.getAllByRole('alert').map((alert) => alert.textContent)).toEqual([failure.message]);
+  }
+}
+
 async function execute(page: ReturnType<typeof renderPage>, event: AnyEventObject) {
   if (page.calls.answer(event)) {
     // answered
@@ -146,6 +194,7 @@ describe(`new password statechart: ${paths.length} shortest and simple paths`, (
     coverage.record(model.testLogic.getInitialSnapshot(null as never, WITH_TOKEN) as AnyMachineSnapshot);
     for (const step of path.steps) {
       await execute(page, step.event);
+      expectRuleHolds(step.event);
       expectShows(step.state as AnyMachineSnapshot);
       coverage.record(step.state as AnyMachineSnapshot);
     }

@@ -133,3 +133,16 @@ export const TAX = {
   csvHref: (from: string, to: string) => `/api/admin/tax.csv?from=${from}&to=${to}`,
   tryAgain: 'Try again',
 } as const;
+
+/**
+ * The new password page's answers to a submitted password (docs/decisions/0039): a 400 is the password's rule,
+ * under the field; any other 4xx is the link (unknown, expired, used): the page says it cannot be used and offers a
+ * new one; anything else (the network, a 5xx) keeps the form, with the failure above the button. A new submission
+ * clears the last refusal.
+ */
+export const NEW_PASSWORD = {
+  passwordRefused: (status: number) => status === 400,
+  linkRefused: (status: number) => status > 400 && status < 500,
+  formHeading: 'Set a new password',
+  unusableHeading: 'This link cannot be used',
+} as const;
