@@ -1176,6 +1176,8 @@ export async function startStatefulStripe({
       // Taxed as the subscription's invoices are (its `automatic_tax`), each line on its own.
       const taxation = taxationOf(subscription.customer, subscription.automatic_tax);
       const totals = totalsJson(linesOf(amounts, taxation), taxation?.reason ?? null);
+      // The customer's credit balance comes off what is due, as on the invoice itself.
+      const balance = customers.get(subscription.customer)!.balance;
       return {
         status: 200,
         body: {
@@ -1185,7 +1187,8 @@ export async function startStatefulStripe({
           customer: subscription.customer,
           currency: 'usd',
           ...totals,
-          amount_due: Math.max(0, totals.total as number),
+          starting_balance: balance,
+          amount_due: Math.max(0, (totals.total as number) + Math.min(0, balance)),
           automatic_tax: automaticTaxJson(subscription.automatic_tax, taxation?.reason ?? null),
           status: 'draft',
           parent: {

@@ -342,6 +342,8 @@ describe('Stripe Tax', () => {
     expect(credit).toMatchObject({ total_excluding_tax: -50_000, total: -52_356, amount_due: 0, amount_paid: 0, ending_balance: -52_356 });
     expect(taxOf(credit)).toBe(-2_356);
     expect(stripe.customer(subscription.customer as string)?.balance).toBe(-52_356);
+    const upcoming = await client.invoices.createPreview({ customer: subscription.customer as string, subscription: subscription.id });
+    expect(upcoming).toMatchObject({ total: 104_712, starting_balance: -52_356, amount_due: 52_356 });
 
     const renewal = stripe.renew(subscription.id);
     const renewed = await client.invoices.retrieve(renewal.id);
