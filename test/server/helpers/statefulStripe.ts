@@ -114,8 +114,8 @@ interface Invoice {
   billing_reason: 'subscription_create' | 'subscription_cycle' | 'subscription_update';
   /** Its lines; the sums are `total_excluding_tax` and `total_taxes`, their sum `total` (negative for a credit). */
   lines: Line[];
-  /** How each line's tax was decided (Stripe's `taxability_reason`), or null when the invoice is not taxed. */
-  taxability: TaxabilityReason | null;
+  /** Where Stripe Tax placed the customer and at what rate, or null when the invoice is not taxed. */
+  taxation: Taxation | null;
   /** The customer's balance before and after this invoice (negative: credit). */
   starting_balance: number;
   ending_balance: number;
@@ -570,10 +570,10 @@ export async function startStatefulStripe({
       amount_remaining: invoice.amount_due - invoice.amount_paid,
       attempt_count: invoice.attempt_count,
       created: invoice.created,
-      automatic_tax: automaticTaxJson(subscription.automatic_tax, invoice.taxability),
+      automatic_tax: automaticTaxJson(subscription.automatic_tax, invoice.taxation),
       starting_balance: invoice.starting_balance,
       ending_balance: invoice.ending_balance,
-      ...totalsJson(invoice.lines, invoice.taxability),
+      ...totalsJson(invoice.lines, invoice.taxation),
       parent: { type: 'subscription_details', subscription_details: { subscription: invoice.subscription, metadata: invoice.metadata } },
       // Includable since API 2025-03-31.basil: absent unless expanded.
       ...(expanded(expand, 'confirmation_secret')
@@ -599,17 +599,17 @@ export async function startStatefulStripe({
     };
   };
   /** An invoice's `automatic_tax`: 'complete' once Stripe Tax placed the customer. */
-  const automaticTaxJson = (enabled: boolean, taxability: TaxabilityReason | null): Json => ({
+  const automaticTaxJson = (enabled: boolean, taxation: Taxation | null): Json => ({
     enabled,
     liability: enabled ? { type: 'self' } : null,
-    status: enabled ? (taxability ? 'complete' : 'requires_location_inputs') : null,
+    status: enabled ? (taxation ? 'complete' : 'requires_location_inputs') : null,
   });
   /**
    * An invoice's amounts from its lines (Stripe API, "The Invoice object"): `subtotal` and `total_excluding_tax`
    * before tax, `total` with it, and `total_taxes`, the lines' exclusive taxes aggregated by rate (one rate here);
    * empty when the invoice is not taxed.
    */
-  const totalsJson = (lines: Line[], taxability: TaxabilityReason | null): Json => {
+  const totalsJson = (lines: Line[], taxation: Taxation | null): Json => {
     const subtotal = sumOf(lines, 'amount');
     const tax = sumOf(lines, 'tax');
     return {
@@ -618,16 +618,16 @@ export async function startStatefulStripe({
       total: subtotal + tax,
       total_excluding_tax: subtotal,
       total_taxes:
-        taxability === null
+        taxation === null
           ? []
           : [
               {
                 amount: tax,
                 tax_behavior: 'exclusive',
-                taxability_reason: taxability,
+                taxability_reason: taxation.reason,
                 taxable_amount: subtotal,
                 type: 'tax_rate_details',
-                tax_rate_details: { tax_rate: `txr_double_${taxability}` },
+                tax_rate_details: { tax_rate: `txr_double_${taxation.state ?? 'unregistered'}` },
               },
             ],
     };
@@ -768,7 +768,7 @@ export async function startStatefulStripe({
       status: 'open',
       billing_reason: reason,
       lines,
-      taxability: taxation?.reason ?? null,
+      taxation,
       starting_balance: startingBalance,
       ending_balance: customer.balance,
       amount_due: amount,
@@ -1149,7 +1149,7 @@ export async function startStatefulStripe({
       const automaticTax = params.get('automatic_tax[enabled]') === 'true';
       const taxation = taxationOf(customer.id, automaticTax);
       const lines = linesOf([tieredAmount(price, Number(params.get('subscription_details[items][0][quantity]') ?? '1'))], taxation);
-      const totals = totalsJson(lines, taxation?.reason ?? null);
+      const totals = totalsJson(lines, taxation);
       return {
         status: 200,
         body: {
@@ -1161,7 +1161,7 @@ export async function startStatefulStripe({
           ...totals,
           amount_due: Math.max(0, totals.total as number),
           status: 'draft',
-          automatic_tax: automaticTaxJson(automaticTax, taxation?.reason ?? null),
+          automatic_tax: automaticTaxJson(automaticTax, taxation),
         },
       };
     }
@@ -1175,7 +1175,7 @@ export async function startStatefulStripe({
       const amounts = always ? prorationOf(subscription, quantity, at) : [tieredAmount(prices.get(subscription.price)!, quantity)];
       // Taxed as the subscription's invoices are (its `automatic_tax`), each line on its own.
       const taxation = taxationOf(subscription.customer, subscription.automatic_tax);
-      const totals = totalsJson(linesOf(amounts, taxation), taxation?.reason ?? null);
+      const totals = totalsJson(linesOf(amounts, taxation), taxation);
       // The customer's credit balance comes off what is due, as on the invoice itself.
       const balance = customers.get(subscription.customer)!.balance;
       return {
@@ -1189,7 +1189,7 @@ export async function startStatefulStripe({
           ...totals,
           starting_balance: balance,
           amount_due: Math.max(0, (totals.total as number) + Math.min(0, balance)),
-          automatic_tax: automaticTaxJson(subscription.automatic_tax, taxation?.reason ?? null),
+          automatic_tax: automaticTaxJson(subscription.automatic_tax, taxation),
           status: 'draft',
           parent: {
             type: 'subscription_details',
