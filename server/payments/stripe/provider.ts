@@ -656,8 +656,10 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
         : null;
       return {
         quantity,
-        amountDueNowCents: Math.max(0, preview.total),
-        taxDueNowCents: preview.total > 0 ? taxOf(preview) : 0,
+        // What Stripe will charge: the proration less the customer's credit balance (a decrease's, tax and all),
+        // which the preview's `amount_due` has taken, as the invoice will (docs/decisions/0077).
+        amountDueNowCents: preview.total > 0 ? preview.amount_due : 0,
+        taxDueNowCents: preview.total > 0 ? taxChargedOf(preview) : 0,
         creditCents: Math.max(0, -preview.total),
         monthlyTotalCents: monthlyTotalCents(quantity),
         // The next month's invoice at the new seats, previewed without the proration: its tax is Stripe Tax's.

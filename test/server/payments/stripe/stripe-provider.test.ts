@@ -511,6 +511,7 @@ describe('seat changes after the purchase (docs/decisions/0045)', () => {
     const withTax = (total: number, tax: number) => ({
       ...fixture<Record<string, unknown>>('invoice-preview'),
       total: total + tax,
+      amount_due: total + tax,
       total_excluding_tax: total,
       total_taxes: [
         { amount: tax, tax_behavior: 'exclusive', taxability_reason: 'standard_rated', taxable_amount: total, type: 'tax_rate_details' },
@@ -528,6 +529,17 @@ describe('seat changes after the purchase (docs/decisions/0045)', () => {
       creditCents: 0,
       monthlyTotalCents: 150_000,
       monthlyTaxCents: 7_068,
+    });
+    // A decrease's credit in the customer's balance ($261.78, its $11.78 tax with it) comes off what is charged now:
+    // the preview's `amount_due`, and the tax in it (decision 0077).
+    stripe
+      .on('GET', SUBSCRIPTION, 200, taxed)
+      .on('POST', '/v1/invoices/create_preview', 200, { ...withTax(50_000, 2_356), starting_balance: -26_178, amount_due: 26_178 })
+      .on('POST', '/v1/invoices/create_preview', 200, withTax(150_000, 7_068));
+    await expect(provider().previewSeatChange('sub_TestChiro0001', 4)).resolves.toMatchObject({
+      amountDueNowCents: 26_178,
+      taxDueNowCents: 1_178,
+      creditCents: 0,
     });
     // The second preview is the next month at the new seats: no proration in it.
     expect(Object.fromEntries(stripe.requests[2]!.params)).toEqual({

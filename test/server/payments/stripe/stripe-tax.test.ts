@@ -4,7 +4,8 @@
  * quote shows Hawaii's tax), pays, and finalize accepts it; the renewal is taxed; a seat increase's proration is
  * taxed on its lines; a decrease's credit carries its tax into the balance and comes off the next renewal with it;
  * the owner refunds part of it. Then the record of tax collected (`tax_records`) and the console's report
- * (GET /api/admin/tax) hold what the double charged, cent for cent: each payment's tax less its refund's share.
+ * (GET /api/admin/tax) hold what the double charged, cent for cent: each payment's tax less its refund's share. An
+ * increase after a decrease is quoted and charged less the credit, with the tax in what is charged (decision 0077).
  */
 import { asc, eq } from 'drizzle-orm';
 import type Stripe from 'stripe';
@@ -88,9 +89,13 @@ describe.each(DATABASES)('a taxed Stripe order on %s', (kind) => {
     return [...listed.data].reverse();
   }
 
-  it('is located, pays with its tax, renews, changes seats, is refunded in part, and records the tax the double charged', async () => {
-    // Located in Honolulu: the quote shows the tax of three seats, and the session is replaced by a taxed one.
-    const created = await server.post('/api/create-anon-subscription-intent', createBody(3));
+  let buyers = 0;
+  /**
+   * A buyer located in Honolulu (the quote shows the tax and replaces the session with a taxed one) who pays with the
+   * tax and is finalized. Returns the session and the quote.
+   */
+  async function buyInHonolulu(quantity: number): Promise<{ session: SubscriptionSession; quote: TaxQuote }> {
+    const created = await server.post('/api/create-anon-subscription-intent', createBody(quantity));
     expect(created.statusCode, created.body).toBe(200);
     const opened = created.json<SubscriptionSession>();
     const located = await server.post('/api/locate-anon-subscription', {
@@ -103,22 +108,27 @@ describe.each(DATABASES)('a taxed Stripe order on %s', (kind) => {
     });
     expect(located.statusCode, located.body).toBe(200);
     const quote = located.json<TaxQuote>();
-    expect(quote).toMatchObject({ subtotalCents: 100_000, taxCents: 4_712, taxState: 'HI' });
     expect(quote.subscriptionId).not.toBe(opened.subscriptionId);
     const session = { ...opened, ...quote };
-    expect(stripe.subscription(session.subscriptionId)?.automatic_tax).toBe(true);
-
-    // Paid with the tax, and finalize accepts it.
-    expect(stripe.pay(session.clientSecret, BUYER)).toBe(true);
-    expect(stripe.intentOf(session.subscriptionId)?.amount_received).toBe(104_712);
+    const buyer = { ...BUYER, email: `ada${(buyers += 1)}@example.com` };
+    expect(stripe.pay(session.clientSecret, buyer)).toBe(true);
     const finalized = await server.post('/api/finalize-anon-subscription', {
       subscriptionId: session.subscriptionId,
       customerId: session.customerId,
       transactionId: session.transactionId,
-      ...BUYER,
+      ...buyer,
     });
     expect(finalized.statusCode, finalized.body).toBe(200);
     await deliverAll();
+    return { session, quote };
+  }
+
+  it('is located, pays with its tax, renews, changes seats, is refunded in part, and records the tax the double charged', async () => {
+    // Located in Honolulu: the quote shows the tax of three seats; paid with it, and finalize accepts it.
+    const { session, quote } = await buyInHonolulu(3);
+    expect(quote).toMatchObject({ subtotalCents: 100_000, taxCents: 4_712, taxState: 'HI' });
+    expect(stripe.subscription(session.subscriptionId)?.automatic_tax).toBe(true);
+    expect(stripe.intentOf(session.subscriptionId)?.amount_received).toBe(104_712);
     const orderNow = async () => (await server.db.select().from(orders).where(eq(orders.transactionId, session.transactionId)))[0]!;
     expect(await orderNow()).toMatchObject({ status: 'paid', taxState: 'HI', taxCents: 4_712 });
 
@@ -212,5 +222,27 @@ describe.each(DATABASES)('a taxed Stripe order on %s', (kind) => {
         refunds: 1,
       }),
     ]);
+  });
+
+  it('an increase after a decrease is quoted less the credit, its tax with it, and charged as quoted', async () => {
+    const { session } = await buyInHonolulu(4);
+    const cookie = await manage(session.transactionId);
+    await changeSeats(cookie, 3);
+    const credit = stripe.customer(session.customerId)!.balance;
+    expect(credit).toBeLessThan(0);
+
+    const quoted = await changeSeats(cookie, 6);
+    const charged = (await invoicesOf(session.subscriptionId)).at(-1)!;
+    expect(charged).toMatchObject({ billing_reason: 'subscription_update', status: 'paid', starting_balance: credit, ending_balance: 0 });
+    expect(charged.amount_paid).toBe(charged.total + credit);
+    expect(quoted.amountDueNowCents).toBe(charged.amount_paid);
+    // The tax in the charge: the proration's less the credit's share (decision 0077), as the record holds it.
+    expect(quoted.taxDueNowCents).toBe(refundedTaxCents(charged.amount_paid, charged.total, taxOf(charged)));
+    const [recorded] = await server.db.select().from(taxRecords).where(eq(taxRecords.invoiceId, charged.id));
+    expect(recorded).toMatchObject({
+      kind: 'payment',
+      taxCents: quoted.taxDueNowCents,
+      amountCents: charged.amount_paid - quoted.taxDueNowCents,
+    });
   });
 });
