@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type Stripe from 'stripe';
 import { isValidSeatCount, monthlyTotalCents } from '../../../src/domain/pricing';
 import { seatQuoteHolds } from '../../../src/domain/proration';
+import { refundedTaxCents } from '../../../src/domain/tax';
 import type { FastifyPluginAsync } from 'fastify';
 import type {
   CreateCustomerInput,
@@ -134,6 +135,20 @@ function paidPaymentIntentOf(invoice: Stripe.Invoice): string | null {
 /** Exclusive taxes, as the Price's `tax_behavior`. */
 function taxOf(invoice: Stripe.Invoice): number {
   return (invoice.total_taxes ?? []).reduce((sum, tax) => sum + tax.amount, 0);
+}
+
+/**
+ * The tax in what the invoice charges (`amount_due`, which is `amount_paid` once paid), in cents: its exclusive tax,
+ * less the tax share of the customer's credit balance it took. A seat decrease's credit line carried its own tax
+ * into the balance, so the part of the invoice the credit paid is taxed already: the tax is split in proportion to
+ * the amount, as Stripe Tax splits money against tax ("Refunds and credit notes"; docs/decisions/0077). 0 for an
+ * invoice that charges nothing (a credit, or one the balance paid in full).
+ */
+function taxChargedOf(invoice: Stripe.Invoice): number {
+  const tax = taxOf(invoice);
+  if (invoice.amount_due <= 0 || tax <= 0) return 0;
+  if (invoice.amount_due >= invoice.total) return tax;
+  return refundedTaxCents(invoice.amount_due, invoice.total, tax);
 }
 
 /** The total when Stripe leaves it null. */
@@ -400,7 +415,7 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
             state: invoiceStateOf(invoice.status),
             amountDueCents: invoice.amount_due,
             amountPaidCents: invoice.amount_paid,
-            taxCents: taxOf(invoice),
+            taxCents: taxChargedOf(invoice),
             paymentId: invoice.status === 'paid' ? paidPaymentIntentOf(invoice) : null,
             renewal: invoice.billing_reason === 'subscription_cycle',
             proration: invoice.billing_reason === 'subscription_update',
@@ -485,7 +500,7 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
           invoices.push({
             id: invoice.id,
             amountCents: invoice.amount_due,
-            taxCents: taxOf(invoice),
+            taxCents: taxChargedOf(invoice),
             status: state,
             refundedCents: 0,
             date,
@@ -498,7 +513,7 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
         invoices.push({
           id: invoice.id,
           amountCents: invoice.amount_paid,
-          taxCents: taxOf(invoice),
+          taxCents: taxChargedOf(invoice),
           status: paidInvoiceStatus(invoice.amount_paid, refundedCents),
           refundedCents,
           date,
@@ -641,8 +656,10 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
         : null;
       return {
         quantity,
-        amountDueNowCents: Math.max(0, preview.total),
-        taxDueNowCents: preview.total > 0 ? taxOf(preview) : 0,
+        // What Stripe will charge: the proration less the customer's credit balance (a decrease's, tax and all),
+        // which the preview's `amount_due` has taken, as the invoice will (docs/decisions/0077).
+        amountDueNowCents: preview.total > 0 ? preview.amount_due : 0,
+        taxDueNowCents: preview.total > 0 ? taxChargedOf(preview) : 0,
         creditCents: Math.max(0, -preview.total),
         monthlyTotalCents: monthlyTotalCents(quantity),
         // The next month's invoice at the new seats, previewed without the proration: its tax is Stripe Tax's.
@@ -783,12 +800,13 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
         const disputes = await call('retrieve refunded payment', () => stripe.disputes.list({ payment_intent: intent.id, limit: 10 }));
         disputeHolds = disputes.data.some((dispute) => !dispute.is_charge_refundable && dispute.status !== 'won');
       }
-      // The tax in the payment is its invoice's (`total_taxes`): Stripe Tax splits a refund in proportion to it.
+      // The tax in the payment is its invoice's (`total_taxes`, less a credit's share): Stripe Tax splits a refund in
+      // proportion to it.
       const paidInvoices = await call('retrieve refunded payment', () =>
         stripe.invoicePayments.list({ payment: { type: 'payment_intent', payment_intent: intent.id }, expand: ['data.invoice'], limit: 1 }),
       );
       const invoice = paidInvoices.data[0]?.invoice;
-      const taxCents = invoice && typeof invoice !== 'string' && !invoice.deleted ? taxOf(invoice) : 0;
+      const taxCents = invoice && typeof invoice !== 'string' && !invoice.deleted ? taxChargedOf(invoice) : 0;
       return {
         paymentId: intent.id,
         amountCents: intent.amount_received,

@@ -194,7 +194,7 @@ interface FirstPayment {
   seats: number;
   failsLater: boolean;
   disputed: boolean;
-  /** The buyer is in Honolulu: the order is taxed (the sandbox; the Stripe double taxes nothing). */
+  /** The buyer is in Honolulu: the order is taxed (the sandbox's rates; the Stripe double's registrations). */
   taxed: boolean;
 }
 export const firstPayment: fc.Arbitrary<FirstPayment> = fc.record({
@@ -551,7 +551,8 @@ export function stripeDriver(server: TestServer, stripe: StatefulStripe): Provid
     async buy(first) {
       delivered = stripe.events.length;
       heard.length = 0;
-      const session = await openReferredCheckout(server, first.seats);
+      const opened = await openReferredCheckout(server, first.seats);
+      const session = first.taxed ? await locateInHonolulu(server, opened) : opened;
       if (!stripe.pay(session.clientSecret, BUYER)) throw new Error('the double refused the first payment');
       await finalizeOrder(server, session);
       disputeIds.length = 0;
@@ -633,7 +634,7 @@ export function stripeDriver(server: TestServer, stripe: StatefulStripe): Provid
           paymentId: intentId,
           invoiceId: invoice.id,
           amountCents: invoice.amount_paid,
-          taxCents: (invoice.total_taxes ?? []).reduce((sum, tax) => sum + tax.amount, 0),
+          taxCents: taxInPayment(invoice),
           refundedCents: charge?.amount_refunded ?? 0,
           disputeLostCents: await lostToDisputes(intentId),
         });
@@ -649,6 +650,17 @@ export function stripeDriver(server: TestServer, stripe: StatefulStripe): Provid
       delivered = stripe.events.length;
     },
   };
+}
+
+/**
+ * The tax in what a Stripe invoice charged, in cents: its `total_taxes`, less the tax share of the credit balance it
+ * took (a seat decrease's credit carried its own tax), split in proportion to the amount as Stripe Tax splits money
+ * against tax ("Refunds and credit notes"; docs/decisions/0077).
+ */
+function taxInPayment(invoice: Stripe.Invoice): number {
+  const tax = (invoice.total_taxes ?? []).reduce((sum, each) => sum + each.amount, 0);
+  if (invoice.amount_paid >= invoice.total) return tax;
+  return refundedTaxCents(invoice.amount_paid, invoice.total, tax);
 }
 
 // --- The checks ---

@@ -35,6 +35,19 @@
  *   dropped when it is voided or expires (`customer.subscription.pending_update_expired`). A negative proration is
  *   the customer's credit `balance`, taken off the next invoice. `invoices/create_preview` previews the same
  *   invoice; `invoices/:id/pay` charges an open invoice now (402 `card_declined` when the card declines).
+ * - Stripe Tax ("Collect taxes for recurring payments"; "The Invoice object"): a subscription or preview with
+ *   `automatic_tax.enabled` whose customer's address places it (US: by the ZIP's first three digits) in a state of
+ *   `taxRegistrations` (default DEFAULT_TAX_REGISTRATIONS: HI 4.712 %, AZ 0) gets each invoice line's exclusive tax
+ *   (the Price's `tax_behavior: 'exclusive'`), rounded half up per line (src/domain/tax.ts `taxCents`); a proration's
+ *   credit line carries its tax negated. `total_taxes` aggregates it (one entry, `taxability_reason`
+ *   'standard_rated', 'not_subject_to_tax' at rate 0, 'not_collecting' where not registered, with 0);
+ *   `total_excluding_tax` and `subtotal` are the lines before tax, `total` with it, and `amount_due` is `total` less
+ *   the customer's credit balance. A negative total (a seat decrease) goes, tax and all, to the customer's
+ *   `balance`, which the next invoices take after tax (`starting_balance`, `ending_balance`). `customers.update`
+ *   with `tax.validate_location: 'immediately'` refuses an address it cannot place, 400
+ *   `customer_tax_location_invalid`, and saves nothing; `expand[]=tax` answers `tax.automatic_tax` ('supported',
+ *   'not_collecting', 'unrecognized_location') and `tax.location`. Without `automatic_tax` an invoice has no tax and
+ *   `total_taxes` is empty.
  * - Events: every change a webhook would report is recorded as a Stripe event (`events`), with
  *   `previous_attributes` for updates, for a test to deliver to the webhook route.
  */
@@ -44,6 +57,7 @@ import type { AddressInfo } from 'node:net';
 import { createStripeClient, STRIPE_API_VERSION } from '../../../server/payments/stripe/client';
 import { DEFAULT_PRICE_LOOKUP_KEY } from '../../../server/payments/stripe/catalogue';
 import { ensurePortalConfiguration, ensureStripeCatalogue } from '../../../server/payments/stripe/setup';
+import { DEFAULT_TAX_REGISTRATIONS, taxCents, type TaxRegistration } from '../../../src/domain/tax';
 import { TEST_SECRET_KEY } from './stripeDouble';
 
 type Json = Record<string, unknown>;
@@ -87,12 +101,25 @@ interface PaymentMethod {
   declines: boolean;
   billing_details: { name: string | null; email: string | null };
 }
+/** An invoice line's amount before tax and its exclusive tax, in cents (a credit line is negative in both). */
+interface Line {
+  amount: number;
+  tax: number;
+}
 interface Invoice {
   id: string;
   subscription: string;
   customer: string;
   status: 'open' | 'paid' | 'void';
   billing_reason: 'subscription_create' | 'subscription_cycle' | 'subscription_update';
+  /** Its lines; the sums are `total_excluding_tax` and `total_taxes`, their sum `total` (negative for a credit). */
+  lines: Line[];
+  /** Where Stripe Tax placed the customer and at what rate, or null when the invoice is not taxed. */
+  taxation: Taxation | null;
+  /** The customer's balance before and after this invoice (negative: credit). */
+  starting_balance: number;
+  ending_balance: number;
+  /** `total` less the credit taken from the customer's balance, never below 0: what is charged. */
   amount_due: number;
   amount_paid: number;
   payment_intent: string;
@@ -158,6 +185,14 @@ interface Answer {
   status: number;
   body: unknown;
 }
+/** Stripe Tax's reasons the double gives: registered and taxed, registered at rate 0, not registered there. */
+type TaxabilityReason = 'standard_rated' | 'not_subject_to_tax' | 'not_collecting';
+/** Where Stripe Tax placed a customer and the rate it charges there, in millionths. */
+interface Taxation {
+  state: string | null;
+  rateMillionths: number;
+  reason: TaxabilityReason;
+}
 
 /** How long an incomplete subscription waits for its first payment (Stripe docs, "Subscription statuses"). */
 const INCOMPLETE_WINDOW_SECONDS = 23 * 60 * 60;
@@ -186,8 +221,7 @@ const US_STATE_BY_ZIP_PREFIX: [number, number, string][] = [
 
 /**
  * The customer's `tax.location` once its address is set (Stripe API, "The Customer object": tax.location), or null
- * when Stripe Tax cannot place it: a US address needs a five-digit ZIP. The double has no tax registrations, so
- * `automatic_tax` is 'not_collecting' and every preview's tax is zero.
+ * when Stripe Tax cannot place it: a US address needs a five-digit ZIP the USPS issues (not 000–004).
  */
 function taxLocationOf(address: { country: string; postal_code: string | null }): { country: string; state: string | null } | null {
   if (address.country === '') return null;
@@ -195,9 +229,20 @@ function taxLocationOf(address: { country: string; postal_code: string | null })
   const zip = /^(\d{5})(-\d{4})?$/.exec(address.postal_code ?? '');
   if (!zip) return null;
   const prefix = Number(zip[1]!.slice(0, 3));
+  if (prefix <= 4) return null;
   const state = US_STATE_BY_ZIP_PREFIX.find(([from, to]) => prefix >= from && prefix <= to)?.[2] ?? null;
   return { country: 'US', state };
 }
+
+/**
+ * Each line's exclusive tax at `rateMillionths`: rounded half up per line (decision 0072, src/domain/tax.ts), a
+ * credit line's the negative of the tax on its size, so a credit gives back what a charge of it would carry.
+ */
+function taxedLines(amounts: number[], rateMillionths: number): Line[] {
+  return amounts.map((amount) => ({ amount, tax: Math.sign(amount) * taxCents(Math.abs(amount), rateMillionths) }));
+}
+
+const sumOf = (lines: Line[], field: keyof Line) => lines.reduce((total, line) => total + line[field], 0);
 
 const missing = (what: string, id: string) =>
   stripeError(404, 'invalid_request_error', `No such ${what}: '${id}'`, { code: 'resource_missing', param: 'id' });
@@ -380,10 +425,19 @@ interface StatefulStripeOptions {
   setup?: boolean;
   /** MAX_SEATS given to the portal configuration when set up. */
   maxSeats?: number;
+  /**
+   * The states the business is registered in with Stripe Tax and their rates in millionths (the Dashboard's
+   * registrations); default DEFAULT_TAX_REGISTRATIONS, Hawaii 4.712 % and Arizona 0 (decision 0070).
+   */
+  taxRegistrations?: readonly TaxRegistration[];
 }
 
 /** Starts the double on a free port; `url` goes to STRIPE_API_BASE. */
-export async function startStatefulStripe({ setup = true, maxSeats = 100 }: StatefulStripeOptions = {}) {
+export async function startStatefulStripe({
+  setup = true,
+  maxSeats = 100,
+  taxRegistrations = DEFAULT_TAX_REGISTRATIONS,
+}: StatefulStripeOptions = {}) {
   const products = new Map<string, Json>();
   const prices = new Map<string, Price>();
   const portalConfigurations = new Map<string, Json>();
@@ -516,11 +570,10 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
       amount_remaining: invoice.amount_due - invoice.amount_paid,
       attempt_count: invoice.attempt_count,
       created: invoice.created,
-      automatic_tax: { enabled: subscription.automatic_tax, status: subscription.automatic_tax ? 'complete' : null },
-      total: invoice.amount_due,
-      // Untaxed: the double's Price has no tax registrations to apply.
-      total_excluding_tax: invoice.amount_due,
-      total_taxes: [],
+      automatic_tax: automaticTaxJson(subscription.automatic_tax, invoice.taxation),
+      starting_balance: invoice.starting_balance,
+      ending_balance: invoice.ending_balance,
+      ...totalsJson(invoice.lines, invoice.taxation),
       parent: { type: 'subscription_details', subscription_details: { subscription: invoice.subscription, metadata: invoice.metadata } },
       // Includable since API 2025-03-31.basil: absent unless expanded.
       ...(expanded(expand, 'confirmation_secret')
@@ -543,6 +596,40 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
             },
           }
         : {}),
+    };
+  };
+  /** An invoice's `automatic_tax`: 'complete' once Stripe Tax placed the customer. */
+  const automaticTaxJson = (enabled: boolean, taxation: Taxation | null): Json => ({
+    enabled,
+    liability: enabled ? { type: 'self' } : null,
+    status: enabled ? (taxation ? 'complete' : 'requires_location_inputs') : null,
+  });
+  /**
+   * An invoice's amounts from its lines (Stripe API, "The Invoice object"): `subtotal` and `total_excluding_tax`
+   * before tax, `total` with it, and `total_taxes`, the lines' exclusive taxes aggregated by rate (one rate here);
+   * empty when the invoice is not taxed.
+   */
+  const totalsJson = (lines: Line[], taxation: Taxation | null): Json => {
+    const subtotal = sumOf(lines, 'amount');
+    const tax = sumOf(lines, 'tax');
+    return {
+      subtotal,
+      subtotal_excluding_tax: subtotal,
+      total: subtotal + tax,
+      total_excluding_tax: subtotal,
+      total_taxes:
+        taxation === null
+          ? []
+          : [
+              {
+                amount: tax,
+                tax_behavior: 'exclusive',
+                taxability_reason: taxation.reason,
+                taxable_amount: subtotal,
+                type: 'tax_rate_details',
+                tax_rate_details: { tax_rate: `txr_double_${taxation.state ?? 'unregistered'}` },
+              },
+            ],
     };
   };
   const subscriptionJson = (subscription: Subscription, expand: string[]): Json => {
@@ -628,16 +715,40 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
     }
   }
 
+  /**
+   * Stripe Tax's treatment of a `customerId` invoice with `automatic_tax` on: the rate of the state the customer is
+   * placed in (0 and 'not_collecting' where the business is not registered); null with automatic tax off or the
+   * customer not placed (Stripe would not finalize it: `requires_location_inputs`).
+   */
+  function taxationOf(customerId: string, automaticTax: boolean): Taxation | null {
+    const address = customers.get(customerId)?.address;
+    const location = automaticTax && address ? taxLocationOf(address) : null;
+    if (!location) return null;
+    const registration = location.country === 'US' ? taxRegistrations.find((each) => each.state === location.state) : undefined;
+    if (!registration) return { state: location.state, rateMillionths: 0, reason: 'not_collecting' };
+    const { state, rateMillionths } = registration;
+    return { state, rateMillionths, reason: rateMillionths > 0 ? 'standard_rated' : 'not_subject_to_tax' };
+  }
+
+  /** The lines of `amounts` (cents before tax) with their tax under `taxation` (none when null). */
+  const linesOf = (amounts: number[], taxation: Taxation | null): Line[] =>
+    taxation ? taxedLines(amounts, taxation.rateMillionths) : amounts.map((amount) => ({ amount, tax: 0 }));
+
   function newInvoice(
     subscription: Subscription,
     reason: Invoice['billing_reason'],
-    total = tieredAmount(prices.get(subscription.price)!, subscription.quantity),
+    amounts = [tieredAmount(prices.get(subscription.price)!, subscription.quantity)],
   ): Invoice {
-    // The customer's credit (a decrease's proration) comes off every invoice after the first.
+    const taxation = taxationOf(subscription.customer, subscription.automatic_tax);
+    const lines = linesOf(amounts, taxation);
+    const total = sumOf(lines, 'amount') + sumOf(lines, 'tax');
+    // The customer's balance comes off every invoice after the first, after tax; an invoice of a credit (a
+    // decrease's proration, its tax with it) adds to it ("Customer credit balance").
     const customer = customers.get(subscription.customer)!;
-    const credit = reason === 'subscription_create' ? 0 : Math.min(total, Math.max(0, -customer.balance));
+    const startingBalance = customer.balance;
+    const credit = reason === 'subscription_create' ? 0 : total < 0 ? total : Math.min(total, Math.max(0, -customer.balance));
     customer.balance += credit;
-    const amount = total - credit;
+    const amount = Math.max(0, total - credit);
     const intent: PaymentIntent = {
       id: newId('pi'),
       client_secret: '',
@@ -656,6 +767,10 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
       customer: subscription.customer,
       status: 'open',
       billing_reason: reason,
+      lines,
+      taxation,
+      starting_balance: startingBalance,
+      ending_balance: customer.balance,
       amount_due: amount,
       amount_paid: 0,
       payment_intent: intent.id,
@@ -725,15 +840,16 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
   }
 
   /**
-   * Stripe's proration of moving `subscription` to `quantity` at `at` (seconds): the new quantity for the time left
-   * charged, the old one's unused time credited, each line rounded to the cent, then netted ("Prorations").
+   * Stripe's proration lines of moving `subscription` to `quantity` at `at` (seconds), in cents before tax: the new
+   * quantity for the time left charged, the old one's unused time credited (negative), each rounded to the cent
+   * ("Prorations"); each is taxed on its own.
    */
-  function prorationOf(subscription: Subscription, quantity: number, at: number): number {
+  function prorationOf(subscription: Subscription, quantity: number, at: number): number[] {
     const price = prices.get(subscription.price)!;
     const period = subscription.current_period_end - subscription.current_period_start;
     const left = Math.min(period, Math.max(0, subscription.current_period_end - at));
     const line = (units: number) => Math.round((tieredAmount(price, units) * left) / period);
-    return line(quantity) - line(subscription.quantity);
+    return [line(quantity), -line(subscription.quantity)];
   }
 
   /**
@@ -741,9 +857,7 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
    * charged. Answers whether the quantity changes now (false: `pending_if_incomplete` and the charge failed).
    */
   function invoiceSeatChange(subscription: Subscription, quantity: number, at: number, pendingIfIncomplete: boolean): boolean {
-    const net = prorationOf(subscription, quantity, at);
-    if (net < 0) customers.get(subscription.customer)!.balance += net;
-    const invoice = newInvoice(subscription, 'subscription_update', Math.max(0, net));
+    const invoice = newInvoice(subscription, 'subscription_update', prorationOf(subscription, quantity, at));
     if (invoice.amount_due === 0) {
       payNothing(invoice);
       return true;
@@ -914,12 +1028,13 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
       const body = customerJson(customer);
       if (!expandsOf(params).includes('tax')) return { status: 200, body };
       const location = customer.address ? taxLocationOf(customer.address) : null;
+      const collecting = location && taxationOf(customer.id, true)?.reason !== 'not_collecting';
       return {
         status: 200,
         body: {
           ...body,
           tax: {
-            automatic_tax: location ? 'not_collecting' : 'unrecognized_location',
+            automatic_tax: !location ? 'unrecognized_location' : collecting ? 'supported' : 'not_collecting',
             ip_address: null,
             location: location && { ...location, source: 'billing_address' },
           },
@@ -1026,12 +1141,15 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
       };
     }
     if (method === 'POST' && path === '/v1/invoices/create_preview' && !params.has('subscription')) {
-      // A new subscription's first invoice for a customer (automatic tax on): no registrations, so no tax.
+      // A new subscription's first invoice for a customer, taxed as it would be with `automatic_tax`.
       const customer = customers.get(params.get('customer') ?? '');
       if (!customer) return missing('customer', params.get('customer') ?? '');
       const price = prices.get(params.get('subscription_details[items][0][price]') ?? '');
       if (!price) return missing('price', params.get('subscription_details[items][0][price]') ?? '');
-      const total = tieredAmount(price, Number(params.get('subscription_details[items][0][quantity]') ?? '1'));
+      const automaticTax = params.get('automatic_tax[enabled]') === 'true';
+      const taxation = taxationOf(customer.id, automaticTax);
+      const lines = linesOf([tieredAmount(price, Number(params.get('subscription_details[items][0][quantity]') ?? '1'))], taxation);
+      const totals = totalsJson(lines, taxation);
       return {
         status: 200,
         body: {
@@ -1040,13 +1158,10 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
           billing_reason: 'upcoming',
           customer: customer.id,
           currency: 'usd',
-          subtotal: total,
-          total_excluding_tax: total,
-          total_taxes: [],
-          total,
-          amount_due: total,
+          ...totals,
+          amount_due: Math.max(0, totals.total as number),
           status: 'draft',
-          automatic_tax: { enabled: params.get('automatic_tax[enabled]') === 'true', status: 'complete' },
+          automatic_tax: automaticTaxJson(automaticTax, taxation),
         },
       };
     }
@@ -1057,7 +1172,12 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
       const quantity = Number(params.get('subscription_details[items][0][quantity]') ?? subscription.quantity);
       const at = params.has('subscription_details[proration_date]') ? Number(params.get('subscription_details[proration_date]')) : now();
       const always = params.get('subscription_details[proration_behavior]') === 'always_invoice';
-      const total = always ? prorationOf(subscription, quantity, at) : tieredAmount(prices.get(subscription.price)!, quantity);
+      const amounts = always ? prorationOf(subscription, quantity, at) : [tieredAmount(prices.get(subscription.price)!, quantity)];
+      // Taxed as the subscription's invoices are (its `automatic_tax`), each line on its own.
+      const taxation = taxationOf(subscription.customer, subscription.automatic_tax);
+      const totals = totalsJson(linesOf(amounts, taxation), taxation);
+      // The customer's credit balance comes off what is due, as on the invoice itself.
+      const balance = customers.get(subscription.customer)!.balance;
       return {
         status: 200,
         body: {
@@ -1066,9 +1186,10 @@ export async function startStatefulStripe({ setup = true, maxSeats = 100 }: Stat
           billing_reason: always ? 'subscription_update' : 'upcoming',
           customer: subscription.customer,
           currency: 'usd',
-          subtotal: total,
-          total,
-          amount_due: Math.max(0, total),
+          ...totals,
+          starting_balance: balance,
+          amount_due: Math.max(0, (totals.total as number) + Math.min(0, balance)),
+          automatic_tax: automaticTaxJson(subscription.automatic_tax, taxation),
           status: 'draft',
           parent: {
             type: 'subscription_details',

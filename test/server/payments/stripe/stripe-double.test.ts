@@ -1,7 +1,8 @@
 /**
  * The stateful Stripe double (helpers/statefulStripe.ts) behaves as Stripe does where the adapter depends on it:
  * expansion only when asked, invoices priced from the Price's tiers, idempotency keys that keep successful answers
- * only, unknown parameters refused, incomplete_expired, requires_action, flexible-mode cancel_at, refunds, events.
+ * only, unknown parameters refused, incomplete_expired, requires_action, flexible-mode cancel_at, refunds, events,
+ * and Stripe Tax: each line's exclusive tax where the business is registered, a credit's tax into the balance.
  * Driven through stripe-node itself, so the requests are the SDK's.
  */
 import type Stripe from 'stripe';
@@ -212,6 +213,174 @@ describe('the subscription’s life', () => {
     const renewal = stripe.renew(subscription.id);
     expect(renewal.status).toBe('open');
     expect(stripe.subscription(subscription.id)?.status).toBe('past_due');
+  });
+});
+
+/** A customer placed at `postalCode` (validated, as the checkout's location step does) with a taxed subscription. */
+async function subscribeTaxed(quantity: number, postalCode: string, automaticTax = true) {
+  const customer = await client.customers.create({ metadata: { transactionId: 'txn_taxed' } }, { idempotencyKey: nextKey() });
+  await client.customers.update(
+    customer.id,
+    { address: { country: 'US', postal_code: postalCode }, tax: { validate_location: 'immediately' } },
+    { idempotencyKey: nextKey() },
+  );
+  return client.subscriptions.create(
+    {
+      customer: customer.id,
+      items: [{ price: priceId, quantity }],
+      payment_behavior: 'default_incomplete',
+      payment_settings: { save_default_payment_method: 'on_subscription' },
+      automatic_tax: { enabled: automaticTax },
+      metadata: { transactionId: 'txn_taxed' },
+      expand: ['latest_invoice'],
+    },
+    { idempotencyKey: nextKey() },
+  );
+}
+const taxOf = (invoice: Stripe.Invoice) => (invoice.total_taxes ?? []).reduce((sum, tax) => sum + tax.amount, 0);
+const MONTH = 30 * 24 * 60 * 60;
+
+describe('Stripe Tax', () => {
+  it.each([
+    ['Honolulu', '96813', 1, 50_000, 2_356, 'standard_rated'],
+    ['Honolulu', '96813', 3, 100_000, 4_712, 'standard_rated'],
+    ['Phoenix (registered, rate 0)', '85001', 1, 50_000, 0, 'not_subject_to_tax'],
+    ['New York (not registered)', '10001', 3, 100_000, 0, 'not_collecting'],
+  ])('taxes a first invoice in %s (%s), %i seats: %i cents and %i tax', async (_, zip, quantity, subtotal, tax, reason) => {
+    const subscription = await subscribeTaxed(quantity, zip);
+    const invoice = subscription.latest_invoice as Stripe.Invoice;
+    expect(invoice).toMatchObject({ total_excluding_tax: subtotal, subtotal, total: subtotal + tax, amount_due: subtotal + tax });
+    expect(invoice.total_taxes).toEqual([
+      expect.objectContaining({ amount: tax, tax_behavior: 'exclusive', taxability_reason: reason, taxable_amount: subtotal }),
+    ]);
+    expect(invoice.automatic_tax).toMatchObject({ enabled: true, status: 'complete' });
+    expect(stripe.pay(secretOf(subscription))).toBe(true);
+    expect(stripe.intentOf(subscription.id)).toMatchObject({ amount_received: subtotal + tax });
+  });
+
+  it('taxes nothing without automatic tax, wherever the customer is', async () => {
+    const subscription = await subscribeTaxed(3, '96813', false);
+    const invoice = subscription.latest_invoice as Stripe.Invoice;
+    expect(invoice).toMatchObject({ total: 100_000, total_excluding_tax: 100_000, amount_due: 100_000, total_taxes: [] });
+  });
+
+  it('refuses an address it cannot place when asked to validate it, and saves nothing', async () => {
+    const customer = await client.customers.create({}, { idempotencyKey: nextKey() });
+    await expect(
+      client.customers.update(
+        customer.id,
+        { address: { country: 'US', postal_code: '00123' }, tax: { validate_location: 'immediately' } },
+        { idempotencyKey: nextKey() },
+      ),
+    ).rejects.toMatchObject({ type: 'StripeInvalidRequestError', code: 'customer_tax_location_invalid' });
+    expect(stripe.customer(customer.id)?.address).toBeNull();
+    const placed = await client.customers.update(
+      customer.id,
+      { address: { country: 'US', postal_code: '96813' }, tax: { validate_location: 'immediately' }, expand: ['tax'] },
+      { idempotencyKey: nextKey() },
+    );
+    expect(placed.tax).toMatchObject({ automatic_tax: 'supported', location: { country: 'US', state: 'HI' } });
+  });
+
+  it('previews a new subscription’s tax for a placed customer', async () => {
+    const customer = await client.customers.create({}, { idempotencyKey: nextKey() });
+    await client.customers.update(customer.id, { address: { country: 'US', postal_code: '96701' } }, { idempotencyKey: nextKey() });
+    const preview = await client.invoices.createPreview({
+      customer: customer.id,
+      automatic_tax: { enabled: true },
+      subscription_details: { items: [{ price: priceId, quantity: 3 }] },
+    });
+    expect(preview).toMatchObject({ total_excluding_tax: 100_000, total: 104_712 });
+    expect(taxOf(preview)).toBe(4_712);
+  });
+
+  it('taxes each proration line on its own, rounded half up, in the preview and the invoice charged', async () => {
+    const subscription = await subscribeTaxed(1, '96813');
+    stripe.pay(secretOf(subscription));
+    const item = subscription.items.data[0]!;
+    // A third of the month left: +3 seats' 33 333, −1 seat's 16 667 (cents); taxes 1 570.65 → 1 571 and
+    // −785.35 → −785, 786 in all (the net 16 666 alone would be taxed 785).
+    const prorationDate = item.current_period_start + (2 * MONTH) / 3;
+    const preview = await client.invoices.createPreview({
+      customer: subscription.customer as string,
+      subscription: subscription.id,
+      subscription_details: { items: [{ id: item.id, quantity: 3 }], proration_behavior: 'always_invoice', proration_date: prorationDate },
+    });
+    expect(preview).toMatchObject({ total_excluding_tax: 16_666, total: 17_452 });
+    expect(taxOf(preview)).toBe(786);
+    const updated = await client.subscriptions.update(
+      subscription.id,
+      {
+        items: [{ id: item.id, quantity: 3 }],
+        proration_behavior: 'always_invoice',
+        proration_date: prorationDate,
+        expand: ['latest_invoice'],
+      },
+      { idempotencyKey: nextKey() },
+    );
+    const invoice = updated.latest_invoice as Stripe.Invoice;
+    expect(invoice).toMatchObject({ billing_reason: 'subscription_update', status: 'paid', total: 17_452, amount_paid: 17_452 });
+    expect(taxOf(invoice)).toBe(786);
+  });
+
+  it('puts a decrease’s credit into the balance with its tax, and takes it off the next renewal after tax', async () => {
+    const subscription = await subscribeTaxed(4, '96813');
+    stripe.pay(secretOf(subscription));
+    const item = subscription.items.data[0]!;
+    // The whole month left: +3 seats' 100 000 and −4 seats' 150 000, taxed 4 712 and −7 068.
+    const updated = await client.subscriptions.update(
+      subscription.id,
+      {
+        items: [{ id: item.id, quantity: 3 }],
+        proration_behavior: 'always_invoice',
+        proration_date: item.current_period_start,
+        expand: ['latest_invoice'],
+      },
+      { idempotencyKey: nextKey() },
+    );
+    const credit = updated.latest_invoice as Stripe.Invoice;
+    expect(credit).toMatchObject({ total_excluding_tax: -50_000, total: -52_356, amount_due: 0, amount_paid: 0, ending_balance: -52_356 });
+    expect(taxOf(credit)).toBe(-2_356);
+    expect(stripe.customer(subscription.customer as string)?.balance).toBe(-52_356);
+    const upcoming = await client.invoices.createPreview({ customer: subscription.customer as string, subscription: subscription.id });
+    expect(upcoming).toMatchObject({ total: 104_712, starting_balance: -52_356, amount_due: 52_356 });
+
+    const renewal = stripe.renew(subscription.id);
+    const renewed = await client.invoices.retrieve(renewal.id);
+    expect(renewed).toMatchObject({
+      status: 'paid',
+      total: 104_712,
+      starting_balance: -52_356,
+      ending_balance: 0,
+      amount_due: 52_356,
+      amount_paid: 52_356,
+    });
+    expect(taxOf(renewed)).toBe(4_712);
+  });
+
+  it('charges the rates of the registrations it is given', async () => {
+    const other = await startStatefulStripe({ taxRegistrations: [{ state: 'HI', rateMillionths: 40_000 }] });
+    try {
+      const otherClient = createStripeClient({ secretKey: TEST_SECRET_KEY, apiBase: other.url });
+      const otherPrice = (await otherClient.prices.list({ lookup_keys: [DEFAULT_PRICE_LOOKUP_KEY], active: true, limit: 1 })).data[0]!.id;
+      const previewAt = async (postalCode: string) => {
+        const customer = await otherClient.customers.create({}, { idempotencyKey: nextKey() });
+        await otherClient.customers.update(
+          customer.id,
+          { address: { country: 'US', postal_code: postalCode } },
+          { idempotencyKey: nextKey() },
+        );
+        return otherClient.invoices.createPreview({
+          customer: customer.id,
+          automatic_tax: { enabled: true },
+          subscription_details: { items: [{ price: otherPrice, quantity: 1 }] },
+        });
+      };
+      expect(taxOf(await previewAt('96813'))).toBe(2_000);
+      expect((await previewAt('85001')).total_taxes).toEqual([expect.objectContaining({ amount: 0, taxability_reason: 'not_collecting' })]);
+    } finally {
+      await other.close();
+    }
   });
 });
 

@@ -511,6 +511,7 @@ describe('seat changes after the purchase (docs/decisions/0045)', () => {
     const withTax = (total: number, tax: number) => ({
       ...fixture<Record<string, unknown>>('invoice-preview'),
       total: total + tax,
+      amount_due: total + tax,
       total_excluding_tax: total,
       total_taxes: [
         { amount: tax, tax_behavior: 'exclusive', taxability_reason: 'standard_rated', taxable_amount: total, type: 'tax_rate_details' },
@@ -528,6 +529,17 @@ describe('seat changes after the purchase (docs/decisions/0045)', () => {
       creditCents: 0,
       monthlyTotalCents: 150_000,
       monthlyTaxCents: 7_068,
+    });
+    // A decrease's credit in the customer's balance ($261.78, its $11.78 tax with it) comes off what is charged now:
+    // the preview's `amount_due`, and the tax in it (decision 0077).
+    stripe
+      .on('GET', SUBSCRIPTION, 200, taxed)
+      .on('POST', '/v1/invoices/create_preview', 200, { ...withTax(50_000, 2_356), starting_balance: -26_178, amount_due: 26_178 })
+      .on('POST', '/v1/invoices/create_preview', 200, withTax(150_000, 7_068));
+    await expect(provider().previewSeatChange('sub_TestChiro0001', 4)).resolves.toMatchObject({
+      amountDueNowCents: 26_178,
+      taxDueNowCents: 1_178,
+      creditCents: 0,
     });
     // The second preview is the next month at the new seats: no proration in it.
     expect(Object.fromEntries(stripe.requests[2]!.params)).toEqual({
@@ -700,8 +712,11 @@ describe('disputes and refunds (docs/decisions/0041, 0042), from recorded Stripe
     ...fixture('payment-intent-succeeded'),
     latest_charge: { ...(fixture('dispute').charge as Record<string, unknown>), disputed },
   });
-  /** "List all payments for an invoice" by the PaymentIntent: its invoice, expanded, with `taxCents` of tax. */
-  const invoicePaymentsOf = (taxCents: number) => ({
+  /**
+   * "List all payments for an invoice" by the PaymentIntent: its invoice, expanded, with `taxCents` of tax in its
+   * `total`, of which it charged `amountDue` (less when the customer's credit balance paid the rest).
+   */
+  const invoicePaymentsOf = (taxCents: number, total = 100_000, amountDue = Math.max(0, total)) => ({
     object: 'list',
     url: '/v1/invoice_payments',
     has_more: false,
@@ -712,9 +727,11 @@ describe('disputes and refunds (docs/decisions/0041, 0042), from recorded Stripe
         invoice: {
           id: 'in_1TestInvoice0001',
           object: 'invoice',
-          total: 100_000,
-          total_excluding_tax: 100_000 - taxCents,
-          total_taxes: taxCents > 0 ? [{ amount: taxCents, tax_behavior: 'exclusive', taxability_reason: 'standard_rated' }] : [],
+          total,
+          total_excluding_tax: total - taxCents,
+          amount_due: amountDue,
+          amount_paid: amountDue,
+          total_taxes: taxCents !== 0 ? [{ amount: taxCents, tax_behavior: 'exclusive', taxability_reason: 'standard_rated' }] : [],
         },
         payment: { type: 'payment_intent', payment_intent: 'pi_3TestIntent0001' },
       },
@@ -797,6 +814,18 @@ describe('disputes and refunds (docs/decisions/0041, 0042), from recorded Stripe
     expect(asked.get('payment[type]')).toBe('payment_intent');
     expect(asked.get('payment[payment_intent]')).toBe('pi_3TestIntent0001');
     expect(asked.get('expand[0]')).toBe('data.invoice');
+  });
+
+  it.each([
+    // $1,570.68 (four seats, $70.68 tax) less a decrease's $523.56 credit, its $23.56 tax with it: $47.12 is left.
+    ['a renewal the credit paid in part carries the tax of the part charged', 7_068, 157_068, 104_712, 4_712],
+    ['a renewal the credit paid in full carries none', 2_356, 52_356, 0, 0],
+    ['a decrease’s credit invoice charged nothing and carries none', -2_356, -52_356, 0, 0],
+  ])('%s (decision 0077)', async (_, tax, total, amountDue, expected) => {
+    stripe
+      .on('GET', '/v1/payment_intents/pi_3TestIntent0001', 200, disputedIntent(false))
+      .on('GET', '/v1/invoice_payments', 200, invoicePaymentsOf(tax, total, amountDue));
+    expect(await provider().retrieveRefundedPayment('pi_3TestIntent0001')).toMatchObject({ taxCents: expected });
   });
 
   it('a payment no invoice names has no tax', async () => {
