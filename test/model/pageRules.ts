@@ -146,3 +146,16 @@ export const NEW_PASSWORD = {
   formHeading: 'Set a new password',
   unusableHeading: 'This link cannot be used',
 } as const;
+
+/**
+ * The invitee's page (/join; docs/decisions/0032): a claim the server refuses (a 4xx: the link expired, was replaced
+ * or withdrawn, the seat already claimed) says the invitation cannot be used, in the server's words; a failure to
+ * reach it (the network, a 5xx) keeps the invitation, with why above the button. A copy button's toast names what
+ * it copied.
+ */
+export const JOIN = {
+  linkRefused: (status: number) => status >= 400 && status < 500,
+  invitedHeading: (practiceName: string) => `Join ${practiceName}`,
+  unusableHeading: 'This invitation cannot be used',
+  copied: { email: 'Email copied to clipboard', password: 'Password copied to clipboard' },
+} as const;

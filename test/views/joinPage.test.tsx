@@ -49,7 +49,9 @@ function showJoin(search: string, routes: Record<string, FakeRoute>) {
 afterEach(() => vi.unstubAllGlobals());
 
 describe("the invitee's page", () => {
-  it('reads the invitation and claims the seat with the link’s token, shows the login, and hands on to the agreement', async () => {
+  it('reads the invitation and claims the seat with the link’s token, shows the login, copies it, and hands on to the agreement', async () => {
+    const writeText = vi.fn(async () => undefined);
+    vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
     let claims = 0;
     const { sent, redirect } = showJoin('token=invite-token', {
       '/api/join/invitation': () => ({ status: 200, body: INVITATION }),
@@ -68,6 +70,9 @@ describe("the invitee's page", () => {
     expect(await screen.findByRole('heading', { name: 'Welcome to the team, Bo Chen' })).toBeInTheDocument();
     expect(screen.getByText('generated-password-1')).toBeInTheDocument();
     expect(screen.queryByRole('alert')).toBeNull();
+    // The copy buttons put the credential itself on the clipboard.
+    fireEvent.click(screen.getByRole('button', { name: 'Copy password' }));
+    await vi.waitFor(() => expect(writeText).toHaveBeenCalledWith('generated-password-1'));
     fireEvent.click(screen.getByRole('button', { name: /Sign Training Agreement/ }));
     expect(redirect).toHaveBeenCalledWith(CLAIMED.agreementUrl);
     expect(sent()).toEqual([
