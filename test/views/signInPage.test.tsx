@@ -70,6 +70,8 @@ describe('the sign-in page', () => {
     render(<SignInPage machine={machine} redirect={() => undefined} />);
     expect(await screen.findByText(/when you bought the training or joined a team/)).toBeInTheDocument();
     expect(screen.queryByText(/saved after your purchase/)).not.toBeInTheDocument();
+    // Nothing typed for the person: the form starts empty.
+    expect(screen.getByLabelText('Email')).toHaveValue('');
     await fillAndSubmit('bo@example.com', 'right');
     expect(await screen.findByText(/^No sign-in is waiting on this page/)).toBeInTheDocument();
     expect(await screen.findByRole('link', { name: 'Go to the training platform' })).toBeInTheDocument();
