@@ -152,7 +152,7 @@ describe("the console's Orders screen", () => {
     expect(orderTitle({ name: null, email: 'grace@example.com' })).toBe('grace@example.com');
   });
 
-  it('sends each action for this order, confirms the ones that end a subscription first, and says what was done', async () => {
+  it('sends each action for this order, confirms the ones that end a subscription first, and says what was done, each in its words', async () => {
     const actions: unknown[] = [];
     fetchMock = stubFetch({
       '/api/admin/orders/txn_grace': () => ({ status: 200, body: DETAIL }),
@@ -181,11 +181,16 @@ describe("the console's Orders screen", () => {
     expect(screen.getByText(/End this subscription at the end of its paid period\?/)).toBeInTheDocument();
     fireEvent.click(screen.getByRole('button', { name: 'Cancel at period end' }));
     expect(await screen.findByText('The subscription will end at the end of the paid period; the buyer is mailed.')).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel now…' }));
+    expect(screen.getByText(/End this subscription now, without a refund\?/)).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'End it now' }));
+    expect(await screen.findByText('The subscription has ended now.')).toBeInTheDocument();
     expect(actions).toEqual([
       { action: 'resend_confirmation' },
       { action: 'send_sign_in_link' },
       { action: 'send_sign_in_link' },
       { action: 'cancel_at_period_end' },
+      { action: 'cancel_now' },
     ]);
   });
 
