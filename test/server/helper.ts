@@ -191,6 +191,22 @@ export function updateBody(
   };
 }
 
+/** A body for the location step (decision 0071): `session`'s checkout located at `postalCode` in `country`. */
+export function locateBody(
+  session: Pick<SubscriptionSession, 'subscriptionId' | 'subscriptionItemId' | 'transactionId'>,
+  postalCode: string,
+  country = 'US',
+) {
+  return {
+    subscriptionId: session.subscriptionId,
+    subscriptionItemId: session.subscriptionItemId,
+    transactionId: session.transactionId,
+    productId: PRODUCT_ID,
+    country,
+    postalCode,
+  };
+}
+
 /** Calls create and returns the session; fails the test on a non-200. */
 export async function openCheckout(server: TestServer, quantity = 1): Promise<SubscriptionSession> {
   const response = await server.post('/api/create-anon-subscription-intent', createBody(quantity));

@@ -14,12 +14,12 @@ import type { AccountView, SeatChangePreview } from '../../../src/contract/accou
 import { formatDollars } from '../../../src/domain/pricing';
 import { DEFAULT_TAX_REGISTRATIONS, taxCents } from '../../../src/domain/tax';
 import type { TaxQuote } from '../../../src/contract/checkout';
-import { PRODUCT_ID, PRODUCT_NAME } from '../../../src/domain/product';
+import { PRODUCT_NAME } from '../../../src/domain/product';
 import { SANDBOX_CLOCK_MAX_SECONDS } from '../../../server/payments/sandbox/billing';
 import { deliverDue, smtpMailer, type OutboxContext } from '../../../server/outbox/outboxWorker';
 import { startMailCatcher, type MailCatcher } from '../../support/mailCatcher';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhookReceiver';
-import { confirmBody, DATABASES, finalizeBody, openCheckout, startTestServer, type TestServer } from '../helper';
+import { confirmBody, DATABASES, finalizeBody, locateBody, openCheckout, startTestServer, type TestServer } from '../helper';
 
 const WEBHOOK_SECRET = 'whsec-test-0123456789abcdef0123456789abcdef';
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -68,16 +68,7 @@ describe.each(DATABASES)('after the purchase, on %s', (kind) => {
     buyers += 1;
     const email = `buyer${buyers}@example.com`;
     const opened = await openCheckout(server, quantity);
-    const located = postalCode
-      ? await server.post('/api/locate-anon-subscription', {
-          subscriptionId: opened.subscriptionId,
-          subscriptionItemId: opened.subscriptionItemId,
-          transactionId: opened.transactionId,
-          productId: PRODUCT_ID,
-          country: 'US',
-          postalCode,
-        })
-      : null;
+    const located = postalCode ? await server.post('/api/locate-anon-subscription', locateBody(opened, postalCode)) : null;
     if (located) expect(located.statusCode).toBe(200);
     const session = located ? { ...opened, ...located.json<TaxQuote>() } : opened;
     const paid = await server.post('/api/sandbox/payment-intents/confirm', {

@@ -1,31 +1,15 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SubscriptionSession, TaxQuote, UpdateIntentResponse } from '../../../src/contract/checkout';
-import { PRODUCT_ID } from '../../../src/domain/product';
+import type { TaxQuote, UpdateIntentResponse } from '../../../src/contract/checkout';
 import { monthlyTotalCents } from '../../../src/domain/pricing';
 import { DEFAULT_TAX_REGISTRATIONS, placeZip, TAX_LOCATION_MESSAGES, taxCents } from '../../../src/domain/tax';
 import { orders, sandboxCustomers, sandboxInvoices, sandboxSubscriptions } from '../../../server/db/schema';
-import { DATABASES, finalize, openCheckout, payWithCard, startTestServer, updateBody, type TestServer } from '../helper';
+import { DATABASES, finalize, locateBody, openCheckout, payWithCard, startTestServer, updateBody, type TestServer } from '../helper';
 
 const LOCATE = '/api/locate-anon-subscription';
 /** Hawaii's rate, the sandbox's default (docs/decisions/0070). */
 const HI_RATE = DEFAULT_TAX_REGISTRATIONS.find((each) => each.state === 'HI')!.rateMillionths;
 const UPDATE = '/api/update-anon-subscription-intent';
-
-function locateBody(
-  session: Pick<SubscriptionSession, 'subscriptionId' | 'subscriptionItemId' | 'transactionId'>,
-  postalCode: string,
-  country = 'US',
-) {
-  return {
-    subscriptionId: session.subscriptionId,
-    subscriptionItemId: session.subscriptionItemId,
-    transactionId: session.transactionId,
-    productId: PRODUCT_ID,
-    country,
-    postalCode,
-  };
-}
 
 describe.each(DATABASES)('POST /api/locate-anon-subscription on %s (the sandbox, HI=47120, AZ=0)', (kind) => {
   let server: TestServer;

@@ -8,13 +8,12 @@ import { eq } from 'drizzle-orm';
 import { featureMail } from '../../../server/app';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TaxQuote } from '../../../src/contract/checkout';
-import { PRODUCT_ID } from '../../../src/domain/product';
 import { saveOwner } from '../../../server/admin/owners';
 import { funnelEvents, orders, outbox, refundRequests, sandboxRefunds, sandboxSubscriptions } from '../../../server/db/schema';
 import { deliverDue, smtpMailer, type OutboxContext } from '../../../server/outbox/outboxWorker';
 import { startMailCatcher, type MailCatcher } from '../../support/mailCatcher';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhookReceiver';
-import { confirmBody, DATABASES, openCheckout, startTestServer, type TestServer } from '../helper';
+import { confirmBody, DATABASES, locateBody, openCheckout, startTestServer, type TestServer } from '../helper';
 
 const WEBHOOK_SECRET = 'whsec-refunds-0123456789abcdef0123456789abcdef';
 const OWNER = { email: 'owner@example.com', password: 'correct horse battery staple' };
@@ -56,16 +55,7 @@ describe.each(DATABASES)('console refunds on %s', (kind) => {
     buyers += 1;
     const email = `refund-buyer${buyers}@example.com`;
     const opened = await openCheckout(server, quantity);
-    const located = postalCode
-      ? await server.post('/api/locate-anon-subscription', {
-          subscriptionId: opened.subscriptionId,
-          subscriptionItemId: opened.subscriptionItemId,
-          transactionId: opened.transactionId,
-          productId: PRODUCT_ID,
-          country: 'US',
-          postalCode,
-        })
-      : null;
+    const located = postalCode ? await server.post('/api/locate-anon-subscription', locateBody(opened, postalCode)) : null;
     if (located) expect(located.statusCode, located.body).toBe(200);
     const session = located ? { ...opened, ...located.json<TaxQuote>() } : opened;
     const paid = await server.post('/api/sandbox/payment-intents/confirm', {

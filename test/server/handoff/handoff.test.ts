@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FinalizeResponse, TaxQuote } from '../../../src/contract/checkout';
-import { PRODUCT_ID, PRODUCT_NAME } from '../../../src/domain/product';
+import { PRODUCT_NAME } from '../../../src/domain/product';
 import { handoffTokens } from '../../../server/db/schema';
 import { hashHandoffToken } from '../../../server/security/handoffToken';
 import {
@@ -10,6 +10,7 @@ import {
   finalize,
   handedOut,
   HANDOFF_KEY,
+  locateBody,
   openCheckout,
   payWithCard,
   startTestServer,
@@ -52,14 +53,7 @@ describe.each(DATABASES)('POST /api/handoff/redeem on %s', (kind) => {
 
   it('answers a Honolulu order with its monthly amount before tax, its Hawaii tax and the state apart', async () => {
     const opened = await openCheckout(server, 3);
-    const located = await server.post('/api/locate-anon-subscription', {
-      subscriptionId: opened.subscriptionId,
-      subscriptionItemId: opened.subscriptionItemId,
-      transactionId: opened.transactionId,
-      productId: PRODUCT_ID,
-      country: 'US',
-      postalCode: '96813',
-    });
+    const located = await server.post('/api/locate-anon-subscription', locateBody(opened, '96813'));
     expect(located.statusCode, located.body).toBe(200);
     const session = { ...opened, ...located.json<TaxQuote>() };
     expect((await payWithCard(server, session.clientSecret)).statusCode).toBe(200);

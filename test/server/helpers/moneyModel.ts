@@ -19,7 +19,6 @@ import fc from 'fast-check';
 import type Stripe from 'stripe';
 import { BUILT_IN_RULE, commissionCents, refundedShareCents } from '../../../src/domain/commissions';
 import { monthlyTotalCents } from '../../../src/domain/pricing';
-import { PRODUCT_ID } from '../../../src/domain/product';
 import { refundedTaxCents } from '../../../src/domain/tax';
 import type { FinalizeResponse, SubscriptionSession } from '../../../src/contract/checkout';
 import { changeSeats, cancelAtPeriodEnd, replaceCard, undoCancellation } from '../../../server/account/manageSubscription';
@@ -42,7 +41,7 @@ import { refundOrder } from '../../../server/checkout/refundOrder';
 import type { PaymentEvent, PaymentProvider } from '../../../server/payments/provider';
 import { advanceSandboxClock, firstInvoiceId, renewDueSandboxSubscriptions, SANDBOX_NOW } from '../../../server/payments/sandbox/billing';
 import { createStripeClient } from '../../../server/payments/stripe/client';
-import { confirmBody, createBody, TEST_CARDS, type TestServer } from '../helper';
+import { confirmBody, createBody, locateBody, TEST_CARDS, type TestServer } from '../helper';
 import type { StatefulStripe } from './statefulStripe';
 import { TEST_SECRET_KEY } from './stripeDouble';
 import { deliver } from './stripeEvents';
@@ -328,14 +327,7 @@ async function finalizeOrder(server: TestServer, session: SubscriptionSession): 
 
 /** The location step with a Honolulu ZIP (decision 0071): the order's session replaced by a taxed one. */
 async function locateInHonolulu(server: TestServer, session: SubscriptionSession): Promise<SubscriptionSession> {
-  const located = await server.post('/api/locate-anon-subscription', {
-    subscriptionId: session.subscriptionId,
-    subscriptionItemId: session.subscriptionItemId,
-    transactionId: session.transactionId,
-    productId: PRODUCT_ID,
-    country: 'US',
-    postalCode: '96813',
-  });
+  const located = await server.post('/api/locate-anon-subscription', locateBody(session, '96813'));
   if (located.statusCode !== 200) throw new Error(`locate answered ${located.statusCode}: ${located.body}`);
   return { ...session, ...located.json<Partial<SubscriptionSession>>() };
 }

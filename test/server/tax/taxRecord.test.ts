@@ -10,14 +10,13 @@ import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TaxQuote } from '../../../src/contract/checkout';
 import type { SeatChangePreview } from '../../../src/contract/account';
-import { PRODUCT_ID } from '../../../src/domain/product';
 import { taxCents } from '../../../src/domain/tax';
 import { saveOwner } from '../../../server/admin/owners';
 import { issueAccountLink } from '../../../server/account/accountLinks';
 import { applyPaymentEvents } from '../../../server/checkout';
 import { commissionEntries, orderRefunds, orders, sandboxInvoices, taxRecords } from '../../../server/db/schema';
 import { sandboxEvent } from '../../../server/payments/sandbox/billing';
-import { confirmBody, createBody, DATABASES, finalize, startTestServer, type TestServer } from '../helper';
+import { confirmBody, createBody, DATABASES, finalize, locateBody, startTestServer, type TestServer } from '../helper';
 
 const OWNER = { email: 'owner@example.com', password: 'correct horse battery staple' };
 const HONOLULU = '96813';
@@ -57,14 +56,7 @@ describe.each(DATABASES)('the record of tax collected, in the sandbox on %s', (k
       customerId: string;
       clientSecret: string;
     }>();
-    const located = await server.post('/api/locate-anon-subscription', {
-      subscriptionId: session.subscriptionId,
-      subscriptionItemId: session.subscriptionItemId,
-      transactionId: session.transactionId,
-      productId: PRODUCT_ID,
-      country: 'US',
-      postalCode,
-    });
+    const located = await server.post('/api/locate-anon-subscription', locateBody(session, postalCode));
     expect(located.statusCode, located.body).toBe(200);
     const quote = located.json<TaxQuote>();
     const paid = await server.post('/api/sandbox/payment-intents/confirm', confirmBody(quote.clientSecret, card, buyer));

@@ -17,9 +17,8 @@ import { hashHandoffToken } from '../../../../server/security/handoffToken';
 import type { SeatChangePreview } from '../../../../src/contract/account';
 import type { TaxReport } from '../../../../src/contract/admin';
 import type { SubscriptionSession, TaxQuote } from '../../../../src/contract/checkout';
-import { PRODUCT_ID } from '../../../../src/domain/product';
 import { refundedTaxCents } from '../../../../src/domain/tax';
-import { createBody, DATABASES, startTestServer, type TestServer } from '../../helper';
+import { createBody, DATABASES, finalize, locateBody, startTestServer, type TestServer } from '../../helper';
 import { startStatefulStripe, type StatefulStripe } from '../../helpers/statefulStripe';
 import { TEST_SECRET_KEY } from '../../helpers/stripeDouble';
 import { deliver, stripeTestEnv } from '../../helpers/stripeEvents';
@@ -98,26 +97,14 @@ describe.each(DATABASES)('a taxed Stripe order on %s', (kind) => {
     const created = await server.post('/api/create-anon-subscription-intent', createBody(quantity));
     expect(created.statusCode, created.body).toBe(200);
     const opened = created.json<SubscriptionSession>();
-    const located = await server.post('/api/locate-anon-subscription', {
-      subscriptionId: opened.subscriptionId,
-      subscriptionItemId: opened.subscriptionItemId,
-      transactionId: opened.transactionId,
-      productId: PRODUCT_ID,
-      country: 'US',
-      postalCode: '96813',
-    });
+    const located = await server.post('/api/locate-anon-subscription', locateBody(opened, '96813'));
     expect(located.statusCode, located.body).toBe(200);
     const quote = located.json<TaxQuote>();
     expect(quote.subscriptionId).not.toBe(opened.subscriptionId);
     const session = { ...opened, ...quote };
     const buyer = { ...BUYER, email: `ada${(buyers += 1)}@example.com` };
     expect(stripe.pay(session.clientSecret, buyer)).toBe(true);
-    const finalized = await server.post('/api/finalize-anon-subscription', {
-      subscriptionId: session.subscriptionId,
-      customerId: session.customerId,
-      transactionId: session.transactionId,
-      ...buyer,
-    });
+    const finalized = await finalize(server, session, buyer);
     expect(finalized.statusCode, finalized.body).toBe(200);
     await deliverAll();
     return { session, quote };
