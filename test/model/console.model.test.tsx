@@ -25,7 +25,7 @@ import { AdminOrderDetail, AdminOrders } from '../../src/views/admin/AdminOrders
 import { AdminPage } from '../../src/views/admin/AdminPage';
 import { advance } from '../views/support/timers';
 import { CONSOLE_ORDER } from './pageRules';
-import { chooseCoveringPaths, replayExactly } from './paths';
+import { chooseCoveringPaths, shortestPathCandidates } from './paths';
 import { PendingCalls } from './pendingCalls';
 import { createTimedMachine, expectFullCoverage, ModelCoverage } from './timedModel';
 
@@ -417,14 +417,8 @@ for (const spec of [dashboardModel, ordersModel, orderModel, sessionModel]) {
     events: spec.events as never,
     stateMatcher: (snapshot, key) => (snapshot as Snapshot).matches(key),
   });
-  // Shortest paths to every state, each also extended by every event its end offers (paths.ts does the same without input).
-  const shortest = model.getShortestPaths({ allowDuplicatePaths: true, input: spec.input });
-  const candidates = shortest
-    .flatMap((path) => {
-      const events = path.steps.map((step) => step.event as AnyEventObject).filter((event) => event.type !== 'xstate.init');
-      return [events, ...spec.events(path.state as Snapshot).map((next) => [...events, next])];
-    })
-    .map((events) => replayExactly(model as never, events, spec.input));
+  // Shortest paths to every state, each also extended by every event its end offers.
+  const candidates = shortestPathCandidates(model as never, (snapshot) => spec.events(snapshot), spec.input);
   const paths = chooseCoveringPaths(candidates, (path) => coverage.keysOf(path.statePath.steps.map((step) => step.state)));
 
   describe(`console ${spec.name} statechart: ${paths.length} paths`, () => {
