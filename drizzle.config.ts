@@ -1,8 +1,8 @@
 import { defineConfig } from 'drizzle-kit';
 
-/** drizzle-kit: generates SQL migrations from server/db/schema.ts into server/db/migrations. */
+/** drizzle-kit: generates SQL migrations from every feature's tables.ts into server/db/migrations. */
 export default defineConfig({
   dialect: 'postgresql',
-  schema: './server/db/schema.ts',
+  schema: './server/*/tables.ts',
   out: './server/db/migrations',
 });

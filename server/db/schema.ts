@@ -1,4 +1,4 @@
-/** Gathers every feature's tables.ts for the client and drizzle-kit (`npm run db:generate`). */
+/** Gathers every feature's tables.ts for the client; drizzle-kit reads the same files by a glob (drizzle.config.ts). */
 export * from '../referrals/tables';
 export * from '../checkout/tables';
 export * from '../funnel/tables';

@@ -201,7 +201,7 @@ interface CrossImport {
 
 /**
  * Every import between two folders of server/, but for server/db/schema.ts's: it only gathers the features' tables
- * for drizzle-kit and the client, and depends on none of them.
+ * for the client, and depends on none of them.
  */
 function crossImports(files: ServerFile[]): CrossImport[] {
   return files
@@ -287,6 +287,15 @@ describe('server/ boundaries', () => {
       folders.filter((folder) => !FOLDER_ORDER.includes(folder)),
       'add the folder to FOLDER_ORDER',
     ).toEqual([]);
+  });
+
+  it("gathers in server/db/schema.ts every feature's tables.ts, which drizzle-kit reads by its glob, and nothing else", () => {
+    const schema = serverFiles.find((file) => file.path === 'server/db/schema.ts')!;
+    const gathered = [...schema.source.matchAll(/^export \* from '\.\.\/([^/']+)\/tables';$/gm)].map((match) => match[1]!);
+    const lines = schema.source.split('\n').filter((line) => line.trim() && !/^\s*(\/\*\*|\*|\/\/)/.test(line));
+    const features = serverFiles.filter((file) => /^server\/[^/]+\/tables\.ts$/.test(file.path)).map((file) => folderOf(file.path)!);
+    expect(gathered.toSorted(), 'add `export * from ../<feature>/tables` to server/db/schema.ts').toEqual(features.toSorted());
+    expect(lines.length, 'server/db/schema.ts holds only the gathering lines').toBe(gathered.length);
   });
 
   it("lets features import each other only through their index.ts (a table's foreign key and the schema's gathering aside)", () => {
