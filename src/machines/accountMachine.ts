@@ -15,13 +15,12 @@
  */
 import { assertEvent, assign, emit, fromPromise, setup } from 'xstate';
 import { accountApi } from '../api/accountApi';
-import { ApiError } from '../api/client';
 import { copyText } from '../browser/clipboard';
 import type { AccountSessionResponse, AccountView, CardRequest, NewCredentials, SeatChangePreview } from '../contract/account';
 import { formatDollars } from '../domain/pricing';
 import { taxLabelOf } from '../domain/tax';
 import { isRefundAskable } from '../domain/refunds';
-import { failureOf } from './actorError';
+import { sessionEndedGuards } from './consoleSessionEnded';
 import { failureMessage } from './failureMessage';
 
 interface AccountInput {
@@ -203,10 +202,7 @@ export const accountMachine = setup({
     hasToken: ({ context }) => context.token !== null,
     handsOnToAgreement: ({ event }) => event.type === `xstate.done.actor.${OPEN}` && event.output.agreementUrl !== null,
     signedIn: ({ event }) => event.type === `xstate.done.actor.${LOAD}` && event.output !== null,
-    sessionEnded: ({ event }) => {
-      const error = failureOf(event);
-      return error instanceof ApiError && error.status === 401;
-    },
+    ...sessionEndedGuards,
     /** The guarantee's refund may be asked for now: within its days, money left to refund, not asked yet (decision 0068). */
     refundAskable: ({ context }) => isRefundAskable(context.account, new Date()),
     isPortalAddress: ({ event }) => event.type === `xstate.done.actor.${CHANGE}` && 'url' in event.output,

@@ -4,7 +4,8 @@
  * shows its sign-in form instead of an error (the view hears it through src/views/admin/useSessionEnded.ts).
  * Each console chart spreads `sessionEndedGuards` and `sessionEndedActions<Context, Event>()` into its `setup`
  * (the guard and the action by name, as the diagrams show them) and starts each call's `onError` with
- * `sessionEndedTo(state)`: no chart writes a 401 branch of its own.
+ * `sessionEndedTo(state)`: no chart writes a 401 branch of its own. The manage page's and the partner page's charts
+ * take the same `sessionEnded` guard: their sessions end the same way (server/sessions/).
  */
 import { emit, type EventObject, type MachineContext } from 'xstate';
 import { ApiError } from '../api/client';

@@ -8,9 +8,9 @@
  * first read that failed otherwise says why and reads again when asked.
  */
 import { assertEvent, assign, emit, fromPromise, setup } from 'xstate';
-import { failureOf, type ActorDone } from './actorError';
+import { type ActorDone } from './actorError';
+import { sessionEndedGuards } from './consoleSessionEnded';
 import { failureMessage } from './failureMessage';
-import { ApiError } from '../api/client';
 import { partnerApi } from '../api/commissionsApi';
 import type { PartnerQuery, PartnerView } from '../contract/commissions';
 
@@ -67,10 +67,7 @@ export const partnerMachine = setup({
       return event.output;
     },
     /** The referrer's session ended (401): the page asks for a link again. */
-    sessionEnded: ({ event }) => {
-      const error = failureOf(event);
-      return error instanceof ApiError && error.status === 401;
-    },
+    ...sessionEndedGuards,
   },
   actions: {
     assignView: assign(({ event }) => {

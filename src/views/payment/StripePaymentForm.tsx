@@ -30,7 +30,7 @@ const PAYMENT_ELEMENT_OPTIONS = {
   wallets: { applePay: 'never', googlePay: 'never' },
 } as const satisfies StripePaymentElementOptions;
 
-/** The Elements theme, matching the sandbox card form's colours (CardInputField.tsx). */
+/** The Elements theme, matching the sandbox card form's colours (src/views/shared/TextField.tsx). */
 const APPEARANCE: Appearance = {
   theme: 'stripe',
   variables: {
