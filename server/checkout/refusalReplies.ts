@@ -1,6 +1,22 @@
 /** Spec §7: the page shows the server's `error` text. */
 import type { Outcome, Refusal } from './outcome';
-import { CHECKOUT_ERRORS, HttpError } from '../http/httpError';
+import { HttpError } from '../http/httpError';
+
+// One place, so tests and clients can rely on them.
+export const CHECKOUT_ERRORS = {
+  unknownProduct: 'Unknown product.',
+  unknownCheckout: 'Unknown checkout',
+  checkoutChanged: 'This checkout was changed in another window. Please refresh the page and try again.',
+  seatsBeingUpdated: 'Seats are being updated. Please wait a moment and try again.',
+  orderPaid: 'This order has already been paid.',
+  orderCancelled: 'This order has been cancelled.',
+  buyerMismatch: 'This email is not the one this order was paid with.',
+  paymentIncomplete: 'Payment has not been completed for this order.',
+  providerUnavailable: 'The payment provider could not complete the request. Please try again.',
+  emailInvalid: 'Email is invalid',
+  nameRequired: 'Name is required',
+  buyerUnknown: 'The payment carries no billing name and email. Please contact support.',
+} as const;
 
 const REFUSAL_REPLIES: Readonly<Record<Refusal, { status: number; message: string }>> = {
   unknown_checkout: { status: 404, message: CHECKOUT_ERRORS.unknownCheckout },

@@ -5,9 +5,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { CreateIntentRequest, ErrorResponse, SubscriptionSession } from '../../../src/contract/checkout';
 import { PRODUCT_ID } from '../../../src/domain/product';
-import { CHECKOUT_ERRORS, HttpError } from '../../http/httpError';
+import { HttpError } from '../../http/httpError';
 import { openCheckout } from '../openCheckout';
-import { replyWith } from '../refusalReplies';
+import { CHECKOUT_ERRORS, replyWith } from '../refusalReplies';
 import type { OrderServices } from '../order';
 import type { ReferralLinks } from '../../referrals';
 

@@ -2,9 +2,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { ErrorResponse, FinalizeRequest, FinalizeResponse } from '../../../src/contract/checkout';
 import { EMAIL_PATTERN } from '../../../src/domain/validation';
-import { CHECKOUT_ERRORS, HttpError } from '../../http/httpError';
+import { HttpError } from '../../http/httpError';
 import { finalizeCheckout } from '../finalizeCheckout';
-import { replyWith } from '../refusalReplies';
+import { CHECKOUT_ERRORS, replyWith } from '../refusalReplies';
 import type { OrderServices } from '../order';
 
 const schema = {

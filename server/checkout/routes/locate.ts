@@ -2,9 +2,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { ErrorResponse, LocateRequest, LocationErrorResponse, TaxQuote } from '../../../src/contract/checkout';
 import { PRODUCT_ID } from '../../../src/domain/product';
-import { CHECKOUT_ERRORS, HttpError } from '../../http/httpError';
+import { HttpError } from '../../http/httpError';
 import { locateBuyer } from '../locateBuyer';
-import { replyWith } from '../refusalReplies';
+import { CHECKOUT_ERRORS, replyWith } from '../refusalReplies';
 import type { OrderServices } from '../order';
 
 export const locateRoute: FastifyPluginAsync<OrderServices> = async (app, services) => {

@@ -2,9 +2,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { ErrorResponse, UpdateIntentRequest, UpdateIntentResponse } from '../../../src/contract/checkout';
 import { PRODUCT_ID } from '../../../src/domain/product';
-import { CHECKOUT_ERRORS, HttpError } from '../../http/httpError';
+import { HttpError } from '../../http/httpError';
 import { changeSeats } from '../changeSeats';
-import { replyWith } from '../refusalReplies';
+import { CHECKOUT_ERRORS, replyWith } from '../refusalReplies';
 import type { OrderServices } from '../order';
 
 export const updateIntentRoute: FastifyPluginAsync<OrderServices> = async (app, services) => {

@@ -5,7 +5,7 @@
  * handful of addresses, and a forged request costs one HMAC.
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { HttpError, WEBHOOK_ERRORS } from '../../http/httpError';
+import { HttpError } from '../../http/httpError';
 import type { PaymentEventHandled, ProviderRouteOptions } from '../provider';
 import { STRIPE_API_VERSION } from './client';
 import {
@@ -23,6 +23,13 @@ interface StripeWebhookOptions extends ProviderRouteOptions {
   /** The endpoint's signing secret, `whsec_…` (STRIPE_WEBHOOK_SECRET). */
   webhookSecret: string;
 }
+
+/** Stripe shows them in the endpoint's delivery log. */
+const WEBHOOK_ERRORS = {
+  badSignature: 'Webhook signature verification failed.',
+  malformedEvent: 'The webhook body is not a well-formed event.',
+  retryLater: 'The event could not be processed now; it will be retried.',
+} as const;
 
 /** Stripe's event payloads exceed the API's 16 KiB body limit (an invoice with its lines); 1 MiB is ample. */
 const WEBHOOK_BODY_LIMIT_BYTES = 1024 * 1024;
