@@ -13,3 +13,4 @@ export * from '../signIn/tables';
 export * from '../content/tables';
 export * from '../commissions/tables';
 export * from '../tax/tables';
+export * from '../handoff/tables';
