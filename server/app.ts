@@ -187,7 +187,7 @@ export async function buildApp({
     recordPageView: pageViewRecorder(db, referrals),
     contentOf: pageContentOf(db),
     joinAnswerOf: joinPageAnswers(app, db),
-    // The sign-in comes later in the feature order.
+    // Handed to the seats, which come before the sign-in in the feature order and so cannot import it.
     endSignIns: endPersonSignIns,
   };
   const features: FastifyPluginAsync<typeof house>[] = [
