@@ -5,16 +5,16 @@
  * credited to the next renewal, and the free second seat that costs nothing. On PGlite and PostgreSQL.
  */
 import { and, desc, eq } from 'drizzle-orm';
-import { featureMail } from '../../../server/app';
+import { featureMail } from '../../../../server/app';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commissionEntries, funnelEvents, orders, outbox, sandboxInvoices, sandboxSubscriptions } from '../../../server/db/schema';
-import { saveOwner } from '../../../server/admin/owners';
-import { applyPaymentEvent } from '../../../server/checkout/applyPaymentEvent';
-import { sandboxEvent } from '../../../server/payments/sandbox/billing';
-import { deliverDue, smtpMailer, type OutboxContext } from '../../../server/outbox/outboxWorker';
-import type { AccountView, SeatChangePreview } from '../../../src/contract/account';
-import { startMailCatcher, type MailCatcher } from '../../support/mailCatcher';
-import { confirmBody, createBody, DATABASES, startTestServer, type TestServer } from '../helper';
+import { commissionEntries, funnelEvents, orders, outbox, sandboxInvoices, sandboxSubscriptions } from '../../../../server/db/schema';
+import { saveOwner } from '../../../../server/admin/owners';
+import { applyPaymentEvent } from '../../../../server/checkout/applyPaymentEvent';
+import { sandboxEvent } from '../../../../server/payments/sandbox/billing';
+import { deliverDue, smtpMailer, type OutboxContext } from '../../../../server/outbox/outboxWorker';
+import type { AccountView, SeatChangePreview } from '../../../../src/contract/account';
+import { startMailCatcher, type MailCatcher } from '../../../support/mailCatcher';
+import { confirmBody, createBody, DATABASES, startTestServer, type TestServer } from '../../helper';
 
 const OWNER = { email: 'owner@example.com', password: 'correct horse battery staple' };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { passesLuhn } from '../../../src/domain/cardRules';
-import { checkSandboxCard, TEST_CARDS_ONLY, type SandboxCard } from '../../../server/payments/sandbox/cards';
+import { passesLuhn } from '../../../../src/domain/cardRules';
+import { checkSandboxCard, TEST_CARDS_ONLY, type SandboxCard } from '../../../../server/payments/sandbox/cards';
 
 const now = new Date('2026-06-15T12:00:00Z');
 const card = (overrides: Partial<SandboxCard> = {}): SandboxCard => ({

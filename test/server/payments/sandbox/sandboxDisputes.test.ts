@@ -9,7 +9,7 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { saveOwner } from '../../../server/admin/owners';
+import { saveOwner } from '../../../../server/admin/owners';
 import {
   commissionEntries,
   orderDisputes,
@@ -19,8 +19,8 @@ import {
   sandboxDisputes,
   sandboxRefunds,
   sandboxSubscriptions,
-} from '../../../server/db/schema';
-import { confirmBody, createBody, DATABASES, startTestServer, type TestServer } from '../helper';
+} from '../../../../server/db/schema';
+import { confirmBody, createBody, DATABASES, startTestServer, type TestServer } from '../../helper';
 
 const DISPUTING_CARD = '4000000000000259';
 

@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sandboxSubscriptions } from '../../../server/db/schema';
-import { createSandboxProvider } from '../../../server/payments/sandbox/provider';
-import { DEFAULT_TAX_REGISTRATIONS } from '../../../src/domain/tax';
-import { confirmBody, DATABASES, finalize, openCheckout, payWithCard, startTestServer, TEST_CARDS, type TestServer } from '../helper';
+import { sandboxSubscriptions } from '../../../../server/db/schema';
+import { createSandboxProvider } from '../../../../server/payments/sandbox/provider';
+import { DEFAULT_TAX_REGISTRATIONS } from '../../../../src/domain/tax';
+import { confirmBody, DATABASES, finalize, openCheckout, payWithCard, startTestServer, TEST_CARDS, type TestServer } from '../../helper';
 
 const CONFIRM = '/api/sandbox/payment-intents/confirm';
 const AUTHENTICATE = '/api/sandbox/payment-intents/authenticate';

@@ -7,8 +7,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { solveChallenge } from 'altcha-lib';
-import { orders } from '../../../server/db/schema';
-import { CHALLENGE_REQUIRED } from '../../../server/payments/sandbox/routes';
+import { orders } from '../../../../server/db/schema';
+import { CHALLENGE_REQUIRED } from '../../../../server/payments/sandbox/routes';
 import {
   confirmBody,
   createBody,
@@ -19,7 +19,7 @@ import {
   TEST_CARDS,
   updateBody,
   type TestServer,
-} from '../helper';
+} from '../../helper';
 
 describe.each(DATABASES)('card testing on %s', (kind) => {
   let server: TestServer;
