@@ -1,6 +1,6 @@
 /**
  * The card rules, once, for the sandbox card form (src/payments/cardValidation.ts) and the sandbox server that
- * confirms the card (server/payments/sandboxCards.ts), with the messages Stripe's Payment Element shows. Pure.
+ * confirms the card (server/payments/sandbox/cards.ts), with the messages Stripe's Payment Element shows. Pure.
  *
  * - Number: 12 to 19 digits (ISO/IEC 7812 issuer numbers in use, Maestro's 12 to Visa's 19) passing Luhn.
  * - Expiry: month 1-12; a card is good through the last day of its expiry month, in UTC, so the page and the

@@ -52,7 +52,7 @@ export const sandboxSubscriptions = pgTable('sandbox_subscriptions', {
   failedAttempts: integer('failed_attempts').notNull().default(0),
   /** Billing name and email sent with the last accepted confirmation (Stripe: the payment method's billing_details). */
   billingName: text('billing_name'),
-  /** The card number's behaviour for later charges (server/payments/sandboxCards.ts), e.g. 'fails_later' (0341). */
+  /** The card number's behaviour for later charges (server/payments/sandbox/cards.ts), e.g. 'fails_later' (0341). */
   cardBehaviour: text('card_behaviour'),
   /** The end of the paid period on the sandbox clock; null until the first payment. */
   currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }),
