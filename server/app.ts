@@ -30,7 +30,7 @@ import type { CredentialsCipher } from './security/credentialsCipher';
 import { refuseCrossSiteRequests } from './sessions/sameOrigin';
 import { taxListener } from './tax';
 import { endPersonSignIns, signInListener, signInMail, signInPlugin } from './signIn';
-import type { PrivateJwks } from './signIn/jwks';
+import type { PrivateJwks } from './security/jwks';
 
 interface AppOptions {
   config: Config;

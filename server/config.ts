@@ -5,7 +5,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { parseCredentialsKey } from './security/credentialsCipher';
-import { parseJwks } from './signIn/jwks';
+import { parseJwks } from './security/jwks';
 import { DEFAULT_MAX_SEATS } from '../src/domain/pricing';
 import { DEFAULT_TAX_REGISTRATIONS, type TaxRegistration } from '../src/domain/tax';
 

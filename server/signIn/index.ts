@@ -9,7 +9,7 @@ import type { Config } from '../config';
 import type { OutboxMailParts } from '../outbox';
 import type { Database } from '../db/client';
 import { countAgainstApiLimit } from '../http/apiLimit';
-import type { PrivateJwks } from './jwks';
+import type { PrivateJwks } from '../security/jwks';
 import { MEMBER_NEW_PASSWORD, mintNewPasswordLink, PASSWORD_LINK_REQUEST, passwordLinkOf } from './newPassword';
 import { generateJwks } from './oidcKeys';
 import { deleteExpiredOidcRecords } from './oidcStore';

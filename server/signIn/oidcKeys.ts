@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Config } from '../config';
-import { parseJwks, type PrivateJwks } from './jwks';
+import { parseJwks, type PrivateJwks } from '../security/jwks';
 
 const JWKS_FILE = 'oidc-jwks.json';
 

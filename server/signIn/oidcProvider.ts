@@ -12,7 +12,7 @@ import type { Database } from '../db/client';
 import { escapeHtml } from '../http/escapeHtml';
 import { looksLikeLoginHint } from './loginHints';
 import { oidcStore } from './oidcStore';
-import type { PrivateJwks } from './jwks';
+import type { PrivateJwks } from '../security/jwks';
 import { findPersonById, maySignIn, type Person } from './people';
 
 const OIDC_PREFIX = '/oidc';
