@@ -20,8 +20,7 @@ import { inlineScriptHashes, registerSecurityHeaders } from './http/securityHead
 import { boundRequestArrival } from './http/slowRequests';
 import { outboxListener, type OutboxMailParts } from './outbox';
 import { partnerPlugin } from './partner';
-import { paymentsPlugin } from './payments';
-import type { PaymentProvider } from './payments/provider';
+import { paymentsPlugin, type PaymentProvider } from './payments';
 import type { WebhookStatus } from './http/routes/health';
 import { pageViewRecorder } from './funnel';
 import { referralLinks, referralsPlugin, siteReferrals } from './referrals';

@@ -4,15 +4,15 @@ import type { FastifyBaseLogger } from 'fastify';
 import { buildApp, featureListeners, featureMail } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase } from './db/client';
-import { startReconciliation } from './checkout/reconcileOrders';
-import { smtpMailer, startOutboxWorker } from './outbox/outboxWorker';
-import { createPaymentProvider } from './payments/createPaymentProvider';
+import { startReconciliation } from './checkout';
+import { smtpMailer, startOutboxWorker } from './outbox';
+import { createPaymentProvider } from './payments';
 import { DIST_DIR } from './paths';
-import { seedReferrers } from './referrals/referrers';
+import { seedReferrers } from './referrals';
 import { createCredentialsCipher } from './security/credentialsCipher';
 import { challengeKeyFrom } from './security/confirmationChallenge';
 import { cookieSecretFrom, loadCredentialsKey } from './security/credentialsKey';
-import { loadOidcJwks } from './signIn/oidcKeys';
+import { loadOidcJwks } from './signIn';
 
 function readConfig(): Config {
   try {

@@ -23,6 +23,7 @@ export {
 } from './orderListeners';
 export { applyPaymentEvents } from './applyPaymentEvent';
 export { findOrder, type OrderContext } from './order';
+export { startReconciliation } from './reconcileOrders';
 export { refundOrder, type RefundRefusal } from './refundOrder';
 
 /** Registers the checkout's calls; `referrals` attributes a new checkout, `nudgeOutbox` sends its mail now. */

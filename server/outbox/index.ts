@@ -19,4 +19,5 @@ export function outboxListener(config: Pick<Config, 'SUCCESS_SITE_WEBHOOK_URL'>)
 
 export type { FeatureMailContext, FeatureMailDelivery, FeatureMailRow, OutboxMailParts } from './mailParts';
 export { compose } from './mailTemplates';
+export { smtpMailer, startOutboxWorker } from './outboxWorker';
 export { raiseSeatEvent } from './seatEvents';

@@ -14,6 +14,7 @@ export async function paymentsPlugin(app: FastifyInstance, options: ProviderRout
   if (webhookRoutes) await app.register(webhookRoutes, options);
 }
 
+export { createPaymentProvider } from './createPaymentProvider';
 export type {
   CreatedSubscription,
   OperationResult,

@@ -6,7 +6,15 @@ import type { ReferralLinks } from './referralLinks';
 import { referralLinkRoute } from './routes';
 
 export { referralLinks, type ReferralLinks } from './referralLinks';
-export { createReferrer, findActiveReferrer, listReferrers, referrerJson, referrerSlugOf, updateReferrer } from './referrers';
+export {
+  createReferrer,
+  findActiveReferrer,
+  listReferrers,
+  referrerJson,
+  referrerSlugOf,
+  seedReferrers,
+  updateReferrer,
+} from './referrers';
 
 export function siteReferrals(referrals: ReferralLinks): SiteReferrals {
   return {

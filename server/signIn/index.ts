@@ -62,6 +62,7 @@ export async function signInPlugin(
 }
 
 export { issueLoginHint } from './loginHints';
+export { loadOidcJwks } from './oidcKeys';
 export { endPersonSignIns } from './oidcStore';
 export { findPersonById, maySignIn } from './people';
 export { normalEmail, ownerSignInThrottle, THROTTLED } from './signInThrottle';

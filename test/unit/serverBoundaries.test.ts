@@ -310,6 +310,17 @@ describe('server/ boundaries', () => {
     expect(stale, 'these pairs meet only through index.ts now: take them off SIDE_DOORS').toEqual([]);
   });
 
+  it('lets the files at the top of server/ (the app, the start) take a feature only through its index.ts', () => {
+    const sideDoors = serverFiles
+      .filter((file) => folderOf(file.path) === undefined)
+      .flatMap((file) => file.imports.map((imported) => ({ importer: file.path, imported, to: folderOf(imported) })))
+      .filter(
+        ({ imported, to }) => imported.startsWith('server/') && to && !BASE_FOLDERS.includes(to) && imported !== `server/${to}/index.ts`,
+      )
+      .map(({ importer, imported }) => `${importer} imports ${imported}`);
+    expect(sideDoors, "export what the app needs from the feature's index.ts").toEqual([]);
+  });
+
   it('keeps feature folders in their order: no cycle between folders beyond the listed edges against it', () => {
     const against = crossImports(serverFiles).filter(({ from, to }) => FOLDER_ORDER.indexOf(from) < FOLDER_ORDER.indexOf(to));
     const { unlisted, stale } = compareWithList(groupByEdge(against), AGAINST_THE_ORDER);
