@@ -250,6 +250,17 @@ describe('the manage page', () => {
     expect(within(screen.getByRole('table', { name: 'Subscription' })).getByText('1')).toBeTruthy();
   });
 
+  it("an agreement's link sends the buyer on to the agreement the server names, without showing the subscription", async () => {
+    window.history.replaceState(null, '', '/account?token=agreement-token');
+    const visited: string[] = [];
+    const { machine } = machineWith({ open: async () => ({ account: ACCOUNT, agreementUrl: 'https://agreement.example/sign?token=a1' }) });
+    render(<AccountPage machine={machine} redirect={(url) => visited.push(url)} />);
+    await flush();
+    expect(visited).toEqual(['https://agreement.example/sign?token=a1']);
+    expect(screen.getByText('Loading…')).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Your subscription' })).toBeNull();
+  });
+
   it('asks before replacing the password, then shows the new one once; keeping it calls nothing', async () => {
     const { machine, calls } = machineWith({});
     render(<AccountPage machine={machine} />);
