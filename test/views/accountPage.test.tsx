@@ -5,7 +5,7 @@
  */
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
-import { fromPromise } from 'xstate';
+import { createActor, fromPromise } from 'xstate';
 import { ApiError } from '../../src/api/client';
 import type { AccountSessionResponse, AccountView, NewCredentials, SeatChangePreview } from '../../src/contract/account';
 import { accountMachine, type PendingChange, type PortalFlow } from '../../src/machines/accountMachine';
@@ -46,13 +46,19 @@ function machineWith(answers: {
   change?: (input: PendingChange) => Promise<AccountView | { url: string }>;
   open?: () => Promise<AccountSessionResponse>;
   preview?: (input: { quantity: number }) => Promise<SeatChangePreview>;
+  link?: () => Promise<{ message: string }>;
+  credentials?: () => Promise<NewCredentials>;
+  copy?: () => Promise<void>;
+  signOut?: () => Promise<void>;
 }) {
   const calls: Calls = { changes: [], credentials: 0, copied: [] };
   const machine = accountMachine.provide({
     actors: {
       loadAccount: fromPromise<AccountView | null>(answers.view ?? (async () => ACCOUNT)),
       openSession: fromPromise(answers.open ?? (async () => ({ account: ACCOUNT, agreementUrl: null }))),
-      requestLink: fromPromise(async () => ({ message: 'If that email has a subscription, a link to manage it is on its way.' })),
+      requestLink: fromPromise(
+        answers.link ?? (async () => ({ message: 'If that email has a subscription, a link to manage it is on its way.' })),
+      ),
       applyChange: fromPromise(async ({ input }: { input: PendingChange }) => {
         calls.changes.push(input);
         return (answers.change ?? (async () => ACCOUNT))(input);
@@ -62,11 +68,12 @@ function machineWith(answers: {
       ),
       issueCredentials: fromPromise(async (): Promise<NewCredentials> => {
         calls.credentials += 1;
-        return { email: 'ada@example.com', password: 'New-Password-0123' };
+        return (answers.credentials ?? (async () => ({ email: 'ada@example.com', password: 'New-Password-0123' })))();
       }),
-      signOut: fromPromise<void>(async () => undefined),
+      signOut: fromPromise<void>(answers.signOut ?? (async () => undefined)),
       copyToClipboard: fromPromise(async ({ input }: { input: { text: string } }) => {
         calls.copied.push(input.text);
+        await (answers.copy ?? (async () => undefined))();
       }),
     },
   });
@@ -74,6 +81,16 @@ function machineWith(answers: {
 }
 
 const flush = () => act(async () => undefined);
+
+/** A call that answers when the test says so. */
+function held<T>() {
+  let answer!: (value: T) => void;
+  const promise = new Promise<T>((resolve) => (answer = resolve));
+  return { promise, answer: (value: T) => act(async () => answer(value)) };
+}
+
+/** Whether each named button is disabled. */
+const disabled = (...names: string[]) => names.map((name) => screen.getByRole<HTMLButtonElement>('button', { name }).disabled);
 
 /** A seat change costing `dueNowCents` now. */
 const previewOf = (quantity: number, dueNowCents: number, creditCents = 0): SeatChangePreview => ({
@@ -233,6 +250,17 @@ describe('the manage page', () => {
     expect(within(screen.getByRole('table', { name: 'Subscription' })).getByText('1')).toBeTruthy();
   });
 
+  it("an agreement's link sends the buyer on to the agreement the server names, without showing the subscription", async () => {
+    window.history.replaceState(null, '', '/account?token=agreement-token');
+    const visited: string[] = [];
+    const { machine } = machineWith({ open: async () => ({ account: ACCOUNT, agreementUrl: 'https://agreement.example/sign?token=a1' }) });
+    render(<AccountPage machine={machine} redirect={(url) => visited.push(url)} />);
+    await flush();
+    expect(visited).toEqual(['https://agreement.example/sign?token=a1']);
+    expect(screen.getByText('Loading…')).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Your subscription' })).toBeNull();
+  });
+
   it('asks before replacing the password, then shows the new one once; keeping it calls nothing', async () => {
     const { machine, calls } = machineWith({});
     render(<AccountPage machine={machine} />);
@@ -246,6 +274,7 @@ describe('the manage page', () => {
     await flush();
     expect(calls.credentials).toBe(1);
     expect(screen.getByText('New-Password-0123')).toBeTruthy();
+    expect(screen.getByText('New login credentials: save them now, the password is shown only once.')).toHaveAttribute('role', 'status');
     fireEvent.click(screen.getByRole('button', { name: 'Copy password' }));
     await flush();
     expect(calls.copied).toEqual(['New-Password-0123']);
@@ -253,7 +282,116 @@ describe('the manage page', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Copy email' }));
     await flush();
     expect(calls.copied).toEqual(['New-Password-0123', 'ada@example.com']);
+    expect(screen.getByText('Email copied to clipboard.')).toHaveAttribute('role', 'status');
     expect(screen.getByText('New-Password-0123')).toBeTruthy();
+  });
+
+  it('a copy the browser refuses says so at the top of the page, with what to do instead', async () => {
+    const { machine } = machineWith({
+      copy: () => Promise.reject(new Error('denied')),
+    });
+    render(<AccountPage machine={machine} />);
+    await flush();
+    fireEvent.click(screen.getByRole('button', { name: 'Get new login credentials' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Yes, replace my password' }));
+    await flush();
+    fireEvent.click(screen.getByRole('button', { name: 'Copy password' }));
+    await flush();
+    expect(screen.getByRole('alert').textContent).toBe('Could not copy to the clipboard. Please select the text and copy it.');
+    expect(screen.getByText('New-Password-0123')).toBeTruthy();
+  });
+
+  it('asking for new credentials clears the last refusal and the last confirmation', async () => {
+    let answer: () => Promise<AccountView> = () => Promise.reject(new ApiError('Your card was declined.', 402));
+    const { machine } = machineWith({ change: () => answer() });
+    render(<AccountPage machine={machine} />);
+    await flush();
+    fireEvent.submit(screen.getByRole('form', { name: 'Update card' }));
+    await flush();
+    expect(screen.getByRole('alert').textContent).toBe('Your card was declined.');
+    fireEvent.click(screen.getByRole('button', { name: 'Get new login credentials' }));
+    expect(screen.queryByRole('alert')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Keep my password' }));
+
+    answer = async () => ({ ...ACCOUNT, cardLast4: '4444' });
+    fireEvent.submit(screen.getByRole('form', { name: 'Update card' }));
+    await flush();
+    expect(screen.getByText('Your new card ending in 4444 is saved.')).toHaveAttribute('role', 'status');
+    fireEvent.click(screen.getByRole('button', { name: 'Get new login credentials' }));
+    expect(screen.queryByText('Your new card ending in 4444 is saved.')).toBeNull();
+  });
+
+  it('confirms fewer seats with the credit for the next invoice, and a change that costs nothing now without one', async () => {
+    const three: AccountView = { ...ACCOUNT, seats: 3, monthlyTotalCents: 100_000 };
+    const { machine, calls } = machineWith({
+      view: async () => three,
+      preview: async ({ quantity }) => (quantity === 1 ? previewOf(1, 0, 16_667) : previewOf(quantity, 0, 0)),
+      change: async (input) => {
+        const seats = input.kind === 'seats' ? input.quantity : 3;
+        return { ...ACCOUNT, seats, monthlyTotalCents: 50_000 };
+      },
+    });
+    render(<AccountPage machine={machine} />);
+    await flush();
+    fireEvent.change(screen.getByLabelText('Seats'), { target: { value: '1' } });
+    fireEvent.submit(screen.getByRole('form', { name: 'Change seats' }));
+    await flush();
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm seat change' }));
+    await flush();
+    expect(screen.getByText('Your subscription now has 1 seat: $500/month. $166.67 comes off your next invoice.')).toHaveAttribute(
+      'role',
+      'status',
+    );
+    fireEvent.change(screen.getByLabelText('Seats'), { target: { value: '2' } });
+    fireEvent.submit(screen.getByRole('form', { name: 'Change seats' }));
+    await flush();
+    expect(screen.getByRole('group', { name: 'Confirm seat change' }).textContent).toMatch(/^Change to 2 seats: Nothing is charged now,/);
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm seat change' }));
+    await flush();
+    expect(screen.getByText('Your subscription now has 2 seats: $500/month.')).toHaveAttribute('role', 'status');
+    expect(calls.changes).toEqual([
+      { kind: 'seats', quantity: 1, prorationDate: 1_795_000_000 },
+      { kind: 'seats', quantity: 2, prorationDate: 1_795_000_000 },
+    ]);
+  });
+
+  it('a cancel the server answers without its end day says access lasts to the end of the period', async () => {
+    const { machine } = machineWith({ change: async () => ({ ...ACCOUNT, cancelAt: null }) });
+    render(<AccountPage machine={machine} />);
+    await flush();
+    fireEvent.submit(screen.getByRole('form', { name: 'Cancel subscription' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Yes, cancel my subscription' }));
+    await flush();
+    expect(
+      screen.getByText('Your subscription is cancelled. You keep access until the end of the period and will not be charged again.'),
+    ).toHaveAttribute('role', 'status');
+  });
+
+  it('confirms the refund asked for with the amount the server recorded, or what was refundable when it names none', async () => {
+    vi.useFakeTimers({ now: Date.parse('2026-12-10T12:00:00.000Z'), toFake: ['Date'] });
+    onTestFinished(() => void vi.useRealTimers());
+    const cancelled: AccountView = { ...ACCOUNT, cancelAt: ACCOUNT.currentPeriodEnd };
+    const answers: AccountView[] = [
+      { ...cancelled, refundableCents: 0, refundAsked: { at: '2026-12-10T12:00:00.000Z', amountCents: 40_000 } },
+      { ...cancelled, refundableCents: 30_000, refundAsked: null },
+    ];
+    for (const [answer, amount] of [
+      [answers[0]!, '$400'],
+      [answers[1]!, '$300'],
+    ] as const) {
+      const { machine } = machineWith({ view: async () => cancelled, change: async () => answer });
+      render(<AccountPage machine={machine} />);
+      await flush();
+      fireEvent.click(screen.getByRole('button', { name: 'Ask for your refund' }));
+      fireEvent.click(screen.getByRole('button', { name: 'Yes, ask for my $650 back' }));
+      await flush();
+      expect(
+        screen.getByText(
+          `You asked for your refund of ${amount}. We mailed you a receipt. It goes back to the card you paid with, and you get a mail when it is made; your subscription is cancelled meanwhile.`,
+        ),
+      ).toHaveAttribute('role', 'status');
+      cleanup();
+    }
   });
 
   it('lists each invoice with its status in words: refunded in full or in part, with the amount', async () => {
@@ -434,6 +572,28 @@ describe('the manage page', () => {
     expect(screen.getByText('Your new card ending in 4444 is saved.')).toBeTruthy();
   });
 
+  it('a card saved while the payment still fails says so; a card the provider cannot read back is named by a dash', async () => {
+    let next: AccountView = { ...ACCOUNT, status: 'past_due', cardLast4: '4444' };
+    const { machine } = machineWith({ view: async () => ({ ...ACCOUNT, status: 'past_due' }), change: async () => next });
+    render(<AccountPage machine={machine} />);
+    await flush();
+    const saveCard = async (answer: AccountView) => {
+      next = answer;
+      fireEvent.submit(screen.getByRole('form', { name: 'Update card' }));
+      await flush();
+    };
+    await saveCard({ ...ACCOUNT, status: 'past_due', cardLast4: '4444' });
+    expect(
+      screen.getByText('Your new card ending in 4444 is saved, but the open payment did not go through. Please try another card.'),
+    ).toHaveAttribute('role', 'status');
+    await saveCard({ ...ACCOUNT, status: 'past_due', cardLast4: null });
+    expect(
+      screen.getByText('Your new card ending in — is saved, but the open payment did not go through. Please try another card.'),
+    ).toHaveAttribute('role', 'status');
+    await saveCard({ ...ACCOUNT, cardLast4: null });
+    expect(screen.getByText('Your new card ending in — is saved.')).toHaveAttribute('role', 'status');
+  });
+
   it('clears the typed card once sent, and shows a refusal without changing the page', async () => {
     const { machine, calls } = machineWith({ change: () => Promise.reject(new ApiError('Your card was declined.', 402)) });
     render(<AccountPage machine={machine} />);
@@ -516,6 +676,99 @@ describe('the manage page', () => {
     await flush();
     expect(calls.changes).toEqual([{ kind: 'portal', flow: 'seats' satisfies PortalFlow }]);
     expect(visited).toEqual(['https://billing.example/p/1']);
+  });
+});
+
+describe('the manage page while a call runs', () => {
+  it('disables the buttons that would start another change until the call answers, and asks for a link without the last refusal', async () => {
+    const calls = {
+      preview: held<SeatChangePreview>(),
+      change: held<AccountView>(),
+      credentials: held<NewCredentials>(),
+      signOut: held<void>(),
+      link: held<{ message: string }>(),
+    };
+    let link: () => Promise<{ message: string }> = () => Promise.reject(new ApiError('Too many requests. Please wait.', 429));
+    const { machine } = machineWith({
+      preview: () => calls.preview.promise,
+      change: () => calls.change.promise,
+      credentials: () => calls.credentials.promise,
+      signOut: () => calls.signOut.promise,
+      link: () => link(),
+    });
+    render(<AccountPage machine={machine} />);
+    await flush();
+    const starters = ['Cancel subscription', 'Update card', 'Get new login credentials'];
+    expect(disabled(...starters)).toEqual([false, false, false]);
+
+    fireEvent.change(screen.getByLabelText('Seats'), { target: { value: '3' } });
+    fireEvent.submit(screen.getByRole('form', { name: 'Change seats' }));
+    await flush();
+    expect(disabled('Change seats', ...starters)).toEqual([true, true, true, true]);
+    await calls.preview.answer(previewOf(3, 25_000));
+    fireEvent.click(screen.getByRole('button', { name: 'Keep my seats' }));
+    expect(disabled('Change seats', ...starters)).toEqual([false, false, false, false]);
+
+    fireEvent.submit(screen.getByRole('form', { name: 'Update card' }));
+    await flush();
+    expect(disabled(...starters)).toEqual([true, true, true]);
+    await calls.change.answer({ ...ACCOUNT, cardLast4: '4444' });
+    expect(disabled(...starters)).toEqual([false, false, false]);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Get new login credentials' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Yes, replace my password' }));
+    await flush();
+    expect(disabled(...starters)).toEqual([true, true, true]);
+    await calls.credentials.answer({ email: 'ada@example.com', password: 'New-Password-0123' });
+    expect(disabled('Cancel subscription', 'Update card')).toEqual([false, false]);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Sign out' }));
+    await flush();
+    expect(disabled('Cancel subscription', 'Update card')).toEqual([true, true]);
+    await calls.signOut.answer();
+
+    fireEvent.change(screen.getByLabelText('Email Address'), { target: { value: 'ada@example.com' } });
+    fireEvent.submit(screen.getByRole('form', { name: 'Email me a link' }));
+    await flush();
+    expect(screen.getByRole('alert').textContent).toBe('Too many requests. Please wait.');
+    expect(disabled('Email me a link')).toEqual([false]);
+    link = () => calls.link.promise;
+    fireEvent.submit(screen.getByRole('form', { name: 'Email me a link' }));
+    await flush();
+    // Asked again, the last refusal leaves the page while the new answer is awaited.
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(disabled('Email me a link')).toEqual([true]);
+    await calls.link.answer({ message: 'If that email has a subscription, a link to manage it is on its way.' });
+    expect(screen.getByText('If that email has a subscription, a link to manage it is on its way.')).toHaveAttribute('role', 'status');
+  });
+});
+
+/** What the page's statechart keeps in memory once the page no longer shows it. */
+describe("the manage page's statechart", () => {
+  it('forgets the subscription, the new credentials and the last confirmation once signed out', async () => {
+    const { machine } = machineWith({});
+    const actor = createActor(machine, { input: { token: null } }).start();
+    onTestFinished(() => void actor.stop());
+    await vi.waitFor(() => expect(actor.getSnapshot().matches({ signedIn: 'viewing' })).toBe(true));
+    actor.send({ type: 'NEW_CREDENTIALS_CLICKED' });
+    actor.send({ type: 'NEW_CREDENTIALS_CONFIRMED' });
+    await vi.waitFor(() => expect(actor.getSnapshot().context.credentials).not.toBeNull());
+    actor.send({ type: 'SIGN_OUT_CLICKED' });
+    await vi.waitFor(() => expect(actor.getSnapshot().matches('signedOut')).toBe(true));
+    const { account, credentials, notice } = actor.getSnapshot().context;
+    expect({ account, credentials, notice }).toEqual({ account: null, credentials: null, notice: null });
+  });
+
+  it('keeps no seat quote the buyer did not take', async () => {
+    const { machine } = machineWith({});
+    const actor = createActor(machine, { input: { token: null } }).start();
+    onTestFinished(() => void actor.stop());
+    await vi.waitFor(() => expect(actor.getSnapshot().matches({ signedIn: 'viewing' })).toBe(true));
+    actor.send({ type: 'SEATS_SUBMITTED', quantity: 3 });
+    await vi.waitFor(() => expect(actor.getSnapshot().matches({ signedIn: 'confirmingSeats' })).toBe(true));
+    actor.send({ type: 'SEATS_ABANDONED' });
+    const { seatPreview, seatsWanted } = actor.getSnapshot().context;
+    expect({ seatPreview, seatsWanted }).toEqual({ seatPreview: null, seatsWanted: null });
   });
 });
 
