@@ -86,6 +86,28 @@ describe('revoking a seat', () => {
     expect(screen.getByRole('status')).toHaveTextContent('Invitation revoked: the invitation link stops working.');
     expect(screen.queryByText(/can no longer sign in/)).toBeNull();
   });
+
+  it("asks about the seat clicked, not the team's first: an invitation below a member is asked about as an invitation", async () => {
+    const member = seat({
+      id: '00000000-0000-4000-8000-000000000003',
+      seatNumber: 3,
+      status: 'claimed',
+      email: 'cy@example.com',
+      name: 'Cy Diaz',
+      claimedAt: '2026-11-02T09:00:00.000Z',
+    });
+    const changes = renderTeam(teamWith([member, seat({})]), async () => teamWith([member]));
+    await flush();
+    fireEvent.click(screen.getByRole('button', { name: 'Revoke bo@example.com' }));
+    fireEvent.click(
+      within(screen.getByRole('alertdialog', { name: 'Revoke the invitation to Bo Chen?' })).getByRole('button', {
+        name: 'Yes, revoke the invitation',
+      }),
+    );
+    await flush();
+    expect(changes).toEqual([{ kind: 'revoke', seatId: seat({}).id }]);
+    expect(screen.getByRole('status')).toHaveTextContent('Invitation revoked: the invitation link stops working.');
+  });
 });
 
 describe('a refusal about the email', () => {
@@ -104,6 +126,20 @@ describe('a refusal about the email', () => {
     fireEvent.change(form.getByRole('textbox', { name: /^Email/ }), { target: { value: 'cy@example.com' } });
     expect(screen.queryByRole('alert')).toBeNull();
     expect(form.getByRole('textbox', { name: /^Email/ })).not.toHaveAttribute('aria-invalid');
+  });
+
+  it('is not what a lost connection is: that failure says so above the form, and the email stays valid', async () => {
+    const offline = new ApiError('We could not reach the server. Please check your connection and try again.', 0);
+    renderTeam(teamWith([]), () => Promise.reject(offline));
+    await flush();
+    const form = within(screen.getByRole('form', { name: 'Invite a team member' }));
+    fireEvent.change(form.getByLabelText('Name'), { target: { value: 'Ada' } });
+    fireEvent.change(form.getByRole('textbox', { name: /^Email/ }), { target: { value: 'ada@example.com' } });
+    fireEvent.submit(screen.getByRole('form', { name: 'Invite a team member' }));
+    await flush();
+    expect(screen.getByRole('alert')).toHaveTextContent('We could not reach the server. Please check your connection and try again.');
+    expect(form.getByRole('textbox', { name: /^Email/ })).not.toHaveAttribute('aria-invalid');
+    expect(screen.getByRole('button', { name: 'Invite' })).toBeEnabled();
   });
 });
 
