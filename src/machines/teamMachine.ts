@@ -65,18 +65,31 @@ const NOTICES: Record<Exclude<TeamChange['kind'], 'revoke'>, string> = {
 const changeOf = (event: TeamEvent, revoking: RevokeTarget | null): TeamChange | null => {
   switch (event.type) {
     case 'INVITE_SUBMITTED':
-      // Stryker disable next-line MethodExpression: the page's field is type="email", whose value the browser already strips of surrounding spaces
-      return { kind: 'invite', email: event.email.trim(), name: event.name.trim() };
+      return {
+        kind: 'invite',
+        // Stryker disable next-line MethodExpression: the page's field is type="email", whose value the browser already strips of surrounding spaces
+        email: event.email.trim(),
+        name: event.name.trim(),
+      };
     case 'RESEND_CLICKED':
       return { kind: 'resend', seatId: event.seatId };
     case 'REVOKE_CONFIRMED':
       return revoking && { kind: 'revoke', seatId: revoking.seatId };
     case 'REASSIGN_SUBMITTED':
-      // Stryker disable next-line MethodExpression: the page's field is type="email", whose value the browser already strips of surrounding spaces
-      return { kind: 'reassign', seatId: event.seatId, email: event.email.trim(), name: event.name.trim() };
+      return {
+        kind: 'reassign',
+        seatId: event.seatId,
+        // Stryker disable next-line MethodExpression: the page's field is type="email", whose value the browser already strips of surrounding spaces
+        email: event.email.trim(),
+        name: event.name.trim(),
+      };
     case 'GIVE_SEAT_ONE_SUBMITTED':
-      // Stryker disable next-line MethodExpression: the page's field is type="email", whose value the browser already strips of surrounding spaces
-      return { kind: 'giveSeatOne', email: event.email.trim(), name: event.name.trim() };
+      return {
+        kind: 'giveSeatOne',
+        // Stryker disable next-line MethodExpression: the page's field is type="email", whose value the browser already strips of surrounding spaces
+        email: event.email.trim(),
+        name: event.name.trim(),
+      };
     // Stryker disable next-line ConditionalExpression: only RETRY comes here, and the next change assigns its own before anything reads it
     default:
       return null;
