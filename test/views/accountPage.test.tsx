@@ -12,6 +12,7 @@ import { accountMachine, type PendingChange, type PortalFlow } from '../../src/m
 import { AccountPage } from '../../src/views/account/AccountPage';
 import { taxCents } from '../../src/domain/tax';
 import { stubFetch } from './support/fakeFetch';
+import { deferred } from './support/timers';
 
 const ACCOUNT: AccountView = {
   email: 'ada@example.com',
@@ -81,13 +82,6 @@ function machineWith(answers: {
 }
 
 const flush = () => act(async () => undefined);
-
-/** A call that answers when the test says so. */
-function held<T>() {
-  let answer!: (value: T) => void;
-  const promise = new Promise<T>((resolve) => (answer = resolve));
-  return { promise, answer: (value: T) => act(async () => answer(value)) };
-}
 
 /** Whether each named button is disabled. */
 const disabled = (...names: string[]) => names.map((name) => screen.getByRole<HTMLButtonElement>('button', { name }).disabled);
@@ -682,11 +676,11 @@ describe('the manage page', () => {
 describe('the manage page while a call runs', () => {
   it('disables the buttons that would start another change until the call answers, and asks for a link without the last refusal', async () => {
     const calls = {
-      preview: held<SeatChangePreview>(),
-      change: held<AccountView>(),
-      credentials: held<NewCredentials>(),
-      signOut: held<void>(),
-      link: held<{ message: string }>(),
+      preview: deferred<SeatChangePreview>(),
+      change: deferred<AccountView>(),
+      credentials: deferred<NewCredentials>(),
+      signOut: deferred<void>(),
+      link: deferred<{ message: string }>(),
     };
     let link: () => Promise<{ message: string }> = () => Promise.reject(new ApiError('Too many requests. Please wait.', 429));
     const { machine } = machineWith({
@@ -705,27 +699,27 @@ describe('the manage page while a call runs', () => {
     fireEvent.submit(screen.getByRole('form', { name: 'Change seats' }));
     await flush();
     expect(disabled('Change seats', ...starters)).toEqual([true, true, true, true]);
-    await calls.preview.answer(previewOf(3, 25_000));
+    await act(async () => calls.preview.resolve(previewOf(3, 25_000)));
     fireEvent.click(screen.getByRole('button', { name: 'Keep my seats' }));
     expect(disabled('Change seats', ...starters)).toEqual([false, false, false, false]);
 
     fireEvent.submit(screen.getByRole('form', { name: 'Update card' }));
     await flush();
     expect(disabled(...starters)).toEqual([true, true, true]);
-    await calls.change.answer({ ...ACCOUNT, cardLast4: '4444' });
+    await act(async () => calls.change.resolve({ ...ACCOUNT, cardLast4: '4444' }));
     expect(disabled(...starters)).toEqual([false, false, false]);
 
     fireEvent.click(screen.getByRole('button', { name: 'Get new login credentials' }));
     fireEvent.click(screen.getByRole('button', { name: 'Yes, replace my password' }));
     await flush();
     expect(disabled(...starters)).toEqual([true, true, true]);
-    await calls.credentials.answer({ email: 'ada@example.com', password: 'New-Password-0123' });
+    await act(async () => calls.credentials.resolve({ email: 'ada@example.com', password: 'New-Password-0123' }));
     expect(disabled('Cancel subscription', 'Update card')).toEqual([false, false]);
 
     fireEvent.click(screen.getByRole('button', { name: 'Sign out' }));
     await flush();
     expect(disabled('Cancel subscription', 'Update card')).toEqual([true, true]);
-    await calls.signOut.answer();
+    await act(async () => calls.signOut.resolve());
 
     fireEvent.change(screen.getByLabelText('Email Address'), { target: { value: 'ada@example.com' } });
     fireEvent.submit(screen.getByRole('form', { name: 'Email me a link' }));
@@ -738,7 +732,7 @@ describe('the manage page while a call runs', () => {
     // Asked again, the last refusal leaves the page while the new answer is awaited.
     expect(screen.queryByRole('alert')).toBeNull();
     expect(disabled('Email me a link')).toEqual([true]);
-    await calls.link.answer({ message: 'If that email has a subscription, a link to manage it is on its way.' });
+    await act(async () => calls.link.resolve({ message: 'If that email has a subscription, a link to manage it is on its way.' }));
     expect(screen.getByText('If that email has a subscription, a link to manage it is on its way.')).toHaveAttribute('role', 'status');
   });
 });
