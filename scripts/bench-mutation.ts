@@ -1,6 +1,6 @@
 /**
  * `npm run bench:mutation`: Stryker on the statecharts, one machine at a time (docs/testing.md, "Mutation testing";
- * decisions 0056 and 0067).
+ * decisions 0056, 0067 and 0078).
  *
  * - Without `--machine`: every file of src/machines/, each in its own Stryker run.
  * - `-- --machine team` (or `teamMachine`, `teamMachine.ts`; repeat `--machine` or separate names by commas): only
@@ -9,7 +9,9 @@
  * Each run mutates one file and runs only the unit, view and model test files that import it, directly or through a
  * view or helper (a static walk of their relative imports), plus the charts' build test. A chart's mutants are
  * static (the chart is built when its module loads), so Stryker cannot narrow them by coverage; narrowing the files
- * is what makes one machine's score take minutes instead of every mutant running every file.
+ * is what makes one machine's score take minutes instead of every mutant running every file. A helper the charts
+ * share (`actorError.ts`, `toasts.ts`) runs only the test files that import it themselves, when it has any (decision
+ * 0078): a lower bound of its score against every page's tests.
  *
  * After the runs, one report: per file its test files, mutants, killed, timed out, survived, without coverage, score
  * and minutes, then the total score (over all files' mutants) and the wall time with the load average at the start
@@ -94,14 +96,31 @@ function testsImporting(target: string): string[] {
 /** The test that builds every chart inside its own test (test/unit/statechartsBuild.test.ts). */
 const CHARTS_BUILD_TEST = 'test/unit/statechartsBuild.test.ts';
 
+/** The unit, view and model test files that import `target` themselves. */
+function testsImportingDirectly(target: string): string[] {
+  return TEST_DIRS.flatMap(filesUnder)
+    .filter((file) => /\.test\.tsx?$/.test(file))
+    .filter((file) => importsOf(file).includes(target))
+    .sort();
+}
+
+/** A chart is a `…Machine.ts`; the other files of src/machines/ are helpers the charts share (`actorError.ts`). */
+const isHelper = (file: string) => !/Machine\.ts$/.test(file);
+
 /**
- * A file's test selection. The charts' build test imports them through a lazy glob, which the walk does not follow;
- * it is what fails when a mutant makes XState refuse a chart at load (an empty `initial`), so every selection runs
- * it. With only that test, no test reaches the file: the selection is empty (every mutant would survive).
+ * A file's test selection: the test files whose imports reach it, and the charts' build test. The build test imports
+ * every chart through a lazy glob, which the walk does not follow; it is what fails when a mutant makes XState refuse
+ * a chart at load (an empty `initial`), so every selection runs it. With only that test, no test reaches the file:
+ * the selection is empty (every mutant would survive).
+ *
+ * A helper with test files of its own (those that import it themselves) is scored against those only (decision
+ * 0078): its mutants otherwise ran every page's tests (52 files for `actorError.ts`). A mutant those files kill is
+ * killed by the wider selection too, so the score is a lower bound of the wider one.
  */
-function testsFor(file: string): string[] {
-  const tests = testsImporting(file);
-  return tests.length === 0 ? [] : [...new Set([...tests, CHARTS_BUILD_TEST])].sort();
+function testsFor(file: string): { tests: string[]; own: boolean } {
+  const own = isHelper(file) ? testsImportingDirectly(file) : [];
+  const tests = own.length > 0 ? own : testsImporting(file);
+  return { tests: tests.length === 0 ? [] : [...new Set([...tests, CHARTS_BUILD_TEST])].sort(), own: own.length > 0 };
 }
 
 /** Stryker's mutant statuses, as its JSON report (mutation-testing-report-schema) spells them. */
@@ -251,12 +270,12 @@ function main(): number {
     }
     files = [...new Set(chosen.map((each) => each.file!))];
   }
-  const selections = files.map((file) => ({ file, tests: testsFor(file) }));
-  for (const { file, tests } of selections) {
+  const selections = files.map((file) => ({ file, ...testsFor(file) }));
+  for (const { file, tests, own } of selections) {
     console.log(
       tests.length === 0
         ? `${file}: no unit, view or model test imports it (every mutant would survive)`
-        : `${file} against ${tests.length} test files:\n  ${tests.join('\n  ')}`,
+        : `${file} against ${tests.length} test files${own ? ' (its own: a lower bound)' : ''}:\n  ${tests.join('\n  ')}`,
     );
   }
   if (listOnly) return 0;
