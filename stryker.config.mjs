@@ -13,7 +13,9 @@ export default {
   // The first run of every selected test file, unmutated: Stryker's default of 5 minutes ran out for a machine that
   // 40 files import (actorError) at a load average of 18 on this shared 2-core machine.
   dryRunTimeoutMinutes: 30,
-  reporters: ['clear-text', 'progress-append-only', 'json'],
+  // `survivors` (scripts/support/strykerSurvivors.mjs) prints each undetected mutant as soon as it is tested.
+  appendPlugins: ['./scripts/support/strykerSurvivors.mjs'],
+  reporters: ['clear-text', 'progress-append-only', 'json', 'survivors'],
   jsonReporter: { fileName: 'reports/mutation/mutation.json' },
   clearTextReporter: { allowColor: false, logTests: false, reportScoreTable: true },
   thresholds: { high: 95, low: 90, break: null },
