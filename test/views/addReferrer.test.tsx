@@ -42,9 +42,10 @@ describe('adding a referrer in the console', () => {
     expect(await screen.findByRole('status')).toHaveTextContent('Added Dr. Jane Doe');
     expect(sent()).toEqual([{ displayName: 'Jane Doe', slug: 'jane-doe', shortLabel: 'dr-jane', quote: 'Worth every minute.' }]);
     expect(onAdded).toHaveBeenCalledTimes(1);
-    // The confirmation goes as the owner starts the next one.
-    fireEvent.change(screen.getByLabelText("Name (after 'Dr.')", { exact: false }), { target: { value: 'M' } });
+    // The confirmation goes as the owner starts the next one, whose link follows its name again.
+    fireEvent.change(screen.getByLabelText("Name (after 'Dr.')", { exact: false }), { target: { value: 'Mary Major' } });
     expect(screen.queryByRole('status')).toBeNull();
+    expect(screen.getByLabelText('Link (/r/…)', { exact: false })).toHaveValue('mary-major');
   });
 
   it('fills the link in from the name until the owner edits it, and names each missing field', () => {
@@ -53,6 +54,10 @@ describe('adding a referrer in the console', () => {
     const link = screen.getByLabelText('Link (/r/…)', { exact: false });
     fireEvent.submit(screen.getByRole('form', { name: 'Add a referrer' }));
     for (const words of Object.values(REFERRER_FORM.missing)) expect(screen.getByText(words)).toBeInTheDocument();
+    // Another field takes only its own message.
+    fireEvent.change(screen.getByLabelText('Short label', { exact: false }), { target: { value: 'dr-jane' } });
+    expect(screen.queryByText(REFERRER_FORM.missing.shortLabel)).toBeNull();
+    expect(screen.getByText(REFERRER_FORM.missing.slug)).toBeInTheDocument();
     // The name fills the link in, and takes the link's message with its own.
     fireEvent.change(name, { target: { value: 'Dr. Jane Doe' } });
     expect(link).toHaveValue('jane-doe');
@@ -63,6 +68,12 @@ describe('adding a referrer in the console', () => {
     fireEvent.change(link, { target: { value: 'dr-jane' } });
     fireEvent.change(name, { target: { value: 'Jane Doe-Smith' } });
     expect(link).toHaveValue('dr-jane');
+    // ...and the link's message with it: a refused link keeps its message while the name changes.
+    fireEvent.change(link, { target: { value: 'D' } });
+    fireEvent.submit(screen.getByRole('form', { name: 'Add a referrer' }));
+    expect(screen.getByText(REFERRER_FORM.badSlug)).toBeInTheDocument();
+    fireEvent.change(name, { target: { value: 'Jane Doe' } });
+    expect(screen.getByText(REFERRER_FORM.badSlug)).toBeInTheDocument();
   });
 
   it("puts a taken link's refusal under the link, and any other refusal above the button, in the server's words", async () => {
