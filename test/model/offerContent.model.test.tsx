@@ -91,6 +91,32 @@ function failureAfter(step: Step | undefined, refusedByForm: boolean): string | 
   return failure;
 }
 
+/** The labels of a testimonial's fields on the page. */
+const FIELD_LABELS = { name: 'Name', practice: 'Practice', quote: 'Quote' } as const;
+
+const loaded: AnyEventObject = {
+  type: 'xstate.done.actor.0.offerContent.loading',
+  output: SAVED_CONTENT,
+  actorId: '0.offerContent.loading',
+};
+const typed = (field: keyof typeof FIELD_LABELS, value: string): AnyEventObject => ({
+  type: 'TESTIMONIAL_CHANGED',
+  index: 1,
+  field,
+  value,
+});
+
+/**
+ * Refusals and a save by rule (CONTENT) that the generated paths need not take, since a refused save returns to a
+ * state they have seen: the guarantee's own words, a started row missing only its quote, and a row of spaces, which
+ * is empty: not refused, not sent.
+ */
+const rulePaths: AnyEventObject[][] = [
+  [loaded, { type: 'GUARANTEE_CHANGED', value: '' }, { type: 'SAVE' }],
+  [loaded, typed('name', NEW_NAME), typed('practice', ' Park Chiropractic '), { type: 'SAVE' }],
+  [loaded, typed('name', '  '), typed('practice', ' '), typed('quote', '   '), { type: 'SAVE' }],
+];
+
 let lastSaveRequests = 0;
 /** "Saved" shows from the server's yes to a save until the next change (decision 0030), and at no other time. */
 let savedShown = false;
@@ -98,6 +124,7 @@ let savedShown = false;
 describePageModel({
   name: 'offerContent',
   machine: offerContentMachine,
+  rulePaths,
   callsByState: { 'offerContent.loading': 'load', 'offerContent.saving': 'save' },
   routes: [
     { method: 'GET', path: /^\/api\/admin\/content$/, kind: 'load' },
@@ -128,7 +155,8 @@ describePageModel({
     if (event.type === 'RETRY') fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
     else if (event.type === 'TESTIMONIAL_CHANGED') {
       const row = screen.getByRole('group', { name: `Testimonial ${Number(event.index) + 1}` });
-      fireEvent.change(within(row).getByLabelText('Name'), { target: { value: event.value } });
+      const label = FIELD_LABELS[event.field as keyof typeof FIELD_LABELS];
+      fireEvent.change(within(row).getByLabelText(label, { exact: false }), { target: { value: event.value } });
     } else if (event.type === 'GUARANTEE_CHANGED')
       fireEvent.change(screen.getByLabelText('Guarantee text'), { target: { value: event.value } });
     else if (event.type === 'SAVE') fireEvent.click(screen.getByRole('button', { name: 'Save content' }));
