@@ -405,10 +405,11 @@ export const checkoutMachine = setup({
     requestFirstNameFocus: emit({ type: 'focusRequested', field: 'firstName' }),
     /** Before the card is charged: what a reload or a closed tab needs to finalize this order later. */
     rememberPendingPayment: assign({ pendingPayment: ({ context }) => ({ ...orderOf(context), savedAt: Date.now() }) }),
-    /** Kept in this browser's storage (src/api/pendingPayment.ts), so a reload or another tab resumes it. */
-    storePendingPayment: ({ context }, _params: undefined) => {
-      if (context.pendingPayment) savePendingPayment(context.pendingPayment);
-    },
+    /**
+     * Kept in this browser's storage (src/api/pendingPayment.ts), so a reload or another tab resumes it. Runs only
+     * after rememberPendingPayment.
+     */
+    storePendingPayment: ({ context }, _params: undefined) => savePendingPayment(context.pendingPayment!),
     /** The order was finalized or is gone: nothing left to resume, in this page (and, by erasePendingPayment, in storage). */
     forgetPendingPayment: assign({ pendingPayment: null }),
     erasePendingPayment: (_, _params: undefined) => forgetPendingPayment(),
@@ -418,9 +419,8 @@ export const checkoutMachine = setup({
     rememberPurchase: ({ context }) => rememberPurchase({ ...orderOf(context), completedAt: Date.now() }),
     /** Read before the pending payment is forgotten: a resumed order's details are in it. */
     assignCompletedOrder: assign(({ context, event }) => ({ completedOrder: paymentRecord(context, outputOf<FinalizeResponse>(event)) })),
-    storePaymentRecord: ({ context }, _params: undefined) => {
-      if (context.completedOrder) savePaymentRecord(context.completedOrder);
-    },
+    /** Runs only on entering `success`, which every way in reaches through assignCompletedOrder. */
+    storePaymentRecord: ({ context }, _params: undefined) => savePaymentRecord(context.completedOrder!),
     /** The views move to /payment-success; the event carries the record just stored (the order as paid). */
     announcePaymentCompleted: emit(({ context }) => ({ type: 'paymentCompleted' as const, record: context.completedOrder! })),
   },
