@@ -286,7 +286,8 @@ export const checkoutMachine = setup({
     removeSeat: assign({ pendingSeats: ({ context }) => context.pendingSeats - 1, seatDraft: null, seatNotice: null }),
     assignTypedSeats: assign(({ event }) => {
       assertEvent(event, 'SEATS_TYPED');
-      return { pendingSeats: Number(event.text.trim()), seatDraft: null, seatNotice: null };
+      // Number() reads a count with spaces around it as the count (the guard has accepted the text).
+      return { pendingSeats: Number(event.text), seatDraft: null, seatNotice: null };
     }),
     /** The entry stays in the box with why it was refused; the last count stays what is priced and committed. */
     refuseTypedSeats: assign(({ context, event }) => {
