@@ -271,6 +271,8 @@ describe('seat changes (spec §4)', () => {
       transactionId: 'txn_1',
     });
     expect(context.updateCounter).toBe(1);
+    // An untaxed checkout stays untaxed.
+    expect(context.taxQuote).toBeNull();
     expect(emitted).toContainEqual({
       type: 'toast',
       toast: { title: 'Subscription Updated', description: 'Team size updated to 3 members.', variant: 'default' },
@@ -327,6 +329,19 @@ describe('confetti (spec §2, §9)', () => {
     const { actor } = await ready();
     actor.send({ type: 'SEAT_ADDED' });
     expect(actor.getSnapshot().context.celebrating).toBe(true);
+    await advance(3999);
+    expect(actor.getSnapshot().context.celebrating).toBe(true);
+    await advance(1);
+    expect(actor.getSnapshot().context.celebrating).toBe(false);
+  });
+
+  it('reaching two seats again restarts the 4 s', async () => {
+    const { actor } = await ready();
+    actor.send({ type: 'SEAT_ADDED' });
+    await advance(1000);
+    actor.send({ type: 'SEAT_ADDED' });
+    await advance(1000);
+    actor.send({ type: 'SEAT_REMOVED' });
     await advance(3999);
     expect(actor.getSnapshot().context.celebrating).toBe(true);
     await advance(1);
@@ -430,6 +445,9 @@ describe('payment submit (spec §4, §5)', () => {
     expect(emitted.filter((e) => e.type === 'cardFocusRequested')).toEqual([]);
     actor.send({ type: 'PAYMENT_FORM_READY', clientSecret: 'pi_2_secret', gateway: newForm });
     expect(emitted.filter((e) => e.type === 'cardFocusRequested')).toEqual([{ type: 'cardFocusRequested', gateway: newForm }]);
+    // The new form reporting its empty fields leaves the request standing; a card typed into it ends it.
+    actor.send({ type: 'CARD_DETAILS_CHANGED', empty: true });
+    expect(actor.getSnapshot().context.cardReentryNeeded).toBe(true);
     actor.send({ type: 'CARD_DETAILS_CHANGED', empty: false });
     expect(actor.getSnapshot().context).toMatchObject({ cardReentryNeeded: false, cardTyped: true });
     actor.send({ type: 'SUBMITTED' });
@@ -825,7 +843,20 @@ describe('the location step and the total with tax (decision 0071)', () => {
   });
 
   it('the buyer may go back to change the card, and the seats re-quote through the server', async () => {
-    const { actor, calls } = await quoted(async () => TAXED);
+    const harness = await ready({
+      locate: async () => TAXED,
+      update: async ({ quantity }) => ({
+        clientSecret: 'pi_10_secret',
+        subscriptionId: 'sub_10',
+        subscriptionItemId: 'si_10',
+        taxCents: 2_356 * quantity,
+      }),
+    });
+    fill(harness.actor);
+    harness.actor.send({ type: 'PAYMENT_FORM_READY', clientSecret: session.clientSecret, gateway });
+    harness.actor.send({ type: 'SUBMITTED' });
+    await advance(0);
+    const { actor, calls } = harness;
     actor.send({ type: 'TAX_DECLINED' });
     expect(actor.getSnapshot().matches('idle')).toBe(true);
     actor.send({ type: 'SUBMITTED' });
@@ -837,6 +868,8 @@ describe('the location step and the total with tax (decision 0071)', () => {
     await advance(2000);
     expect(calls.update).toEqual([3]);
     expect(calls.confirm).toBe(0);
+    // Still taxed, at the new seats: the server's tax for them, confirmed again before paying.
+    expect(actor.getSnapshot().context.taxQuote).toEqual({ seats: 3, taxCents: 7_068, taxState: 'HI' });
   });
 
   it('a refused ZIP is said at its field, clears on the next submit, and nothing is charged', async () => {
