@@ -354,11 +354,12 @@ export const checkoutMachine = setup({
         taxQuote: context.taxQuote && { ...context.taxQuote, seats: context.pendingSeats, taxCents: output.taxCents },
       };
     }),
-    /** The server's answer to the location: the (possibly replaced) subscription and its tax; the form stays. */
+    /**
+     * The server's answer to the location: the (possibly replaced) subscription and its tax; the form stays. Runs
+     * only on a quote: the guards before it took the other answers.
+     */
     assignTaxQuote: assign(({ context, event }) => {
-      const location = outputOf<Location>(event);
-      if (location.kind !== 'quoted') return {};
-      const { quote } = location;
+      const { quote } = outputOf<Extract<Location, { kind: 'quoted' }>>(event);
       return {
         session: context.session && {
           ...context.session,
@@ -370,10 +371,8 @@ export const checkoutMachine = setup({
         locationError: null,
       };
     }),
-    assignLocationError: assign(({ event }) => {
-      const location = outputOf<Location>(event);
-      return { locationError: location.kind === 'refused' ? location.refusal : null };
-    }),
+    /** Runs only on a refusal (the `locationRefused` guard). */
+    assignLocationError: assign({ locationError: ({ event }) => outputOf<Extract<Location, { kind: 'refused' }>>(event).refusal }),
     clearLocationError: assign({ locationError: null }),
     revertSeats: assign({ pendingSeats: ({ context }) => context.confirmedSeats, seatDraft: null, seatNotice: null }),
     notifyInitializationError: emit({ type: 'toast', toast: TOASTS.initializationError }),
