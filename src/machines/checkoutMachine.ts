@@ -154,9 +154,12 @@ export interface ConfirmPaymentActorInput {
  */
 const NOT_RESUMABLE = [402, 404, 409];
 
-/** The message of a refused confirmation; the spec §8 default for any other outcome. */
-function refusalMessage(outcome: PaymentConfirmation | Location): string {
-  if ('kind' in outcome) return outcome.kind === 'failed' ? outcome.message : DEFAULT_PAYMENT_ERROR;
+/**
+ * The message of a refused confirmation, the spec §8 default for any other outcome; a location reaches here only
+ * when the card form could not read the card (the `locationFailed` guard), with its words.
+ */
+function refusalMessage(outcome: PaymentConfirmation | Extract<Location, { kind: 'failed' }>): string {
+  if ('kind' in outcome) return outcome.message;
   return outcome.status === 'failed' ? outcome.message : DEFAULT_PAYMENT_ERROR;
 }
 
@@ -253,11 +256,11 @@ export const checkoutMachine = setup({
     locationRefused: ({ event }) => outputOf<Location>(event).kind === 'refused',
     /** The card form could not read the card (Stripe.js refused it): said by the pay button. */
     locationFailed: ({ event }) => outputOf<Location>(event).kind === 'failed',
-    /** The location owes tax: the buyer confirms the new monthly total before it is charged. */
-    taxOwed: ({ event }) => {
-      const location = outputOf<Location>(event);
-      return location.kind === 'quoted' && location.quote.taxCents > 0;
-    },
+    /**
+     * The location owes tax: the buyer confirms the new monthly total before it is charged. Tested after the guards
+     * that take the other answers, so the answer is a quote.
+     */
+    taxOwed: ({ event }) => outputOf<Extract<Location, { kind: 'quoted' }>>(event).quote.taxCents > 0,
     /**
      * The card payment went through: 'succeeded', or 'processing' (accepted, settling). Either way the buyer must
      * not pay again; finalize checks with the server whether the invoice is paid (Stripe: PaymentIntent statuses).
@@ -391,7 +394,7 @@ export const checkoutMachine = setup({
      */
     notifyPaymentFailed: enqueueActions(({ enqueue, event }) => {
       const message = event.type.startsWith('xstate.done.actor.')
-        ? refusalMessage(outputOf<PaymentConfirmation | Location>(event))
+        ? refusalMessage(outputOf<PaymentConfirmation | Extract<Location, { kind: 'failed' }>>(event))
         : errorMessage(failureOf(event));
       enqueue.assign({ paymentError: message });
       enqueue.emit({ type: 'toast', toast: TOASTS.paymentFailed(message) });
