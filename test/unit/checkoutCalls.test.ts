@@ -6,17 +6,11 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor } from 'xstate';
-import type { FinalizeResponse, SubscriptionSession, TaxQuote, UpdateIntentResponse } from '../../src/contract/checkout';
+import type { FinalizeResponse, TaxQuote, UpdateIntentResponse } from '../../src/contract/checkout';
 import { checkoutMachine } from '../../src/machines/checkoutMachine';
 import type { PaymentGateway } from '../../src/payments/gateway';
+import { memoryStorage, session } from './support/checkoutFixtures';
 
-const session: SubscriptionSession = {
-  clientSecret: 'pi_1_secret_a',
-  subscriptionId: 'sub_1',
-  subscriptionItemId: 'si_1',
-  customerId: 'cus_1',
-  transactionId: 'txn_1',
-};
 const updated: UpdateIntentResponse = { clientSecret: 'pi_2_secret_b', subscriptionId: 'sub_2', subscriptionItemId: 'si_2', taxCents: 0 };
 const quote: TaxQuote = { ...updated, subtotalCents: 100_000, taxCents: 0, taxState: null };
 const finalized: FinalizeResponse = {
@@ -39,17 +33,6 @@ function serverAnswering(answers: Record<string, unknown>) {
     }),
   );
   return sent;
-}
-
-/** The browser's storage the chart keeps the pending payment and the record in; here, in memory. */
-function memoryStorage() {
-  const items = new Map<string, string>();
-  return {
-    getItem: (key: string) => items.get(key) ?? null,
-    setItem: (key: string, value: string) => void items.set(key, value),
-    removeItem: (key: string) => void items.delete(key),
-    clear: () => items.clear(),
-  };
 }
 
 beforeEach(() => {

@@ -11,14 +11,7 @@ import { checkoutMachine, type CheckoutEmitted, type CheckoutInput } from '../..
 import type { FinalizeActorInput } from '../../src/machines/checkoutOrder';
 import type { LocateActorInput, Location } from '../../src/machines/checkoutTax';
 import type { PaymentConfirmation, PaymentGateway } from '../../src/payments/gateway';
-
-const session: SubscriptionSession = {
-  clientSecret: 'pi_1_secret_a',
-  subscriptionId: 'sub_1',
-  subscriptionItemId: 'si_1',
-  customerId: 'cus_1',
-  transactionId: 'txn_1',
-};
+import { memoryStorage, session } from './support/checkoutFixtures';
 
 /** A card form whose card is typed with a New York ZIP. */
 const collectedUntaxed = vi.fn(async () => ({ status: 'collected' as const, location: { country: 'US', postalCode: '10001' } }));
@@ -659,13 +652,7 @@ describe('a charged checkout survives a reload or a closed tab (pending payment)
   };
   beforeEach(() => {
     // The machine keeps these records in the browser's local storage; here, an in-memory one.
-    const items = new Map<string, string>();
-    vi.stubGlobal('localStorage', {
-      getItem: (key: string) => items.get(key) ?? null,
-      setItem: (key: string, value: string) => void items.set(key, value),
-      removeItem: (key: string) => void items.delete(key),
-      clear: () => items.clear(),
-    });
+    vi.stubGlobal('localStorage', memoryStorage());
   });
   afterEach(() => vi.unstubAllGlobals());
 

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, SimulatedClock } from 'xstate';
 import type { SubscriptionSession, UpdateIntentResponse } from '../../src/contract/checkout';
 import { checkoutMachine } from '../../src/machines/checkoutMachine';
+import { session } from './support/checkoutFixtures';
 
 /** Spec §9, written here from the spec rather than read from the machine. */
 const DEBOUNCE_MS = 2000;
@@ -16,14 +17,6 @@ const MIN_MS_BETWEEN_UPDATES = 1000;
 const INIT_DELAY_MS = 500;
 /** The page's limit in these runs (the server's MAX_SEATS): small, so the runs meet it. */
 const MAX_SEATS = 5;
-
-const session: SubscriptionSession = {
-  clientSecret: 'pi_1_secret_a',
-  subscriptionId: 'sub_1',
-  subscriptionItemId: 'si_1',
-  customerId: 'cus_1',
-  transactionId: 'txn_1',
-};
 
 type Step = { kind: 'add' } | { kind: 'remove' } | { kind: 'type'; text: string } | { kind: 'wait'; ms: number };
 
