@@ -802,8 +802,9 @@ describe('the location step and the total with tax (decision 0071)', () => {
     },
   };
 
-  async function quoted(locate: () => Promise<Location>) {
-    const harness = await ready({ locate });
+  /** A ready checkout submitted with the buyer filled in, answered `locate`; `overrides` as `start` takes them. */
+  async function quoted(locate: () => Promise<Location>, overrides: Parameters<typeof start>[0] = {}) {
+    const harness = await ready({ ...overrides, locate });
     fill(harness.actor);
     harness.actor.send({ type: 'PAYMENT_FORM_READY', clientSecret: session.clientSecret, gateway });
     harness.actor.send({ type: 'SUBMITTED' });
@@ -830,8 +831,7 @@ describe('the location step and the total with tax (decision 0071)', () => {
   });
 
   it('the buyer may go back to change the card, and the seats re-quote through the server', async () => {
-    const harness = await ready({
-      locate: async () => TAXED,
+    const { actor, calls } = await quoted(async () => TAXED, {
       update: async ({ quantity }) => ({
         clientSecret: 'pi_10_secret',
         subscriptionId: 'sub_10',
@@ -839,11 +839,6 @@ describe('the location step and the total with tax (decision 0071)', () => {
         taxCents: 2_356 * quantity,
       }),
     });
-    fill(harness.actor);
-    harness.actor.send({ type: 'PAYMENT_FORM_READY', clientSecret: session.clientSecret, gateway });
-    harness.actor.send({ type: 'SUBMITTED' });
-    await advance(0);
-    const { actor, calls } = harness;
     actor.send({ type: 'TAX_DECLINED' });
     expect(actor.getSnapshot().matches('idle')).toBe(true);
     actor.send({ type: 'SUBMITTED' });
