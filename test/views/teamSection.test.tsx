@@ -110,16 +110,22 @@ describe('revoking a seat', () => {
   });
 });
 
+/** Ada invited to an empty team, the invitation answered with `failure`; the invite form, once it has answered. */
+async function inviteRefusedWith(failure: ApiError) {
+  renderTeam(teamWith([]), () => Promise.reject(failure));
+  await flush();
+  const form = within(screen.getByRole('form', { name: 'Invite a team member' }));
+  fireEvent.change(form.getByLabelText('Name'), { target: { value: 'Ada' } });
+  fireEvent.change(form.getByRole('textbox', { name: /^Email/ }), { target: { value: 'ada@example.com' } });
+  fireEvent.submit(screen.getByRole('form', { name: 'Invite a team member' }));
+  await flush();
+  return form;
+}
+
 describe('a refusal about the email', () => {
   it('goes as soon as another email is typed', async () => {
     const ownEmail = new ApiError('That is your own email.', 400, { error: 'That is your own email.', field: 'email' });
-    renderTeam(teamWith([]), () => Promise.reject(ownEmail));
-    await flush();
-    const form = within(screen.getByRole('form', { name: 'Invite a team member' }));
-    fireEvent.change(form.getByLabelText('Name'), { target: { value: 'Ada' } });
-    fireEvent.change(form.getByRole('textbox', { name: /^Email/ }), { target: { value: 'ada@example.com' } });
-    fireEvent.submit(screen.getByRole('form', { name: 'Invite a team member' }));
-    await flush();
+    const form = await inviteRefusedWith(ownEmail);
     expect(screen.getByRole('alert')).toHaveTextContent('That is your own email.');
     expect(form.getByRole('textbox', { name: /^Email/ })).toHaveAttribute('aria-invalid', 'true');
 
@@ -130,13 +136,7 @@ describe('a refusal about the email', () => {
 
   it('is not what a lost connection is: that failure says so above the form, and the email stays valid', async () => {
     const offline = new ApiError('We could not reach the server. Please check your connection and try again.', 0);
-    renderTeam(teamWith([]), () => Promise.reject(offline));
-    await flush();
-    const form = within(screen.getByRole('form', { name: 'Invite a team member' }));
-    fireEvent.change(form.getByLabelText('Name'), { target: { value: 'Ada' } });
-    fireEvent.change(form.getByRole('textbox', { name: /^Email/ }), { target: { value: 'ada@example.com' } });
-    fireEvent.submit(screen.getByRole('form', { name: 'Invite a team member' }));
-    await flush();
+    const form = await inviteRefusedWith(offline);
     expect(screen.getByRole('alert')).toHaveTextContent('We could not reach the server. Please check your connection and try again.');
     expect(form.getByRole('textbox', { name: /^Email/ })).not.toHaveAttribute('aria-invalid');
     expect(screen.getByRole('button', { name: 'Invite' })).toBeEnabled();
