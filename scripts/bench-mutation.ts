@@ -73,6 +73,9 @@ function importsOf(file: string): string[] {
   });
 }
 
+/** The unit, view and model test files. */
+const testFiles = () => TEST_DIRS.flatMap(filesUnder).filter((file) => /\.test\.tsx?$/.test(file));
+
 /** The unit, view and model test files whose imports reach `target`, in any number of steps. */
 function testsImporting(target: string): string[] {
   const reaches = new Map<string, boolean>();
@@ -87,8 +90,7 @@ function testsImporting(target: string): string[] {
     reaches.set(file, found);
     return found;
   };
-  return TEST_DIRS.flatMap(filesUnder)
-    .filter((file) => /\.test\.tsx?$/.test(file))
+  return testFiles()
     .filter((file) => visit(file, new Set()))
     .sort();
 }
@@ -98,8 +100,7 @@ const CHARTS_BUILD_TEST = 'test/unit/statechartsBuild.test.ts';
 
 /** The unit, view and model test files that import `target` themselves. */
 function testsImportingDirectly(target: string): string[] {
-  return TEST_DIRS.flatMap(filesUnder)
-    .filter((file) => /\.test\.tsx?$/.test(file))
+  return testFiles()
     .filter((file) => importsOf(file).includes(target))
     .sort();
 }
