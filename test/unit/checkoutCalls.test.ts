@@ -9,6 +9,7 @@ import { createActor } from 'xstate';
 import type { FinalizeResponse, TaxQuote, UpdateIntentResponse } from '../../src/contract/checkout';
 import { checkoutMachine } from '../../src/machines/checkoutMachine';
 import type { PaymentGateway } from '../../src/payments/gateway';
+import { stubFetch } from '../views/support/fakeFetch';
 import { memoryStorage, session } from './support/checkoutFixtures';
 
 const updated: UpdateIntentResponse = { clientSecret: 'pi_2_secret_b', subscriptionId: 'sub_2', subscriptionItemId: 'si_2', taxCents: 0 };
@@ -20,19 +21,14 @@ const finalized: FinalizeResponse = {
   signInLinkEmailed: false,
 };
 
-/** The server behind the page's client: each call's path and body as sent, answered from `answers`. */
+/** The server behind the page's client (the views' fake), answering each path with `answers`; what was sent, in order. */
 function serverAnswering(answers: Record<string, unknown>) {
-  const sent: Array<{ path: string; body: unknown }> = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init?: RequestInit) => {
-      const path = new URL(url, 'http://localhost').pathname;
-      sent.push({ path, body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined });
-      const answer = answers[path];
-      return { ok: answer !== undefined, status: answer === undefined ? 404 : 200, json: async () => answer ?? {} } as Response;
-    }),
-  );
-  return sent;
+  const fetchMock = stubFetch(Object.fromEntries(Object.entries(answers).map(([path, body]) => [path, () => ({ status: 200, body })])));
+  return () =>
+    fetchMock.mock.calls.map(([url, init]) => ({
+      path: new URL(url, 'http://localhost').pathname,
+      body: typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined,
+    }));
 }
 
 beforeEach(() => {
@@ -72,7 +68,7 @@ describe("the checkout chart's calls", () => {
     await vi.advanceTimersByTimeAsync(0);
 
     expect(actor.getSnapshot().value).toBe('success');
-    expect(sent.filter((call) => call.path !== '/api/config')).toEqual([
+    expect(sent().filter((call) => call.path !== '/api/config')).toEqual([
       {
         path: '/api/create-anon-subscription-intent',
         body: {
